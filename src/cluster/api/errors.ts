@@ -1,0 +1,236 @@
+/**
+ * API errors as kube-apiserver returns them: a metav1.Status with code, reason, message and
+ * details.causes, and the message kubectl prints for each.
+ *
+ * Mirrors k8s.io/apimachinery/pkg/api/errors/errors.go and
+ * k8s.io/apimachinery/pkg/util/validation/field/errors.go.
+ */
+
+/** metav1.StatusReason values used by the engine. */
+export type StatusReason =
+  | 'BadRequest'
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Invalid'
+  | 'Gone'
+  | 'Forbidden'
+  | 'MethodNotAllowed'
+  | 'Expired'
+  | 'InternalError'
+  | 'NotAcceptable'
+  | 'UnsupportedMediaType';
+
+/** A metav1.StatusCause (one per field error). */
+export interface StatusCause {
+  reason: string;
+  message: string;
+  field?: string;
+}
+
+/** metav1.Status, as serialized on the wire. */
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Failure';
+  message: string;
+  reason: StatusReason;
+  details?: { name?: string; group?: string; kind?: string; causes?: StatusCause[]; retryAfterSeconds?: number };
+  code: number;
+}
+
+/** Thrown by the apiserver and the clientset; `status` is what the HTTP API would return. */
+export class StatusError extends Error {
+  readonly status: Status;
+  constructor(status: Status) {
+    super(status.message);
+    this.status = status;
+  }
+  get code(): number {
+    return this.status.code;
+  }
+  get reason(): StatusReason {
+    return this.status.reason;
+  }
+}
+
+/** Type of a field error (field.ErrorType), with the text field.Error prints. */
+export type FieldErrorType =
+  | 'Required'
+  | 'Invalid'
+  | 'Forbidden'
+  | 'Duplicate'
+  | 'NotSupported'
+  | 'TooLong'
+  | 'TooMany'
+  | 'Internal';
+
+const FIELD_ERROR_TEXT: Record<FieldErrorType, [string, string]> = {
+  Required: ['FieldValueRequired', 'Required value'],
+  Invalid: ['FieldValueInvalid', 'Invalid value'],
+  Forbidden: ['FieldValueForbidden', 'Forbidden'],
+  Duplicate: ['FieldValueDuplicate', 'Duplicate value'],
+  NotSupported: ['FieldValueNotSupported', 'Unsupported value'],
+  TooLong: ['FieldValueTooLong', 'Too long'],
+  TooMany: ['FieldValueTooMany', 'Too many'],
+  Internal: ['InternalError', 'Internal error'],
+};
+
+/**
+ * One validation error (field.Error). `value` is printed as Go's %#v would for
+ * Invalid/Duplicate/NotSupported; omit it (undefined) for types that print no value.
+ */
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  value?: unknown;
+  detail?: string;
+  /** for NotSupported: the allowed values, printed as `supported values: "a", "b"` */
+  supported?: string[];
+  /** when true, print the value even for types that omit it */
+  hasValue?: boolean;
+}
+
+/** Formats a value as Go's %#v does for the JSON-ish values validation reports. */
+export function goValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return `[]${v.length && typeof v[0] === 'string' ? 'string' : 'interface {}'}{${v.map(goValue).join(', ')}}`;
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (entries.every(([, x]) => typeof x === 'string')) {
+      return `map[string]string{${entries.map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(x)}`).join(', ')}}`;
+    }
+    return JSON.stringify(v);
+  }
+  return String(v);
+}
+
+/** The text of one field error, exactly as field.Error.Error() prints it. */
+export function fieldErrorString(e: FieldError): string {
+  const [, text] = FIELD_ERROR_TEXT[e.type];
+  let s = `${e.field}: ${text}`;
+  const printsValue = e.type === 'Invalid' || e.type === 'Duplicate' || e.type === 'NotSupported' || e.hasValue;
+  if (printsValue && (e.value !== undefined || e.type === 'Invalid')) {
+    s += `: ${goValue(e.value)}`;
+  }
+  if (e.type === 'NotSupported' && e.supported) {
+    s += `: supported values: ${e.supported.map((x) => JSON.stringify(x)).join(', ')}`;
+  } else if (e.detail) {
+    s += `: ${e.detail}`;
+  }
+  return s;
+}
+
+/** 404 NotFound: `pods "x" not found` (group-qualified resource for non-core groups). */
+export function newNotFound(groupResource: string, name: string): StatusError {
+  const [resource, group] = splitGroupResource(groupResource);
+  return new StatusError({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: `${groupResource} "${name}" not found`,
+    reason: 'NotFound',
+    details: { name, ...(group ? { group } : {}), kind: resource },
+    code: 404,
+  });
+}
+
+/** 409 AlreadyExists: `deployments.apps "x" already exists`. */
+export function newAlreadyExists(groupResource: string, name: string): StatusError {
+  const [resource, group] = splitGroupResource(groupResource);
+  return new StatusError({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: `${groupResource} "${name}" already exists`,
+    reason: 'AlreadyExists',
+    details: { name, ...(group ? { group } : {}), kind: resource },
+    code: 409,
+  });
+}
+
+/**
+ * 409 Conflict for a stale resourceVersion, with the upstream optimistic-lock message:
+ * `Operation cannot be fulfilled on deployments.apps "x": the object has been modified; please apply your changes to the latest version and try again`.
+ */
+export function newConflict(groupResource: string, name: string, detail?: string): StatusError {
+  const [resource, group] = splitGroupResource(groupResource);
+  const why = detail ?? 'the object has been modified; please apply your changes to the latest version and try again';
+  return new StatusError({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: `Operation cannot be fulfilled on ${groupResource} "${name}": ${why}`,
+    reason: 'Conflict',
+    details: { name, ...(group ? { group } : {}), kind: resource },
+    code: 409,
+  });
+}
+
+/**
+ * 422 Invalid: `Deployment.apps "x" is invalid: [a: Required value, b: Invalid value: …]`
+ * (one error prints without brackets), as errors.NewInvalid does. `groupKind` is "Deployment.apps"
+ * or "Pod".
+ */
+export function newInvalid(groupKind: string, name: string, errs: FieldError[]): StatusError {
+  const [kind, group] = splitGroupResource(groupKind);
+  const strs = errs.map(fieldErrorString);
+  const agg = strs.length === 1 ? strs[0] : `[${strs.join(', ')}]`;
+  return new StatusError({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: `${groupKind} "${name}" is invalid: ${agg}`,
+    reason: 'Invalid',
+    details: {
+      name, ...(group ? { group } : {}), kind,
+      causes: errs.map((e) => ({ reason: FIELD_ERROR_TEXT[e.type][0], message: fieldErrorString(e).slice(e.field.length + 2), field: e.field })),
+    },
+    code: 422,
+  });
+}
+
+/** 400 BadRequest with a free-form message. */
+export function newBadRequest(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+}
+
+/** 403 Forbidden: `<resource> "<name>" is forbidden: <why>`. */
+export function newForbidden(groupResource: string, name: string, why: string): StatusError {
+  const [resource, group] = splitGroupResource(groupResource);
+  return new StatusError({
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: `${groupResource} "${name}" is forbidden: ${why}`,
+    reason: 'Forbidden',
+    details: { name, ...(group ? { group } : {}), kind: resource },
+    code: 403,
+  });
+}
+
+/** 410 Gone for a watch from a compacted resourceVersion. */
+export function newGone(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Expired', code: 410 });
+}
+
+/** 405 MethodNotAllowed. */
+export function newMethodNotAllowed(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'MethodNotAllowed', code: 405 });
+}
+
+function splitGroupResource(gr: string): [string, string] {
+  const i = gr.indexOf('.');
+  return i < 0 ? [gr, ''] : [gr.slice(0, i), gr.slice(i + 1)];
+}
+
+/**
+ * What kubectl prints on stderr for a failed request: `Error from server (NotFound): …`,
+ * and for 422 the bare message (`The Deployment "x" is invalid: …`), as
+ * k8s.io/kubectl/pkg/cmd/util/helpers.go (StandardErrorMessage) does.
+ */
+export function kubectlErrorMessage(err: StatusError): string {
+  const s = err.status;
+  if (s.reason === 'Invalid' && s.details?.kind) {
+    const causes = s.details.causes ?? [];
+    const gk = s.details.kind; // kubectl prints the bare kind: "The Deployment \"x\" is invalid"
+    const name = s.details.name ?? '';
+    if (causes.length === 0) return `The ${gk} "${name}" is invalid`;
+    if (causes.length === 1) return `The ${gk} "${name}" is invalid: ${causes[0].field}: ${causes[0].message}`;
+    return `The ${gk} "${name}" is invalid: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
+  }
+  return `Error from server (${s.reason}): ${s.message}`;
+}

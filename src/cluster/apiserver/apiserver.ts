@@ -1,0 +1,706 @@
+/**
+ * kube-apiserver in miniature: the only door to etcd. Every request — from kubectl, a
+ * controller, the scheduler or a kubelet — runs the same pipeline, each stage visible in
+ * the relay: authentication (who: `kubectl`, `system:kube-scheduler`,
+ * `system:serviceaccount:kube-system:replicaset-controller`, `system:node:node-1`),
+ * authorization (allow-all behind a hook RBAC can fill), mutating admission (defaults),
+ * validation, validating admission, then storage in the MVCC store.
+ *
+ * Mirrors k8s.io/apiserver/pkg/endpoints/handlers (create.go, update.go, delete.go,
+ * watch.go) and k8s.io/apiserver/pkg/registry/generic/registry/store.go (graceful
+ * deletion, finalizers, deletionTimestamp, generation).
+ */
+import type { SimClock } from '../sim/clock';
+import type { Rng } from '../sim/rng';
+import type { RelayRecorder } from '../relay/recorder';
+import { MVCCStore, type StoreEvent } from '../storage/mvcc';
+import { ResourceRegistry, groupKind, groupResource, apiVersionOf, type ResourceInfo } from '../api/resources';
+import { deepCopy, deepEqual, type KList, type KObject, type WatchEvent } from '../api/types';
+import {
+  StatusError,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newForbidden,
+  newGone,
+  newInvalid,
+  newNotFound,
+  type FieldError,
+} from '../api/errors';
+import { matches, parseSelector, type Selector } from '../api/labels';
+import { fieldsMatch, parseFieldSelector, type FieldRequirement } from './fields';
+import { strategyFor, type StrategyContext, type StrategyTable } from './registry/strategy';
+import { IPAllocator, PortAllocator } from './allocators';
+
+/** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
+export interface RequestUser {
+  /** Authenticated user name, e.g. "kubectl-user", "system:kube-scheduler", "system:node:node-1". */
+  name: string;
+  /** Relay participant name. */
+  participant: string;
+  groups?: string[];
+}
+
+export interface WriteOptions {
+  /** `dryRun=All`: run the whole pipeline, store nothing. */
+  dryRun?: boolean;
+  /** For update: write the status subresource (only status changes are kept). */
+  subresource?: 'status';
+  /** fieldManager (recorded in managedFields). */
+  fieldManager?: string;
+  /** Field validation directive: Strict (reject unknown fields), Warn (warnings), Ignore. */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** Short text for the relay summary, e.g. "bind to node-2". */
+  summary?: string;
+  /** Relay category for the hops of this request (heartbeats are hidden by default). */
+  category?: 'heartbeat' | 'event';
+}
+
+export interface DeleteOptions {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+  summary?: string;
+}
+
+export interface ListOptions {
+  labelSelector?: string | Selector;
+  fieldSelector?: string | FieldRequirement[];
+  /** Record the list in the relay (informer lists set this to false to keep the relay readable). */
+  quiet?: boolean;
+}
+
+export interface WatchOptions extends ListOptions {
+  /** Resume after this resourceVersion ("" or undefined: start now, no initial events). */
+  resourceVersion?: string;
+  /** Send periodic BOOKMARK events (every 60 simulated seconds, like the watch cache). */
+  allowWatchBookmarks?: boolean;
+}
+
+/** A created/updated object plus the warnings kubectl would print. */
+export interface WriteResult<T extends KObject = KObject> {
+  object: T;
+  warnings: string[];
+}
+
+interface Watcher {
+  id: number;
+  resource: string;
+  namespace?: string;
+  labels?: Selector;
+  fields?: FieldRequirement[];
+  /** For the spec.nodeName index (kubelets watch their own pods). */
+  nodeName?: string;
+  handler: (ev: WatchEvent) => void;
+  queue: WatchEvent[];
+  scheduled: boolean;
+  stopped: boolean;
+}
+
+/** Timings of the apiserver, in simulated ms. */
+export interface APIServerTimings {
+  /** Delay from an etcd commit to a watcher seeing the event. */
+  watchLatencyMs: number;
+}
+
+const CAUSE_RING = 1 << 16;
+const ANNOTATION_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+export class APIServer implements StrategyContext {
+  readonly store: MVCCStore;
+  readonly registry: ResourceRegistry;
+  private watchers = new Map<string, Watcher[]>();
+  private nodeIndex = new Map<string, Set<Watcher>>();
+  private watcherSeq = 0;
+  private clusterIPs: IPAllocator;
+  private nodePorts: PortAllocator;
+  /** Authorization hook: return a reason string to deny (403), or null to allow. */
+  authorize: (user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string) => string | null = () => null;
+  /** Extra validating admission plugins (CRD schemas, quota…), run after strategy validation. */
+  validatingAdmission: ((verb: 'create' | 'update', info: ResourceInfo, obj: KObject, old: KObject | undefined) => FieldError[] | void)[] = [];
+  /** Hooks called after any successful write (the CRD controller registers kinds here). */
+  afterWrite: ((ev: StoreEvent) => void)[] = [];
+
+  constructor(
+    readonly clock: SimClock,
+    readonly rng: Rng,
+    readonly relay: RelayRecorder,
+    readonly strategies: StrategyTable,
+    readonly timings: APIServerTimings = { watchLatencyMs: 1 },
+    registry?: ResourceRegistry,
+    store?: MVCCStore,
+  ) {
+    this.registry = registry ?? new ResourceRegistry();
+    this.store = store ?? new MVCCStore();
+    this.clusterIPs = new IPAllocator('10.96.0.0', 12);
+    this.nodePorts = new PortAllocator(30000, 32767, rng);
+    this.store.listen((ev) => this.dispatch(ev));
+  }
+
+  // ---- StrategyContext ---------------------------------------------------------------
+  nowRFC3339(): string {
+    return this.clock.nowRFC3339();
+  }
+  getObject(resource: string, namespace: string, name: string): KObject | undefined {
+    return this.store.get(resource, namespace ? `${namespace}/${name}` : name)?.obj;
+  }
+  allocateClusterIP(): string {
+    return this.clusterIPs.allocateNext();
+  }
+  releaseClusterIP(ip: string): void {
+    this.clusterIPs.release(ip);
+  }
+  /** Reserves a specific ClusterIP (the `kubernetes` Service's 10.96.0.1, kube-dns's 10.96.0.10). */
+  reserveClusterIP(ip: string): boolean {
+    return this.clusterIPs.reserve(ip);
+  }
+  allocateNodePort(): number {
+    return this.nodePorts.allocate();
+  }
+  randomSuffix(n: number): string {
+    return this.rng.string(n);
+  }
+
+  // ---- helpers -----------------------------------------------------------------------
+  private resourceKey(info: ResourceInfo): string {
+    return groupResource(info);
+  }
+
+  private objKey(info: ResourceInfo, namespace: string, name: string): string {
+    return info.namespaced ? `${namespace}/${name}` : name;
+  }
+
+  private describe(info: ResourceInfo, namespace: string, name: string): string {
+    return info.namespaced ? `${info.kind} ${namespace}/${name}` : `${info.kind} ${name}`;
+  }
+
+  private requestHop(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, summary: string, category?: 'heartbeat' | 'event' | 'admission'): number {
+    return this.relay.record({
+      from: user.participant,
+      to: 'kube-apiserver',
+      kind: 'request',
+      verb,
+      resource: info.resource,
+      namespace: info.namespaced ? namespace : null,
+      name,
+      summary,
+      category,
+    });
+  }
+
+  private responseHop(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, summary: string, cause: number, rv?: string, category?: 'heartbeat' | 'event'): void {
+    this.relay.record({
+      from: 'kube-apiserver',
+      to: user.participant,
+      kind: 'response',
+      verb,
+      resource: info.resource,
+      namespace: info.namespaced ? namespace : null,
+      name,
+      summary,
+      cause,
+      resourceVersion: rv,
+      category,
+    });
+  }
+
+  private storageHop(verb: string, info: ResourceInfo, namespace: string, name: string, summary: string, cause: number, rv: string, category?: 'heartbeat' | 'event'): void {
+    this.relay.record({
+      from: 'kube-apiserver',
+      to: 'etcd',
+      kind: 'request',
+      verb,
+      resource: info.resource,
+      namespace: info.namespaced ? namespace : null,
+      name,
+      summary,
+      cause,
+      resourceVersion: rv,
+      category: category ?? 'storage',
+    });
+  }
+
+  /**
+   * The authn/authz/admission note the seed draws as `A->>A`. Recorded for every write;
+   * category "admission" so the UI can fold it.
+   */
+  private admissionHop(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, cause: number, category?: 'heartbeat' | 'event'): void {
+    this.relay.record({
+      from: 'kube-apiserver',
+      to: 'kube-apiserver',
+      kind: 'note',
+      verb,
+      resource: info.resource,
+      namespace: info.namespaced ? namespace : null,
+      name,
+      summary: `authn ${user.name} · authz allow ${verb} ${info.resource} · admission`,
+      cause,
+      category: category ?? 'admission',
+    });
+  }
+
+  private checkNamespace(info: ResourceInfo, namespace: string, verb: 'create' | 'update'): void {
+    if (!info.namespaced) return;
+    if (!namespace) throw newBadRequest('the server could not find the requested resource');
+    const ns = this.store.get('namespaces', namespace)?.obj;
+    if (!ns) throw newNotFound('namespaces', namespace);
+    if (verb === 'create' && ns.metadata.deletionTimestamp) {
+      throw newForbidden(groupResource(info), '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+  }
+
+  private authz(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string): void {
+    const why = this.authorize(user, verb, info, namespace, name);
+    if (why) {
+      throw newForbidden(groupResource(info), name, `User "${user.name}" cannot ${verb} resource "${info.resource}" in API group "${info.group}"${info.namespaced ? ` in the namespace "${namespace}"` : ' at the cluster scope'}: ${why}`);
+    }
+  }
+
+  // ---- verbs -------------------------------------------------------------------------
+
+  /**
+   * create: POST /api[s]/…/namespaces/{ns}/{resource}.
+   * Fills uid, creationTimestamp, generation, generateName; defaults; validates; stores.
+   * @throws StatusError 400/403/404/409/422 as kube-apiserver would.
+   */
+  create(user: RequestUser, info: ResourceInfo, namespace: string, input: KObject, opts: WriteOptions = {}): WriteResult {
+    const obj = deepCopy(input);
+    obj.metadata = obj.metadata ?? {};
+    if (info.namespaced) obj.metadata.namespace = obj.metadata.namespace || namespace;
+    else delete obj.metadata.namespace;
+    const ns = info.namespaced ? obj.metadata.namespace! : '';
+    if (info.namespaced && namespace && obj.metadata.namespace !== namespace) {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const displayName = obj.metadata.name || (obj.metadata.generateName ? `${obj.metadata.generateName}<generated>` : '');
+    const cause = this.requestHop(user, 'create', info, ns, displayName, opts.summary ?? `create ${this.describe(info, ns, displayName)}`, opts.category);
+    return this.relay.withCause(cause, () => {
+      try {
+        this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
+        this.admissionHop(user, 'create', info, ns, displayName, cause, opts.category);
+        obj.apiVersion = apiVersionOf(info);
+        obj.kind = info.kind;
+        if (!obj.metadata.name && obj.metadata.generateName) {
+          obj.metadata.name = obj.metadata.generateName + this.rng.string(5);
+        }
+        const strategy = strategyFor(this.strategies, info);
+        const errs: FieldError[] = [];
+        if (!obj.metadata.name) errs.push({ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' });
+        if (errs.length) throw newInvalid(groupKind(info), obj.metadata.name ?? '', errs);
+        this.checkNamespace(info, ns, 'create');
+        // rest.BeforeCreate: system fields
+        obj.metadata.uid = this.rng.uuid();
+        obj.metadata.creationTimestamp = this.clock.nowRFC3339();
+        delete obj.metadata.deletionTimestamp;
+        delete obj.metadata.deletionGracePeriodSeconds;
+        delete obj.metadata.resourceVersion;
+        delete obj.metadata.selfLink;
+        if (obj.spec !== undefined || info.kind === 'Deployment') obj.metadata.generation = 1;
+        strategy.prepareForCreate?.(obj, this);
+        strategy.defaults?.(obj, this);
+        errs.push(...(strategy.validate?.(obj, this) ?? []));
+        for (const v of this.validatingAdmission) errs.push(...(v('create', info, obj, undefined) ?? []));
+        if (errs.length) throw newInvalid(groupKind(info), obj.metadata.name, errs);
+        const warnings = strategy.warnings?.(obj, undefined) ?? [];
+        if (info.deprecated) warnings.unshift(info.deprecated);
+        if (opts.dryRun) {
+          this.responseHop(user, 'create', info, ns, obj.metadata.name, `201 Created (dry run) ${this.describe(info, ns, obj.metadata.name)}`, cause, undefined, opts.category);
+          return { object: obj, warnings };
+        }
+        const key = this.objKey(info, ns, obj.metadata.name);
+        const e = this.store.create(this.resourceKey(info), key, obj);
+        if (!e) throw newAlreadyExists(groupResource(info), obj.metadata.name);
+        const rv = e.obj.metadata.resourceVersion!;
+        this.storageHop('create', info, ns, obj.metadata.name, `put /registry/${groupResource(info)}/${key} (rev ${rv})`, cause, rv, opts.category);
+        this.responseHop(user, 'create', info, ns, obj.metadata.name, `201 Created ${this.describe(info, ns, obj.metadata.name)}`, cause, rv, opts.category);
+        return { object: e.obj, warnings };
+      } catch (err) {
+        this.failHop(user, 'create', info, ns, displayName, err, cause);
+        throw err;
+      }
+    });
+  }
+
+  private failHop(user: RequestUser, verb: string, info: ResourceInfo, ns: string, name: string, err: unknown, cause: number): void {
+    if (err instanceof StatusError) {
+      this.responseHop(user, verb, info, ns, name, `${err.code} ${err.reason}: ${err.message}`, cause);
+    }
+  }
+
+  /** get: read one object. @throws StatusError 404. */
+  get(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: { quiet?: boolean } = {}): KObject {
+    const e = this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
+    if (!opts.quiet) {
+      const cause = this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`);
+      this.responseHop(user, 'get', info, namespace, name, e ? `200 OK ${this.describe(info, namespace, name)}` : `404 NotFound`, cause, e?.obj.metadata.resourceVersion);
+    }
+    if (!e) throw newNotFound(groupResource(info), name);
+    return e.obj;
+  }
+
+  /** list: every object of a resource (one namespace or all), filtered by selectors. */
+  list(user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): KList {
+    const labels = typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : opts.labelSelector;
+    const fields = typeof opts.fieldSelector === 'string' ? parseFieldSelector(opts.fieldSelector) : opts.fieldSelector;
+    const items: KObject[] = [];
+    for (const e of this.store.list(this.resourceKey(info), info.namespaced ? namespace || undefined : undefined)) {
+      if (labels && !matches(labels, e.obj.metadata.labels)) continue;
+      if (fields && fields.length && !fieldsMatch(e.obj, fields)) continue;
+      items.push(e.obj);
+    }
+    const rv = String(this.store.revision);
+    if (!opts.quiet) {
+      const cause = this.requestHop(user, 'list', info, namespace ?? '', '', `list ${info.resource}${namespace ? ` in ${namespace}` : ''}`);
+      this.responseHop(user, 'list', info, namespace ?? '', '', `200 OK ${items.length} ${info.resource}`, cause, rv);
+    }
+    return { apiVersion: apiVersionOf(info), kind: `${info.kind}List`, metadata: { resourceVersion: rv }, items };
+  }
+
+  /**
+   * update: PUT. Optimistic concurrency on metadata.resourceVersion (409 Conflict when stale;
+   * an empty resourceVersion means unconditional). Status-only with `subresource: 'status'`.
+   * A write that changes nothing is not stored and produces no watch event.
+   */
+  update(user: RequestUser, info: ResourceInfo, namespace: string, input: KObject, opts: WriteOptions = {}): WriteResult {
+    const name = input.metadata?.name ?? '';
+    const ns = info.namespaced ? namespace || input.metadata?.namespace || '' : '';
+    const verbShown = opts.subresource ? `update ${opts.subresource}` : 'update';
+    const resShown = opts.subresource ? `${info.resource}/${opts.subresource}` : info.resource;
+    const cause = this.relay.record({
+      from: user.participant, to: 'kube-apiserver', kind: 'request', verb: 'update', resource: resShown,
+      namespace: info.namespaced ? ns : null, name, summary: opts.summary ?? `${verbShown} ${this.describe(info, ns, name)}`, category: opts.category,
+    });
+    return this.relay.withCause(cause, () => {
+      try {
+        this.authz(user, 'update', info, ns, name);
+        const key = this.objKey(info, ns, name);
+        const cur = this.store.get(this.resourceKey(info), key);
+        if (!cur) throw newNotFound(groupResource(info), name);
+        const rvIn = input.metadata?.resourceVersion;
+        if (rvIn && rvIn !== cur.obj.metadata.resourceVersion) throw newConflict(groupResource(info), name);
+        const old = cur.obj;
+        const strategy = strategyFor(this.strategies, info);
+        let obj = deepCopy(input);
+        obj.apiVersion = apiVersionOf(info);
+        obj.kind = info.kind;
+        if (opts.subresource === 'status') {
+          // status strategy: only status (and, for nodes, nothing else) may change
+          const next = deepCopy(old);
+          next.status = obj.status;
+          obj = next;
+        } else if (strategy.hasStatus) {
+          obj.status = deepCopy(old.status);
+        }
+        // system fields are the server's
+        obj.metadata.uid = old.metadata.uid;
+        obj.metadata.creationTimestamp = old.metadata.creationTimestamp;
+        obj.metadata.namespace = old.metadata.namespace;
+        if (old.metadata.deletionTimestamp) {
+          obj.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+          obj.metadata.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+        } else {
+          delete obj.metadata.deletionTimestamp;
+          delete obj.metadata.deletionGracePeriodSeconds;
+        }
+        if (old.metadata.generation !== undefined) obj.metadata.generation = old.metadata.generation;
+        if (opts.subresource !== 'status') {
+          strategy.prepareForUpdate?.(obj, old, this);
+          strategy.defaults?.(obj, this);
+          if (!deepEqual(obj.spec, old.spec) && old.metadata.generation !== undefined) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+        }
+        const errs: FieldError[] = [];
+        if (opts.subresource !== 'status') {
+          errs.push(...(strategy.validateUpdate?.(obj, old, this) ?? []));
+          for (const v of this.validatingAdmission) errs.push(...(v('update', info, obj, old) ?? []));
+        }
+        if (errs.length) throw newInvalid(groupKind(info), name, errs);
+        const warnings = opts.subresource ? [] : strategy.warnings?.(obj, old) ?? [];
+        // no-op writes are invisible (no new revision, no watch event)
+        const cmpA = { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined } };
+        const cmpB = { ...old, metadata: { ...old.metadata, resourceVersion: undefined, managedFields: undefined } };
+        if (deepEqual(cmpA, cmpB)) {
+          this.responseHop(user, 'update', info, ns, name, `200 OK (no change) ${this.describe(info, ns, name)}`, cause, old.metadata.resourceVersion, opts.category);
+          return { object: old, warnings };
+        }
+        if (opts.dryRun) {
+          this.responseHop(user, 'update', info, ns, name, `200 OK (dry run) ${this.describe(info, ns, name)}`, cause, undefined, opts.category);
+          return { object: obj, warnings };
+        }
+        this.admissionHop(user, 'update', info, ns, name, cause, opts.category);
+        // finalizers emptied on a deleting object → remove it now
+        if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && this.gracefulDone(info, obj)) {
+          const d = this.store.delete(this.resourceKey(info), key, cur.modRev);
+          if (d === 'conflict') throw newConflict(groupResource(info), name);
+          if (d === 'notfound') throw newNotFound(groupResource(info), name);
+          strategy.afterDelete?.(old, this);
+          this.storageHop('delete', info, ns, name, `delete /registry/${groupResource(info)}/${key} (finalizers done, rev ${d.modRev})`, cause, String(d.modRev), opts.category);
+          this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)} (deleted)`, cause, String(d.modRev), opts.category);
+          return { object: d.obj, warnings };
+        }
+        const e = this.store.update(this.resourceKey(info), key, obj, cur.modRev);
+        if (e === 'conflict') throw newConflict(groupResource(info), name);
+        if (e === 'notfound') throw newNotFound(groupResource(info), name);
+        const rv = e.obj.metadata.resourceVersion!;
+        this.storageHop('update', info, ns, name, `put /registry/${groupResource(info)}/${key} (rev ${rv})`, cause, rv, opts.category);
+        this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)}`, cause, rv, opts.category);
+        return { object: e.obj, warnings };
+      } catch (err) {
+        this.failHop(user, 'update', info, ns, name, err, cause);
+        throw err;
+      }
+    });
+  }
+
+  /** A Pod with a pending grace period is not removed by finalizer removal alone. */
+  private gracefulDone(info: ResourceInfo, obj: KObject): boolean {
+    if (info.resource !== 'pods' || info.group !== '') return true;
+    return obj.metadata.deletionGracePeriodSeconds === 0 || !obj.spec?.nodeName;
+  }
+
+  /**
+   * delete: graceful deletion as the generic registry does. Pods bound to a node get a
+   * deletionTimestamp (now + grace period) and wait for their kubelet; objects with
+   * finalizers get a deletionTimestamp and wait for them; everything else is removed now.
+   * Foreground/Orphan propagation add the foregroundDeletion/orphan finalizer for the
+   * garbage collector. Returns the object as it was left (or was, when removed).
+   * @throws StatusError 404, 409 (precondition failed).
+   */
+  delete(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: DeleteOptions = {}): KObject {
+    const ns = info.namespaced ? namespace : '';
+    const grace = opts.gracePeriodSeconds;
+    const cause = this.requestHop(user, 'delete', info, ns, name, opts.summary ?? `delete ${this.describe(info, ns, name)}${grace !== undefined ? ` (grace ${grace}s)` : ''}`);
+    return this.relay.withCause(cause, () => {
+      try {
+        this.authz(user, 'delete', info, ns, name);
+        const key = this.objKey(info, ns, name);
+        const cur = this.store.get(this.resourceKey(info), key);
+        if (!cur) throw newNotFound(groupResource(info), name);
+        const old = cur.obj;
+        if (opts.preconditions?.uid && opts.preconditions.uid !== old.metadata.uid) {
+          throw newConflict(groupResource(info), name, `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${old.metadata.uid}`);
+        }
+        if (opts.preconditions?.resourceVersion && opts.preconditions.resourceVersion !== old.metadata.resourceVersion) {
+          throw newConflict(groupResource(info), name, `Precondition failed: ResourceVersion in precondition: ${opts.preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
+        }
+        if (opts.dryRun) {
+          this.responseHop(user, 'delete', info, ns, name, `200 OK (dry run)`, cause);
+          return old;
+        }
+        this.admissionHop(user, 'delete', info, ns, name, cause);
+        const obj = deepCopy(old);
+        let finalizers = [...(obj.metadata.finalizers ?? [])];
+        const policy = opts.propagationPolicy;
+        if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+        if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+        if (policy === 'Background') finalizers = finalizers.filter((f) => f !== 'foregroundDeletion' && f !== 'orphan');
+        // graceful deletion (pods bound to a node)
+        let graceSeconds = 0;
+        const isPod = info.group === '' && info.resource === 'pods';
+        if (isPod && obj.spec?.nodeName && !(obj.status?.phase === 'Succeeded' || obj.status?.phase === 'Failed')) {
+          graceSeconds = grace ?? obj.spec.terminationGracePeriodSeconds ?? 30;
+          if (grace === 0) graceSeconds = 0;
+        }
+        if (old.metadata.deletionTimestamp) {
+          // already deleting: a shorter grace period may be set; otherwise nothing changes
+          const prevGrace = old.metadata.deletionGracePeriodSeconds ?? 0;
+          if (isPod && grace !== undefined && grace < prevGrace) {
+            obj.metadata.deletionGracePeriodSeconds = grace;
+          } else if (finalizers.length === (old.metadata.finalizers ?? []).length) {
+            this.responseHop(user, 'delete', info, ns, name, `202 Accepted (already terminating)`, cause, old.metadata.resourceVersion);
+            return old;
+          }
+        }
+        const mustWait = finalizers.length > 0 || (graceSeconds > 0) || (isPod && obj.metadata.deletionGracePeriodSeconds !== undefined && obj.metadata.deletionGracePeriodSeconds > 0 && !!obj.spec?.nodeName);
+        if (mustWait) {
+          obj.metadata.finalizers = finalizers.length ? finalizers : undefined;
+          if (!obj.metadata.finalizers) delete obj.metadata.finalizers;
+          if (!old.metadata.deletionTimestamp) {
+            obj.metadata.deletionTimestamp = new Date(this.clock.now() + graceSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+            obj.metadata.deletionGracePeriodSeconds = graceSeconds;
+          }
+          if (obj.metadata.generation !== undefined && !old.metadata.deletionTimestamp) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+          const e = this.store.update(this.resourceKey(info), key, obj, cur.modRev);
+          if (e === 'conflict') throw newConflict(groupResource(info), name);
+          if (e === 'notfound') throw newNotFound(groupResource(info), name);
+          const rv = e.obj.metadata.resourceVersion!;
+          this.storageHop('update', info, ns, name, `put /registry/${groupResource(info)}/${key} (deletionTimestamp set, rev ${rv})`, cause, rv);
+          this.responseHop(user, 'delete', info, ns, name, `200 OK ${this.describe(info, ns, name)} terminating`, cause, rv);
+          return e.obj;
+        }
+        const d = this.store.delete(this.resourceKey(info), key, cur.modRev);
+        if (d === 'conflict') throw newConflict(groupResource(info), name);
+        if (d === 'notfound') throw newNotFound(groupResource(info), name);
+        strategyFor(this.strategies, info).afterDelete?.(old, this);
+        this.storageHop('delete', info, ns, name, `delete /registry/${groupResource(info)}/${key} (rev ${d.modRev})`, cause, String(d.modRev));
+        this.responseHop(user, 'delete', info, ns, name, `200 OK ${this.describe(info, ns, name)} deleted`, cause, String(d.modRev));
+        return d.obj;
+      } catch (err) {
+        this.failHop(user, 'delete', info, ns, name, err, cause);
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * pods/binding: POST a Binding; sets spec.nodeName on an unbound Pod, as
+   * pkg/registry/core/pod/storage/storage.go (BindingREST.setPodNodeAndMetadata) does.
+   * @throws StatusError 404, 409 when already bound ("pod x is already assigned to node y").
+   */
+  bind(user: RequestUser, namespace: string, podName: string, nodeName: string, summary?: string): KObject {
+    const info = this.registry.forResource('', 'pods')!;
+    const cause = this.relay.record({
+      from: user.participant, to: 'kube-apiserver', kind: 'request', verb: 'create', resource: 'pods/binding',
+      namespace, name: podName, summary: summary ?? `bind Pod ${namespace}/${podName} to ${nodeName}`,
+    });
+    return this.relay.withCause(cause, () => {
+      try {
+        const key = `${namespace}/${podName}`;
+        const cur = this.store.get('pods', key);
+        if (!cur) throw newNotFound('pods', podName);
+        if (cur.obj.metadata.deletionTimestamp) throw newConflict('pods', podName, 'pod is being deleted, cannot be assigned to a host');
+        if (cur.obj.spec?.nodeName) throw newConflict('pods', podName, `pod ${podName} is already assigned to node "${cur.obj.spec.nodeName}"`);
+        this.admissionHop(user, 'create', { ...info, resource: 'pods/binding' }, namespace, podName, cause);
+        const obj = deepCopy(cur.obj);
+        obj.spec.nodeName = nodeName;
+        const conds = (obj.status.conditions ?? []).filter((c: { type: string }) => c.type !== 'PodScheduled');
+        conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.clock.nowRFC3339() });
+        obj.status.conditions = conds;
+        const e = this.store.update('pods', key, obj, cur.modRev);
+        if (e === 'conflict') throw newConflict('pods', podName);
+        if (e === 'notfound') throw newNotFound('pods', podName);
+        const rv = e.obj.metadata.resourceVersion!;
+        this.storageHop('update', info, namespace, podName, `put /registry/pods/${key} spec.nodeName=${nodeName} (rev ${rv})`, cause, rv);
+        this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: 'pods/binding', namespace, name: podName, summary: `201 Created binding ${podName} → ${nodeName}`, cause, resourceVersion: rv });
+        return e.obj;
+      } catch (err) {
+        if (err instanceof StatusError) {
+          this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: 'pods/binding', namespace, name: podName, summary: `${err.code} ${err.reason}: ${err.message}`, cause });
+        }
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * watch: events after `resourceVersion` (or from now), delivered asynchronously after
+   * `timings.watchLatencyMs`, in order, never blocking the store. Objects that stop or start
+   * matching the selectors arrive as DELETED / ADDED, as the watch cache does.
+   * @returns a stop function.
+   * @throws StatusError 410 Gone when `resourceVersion` is compacted.
+   */
+  watch(_user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, handler: (ev: WatchEvent) => void): () => void {
+    const labels = typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : opts.labelSelector;
+    const fields = typeof opts.fieldSelector === 'string' ? parseFieldSelector(opts.fieldSelector) : opts.fieldSelector;
+    const nodeReq = fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=');
+    const w: Watcher = {
+      id: ++this.watcherSeq,
+      resource: this.resourceKey(info),
+      namespace: info.namespaced ? namespace || undefined : undefined,
+      labels,
+      fields,
+      nodeName: nodeReq?.value,
+      handler,
+      queue: [],
+      scheduled: false,
+      stopped: false,
+    };
+    if (opts.resourceVersion && opts.resourceVersion !== '0') {
+      const past = this.store.eventsSince(w.resource, Number(opts.resourceVersion));
+      if (past === 'gone') throw newGone(`too old resource version: ${opts.resourceVersion} (${this.store.compactedRevision})`);
+      for (const ev of past) this.offer(w, ev);
+    }
+    if (w.nodeName !== undefined) {
+      let s = this.nodeIndex.get(w.nodeName);
+      if (!s) this.nodeIndex.set(w.nodeName, (s = new Set()));
+      s.add(w);
+    } else {
+      const list = this.watchers.get(w.resource) ?? [];
+      list.push(w);
+      this.watchers.set(w.resource, list);
+    }
+    let bookmark: ReturnType<SimClock['setTimer']> | null = null;
+    if (opts.allowWatchBookmarks) {
+      const tick = () => {
+        if (w.stopped) return;
+        w.queue.push({ type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { name: '', resourceVersion: String(this.store.revision) } } });
+        this.schedule(w);
+        bookmark = this.clock.setTimer(60_000, tick);
+      };
+      bookmark = this.clock.setTimer(60_000, tick);
+    }
+    return () => {
+      w.stopped = true;
+      this.clock.cancel(bookmark);
+      if (w.nodeName !== undefined) this.nodeIndex.get(w.nodeName)?.delete(w);
+      else this.watchers.set(w.resource, (this.watchers.get(w.resource) ?? []).filter((x) => x !== w));
+    };
+  }
+
+  /**
+   * The relay hop (the write request) that produced revision `rev`, when still remembered.
+   * Informers use it as the cause of the watch hops they record.
+   */
+  causeOf(rev: number): number | null {
+    const i = rev % CAUSE_RING;
+    return this.causeRevs[i] === rev ? this.causeSeqs[i] : null;
+  }
+
+  private causeRevs = new Float64Array(CAUSE_RING);
+  private causeSeqs = new Float64Array(CAUSE_RING);
+
+  private dispatch(ev: StoreEvent): void {
+    const i = ev.rev % CAUSE_RING;
+    this.causeRevs[i] = ev.rev;
+    this.causeSeqs[i] = this.relay.currentCause ?? 0;
+    for (const h of this.afterWrite) h(ev);
+    const list = this.watchers.get(ev.resource);
+    if (list) for (const w of list) this.offer(w, ev);
+    if (ev.resource === 'pods' && this.nodeIndex.size) {
+      const a = ev.obj.spec?.nodeName as string | undefined;
+      const b = ev.prev?.spec?.nodeName as string | undefined;
+      if (a) this.nodeIndex.get(a)?.forEach((w) => this.offer(w, ev));
+      if (b && b !== a) this.nodeIndex.get(b)?.forEach((w) => this.offer(w, ev));
+    }
+  }
+
+  private matchesWatcher(w: Watcher, o: KObject | undefined): boolean {
+    if (!o) return false;
+    if (w.namespace && o.metadata.namespace !== w.namespace) return false;
+    if (w.labels && !matches(w.labels, o.metadata.labels)) return false;
+    if (w.fields && w.fields.length && !fieldsMatch(o, w.fields)) return false;
+    return true;
+  }
+
+  private offer(w: Watcher, ev: StoreEvent): void {
+    if (w.stopped || ev.resource !== w.resource) return;
+    const now = this.matchesWatcher(w, ev.obj);
+    const before = ev.type === 'MODIFIED' ? this.matchesWatcher(w, ev.prev) : false;
+    let out: WatchEvent | null = null;
+    if (ev.type === 'ADDED') out = now ? { type: 'ADDED', object: ev.obj } : null;
+    else if (ev.type === 'DELETED') out = this.matchesWatcher(w, ev.prev ?? ev.obj) ? { type: 'DELETED', object: ev.obj, oldObject: ev.prev } : null;
+    else if (now && before) out = { type: 'MODIFIED', object: ev.obj, oldObject: ev.prev };
+    else if (now && !before) out = { type: 'ADDED', object: ev.obj };
+    else if (!now && before) out = { type: 'DELETED', object: ev.obj, oldObject: ev.prev };
+    if (!out) return;
+    w.queue.push(out);
+    this.schedule(w);
+  }
+
+  private schedule(w: Watcher): void {
+    if (w.scheduled) return;
+    w.scheduled = true;
+    this.clock.setTimer(this.timings.watchLatencyMs, () => {
+      w.scheduled = false;
+      const q = w.queue;
+      w.queue = [];
+      for (const ev of q) {
+        if (w.stopped) return;
+        w.handler(ev);
+      }
+    });
+  }
+
+  /** The last-applied annotation key kubectl uses for client-side apply. */
+  static readonly LAST_APPLIED = ANNOTATION_LAST_APPLIED;
+}

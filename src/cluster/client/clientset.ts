@@ -1,0 +1,72 @@
+/**
+ * client-go in miniature: a Client is the apiserver seen by one identity. Every call goes
+ * through the apiserver's request pipeline and shows in the relay under `user.participant`.
+ *
+ * Mirrors k8s.io/client-go/kubernetes (typed clientsets) and dynamic.Interface.
+ */
+import type { APIServer, DeleteOptions, ListOptions, RequestUser, WatchOptions, WriteOptions, WriteResult } from '../apiserver/apiserver';
+import type { ResourceInfo } from '../api/resources';
+import type { KList, KObject, WatchEvent } from '../api/types';
+
+/** Verbs on one resource, like dynamic.ResourceInterface. */
+export class ResourceClient<T extends KObject = KObject> {
+  constructor(private readonly api: APIServer, readonly user: RequestUser, readonly info: ResourceInfo) {}
+
+  create(namespace: string, obj: T, opts?: WriteOptions): T {
+    return this.api.create(this.user, this.info, namespace, obj, opts).object as T;
+  }
+  createWithWarnings(namespace: string, obj: T, opts?: WriteOptions): WriteResult<T> {
+    return this.api.create(this.user, this.info, namespace, obj, opts) as WriteResult<T>;
+  }
+  get(namespace: string, name: string, opts?: { quiet?: boolean }): T {
+    return this.api.get(this.user, this.info, namespace, name, opts) as T;
+  }
+  list(namespace?: string, opts?: ListOptions): KList<T> {
+    return this.api.list(this.user, this.info, namespace, opts) as KList<T>;
+  }
+  update(obj: T, opts?: WriteOptions): T {
+    return this.api.update(this.user, this.info, obj.metadata.namespace ?? '', obj, opts).object as T;
+  }
+  updateWithWarnings(obj: T, opts?: WriteOptions): WriteResult<T> {
+    return this.api.update(this.user, this.info, obj.metadata.namespace ?? '', obj, opts) as WriteResult<T>;
+  }
+  updateStatus(obj: T, opts?: WriteOptions): T {
+    return this.api.update(this.user, this.info, obj.metadata.namespace ?? '', obj, { ...opts, subresource: 'status' }).object as T;
+  }
+  delete(namespace: string, name: string, opts?: DeleteOptions): KObject {
+    return this.api.delete(this.user, this.info, namespace, name, opts);
+  }
+  watch(namespace: string | undefined, opts: WatchOptions, handler: (ev: WatchEvent<T>) => void): () => void {
+    return this.api.watch(this.user, this.info, namespace, opts, handler as (ev: WatchEvent) => void);
+  }
+}
+
+/** One identity's view of the apiserver. */
+export class Client {
+  constructor(readonly api: APIServer, readonly user: RequestUser) {}
+
+  /** A resource by group and plural name, e.g. ("apps", "deployments"). Throws when unknown. */
+  resource<T extends KObject = KObject>(group: string, resource: string): ResourceClient<T> {
+    const info = this.api.registry.forResource(group, resource);
+    if (!info) throw new Error(`the server doesn't have a resource type "${resource}"`);
+    return new ResourceClient<T>(this.api, this.user, info);
+  }
+
+  /** pods/binding subresource. */
+  bind(namespace: string, pod: string, node: string, summary?: string): KObject {
+    return this.api.bind(this.user, namespace, pod, node, summary);
+  }
+}
+
+/** Identities used by the built-in components (authentication names). */
+export const users = {
+  kubectl: (participant = 'kubectl'): RequestUser => ({ name: 'kubernetes-admin', participant, groups: ['kubeadm:cluster-admins', 'system:authenticated'] }),
+  scheduler: (): RequestUser => ({ name: 'system:kube-scheduler', participant: 'kube-scheduler', groups: ['system:authenticated'] }),
+  controller: (name: string): RequestUser => ({
+    name: `system:serviceaccount:kube-system:${name}`,
+    participant: `${name}`,
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+  }),
+  node: (node: string, participant = `kubelet/${node}`): RequestUser => ({ name: `system:node:${node}`, participant, groups: ['system:nodes', 'system:authenticated'] }),
+  system: (participant: string): RequestUser => ({ name: 'system:apiserver', participant, groups: ['system:masters'] }),
+};

@@ -1,0 +1,318 @@
+/**
+ * Shared informers: list + watch of one resource into a local cache (the indexer), then
+ * event handlers — client-go's tools/cache (reflector.go, shared_informer.go, index.go)
+ * in miniature.
+ *
+ * Contract (as shared_informer.go's opening comment): the cache is eventually consistent
+ * with the apiserver; each handler sees one object's notifications in order, after the cache
+ * was updated; there is no ordering across objects; handlers must be quick and hand work to a
+ * work queue. Cache objects are shared: never mutate them.
+ *
+ * Relay: before a handler of a component (`participant`) runs for an event, the informer
+ * records one `watch` hop kube-apiserver → participant whose cause is the write that produced
+ * the event, and runs the handler with that hop as the current cause — so everything the
+ * component then does is traced back to what it observed.
+ */
+import type { Client } from './clientset';
+import type { KObject, WatchEvent } from '../api/types';
+import { metaNamespaceKey } from '../api/types';
+import type { ResourceInfo } from '../api/resources';
+import { matches, type Selector } from '../api/labels';
+import type { APIServer } from '../apiserver/apiserver';
+import type { HopCategory } from '../relay/relay-event';
+
+export interface EventHandler<T extends KObject = KObject> {
+  /** Relay participant that owns this handler (e.g. "replicaset-controller"). */
+  participant: string;
+  /** Only events whose object passes are delivered (FilteringResourceEventHandler). */
+  filter?: (obj: T) => boolean;
+  onAdd?: (obj: T, isInInitialList: boolean) => void;
+  onUpdate?: (oldObj: T, newObj: T) => void;
+  onDelete?: (obj: T) => void;
+}
+
+/** Derives the relay category of an event (Lease renewals and node heartbeats → "heartbeat"). */
+export type Categorizer = (ev: WatchEvent) => HopCategory;
+
+export type IndexFunc<T extends KObject = KObject> = (obj: T) => string[];
+
+/** Read-only view of an informer's cache (client-go listers). */
+export interface Lister<T extends KObject = KObject> {
+  get(key: string): T | undefined;
+  /** Objects in one namespace (or all), optionally filtered by a label selector. */
+  list(namespace?: string, selector?: Selector): T[];
+  byIndex(index: string, value: string): T[];
+}
+
+export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
+  private items = new Map<string, T>();
+  private byNamespace = new Map<string, Map<string, T>>();
+  private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
+  private handlers: EventHandler<T>[] = [];
+  private stopWatch: (() => void) | null = null;
+  private started = false;
+  private synced = false;
+  /** Resource version of the last event seen (resume point). */
+  lastSyncResourceVersion = '';
+
+  constructor(
+    readonly client: Client,
+    readonly info: ResourceInfo,
+    readonly opts: { namespace?: string; fieldSelector?: string; labelSelector?: string; categorize?: Categorizer } = {},
+  ) {}
+
+  private get api(): APIServer {
+    return this.client.api;
+  }
+
+  /** Adds a named index (cache.Indexers), e.g. pods by spec.nodeName. Call before start. */
+  addIndexer(name: string, fn: IndexFunc<T>): void {
+    this.indexers.set(name, { fn, index: new Map() });
+    for (const [k, o] of this.items) this.indexAdd(k, o);
+  }
+
+  addEventHandler(h: EventHandler<T>): void {
+    this.handlers.push(h);
+    if (this.synced) {
+      // late registration: replay the cache as adds (client-go does the same)
+      for (const o of this.items.values()) if (!h.filter || h.filter(o)) h.onAdd?.(o, true);
+    }
+  }
+
+  /** Lists, fills the cache, notifies handlers (isInInitialList), then watches from the list's RV. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const list = this.api.list(this.client.user, this.info, this.opts.namespace, {
+      fieldSelector: this.opts.fieldSelector,
+      labelSelector: this.opts.labelSelector,
+      quiet: true,
+    });
+    for (const o of list.items) this.cacheSet(o as T);
+    this.lastSyncResourceVersion = list.metadata.resourceVersion;
+    this.synced = true;
+    for (const o of list.items) this.notify({ type: 'ADDED', object: o as T }, true);
+    this.watchFrom(list.metadata.resourceVersion);
+  }
+
+  private watchFrom(rv: string): void {
+    this.stopWatch = this.api.watch(
+      this.client.user,
+      this.info,
+      this.opts.namespace,
+      { resourceVersion: rv, fieldSelector: this.opts.fieldSelector, labelSelector: this.opts.labelSelector },
+      (ev) => this.onWatchEvent(ev as WatchEvent<T>),
+    );
+  }
+
+  /** Stops the watch (a component going down); the cache is kept. */
+  stop(): void {
+    this.stopWatch?.();
+    this.stopWatch = null;
+    this.started = false;
+  }
+
+  /**
+   * Restarts after {@link stop}: relists and reconciles the cache against the list, emitting
+   * adds, updates and deletes for what changed meanwhile (the reflector's relist).
+   */
+  restart(): void {
+    if (this.started) return;
+    this.started = true;
+    const list = this.api.list(this.client.user, this.info, this.opts.namespace, {
+      fieldSelector: this.opts.fieldSelector,
+      labelSelector: this.opts.labelSelector,
+      quiet: true,
+    });
+    const seen = new Set<string>();
+    for (const o of list.items as T[]) {
+      const k = metaNamespaceKey(o);
+      seen.add(k);
+      const old = this.items.get(k);
+      if (!old) this.onWatchEvent({ type: 'ADDED', object: o });
+      else if (old.metadata.resourceVersion !== o.metadata.resourceVersion) this.onWatchEvent({ type: 'MODIFIED', object: o, oldObject: old });
+    }
+    for (const [k, o] of [...this.items]) if (!seen.has(k)) this.onWatchEvent({ type: 'DELETED', object: o });
+    this.lastSyncResourceVersion = list.metadata.resourceVersion;
+    this.watchFrom(list.metadata.resourceVersion);
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  private onWatchEvent(ev: WatchEvent<T>): void {
+    if (ev.type === 'BOOKMARK') {
+      this.lastSyncResourceVersion = ev.object.metadata.resourceVersion ?? this.lastSyncResourceVersion;
+      return;
+    }
+    const k = metaNamespaceKey(ev.object);
+    const old = this.items.get(k);
+    if (ev.type === 'DELETED') this.cacheDelete(k);
+    else this.cacheSet(ev.object);
+    this.lastSyncResourceVersion = ev.object.metadata.resourceVersion ?? this.lastSyncResourceVersion;
+    const e: WatchEvent<T> = ev.type === 'MODIFIED' || ev.type === 'DELETED' ? { ...ev, oldObject: old ?? ev.oldObject } : ev;
+    this.notify(e, false);
+  }
+
+  private notify(ev: WatchEvent<T>, initial: boolean): void {
+    if (!this.handlers.length) return;
+    const relay = this.api.relay;
+    const rv = Number(ev.object.metadata.resourceVersion);
+    const writeCause = initial ? null : this.api.causeOf(rv);
+    const category = this.opts.categorize?.(ev as WatchEvent);
+    let lastParticipant = '';
+    let hop: number | null = null;
+    for (const h of this.handlers) {
+      const obj = ev.object;
+      if (h.filter) {
+        // for updates, deliver when either side passes (FilteringResourceEventHandler semantics)
+        const pass = h.filter(obj);
+        const passOld = ev.type === 'MODIFIED' && ev.oldObject ? h.filter(ev.oldObject) : false;
+        if (!pass && !passOld) continue;
+        if (ev.type === 'MODIFIED' && !pass && passOld) {
+          this.deliver(h, { type: 'DELETED', object: obj }, initial, relay, writeCause, category, h.participant === lastParticipant ? hop : null, (s) => (hop = s));
+          lastParticipant = h.participant;
+          continue;
+        }
+        if (ev.type === 'MODIFIED' && pass && !passOld) {
+          this.deliver(h, { type: 'ADDED', object: obj }, initial, relay, writeCause, category, h.participant === lastParticipant ? hop : null, (s) => (hop = s));
+          lastParticipant = h.participant;
+          continue;
+        }
+      }
+      this.deliver(h, ev, initial, relay, writeCause, category, h.participant === lastParticipant ? hop : null, (s) => (hop = s));
+      lastParticipant = h.participant;
+    }
+  }
+
+  private deliver(
+    h: EventHandler<T>,
+    ev: WatchEvent<T>,
+    initial: boolean,
+    relay: APIServer['relay'],
+    writeCause: number | null,
+    category: HopCategory,
+    existingHop: number | null,
+    setHop: (s: number) => void,
+  ): void {
+    let seq = existingHop;
+    if (seq === null) {
+      const o = ev.object;
+      seq = relay.record({
+        from: 'kube-apiserver',
+        to: h.participant,
+        kind: 'watch',
+        verb: initial ? 'LIST' : ev.type,
+        resource: this.info.resource,
+        namespace: o.metadata.namespace ?? null,
+        name: o.metadata.name,
+        resourceVersion: o.metadata.resourceVersion,
+        summary: `${initial ? 'list' : 'watch'} ${ev.type} ${this.info.kind} ${metaNamespaceKey(o)}`,
+        cause: writeCause,
+        category,
+      });
+      setHop(seq);
+    }
+    relay.withCause(seq, () => {
+      if (ev.type === 'ADDED') h.onAdd?.(ev.object, initial);
+      else if (ev.type === 'MODIFIED') h.onUpdate?.(ev.oldObject ?? ev.object, ev.object);
+      else if (ev.type === 'DELETED') h.onDelete?.(ev.object);
+    });
+  }
+
+  // ---- cache ---------------------------------------------------------------------------
+  private cacheSet(o: T): void {
+    const k = metaNamespaceKey(o);
+    const old = this.items.get(k);
+    if (old) this.indexRemove(k, old);
+    this.items.set(k, o);
+    const ns = o.metadata.namespace ?? '';
+    let m = this.byNamespace.get(ns);
+    if (!m) this.byNamespace.set(ns, (m = new Map()));
+    m.set(k, o);
+    this.indexAdd(k, o);
+  }
+
+  private cacheDelete(k: string): void {
+    const old = this.items.get(k);
+    if (!old) return;
+    this.items.delete(k);
+    this.byNamespace.get(old.metadata.namespace ?? '')?.delete(k);
+    this.indexRemove(k, old);
+  }
+
+  private indexAdd(k: string, o: T): void {
+    for (const { fn, index } of this.indexers.values()) {
+      for (const v of fn(o)) {
+        let m = index.get(v);
+        if (!m) index.set(v, (m = new Map()));
+        m.set(k, o);
+      }
+    }
+  }
+
+  private indexRemove(k: string, o: T): void {
+    for (const { fn, index } of this.indexers.values()) {
+      for (const v of fn(o)) index.get(v)?.delete(k);
+    }
+  }
+
+  // ---- Lister ----------------------------------------------------------------------------
+  get(key: string): T | undefined {
+    return this.items.get(key);
+  }
+
+  list(namespace?: string, selector?: Selector): T[] {
+    const src = namespace !== undefined ? this.byNamespace.get(namespace)?.values() ?? [] : this.items.values();
+    const out: T[] = [];
+    for (const o of src) if (!selector || matches(selector, o.metadata.labels)) out.push(o);
+    return out;
+  }
+
+  byIndex(index: string, value: string): T[] {
+    const ix = this.indexers.get(index);
+    if (!ix) throw new Error(`index ${index} does not exist`);
+    return [...(ix.index.get(value)?.values() ?? [])];
+  }
+
+  /** Number of cached objects. */
+  get size(): number {
+    return this.items.size;
+  }
+}
+
+/**
+ * One informer per resource per component process (kube-controller-manager shares one set
+ * among its controllers), like informers.SharedInformerFactory.
+ */
+export class SharedInformerFactory {
+  private informers = new Map<string, SharedInformer>();
+  constructor(readonly client: Client, private readonly categorize?: Categorizer) {}
+
+  /** The shared informer for a group/resource (created on first use). */
+  informerFor<T extends KObject = KObject>(group: string, resource: string): SharedInformer<T> {
+    const k = `${group}/${resource}`;
+    let inf = this.informers.get(k);
+    if (!inf) {
+      const info = this.client.api.registry.forResource(group, resource);
+      if (!info) throw new Error(`unknown resource ${resource}.${group}`);
+      inf = new SharedInformer(this.client, info, { categorize: this.categorize });
+      this.informers.set(k, inf);
+    }
+    return inf as unknown as SharedInformer<T>;
+  }
+
+  /** Starts every informer created so far. */
+  start(): void {
+    for (const i of this.informers.values()) i.start();
+  }
+
+  stop(): void {
+    for (const i of this.informers.values()) i.stop();
+  }
+
+  restart(): void {
+    for (const i of this.informers.values()) i.restart();
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * The simulated cluster: one kube-apiserver with its etcd, kube-controller-manager's
+ * controllers, kube-scheduler, and a kubelet per node — all on one simulated clock and one
+ * seeded RNG, so a run is reproducible from (options, actions).
+ *
+ * This facade is what the Web Worker, the headless scenario runner and the tests drive.
+ * Components are wired exactly as in a real cluster: they only watch and write the
+ * apiserver; none calls another.
+ */
+import { SimClock, DEFAULT_START_MS, type Deadline } from './sim/clock';
+import { Rng } from './sim/rng';
+import { RelayRecorder } from './relay/recorder';
+import type { RelayHop } from './relay/relay-event';
+import { APIServer } from './apiserver/apiserver';
+import { STRATEGIES } from './apiserver/registry';
+import type { StoreEvent } from './storage/mvcc';
+import { deepCopy, deepEqual, type KObject } from './api/types';
+import { users, type Client } from './client/clientset';
+import { ComponentContext } from './component-context';
+import { KUBERNETES_DEFAULTS, type Timings } from './timings';
+import { ImageRegistry } from './kubelet/image-registry';
+import { Kubelet, type NodeConfig } from './kubelet/kubelet';
+import { KubeScheduler } from './scheduler/scheduler';
+import { ControllerManager } from './controllers/controller-manager';
+import { applyManifest, type ApplyOptions, type ApplyResult } from './kubectl/apply';
+
+export type { ApplyResult, ApplyOptions, NodeConfig, RelayHop, Deadline, Timings };
+
+/** Options of {@link Cluster}; everything optional (CONTRACTS.md §1 `cluster:`). */
+export interface ClusterOptions {
+  /** RNG seed (default 1). */
+  seed?: number;
+  /** A count of worker nodes (node-1..node-N, plus a control-plane node), or the full list. Default 3. */
+  nodes?: number | NodeConfig[];
+  /** Simulated registry: references that fail to pull. */
+  images?: { missing?: string[] };
+  /** Override timings (default: Kubernetes v1.33's). */
+  timings?: Partial<Timings>;
+  /** Simulated start, ms since the epoch (default 2026-01-01T00:00:00Z). */
+  startMs?: number;
+  /** Relay ring-buffer capacity (hops). */
+  relayCapacity?: number;
+}
+
+/** Default worker capacity: 4 CPU, 8 GiB, 110 pods. */
+export const DEFAULT_WORKER_CAPACITY = { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+
+/** The default node list: a tainted control-plane node and `workers` workers. */
+export function defaultNodes(workers = 3): NodeConfig[] {
+  const nodes: NodeConfig[] = [
+    {
+      name: 'control-plane',
+      labels: { 'node-role.kubernetes.io/control-plane': '' },
+      taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+      capacity: { cpu: '2', memory: '4Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+      controlPlane: true,
+    },
+  ];
+  for (let i = 1; i <= workers; i++) nodes.push({ name: `node-${i}`, capacity: { ...DEFAULT_WORKER_CAPACITY } });
+  return nodes;
+}
+
+/** A change to a stored object, as the UI's watch stream carries it. */
+export interface ObjectChange {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** group-qualified resource, e.g. "pods", "deployments.apps" */
+  resource: string;
+  object: KObject;
+  /** true for Lease renewals and node heartbeats */
+  heartbeat: boolean;
+}
+
+export class Cluster {
+  readonly clock: SimClock;
+  readonly rng: Rng;
+  readonly relay: RelayRecorder;
+  readonly api: APIServer;
+  readonly images: ImageRegistry;
+  readonly timings: Timings;
+  readonly ctx: ComponentContext;
+  readonly kubelets = new Map<string, Kubelet>();
+  readonly scheduler: KubeScheduler;
+  readonly controllerManager: ControllerManager;
+  /** The kubectl user's client (what the editor's Apply and the kubectl bar use). */
+  readonly kubectlClient: Client;
+  private lastChangeAt: number;
+  private changeListeners: ((c: ObjectChange) => void)[] = [];
+
+  constructor(readonly options: ClusterOptions = {}) {
+    this.timings = { ...KUBERNETES_DEFAULTS, ...options.timings };
+    this.clock = new SimClock(options.startMs ?? DEFAULT_START_MS);
+    this.rng = new Rng(options.seed ?? 1);
+    this.relay = new RelayRecorder(() => this.clock.now(), options.relayCapacity);
+    this.images = new ImageRegistry(options.images?.missing ?? []);
+    this.api = new APIServer(this.clock, this.rng, this.relay, STRATEGIES, { watchLatencyMs: this.timings.watchLatencyMs });
+    this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
+    this.kubectlClient = this.ctx.client(users.kubectl());
+    this.lastChangeAt = this.clock.now();
+    this.api.store.listen((ev) => this.onStoreEvent(ev));
+
+    this.bootstrap();
+    this.controllerManager = new ControllerManager(this.ctx);
+    this.scheduler = new KubeScheduler(this.ctx);
+    const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3);
+    for (const n of nodes) this.startKubelet(n);
+    this.controllerManager.start();
+    this.scheduler.start();
+    // let the kubelets register and the controllers sync before anyone applies anything
+    this.clock.advance(1_000);
+    this.lastChangeAt = this.clock.now();
+  }
+
+  /** System objects kube-apiserver creates at start-up (namespaces, the `kubernetes` Service). */
+  private bootstrap(): void {
+    const sys = this.ctx.client(users.system('kube-apiserver'));
+    const ns = sys.resource('', 'namespaces');
+    for (const name of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
+      ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
+    }
+    this.api.reserveClusterIP('10.96.0.1');
+    this.api.reserveClusterIP('10.96.0.10');
+    sys.resource('', 'services').create('default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
+    });
+  }
+
+  private startKubelet(cfg: NodeConfig): Kubelet {
+    const k = new Kubelet(this.ctx, cfg);
+    this.kubelets.set(cfg.name, k);
+    k.start();
+    return k;
+  }
+
+  private onStoreEvent(ev: StoreEvent): void {
+    const heartbeat = isHeartbeat(ev);
+    if (!heartbeat) this.lastChangeAt = this.clock.now();
+    if (this.changeListeners.length) {
+      const c: ObjectChange = { type: ev.type, resource: ev.resource, object: ev.obj, heartbeat };
+      for (const l of this.changeListeners) l(c);
+    }
+  }
+
+  /** Subscribes to every stored-object change (the UI's watch stream). Returns the unsubscribe. */
+  onChange(l: (c: ObjectChange) => void): () => void {
+    this.changeListeners.push(l);
+    return () => {
+      this.changeListeners = this.changeListeners.filter((x) => x !== l);
+    };
+  }
+
+  // ---- actions -----------------------------------------------------------------------
+
+  /** `kubectl apply -f` of a (multi-document) manifest, as the kubectl user. */
+  apply(text: string, opts: ApplyOptions = {}): ApplyResult[] {
+    return applyManifest(this.kubectlClient, text, opts);
+  }
+
+  /** Advances simulated time by `ms`, running whatever falls due. */
+  advance(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  /** Fires the next pending timer (the UI's "step"). False when nothing is pending. */
+  step(): boolean {
+    return this.clock.step();
+  }
+
+  /**
+   * Advances until quiet (CONTRACTS.md §1 `settle`): no object other than Leases and node
+   * heartbeats changed for `quietMs`, and no known deadline falls before the limit.
+   * @returns true when the quiet came, false when the limit ended it.
+   */
+  settle(limitMs: number, quietMs = 30_000): boolean {
+    const end = this.clock.now() + limitMs;
+    for (;;) {
+      const now = this.clock.now();
+      const quietAt = this.lastChangeAt + quietMs;
+      const dl = this.clock.nextDeadlineAt();
+      const blocked = dl !== undefined && dl <= end;
+      if (now >= quietAt && !blocked) return true;
+      if (now >= end) return false;
+      let target = Math.min(end, this.clock.nextAt() ?? Infinity);
+      if (now < quietAt) target = Math.min(target, quietAt);
+      this.clock.runUntil(Math.max(target, now));
+    }
+  }
+
+  /**
+   * Powers a node's machine off: the kubelet stops, heartbeats stop, containers are gone.
+   * The engine knows the node controller will notice after the grace period, so that moment
+   * is a deadline (for `settle`). Throws when the node does not exist.
+   */
+  killNode(name: string): void {
+    const k = this.kubelet(name);
+    k.powerOff();
+    const at = this.timings.nodeMonitorGracePeriodMs + this.timings.nodeMonitorPeriodMs;
+    this.clock.setTimer(at, () => {}, { deadline: true, label: `${name}: node-monitor-grace-period runs out`, object: `Node/${name}` });
+  }
+
+  /** Powers a node back on: the kubelet starts fresh and re-syncs its Pods. */
+  restoreNode(name: string): void {
+    this.kubelet(name).powerOn();
+  }
+
+  /** Adds a node at run time: a new kubelet registers it. Throws when the name exists. */
+  addNode(cfg: NodeConfig): void {
+    if (this.kubelets.has(cfg.name)) throw new Error(`node "${cfg.name}" already exists`);
+    this.startKubelet({ ...cfg, capacity: { ...DEFAULT_WORKER_CAPACITY, ...cfg.capacity } });
+  }
+
+  /** `kubectl delete pod` (graceful). Throws StatusError 404. */
+  deletePod(namespace: string, name: string): void {
+    this.kubectlClient.resource('', 'pods').delete(namespace, name);
+  }
+
+  /** The kubelet of a node. Throws when there is none. */
+  kubelet(name: string): Kubelet {
+    const k = this.kubelets.get(name);
+    if (!k) throw new Error(`node "${name}" not found`);
+    return k;
+  }
+
+  // ---- reading ------------------------------------------------------------------------
+
+  /** Every stored object except Events, sorted by apiVersion, kind, namespace, name. */
+  objects(): KObject[] {
+    const out: KObject[] = [];
+    for (const r of this.api.store.resources()) {
+      if (r === 'events' || r === 'events.events.k8s.io') continue;
+      for (const e of this.api.store.list(r)) out.push(e.obj);
+    }
+    return out.sort(compareObjects);
+  }
+
+  /** core/v1 Events in creation order. */
+  events(): KObject[] {
+    return this.api.store
+      .list('events')
+      .sort((a, b) => a.createRev - b.createRev)
+      .map((e) => e.obj);
+  }
+
+  /** Stored objects of one resource ("pods", "deployments.apps"), optionally in a namespace. */
+  list(resource: string, namespace?: string): KObject[] {
+    return this.api.store.list(resource, namespace).map((e) => e.obj);
+  }
+
+  /** One stored object, or undefined. */
+  get(resource: string, namespace: string, name: string): KObject | undefined {
+    return this.api.store.get(resource, namespace ? `${namespace}/${name}` : name)?.obj;
+  }
+
+  /** Pending deadlines (countdowns for the UI). */
+  deadlines(): Deadline[] {
+    return this.clock.deadlines();
+  }
+
+  /** Simulated now, ms since the epoch. */
+  now(): number {
+    return this.clock.now();
+  }
+}
+
+/** Sort order of snapshots: apiVersion, kind, namespace, name. */
+export function compareObjects(a: KObject, b: KObject): number {
+  const ka = [a.apiVersion, a.kind, a.metadata.namespace ?? '', a.metadata.name ?? ''];
+  const kb = [b.apiVersion, b.kind, b.metadata.namespace ?? '', b.metadata.name ?? ''];
+  for (let i = 0; i < 4; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+  return 0;
+}
+
+/** Lease renewals and node status updates that only refresh heartbeat times. */
+export function isHeartbeat(ev: StoreEvent): boolean {
+  if (ev.resource === 'leases.coordination.k8s.io') return true;
+  if (ev.resource !== 'nodes' || ev.type !== 'MODIFIED' || !ev.prev) return false;
+  return deepEqual(stripHeartbeat(ev.obj), stripHeartbeat(ev.prev));
+}
+
+function stripHeartbeat(n: KObject): unknown {
+  const c = deepCopy(n);
+  delete c.metadata.resourceVersion;
+  delete c.metadata.managedFields;
+  for (const cond of c.status?.conditions ?? []) delete cond.lastHeartbeatTime;
+  return c;
+}

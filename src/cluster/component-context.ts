@@ -1,0 +1,36 @@
+/**
+ * What every simulated component (controllers, scheduler, kubelets) receives: the shared
+ * clock, the seeded RNG, the relay recorder, a way to get an authenticated client, and an
+ * event recorder. Components never touch the store directly; they only talk to the
+ * apiserver, as in a real cluster.
+ */
+import type { APIServer, RequestUser } from './apiserver/apiserver';
+import { Client } from './client/clientset';
+import { EventCache, EventRecorder } from './client/record';
+import type { RelayRecorder } from './relay/recorder';
+import type { Rng } from './sim/rng';
+import type { SimClock } from './sim/clock';
+import type { Timings } from './timings';
+import type { ImageRegistry } from './kubelet/image-registry';
+
+export class ComponentContext {
+  readonly eventCache = new EventCache();
+  constructor(
+    readonly api: APIServer,
+    readonly clock: SimClock,
+    readonly rng: Rng,
+    readonly relay: RelayRecorder,
+    readonly timings: Timings,
+    readonly images: ImageRegistry,
+  ) {}
+
+  /** A client authenticated as `user`. */
+  client(user: RequestUser): Client {
+    return new Client(this.api, user);
+  }
+
+  /** An event recorder for a component (source.component), optionally on a host (kubelet). */
+  recorder(client: Client, component: string, host?: string): EventRecorder {
+    return new EventRecorder(client, this.clock, component, this.eventCache, host);
+  }
+}

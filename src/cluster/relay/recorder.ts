@@ -1,0 +1,106 @@
+/**
+ * RelayRecorder: collects relay hops in a bounded ring buffer and tracks causality.
+ *
+ * Causality: while a component handles something (a watch event, a queued key), the
+ * recorder's *current cause* is the hop that triggered it; every hop recorded meanwhile
+ * names it as `cause`. Use {@link RelayRecorder.withCause} around handlers.
+ */
+import type { HopInput, RelayHop } from './relay-event';
+
+export type { RelayHop, HopInput };
+
+export class RelayRecorder {
+  private buf: RelayHop[] = [];
+  private start = 0;
+  private nextSeq = 1;
+  private current: number | null = null;
+  private reconcileSeq = 0;
+  private listeners: ((h: RelayHop) => void)[] = [];
+  /** When false, hops are counted but not stored (benchmarks). */
+  enabled = true;
+  /** When false, heartbeat hops are dropped (they still count toward seq). */
+  keepHeartbeats = true;
+
+  /**
+   * @param now simulated clock reader (ms since the epoch)
+   * @param capacity hops kept; older hops are dropped first
+   */
+  constructor(private readonly now: () => number, readonly capacity = 50_000) {}
+
+  /** Records a hop and returns its seq. */
+  record(h: HopInput): number {
+    const seq = this.nextSeq++;
+    if (!this.enabled) return seq;
+    if (h.category === 'heartbeat' && !this.keepHeartbeats) return seq;
+    const hop: RelayHop = { ...h, seq, time: this.now(), cause: h.cause !== undefined ? h.cause : this.current };
+    this.buf.push(hop);
+    if (this.buf.length - this.start > this.capacity) this.start++;
+    if (this.start > 8192 && this.start * 2 > this.buf.length) {
+      this.buf = this.buf.slice(this.start);
+      this.start = 0;
+    }
+    for (const l of this.listeners) l(hop);
+    return seq;
+  }
+
+  /** Runs `fn` with `cause` as the current cause; restores the previous cause afterwards. */
+  withCause<T>(cause: number | null | undefined, fn: () => T): T {
+    const prev = this.current;
+    this.current = cause ?? null;
+    try {
+      return fn();
+    } finally {
+      this.current = prev;
+    }
+  }
+
+  /** The hop that is causing what happens now, or null. */
+  get currentCause(): number | null {
+    return this.current;
+  }
+
+  /** A new reconciliation id (groups a controller's trigger and actions). */
+  newReconcile(): number {
+    return ++this.reconcileSeq;
+  }
+
+  /** Hops with seq > `afterSeq`, oldest first. */
+  since(afterSeq: number): RelayHop[] {
+    const out: RelayHop[] = [];
+    // binary search on seq (strictly increasing)
+    let lo = this.start;
+    let hi = this.buf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.buf[mid].seq <= afterSeq) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.buf.length; i++) out.push(this.buf[i]);
+    return out;
+  }
+
+  /** All kept hops. */
+  all(): RelayHop[] {
+    return this.buf.slice(this.start);
+  }
+
+  /** seq of the last recorded hop (0 when none). */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  /** Subscribes to each new stored hop. */
+  listen(l: (h: RelayHop) => void): () => void {
+    this.listeners.push(l);
+    return () => {
+      this.listeners = this.listeners.filter((x) => x !== l);
+    };
+  }
+
+  /** Forgets every hop (cluster reset). */
+  clear(): void {
+    this.buf = [];
+    this.start = 0;
+    this.current = null;
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * SimClock: the one clock of the simulated cluster.
+ *
+ * Time is simulated milliseconds since the Unix epoch (the cluster starts at
+ * 2026-01-01T00:00:00Z unless told otherwise). Nothing in src/cluster reads the
+ * wall clock; everything that must happen "later" is a timer on this heap.
+ *
+ * Ordering contract: timers fire in (time, insertion sequence) order, so two
+ * timers due at the same instant fire in the order they were set. This makes
+ * every run reproducible from (inputs, seed).
+ *
+ * Timers may be marked as *deadlines*: moments at which the engine already knows
+ * something will change (a node's grace period running out, a taint eviction, a
+ * back-off retry). `settle` (see cluster.ts) uses them to decide whether the
+ * cluster is really quiet. Periodic work (heartbeats, resyncs) is not a deadline.
+ *
+ * Mirrors the role of k8s.io/utils/clock (clock.Clock / testing.FakeClock) and
+ * client-go's injectable clocks in util/workqueue/delaying_queue.go.
+ */
+
+/** What a timer is for, shown to users as a countdown when it is a deadline. */
+export interface TimerInfo {
+  /** Short description, e.g. "taint eviction of default/web-1". */
+  label?: string;
+  /** True when the timer is a known deadline (see the file comment). */
+  deadline?: boolean;
+  /** Object the deadline concerns, as "kind/namespace/name" or "kind/name". */
+  object?: string;
+}
+
+interface Timer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  info: TimerInfo | undefined;
+  cancelled: boolean;
+}
+
+/** A handle returned by {@link SimClock.setTimer}; pass it to {@link SimClock.cancel}. */
+export type TimerHandle = { readonly id: number };
+
+/** A pending deadline as the UI shows it. `at` is simulated ms since the epoch. */
+export interface Deadline {
+  at: number;
+  label: string;
+  object?: string;
+}
+
+/** The default start of every simulated cluster: 2026-01-01T00:00:00Z, in ms. */
+export const DEFAULT_START_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
+
+export class SimClock {
+  private nowMs: number;
+  private seq = 0;
+  private heap: Timer[] = [];
+  private byId = new Map<number, Timer>();
+  private deadlineCount = 0;
+  /** Called after each fired timer; the cluster uses it to count activity. */
+  onFire: ((info: TimerInfo | undefined) => void) | null = null;
+
+  /** @param startMs simulated start time in ms since the Unix epoch. */
+  constructor(startMs: number = DEFAULT_START_MS) {
+    this.nowMs = startMs;
+  }
+
+  /** Current simulated time, ms since the Unix epoch. */
+  now(): number {
+    return this.nowMs;
+  }
+
+  /** Current simulated time as an RFC 3339 string with second precision, like metav1.Time. */
+  nowRFC3339(): string {
+    return new Date(this.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  /** Current simulated time with microseconds, like metav1.MicroTime (Lease renewTime, Event eventTime). */
+  nowMicro(): string {
+    return new Date(this.nowMs).toISOString().replace(/Z$/, '000Z');
+  }
+
+  /**
+   * Runs `fn` after `delayMs` simulated milliseconds (0 = at the current instant, after
+   * everything already due now). Returns a handle for {@link cancel}.
+   */
+  setTimer(delayMs: number, fn: () => void, info?: TimerInfo): TimerHandle {
+    const t: Timer = { at: this.nowMs + Math.max(0, delayMs), seq: this.seq++, fn, info, cancelled: false };
+    this.push(t);
+    this.byId.set(t.seq, t);
+    if (info?.deadline) this.deadlineCount++;
+    return { id: t.seq };
+  }
+
+  /** Cancels a timer; harmless when it already fired or was cancelled. */
+  cancel(handle: TimerHandle | null | undefined): void {
+    if (!handle) return;
+    const t = this.byId.get(handle.id);
+    if (!t || t.cancelled) return;
+    t.cancelled = true;
+    this.byId.delete(handle.id);
+    if (t.info?.deadline) this.deadlineCount--;
+  }
+
+  /** Simulated time of the next timer, or undefined when none is pending. */
+  nextAt(): number | undefined {
+    this.dropCancelled();
+    return this.heap.length ? this.heap[0].at : undefined;
+  }
+
+  /** The earliest pending deadline's time, or undefined. O(timers) — call rarely. */
+  nextDeadlineAt(): number | undefined {
+    if (this.deadlineCount === 0) return undefined;
+    let best: number | undefined;
+    for (const t of this.byId.values()) {
+      if (t.info?.deadline && (best === undefined || t.at < best)) best = t.at;
+    }
+    return best;
+  }
+
+  /** All pending deadlines, earliest first (for countdowns in the UI). */
+  deadlines(): Deadline[] {
+    const out: Deadline[] = [];
+    if (this.deadlineCount === 0) return out;
+    for (const t of this.byId.values()) {
+      if (t.info?.deadline) out.push({ at: t.at, label: t.info.label ?? 'deadline', object: t.info.object });
+    }
+    return out.sort((a, b) => a.at - b.at);
+  }
+
+  /**
+   * Fires every timer due at or before `untilMs`, in order, moving the clock to each
+   * timer's time, then sets the clock to `untilMs`. Timers set while running fire too
+   * when they fall inside the window. `stop` is checked after each timer; when it returns
+   * true, the clock stays at that timer's time and the call returns false.
+   * @returns true when the window was completed.
+   */
+  runUntil(untilMs: number, stop?: () => boolean): boolean {
+    for (;;) {
+      this.dropCancelled();
+      const t = this.heap[0];
+      if (!t || t.at > untilMs) break;
+      this.pop();
+      this.byId.delete(t.seq);
+      if (t.info?.deadline) this.deadlineCount--;
+      if (t.at > this.nowMs) this.nowMs = t.at;
+      t.fn();
+      this.onFire?.(t.info);
+      if (stop?.()) return false;
+    }
+    if (untilMs > this.nowMs) this.nowMs = untilMs;
+    return true;
+  }
+
+  /** Advances by `ms` simulated milliseconds, firing what falls due. */
+  advance(ms: number): void {
+    this.runUntil(this.nowMs + ms);
+  }
+
+  /** Fires the next timer (and any others due at the same instant). Returns false when none is pending. */
+  step(): boolean {
+    const at = this.nextAt();
+    if (at === undefined) return false;
+    this.runUntil(at);
+    return true;
+  }
+
+  /** Number of pending (not cancelled) timers. */
+  get pending(): number {
+    return this.byId.size;
+  }
+
+  private dropCancelled(): void {
+    while (this.heap.length && this.heap[0].cancelled) this.pop();
+  }
+
+  private less(a: Timer, b: Timer): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+
+  private push(t: Timer): void {
+    const h = this.heap;
+    h.push(t);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
+      i = p;
+    }
+  }
+
+  private pop(): Timer | undefined {
+    const h = this.heap;
+    if (!h.length) return undefined;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l], h[m])) m = l;
+        if (r < h.length && this.less(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

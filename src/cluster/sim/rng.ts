@@ -1,0 +1,80 @@
+/**
+ * Seeded pseudo-random numbers: the only source of randomness in src/cluster.
+ *
+ * Algorithm: sfc32 seeded through splitmix32, so seeds 1, 2, 3… give unrelated streams.
+ * Same seed, same sequence, on every JavaScript engine.
+ */
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  /** @param seed any 32-bit integer; the scenario's `cluster.seed`. */
+  constructor(seed: number) {
+    let s = seed >>> 0;
+    const next = () => {
+      s = (s + 0x9e3779b9) >>> 0;
+      let z = s;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+      return (z ^ (z >>> 16)) >>> 0;
+    };
+    this.a = next();
+    this.b = next();
+    this.c = next();
+    this.d = next();
+    for (let i = 0; i < 12; i++) this.uint32();
+  }
+
+  /** Uniform 32-bit unsigned integer. */
+  uint32(): number {
+    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
+    this.d = (this.d + 1) >>> 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) >>> 0;
+    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
+    this.c = (this.c + t) >>> 0;
+    return t;
+  }
+
+  /** Uniform float in [0, 1). */
+  float(): number {
+    return this.uint32() / 4294967296;
+  }
+
+  /** Uniform integer in [0, n). */
+  intn(n: number): number {
+    return Math.floor(this.float() * n);
+  }
+
+  /**
+   * `base` scaled by a uniform factor in [1 - fraction, 1 + fraction]: the jitter of kwok
+   * stages and of wait.Jitter (k8s.io/apimachinery/pkg/util/wait).
+   */
+  jitter(base: number, fraction: number): number {
+    return base * (1 - fraction + 2 * fraction * this.float());
+  }
+
+  /**
+   * `n` characters from the apimachinery random-string alphabet "bcdfghjklmnpqrstvwxz2456789"
+   * (k8s.io/apimachinery/pkg/util/rand.String), used for generateName suffixes and Pod names.
+   */
+  string(n: number): string {
+    const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+    let s = '';
+    for (let i = 0; i < n; i++) s += alphabet[this.intn(alphabet.length)];
+    return s;
+  }
+
+  /** A random RFC 4122 version-4 UUID (object uid). */
+  uuid(): string {
+    const hex = (n: number) => n.toString(16).padStart(8, '0');
+    const a = hex(this.uint32());
+    const b = hex(this.uint32());
+    const c = hex(this.uint32());
+    const d = hex(this.uint32());
+    const variant = ((parseInt(c[0], 16) & 0x3) | 0x8).toString(16);
+    return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+  }
+}

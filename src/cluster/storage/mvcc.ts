@@ -1,0 +1,183 @@
+/**
+ * An etcd-like multi-version store: one global revision, per-key create/mod revisions,
+ * compare-and-swap on the mod revision, an event history to resume watches from, and
+ * compaction (a watch from a compacted revision gets 410 Gone, as in etcd3's
+ * ErrCompacted and the apiserver's "too old resource version").
+ *
+ * Keys are grouped by resource ("deployments.apps", "pods") so a list touches one bucket.
+ * Values are plain JSON objects; the store sets metadata.resourceVersion to the mod
+ * revision. Stored values are shared read-only with readers: never mutate them.
+ *
+ * Mirrors go.etcd.io/etcd/server/v3/mvcc (revisions, compaction) as used by
+ * k8s.io/apiserver/pkg/storage/etcd3/store.go (GuaranteedUpdate's CAS on mod revision).
+ */
+import type { KObject } from '../api/types';
+
+export interface StoredEntry {
+  obj: KObject;
+  createRev: number;
+  modRev: number;
+}
+
+/** One change, as an etcd watch reports it. */
+export interface StoreEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** group-qualified resource, e.g. "pods", "deployments.apps" */
+  resource: string;
+  /** "namespace/name" or "name" */
+  key: string;
+  obj: KObject;
+  prev?: KObject;
+  rev: number;
+}
+
+export type StoreListener = (ev: StoreEvent) => void;
+
+export class MVCCStore {
+  private rev = 0;
+  private buckets = new Map<string, Map<string, StoredEntry>>();
+  private history: StoreEvent[] = [];
+  private historyStart = 0; // index into history of the oldest kept event
+  private compactedRev = 0;
+  private listeners: StoreListener[] = [];
+  /** Max events kept for watch resumption before compaction drops the oldest. */
+  historyLimit: number;
+
+  /** @param historyLimit events kept for resuming watches (the apiserver watch cache size). */
+  constructor(historyLimit = 10_000) {
+    this.historyLimit = historyLimit;
+  }
+
+  /** The current global revision (the resourceVersion of a list). */
+  get revision(): number {
+    return this.rev;
+  }
+
+  /** The oldest revision a watch may resume from; older ones get 410 Gone. */
+  get compactedRevision(): number {
+    return this.compactedRev;
+  }
+
+  /** Subscribes to every committed change, synchronously, in revision order. */
+  listen(l: StoreListener): () => void {
+    this.listeners.push(l);
+    return () => {
+      this.listeners = this.listeners.filter((x) => x !== l);
+    };
+  }
+
+  get(resource: string, key: string): StoredEntry | undefined {
+    return this.buckets.get(resource)?.get(key);
+  }
+
+  /** Entries of a resource, optionally one namespace, sorted by key (etcd range order). */
+  list(resource: string, namespace?: string): StoredEntry[] {
+    const b = this.buckets.get(resource);
+    if (!b) return [];
+    const out: StoredEntry[] = [];
+    if (namespace) {
+      const prefix = namespace + '/';
+      for (const [k, e] of b) if (k.startsWith(prefix)) out.push(e);
+    } else {
+      for (const e of b.values()) out.push(e);
+    }
+    out.sort((a, b2) => (keyOf(a.obj) < keyOf(b2.obj) ? -1 : 1));
+    return out;
+  }
+
+  /** Number of keys stored for a resource. */
+  count(resource: string): number {
+    return this.buckets.get(resource)?.size ?? 0;
+  }
+
+  /** Resources that have at least one key. */
+  resources(): string[] {
+    return [...this.buckets.keys()].filter((r) => (this.buckets.get(r)?.size ?? 0) > 0);
+  }
+
+  /**
+   * Creates a key. Returns the stored entry, or undefined when the key exists (the caller
+   * turns that into 409 AlreadyExists). Sets metadata.resourceVersion on `obj` (which the
+   * store then owns).
+   */
+  create(resource: string, key: string, obj: KObject): StoredEntry | undefined {
+    let b = this.buckets.get(resource);
+    if (!b) this.buckets.set(resource, (b = new Map()));
+    if (b.has(key)) return undefined;
+    const rev = ++this.rev;
+    obj.metadata.resourceVersion = String(rev);
+    const e: StoredEntry = { obj, createRev: rev, modRev: rev };
+    b.set(key, e);
+    this.emit({ type: 'ADDED', resource, key, obj, rev });
+    return e;
+  }
+
+  /**
+   * Replaces a key's value when its mod revision equals `expectedModRev` (or always, when
+   * undefined). Returns the new entry, 'notfound', or 'conflict'.
+   */
+  update(resource: string, key: string, obj: KObject, expectedModRev?: number): StoredEntry | 'notfound' | 'conflict' {
+    const b = this.buckets.get(resource);
+    const cur = b?.get(key);
+    if (!b || !cur) return 'notfound';
+    if (expectedModRev !== undefined && cur.modRev !== expectedModRev) return 'conflict';
+    const rev = ++this.rev;
+    obj.metadata.resourceVersion = String(rev);
+    const e: StoredEntry = { obj, createRev: cur.createRev, modRev: rev };
+    b.set(key, e);
+    this.emit({ type: 'MODIFIED', resource, key, obj, prev: cur.obj, rev });
+    return e;
+  }
+
+  /** Deletes a key (CAS like update). The DELETED event carries the last value at the new revision. */
+  delete(resource: string, key: string, expectedModRev?: number): StoredEntry | 'notfound' | 'conflict' {
+    const b = this.buckets.get(resource);
+    const cur = b?.get(key);
+    if (!b || !cur) return 'notfound';
+    if (expectedModRev !== undefined && cur.modRev !== expectedModRev) return 'conflict';
+    const rev = ++this.rev;
+    b.delete(key);
+    // The deleted object is reported with the deletion revision, as the watch cache does.
+    const last = { ...cur.obj, metadata: { ...cur.obj.metadata, resourceVersion: String(rev) } };
+    this.emit({ type: 'DELETED', resource, key, obj: last, prev: cur.obj, rev });
+    return { obj: last, createRev: cur.createRev, modRev: rev };
+  }
+
+  /**
+   * Events after `fromRev` (exclusive) for one resource, for resuming a watch.
+   * Returns 'gone' when `fromRev` is older than what history keeps.
+   */
+  eventsSince(resource: string, fromRev: number): StoreEvent[] | 'gone' {
+    if (fromRev < this.compactedRev) return 'gone';
+    const out: StoreEvent[] = [];
+    for (let i = this.historyStart; i < this.history.length; i++) {
+      const ev = this.history[i];
+      if (ev.rev > fromRev && ev.resource === resource) out.push(ev);
+    }
+    return out;
+  }
+
+  /** Drops history at or below `rev` (etcd compaction). */
+  compact(rev: number): void {
+    while (this.historyStart < this.history.length && this.history[this.historyStart].rev <= rev) this.historyStart++;
+    this.compactedRev = Math.max(this.compactedRev, rev);
+    if (this.historyStart > 4096 && this.historyStart * 2 > this.history.length) {
+      this.history = this.history.slice(this.historyStart);
+      this.historyStart = 0;
+    }
+  }
+
+  private emit(ev: StoreEvent): void {
+    this.history.push(ev);
+    if (this.history.length - this.historyStart > this.historyLimit) {
+      const drop = this.history[this.historyStart];
+      this.compact(drop.rev);
+    }
+    for (const l of this.listeners) l(ev);
+  }
+}
+
+function keyOf(o: KObject): string {
+  const ns = o.metadata.namespace;
+  return ns ? `${ns}/${o.metadata.name}` : `${o.metadata.name}`;
+}
