@@ -23,8 +23,9 @@ import { Kubelet, type NodeConfig } from './kubelet/kubelet';
 import { KubeScheduler } from './scheduler/scheduler';
 import { ControllerManager } from './controllers/controller-manager';
 import { applyManifest, type ApplyOptions, type ApplyResult } from './kubectl/apply';
+import { runKubectl, type KubectlResult } from './kubectl/command';
 
-export type { ApplyResult, ApplyOptions, NodeConfig, RelayHop, Deadline, Timings };
+export type { ApplyResult, ApplyOptions, NodeConfig, RelayHop, Deadline, Timings, KubectlResult };
 
 /** Options of {@link Cluster}; everything optional (CONTRACTS.md §1 `cluster:`). */
 export interface ClusterOptions {
@@ -41,6 +42,9 @@ export interface ClusterOptions {
   /** Relay ring-buffer capacity (hops). */
   relayCapacity?: number;
 }
+
+/** How long before time zero the cluster boots (simulated ms). */
+export const BOOT_MS = 10_000;
 
 /** Default worker capacity: 4 CPU, 8 GiB, 110 pods. */
 export const DEFAULT_WORKER_CAPACITY = { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' };
@@ -88,7 +92,9 @@ export class Cluster {
 
   constructor(readonly options: ClusterOptions = {}) {
     this.timings = { ...KUBERNETES_DEFAULTS, ...options.timings };
-    this.clock = new SimClock(options.startMs ?? DEFAULT_START_MS);
+    // The cluster boots BOOT_MS before the scenario's time zero, so that at 00:00:00 the
+    // nodes are registered and every controller has synced (as on a cluster that exists).
+    this.clock = new SimClock((options.startMs ?? DEFAULT_START_MS) - BOOT_MS);
     this.rng = new Rng(options.seed ?? 1);
     this.relay = new RelayRecorder(() => this.clock.now(), options.relayCapacity);
     this.images = new ImageRegistry(options.images?.missing ?? []);
@@ -106,7 +112,7 @@ export class Cluster {
     this.controllerManager.start();
     this.scheduler.start();
     // let the kubelets register and the controllers sync before anyone applies anything
-    this.clock.advance(1_000);
+    this.clock.runUntil(options.startMs ?? DEFAULT_START_MS);
     this.lastChangeAt = this.clock.now();
   }
 
@@ -156,6 +162,11 @@ export class Cluster {
   /** `kubectl apply -f` of a (multi-document) manifest, as the kubectl user. */
   apply(text: string, opts: ApplyOptions = {}): ApplyResult[] {
     return applyManifest(this.kubectlClient, text, opts);
+  }
+
+  /** Runs one kubectl command line as the kubectl user (the kubectl bar, the scenario `kubectl` step). */
+  kubectl(line: string): KubectlResult {
+    return runKubectl(this.kubectlClient, line, this.clock.now());
   }
 
   /** Advances simulated time by `ms`, running whatever falls due. */

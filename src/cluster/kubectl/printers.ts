@@ -1,0 +1,286 @@
+/**
+ * What `kubectl get` prints for an object: the STATUS, READY and other columns, computed
+ * exactly as pkg/printers/internalversion/printers.go (printPod, printNode,
+ * printDeployment, printReplicaSet, printService…) does for kubectl v1.33.
+ *
+ * Pure functions over stored objects; the worker attaches a {@link ResourceRow} to every
+ * object change so the UI never needs Kubernetes knowledge of its own.
+ */
+import type { KObject } from '../api/types';
+
+/** One row of `kubectl get`, plus the fields the UI's test hooks carry. */
+export interface ResourceRow {
+  kind: string;
+  namespace: string | null;
+  name: string;
+  /** Pods: the STATUS column. Nodes: Ready / NotReady[,SchedulingDisabled]. Others: a short state word or "". */
+  status: string;
+  /** Pods: "ready/total" containers; Deployments/ReplicaSets/StatefulSets: "ready/desired". */
+  ready?: string;
+  /** Pods: spec.nodeName ("" when unscheduled). */
+  node?: string;
+  /** kubectl get's columns, in order, by header (NAME excluded). */
+  columns: Record<string, string>;
+}
+
+/**
+ * translateTimestampSince / duration.HumanDuration: "45s", "5m12s", "3h", "2d4h"…
+ * @param ms a duration in milliseconds (negative or NaN → "<unknown>")
+ */
+export function humanDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '<invalid>';
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < -1) return '<invalid>';
+  if (seconds < 0) return '0s';
+  if (seconds < 60 * 2) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 10) {
+    const s = seconds % 60;
+    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
+  }
+  if (minutes < 60 * 3) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 8) {
+    const m = minutes % 60;
+    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
+  }
+  if (hours < 48) return `${hours}h`;
+  if (hours < 24 * 8) {
+    const h = hours % 24;
+    return h === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${h}h`;
+  }
+  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
+  if (hours < 24 * 365 * 8) {
+    const dy = Math.floor(hours / 24) % 365;
+    return dy === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${dy}d`;
+  }
+  return `${Math.floor(hours / 24 / 365)}y`;
+}
+
+function age(obj: KObject, nowMs: number | undefined): string {
+  const ts = obj.metadata.creationTimestamp;
+  if (!ts || nowMs === undefined) return '<unknown>';
+  return humanDuration(nowMs - Date.parse(ts));
+}
+
+interface ContainerStatus {
+  name: string;
+  ready?: boolean;
+  restartCount?: number;
+  started?: boolean;
+  state?: {
+    waiting?: { reason?: string };
+    running?: { startedAt?: string };
+    terminated?: { reason?: string; exitCode?: number; signal?: number; finishedAt?: string };
+  };
+  lastState?: { terminated?: { finishedAt?: string } };
+}
+
+/** printPod's STATUS, READY and RESTARTS. */
+export function podColumns(pod: KObject, nowMs?: number): { status: string; ready: string; restarts: string } {
+  const spec = pod.spec ?? {};
+  const status = pod.status ?? {};
+  const initContainers: { name: string; restartPolicy?: string }[] = spec.initContainers ?? [];
+  const containers: unknown[] = spec.containers ?? [];
+  let restarts = 0;
+  let restartableInit = 0;
+  let totalContainers = containers.length;
+  let readyContainers = 0;
+  let lastRestart = 0;
+  let reason: string = status.phase ?? '';
+  if (status.reason) reason = status.reason;
+
+  for (const ic of initContainers) if (ic.restartPolicy === 'Always') restartableInit++;
+  totalContainers += restartableInit;
+
+  const initStatuses: ContainerStatus[] = status.initContainerStatuses ?? [];
+  let initializing = false;
+  for (let i = 0; i < initStatuses.length; i++) {
+    const c = initStatuses[i];
+    restarts += c.restartCount ?? 0;
+    const t = c.lastState?.terminated?.finishedAt;
+    if (t) lastRestart = Math.max(lastRestart, Date.parse(t));
+    const restartable = initContainers.find((x) => x.name === c.name)?.restartPolicy === 'Always';
+    if (restartable && c.started) {
+      if (c.ready) readyContainers++;
+      continue;
+    }
+    if (c.state?.terminated && c.state.terminated.exitCode === 0) continue;
+    if (c.state?.terminated) {
+      const tr = c.state.terminated;
+      if (!tr.reason) reason = tr.signal ? `Init:Signal:${tr.signal}` : `Init:ExitCode:${tr.exitCode ?? 0}`;
+      else reason = `Init:${tr.reason}`;
+      initializing = true;
+    } else if (c.state?.waiting?.reason && c.state.waiting.reason !== 'PodInitializing') {
+      reason = `Init:${c.state.waiting.reason}`;
+      initializing = true;
+    } else {
+      reason = `Init:${i}/${initContainers.length}`;
+      initializing = true;
+    }
+    break;
+  }
+  const conds: { type: string; status: string }[] = status.conditions ?? [];
+  const initializedTrue = conds.some((c) => c.type === 'Initialized' && c.status === 'True');
+  if (!initializing || initializedTrue) {
+    restarts = 0;
+    let hasRunning = false;
+    const cs: ContainerStatus[] = status.containerStatuses ?? [];
+    for (let i = cs.length - 1; i >= 0; i--) {
+      const c = cs[i];
+      restarts += c.restartCount ?? 0;
+      const t = c.lastState?.terminated?.finishedAt;
+      if (t) lastRestart = Math.max(lastRestart, Date.parse(t));
+      if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
+      else if (c.state?.terminated?.reason) reason = c.state.terminated.reason;
+      else if (c.state?.terminated) reason = c.state.terminated.signal ? `Signal:${c.state.terminated.signal}` : `ExitCode:${c.state.terminated.exitCode ?? 0}`;
+      else if (c.ready && c.state?.running) {
+        hasRunning = true;
+        readyContainers++;
+      }
+    }
+    if (reason === 'Completed' && hasRunning) {
+      reason = conds.some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
+    }
+  }
+  const phase = status.phase;
+  if (pod.metadata.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown';
+  else if (pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+  let restartsStr = String(restarts);
+  if (lastRestart && nowMs !== undefined && restarts > 0) restartsStr = `${restarts} (${humanDuration(nowMs - lastRestart)} ago)`;
+  return { status: reason, ready: `${readyContainers}/${totalContainers}`, restarts: restartsStr };
+}
+
+/** printNode's STATUS: "Ready", "NotReady", "Unknown", plus ",SchedulingDisabled". */
+export function nodeStatus(node: KObject): string {
+  const parts: string[] = [];
+  const ready = (node.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready');
+  if (ready) parts.push(ready.status === 'True' ? 'Ready' : 'NotReady');
+  if (!parts.length) parts.push('Unknown');
+  if (node.spec?.unschedulable) parts.push('SchedulingDisabled');
+  return parts.join(',');
+}
+
+/** printNode's ROLES: from node-role.kubernetes.io/<role> and kubernetes.io/role labels. */
+export function nodeRoles(node: KObject): string {
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(node.metadata.labels ?? {})) {
+    if (k.startsWith('node-role.kubernetes.io/')) roles.add(k.slice('node-role.kubernetes.io/'.length));
+    else if (k === 'kubernetes.io/role' && v) roles.add(v);
+  }
+  return roles.size ? [...roles].sort().join(',') : '<none>';
+}
+
+/** Service PORT(S): "80/TCP", "80:30080/TCP,443/TCP". */
+export function servicePorts(svc: KObject): string {
+  const ports: { port: number; nodePort?: number; protocol?: string }[] = svc.spec?.ports ?? [];
+  if (!ports.length) return '<none>';
+  return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
+}
+
+function serviceExternalIP(svc: KObject): string {
+  const type = svc.spec?.type ?? 'ClusterIP';
+  const ext: string[] = svc.spec?.externalIPs ?? [];
+  switch (type) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return ext.length ? ext.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const ing: { ip?: string; hostname?: string }[] = svc.status?.loadBalancer?.ingress ?? [];
+      const ips = [...ing.map((i) => i.ip || i.hostname || ''), ...ext].filter(Boolean);
+      return ips.length ? ips.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return svc.spec?.externalName ?? '';
+  }
+  return '<unknown>';
+}
+
+/**
+ * The row for any object. `nowMs` (simulated now) fills AGE; omit it to get "<unknown>".
+ */
+export function describeRow(obj: KObject, nowMs?: number): ResourceRow {
+  const base = { kind: obj.kind, namespace: obj.metadata.namespace ?? null, name: obj.metadata.name };
+  const a = age(obj, nowMs);
+  switch (obj.kind) {
+    case 'Pod': {
+      const p = podColumns(obj, nowMs);
+      const node = obj.spec?.nodeName ?? '';
+      return {
+        ...base,
+        status: p.status,
+        ready: p.ready,
+        node,
+        columns: { READY: p.ready, STATUS: p.status, RESTARTS: p.restarts, AGE: a, IP: obj.status?.podIP ?? '<none>', NODE: node || '<none>' },
+      };
+    }
+    case 'Node': {
+      const s = nodeStatus(obj);
+      return { ...base, status: s, columns: { STATUS: s, ROLES: nodeRoles(obj), AGE: a, VERSION: obj.status?.nodeInfo?.kubeletVersion ?? '' } };
+    }
+    case 'Deployment': {
+      const desired = obj.spec?.replicas ?? 0;
+      const st = obj.status ?? {};
+      const ready = `${st.readyReplicas ?? 0}/${desired}`;
+      const progressing = (st.conditions ?? []).find((c: { type: string }) => c.type === 'Progressing');
+      const available = (st.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
+      let status = '';
+      if (progressing?.reason === 'ProgressDeadlineExceeded') status = 'ProgressDeadlineExceeded';
+      else if (available?.status === 'True' && (st.updatedReplicas ?? 0) === desired && (st.availableReplicas ?? 0) >= desired) status = 'Available';
+      else status = 'Progressing';
+      return { ...base, status, ready, columns: { READY: ready, 'UP-TO-DATE': String(st.updatedReplicas ?? 0), AVAILABLE: String(st.availableReplicas ?? 0), AGE: a } };
+    }
+    case 'ReplicaSet':
+    case 'StatefulSet': {
+      const desired = obj.spec?.replicas ?? 0;
+      const st = obj.status ?? {};
+      const ready = `${st.readyReplicas ?? 0}/${desired}`;
+      const cols: Record<string, string> =
+        obj.kind === 'ReplicaSet'
+          ? { DESIRED: String(desired), CURRENT: String(st.replicas ?? 0), READY: String(st.readyReplicas ?? 0), AGE: a }
+          : { READY: ready, AGE: a };
+      return { ...base, status: (st.readyReplicas ?? 0) >= desired ? 'Ready' : 'Progressing', ready, columns: cols };
+    }
+    case 'DaemonSet': {
+      const st = obj.status ?? {};
+      return {
+        ...base,
+        status: (st.numberReady ?? 0) >= (st.desiredNumberScheduled ?? 0) ? 'Ready' : 'Progressing',
+        ready: `${st.numberReady ?? 0}/${st.desiredNumberScheduled ?? 0}`,
+        columns: {
+          DESIRED: String(st.desiredNumberScheduled ?? 0),
+          CURRENT: String(st.currentNumberScheduled ?? 0),
+          READY: String(st.numberReady ?? 0),
+          'UP-TO-DATE': String(st.updatedNumberScheduled ?? 0),
+          AVAILABLE: String(st.numberAvailable ?? 0),
+          'NODE SELECTOR': Object.entries(obj.spec?.template?.spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>',
+          AGE: a,
+        },
+      };
+    }
+    case 'Service':
+      return {
+        ...base,
+        status: obj.spec?.type ?? 'ClusterIP',
+        columns: { TYPE: obj.spec?.type ?? 'ClusterIP', 'CLUSTER-IP': obj.spec?.clusterIP || '<none>', 'EXTERNAL-IP': serviceExternalIP(obj), 'PORT(S)': servicePorts(obj), AGE: a },
+      };
+    case 'Namespace':
+      return { ...base, status: obj.status?.phase ?? 'Active', columns: { STATUS: obj.status?.phase ?? 'Active', AGE: a } };
+    case 'PersistentVolumeClaim':
+    case 'PersistentVolume':
+      return { ...base, status: obj.status?.phase ?? 'Pending', columns: { STATUS: obj.status?.phase ?? 'Pending', AGE: a } };
+    case 'Job': {
+      const conds: { type: string; status: string }[] = obj.status?.conditions ?? [];
+      const status = conds.find((c) => c.type === 'Complete' && c.status === 'True')
+        ? 'Complete'
+        : conds.find((c) => c.type === 'Failed' && c.status === 'True')
+          ? 'Failed'
+          : obj.status?.active
+            ? 'Running'
+            : 'Pending';
+      return { ...base, status, columns: { STATUS: status, COMPLETIONS: `${obj.status?.succeeded ?? 0}/${obj.spec?.completions ?? 1}`, AGE: a } };
+    }
+    default:
+      return { ...base, status: '', columns: { AGE: a } };
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Plays a scenario (scenario.ts) on a fresh {@link Cluster} in fast-forward and collects
+ * the JSON result of CONTRACTS.md §1: per-step results, snapshots, the final state and the
+ * relay. File access (applyFile, applyKustomize) is injected, so this stays pure.
+ */
+import { Cluster, type ApplyResult } from '../cluster';
+import type { KObject } from '../api/types';
+import { parseSelector, matches } from '../api/labels';
+import type { RelayHop } from '../relay/relay-event';
+import type { Scenario, Step, PodPick } from './scenario';
+
+export const KUBERNETES_VERSION = 'v1.33';
+
+export interface StepResult {
+  index: number;
+  step: string;
+  /** simulated time when the step began / ended (RFC 3339) */
+  time: string;
+  endTime: string;
+  results?: ApplyResult[];
+  settled?: boolean;
+  output?: string;
+  error?: string | null;
+  /** for killNode / deletePod by selector: what was picked */
+  target?: string;
+  note?: Record<string, string>;
+}
+
+export interface Snapshot {
+  name: string;
+  time: string;
+  objects: KObject[];
+  events: KObject[];
+}
+
+/** A relay hop as the JSON output carries it (time as RFC 3339 with milliseconds). */
+export type RelayHopOut = Omit<RelayHop, 'time'> & { time: string };
+
+export interface ScenarioResult {
+  kubernetesVersion: string;
+  name: string;
+  steps: StepResult[];
+  snapshots: Snapshot[];
+  final: { time: string; objects: KObject[]; events: KObject[] };
+  relay: RelayHopOut[];
+}
+
+export interface RunnerIO {
+  /** Reads a file relative to the scenario file. Throws when missing. */
+  readFile(path: string): string;
+  /** Renders a kustomization folder as `kubectl kustomize` would (optional). */
+  kustomize?(path: string): string;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+const isoMs = (ms: number) => new Date(ms).toISOString();
+
+function pickPod(cluster: Cluster, pick: PodPick): KObject {
+  const sel = parseSelector(pick.selector);
+  const pods = cluster
+    .list('pods', pick.namespace ?? 'default')
+    .filter((p) => matches(sel, p.metadata.labels) && !p.metadata.deletionTimestamp)
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+  const p = pods[pick.index ?? 0];
+  if (!p) throw new Error(`no Pod #${pick.index ?? 0} matches ${pick.selector} in namespace ${pick.namespace ?? 'default'} (found ${pods.length})`);
+  return p;
+}
+
+/** Runs one step; returns its result entry (apply rejections are data, not exceptions). */
+export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerIO, snapshots: Snapshot[]): StepResult {
+  const start = cluster.now();
+  const r: StepResult = { index, step: step.kind, time: iso(start), endTime: iso(start) };
+  try {
+    switch (step.kind) {
+      case 'apply':
+        r.results = cluster.apply(step.manifest);
+        break;
+      case 'applyFile':
+        r.results = cluster.apply(io.readFile(step.path), { source: step.path });
+        break;
+      case 'applyKustomize':
+        if (!io.kustomize) throw new Error('kustomize is not available in this runner');
+        r.results = cluster.apply(io.kustomize(step.path), { source: step.path });
+        break;
+      case 'kubectl': {
+        const k = cluster.kubectl(step.command);
+        r.output = k.output;
+        r.error = k.error;
+        break;
+      }
+      case 'advance':
+        cluster.advance(step.ms);
+        break;
+      case 'settle':
+        r.settled = cluster.settle(step.limitMs, step.quietMs);
+        break;
+      case 'killNode': {
+        const node = typeof step.node === 'string' ? step.node : pickPod(cluster, step.node.nodeOfPod).spec?.nodeName;
+        if (!node) throw new Error('the picked Pod is not bound to a node');
+        cluster.killNode(node);
+        r.target = node;
+        break;
+      }
+      case 'restoreNode':
+        cluster.restoreNode(step.node);
+        break;
+      case 'addNode':
+        cluster.addNode(step.node);
+        break;
+      case 'deletePod': {
+        const p = 'selector' in step.pod ? pickPod(cluster, step.pod) : null;
+        const ns = p ? p.metadata.namespace! : (step.pod as { namespace: string }).namespace;
+        const name = p ? p.metadata.name : (step.pod as { name: string }).name;
+        const k = cluster.kubectl(`delete pod ${name} -n ${ns}`);
+        r.output = k.output;
+        r.error = k.error;
+        r.target = `${ns}/${name}`;
+        break;
+      }
+      case 'snapshot':
+        snapshots.push({ name: step.name, time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events() });
+        break;
+      case 'note':
+        r.note = step.text;
+        break;
+    }
+  } catch (e) {
+    r.error = (e as Error).message;
+  }
+  r.endTime = iso(cluster.now());
+  return r;
+}
+
+/** Plays a whole scenario on a new cluster and returns the result. */
+export function runScenario(sc: Scenario, io: RunnerIO): ScenarioResult {
+  const cluster = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, relayCapacity: 1_000_000 });
+  const steps: StepResult[] = [];
+  const snapshots: Snapshot[] = [];
+  sc.steps.forEach((s, i) => steps.push(runStep(cluster, s, i, io, snapshots)));
+  return {
+    kubernetesVersion: KUBERNETES_VERSION,
+    name: sc.name,
+    steps,
+    snapshots,
+    final: { time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events() },
+    relay: cluster.relay.all().map((h) => ({ ...h, time: isoMs(h.time) })),
+  };
+}
