@@ -13,6 +13,7 @@ import { RelayRecorder } from './relay/recorder';
 import type { RelayHop } from './relay/relay-event';
 import { APIServer } from './apiserver/apiserver';
 import { STRATEGIES } from './apiserver/registry';
+import { installCRDSupport } from './apiserver/crd';
 import type { StoreEvent } from './storage/mvcc';
 import { deepCopy, deepEqual, type KObject } from './api/types';
 import { users, type Client } from './client/clientset';
@@ -99,6 +100,7 @@ export class Cluster {
     this.relay = new RelayRecorder(() => this.clock.now(), options.relayCapacity);
     this.images = new ImageRegistry(options.images?.missing ?? []);
     this.api = new APIServer(this.clock, this.rng, this.relay, STRATEGIES, { watchLatencyMs: this.timings.watchLatencyMs });
+    installCRDSupport(this.api);
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
     this.kubectlClient = this.ctx.client(users.kubectl());
     this.lastChangeAt = this.clock.now();
