@@ -44,8 +44,11 @@ export interface RequestUser {
 export interface WriteOptions {
   /** `dryRun=All`: run the whole pipeline, store nothing. */
   dryRun?: boolean;
-  /** For update: write the status subresource (only status changes are kept). */
-  subresource?: 'status';
+  /**
+   * For update: write a subresource — `status` (only status changes are kept) or, for
+   * Namespaces, `finalize` (only spec.finalizers changes).
+   */
+  subresource?: 'status' | 'finalize';
   /** fieldManager (recorded in managedFields). */
   fieldManager?: string;
   /** Field validation directive: Strict (reject unknown fields), Warn (warnings), Ignore. */
@@ -105,6 +108,11 @@ export interface APIServerTimings {
 }
 
 const CAUSE_RING = 1 << 16;
+
+/** A Namespace's spec.finalizers (the namespace controller's "kubernetes" finalizer). */
+function namespaceFinalizers(info: ResourceInfo, obj: KObject): string[] {
+  return info.group === '' && info.resource === 'namespaces' ? (obj.spec?.finalizers ?? []) : [];
+}
 const ANNOTATION_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 export class APIServer implements StrategyContext {
@@ -240,13 +248,13 @@ export class APIServer implements StrategyContext {
     });
   }
 
-  private checkNamespace(info: ResourceInfo, namespace: string, verb: 'create' | 'update'): void {
+  private checkNamespace(info: ResourceInfo, namespace: string, verb: 'create' | 'update', name = ''): void {
     if (!info.namespaced) return;
     if (!namespace) throw newBadRequest('the server could not find the requested resource');
     const ns = this.store.get('namespaces', namespace)?.obj;
     if (!ns) throw newNotFound('namespaces', namespace);
     if (verb === 'create' && ns.metadata.deletionTimestamp) {
-      throw newForbidden(groupResource(info), '', `unable to create new content in namespace ${namespace} because it is being terminated`);
+      throw newForbidden(groupResource(info), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
     }
   }
 
@@ -288,7 +296,7 @@ export class APIServer implements StrategyContext {
         const errs: FieldError[] = [];
         if (!obj.metadata.name) errs.push({ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' });
         if (errs.length) throw newInvalid(groupKind(info), obj.metadata.name ?? '', errs);
-        this.checkNamespace(info, ns, 'create');
+        this.checkNamespace(info, ns, 'create', obj.metadata.name);
         // rest.BeforeCreate: system fields
         obj.metadata.uid = this.rng.uuid();
         obj.metadata.creationTimestamp = this.clock.nowRFC3339();
@@ -389,6 +397,11 @@ export class APIServer implements StrategyContext {
           const next = deepCopy(old);
           next.status = obj.status;
           obj = next;
+        } else if (opts.subresource === 'finalize') {
+          // namespaces/finalize: only spec.finalizers may change (pkg/registry/core/namespace/storage)
+          const next = deepCopy(old);
+          next.spec = { ...next.spec, finalizers: obj.spec?.finalizers ?? [] };
+          obj = next;
         } else if (strategy.hasStatus) {
           obj.status = deepCopy(old.status);
         }
@@ -404,13 +417,13 @@ export class APIServer implements StrategyContext {
           delete obj.metadata.deletionGracePeriodSeconds;
         }
         if (old.metadata.generation !== undefined) obj.metadata.generation = old.metadata.generation;
-        if (opts.subresource !== 'status') {
+        if (opts.subresource === undefined) {
           strategy.prepareForUpdate?.(obj, old, this);
           strategy.defaults?.(obj, this);
           if (!deepEqual(obj.spec, old.spec) && old.metadata.generation !== undefined) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
         }
         const errs: FieldError[] = [];
-        if (opts.subresource !== 'status') {
+        if (opts.subresource === undefined) {
           errs.push(...(strategy.validateUpdate?.(obj, old, this) ?? []));
           for (const v of this.validatingAdmission) errs.push(...(v('update', info, obj, old) ?? []));
         }
@@ -429,7 +442,7 @@ export class APIServer implements StrategyContext {
         }
         this.admissionHop(user, 'update', info, ns, name, cause, opts.category);
         // finalizers emptied on a deleting object → remove it now
-        if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && this.gracefulDone(info, obj)) {
+        if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !namespaceFinalizers(info, obj).length && this.gracefulDone(info, obj)) {
           const d = this.store.delete(this.resourceKey(info), key, cur.modRev);
           if (d === 'conflict') throw newConflict(groupResource(info), name);
           if (d === 'notfound') throw newNotFound(groupResource(info), name);
@@ -511,7 +524,13 @@ export class APIServer implements StrategyContext {
             return old;
           }
         }
-        const mustWait = finalizers.length > 0 || (graceSeconds > 0) || (isPod && obj.metadata.deletionGracePeriodSeconds !== undefined && obj.metadata.deletionGracePeriodSeconds > 0 && !!obj.spec?.nodeName);
+        const nsFinalizers = namespaceFinalizers(info, obj);
+        if (nsFinalizers.length && old.metadata.deletionTimestamp) {
+          this.responseHop(user, 'delete', info, ns, name, `202 Accepted (already terminating)`, cause, old.metadata.resourceVersion);
+          return old;
+        }
+        if (nsFinalizers.length) obj.status = { ...obj.status, phase: 'Terminating' };
+        const mustWait = nsFinalizers.length > 0 || finalizers.length > 0 || (graceSeconds > 0) || (isPod && obj.metadata.deletionGracePeriodSeconds !== undefined && obj.metadata.deletionGracePeriodSeconds > 0 && !!obj.spec?.nodeName);
         if (mustWait) {
           obj.metadata.finalizers = finalizers.length ? finalizers : undefined;
           if (!obj.metadata.finalizers) delete obj.metadata.finalizers;
