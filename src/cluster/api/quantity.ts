@@ -1,0 +1,119 @@
+/**
+ * resource.Quantity in miniature: parses the string forms Kubernetes accepts for resource
+ * amounts ("500m", "1", "2Gi", "128974848", "129e6", "1.5", "100M") exactly, with BigInt
+ * arithmetic, and converts them to the integer units the scheduler and kubelet use.
+ *
+ * Mirrors k8s.io/apimachinery/pkg/api/resource/quantity.go (ParseQuantity, Value,
+ * MilliValue — both round up, as Quantity.ScaledValue does) and suffix.go (binary suffixes
+ * Ki…Ei = 2^10…2^60, decimal suffixes n u m "" k M G T P E, and e/E exponents).
+ */
+
+/** An exact quantity: value = sign · num / den. `den` is a power of ten (or 1). */
+export interface Quantity {
+  /** Numerator, ≥ 0. */
+  num: bigint;
+  /** Denominator, > 0. */
+  den: bigint;
+  negative: boolean;
+  /** The text as given (trimmed). */
+  text: string;
+}
+
+const BINARY: Record<string, bigint> = {
+  Ki: 1n << 10n,
+  Mi: 1n << 20n,
+  Gi: 1n << 30n,
+  Ti: 1n << 40n,
+  Pi: 1n << 50n,
+  Ei: 1n << 60n,
+};
+
+/** Decimal suffixes as powers of ten. */
+const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+
+/** The error text of resource.ErrFormatWrong. */
+export const QUANTITY_FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+const QUANTITY_RE = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
+
+/**
+ * Parses a quantity (resource.ParseQuantity). Numbers are accepted too (YAML `cpu: 2`).
+ * @throws Error with {@link QUANTITY_FORMAT_ERROR} when the text is not a quantity.
+ */
+export function parseQuantity(input: string | number): Quantity {
+  const text = String(input).trim();
+  const m = QUANTITY_RE.exec(text);
+  if (!m) throw new Error(QUANTITY_FORMAT_ERROR);
+  const negative = m[1] === '-';
+  const [intPart, fracPart = ''] = m[2].split('.');
+  let num = BigInt((intPart || '0') + fracPart);
+  let den = 10n ** BigInt(fracPart.length);
+  const suffix = m[3] ?? '';
+  if (suffix in BINARY) {
+    num *= BINARY[suffix];
+  } else {
+    const exp = suffix.startsWith('e') || suffix.startsWith('E') ? Number(suffix.slice(1)) : DECIMAL[suffix];
+    if (exp >= 0) num *= 10n ** BigInt(exp);
+    else den *= 10n ** BigInt(-exp);
+  }
+  return { num, den, negative: negative && num !== 0n, text };
+}
+
+function ceilDiv(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
+function scaled(q: Quantity, factor: bigint): number {
+  // round away from zero for positives (up), toward zero magnitude-wise for negatives, as ScaledValue
+  const mag = q.negative ? (q.num * factor) / q.den : ceilDiv(q.num * factor, q.den);
+  return Number(q.negative ? -mag : mag);
+}
+
+/** Quantity.Value(): the amount in base units (bytes, cores, pods), rounded up. */
+export function quantityValue(q: Quantity | string | number): number {
+  return scaled(typeof q === 'object' ? q : parseQuantity(q), 1n);
+}
+
+/** Quantity.MilliValue(): the amount in thousandths (millicores), rounded up. */
+export function quantityMilliValue(q: Quantity | string | number): number {
+  return scaled(typeof q === 'object' ? q : parseQuantity(q), 1000n);
+}
+
+/** CPU in millicores: "500m" → 500, "1.5" → 1500, "2" → 2000. Missing → 0. */
+export function cpuMillis(v: string | number | undefined | null): number {
+  return v === undefined || v === null ? 0 : quantityMilliValue(v);
+}
+
+/** Bytes (memory, ephemeral-storage): "2Gi" → 2147483648, "129e6" → 129000000. Missing → 0. */
+export function bytesOf(v: string | number | undefined | null): number {
+  return v === undefined || v === null ? 0 : quantityValue(v);
+}
+
+/** True when the text parses as a quantity. */
+export function isQuantity(v: string | number): boolean {
+  try {
+    parseQuantity(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Formats millicores as kubectl prints CPU ("250m", "1", "1500m"), as Quantity.String()
+ * does for a DecimalSI milli quantity.
+ */
+export function formatMilliCPU(milli: number): string {
+  return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
+}
+
+/**
+ * Formats bytes in the largest binary suffix that divides them exactly ("128Mi", "2Gi",
+ * "1000"), as Quantity.String() does for a BinarySI quantity.
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes === 0) return '0';
+  const units: [string, number][] = [['Ei', 2 ** 60], ['Pi', 2 ** 50], ['Ti', 2 ** 40], ['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]];
+  for (const [u, n] of units) if (bytes % n === 0) return `${bytes / n}${u}`;
+  return String(bytes);
+}

@@ -1,0 +1,528 @@
+/**
+ * NodeLifecycleController, as pkg/controller/nodelifecycle/node_lifecycle_controller.go (v1.33):
+ *
+ * - monitorNodeHealth every nodeMonitorPeriod (5 s): a node whose Ready heartbeat and Lease
+ *   (kube-node-lease/<node> renewTime) were last seen more than nodeMonitorGracePeriod (50 s)
+ *   ago (nodeStartupGracePeriod, 60 s, before its first Ready) gets Ready, MemoryPressure,
+ *   DiskPressure and PIDPressure set to Unknown, reason NodeStatusUnknown, message
+ *   "Kubelet stopped posting node status."; on the Ready→not-Ready transition the controller
+ *   records Normal NodeNotReady "Node node-2 status is now: NodeNotReady" on the Node and marks
+ *   its Pods not ready (Ready=False, Warning NodeNotReady "Node is not ready" on each Pod).
+ * - processTaintBaseEviction: from the *observed* Ready condition of the previous pass, a node is
+ *   queued (per zone, rate limited 0.1 node/s, burst 1) for the NoExecute taint
+ *   node.kubernetes.io/unreachable (Unknown) or node.kubernetes.io/not-ready (False); the taint
+ *   is added by doNoExecuteTaintingPass (every 100 ms while work is queued). Ready again → both
+ *   removed (markNodeAsReachable).
+ * - doNoScheduleTaintingPass on every Node add/update: NoSchedule taints mirroring the
+ *   conditions (not-ready, unreachable, memory-/disk-/pid-pressure, network-unavailable,
+ *   unschedulable). Taints carry timeAdded.
+ * - handleDisruption: per zone (topology.kubernetes.io/region + zone labels) Normal /
+ *   PartialDisruption (> 2 not ready and ≥ --unhealthy-zone-threshold 0.55: evictions stop
+ *   below --large-cluster-size-threshold 50 nodes, else 0.01/s) / FullDisruption; when every
+ *   zone is fully disrupted, all NoExecute taints are removed and evictions stop ("master
+ *   disruption mode").
+ * - RegisteredNode "Node node-1 event: Registered Node node-1 in Controller" for new nodes.
+ * Upstream records no NodeReady event from node-controller on recovery: the kubelet does
+ * ("Node node-2 status is now: NodeReady"), and this controller removes the taints.
+ *
+ * Relay participant `node-lifecycle-controller`; events from component `node-controller`.
+ * So that `settle` sees it coming, a node whose heartbeats stopped for 2 update periods gets a
+ * deadline timer at the monitor pass when its grace period runs out. Times: simulated ms.
+ */
+import { deepCopy, type KObject } from '../api/types';
+import { StatusError } from '../api/errors';
+import { users, type Client, type ResourceClient } from '../client/clientset';
+import type { EventRecorder } from '../client/record';
+import type { SharedInformer, SharedInformerFactory } from '../client/informer';
+import { RateLimitingQueue } from '../client/workqueue';
+import type { ComponentContext } from '../component-context';
+import type { TimerHandle } from '../sim/clock';
+import {
+  CONDITION_TAINTS, CONDITION_TAINT_KEYS, NODE_LIFECYCLE_DEFAULTS, NOT_READY_TAINT, TAINT_NODE_UNSCHEDULABLE, TokenBucket, UNREACHABLE_TAINT,
+  getZoneKey, markPodsNotReady, matchTaint, swapNodeControllerTaint, taintExists, type Taint,
+} from './nodelifecycle-utils';
+
+export { NODE_LIFECYCLE_DEFAULTS, getZoneKey };
+
+export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
+
+
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+}
+
+interface NodeHealth {
+  probeTimestamp: number;
+  readyTransitionTimestamp: number;
+  ready?: Condition;
+  leaseRenewTime?: string;
+}
+
+interface ZoneTainter {
+  queue: Map<string, string>; // node name → uid, FIFO
+  limiter: TokenBucket;
+}
+
+const PARTICIPANT = 'node-lifecycle-controller';
+
+function readyOf(node: KObject): Condition | undefined {
+  return (node.status?.conditions ?? []).find((c: Condition) => c.type === 'Ready');
+}
+
+export class NodeLifecycleController {
+  readonly client: Client;
+  private readonly recorder: EventRecorder;
+  private readonly nodesClient: ResourceClient;
+  private readonly podsClient: ResourceClient;
+  private readonly nodeInformer: SharedInformer;
+  private readonly podInformer: SharedInformer;
+  private readonly leaseInformer: SharedInformer;
+  private readonly nodeUpdateQueue: RateLimitingQueue;
+  private readonly podUpdateQueue: RateLimitingQueue;
+  private readonly knownNodeSet = new Map<string, KObject>();
+  private readonly nodeHealth = new Map<string, NodeHealth>();
+  private readonly zoneStates = new Map<string, ZoneState>();
+  private readonly zoneTainter = new Map<string, ZoneTainter>();
+  private readonly nodesToRetry = new Set<string>();
+  private readonly graceDeadlines = new Map<string, { at: number; handle: TimerHandle }>();
+  private monitorTimer: TimerHandle | null = null;
+  private taintPassTimer: TimerHandle | null = null;
+  private monitorStartedAt = 0;
+  private running = false;
+  readonly config = { ...NODE_LIFECYCLE_DEFAULTS };
+
+  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+    this.client = ctx.client({ ...users.controller('node-controller'), participant: PARTICIPANT });
+    this.recorder = ctx.recorder(this.client, 'node-controller');
+    this.nodesClient = this.client.resource('', 'nodes');
+    this.podsClient = this.client.resource('', 'pods');
+    this.nodeInformer = informers.informerFor('', 'nodes');
+    this.podInformer = informers.informerFor('', 'pods');
+    this.leaseInformer = informers.informerFor('coordination.k8s.io', 'leases');
+    this.podInformer.addIndexer('spec.nodeName', (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
+    this.nodeUpdateQueue = new RateLimitingQueue('node_lifecycle_controller', ctx.clock, ctx.relay, (k) => this.doNodeProcessingPass(k));
+    this.podUpdateQueue = new RateLimitingQueue('node_lifecycle_controller_pods', ctx.clock, ctx.relay, (k) => this.processPod(k));
+    this.podInformer.addEventHandler({
+      participant: PARTICIPANT,
+      filter: (p) => !!p.spec?.nodeName,
+      onAdd: (p) => this.podUpdated(undefined, p),
+      onUpdate: (o, p) => this.podUpdated(o, p),
+    });
+    this.nodeInformer.addEventHandler({
+      participant: PARTICIPANT,
+      onAdd: (n) => this.nodeUpdateQueue.add(n.metadata.name),
+      onUpdate: (_o, n) => this.nodeUpdateQueue.add(n.metadata.name),
+      onDelete: (n) => this.nodesToRetry.delete(n.metadata.name),
+    });
+  }
+
+  /** Run: starts the periodic monitorNodeHealth (the informers are started by their factory). */
+  run(): void {
+    if (this.running) return;
+    this.running = true;
+    this.monitorStartedAt = this.ctx.clock.now();
+    const tick = () => {
+      this.monitorTimer = this.ctx.clock.setTimer(this.ctx.timings.nodeMonitorPeriodMs, () => {
+        this.ctx.relay.withCause(null, () => this.monitorNodeHealth());
+        tick();
+      }, { label: `${PARTICIPANT}: monitorNodeHealth` });
+    };
+    tick();
+  }
+
+  /** Alias of {@link run}. */
+  start(): void {
+    this.run();
+  }
+
+  /** Stops the periodic work (kube-controller-manager going down). */
+  stop(): void {
+    this.running = false;
+    this.ctx.clock.cancel(this.monitorTimer);
+    this.ctx.clock.cancel(this.taintPassTimer);
+    this.taintPassTimer = null;
+    for (const d of this.graceDeadlines.values()) this.ctx.clock.cancel(d.handle);
+    this.graceDeadlines.clear();
+  }
+
+  /** The zone states after the last pass (UI, tests). */
+  zones(): Map<string, ZoneState> {
+    return new Map(this.zoneStates);
+  }
+
+  private now(): number {
+    return this.ctx.clock.now();
+  }
+
+  // ---- NoSchedule taints & labels (node update queue) --------------------------------
+
+  private doNodeProcessingPass(name: string): void {
+    this.doNoScheduleTaintingPass(name);
+    this.reconcileNodeLabels(name);
+  }
+
+  /** doNoScheduleTaintingPass: NoSchedule taints mirror the node's conditions. */
+  doNoScheduleTaintingPass(name: string): void {
+    const node = this.nodeInformer.get(name);
+    if (!node) return;
+    const want: Taint[] = [];
+    for (const c of (node.status?.conditions ?? []) as Condition[]) {
+      const key = CONDITION_TAINTS[c.type]?.[c.status];
+      if (key) want.push({ key, effect: 'NoSchedule' });
+    }
+    if (node.spec?.unschedulable) want.push({ key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' });
+    const have = ((node.spec?.taints ?? []) as Taint[]).filter(
+      (t) => t.effect === 'NoSchedule' && (t.key === TAINT_NODE_UNSCHEDULABLE || CONDITION_TAINT_KEYS.has(t.key)),
+    );
+    const add = want.filter((w) => !have.some((h) => matchTaint(h, w)));
+    const del = have.filter((h) => !want.some((w) => matchTaint(h, w)));
+    if (!add.length && !del.length) return;
+    const what = [...add.map((t) => `+${t.key}:${t.effect}`), ...del.map((t) => `-${t.key}:${t.effect}`)].join(' ');
+    if (!swapNodeControllerTaint(this.nodesClient, name, add, del, this.ctx.clock.nowRFC3339(), `taint Node ${name} ${what}`)) {
+      throw new Error(`failed to swap taints of node ${name}`);
+    }
+  }
+
+  /** reconcileNodeLabels: beta os/arch labels follow the stable ones. */
+  private reconcileNodeLabels(name: string): void {
+    const node = this.nodeInformer.get(name);
+    const labels = node?.metadata.labels;
+    if (!node || !labels) return;
+    const upd: Record<string, string> = {};
+    for (const [p, s] of [['kubernetes.io/os', 'beta.kubernetes.io/os'], ['kubernetes.io/arch', 'beta.kubernetes.io/arch']]) {
+      if (labels[p] !== undefined && labels[s] !== labels[p]) upd[s] = labels[p];
+    }
+    if (!Object.keys(upd).length) return;
+    try {
+      const fresh = this.nodesClient.get('', name, { quiet: true });
+      this.nodesClient.update({ ...fresh, metadata: { ...fresh.metadata, labels: { ...fresh.metadata.labels, ...upd } } });
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+    }
+  }
+
+  // ---- pods ---------------------------------------------------------------------------
+
+  private podUpdated(old: KObject | undefined, pod: KObject): void {
+    if (pod.spec?.nodeName && (!old || old.spec?.nodeName !== pod.spec.nodeName)) {
+      this.podUpdateQueue.add(`${pod.metadata.namespace}/${pod.metadata.name}`);
+    }
+  }
+
+  /** processPod: a Pod newly on a not-Ready node is marked not ready. */
+  private processPod(key: string): void {
+    const pod = this.podInformer.get(key);
+    if (!pod) return;
+    const nodeName = pod.spec?.nodeName as string;
+    const health = this.nodeHealth.get(nodeName);
+    if (!health?.ready || !this.nodeInformer.get(nodeName)) return;
+    if (health.ready.status !== 'True') markPodsNotReady(this.podsClient, this.recorder, [pod], nodeName, this.ctx.clock.nowRFC3339());
+  }
+
+  // ---- monitorNodeHealth --------------------------------------------------------------
+
+  /** One pass of monitorNodeHealth (see the file comment). */
+  monitorNodeHealth(): void {
+    const nodes = this.nodeInformer.list().sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+    const seen = new Set<string>();
+    for (const n of nodes) {
+      seen.add(n.metadata.name);
+      if (!this.knownNodeSet.has(n.metadata.name)) {
+        this.recordNodeEvent(n, 'RegisteredNode', `Registered Node ${n.metadata.name} in Controller`);
+        this.knownNodeSet.set(n.metadata.name, n);
+        this.addPodEvictorForNewZone(n);
+        this.markNodeAsReachable(n);
+      } else this.addPodEvictorForNewZone(n);
+    }
+    for (const [name, n] of this.knownNodeSet) {
+      if (seen.has(name)) continue;
+      this.recordNodeEvent(n, 'RemovingNode', `Removing Node ${name} from Controller`);
+      this.knownNodeSet.delete(name);
+      this.nodeHealth.delete(name);
+    }
+    const zoneConditions = new Map<string, (Condition | undefined)[]>();
+    for (const n of nodes) {
+      let res: { observed: Condition; current: Condition | undefined; node: KObject } | null = null;
+      for (let attempt = 0; attempt < 2 && !res; attempt++) {
+        try {
+          res = this.tryUpdateNodeHealth(attempt === 0 ? deepCopy(n) : this.nodesClient.get('', n.metadata.name, { quiet: true }));
+        } catch (err) {
+          if (!(err instanceof StatusError)) throw err;
+        }
+      }
+      if (!res) continue;
+      const { observed, current, node } = res;
+      if (node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined) {
+        const z = getZoneKey(node);
+        zoneConditions.set(z, [...(zoneConditions.get(z) ?? []), current]);
+      }
+      if (current) {
+        const pods = this.podInformer.byIndex('spec.nodeName', node.metadata.name);
+        this.processTaintBaseEviction(node, observed);
+        const needsRetry = this.nodesToRetry.has(node.metadata.name);
+        if (current.status !== 'True' && observed.status === 'True') {
+          this.recordNodeStatusChange(node, 'NodeNotReady');
+          markPodsNotReady(this.podsClient, this.recorder, pods, node.metadata.name, this.ctx.clock.nowRFC3339());
+        } else if (needsRetry && observed.status !== 'True') {
+          markPodsNotReady(this.podsClient, this.recorder, pods, node.metadata.name, this.ctx.clock.nowRFC3339());
+        }
+      }
+      this.nodesToRetry.delete(node.metadata.name);
+      this.trackGraceDeadline(node);
+    }
+    this.handleDisruption(zoneConditions, nodes);
+  }
+
+  /**
+   * tryUpdateNodeHealth: refreshes the probe timestamp from the Ready heartbeat and the Lease;
+   * past the grace period, sets the kubelet-owned conditions to Unknown (status update).
+   */
+  private tryUpdateNodeHealth(node: KObject): { observed: Condition; current: Condition | undefined; node: KObject } {
+    const name = node.metadata.name;
+    const now = this.now();
+    const nowS = this.ctx.clock.nowRFC3339();
+    const created = Date.parse(node.metadata.creationTimestamp ?? nowS);
+    let health = this.nodeHealth.get(name);
+    let current = readyOf(node);
+    let observed: Condition;
+    let grace: number;
+    if (!current) {
+      observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: node.metadata.creationTimestamp, lastTransitionTime: node.metadata.creationTimestamp };
+      grace = this.ctx.timings.nodeStartupGracePeriodMs;
+      if (health) health.ready = undefined;
+      else health = { probeTimestamp: created, readyTransitionTimestamp: created };
+    } else {
+      observed = { ...current };
+      grace = this.ctx.timings.nodeMonitorGracePeriodMs;
+    }
+    const saved = health?.ready;
+    if (!health) {
+      health = { probeTimestamp: now, readyTransitionTimestamp: now, ready: current && { ...current } };
+    } else if (!saved && current) {
+      health = { probeTimestamp: now, readyTransitionTimestamp: now, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
+    } else if (saved && current && saved.lastHeartbeatTime !== current.lastHeartbeatTime) {
+      const transition = saved.lastTransitionTime !== current.lastTransitionTime ? now : health.readyTransitionTimestamp;
+      health = { probeTimestamp: now, readyTransitionTimestamp: transition, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
+    }
+    const lease = this.leaseInformer.get(`kube-node-lease/${name}`);
+    const renew: string | undefined = lease?.spec?.renewTime;
+    if (renew && (!health.leaseRenewTime || health.leaseRenewTime < renew)) {
+      health.leaseRenewTime = renew;
+      health.probeTimestamp = now;
+    }
+    this.nodeHealth.set(name, health);
+    if (now > health.probeTimestamp + grace) {
+      const conds: Condition[] = node.status?.conditions ? [...node.status.conditions] : [];
+      for (const type of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
+        const i = conds.findIndex((c) => c.type === type);
+        if (i < 0) {
+          conds.push({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: node.metadata.creationTimestamp, lastTransitionTime: nowS });
+        } else if (conds[i].status !== 'Unknown') {
+          conds[i] = { ...conds[i], status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: nowS };
+        }
+      }
+      const newReady = conds.find((c) => c.type === 'Ready');
+      if (JSON.stringify(newReady) !== JSON.stringify(observed)) {
+        const next = { ...node, status: { ...node.status, conditions: conds } };
+        const out = this.nodesClient.updateStatus(next, { summary: `Node ${name}: Kubelet stopped posting node status → Ready=Unknown` });
+        health.ready = readyOf(out) && { ...readyOf(out)! };
+        health.readyTransitionTimestamp = now;
+        this.nodeHealth.set(name, health);
+        current = newReady;
+        return { observed, current, node: out };
+      }
+    }
+    return { observed, current, node };
+  }
+
+  /** processTaintBaseEviction, from the Ready condition observed before this pass. */
+  private processTaintBaseEviction(node: KObject, observed: Condition): void {
+    const taints: Taint[] = node.spec?.taints ?? [];
+    const name = node.metadata.name;
+    if (observed.status === 'False') {
+      if (taintExists(taints, UNREACHABLE_TAINT)) {
+        swapNodeControllerTaint(this.nodesClient, name, [NOT_READY_TAINT], [UNREACHABLE_TAINT], this.ctx.clock.nowRFC3339(), `taint Node ${name} not-ready:NoExecute`);
+      } else this.markNodeForTainting(node, 'False');
+    } else if (observed.status === 'Unknown') {
+      if (taintExists(taints, NOT_READY_TAINT)) {
+        swapNodeControllerTaint(this.nodesClient, name, [UNREACHABLE_TAINT], [NOT_READY_TAINT], this.ctx.clock.nowRFC3339(), `taint Node ${name} unreachable:NoExecute`);
+      } else this.markNodeForTainting(node, 'Unknown');
+    } else if (observed.status === 'True') {
+      this.markNodeAsReachable(node);
+    }
+  }
+
+  private addPodEvictorForNewZone(node: KObject): void {
+    const z = getZoneKey(node);
+    if (this.zoneStates.has(z)) return;
+    this.zoneStates.set(z, 'Initial');
+    this.zoneTainter.set(z, { queue: new Map(), limiter: new TokenBucket(this.config.evictionLimiterQPS, 1, () => this.now()) });
+  }
+
+  private markNodeForTainting(node: KObject, status: 'False' | 'Unknown'): boolean {
+    const q = this.zoneTainter.get(getZoneKey(node));
+    if (!q) return false;
+    const name = node.metadata.name;
+    const taints = node.spec?.taints ?? [];
+    if ((status === 'False' && !taintExists(taints, NOT_READY_TAINT)) || (status === 'Unknown' && !taintExists(taints, UNREACHABLE_TAINT))) q.queue.delete(name);
+    if (q.queue.has(name)) return false;
+    q.queue.set(name, node.metadata.uid ?? '');
+    this.scheduleTaintingPass(this.config.nodeEvictionPeriodMs);
+    return true;
+  }
+
+  /** markNodeAsReachable: removes both NoExecute taints and any queued tainting. */
+  private markNodeAsReachable(node: KObject): void {
+    const name = node.metadata.name;
+    const taints = node.spec?.taints ?? [];
+    if (taintExists(taints, UNREACHABLE_TAINT) || taintExists(taints, NOT_READY_TAINT)) {
+      swapNodeControllerTaint(this.nodesClient, name, [], [UNREACHABLE_TAINT, NOT_READY_TAINT], this.ctx.clock.nowRFC3339(), `untaint Node ${name}: reachable`);
+    }
+    this.zoneTainter.get(getZoneKey(node))?.queue.delete(name);
+  }
+
+  private scheduleTaintingPass(delayMs: number): void {
+    if (this.taintPassTimer || !Number.isFinite(delayMs)) return;
+    this.taintPassTimer = this.ctx.clock.setTimer(delayMs, () => {
+      this.taintPassTimer = null;
+      this.ctx.relay.withCause(null, () => this.doNoExecuteTaintingPass());
+    }, { deadline: true, label: `${PARTICIPANT}: NoExecute tainting pass` });
+  }
+
+  /** doNoExecuteTaintingPass: per zone, as the rate limiter allows. */
+  doNoExecuteTaintingPass(): void {
+    let wait = Infinity;
+    for (const q of this.zoneTainter.values()) {
+      for (const [name] of q.queue) {
+        if (!q.limiter.tryAccept()) break;
+        q.queue.delete(name);
+        const node = this.nodeInformer.get(name);
+        const ready = node && readyOf(node);
+        if (!node || !ready || ready.status === 'True') continue;
+        const [add, opposite] = ready.status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];
+        if (!swapNodeControllerTaint(this.nodesClient, name, [add], [opposite], this.ctx.clock.nowRFC3339(), `taint Node ${name} ${add.key}:NoExecute`)) {
+          q.queue.set(name, node.metadata.uid ?? '');
+        }
+      }
+      if (q.queue.size) wait = Math.min(wait, Math.max(this.config.nodeEvictionPeriodMs, q.limiter.msUntilToken()));
+    }
+    this.scheduleTaintingPass(wait);
+  }
+
+  // ---- disruption -----------------------------------------------------------------------
+
+  /** ComputeZoneState. */
+  computeZoneState(conds: (Condition | undefined)[]): [number, ZoneState] {
+    let ready = 0;
+    let notReady = 0;
+    for (const c of conds) if (c?.status === 'True') ready++; else notReady++;
+    if (ready === 0 && notReady > 0) return [notReady, 'FullDisruption'];
+    if (notReady > 2 && notReady / (notReady + ready) >= this.config.unhealthyZoneThreshold) return [notReady, 'PartialDisruption'];
+    return [notReady, 'Normal'];
+  }
+
+  private setLimiterInZone(zone: string, size: number, state: ZoneState): void {
+    const q = this.zoneTainter.get(zone);
+    if (!q) return;
+    let qps = this.config.evictionLimiterQPS;
+    if (state === 'PartialDisruption') qps = size > this.config.largeClusterThreshold ? this.config.secondaryEvictionLimiterQPS : 0;
+    if (q.limiter.qps !== qps) q.limiter = new TokenBucket(qps, 1, () => this.now());
+    if (q.queue.size) this.scheduleTaintingPass(this.config.nodeEvictionPeriodMs);
+  }
+
+  /** handleDisruption. */
+  private handleDisruption(zoneConditions: Map<string, (Condition | undefined)[]>, nodes: KObject[]): void {
+    const newStates = new Map<string, ZoneState>();
+    let allAreFully = true;
+    for (const [z, conds] of zoneConditions) {
+      const [, st] = this.computeZoneState(conds);
+      if (st !== 'FullDisruption') allAreFully = false;
+      newStates.set(z, st);
+      if (!this.zoneStates.has(z)) this.zoneStates.set(z, 'Initial');
+    }
+    let allWasFully = true;
+    for (const [z, st] of this.zoneStates) {
+      if (!zoneConditions.has(z)) {
+        this.zoneStates.delete(z);
+        continue;
+      }
+      if (st !== 'FullDisruption') {
+        allWasFully = false;
+        break;
+      }
+    }
+    if (allAreFully && allWasFully) return;
+    if (allAreFully) {
+      for (const n of nodes) this.markNodeAsReachable(this.nodeInformer.get(n.metadata.name) ?? n);
+      for (const z of this.zoneStates.keys()) {
+        const q = this.zoneTainter.get(z);
+        if (q) q.limiter = new TokenBucket(0, 1, () => this.now());
+        this.zoneStates.set(z, 'FullDisruption');
+      }
+      return;
+    }
+    if (allWasFully) {
+      const now = this.now();
+      for (const n of nodes) {
+        const h = this.nodeHealth.get(n.metadata.name);
+        if (h) {
+          h.probeTimestamp = now;
+          h.readyTransitionTimestamp = now;
+        }
+      }
+      for (const z of this.zoneStates.keys()) {
+        const st = newStates.get(z) ?? 'Normal';
+        this.setLimiterInZone(z, zoneConditions.get(z)?.length ?? 0, st);
+        this.zoneStates.set(z, st);
+      }
+      return;
+    }
+    for (const [z, st] of this.zoneStates) {
+      const next = newStates.get(z) ?? st;
+      if (next === st) continue;
+      this.setLimiterInZone(z, zoneConditions.get(z)?.length ?? 0, next);
+      this.zoneStates.set(z, next);
+    }
+  }
+
+  // ---- events and deadlines -----------------------------------------------------------
+
+  private recordNodeEvent(node: KObject, reason: string, event: string): void {
+    this.recorder.event({ apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' }, 'Normal', reason, `Node ${node.metadata.name} event: ${event}`);
+  }
+
+  /** RecordNodeStatusChange: "Node X status is now: NodeNotReady". */
+  private recordNodeStatusChange(node: KObject, status: string): void {
+    this.recorder.event({ apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' }, 'Normal', status, `Node ${node.metadata.name} status is now: ${status}`);
+  }
+
+  /**
+   * A node silent for two heartbeat periods gets a deadline at the monitor pass where its
+   * grace period will have run out (for `settle`); a fresh heartbeat cancels it.
+   */
+  private trackGraceDeadline(node: KObject): void {
+    const name = node.metadata.name;
+    const h = this.nodeHealth.get(name);
+    const d = this.graceDeadlines.get(name);
+    const silent = h && this.now() - h.probeTimestamp >= 2 * this.ctx.timings.nodeStatusUpdateFrequencyMs && readyOf(node)?.status !== 'Unknown';
+    if (!silent || !h) {
+      if (d) this.ctx.clock.cancel(d.handle);
+      this.graceDeadlines.delete(name);
+      return;
+    }
+    const period = this.ctx.timings.nodeMonitorPeriodMs;
+    const due = h.probeTimestamp + (readyOf(node) ? this.ctx.timings.nodeMonitorGracePeriodMs : this.ctx.timings.nodeStartupGracePeriodMs);
+    const at = this.monitorStartedAt + (Math.floor((due - this.monitorStartedAt) / period) + 1) * period;
+    if (d?.at === at) return;
+    if (d) this.ctx.clock.cancel(d.handle);
+    const handle = this.ctx.clock.setTimer(at - this.now(), () => this.graceDeadlines.delete(name), {
+      deadline: true, label: `${name}: node-monitor-grace-period runs out`, object: `Node/${name}`,
+    });
+    this.graceDeadlines.set(name, { at, handle });
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * A kubelet per simulated node (pkg/kubelet/kubelet.go): registers its Node, heartbeats
+ * (Lease every 10 s; node status checked every 10 s, posted on change or every 5 min), watches
+ * the Pods bound to it (a SharedInformer with fieldSelector spec.nodeName=<node>, relay
+ * participant `kubelet/<node>`) and runs them through its pod workers on a simulated
+ * containerd (`containerd/<node>`).
+ *
+ * Power: {@link Kubelet.powerOff} stops everything at once — no heartbeats, no status, the
+ * informer stopped, every pending timer of this kubelet cancelled, containers and sandboxes
+ * gone (images stay on disk). The apiserver keeps showing the old state; that is the point.
+ * {@link Kubelet.powerOn} boots a fresh kubelet: a new boot ID, "Starting kubelet.", the
+ * Node reconciled and posted Ready, a relist of its Pods — those deleted meanwhile are
+ * finalized (grace-0 delete), the others get a new sandbox (new Pod IP) and their containers
+ * restart with restartCount + 1 (lastState terminated, reason Unknown, exit code 255).
+ *
+ * All timings come from ctx.timings (simulated ms).
+ */
+import type { KObject } from '../api/types';
+import { users, type Client } from '../client/clientset';
+import type { EventRecorder } from '../client/record';
+import { SharedInformer } from '../client/informer';
+import type { ComponentContext } from '../component-context';
+import { ImageManager } from './image-manager';
+import { NodeLease } from './lease';
+import { NodeStatusManager } from './node-status';
+import { PodWorkers } from './pod-workers';
+import { ContainerRuntime } from './runtime';
+import { StatusManager } from './status-manager';
+import { OwnedTimers } from './timers';
+
+/** How a node is configured (CONTRACTS.md scenario `cluster.nodes`). */
+export interface NodeConfig {
+  name: string;
+  labels?: Record<string, string>;
+  taints?: { key: string; value?: string; effect: string }[];
+  /** e.g. {cpu: "4", memory: "8Gi", pods: "110", "ephemeral-storage": "100Gi"} */
+  capacity?: Record<string, string>;
+  /** kubeadm control-plane node: node-role.kubernetes.io/control-plane label and NoSchedule taint */
+  controlPlane?: boolean;
+}
+
+export class Kubelet {
+  readonly nodeName: string;
+  readonly participant: string;
+  readonly client: Client;
+  readonly timers: OwnedTimers;
+  readonly runtime: ContainerRuntime;
+  readonly nodeStatus: NodeStatusManager;
+  readonly images: ImageManager;
+  readonly statusManager: StatusManager;
+  readonly podWorkers: PodWorkers;
+  private readonly lease: NodeLease;
+  private readonly recorder: EventRecorder;
+  private informer: SharedInformer | null = null;
+  private on = false;
+
+  constructor(private readonly ctx: ComponentContext, readonly cfg: NodeConfig) {
+    this.nodeName = cfg.name;
+    this.participant = `kubelet/${cfg.name}`;
+    this.client = ctx.client(users.node(cfg.name));
+    this.recorder = ctx.recorder(this.client, 'kubelet', cfg.name);
+    this.timers = new OwnedTimers(ctx.clock, ctx.relay);
+    const nodes = this.client.resource('', 'nodes');
+    const pods = this.client.resource('', 'pods');
+    this.runtime = new ContainerRuntime(ctx, cfg.name, this.timers, () => `10.244.${this.nodeStatus.index}`);
+    this.nodeStatus = new NodeStatusManager(ctx, cfg, nodes, this.recorder, this.runtime);
+    this.lease = new NodeLease(ctx, cfg.name, this.client.resource('coordination.k8s.io', 'leases'), nodes);
+    this.images = new ImageManager(ctx, this.runtime, this.recorder);
+    this.statusManager = new StatusManager(ctx, pods, this.timers, () => this.nodeStatus.internalIP);
+    this.podWorkers = new PodWorkers(ctx, cfg.name, this.runtime, this.images, this.statusManager, this.recorder, this.timers);
+  }
+
+  /** True while the machine is powered on. */
+  get powered(): boolean {
+    return this.on;
+  }
+
+  /** Boots the kubelet: register, heartbeat, watch Pods. Idempotent while running. */
+  start(): void {
+    if (this.on) return;
+    this.on = true;
+    this.ctx.relay.withCause(null, () => {
+      this.nodeStatus.boot();
+      this.nodeStatus.register();
+      this.lease.renew();
+      this.scheduleHeartbeat();
+      this.startInformer();
+    });
+  }
+
+  /** Powers the machine off (see the file comment). */
+  powerOff(): void {
+    if (!this.on) return;
+    this.on = false;
+    this.informer?.stop();
+    this.informer = null;
+    this.timers.cancelAll();
+    this.runtime.wipe();
+    this.podWorkers.reset();
+    this.statusManager.reset();
+    this.images.backOff.clear();
+    this.lease.reset();
+  }
+
+  /** Powers the machine on: a fresh kubelet start. */
+  powerOn(): void {
+    this.start();
+  }
+
+  private scheduleHeartbeat(): void {
+    const period = Math.min(this.lease.renewIntervalMs, this.ctx.timings.nodeStatusUpdateFrequencyMs);
+    this.timers.set(period, () => {
+      this.ctx.relay.withCause(null, () => {
+        this.lease.renew();
+        this.nodeStatus.syncNodeStatus();
+      });
+      this.scheduleHeartbeat();
+    }, { label: `${this.participant}: heartbeat` });
+  }
+
+  private startInformer(): void {
+    const info = this.ctx.api.registry.forResource('', 'pods');
+    if (!info) throw new Error('pods are not served');
+    const inf = new SharedInformer(this.client, info, { fieldSelector: `spec.nodeName=${this.nodeName}` });
+    inf.addEventHandler({
+      participant: this.participant,
+      onAdd: (pod) => this.podWorkers.upsert(pod),
+      onUpdate: (_old, pod) => this.podWorkers.upsert(pod),
+      onDelete: (pod) => this.podWorkers.remove(pod),
+    });
+    this.informer = inf;
+    inf.start();
+  }
+
+  /** The Pods this kubelet currently knows (its informer cache). */
+  pods(): KObject[] {
+    return this.informer?.list() ?? [];
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * Node registration and node status, as pkg/kubelet/kubelet_node_status.go
+ * (registerWithAPIServer, tryUpdateNodeStatus: status is computed every
+ * nodeStatusUpdateFrequency = 10 s and posted only when it changed or when
+ * nodeStatusReportFrequency = 5 min passed) with the setters of pkg/kubelet/nodestatus/setters.go
+ * (conditions, events on transitions):
+ *   MemoryPressure False KubeletHasSufficientMemory "kubelet has sufficient memory available"
+ *   DiskPressure   False KubeletHasNoDiskPressure   "kubelet has no disk pressure"
+ *   PIDPressure    False KubeletHasSufficientPID    "kubelet has sufficient PID available"
+ *   Ready          True  KubeletReady               "kubelet is posting ready status"
+ * Events (component kubelet, host = node, involvedObject Node with uid = node name as the
+ * kubelet's nodeRef): Starting "Starting kubelet.", NodeAllocatableEnforced "Updated Node
+ * Allocatable limit across pods", Rebooted "Node X has been rebooted, boot id: …",
+ * NodeHasSufficientMemory "Node X status is now: NodeHasSufficientMemory", …, NodeReady.
+ *
+ * Allocatable follows kubeadm's defaults: memory = capacity − 100Mi (evictionHard
+ * memory.available), ephemeral-storage = 90 % (nodefs.available 10 %), cpu and pods equal.
+ * spec.podCIDR (10.244.N.0/24) is set here at registration; upstream the nodeipam controller
+ * of kube-controller-manager allocates it (--allocate-node-cidrs), which this engine folds
+ * into registration. Times: RFC 3339 of simulated time; frequencies in simulated ms.
+ */
+import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { StatusError } from '../api/errors';
+import type { ResourceClient } from '../client/clientset';
+import type { EventRecorder, ObjectRef } from '../client/record';
+import type { ComponentContext } from '../component-context';
+import { bytesOf } from '../api/quantity';
+import type { ContainerRuntime } from './runtime';
+
+/** What a kubelet registers (the NodeConfig of kubelet.ts). */
+export interface NodeStatusConfig {
+  name: string;
+  labels?: Record<string, string>;
+  taints?: { key: string; value?: string; effect: string }[];
+  capacity?: Record<string, string>;
+  controlPlane?: boolean;
+}
+
+export const KUBELET_VERSION = 'v1.33.1';
+export const CONTAINER_RUNTIME_VERSION = 'containerd://2.1.1';
+const OS_IMAGE = 'Debian GNU/Linux 12 (bookworm)';
+const KERNEL_VERSION = '6.8.0-52-generic';
+const EVICTION_HARD_MEMORY = 100 * 1024 * 1024;
+
+interface CondSpec {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+  event: string;
+}
+
+/** The conditions a healthy kubelet posts, in upstream order. */
+const HEALTHY: CondSpec[] = [
+  { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', event: 'NodeHasSufficientMemory' },
+  { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure', event: 'NodeHasNoDiskPressure' },
+  { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available', event: 'NodeHasSufficientPID' },
+  { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', event: 'NodeReady' },
+];
+
+export class NodeStatusManager {
+  /** N of 10.244.N.0/24 and 172.18.0.(N+2); fixed at first registration. */
+  index = -1;
+  bootID = '';
+  private readonly machineID: string;
+  private readonly systemUUID: string;
+  private lastReportAt = -Infinity;
+  private registered = false;
+
+  constructor(
+    private readonly ctx: ComponentContext,
+    private readonly cfg: NodeStatusConfig,
+    private readonly nodes: ResourceClient,
+    private readonly recorder: EventRecorder,
+    private readonly runtime: ContainerRuntime,
+  ) {
+    this.machineID = ctx.rng.uuid().replace(/-/g, '');
+    this.systemUUID = ctx.rng.uuid();
+  }
+
+  get podCIDR(): string {
+    return `10.244.${this.index}.0/24`;
+  }
+
+  get internalIP(): string {
+    return `172.18.0.${this.index + 2}`;
+  }
+
+  /** The kubelet's nodeRef (pkg/kubelet/kubelet.go): UID is the node name. */
+  get nodeRef(): ObjectRef {
+    return { apiVersion: 'v1', kind: 'Node', name: this.cfg.name, uid: this.cfg.name, namespace: '' };
+  }
+
+  /** Kubelet start-up: a new boot ID and the start events. */
+  boot(): void {
+    this.bootID = this.ctx.rng.uuid();
+    this.registered = false;
+    this.lastReportAt = -Infinity;
+    this.recorder.event(this.nodeRef, 'Normal', 'Starting', 'Starting kubelet.');
+    this.recorder.event(this.nodeRef, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+  }
+
+  private chooseIndex(existing: KObject | undefined): void {
+    if (this.index >= 0) return;
+    const m = existing?.spec?.podCIDR?.match(/^10\.244\.(\d+)\.0\/24$/);
+    if (m) {
+      this.index = Number(m[1]);
+      return;
+    }
+    const used = new Set<number>();
+    for (const n of this.nodes.list(undefined, { quiet: true }).items) {
+      const mm = n.spec?.podCIDR?.match(/^10\.244\.(\d+)\.0\/24$/);
+      if (mm) used.add(Number(mm[1]));
+    }
+    let i = 0;
+    while (used.has(i)) i++;
+    this.index = i;
+  }
+
+  private labels(): Record<string, string> {
+    const l: Record<string, string> = {
+      'beta.kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': this.cfg.name,
+      'kubernetes.io/os': 'linux',
+    };
+    if (this.cfg.controlPlane) {
+      l['node-role.kubernetes.io/control-plane'] = '';
+      l['node.kubernetes.io/exclude-from-external-load-balancers'] = '';
+    }
+    return { ...l, ...this.cfg.labels };
+  }
+
+  private taints(): { key: string; value?: string; effect: string }[] {
+    const t = [...(this.cfg.taints ?? [])].map((x) => ({ ...x }));
+    if (this.cfg.controlPlane && !t.some((x) => x.key === 'node-role.kubernetes.io/control-plane')) {
+      t.push({ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' });
+    }
+    return t;
+  }
+
+  private resources(): { capacity: Record<string, string>; allocatable: Record<string, string> } {
+    const c = { cpu: '2', memory: '4Gi', pods: '110', 'ephemeral-storage': '100Gi', ...this.cfg.capacity };
+    const mem = bytesOf(c.memory);
+    const eph = bytesOf(c['ephemeral-storage']);
+    const capacity: Record<string, string> = { ...c, cpu: c.cpu, 'ephemeral-storage': formatKi(eph), 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: formatKi(mem), pods: c.pods };
+    const allocatable: Record<string, string> = {
+      ...capacity,
+      'ephemeral-storage': String(Math.floor(eph * 0.9)),
+      memory: formatKi(Math.max(0, mem - EVICTION_HARD_MEMORY)),
+    };
+    return { capacity: sortKeys(capacity), allocatable: sortKeys(allocatable) };
+  }
+
+  /**
+   * registerWithAPIServer: create the Node, or — after a reboot — find it and reconcile its
+   * default labels. Then post status. Returns false when the apiserver refused.
+   */
+  register(): boolean {
+    const name = this.cfg.name;
+    let existing: KObject | undefined;
+    try {
+      existing = this.nodes.get('', name, { quiet: true });
+    } catch (err) {
+      if (!(err instanceof StatusError) || err.code !== 404) throw err;
+    }
+    this.chooseIndex(existing);
+    try {
+      if (!existing) {
+        const node: KObject = {
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: {
+            name,
+            labels: this.labels(),
+            annotations: {
+              'kubeadm.alpha.kubernetes.io/cri-socket': 'unix:///run/containerd/containerd.sock',
+              'node.alpha.kubernetes.io/ttl': '0',
+              'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
+            },
+          },
+          spec: { podCIDR: this.podCIDR, podCIDRs: [this.podCIDR], providerID: `kind://docker/kube-relay/${name}`, ...(this.taints().length ? { taints: this.taints() } : {}) },
+          status: this.computeStatus(undefined, true).status,
+        };
+        const out = this.nodes.create('', node, { summary: `register Node ${name}` });
+        this.lastReportAt = this.ctx.clock.now();
+        this.registered = true;
+        if (!out.status?.conditions?.length) this.syncNodeStatus(true);
+        return true;
+      }
+      // updateDefaultLabels on an existing Node
+      const want = this.labels();
+      const labels: Record<string, string> = { ...existing.metadata.labels };
+      let changed = false;
+      for (const k of Object.keys(want)) {
+        if (labels[k] === undefined) {
+          labels[k] = want[k];
+          changed = true;
+        }
+      }
+      if (changed) this.nodes.update({ ...existing, metadata: { ...existing.metadata, labels } });
+      this.registered = true;
+      this.syncNodeStatus(true);
+      return true;
+    } catch (err) {
+      if (err instanceof StatusError) return false;
+      throw err;
+    }
+  }
+
+  /** Has the Node been registered since the last boot? */
+  get isRegistered(): boolean {
+    return this.registered;
+  }
+
+  /**
+   * The status the setters produce from the stored one. `emit` records the transition events.
+   * Returns the status and whether any condition transitioned.
+   */
+  computeStatus(old: KObject['status'] | undefined, emit: boolean): { status: Record<string, unknown>; transitioned: boolean } {
+    const now = this.ctx.clock.nowRFC3339();
+    const name = this.cfg.name;
+    if (emit && old?.nodeInfo?.bootID && old.nodeInfo.bootID !== this.bootID) {
+      this.recorder.event(this.nodeRef, 'Warning', 'Rebooted', `Node ${name} has been rebooted, boot id: ${this.bootID}`);
+    }
+    let transitioned = false;
+    const conditions = HEALTHY.map((h) => {
+      const prev = (old?.conditions ?? []).find((c: { type: string }) => c.type === h.type);
+      const changed = !prev || prev.status !== h.status;
+      if (changed) {
+        transitioned = true;
+        if (emit) this.recorder.event(this.nodeRef, 'Normal', h.event, `Node ${name} status is now: ${h.event}`);
+      }
+      return {
+        lastHeartbeatTime: now,
+        lastTransitionTime: changed ? now : prev.lastTransitionTime,
+        message: h.message,
+        reason: h.reason,
+        status: h.status,
+        type: h.type,
+      };
+    });
+    const { capacity, allocatable } = this.resources();
+    const status: Record<string, unknown> = {
+      addresses: [{ address: this.internalIP, type: 'InternalIP' }, { address: name, type: 'Hostname' }],
+      allocatable,
+      capacity,
+      conditions,
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      images: this.runtime.listImages().map((i) => ({ names: [i.repoDigest, i.ref], sizeBytes: i.sizeBytes })),
+      nodeInfo: {
+        architecture: 'amd64',
+        bootID: this.bootID,
+        containerRuntimeVersion: CONTAINER_RUNTIME_VERSION,
+        kernelVersion: KERNEL_VERSION,
+        kubeletVersion: KUBELET_VERSION,
+        machineID: this.machineID,
+        operatingSystem: 'linux',
+        osImage: OS_IMAGE,
+        systemUUID: this.systemUUID,
+      },
+    };
+    return { status, transitioned };
+  }
+
+  /**
+   * tryUpdateNodeStatus: post when something besides heartbeat times changed, or when
+   * nodeStatusReportFrequency passed since the last report (or `force`).
+   */
+  syncNodeStatus(force = false): void {
+    if (!this.registered) {
+      this.register();
+      return;
+    }
+    let node: KObject;
+    try {
+      node = this.nodes.get('', this.cfg.name, { quiet: true });
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 404) {
+        this.registered = false;
+        this.register();
+        return;
+      }
+      throw err;
+    }
+    const probe = this.computeStatus(node.status, false);
+    const changed = !deepEqual(stripHeartbeats(probe.status), stripHeartbeats(pick(node.status, probe.status)));
+    const due = this.ctx.clock.now() - this.lastReportAt >= this.ctx.timings.nodeStatusReportFrequencyMs;
+    if (!changed && !due && !force) return;
+    const { status, transitioned } = this.computeStatus(node.status, true);
+    const next = deepCopy(node);
+    next.status = { ...node.status, ...status };
+    delete next.metadata.resourceVersion;
+    try {
+      this.nodes.updateStatus(next, {
+        category: transitioned ? undefined : 'heartbeat',
+        summary: transitioned ? `update status Node ${this.cfg.name}: Ready` : `node status heartbeat ${this.cfg.name}`,
+      });
+      this.lastReportAt = this.ctx.clock.now();
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+    }
+  }
+}
+
+/** Bytes as the kubelet (cAdvisor) reports memory: whole Ki, e.g. "8388608Ki". */
+function formatKi(bytes: number): string {
+  return `${Math.floor(bytes / 1024)}Ki`;
+}
+
+function sortKeys(o: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(o).sort()) out[k] = o[k];
+  return out;
+}
+
+function pick(from: Record<string, unknown> | undefined, like: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(like)) out[k] = from?.[k];
+  return out;
+}
+
+function stripHeartbeats(s: Record<string, unknown>): unknown {
+  const c = deepCopy(s) as { conditions?: Record<string, unknown>[] };
+  for (const cond of c.conditions ?? []) delete cond.lastHeartbeatTime;
+  return c;
+}

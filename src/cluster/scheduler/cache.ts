@@ -1,0 +1,184 @@
+/**
+ * The scheduler cache: NodeInfo per node, built from the node informer and from assigned
+ * pods, including *assumed* pods — pods the scheduler has chosen a node for and whose
+ * binding has not yet been confirmed by the watch — so that the next cycle already counts
+ * their requests.
+ *
+ * Mirrors pkg/scheduler/backend/cache/cache.go (AssumePod, FinishBinding, ForgetPod,
+ * AddPod confirming an assumed pod, UpdatePod, RemovePod, AddNode/UpdateNode/RemoveNode)
+ * and node_tree.go (nodes listed round-robin across zones, in the order they were added).
+ *
+ * Scheduling cycles here are synchronous on the simulated clock, so the cache itself is the
+ * snapshot (UpdateSnapshot is a no-op); preemption clones NodeInfos for its what-ifs.
+ */
+import type { KObject } from '../api/types';
+import { NodeInfo, newPodInfo, type PodInfo } from './node-info';
+
+interface PodState {
+  pi: PodInfo;
+  nodeName: string;
+  assumed: boolean;
+}
+
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
+const REGION_LABEL = 'topology.kubernetes.io/region';
+
+/** Cache of the cluster as the scheduler sees it. */
+export class SchedulerCache {
+  private nodes = new Map<string, NodeInfo>();
+  private podStates = new Map<string, PodState>();
+  private ordered: NodeInfo[] | null = null;
+  /** How many nodes carry each normalized image name (ImageStateSummary.NumNodes). */
+  private imageNodes = new Map<string, number>();
+
+  constructor(private readonly priorityOf: (pod: KObject) => number) {}
+
+  // ---- nodes ---------------------------------------------------------------------------
+
+  /** cache.AddNode / UpdateNode. */
+  addOrUpdateNode(node: KObject): void {
+    const name = node.metadata.name;
+    let ni = this.nodes.get(name);
+    if (ni?.node) this.countImages(ni, -1);
+    if (!ni) {
+      ni = new NodeInfo(node);
+      this.nodes.set(name, ni);
+      this.ordered = null;
+    } else {
+      const zoneChanged = zoneOf(ni.node) !== zoneOf(node) || !ni.node;
+      ni.setNode(node);
+      if (zoneChanged) this.ordered = null;
+    }
+    this.countImages(ni, 1);
+  }
+
+  /** cache.RemoveNode: the NodeInfo stays while pods still point at it (upstream keeps it too). */
+  removeNode(name: string): void {
+    const ni = this.nodes.get(name);
+    if (!ni) return;
+    if (ni.node) this.countImages(ni, -1);
+    if (ni.pods.size) ni.node = undefined;
+    else this.nodes.delete(name);
+    this.ordered = null;
+  }
+
+  private countImages(ni: NodeInfo, d: number): void {
+    for (const name of ni.images.keys()) this.imageNodes.set(name, (this.imageNodes.get(name) ?? 0) + d);
+  }
+
+  /** Number of nodes that have an image (for ImageLocality's spread scaling). */
+  imageNumNodes(name: string): number {
+    return this.imageNodes.get(name) ?? 0;
+  }
+
+  /** The NodeInfo of a node, if the node exists. */
+  nodeInfo(name: string): NodeInfo | undefined {
+    const ni = this.nodes.get(name);
+    return ni?.node ? ni : undefined;
+  }
+
+  /**
+   * Every node with a Node object, in node-tree order: zones round-robin, each zone's nodes
+   * in the order they were added (nodeTree.list()).
+   */
+  list(): NodeInfo[] {
+    if (this.ordered) return this.ordered;
+    const zones = new Map<string, NodeInfo[]>();
+    for (const ni of this.nodes.values()) {
+      if (!ni.node) continue;
+      const z = zoneOf(ni.node);
+      let arr = zones.get(z);
+      if (!arr) zones.set(z, (arr = []));
+      arr.push(ni);
+    }
+    const out: NodeInfo[] = [];
+    const lists = [...zones.values()];
+    for (let i = 0; out.length < lists.reduce((s, l) => s + l.length, 0); i++) {
+      for (const l of lists) if (i < l.length) out.push(l[i]);
+    }
+    this.ordered = out;
+    return out;
+  }
+
+  /** Number of nodes (with Node objects). */
+  get nodeCount(): number {
+    return this.list().length;
+  }
+
+  // ---- pods ----------------------------------------------------------------------------
+
+  private uidOf(pod: KObject): string {
+    return pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`;
+  }
+
+  private nodeFor(name: string): NodeInfo {
+    let ni = this.nodes.get(name);
+    if (!ni) {
+      ni = new NodeInfo();
+      this.nodes.set(name, ni);
+    }
+    return ni;
+  }
+
+  private place(pod: KObject, nodeName: string, assumed: boolean): void {
+    const pi = newPodInfo(pod, this.priorityOf(pod));
+    this.nodeFor(nodeName).addPod(pi);
+    this.podStates.set(pi.uid, { pi, nodeName, assumed });
+  }
+
+  private unplace(uid: string): void {
+    const st = this.podStates.get(uid);
+    if (!st) return;
+    const ni = this.nodes.get(st.nodeName);
+    ni?.removePod(uid);
+    if (ni && !ni.node && ni.pods.size === 0) this.nodes.delete(st.nodeName);
+    this.podStates.delete(uid);
+  }
+
+  /** cache.AssumePod: counts `pod` on `nodeName` before the binding is confirmed. */
+  assumePod(pod: KObject, nodeName: string): void {
+    const uid = this.uidOf(pod);
+    if (this.podStates.has(uid)) throw new Error(`pod ${pod.metadata.namespace}/${pod.metadata.name}(${uid}) is in the cache, so can't be assumed`);
+    this.place({ ...pod, spec: { ...pod.spec, nodeName } }, nodeName, true);
+  }
+
+  /** cache.ForgetPod: drops an assumed pod (binding failed). */
+  forgetPod(pod: KObject): void {
+    const uid = this.uidOf(pod);
+    if (this.podStates.get(uid)?.assumed) this.unplace(uid);
+  }
+
+  /** True while the pod is assumed and not yet confirmed (cache.IsAssumedPod). */
+  isAssumed(pod: KObject): boolean {
+    return this.podStates.get(this.uidOf(pod))?.assumed === true;
+  }
+
+  /** cache.AddPod: an assigned pod seen by the informer (confirms an assumed pod). */
+  addPod(pod: KObject): void {
+    const uid = this.uidOf(pod);
+    if (this.podStates.has(uid)) this.unplace(uid);
+    this.place(pod, pod.spec.nodeName, false);
+  }
+
+  /** cache.UpdatePod. */
+  updatePod(_old: KObject, pod: KObject): void {
+    this.addPod(pod);
+  }
+
+  /** cache.RemovePod. */
+  removePod(pod: KObject): void {
+    this.unplace(this.uidOf(pod));
+  }
+
+  /** The cached PodInfo of a pod, if assigned or assumed. */
+  podInfo(uid: string): PodInfo | undefined {
+    return this.podStates.get(uid)?.pi;
+  }
+}
+
+function zoneOf(node: KObject | undefined): string {
+  const l = node?.metadata.labels ?? {};
+  const region = l[REGION_LABEL] ?? '';
+  const zone = l[ZONE_LABEL] ?? '';
+  return region || zone ? `${region}:\u0000:${zone}` : '';
+}

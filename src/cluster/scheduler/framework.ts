@@ -1,0 +1,225 @@
+/**
+ * The scheduling framework: runs a profile's plugins at each extension point (PreFilter,
+ * Filter, PostFilter, PreScore, Score + NormalizeScore with weights, Bind), and formats the
+ * FitError message of a failed attempt.
+ *
+ * Mirrors pkg/scheduler/framework/runtime/framework.go (RunPreFilterPlugins,
+ * RunFilterPlugins — stops at the first rejecting plugin and names it —,
+ * RunFilterPluginsWithNominatedPods, RunPostFilterPlugins, RunPreScorePlugins,
+ * RunScorePlugins, RunBindPlugins) and pkg/scheduler/framework/types.go (FitError.Error()).
+ *
+ * The framework knows nothing about tracing: the decision record comes from wrapped plugins
+ * (decision.ts), as kube-scheduler-simulator's wrappedplugin.go does.
+ */
+import { isRejected, newStatus, SUCCESS, type BindPlugin, type CycleState, type FilterPlugin, type NodeToStatus, type Plugin, type PostFilterPlugin, type PostFilterResult, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Status, type NodeScore } from './types';
+import type { NodeInfo, PodInfo } from './node-info';
+
+/** framework.MaxNodeScore. */
+export const MAX_NODE_SCORE = 100;
+
+/** One enabled plugin of a profile with its score weight (MultiPoint config). */
+export interface PluginEntry {
+  plugin: Plugin;
+  weight: number;
+}
+
+/** A node's scores from every score plugin, weighted, and their total (framework.NodePluginScores). */
+export interface NodePluginScores {
+  name: string;
+  scores: { plugin: string; score: number }[];
+  total: number;
+}
+
+/** frameworkImpl for one profile ("default-scheduler"). */
+export class Framework {
+  readonly preFilterPlugins: PreFilterPlugin[] = [];
+  readonly filterPlugins: FilterPlugin[] = [];
+  readonly postFilterPlugins: PostFilterPlugin[] = [];
+  readonly preScorePlugins: PreScorePlugin[] = [];
+  readonly scorePlugins: { plugin: ScorePlugin; weight: number }[] = [];
+  readonly bindPlugins: BindPlugin[] = [];
+  /** Pods nominated to a node (the PodNominator), for RunFilterPluginsWithNominatedPods. */
+  nominatedPodsForNode: (nodeName: string) => PodInfo[] = () => [];
+
+  /** Registers each plugin at every extension point it implements, in order (MultiPoint). */
+  constructor(readonly profileName: string, entries: PluginEntry[]) {
+    for (const { plugin, weight } of entries) {
+      const p = plugin as Plugin & Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & BindPlugin>;
+      if (p.preFilter) this.preFilterPlugins.push(p as PreFilterPlugin);
+      if (p.filter) this.filterPlugins.push(p as FilterPlugin);
+      if (p.postFilter) this.postFilterPlugins.push(p as PostFilterPlugin);
+      if (p.preScore) this.preScorePlugins.push(p as PreScorePlugin);
+      if (p.score) this.scorePlugins.push({ plugin: p as ScorePlugin, weight });
+      if (p.bind) this.bindPlugins.push(p as BindPlugin);
+    }
+  }
+
+  /** Every registered plugin name, in order (for the queue's event registrations). */
+  plugins(): Plugin[] {
+    const seen = new Map<string, Plugin>();
+    for (const list of [this.preFilterPlugins, this.filterPlugins, this.postFilterPlugins, this.preScorePlugins, this.scorePlugins.map((s) => s.plugin), this.bindPlugins]) {
+      for (const p of list) if (!seen.has(p.name)) seen.set(p.name, p);
+    }
+    return [...seen.values()];
+  }
+
+  /**
+   * RunPreFilterPlugins. Skip adds the plugin to state.skipFilterPlugins; a rejection ends
+   * the run and is returned with the plugin's name.
+   */
+  runPreFilterPlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): Status {
+    for (const p of this.preFilterPlugins) {
+      const s = p.preFilter(state, pod, nodes);
+      if (s.code === 'Skip') {
+        state.skipFilterPlugins.add(p.name);
+        continue;
+      }
+      if (s.code !== 'Success') return { ...s, plugin: p.name };
+    }
+    return SUCCESS;
+  }
+
+  /** RunPreFilterExtensionAddPod: lets PreFilter state see a pod added to a node (what-ifs). */
+  runPreFilterExtensionAddPod(state: CycleState, pod: PodInfo, toAdd: PodInfo, nodeInfo: NodeInfo): void {
+    for (const p of this.preFilterPlugins) if (!state.skipFilterPlugins.has(p.name)) p.addPod?.(state, pod, toAdd, nodeInfo);
+  }
+
+  /** RunPreFilterExtensionRemovePod. */
+  runPreFilterExtensionRemovePod(state: CycleState, pod: PodInfo, toRemove: PodInfo, nodeInfo: NodeInfo): void {
+    for (const p of this.preFilterPlugins) if (!state.skipFilterPlugins.has(p.name)) p.removePod?.(state, pod, toRemove, nodeInfo);
+  }
+
+  /** RunFilterPlugins: the first non-success status, naming its plugin; Success otherwise. */
+  runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status {
+    for (const p of this.filterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const s = p.filter(state, pod, nodeInfo);
+      if (s.code !== 'Success') return { ...(isRejected(s) ? s : newStatus('Error', ...s.reasons)), plugin: p.name };
+    }
+    return SUCCESS;
+  }
+
+  /**
+   * RunFilterPluginsWithNominatedPods: when pods of equal or higher priority are nominated
+   * to the node, the filters run once with them added (they will be there) and, if that
+   * passes, once without them (they might not come); both must pass.
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status {
+    const nominated = this.nominatedPodsForNode(nodeInfo.name).filter((n) => n.uid !== pod.uid && n.priority >= pod.priority);
+    if (nominated.length) {
+      const stateOut = state.clone();
+      const niOut = nodeInfo.clone();
+      for (const n of nominated) {
+        niOut.addPod(n);
+        this.runPreFilterExtensionAddPod(stateOut, pod, n, niOut);
+      }
+      const s = this.runFilterPlugins(stateOut, pod, niOut);
+      if (s.code !== 'Success') return s;
+    }
+    return this.runFilterPlugins(state, pod, nodeInfo);
+  }
+
+  /** RunPostFilterPlugins: the first plugin that succeeds wins; otherwise the last rejection. */
+  runPostFilterPlugins(state: CycleState, pod: PodInfo, m: NodeToStatus): PostFilterResult {
+    let last: PostFilterResult = { status: newStatus('Unschedulable') };
+    for (const p of this.postFilterPlugins) {
+      const r = p.postFilter(state, pod, m);
+      if (r.status.code === 'Success') return r;
+      last = { ...r, status: { ...r.status, plugin: p.name } };
+    }
+    return last;
+  }
+
+  /** RunPreScorePlugins: Skip adds the plugin to state.skipScorePlugins. */
+  runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): Status {
+    for (const p of this.preScorePlugins) {
+      const s = p.preScore(state, pod, nodes);
+      if (s.code === 'Skip') {
+        state.skipScorePlugins.add(p.name);
+        continue;
+      }
+      if (s.code !== 'Success') return { ...s, plugin: p.name };
+    }
+    return SUCCESS;
+  }
+
+  /**
+   * RunScorePlugins: raw scores per node, NormalizeScore per plugin, then × weight; the
+   * total is the sum (prioritizeNodes).
+   */
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores[] {
+    const out: NodePluginScores[] = nodes.map((n) => ({ name: n.name, scores: [], total: 0 }));
+    for (const { plugin, weight } of this.scorePlugins) {
+      if (state.skipScorePlugins.has(plugin.name)) continue;
+      const list: NodeScore[] = nodes.map((n) => ({ name: n.name, score: plugin.score(state, pod, n) }));
+      plugin.normalizeScore?.(state, pod, list);
+      for (let i = 0; i < list.length; i++) {
+        const s = list[i].score * weight;
+        out[i].scores.push({ plugin: plugin.name, score: s });
+        out[i].total += s;
+      }
+    }
+    return out;
+  }
+
+  /** RunBindPlugins: the first plugin that does not Skip binds. */
+  runBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status {
+    for (const p of this.bindPlugins) {
+      const s = p.bind(state, pod, nodeName);
+      if (s.code === 'Skip') continue;
+      return s.code === 'Success' ? s : { ...s, plugin: p.name };
+    }
+    return newStatus('Error', 'no bind plugin bound the pod');
+  }
+}
+
+/** framework.Diagnosis: why an attempt failed. */
+export interface Diagnosis {
+  nodeToStatus: NodeToStatus;
+  unschedulablePlugins: Set<string>;
+  preFilterMsg: string;
+  postFilterMsg: string;
+}
+
+/** framework.NoNodeAvailableMsg. */
+export const NO_NODE_AVAILABLE_MSG = '0/%v nodes are available';
+
+/**
+ * FitError.Error(): "0/N nodes are available: <PreFilterMsg>. <counted reasons, sorted>. <PostFilterMsg>"
+ * — each reason of each rejected node counted, formatted "<count> <reason>", sorted as strings
+ * (Go's sort.Strings: byte order), joined with ", ".
+ */
+export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
+  let msg = `0/${numAllNodes} nodes are available:`;
+  if (d.preFilterMsg) msg += ` ${d.preFilterMsg}.`;
+  if (!d.preFilterMsg) {
+    const reasons = new Map<string, number>();
+    for (const s of d.nodeToStatus.map.values()) for (const r of s.reasons) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+    const absent = numAllNodes - d.nodeToStatus.map.size;
+    if (absent > 0 && d.nodeToStatus.absent) for (const r of d.nodeToStatus.absent.reasons) reasons.set(r, (reasons.get(r) ?? 0) + absent);
+    const sorted = [...reasons].map(([r, n]) => `${n} ${r}`).sort(goStringLess);
+    if (sorted.length) msg += ` ${sorted.join(', ')}.`;
+  }
+  if (d.postFilterMsg) msg += ` ${d.postFilterMsg}`;
+  return msg;
+}
+
+/** Byte-wise comparison, as Go's sort.Strings. */
+export function goStringLess(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** framework.DefaultNormalizeScore: scales to 0..maxPriority by the max; `reverse` flips. */
+export function defaultNormalizeScore(maxPriority: number, reverse: boolean, scores: NodeScore[]): void {
+  let maxCount = 0;
+  for (const s of scores) if (s.score > maxCount) maxCount = s.score;
+  if (maxCount === 0) {
+    if (reverse) for (const s of scores) s.score = maxPriority;
+    return;
+  }
+  for (const s of scores) {
+    let v = Math.trunc((maxPriority * s.score) / maxCount);
+    if (reverse) v = maxPriority - v;
+    s.score = v;
+  }
+}

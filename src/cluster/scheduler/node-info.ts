@@ -1,0 +1,286 @@
+/**
+ * PodInfo and NodeInfo: what the scheduler knows about a pod (its requests, priority, host
+ * ports) and a node (allocatable, requested and non-zero requested resources, pods, used
+ * host ports, images).
+ *
+ * Mirrors pkg/scheduler/framework/types.go (PodInfo, NodeInfo, Resource, AddPod/RemovePod,
+ * calculateResource), k8s.io/component-helpers/resource/helpers.go (PodRequests: sum of
+ * containers, max with init containers, sidecars, overhead) and pkg/scheduler/util
+ * (DefaultMilliCPURequest = 100m, DefaultMemoryRequest = 200 MiB).
+ *
+ * Units: cpu in millicores, memory and ephemeral-storage in bytes, pods as a count.
+ */
+import type { KObject } from '../api/types';
+import { bytesOf, cpuMillis, quantityValue } from '../api/quantity';
+import { matches, type Selector } from '../api/labels';
+
+/** schedutil.DefaultMilliCPURequest: 100m, used for scoring containers without a cpu request. */
+export const DEFAULT_MILLI_CPU_REQUEST = 100;
+/** schedutil.DefaultMemoryRequest: 200 MiB, used for scoring containers without a memory request. */
+export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+
+/** framework.Resource. */
+export interface Resource {
+  milliCPU: number;
+  memory: number;
+  ephemeralStorage: number;
+  allowedPodNumber: number;
+  /** Extended resources (nvidia.com/gpu, hugepages-2Mi…) in base units. */
+  scalar: Record<string, number>;
+}
+
+/** An empty Resource. */
+export function emptyResource(): Resource {
+  return { milliCPU: 0, memory: 0, ephemeralStorage: 0, allowedPodNumber: 0, scalar: {} };
+}
+
+/** True for resources the scheduler tracks as scalars (extended, hugepages, attachable volumes). */
+export function isScalarResourceName(name: string): boolean {
+  return name.includes('/') || name.startsWith('hugepages-');
+}
+
+/** framework.NewResource: a ResourceList (as in node.status.allocatable) → Resource. */
+export function resourceFromList(rl: Record<string, string | number> | undefined): Resource {
+  const r = emptyResource();
+  addList(r, rl);
+  return r;
+}
+
+function addList(r: Resource, rl: Record<string, string | number> | undefined): void {
+  if (!rl) return;
+  for (const [k, v] of Object.entries(rl)) {
+    if (k === 'cpu') r.milliCPU += cpuMillis(v);
+    else if (k === 'memory') r.memory += bytesOf(v);
+    else if (k === 'pods') r.allowedPodNumber += quantityValue(v);
+    else if (k === 'ephemeral-storage') r.ephemeralStorage += bytesOf(v);
+    else if (isScalarResourceName(k)) r.scalar[k] = (r.scalar[k] ?? 0) + quantityValue(v);
+  }
+}
+
+function addRes(a: Resource, b: Resource): void {
+  a.milliCPU += b.milliCPU;
+  a.memory += b.memory;
+  a.ephemeralStorage += b.ephemeralStorage;
+  for (const [k, v] of Object.entries(b.scalar)) a.scalar[k] = (a.scalar[k] ?? 0) + v;
+}
+
+function maxRes(a: Resource, b: Resource): void {
+  a.milliCPU = Math.max(a.milliCPU, b.milliCPU);
+  a.memory = Math.max(a.memory, b.memory);
+  a.ephemeralStorage = Math.max(a.ephemeralStorage, b.ephemeralStorage);
+  for (const [k, v] of Object.entries(b.scalar)) a.scalar[k] = Math.max(a.scalar[k] ?? 0, v);
+}
+
+function containerRequests(c: { resources?: { requests?: Record<string, string> } }, nonZero: boolean): Resource {
+  const req = c.resources?.requests ?? {};
+  const r = resourceFromList(req);
+  if (nonZero) {
+    if (!('cpu' in req)) r.milliCPU = DEFAULT_MILLI_CPU_REQUEST;
+    if (!('memory' in req)) r.memory = DEFAULT_MEMORY_REQUEST;
+  }
+  return r;
+}
+
+/**
+ * resourcehelper.PodRequests: the sum of the containers' requests, maxed with each init
+ * container (restartable "sidecar" init containers add to both), plus spec.overhead. With
+ * `nonZero`, a container missing a cpu/memory request counts as 100m / 200Mi (scoring).
+ */
+export function podRequests(pod: KObject, nonZero = false): Resource {
+  const spec = pod.spec ?? {};
+  const reqs = emptyResource();
+  for (const c of spec.containers ?? []) addRes(reqs, containerRequests(c, nonZero));
+  const restartable = emptyResource();
+  const initMax = emptyResource();
+  for (const ic of spec.initContainers ?? []) {
+    const cr = containerRequests(ic, nonZero);
+    if (ic.restartPolicy === 'Always') {
+      addRes(reqs, cr);
+      addRes(restartable, cr);
+      maxRes(initMax, restartable);
+    } else {
+      const tmp = emptyResource();
+      addRes(tmp, cr);
+      addRes(tmp, restartable);
+      maxRes(initMax, tmp);
+    }
+  }
+  maxRes(reqs, initMax);
+  if (spec.overhead) addList(reqs, spec.overhead);
+  return reqs;
+}
+
+/** A host port a pod uses (framework.HostPortInfo entry). */
+export interface HostPort {
+  ip: string;
+  protocol: string;
+  port: number;
+}
+
+/** The host ports of a pod's containers (schedutil.GetHostPorts). */
+export function podHostPorts(pod: KObject): HostPort[] {
+  const out: HostPort[] = [];
+  for (const c of pod.spec?.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort || p.hostPort <= 0) continue;
+      out.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort });
+    }
+  }
+  return out;
+}
+
+/**
+ * framework.PodInfo: a pod plus what the scheduler derives from it once. `priority` is
+ * spec.priority (set by the Priority admission plugin from the PriorityClass).
+ */
+export interface PodInfo {
+  pod: KObject;
+  /** "namespace/name". */
+  key: string;
+  uid: string;
+  priority: number;
+  requests: Resource;
+  nonZeroRequests: Resource;
+  hostPorts: HostPort[];
+}
+
+/** Builds a PodInfo. `priority` overrides spec.priority (the scheduler's PriorityClass fallback). */
+export function newPodInfo(pod: KObject, priority?: number): PodInfo {
+  return {
+    pod,
+    key: `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`,
+    uid: pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`,
+    priority: priority ?? (typeof pod.spec?.priority === 'number' ? pod.spec.priority : 0),
+    requests: podRequests(pod, false),
+    nonZeroRequests: podRequests(pod, true),
+    hostPorts: podHostPorts(pod),
+  };
+}
+
+/** Image info of a node (framework.ImageStateSummary without NumNodes, which the cache counts). */
+export interface ImageState {
+  size: number;
+}
+
+let generation = 0;
+
+/**
+ * framework.NodeInfo: a node and the pods assigned to it (including assumed pods whose
+ * binding is in flight). `generation` changes on every mutation.
+ */
+export class NodeInfo {
+  node: KObject | undefined;
+  pods = new Map<string, PodInfo>();
+  requested = emptyResource();
+  nonZeroRequested = emptyResource();
+  allocatable = emptyResource();
+  usedPorts: HostPort[] = [];
+  images = new Map<string, ImageState>();
+  /** Pods with pod affinity or anti-affinity (NodeInfo.PodsWithAffinity), by uid. */
+  podsWithAffinity = new Map<string, PodInfo>();
+  /** Pods with required anti-affinity (NodeInfo.PodsWithRequiredAntiAffinity), by uid. */
+  podsWithRequiredAntiAffinity = new Map<string, PodInfo>();
+  generation = ++generation;
+  private matchCache = new Map<string, number>();
+
+  constructor(node?: KObject) {
+    if (node) this.setNode(node);
+  }
+
+  get name(): string {
+    return this.node?.metadata.name ?? '';
+  }
+
+  /** NodeInfo.SetNode: allocatable and image states from node.status. */
+  setNode(node: KObject): void {
+    this.node = node;
+    this.allocatable = resourceFromList(node.status?.allocatable);
+    this.images = new Map();
+    for (const img of node.status?.images ?? []) {
+      for (const n of img.names ?? []) this.images.set(normalizedImageName(n), { size: img.sizeBytes ?? 0 });
+    }
+    this.touch();
+  }
+
+  /** NodeInfo.AddPodInfo. */
+  addPod(pi: PodInfo): void {
+    this.pods.set(pi.uid, pi);
+    addRes(this.requested, pi.requests);
+    this.nonZeroRequested.milliCPU += pi.nonZeroRequests.milliCPU;
+    this.nonZeroRequested.memory += pi.nonZeroRequests.memory;
+    for (const hp of pi.hostPorts) this.usedPorts.push(hp);
+    const aff = pi.pod.spec?.affinity;
+    if (aff?.podAffinity || aff?.podAntiAffinity) this.podsWithAffinity.set(pi.uid, pi);
+    if ((aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length) this.podsWithRequiredAntiAffinity.set(pi.uid, pi);
+    this.touch();
+  }
+
+  /** NodeInfo.RemovePod. Returns false when the pod was not on this node. */
+  removePod(uid: string): boolean {
+    const pi = this.pods.get(uid);
+    if (!pi) return false;
+    this.pods.delete(uid);
+    this.podsWithAffinity.delete(uid);
+    this.podsWithRequiredAntiAffinity.delete(uid);
+    const r = pi.requests;
+    this.requested.milliCPU -= r.milliCPU;
+    this.requested.memory -= r.memory;
+    this.requested.ephemeralStorage -= r.ephemeralStorage;
+    for (const [k, v] of Object.entries(r.scalar)) this.requested.scalar[k] = (this.requested.scalar[k] ?? 0) - v;
+    this.nonZeroRequested.milliCPU -= pi.nonZeroRequests.milliCPU;
+    this.nonZeroRequested.memory -= pi.nonZeroRequests.memory;
+    for (const hp of pi.hostPorts) {
+      const i = this.usedPorts.findIndex((u) => u.ip === hp.ip && u.protocol === hp.protocol && u.port === hp.port);
+      if (i >= 0) this.usedPorts.splice(i, 1);
+    }
+    this.touch();
+    return true;
+  }
+
+  /** NodeInfo.Snapshot(): an independent copy (preemption's what-if). */
+  clone(): NodeInfo {
+    const c = new NodeInfo();
+    c.node = this.node;
+    c.pods = new Map(this.pods);
+    c.requested = { ...this.requested, scalar: { ...this.requested.scalar } };
+    c.nonZeroRequested = { ...this.nonZeroRequested, scalar: { ...this.nonZeroRequested.scalar } };
+    c.allocatable = this.allocatable;
+    c.usedPorts = [...this.usedPorts];
+    c.podsWithAffinity = new Map(this.podsWithAffinity);
+    c.podsWithRequiredAntiAffinity = new Map(this.podsWithRequiredAntiAffinity);
+    c.images = this.images;
+    return c;
+  }
+
+  /**
+   * Number of non-terminating pods in `namespace` matching `selector`
+   * (podtopologyspread countPodsMatchSelector), memoized per generation under `cacheKey`
+   * (which must identify both the selector and the namespace).
+   */
+  countMatching(selector: Selector, namespace: string, cacheKey: string): number {
+    const k = cacheKey;
+    const hit = this.matchCache.get(k);
+    if (hit !== undefined) return hit;
+    let n = 0;
+    for (const pi of this.pods.values()) {
+      const p = pi.pod;
+      if (p.metadata.deletionTimestamp || p.metadata.namespace !== namespace) continue;
+      if (matches(selector, p.metadata.labels)) n++;
+    }
+    this.matchCache.set(k, n);
+    return n;
+  }
+
+  private touch(): void {
+    this.generation = ++generation;
+    if (this.matchCache.size) this.matchCache = new Map();
+  }
+}
+
+/** imagelocality normalizedImageName: a reference without tag or digest gets ":latest". */
+export function normalizedImageName(name: string): string {
+  const lastSlash = name.lastIndexOf('/');
+  const tail = name.slice(lastSlash + 1);
+  if (!tail.includes(':') && !name.includes('@')) return `${name}:latest`;
+  return name;
+}

@@ -1,0 +1,506 @@
+/**
+ * kube-scheduler: watches unscheduled Pods and Nodes, runs one scheduling cycle per pod on
+ * the simulated clock (PreFilter → Filter → PostFilter on failure → PreScore → Score →
+ * select host), assumes the pod in its cache, and binds it (pods/binding). Failures get the
+ * upstream FailedScheduling event and PodScheduled=False condition; every attempt leaves a
+ * {@link SchedulingDecision} ("why this node") and a relay `decision` hop.
+ *
+ * Mirrors pkg/scheduler/scheduler.go (New, Run), pkg/scheduler/schedule_one.go (ScheduleOne,
+ * schedulingCycle, schedulePod, findNodesThatFitPod, evaluateNominatedNode,
+ * findNodesThatPassFilters, numFeasibleNodesToFind, prioritizeNodes, selectHost, assume,
+ * bindingCycle, handleSchedulingFailure, updatePod, truncateMessage) and
+ * pkg/scheduler/eventhandlers.go. One profile: `default-scheduler`.
+ */
+import type { ComponentContext } from '../component-context';
+import type { KObject } from '../api/types';
+import { deepCopy } from '../api/types';
+import { users, type Client, type ResourceClient } from '../client/clientset';
+import { SharedInformer, SharedInformerFactory } from '../client/informer';
+import type { EventRecorder } from '../client/record';
+import type { TimerHandle } from '../sim/clock';
+import { SchedulerCache } from './cache';
+import { ResultStore, SCORE_PLUGIN_LABELS, wrapPlugin, type SchedulingDecision } from './decision';
+import { assignedPod, defaultSelector, nodeUpdateKinds, podUpdateKinds, queueablePod, schedulerCategorizer, DEFAULT_SCHEDULER_NAME } from './eventhandlers';
+import { fitErrorMessage, Framework, type Diagnosis, type NodePluginScores } from './framework';
+import { newPodInfo, type NodeInfo, type PodInfo } from './node-info';
+import { defaultPlugins } from './plugins/registry';
+import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue';
+import { CycleState, isRejected, type ClusterEvent, type ClusterEventWithHint, type EnqueueExtensions, type Status } from './types';
+
+export type { SchedulingDecision, NodeDecision, PluginScore, FilterResult } from './decision';
+
+/** Decisions kept (most recent pods); older ones are dropped to bound memory. */
+export const MAX_DECISIONS = 1_000;
+
+/** minFeasibleNodesToFind. */
+export const MIN_FEASIBLE_NODES_TO_FIND = 100;
+/** minFeasibleNodesPercentageToFind. */
+export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+/** ErrNoNodesAvailable's text. */
+export const ERR_NO_NODES_AVAILABLE = 'no nodes available to schedule pods';
+
+/** numFeasibleNodesToFind with the adaptive percentageOfNodesToScore (50 − nodes/125, ≥ 5 %). */
+export function numFeasibleNodesToFind(numAllNodes: number): number {
+  if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND) return numAllNodes;
+  let pct = 50 - Math.trunc(numAllNodes / 125);
+  if (pct < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) pct = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+  const n = Math.trunc((numAllNodes * pct) / 100);
+  return n < MIN_FEASIBLE_NODES_TO_FIND ? MIN_FEASIBLE_NODES_TO_FIND : n;
+}
+
+/** truncateMessage: events carry at most 1024 bytes of message. */
+export function truncateMessage(message: string): string {
+  const limit = 1024;
+  if (message.length <= limit) return message;
+  const suffix = ' ...';
+  return message.slice(0, limit - suffix.length) + suffix;
+}
+
+/** The kube-scheduler component. */
+export class KubeScheduler {
+  readonly client: Client;
+  readonly recorder: EventRecorder;
+  readonly factory: SharedInformerFactory;
+  readonly podInformer: SharedInformer;
+  readonly cache: SchedulerCache;
+  readonly queue: SchedulingQueue;
+  /** The active framework: decorated (recording decisions) or plain. */
+  framework: Framework;
+  private readonly recordingFramework: Framework;
+  private readonly plainFramework: Framework;
+  private readonly results = new ResultStore();
+  private readonly decisions = new Map<string, SchedulingDecision>();
+  private readonly nominated = new Map<string, Map<string, PodInfo>>();
+  private readonly pods: ResourceClient;
+  private decisionListeners: ((d: SchedulingDecision) => void)[] = [];
+  private paused = false;
+  private started = false;
+  private timer: TimerHandle | null = null;
+  private nextStartNodeIndex = 0;
+
+  constructor(private readonly ctx: ComponentContext) {
+    this.client = ctx.client(users.scheduler());
+    this.recorder = ctx.recorder(this.client, DEFAULT_SCHEDULER_NAME);
+    this.pods = this.client.resource('', 'pods');
+    this.factory = new SharedInformerFactory(this.client, schedulerCategorizer);
+    // newPodInformer: terminal pods are not watched (they free their node's resources)
+    this.podInformer = new SharedInformer(this.client, ctx.api.registry.forResource('', 'pods')!, { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed', categorize: schedulerCategorizer });
+    const nodes = this.factory.informerFor('', 'nodes');
+    const priorityClasses = this.factory.informerFor('scheduling.k8s.io', 'priorityclasses');
+    const spread = {
+      services: this.factory.informerFor('', 'services'),
+      replicationControllers: this.factory.informerFor('', 'replicationcontrollers'),
+      replicaSets: this.factory.informerFor('apps', 'replicasets'),
+      statefulSets: this.factory.informerFor('apps', 'statefulsets'),
+    };
+    this.cache = new SchedulerCache((p) => this.priorityOf(p, priorityClasses.list()));
+    const entries = defaultPlugins({
+      client: this.client,
+      nodes: () => this.cache.list(),
+      imageNumNodes: (i) => this.cache.imageNumNodes(i),
+      defaultSelector: (p) => defaultSelector(p, spread),
+      preemption: {
+        framework: () => this.framework,
+        nodes: () => this.cache.list(),
+        nodeInfo: (n) => this.cache.nodeInfo(n),
+        preemptVictim: (v, by, node) => this.preemptVictim(v, by, node),
+        clearLowerNominations: (node, by) => this.clearLowerNominations(node, by),
+      },
+    });
+    // decoration: every plugin is wrapped to record the decision (wrappedplugin.go)
+    this.recordingFramework = new Framework(DEFAULT_SCHEDULER_NAME, entries.map((e) => ({ plugin: wrapPlugin(e.plugin, e.weight, this.results), weight: e.weight })));
+    this.plainFramework = new Framework(DEFAULT_SCHEDULER_NAME, entries);
+    for (const fw of [this.recordingFramework, this.plainFramework]) fw.nominatedPodsForNode = (n) => [...(this.nominated.get(n)?.values() ?? [])];
+    this.framework = this.recordingFramework;
+    const eventsByPlugin = new Map<string, ClusterEventWithHint[]>();
+    for (const { plugin } of entries) {
+      const ee = plugin as unknown as Partial<EnqueueExtensions>;
+      if (ee.eventsToRegister) eventsByPlugin.set(plugin.name, ee.eventsToRegister());
+    }
+    this.queue = new SchedulingQueue(ctx.clock, { eventsByPlugin, onPodReady: () => this.kick() });
+    this.podInfoOf = (p) => newPodInfo(p, this.priorityOf(p, priorityClasses.list()));
+    this.addAllEventHandlers(nodes);
+  }
+
+  private readonly podInfoOf: (p: KObject) => PodInfo;
+
+  /** Pod priority: spec.priority (set by the Priority admission plugin), else its PriorityClass, else the global default, else 0. */
+  private priorityOf(p: KObject, classes: KObject[]): number {
+    if (typeof p.spec?.priority === 'number') return p.spec.priority;
+    const name = p.spec?.priorityClassName;
+    const pc = name ? classes.find((c) => c.metadata.name === name) : classes.find((c) => c.globalDefault === true);
+    return typeof pc?.value === 'number' ? pc.value : 0;
+  }
+
+  private addAllEventHandlers(nodes: SharedInformer): void {
+    const participant = 'kube-scheduler';
+    const relay = this.ctx.relay;
+    this.podInformer.addEventHandler({
+      participant,
+      filter: assignedPod,
+      onAdd: (p) => {
+        this.cache.addPod(p);
+        this.unnominate(p);
+        this.queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', 'Add'), undefined, p, undefined, relay.currentCause);
+      },
+      onUpdate: (o, p) => {
+        this.cache.updatePod(o, p);
+        const kinds = podUpdateKinds(o, p);
+        if (kinds.length) this.queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', 'Update', kinds), o, p, undefined, relay.currentCause);
+      },
+      onDelete: (p) => {
+        this.cache.removePod(p);
+        this.queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', 'Delete'), p, undefined, undefined, relay.currentCause);
+      },
+    });
+    this.podInformer.addEventHandler({
+      participant,
+      filter: queueablePod,
+      onAdd: (p) => {
+        this.syncNomination(p);
+        this.queue.add(this.podInfoOf(p), relay.currentCause);
+      },
+      onUpdate: (_o, p) => {
+        if (this.cache.isAssumed(p)) return;
+        this.syncNomination(p);
+        this.queue.update(this.podInfoOf(p), relay.currentCause);
+      },
+      onDelete: (p) => {
+        this.unnominate(p);
+        this.queue.delete(`${p.metadata.namespace}/${p.metadata.name}`);
+      },
+    });
+    nodes.addEventHandler({
+      participant,
+      onAdd: (n) => {
+        this.cache.addOrUpdateNode(n);
+        this.queue.moveAllToActiveOrBackoffQueue(ev('Node', 'Add'), undefined, n, undefined, relay.currentCause);
+      },
+      onUpdate: (o, n) => {
+        this.cache.addOrUpdateNode(n);
+        const kinds = nodeUpdateKinds(o, n);
+        if (kinds.length) this.queue.moveAllToActiveOrBackoffQueue(ev('Node', 'Update', kinds), o, n, undefined, relay.currentCause);
+      },
+      onDelete: (n) => {
+        this.cache.removeNode(n.metadata.name);
+        this.queue.moveAllToActiveOrBackoffQueue(ev('Node', 'Delete'), n, undefined, undefined, relay.currentCause);
+      },
+    });
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  /** Starts the informers (list + watch) and the scheduling loop. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.factory.start();
+    this.podInformer.start();
+    this.kick();
+  }
+
+  /** Stops watching and scheduling (the component is down); the queue and cache are kept. */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.ctx.clock.cancel(this.timer);
+    this.timer = null;
+    this.factory.stop();
+    this.podInformer.stop();
+  }
+
+  /** Relists (catching up on everything missed, level-triggered) and resumes scheduling. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.factory.restart();
+    this.podInformer.restart();
+    this.kick();
+  }
+
+  /** True while paused. */
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /**
+   * Turns the per-node decision record on (default) or off. Off, the plugins run undecorated
+   * (benchmarks with thousands of nodes); decisions then carry only the outcome.
+   */
+  setRecordDecisions(on: boolean): void {
+    this.framework = on ? this.recordingFramework : this.plainFramework;
+  }
+
+  /** The last scheduling decision for a pod, if any. */
+  decisionFor(namespace: string, name: string): SchedulingDecision | undefined {
+    return this.decisions.get(`${namespace}/${name}`);
+  }
+
+  /** Subscribes to every new decision (the UI's "why this node"). Returns the unsubscribe. */
+  onDecision(l: (d: SchedulingDecision) => void): () => void {
+    this.decisionListeners.push(l);
+    return () => {
+      this.decisionListeners = this.decisionListeners.filter((x) => x !== l);
+    };
+  }
+
+  private kick(): void {
+    if (this.paused || !this.started || this.timer || !this.queue.hasPoppable()) return;
+    this.timer = this.ctx.clock.setTimer(this.ctx.timings.schedulingCycleMs, () => {
+      this.timer = null;
+      this.scheduleOne();
+      this.kick();
+    }, { label: 'kube-scheduler: scheduling cycle' });
+  }
+
+  // ---- nominator ------------------------------------------------------------------------------
+
+  private syncNomination(p: KObject): void {
+    const node = p.status?.nominatedNodeName;
+    this.unnominate(p);
+    if (node) this.nominate(this.podInfoOf(p), node);
+  }
+
+  private nominate(pi: PodInfo, node: string): void {
+    let m = this.nominated.get(node);
+    if (!m) this.nominated.set(node, (m = new Map()));
+    m.set(pi.key, pi);
+  }
+
+  private unnominate(p: KObject): void {
+    const key = `${p.metadata.namespace}/${p.metadata.name}`;
+    for (const [n, m] of this.nominated) if (m.delete(key) && m.size === 0) this.nominated.delete(n);
+  }
+
+  // ---- the scheduling cycle -------------------------------------------------------------------
+
+  /** ScheduleOne: pops one pod and runs its scheduling and binding cycles. */
+  scheduleOne(): void {
+    const q = this.queue.pop();
+    if (!q) return;
+    const cur = this.podInformer.get(q.pi.key);
+    // skipPodSchedule: deleted, being deleted, bound meanwhile, or assumed
+    if (!cur || cur.metadata.deletionTimestamp || cur.spec?.nodeName || this.cache.isAssumed(cur)) return;
+    this.ctx.relay.withCause(q.cause, () => this.schedulingCycle(q));
+  }
+
+  private schedulingCycle(q: QueuedPodInfo): void {
+    const pi = q.pi;
+    const state = new CycleState();
+    const nodes = this.cache.list();
+    const d: Diagnosis = { nodeToStatus: { map: new Map() }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
+    if (nodes.length === 0) return this.fail(q, ERR_NO_NODES_AVAILABLE, 'SchedulerError', d, 0, undefined);
+    const pre = this.framework.runPreFilterPlugins(state, pi, nodes);
+    let feasible: NodeInfo[] = [];
+    if (isRejected(pre)) {
+      d.preFilterMsg = pre.reasons.join(', ');
+      d.nodeToStatus.absent = pre;
+      if (pre.plugin) d.unschedulablePlugins.add(pre.plugin);
+    } else if (pre.code !== 'Success') {
+      return this.fail(q, pre.reasons.join(', '), 'SchedulerError', d, nodes.length, undefined);
+    } else {
+      const r = this.findNodesThatFit(state, pi, nodes, d);
+      if (typeof r === 'string') return this.fail(q, r, 'SchedulerError', d, nodes.length, undefined);
+      feasible = r;
+    }
+    if (!feasible.length) {
+      const post = this.framework.runPostFilterPlugins(state, pi, d.nodeToStatus);
+      d.postFilterMsg = post.status.reasons.join(', ');
+      return this.fail(q, fitErrorMessage(nodes.length, d), 'Unschedulable', d, nodes.length, post.nominatedNodeName);
+    }
+    let host: string;
+    let tied: string[] | undefined;
+    let scores: NodePluginScores[] | undefined;
+    if (feasible.length === 1) host = feasible[0].name;
+    else {
+      const ps = this.framework.runPreScorePlugins(state, pi, feasible);
+      if (ps.code !== 'Success') return this.fail(q, ps.reasons.join(', '), 'SchedulerError', d, nodes.length, undefined);
+      scores = this.framework.runScorePlugins(state, pi, feasible);
+      [host, tied] = this.selectHost(scores);
+    }
+    this.assumeAndBind(q, state, host, nodes.length, feasible.length, scores, tied);
+  }
+
+  /**
+   * findNodesThatFitPod: the nominated node first (evaluateNominatedNode), then nodes from
+   * nextStartNodeIndex round-robin until numFeasibleNodesToFind are feasible. Returns an
+   * error string when a filter errors.
+   */
+  private findNodesThatFit(state: CycleState, pi: PodInfo, nodes: NodeInfo[], d: Diagnosis): NodeInfo[] | string {
+    const nom = pi.pod.status?.nominatedNodeName;
+    if (nom) {
+      const ni = this.cache.nodeInfo(nom);
+      if (ni && this.framework.runFilterPluginsWithNominatedPods(state, pi, ni).code === 'Success') return [ni];
+    }
+    const want = numFeasibleNodesToFind(nodes.length);
+    const out: NodeInfo[] = [];
+    let processed = 0;
+    for (let i = 0; i < nodes.length && out.length < want; i++) {
+      const ni = nodes[(this.nextStartNodeIndex + i) % nodes.length];
+      processed++;
+      const s: Status = this.framework.runFilterPluginsWithNominatedPods(state, pi, ni);
+      if (s.code === 'Success') out.push(ni);
+      else if (isRejected(s)) {
+        d.nodeToStatus.map.set(ni.name, s);
+        if (s.plugin) d.unschedulablePlugins.add(s.plugin);
+      } else return s.reasons.join(', ');
+    }
+    this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % nodes.length;
+    return out;
+  }
+
+  /** selectHost: the highest total; ties broken uniformly at random (seeded RNG, reservoir sampling). */
+  private selectHost(scores: NodePluginScores[]): [string, string[] | undefined] {
+    let max = -Infinity;
+    let selected = '';
+    let cnt = 0;
+    const tied: string[] = [];
+    for (const s of scores) {
+      if (s.total > max) {
+        max = s.total;
+        selected = s.name;
+        cnt = 1;
+        tied.length = 0;
+        tied.push(s.name);
+      } else if (s.total === max) {
+        cnt++;
+        tied.push(s.name);
+        if (this.ctx.rng.intn(cnt) === 0) selected = s.name;
+      }
+    }
+    return [selected, cnt > 1 ? tied : undefined];
+  }
+
+  private assumeAndBind(q: QueuedPodInfo, state: CycleState, host: string, numAll: number, numFeasible: number, scores: NodePluginScores[] | undefined, tied: string[] | undefined): void {
+    const pi = q.pi;
+    const relay = this.ctx.relay;
+    this.cache.assumePod(pi.pod, host);
+    const total = scores?.find((s) => s.name === host)?.total;
+    const why = total === undefined ? 'only feasible node' : `score ${total} (${this.topReason(scores!, host, tied)})`;
+    const hop = relay.record({
+      from: 'kube-scheduler', to: 'kube-scheduler', kind: 'decision', verb: 'schedule', resource: 'pods',
+      namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
+      summary: `${host}: ${why} — ${numFeasible} feasible of ${numAll}`,
+    });
+    const s = relay.withCause(hop, () => this.framework.runBindPlugins(state, pi, host));
+    if (s.code !== 'Success') {
+      this.cache.forgetPod(pi.pod);
+      const d: Diagnosis = { nodeToStatus: { map: new Map() }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
+      return this.fail(q, `binding rejected: running Bind plugin "${s.plugin ?? 'DefaultBinder'}": ${s.reasons.join(', ')}`, 'SchedulerError', d, numAll, undefined);
+    }
+    this.unnominate(pi.pod);
+    const ns = pi.pod.metadata.namespace ?? 'default';
+    this.recorder.event(pi.pod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${pi.pod.metadata.name} to ${host}`);
+    this.finishDecision(q, numAll, { result: 'Scheduled', selectedNode: host, tiedNodes: tied });
+  }
+
+  private topReason(scores: NodePluginScores[], host: string, tied: string[] | undefined): string {
+    if (tied && tied.length > 1) return `tied with ${tied.length - 1} other node(s), picked at random`;
+    const mine = scores.find((s) => s.name === host)!;
+    const others = scores.filter((s) => s.name !== host);
+    let best = '';
+    let bestGap = -Infinity;
+    for (const ps of mine.scores) {
+      const avg = others.reduce((a, o) => a + (o.scores.find((x) => x.plugin === ps.plugin)?.score ?? 0), 0) / Math.max(1, others.length);
+      if (ps.score - avg > bestGap) {
+        bestGap = ps.score - avg;
+        best = ps.plugin;
+      }
+    }
+    return SCORE_PLUGIN_LABELS[best] ?? best;
+  }
+
+  private finishDecision(q: QueuedPodInfo, numAll: number, out: Parameters<ResultStore['finish']>[4]): SchedulingDecision {
+    const dec = this.results.finish(q.pi, q.attempts, this.ctx.clock.now(), numAll, out);
+    this.decisions.delete(q.pi.key);
+    this.decisions.set(q.pi.key, dec);
+    if (this.decisions.size > MAX_DECISIONS) this.decisions.delete(this.decisions.keys().next().value!);
+    for (const l of this.decisionListeners) l(dec);
+    return dec;
+  }
+
+  /**
+   * handleSchedulingFailure: requeue, FailedScheduling event, PodScheduled=False condition
+   * (and status.nominatedNodeName when `nominate` is given: '' clears it).
+   */
+  private fail(q: QueuedPodInfo, message: string, reason: 'Unschedulable' | 'SchedulerError', d: Diagnosis, numAll: number, nominate: string | undefined): void {
+    const pi = q.pi;
+    const relay = this.ctx.relay;
+    relay.record({
+      from: 'kube-scheduler', to: 'kube-scheduler', kind: 'decision', verb: 'schedule', resource: 'pods',
+      namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
+      summary: `unschedulable: ${message}`,
+    });
+    this.finishDecision(q, numAll, { result: reason === 'Unschedulable' ? 'Unschedulable' : 'Error', message, nominatedNode: nominate || undefined });
+    const cur = this.podInformer.get(pi.key);
+    if (!cur || cur.spec?.nodeName) return; // deleted or bound meanwhile: not requeued
+    if (nominate) this.nominate(pi, nominate);
+    else if (nominate === '') this.unnominate(pi.pod);
+    this.queue.addUnschedulableIfNotPresent(q, reason === 'Unschedulable' ? d.unschedulablePlugins : new Set());
+    this.recorder.event(cur, 'Warning', 'FailedScheduling', truncateMessage(message));
+    this.updatePodStatus(cur, { type: 'PodScheduled', status: 'False', reason, message }, nominate);
+  }
+
+  /** updatePod: PodScheduled condition (podutil.UpdatePodCondition) + nominatedNodeName; no write when nothing changes. */
+  private updatePodStatus(pod: KObject, cond: { type: string; status: string; reason: string; message: string }, nominate: string | undefined): void {
+    const status = deepCopy(pod.status ?? {});
+    const conds: any[] = status.conditions ?? [];
+    const i = conds.findIndex((c) => c.type === cond.type);
+    const old = i >= 0 ? conds[i] : undefined;
+    const next = { type: cond.type, status: cond.status, lastProbeTime: null, lastTransitionTime: old && old.status === cond.status ? old.lastTransitionTime : this.ctx.clock.nowRFC3339(), reason: cond.reason, message: cond.message };
+    const condChanged = !old || old.status !== next.status || old.reason !== next.reason || old.message !== next.message || old.lastTransitionTime !== next.lastTransitionTime;
+    const nnnChanged = nominate !== undefined && (status.nominatedNodeName ?? '') !== nominate;
+    if (!condChanged && !nnnChanged) return;
+    if (i >= 0) conds[i] = next;
+    else conds.push(next);
+    status.conditions = conds;
+    if (nnnChanged) {
+      if (nominate) status.nominatedNodeName = nominate;
+      else delete status.nominatedNodeName;
+    }
+    try {
+      this.pods.updateStatus({ ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status } as KObject, { summary: `patch status Pod ${pod.metadata.namespace}/${pod.metadata.name}: PodScheduled=False (${cond.reason})` });
+    } catch {
+      // the pod may be gone; the next attempt (or none) follows from the watch
+    }
+  }
+
+  // ---- preemption side effects (preemption.go prepareCandidate) ------------------------------
+
+  private preemptVictim(victim: KObject, by: PodInfo, node: string): void {
+    const ns = victim.metadata.namespace ?? 'default';
+    try {
+      const cur = this.pods.get(ns, victim.metadata.name, { quiet: true });
+      const status = deepCopy(cur.status ?? {});
+      const conds = (status.conditions ?? []).filter((c: { type: string }) => c.type !== 'DisruptionTarget');
+      conds.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: this.ctx.clock.nowRFC3339(), reason: 'PreemptionByScheduler', message: `${by.pod.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME}: preempting to accommodate a higher priority pod` });
+      status.conditions = conds;
+      this.pods.updateStatus({ ...cur, metadata: { ...cur.metadata, resourceVersion: undefined }, status }, { summary: `patch status Pod ${ns}/${victim.metadata.name}: DisruptionTarget=True (PreemptionByScheduler)` });
+      this.pods.delete(ns, victim.metadata.name, { summary: `delete Pod ${ns}/${victim.metadata.name} (preempted by ${by.key})` });
+    } catch {
+      // already gone
+    }
+    this.recorder.event(victim, 'Normal', 'Preempted', `Preempted by pod ${by.uid} on node ${node}`);
+  }
+
+  private clearLowerNominations(node: string, by: PodInfo): void {
+    for (const pi of [...(this.nominated.get(node)?.values() ?? [])]) {
+      if (pi.uid === by.uid || pi.priority >= by.priority) continue;
+      this.unnominate(pi.pod);
+      const cur = this.podInformer.get(pi.key);
+      if (cur?.status?.nominatedNodeName) {
+        const status = deepCopy(cur.status);
+        delete status.nominatedNodeName;
+        try {
+          this.pods.updateStatus({ ...cur, metadata: { ...cur.metadata, resourceVersion: undefined }, status });
+        } catch {
+          // gone
+        }
+      }
+    }
+  }
+}
+
+function ev(resource: ClusterEvent['resource'], action: ClusterEvent['action'], updates?: string[]): ClusterEvent {
+  return { resource, action, updates, label: `${resource}${action}${updates ? `(${updates.join(',')})` : ''}` };
+}
