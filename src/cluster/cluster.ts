@@ -125,8 +125,6 @@ export class Cluster {
     for (const name of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
       ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
     }
-    this.api.reserveClusterIP('10.96.0.1');
-    this.api.reserveClusterIP('10.96.0.10');
     sys.resource('', 'services').create('default', {
       apiVersion: 'v1',
       kind: 'Service',

@@ -17,12 +17,19 @@ export class IPAllocator {
   private base: number;
   private size: number;
   private used = new Set<number>();
-  private next = 1;
+  /** Start of the dynamic band: min(max(16, size/16), 256) (ipallocator calculateRangeOffset). */
+  private offset: number;
 
-  /** @param network e.g. "10.96.0.0" @param prefix e.g. 12 */
-  constructor(network: string, prefix: number) {
+  /**
+   * @param network e.g. "10.96.0.0" @param prefix e.g. 12
+   * @param rng seeded RNG: dynamic IPs are picked at random from the upper band first, as
+   *   pkg/registry/core/service/ipallocator does (so the low band stays free for static IPs
+   *   such as kube-dns's 10.96.0.10).
+   */
+  constructor(network: string, prefix: number, private readonly rng?: Rng) {
     this.base = ipToInt(network);
     this.size = 2 ** (32 - prefix);
+    this.offset = Math.min(Math.max(16, Math.floor(this.size / 16)), 256);
   }
 
   /** Reserves a given IP (e.g. 10.96.0.10 for kube-dns). False when taken or outside the range. */
@@ -33,14 +40,22 @@ export class IPAllocator {
     return true;
   }
 
-  /** Next free IP in order. Throws when the range is full. */
+  /**
+   * A free IP: random in the upper band [offset, size-1), then the lower band. Without an
+   * RNG, the lowest free address of the upper band. Throws when the range is full.
+   */
   allocateNext(): string {
-    for (let i = 0; i < this.size - 2; i++) {
-      const off = ((this.next - 1 + i) % (this.size - 2)) + 1;
-      if (!this.used.has(off)) {
-        this.used.add(off);
-        this.next = off + 1;
-        return intToIp(this.base + off);
+    const bands: [number, number][] = [[this.offset, this.size - 1], [1, this.offset]];
+    for (const [lo, hi] of bands) {
+      const n = hi - lo;
+      if (n <= 0) continue;
+      const start = this.rng ? this.rng.intn(n) : 0;
+      for (let i = 0; i < n; i++) {
+        const off = lo + ((start + i) % n);
+        if (!this.used.has(off)) {
+          this.used.add(off);
+          return intToIp(this.base + off);
+        }
       }
     }
     throw new Error('range is full');

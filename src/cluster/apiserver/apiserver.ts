@@ -108,6 +108,8 @@ export interface APIServerTimings {
 }
 
 const CAUSE_RING = 1 << 16;
+/** Resources whose status subresource also takes metadata.annotations (their upstream status strategies keep them). */
+const STATUS_KEEPS_ANNOTATIONS = new Set(['deployments.apps']);
 
 /** A Namespace's spec.finalizers (the namespace controller's "kubernetes" finalizer). */
 function namespaceFinalizers(info: ResourceInfo, obj: KObject): string[] {
@@ -141,7 +143,7 @@ export class APIServer implements StrategyContext {
   ) {
     this.registry = registry ?? new ResourceRegistry();
     this.store = store ?? new MVCCStore();
-    this.clusterIPs = new IPAllocator('10.96.0.0', 12);
+    this.clusterIPs = new IPAllocator('10.96.0.0', 12, rng);
     this.nodePorts = new PortAllocator(30000, 32767, rng);
     this.store.listen((ev) => this.dispatch(ev));
   }
@@ -165,6 +167,15 @@ export class APIServer implements StrategyContext {
   }
   allocateNodePort(): number {
     return this.nodePorts.allocate();
+  }
+  listObjects(resource: string, namespace?: string): KObject[] {
+    return this.store.list(resource, namespace).map((e) => e.obj);
+  }
+  reserveNodePort(port: number): boolean {
+    return this.nodePorts.reserve(port);
+  }
+  releaseNodePort(port: number): void {
+    this.nodePorts.release(port);
   }
   randomSuffix(n: number): string {
     return this.rng.string(n);
@@ -290,7 +301,8 @@ export class APIServer implements StrategyContext {
         obj.apiVersion = apiVersionOf(info);
         obj.kind = info.kind;
         if (!obj.metadata.name && obj.metadata.generateName) {
-          obj.metadata.name = obj.metadata.generateName + this.rng.string(5);
+          // names.SimpleNameGenerator: the base is cut to 63 - 5 characters
+          obj.metadata.name = obj.metadata.generateName.slice(0, 58) + this.rng.string(5);
         }
         const strategy = strategyFor(this.strategies, info);
         const errs: FieldError[] = [];
@@ -396,6 +408,12 @@ export class APIServer implements StrategyContext {
           // status strategy: only status (and, for nodes, nothing else) may change
           const next = deepCopy(old);
           next.status = obj.status;
+          // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels: the deployment
+          // controller writes deployment.kubernetes.io/revision through UpdateStatus.
+          if (STATUS_KEEPS_ANNOTATIONS.has(groupResource(info))) {
+            if (obj.metadata.annotations) next.metadata.annotations = obj.metadata.annotations;
+            else delete next.metadata.annotations;
+          }
           obj = next;
         } else if (opts.subresource === 'finalize') {
           // namespaces/finalize: only spec.finalizers may change (pkg/registry/core/namespace/storage)
@@ -582,6 +600,7 @@ export class APIServer implements StrategyContext {
         this.admissionHop(user, 'create', { ...info, resource: 'pods/binding' }, namespace, podName, cause);
         const obj = deepCopy(cur.obj);
         obj.spec.nodeName = nodeName;
+        obj.status = obj.status ?? {};
         const conds = (obj.status.conditions ?? []).filter((c: { type: string }) => c.type !== 'PodScheduled');
         conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.clock.nowRFC3339() });
         obj.status.conditions = conds;

@@ -196,6 +196,8 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
     existingHop: number | null,
     setHop: (s: number) => void,
   ): void {
+    // a handler with no callback for this event type does not observe it (no watch hop)
+    if (!(ev.type === 'ADDED' ? h.onAdd : ev.type === 'MODIFIED' ? h.onUpdate : h.onDelete)) return;
     let seq = existingHop;
     if (seq === null) {
       const o = ev.object;

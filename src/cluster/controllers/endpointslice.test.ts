@@ -44,7 +44,7 @@ describe('EndpointSliceController', () => {
     const [s] = slices();
     expect(s.metadata.name).toMatch(/^peekcart-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(s.metadata.labels).toEqual({ 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io', 'kubernetes.io/service-name': 'peekcart' });
-    expect(s.metadata.ownerReferences[0]).toMatchObject({ kind: 'Service', name: 'peekcart', controller: true });
+    expect(s.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Service', name: 'peekcart', controller: true });
     expect(s.addressType).toBe('IPv4');
     expect(s.ports).toEqual([{ name: '', port: 8080, protocol: 'TCP' }]);
     expect(s.endpoints.map((e: { addresses: string[]; conditions: object }) => [e.addresses[0], e.conditions])).toEqual([

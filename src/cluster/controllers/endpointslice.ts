@@ -178,7 +178,7 @@ export class EndpointSliceController {
           rc.create(ns, {
             apiVersion: 'discovery.k8s.io/v1',
             kind: 'EndpointSlice',
-            metadata: { generateName: `${name}-`, namespace: ns, labels, ownerReferences: [newControllerRef(svc)], annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() } } as KObject['metadata'],
+            metadata: { generateName: `${name}-`, namespace: ns, labels, ownerReferences: [newControllerRef(svc)], annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() } } as unknown as KObject['metadata'],
             addressType: 'IPv4',
             endpoints,
             ports: d.ports,

@@ -1,0 +1,121 @@
+/**
+ * kube-controller-manager: one process hosting the controllers, sharing one set of informers
+ * (cmd/kube-controller-manager/app/controllermanager.go: CreateControllerContext builds one
+ * SharedInformerFactory; each NewXController registers handlers on it; the factory starts
+ * after every controller was constructed).
+ *
+ * Controllers hosted: deployment, replicaset, garbage collector, namespace, endpointslice, node
+ * lifecycle and taint eviction. Each is constructed with `(ctx, informers)` and registers its handlers in its
+ * constructor.
+ *
+ * pause/resume (DESIGN.md "pause one component"): pause stops the informers' watches and holds
+ * every work queue, so the controllers miss what happens meanwhile; resume relists (the
+ * reflector's relist emits adds, updates and deletes for everything that changed), releases
+ * the queues and resyncs every controller — level-triggered loops catch up on what they
+ * missed (the seed's §1).
+ */
+import type { ComponentContext } from '../component-context';
+import { SharedInformerFactory, type Categorizer } from '../client/informer';
+import { users } from '../client/clientset';
+import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { DeploymentController } from './deployment';
+import { ReplicaSetController } from './replicaset';
+import { GarbageCollector } from './garbagecollector';
+import { NamespaceController } from './namespace';
+import { EndpointSliceController } from './endpointslice';
+import { NodeLifecycleController } from './nodelifecycle';
+import { TaintEvictionController } from './tainteviction';
+
+/** Relay participant of the process itself (pause/resume notes). */
+export const ControllerManagerName = 'kube-controller-manager';
+
+/** What the manager may call on a hosted controller; every member is optional. */
+interface HostedController {
+  run?(): void;
+  pause?(): void;
+  resume?(): void;
+  resync?(): void;
+}
+
+function stripHeartbeat(n: KObject): unknown {
+  const c = deepCopy(n);
+  delete c.metadata.resourceVersion;
+  delete c.metadata.managedFields;
+  for (const cond of c.status?.conditions ?? []) delete cond.lastHeartbeatTime;
+  return c;
+}
+
+/** Lease renewals and node heartbeats are `heartbeat` hops; Events are `event` hops. */
+export const categorizeWatch: Categorizer = (ev) => {
+  const kind = ev.object.kind;
+  if (kind === 'Lease') return 'heartbeat';
+  if (kind === 'Event') return 'event';
+  if (kind === 'Node' && ev.type === 'MODIFIED' && ev.oldObject && deepEqual(stripHeartbeat(ev.object), stripHeartbeat(ev.oldObject))) return 'heartbeat';
+  return undefined;
+};
+
+export class ControllerManager {
+  readonly informers: SharedInformerFactory;
+  readonly deployment: DeploymentController;
+  readonly replicaSet: ReplicaSetController;
+  readonly garbageCollector: GarbageCollector;
+  readonly namespace: NamespaceController;
+  readonly endpointSlice: EndpointSliceController;
+  readonly nodeLifecycle: NodeLifecycleController;
+  readonly taintEviction: TaintEvictionController;
+  private started = false;
+  private paused = false;
+
+  /** Builds the shared informer factory and every controller; nothing runs until {@link start}. */
+  constructor(private readonly ctx: ComponentContext) {
+    this.informers = new SharedInformerFactory(ctx.client(users.controller(ControllerManagerName)), categorizeWatch);
+    this.deployment = new DeploymentController(ctx, this.informers);
+    this.replicaSet = new ReplicaSetController(ctx, this.informers);
+    this.garbageCollector = new GarbageCollector(ctx, this.informers);
+    this.namespace = new NamespaceController(ctx, this.informers);
+    this.endpointSlice = new EndpointSliceController(ctx, this.informers);
+    this.nodeLifecycle = new NodeLifecycleController(ctx, this.informers);
+    this.taintEviction = new TaintEvictionController(ctx, this.informers);
+  }
+
+  /** Every hosted controller, in construction order. */
+  get controllers(): HostedController[] {
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction] as HostedController[];
+  }
+
+  /** Starts the informers (initial list + watch), then each controller's periodic work. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.informers.start();
+    for (const c of this.controllers) c.run?.();
+  }
+
+  /** True while paused. */
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Stops processing: watches stopped, work queues held. Idempotent. */
+  pause(): void {
+    if (!this.started || this.paused) return;
+    this.paused = true;
+    for (const c of this.controllers) c.pause?.();
+    this.informers.stop();
+    this.note('kube-controller-manager paused: watches stopped, work queues held');
+  }
+
+  /** Resumes: relist (catch-up events), queues released, every controller resynced. Idempotent. */
+  resume(): void {
+    if (!this.started || !this.paused) return;
+    this.paused = false;
+    this.note('kube-controller-manager resumed: relist and resync — level-triggered loops catch up');
+    this.informers.restart();
+    for (const c of this.controllers) c.resume?.();
+    for (const c of this.controllers) c.resync?.();
+  }
+
+  private note(summary: string): void {
+    this.ctx.relay.record({ from: ControllerManagerName, to: ControllerManagerName, kind: 'note', summary });
+  }
+}

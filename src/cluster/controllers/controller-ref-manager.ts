@@ -1,0 +1,153 @@
+/**
+ * Adoption and orphaning by selector: BaseControllerRefManager.ClaimObject,
+ * PodControllerRefManager.ClaimPods and ReplicaSetControllerRefManager.ClaimReplicaSets from
+ * kubernetes/kubernetes pkg/controller/controller_ref_manager.go.
+ *
+ * Upstream adopts and releases with a strategic-merge PATCH of metadata.ownerReferences. The
+ * engine's apiserver has no PATCH verb yet, so {@link patchObject} emulates one: an uncached
+ * read, the change, and an update with that resourceVersion (retried once on conflict).
+ */
+import type { ResourceClient } from '../client/clientset';
+import { deepCopy, getControllerOf, newControllerRef, type KObject } from '../api/types';
+import { matches, type Selector } from '../api/labels';
+import { isConflict, isNotFound, errorMessage } from './controller-utils';
+import { StatusError } from '../api/errors';
+
+/**
+ * Read-modify-write standing in for PATCH: `mutate` changes a fresh copy of the object and
+ * returns false to skip the write (nothing to change).
+ * @throws StatusError 404 when the object is gone; other StatusErrors from the update.
+ */
+export function patchObject(rc: ResourceClient, namespace: string, name: string, mutate: (o: KObject) => boolean, summary?: string): KObject {
+  for (let attempt = 0; ; attempt++) {
+    const cur = deepCopy(rc.get(namespace, name, { quiet: true }));
+    if (!mutate(cur)) return cur;
+    try {
+      return rc.update(cur, { summary });
+    } catch (err) {
+      if (attempt === 0 && isConflict(err)) continue;
+      throw err;
+    }
+  }
+}
+
+/** What a ref manager needs: the controller object, its selector, a client for the owned kind. */
+export interface RefManagerOptions {
+  /** The controller object (e.g. the ReplicaSet); read-only. */
+  controller: KObject;
+  selector: Selector;
+  /** Client of the owned resource (pods, replicasets). */
+  client: ResourceClient;
+  /**
+   * RecheckDeletionTimestamp: an uncached read of the controller before the first adoption;
+   * throws when it is gone (uid changed) — adoption then fails with that error.
+   */
+  canAdopt: () => void;
+  /** Extra filters an object must pass to be claimed (ClaimPods' filters). */
+  filters?: ((o: KObject) => boolean)[];
+}
+
+/**
+ * ClaimObjects: adopts orphans that match, releases owned objects that no longer match, and
+ * returns the objects the controller owns and that match. Errors from individual adoptions
+ * and releases are collected; the first is thrown after every object was tried.
+ */
+export function claimObjects(opts: RefManagerOptions, objects: KObject[]): KObject[] {
+  const owner = opts.controller;
+  const kind = owner.kind;
+  const claimed: KObject[] = [];
+  const errs: unknown[] = [];
+  let adoptChecked = false;
+  const match = (o: KObject) => matches(opts.selector, o.metadata.labels) && (opts.filters ?? []).every((f) => f(o));
+  for (const o of objects) {
+    const ref = getControllerOf(o);
+    try {
+      if (ref) {
+        if (ref.uid !== owner.metadata.uid) continue; // owned by someone else
+        if (match(o)) {
+          claimed.push(o);
+          continue;
+        }
+        if (owner.metadata.deletionTimestamp) continue;
+        release(opts, o);
+        continue;
+      }
+      // an orphan
+      if (owner.metadata.deletionTimestamp || !match(o)) continue;
+      if (o.metadata.deletionTimestamp) continue;
+      if (owner.metadata.namespace && owner.metadata.namespace !== o.metadata.namespace) continue;
+      if (!adoptChecked) {
+        adoptChecked = true;
+        try {
+          opts.canAdopt();
+        } catch (err) {
+          throw new Error(`can't adopt ${o.kind} ${o.metadata.namespace}/${o.metadata.name} (${o.metadata.uid}): ${errorMessage(err)}`);
+        }
+      }
+      const adopted = adopt(opts, o, kind);
+      if (adopted) claimed.push(adopted);
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      errs.push(err);
+    }
+  }
+  if (errs.length) throw errs[0];
+  return claimed;
+}
+
+function adopt(opts: RefManagerOptions, o: KObject, _kind: string): KObject | null {
+  const owner = opts.controller;
+  const ref = newControllerRef(owner);
+  return patchObject(
+    opts.client,
+    o.metadata.namespace ?? '',
+    o.metadata.name,
+    (cur) => {
+      if (cur.metadata.uid !== o.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${o.kind} uid changed`, reason: 'NotFound', code: 404 });
+      if (getControllerOf(cur)) return false;
+      cur.metadata.ownerReferences = [...(cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== ref.uid), ref];
+      return true;
+    },
+    `adopt ${o.kind} ${o.metadata.namespace}/${o.metadata.name} (ownerReferences += ${owner.kind} ${owner.metadata.name})`,
+  );
+}
+
+function release(opts: RefManagerOptions, o: KObject): void {
+  const owner = opts.controller;
+  try {
+    patchObject(
+      opts.client,
+      o.metadata.namespace ?? '',
+      o.metadata.name,
+      (cur) => {
+        const refs = cur.metadata.ownerReferences ?? [];
+        const next = refs.filter((r) => r.uid !== owner.metadata.uid);
+        if (next.length === refs.length) return false;
+        if (next.length) cur.metadata.ownerReferences = next;
+        else delete cur.metadata.ownerReferences;
+        return true;
+      },
+      `release ${o.kind} ${o.metadata.namespace}/${o.metadata.name} (ownerReferences -= ${owner.kind} ${owner.metadata.name})`,
+    );
+  } catch (err) {
+    // upstream ignores NotFound and Invalid (the object is being deleted or already gone)
+    if (isNotFound(err) || (err instanceof StatusError && err.code === 422)) return;
+    throw err;
+  }
+}
+
+/**
+ * controller.RecheckDeletionTimestamp with the uid check of claimPods / claimReplicaSets:
+ * reads the controller uncached and throws when it was replaced or is being deleted.
+ */
+export function recheckDeletionTimestamp(rc: ResourceClient, owner: KObject): () => void {
+  return () => {
+    const fresh = rc.get(owner.metadata.namespace ?? '', owner.metadata.name, { quiet: true });
+    if (fresh.metadata.uid !== owner.metadata.uid) {
+      throw new Error(`original ${owner.kind} ${owner.metadata.namespace}/${owner.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${owner.metadata.uid}`);
+    }
+    if (fresh.metadata.deletionTimestamp) {
+      throw new Error(`${owner.metadata.namespace}/${owner.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);
+    }
+  };
+}

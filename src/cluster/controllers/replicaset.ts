@@ -1,0 +1,382 @@
+/**
+ * ReplicaSetController: keeps `spec.replicas` Pods alive for every ReplicaSet, in the shape of
+ * kubernetes/kubernetes pkg/controller/replicaset/replica_set.go.
+ *
+ * Informer handlers only turn objects into ReplicaSet keys and enqueue them (addRS, updateRS,
+ * deleteRS; addPod, updatePod, deletePod resolve the Pod's controllerRef, or for orphans find
+ * the ReplicaSets whose selector matches). `syncReplicaSet(key)` reads from listers, claims
+ * Pods (adoption/orphaning by selector), runs `manageReplicas` when the expectations are
+ * satisfied, and writes status last. Expectations (`ExpectCreations` before creating,
+ * `CreationObserved` in addPod, `DeletionObserved` in deletePod/updatePod) keep a sync from
+ * acting twice on its own in-flight writes; `burstReplicas` caps the work per sync and
+ * creations go in slow-start batches (1, 2, 4, …).
+ *
+ * Relay: each sync that acts records a `decision` hop ("desired 3 ≠ current 0 → create
+ * 3 Pods") from and to `replicaset-controller`; its requests hang off that hop.
+ * Events (source.component `replicaset-controller`): SuccessfulCreate "Created pod: <name>",
+ * SuccessfulDelete "Deleted pod: <name>", FailedCreate "Error creating: <error>".
+ */
+import type { ComponentContext } from '../component-context';
+import type { SharedInformer, SharedInformerFactory } from '../client/informer';
+import type { ResourceClient } from '../client/clientset';
+import { users } from '../client/clientset';
+import { RateLimitingQueue } from '../client/workqueue';
+import { fromLabelSelector, matches, type Selector } from '../api/labels';
+import { deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, splitKey, type KObject, type OwnerReference } from '../api/types';
+import {
+  BurstReplicas,
+  RealPodControl,
+  SlowStartInitialBatchSize,
+  UIDTrackingControllerExpectations,
+  filterActivePods,
+  isNotFound,
+  isPodReady,
+  plural,
+  podKey,
+  recordDecision,
+  slowStartBatch,
+  type PodControl,
+} from './controller-utils';
+import { claimObjects, recheckDeletionTimestamp } from './controller-ref-manager';
+import { getPodsToDelete } from './pod-ranks';
+import { calculateStatus, updateReplicaSetStatus } from './replicaset-utils';
+
+/** Relay participant and event source of this controller. */
+export const ReplicaSetControllerName = 'replicaset-controller';
+
+/** Name of the pod informer index by controller UID (controller.PodControllerUIDIndex). */
+export const PodControllerUIDIndex = 'podControllerUID';
+
+/** Index value of orphan pods in a namespace (controller.OrphanPodIndexKeyForNamespace). */
+export function orphanPodIndexKey(namespace: string): string {
+  return `_ORPHAN_POD/${namespace}`;
+}
+
+/** Adds the controller-UID index to a shared pod informer (idempotent). */
+export function ensurePodControllerUIDIndex(pods: SharedInformer): void {
+  pods.addIndexer(PodControllerUIDIndex, (p) => {
+    const ref = getControllerOf(p);
+    return [ref ? ref.uid : orphanPodIndexKey(p.metadata.namespace ?? '')];
+  });
+}
+
+/** controller.FilterPodsByOwner: pods owned by `owner`, plus the namespace's orphans if asked. */
+export function filterPodsByOwner(pods: SharedInformer, owner: KObject, includeOrphans: boolean): KObject[] {
+  const out = pods.byIndex(PodControllerUIDIndex, owner.metadata.uid ?? '');
+  if (includeOrphans) out.push(...pods.byIndex(PodControllerUIDIndex, orphanPodIndexKey(owner.metadata.namespace ?? '')));
+  return out;
+}
+
+export class ReplicaSetController {
+  readonly name = ReplicaSetControllerName;
+  readonly queue: RateLimitingQueue;
+  readonly expectations: UIDTrackingControllerExpectations;
+  /** Creates/deletes pods; replace in tests (FakePodControl). */
+  podControl: PodControl;
+  /** Test seam (replica_set.go's syncHandler field): what the queue calls per key. */
+  syncHandler: (key: string) => void;
+  /** Most pods created or deleted in one sync. */
+  burstReplicas = BurstReplicas;
+  private readonly rsInformer: SharedInformer;
+  private readonly podInformer: SharedInformer;
+  private readonly rsClient: ResourceClient;
+  private readonly podClient: ResourceClient;
+
+  /**
+   * Wires informer handlers (ReplicaSets, Pods) on the shared factory; nothing runs until the
+   * factory starts and the queue drains on the simulated clock.
+   */
+  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+    const client = ctx.client(users.controller(ReplicaSetControllerName));
+    this.rsClient = client.resource('apps', 'replicasets');
+    this.podClient = client.resource('', 'pods');
+    this.podControl = new RealPodControl(this.podClient, ctx.recorder(client, ReplicaSetControllerName));
+    this.expectations = new UIDTrackingControllerExpectations(ctx.clock);
+    this.rsInformer = informers.informerFor('apps', 'replicasets');
+    this.podInformer = informers.informerFor('', 'pods');
+    ensurePodControllerUIDIndex(this.podInformer);
+    this.syncHandler = (key) => this.syncReplicaSet(key);
+    this.queue = new RateLimitingQueue('replicaset', ctx.clock, ctx.relay, (key) => this.syncHandler(key));
+    this.rsInformer.addEventHandler({
+      participant: ReplicaSetControllerName,
+      onAdd: (rs) => this.addRS(rs),
+      onUpdate: (o, n) => this.updateRS(o, n),
+      onDelete: (rs) => this.deleteRS(rs),
+    });
+    this.podInformer.addEventHandler({
+      participant: ReplicaSetControllerName,
+      onAdd: (p) => this.addPod(p),
+      onUpdate: (o, n) => this.updatePod(o, n),
+      onDelete: (p) => this.deletePod(p),
+    });
+  }
+
+  /** Holds the work queue (kube-controller-manager paused); keys still collect. */
+  pause(): void {
+    this.queue.paused = true;
+  }
+
+  /** Releases the work queue; held keys are processed. */
+  resume(): void {
+    this.queue.resume();
+  }
+
+  /** Enqueues every cached ReplicaSet (a resync, e.g. after the controller-manager resumes). */
+  resync(): void {
+    for (const rs of this.rsInformer.list()) this.enqueueRS(rs);
+  }
+
+  // ---- handlers: keys only ---------------------------------------------------------------
+
+  private enqueueRS(rs: KObject): void {
+    this.queue.add(metaNamespaceKey(rs));
+  }
+
+  private addRS(rs: KObject): void {
+    this.enqueueRS(rs);
+  }
+
+  private updateRS(oldRS: KObject, curRS: KObject): void {
+    if (oldRS.metadata.uid !== curRS.metadata.uid) this.deleteRS(oldRS);
+    this.enqueueRS(curRS);
+  }
+
+  private deleteRS(rs: KObject): void {
+    const key = metaNamespaceKey(rs);
+    this.expectations.deleteExpectations(key);
+    this.queue.add(key);
+  }
+
+  /** resolveControllerRef: the RS named by a controllerRef, if Kind and UID match. */
+  private resolveControllerRef(namespace: string, ref: OwnerReference): KObject | undefined {
+    if (ref.kind !== 'ReplicaSet') return undefined;
+    const rs = this.rsInformer.get(`${namespace}/${ref.name}`);
+    if (!rs || rs.metadata.uid !== ref.uid) return undefined;
+    return rs;
+  }
+
+  /** GetPodReplicaSets: ReplicaSets in the pod's namespace whose (non-empty) selector matches it. */
+  getPodReplicaSets(pod: KObject): KObject[] {
+    const labels = pod.metadata.labels;
+    if (!labels || Object.keys(labels).length === 0) return [];
+    const out: KObject[] = [];
+    for (const rs of this.rsInformer.list(pod.metadata.namespace ?? '')) {
+      let sel: Selector;
+      try {
+        sel = fromLabelSelector(rs.spec?.selector);
+      } catch {
+        continue;
+      }
+      if (sel.requirements.length === 0) continue; // an empty selector matches nothing here
+      if (matches(sel, labels)) out.push(rs);
+    }
+    return out;
+  }
+
+  private addPod(pod: KObject): void {
+    if (pod.metadata.deletionTimestamp) {
+      // on a restart of the controller manager, a new pod may already be terminating
+      this.deletePod(pod);
+      return;
+    }
+    const ref = getControllerOf(pod);
+    if (ref) {
+      const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
+      if (!rs) return;
+      const key = metaNamespaceKey(rs);
+      this.expectations.creationObserved(key);
+      this.queue.add(key);
+      return;
+    }
+    // an orphan: wake every matching ReplicaSet so one can adopt it
+    for (const rs of this.getPodReplicaSets(pod)) this.enqueueRS(rs);
+  }
+
+  private updatePod(oldPod: KObject, curPod: KObject): void {
+    if (curPod.metadata.resourceVersion === oldPod.metadata.resourceVersion) return; // periodic resync
+    const labelChanged = !deepEqual(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
+    if (curPod.metadata.deletionTimestamp) {
+      // graceful deletion: the pod is as good as gone for expectations
+      this.deletePod(curPod);
+      if (labelChanged) this.deletePod(oldPod);
+      return;
+    }
+    const curRef = getControllerOf(curPod);
+    const oldRef = getControllerOf(oldPod);
+    const refChanged = (curRef?.uid ?? '') !== (oldRef?.uid ?? '');
+    if (refChanged && oldRef) {
+      const rs = this.resolveControllerRef(oldPod.metadata.namespace ?? '', oldRef);
+      if (rs) this.enqueueRS(rs);
+    }
+    if (curRef) {
+      const rs = this.resolveControllerRef(curPod.metadata.namespace ?? '', curRef);
+      if (!rs) return;
+      this.enqueueRS(rs);
+      // a pod that just became ready becomes available after minReadySeconds
+      const mrs: number = rs.spec?.minReadySeconds ?? 0;
+      if (!isPodReady(oldPod) && isPodReady(curPod) && mrs > 0) {
+        const key = metaNamespaceKey(rs);
+        this.queue.addAfter(key, mrs * 1000, { label: `${key}: pod ${curPod.metadata.name} available after minReadySeconds`, object: `ReplicaSet/${key}` });
+      }
+      return;
+    }
+    if (labelChanged || refChanged) for (const rs of this.getPodReplicaSets(curPod)) this.enqueueRS(rs);
+  }
+
+  private deletePod(pod: KObject): void {
+    const ref = getControllerOf(pod);
+    if (!ref) return;
+    const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
+    if (!rs) return;
+    const key = metaNamespaceKey(rs);
+    this.expectations.deletionObservedOf(key, podKey(pod));
+    this.queue.add(key);
+  }
+
+  // ---- sync --------------------------------------------------------------------------------
+
+  /**
+   * syncReplicaSet: reconciles one ReplicaSet. Idempotent; reads only from listers.
+   * @throws on a failed create/delete/status write (the queue retries with back-off).
+   */
+  syncReplicaSet(key: string): void {
+    const [namespace, name] = splitKey(key);
+    const rs = this.rsInformer.get(key);
+    if (!rs) {
+      this.expectations.deleteExpectations(key);
+      return;
+    }
+    const rsNeedsSync = this.expectations.satisfiedExpectations(key);
+    let selector: Selector;
+    try {
+      selector = fromLabelSelector(rs.spec?.selector);
+    } catch {
+      return; // utilruntime.HandleError: an invalid selector is never retried
+    }
+    // pods indexed to this RS plus orphans (FilterPodsByOwner), then ignore inactive ones
+    const allPods = filterPodsByOwner(this.podInformer, rs, true);
+    let filteredPods = filterActivePods(allPods);
+    filteredPods = this.claimPods(rs, selector, filteredPods);
+
+    let manageReplicasErr: unknown = undefined;
+    if (rs.metadata.deletionTimestamp === undefined || rs.metadata.deletionTimestamp === null) {
+      if (rsNeedsSync) {
+        try {
+          this.manageReplicas(filteredPods, rs);
+        } catch (err) {
+          manageReplicasErr = err;
+        }
+      } else {
+        const desired = rs.spec?.replicas ?? 1;
+        if (desired !== filteredPods.length) {
+          const e = this.expectations.getExpectations(key);
+          recordDecision(
+            this.ctx.relay, this.name, { resource: 'replicasets', namespace, name },
+            `desired ${desired} ≠ current ${filteredPods.length}, but still expecting ${e?.add ?? 0} create(s) and ${e?.del ?? 0} delete(s) to be observed → wait`,
+            this.ctx.relay.newReconcile(),
+          );
+        }
+      }
+    }
+    const newStatus = calculateStatus(rs, filteredPods, manageReplicasErr, this.ctx.clock.now(), this.ctx.clock.nowRFC3339());
+    const updated = updateReplicaSetStatus(this.rsClient, rs, newStatus);
+    const mrs: number = updated.spec?.minReadySeconds ?? 0;
+    const desired = updated.spec?.replicas ?? 1;
+    if (!manageReplicasErr && mrs > 0 && (updated.status?.readyReplicas ?? 0) === desired && (updated.status?.availableReplicas ?? 0) !== desired) {
+      this.queue.addAfter(key, mrs * 1000, { label: `${key}: replicas available after minReadySeconds`, object: `ReplicaSet/${key}` });
+    }
+    if (manageReplicasErr) throw manageReplicasErr;
+  }
+
+  /** claimPods: adopt matching orphans, release owned pods that stopped matching. */
+  private claimPods(rs: KObject, selector: Selector, pods: KObject[]): KObject[] {
+    return claimObjects(
+      {
+        controller: rs,
+        selector,
+        client: this.podClient,
+        canAdopt: recheckDeletionTimestamp(this.rsClient, rs),
+      },
+      pods,
+    );
+  }
+
+  /** getIndirectlyRelatedPods: pods of every ReplicaSet that shares this one's controller. */
+  private getIndirectlyRelatedPods(rs: KObject): KObject[] {
+    const ref = getControllerOf(rs);
+    const related = ref
+      ? this.rsInformer.list(rs.metadata.namespace ?? '').filter((r) => getControllerOf(r)?.uid === ref.uid)
+      : [rs];
+    const seen = new Set<string>();
+    const out: KObject[] = [];
+    for (const r of related) {
+      for (const p of filterPodsByOwner(this.podInformer, r, false)) {
+        if (seen.has(p.metadata.uid ?? '')) continue;
+        seen.add(p.metadata.uid ?? '');
+        out.push(p);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * manageReplicas: creates or deletes pods so that `activePods` matches spec.replicas, at
+   * most `burstReplicas` per sync, raising expectations first.
+   * @throws the first create/delete error.
+   */
+  manageReplicas(activePods: KObject[], rs: KObject): void {
+    const key = metaNamespaceKey(rs);
+    const desired: number = rs.spec?.replicas ?? 1;
+    let diff = activePods.length - desired;
+    const target = { resource: 'replicasets', namespace: rs.metadata.namespace, name: rs.metadata.name };
+    if (diff < 0) {
+      diff = Math.min(-diff, this.burstReplicas);
+      const seq = recordDecision(
+        this.ctx.relay, this.name, target,
+        `desired ${desired} ≠ current ${activePods.length} → create ${plural(diff, 'Pod')}${diff === this.burstReplicas ? ` (burst limit ${this.burstReplicas})` : ''}`,
+        this.ctx.relay.newReconcile(),
+      );
+      this.expectations.expectCreations(key, diff);
+      const ref = newControllerRef(rs);
+      const [successes, err] = this.ctx.relay.withCause(seq, () =>
+        slowStartBatch(diff, SlowStartInitialBatchSize, () => {
+          try {
+            this.podControl.createPods(rs.metadata.namespace ?? '', rs.spec?.template, rs, ref);
+          } catch (e) {
+            // a terminating namespace makes every create fail; nothing to retry
+            if (e instanceof Error && /because it is being terminated/.test(e.message)) return;
+            throw e;
+          }
+        }),
+      );
+      // pods that were never sent will never be observed
+      for (let i = successes; i < diff; i++) this.expectations.creationObserved(key);
+      if (err !== undefined) throw err;
+      return;
+    }
+    if (diff > 0) {
+      diff = Math.min(diff, this.burstReplicas);
+      const related = this.getIndirectlyRelatedPods(rs);
+      const podsToDelete = getPodsToDelete(activePods, related, diff, this.ctx.clock.now());
+      const seq = recordDecision(
+        this.ctx.relay, this.name, target,
+        `desired ${desired} ≠ current ${activePods.length} → delete ${plural(diff, 'Pod')}: ${podsToDelete.map((p) => p.metadata.name).join(', ')}`,
+        this.ctx.relay.newReconcile(),
+      );
+      this.expectations.expectDeletionsOf(key, podsToDelete.map(podKey));
+      let firstErr: unknown = undefined;
+      this.ctx.relay.withCause(seq, () => {
+        for (const pod of podsToDelete) {
+          try {
+            this.podControl.deletePod(rs.metadata.namespace ?? '', pod.metadata.name, rs);
+          } catch (err) {
+            // the delete never happened (or the pod is already gone): lower the expectation
+            this.expectations.deletionObservedOf(key, podKey(pod));
+            if (!isNotFound(err) && firstErr === undefined) firstErr = err;
+          }
+        }
+      });
+      if (firstErr !== undefined) throw firstErr;
+    }
+  }
+}
