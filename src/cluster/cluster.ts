@@ -116,6 +116,9 @@ export class Cluster {
     // let the kubelets register and the controllers sync before anyone applies anything
     this.clock.runUntil(options.startMs ?? DEFAULT_START_MS);
     this.lastChangeAt = this.clock.now();
+    // The relay starts at time zero: the boot is not part of anyone's story. (Sequence numbers
+    // keep counting, so a cause that points into the boot simply is not in the buffer.)
+    this.relay.clear();
   }
 
   /** System objects kube-apiserver creates at start-up (namespaces, the `kubernetes` Service). */
