@@ -52,6 +52,7 @@ const stages: [string, string, string[], NodeJS.ProcessEnv?][] = [
 for (const [name, cmd, args, env] of stages) {
   const r = run(name, cmd, args, env);
   // strip ANSI colours before counting
+  // eslint-disable-next-line no-control-regex
   const out = r.out.replace(/\x1b\[[0-9;]*m/g, '');
   if (name === 'unit') {
     passed += count(out, /Tests\s+(?:\d+ failed \| )?(\d+) passed/);
