@@ -14,6 +14,7 @@ import type { RelayHop } from './relay/relay-event';
 import { APIServer } from './apiserver/apiserver';
 import { STRATEGIES } from './apiserver/registry';
 import { installCRDSupport } from './apiserver/crd';
+import { MACHINE_CRD, MACHINE_GROUP, MachineController, machineFor } from './machines';
 import type { StoreEvent } from './storage/mvcc';
 import { deepCopy, deepEqual, type KObject } from './api/types';
 import { users, type Client } from './client/clientset';
@@ -86,6 +87,8 @@ export class Cluster {
   readonly kubelets = new Map<string, Kubelet>();
   readonly scheduler: KubeScheduler;
   readonly controllerManager: ControllerManager;
+  /** The simulated hypervisor: powers machines (nodes) off and on from Machine objects. */
+  readonly machines: MachineController;
   /** The kubectl user's client (what the editor's Apply and the kubectl bar use). */
   readonly kubectlClient: Client;
   private lastChangeAt: number;
@@ -107,10 +110,12 @@ export class Cluster {
     this.api.store.listen((ev) => this.onStoreEvent(ev));
 
     this.bootstrap();
+    this.machines = new MachineController(this.ctx, this.kubelets);
     this.controllerManager = new ControllerManager(this.ctx);
     this.scheduler = new KubeScheduler(this.ctx);
     const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3);
     for (const n of nodes) this.startKubelet(n);
+    this.machines.start();
     this.controllerManager.start();
     this.scheduler.start();
     // let the kubelets register and the controllers sync before anyone applies anything
@@ -134,9 +139,11 @@ export class Cluster {
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
     });
+    sys.resource('apiextensions.k8s.io', 'customresourcedefinitions').create('', MACHINE_CRD);
   }
 
   private startKubelet(cfg: NodeConfig): Kubelet {
+    this.ctx.client(users.system('kube-relay')).resource(MACHINE_GROUP, 'machines').create('', machineFor(cfg.name), { summary: `Machine ${cfg.name}: power On` });
     const k = new Kubelet(this.ctx, cfg);
     this.kubelets.set(cfg.name, k);
     k.start();
@@ -203,20 +210,28 @@ export class Cluster {
   }
 
   /**
-   * Powers a node's machine off: the kubelet stops, heartbeats stop, containers are gone.
-   * The engine knows the node controller will notice after the grace period, so that moment
-   * is a deadline (for `settle`). Throws when the node does not exist.
+   * Powers a node's machine off (`spec.power: Off` on its Machine, as the kubectl user): the
+   * machine controller stops the kubelet — heartbeats stop, containers are gone. The node
+   * controller notices after the grace period; that moment is a known deadline (for `settle`).
+   * @throws Error when the node does not exist.
    */
   killNode(name: string): void {
-    const k = this.kubelet(name);
-    k.powerOff();
+    this.setPower(name, 'Off');
     const at = this.timings.nodeMonitorGracePeriodMs + this.timings.nodeMonitorPeriodMs;
     this.clock.setTimer(at, () => {}, { deadline: true, label: `${name}: node-monitor-grace-period runs out`, object: `Node/${name}` });
   }
 
-  /** Powers a node back on: the kubelet starts fresh and re-syncs its Pods. */
+  /** Powers a node's machine back on: the kubelet starts fresh and re-syncs its Pods. */
   restoreNode(name: string): void {
-    this.kubelet(name).powerOn();
+    this.setPower(name, 'On');
+  }
+
+  private setPower(name: string, power: 'On' | 'Off'): void {
+    this.kubelet(name);
+    const rc = this.kubectlClient.resource(MACHINE_GROUP, 'machines');
+    const m = deepCopy(rc.get('', name, { quiet: true }));
+    m.spec = { ...m.spec, power };
+    rc.update(m, { summary: `power ${power === 'Off' ? 'off' : 'on'} machine ${name} (spec.power=${power})` });
   }
 
   /** Adds a node at run time: a new kubelet registers it. Throws when the name exists. */

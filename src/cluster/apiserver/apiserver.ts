@@ -420,7 +420,7 @@ export class APIServer implements StrategyContext {
           const next = deepCopy(old);
           next.spec = { ...next.spec, finalizers: obj.spec?.finalizers ?? [] };
           obj = next;
-        } else if (strategy.hasStatus) {
+        } else if (strategy.hasStatus || (info.custom && info.subresources.includes('status'))) {
           obj.status = deepCopy(old.status);
         }
         // system fields are the server's

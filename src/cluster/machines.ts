@@ -1,0 +1,129 @@
+/**
+ * Machines as declared state (CONTRACTS.md §4): each node's machine is a cluster-scoped
+ * custom resource `machines.sim.kube-relay.dev` (kind Machine, name = the node's name) with
+ * `spec.power: On|Off`. Powering a node off is a write to that object — from the UI's kill
+ * button, a scenario's `killNode`, or `kubectl patch machine node-2 --type=merge
+ * -p '{"spec":{"power":"Off"}}'` — so a kill shows in the relay as an API write. The
+ * machine controller (the simulated hypervisor, participant `machine-controller`) watches
+ * Machines and powers the kubelet's machine off or on, then reports `status.power`.
+ *
+ * This is kube-relay's own API, not Kubernetes': it stands for the cloud or the datacenter
+ * that a real cluster's nodes run on.
+ */
+import type { ComponentContext } from './component-context';
+import type { Kubelet } from './kubelet/kubelet';
+import { users, type Client } from './client/clientset';
+import { SharedInformer } from './client/informer';
+import { RateLimitingQueue } from './client/workqueue';
+import { deepCopy, type KObject } from './api/types';
+import { StatusError } from './api/errors';
+
+export const MACHINE_GROUP = 'sim.kube-relay.dev';
+const PARTICIPANT = 'machine-controller';
+
+/** The CustomResourceDefinition of Machine, created at cluster boot. */
+export const MACHINE_CRD: KObject = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `machines.${MACHINE_GROUP}` },
+  spec: {
+    group: MACHINE_GROUP,
+    scope: 'Cluster',
+    names: { plural: 'machines', singular: 'machine', kind: 'Machine', shortNames: ['mach'] },
+    versions: [
+      {
+        name: 'v1alpha1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        additionalPrinterColumns: [
+          { name: 'Power', type: 'string', jsonPath: '.spec.power' },
+          { name: 'State', type: 'string', jsonPath: '.status.power' },
+        ],
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                required: ['power'],
+                properties: {
+                  power: { type: 'string', enum: ['On', 'Off'], description: 'Desired power state of the node\'s machine.' },
+                },
+              },
+              status: {
+                type: 'object',
+                properties: {
+                  power: { type: 'string', enum: ['On', 'Off'] },
+                  lastTransitionTime: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+/** The Machine object for a node. */
+export function machineFor(node: string): KObject {
+  return { apiVersion: `${MACHINE_GROUP}/v1alpha1`, kind: 'Machine', metadata: { name: node }, spec: { power: 'On' } };
+}
+
+/**
+ * Watches Machines and powers kubelets off and on to match `spec.power`.
+ * `kubelets` is the cluster's live map of node name → kubelet.
+ */
+export class MachineController {
+  private readonly client: Client;
+  private readonly queue: RateLimitingQueue;
+  private informer: SharedInformer | null = null;
+
+  constructor(private readonly ctx: ComponentContext, private readonly kubelets: Map<string, Kubelet>) {
+    this.client = ctx.client(users.controller(PARTICIPANT));
+    this.queue = new RateLimitingQueue('machine', ctx.clock, ctx.relay, (key) => this.syncMachine(key));
+  }
+
+  /** Starts watching (call after the Machine CRD is established). */
+  start(): void {
+    const info = this.ctx.api.registry.forResource(MACHINE_GROUP, 'machines');
+    if (!info) throw new Error('the Machine CRD is not installed');
+    this.informer = new SharedInformer(this.client, info);
+    this.informer.addEventHandler({
+      participant: PARTICIPANT,
+      onAdd: (m) => this.queue.add(m.metadata.name),
+      onUpdate: (o, m) => {
+        if (o.spec?.power !== m.spec?.power) this.queue.add(m.metadata.name);
+      },
+    });
+    this.informer.start();
+  }
+
+  /** Makes the machine's power match spec.power, then records status.power. */
+  syncMachine(name: string): void {
+    const m = this.informer?.get(name);
+    const k = this.kubelets.get(name);
+    if (!m || !k) return;
+    const want = m.spec?.power === 'Off' ? 'Off' : 'On';
+    const is = k.powered ? 'On' : 'Off';
+    if (want !== is) {
+      this.ctx.relay.record({
+        from: PARTICIPANT, to: `kubelet/${name}`, kind: 'decision', name,
+        summary: want === 'Off' ? `power off machine ${name}: kubelet, containers and heartbeats stop` : `power on machine ${name}: the kubelet boots`,
+      });
+      if (want === 'Off') k.powerOff();
+      else k.powerOn();
+    }
+    if (m.status?.power !== want) {
+      const next = deepCopy(m);
+      next.status = { power: want, lastTransitionTime: this.ctx.clock.nowRFC3339() };
+      try {
+        this.client.resource(MACHINE_GROUP, 'machines').updateStatus(next, { summary: `Machine ${name} status.power=${want}` });
+      } catch (e) {
+        if (!(e instanceof StatusError)) throw e;
+        throw e; // conflict → retried with back-off
+      }
+    }
+  }
+}
