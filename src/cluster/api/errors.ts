@@ -64,7 +64,8 @@ export type FieldErrorType =
   | 'NotSupported'
   | 'TooLong'
   | 'TooMany'
-  | 'Internal';
+  | 'Internal'
+  | 'NotFound';
 
 const FIELD_ERROR_TEXT: Record<FieldErrorType, [string, string]> = {
   Required: ['FieldValueRequired', 'Required value'],
@@ -75,6 +76,7 @@ const FIELD_ERROR_TEXT: Record<FieldErrorType, [string, string]> = {
   TooLong: ['FieldValueTooLong', 'Too long'],
   TooMany: ['FieldValueTooMany', 'Too many'],
   Internal: ['InternalError', 'Internal error'],
+  NotFound: ['FieldValueNotFound', 'Not found'],
 };
 
 /**
@@ -90,6 +92,11 @@ export interface FieldError {
   supported?: string[];
   /** when true, print the value even for types that omit it */
   hasValue?: boolean;
+  /**
+   * The value exactly as Go's %#v prints it, when goValue cannot derive it (e.g.
+   * `v1.LabelSelector{MatchLabels:map[string]string(nil), …}`); printed verbatim.
+   */
+  rawValue?: string;
 }
 
 /** Formats a value as Go's %#v does for the JSON-ish values validation reports. */
@@ -112,8 +119,10 @@ export function goValue(v: unknown): string {
 export function fieldErrorString(e: FieldError): string {
   const [, text] = FIELD_ERROR_TEXT[e.type];
   let s = `${e.field}: ${text}`;
-  const printsValue = e.type === 'Invalid' || e.type === 'Duplicate' || e.type === 'NotSupported' || e.hasValue;
-  if (printsValue && (e.value !== undefined || e.type === 'Invalid')) {
+  const printsValue = e.type === 'Invalid' || e.type === 'Duplicate' || e.type === 'NotSupported' || e.type === 'NotFound' || e.hasValue;
+  if (printsValue && e.rawValue !== undefined) {
+    s += `: ${e.rawValue}`;
+  } else if (printsValue && (e.value !== undefined || e.type === 'Invalid')) {
     s += `: ${goValue(e.value)}`;
   }
   if (e.type === 'NotSupported' && e.supported) {

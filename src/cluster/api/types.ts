@@ -55,7 +55,12 @@ export function deepCopy<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(deepCopy) as unknown as T;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v as object)) out[k] = deepCopy((v as Record<string, unknown>)[k]);
+  for (const k of Object.keys(v as object)) {
+    const c = deepCopy((v as Record<string, unknown>)[k]);
+    // an own "__proto__" key (from untrusted YAML/JSON) stays an inert own property
+    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    else out[k] = c;
+  }
   return out as T;
 }
 

@@ -14,6 +14,14 @@ export interface StrategyContext {
   nowRFC3339(): string;
   /** Looks up a stored object (for admission plugins that need others, e.g. namespaces). */
   getObject(resource: string, namespace: string, name: string): KObject | undefined;
+  /** Every stored object of a resource ("storageclasses.storage.k8s.io"), optionally in one namespace. */
+  listObjects?(resource: string, namespace?: string): KObject[];
+  /** Reserves a specific ClusterIP (a Service that asks for one); false when taken or outside the range. */
+  reserveClusterIP?(ip: string): boolean;
+  /** Reserves a specific NodePort; false when taken or outside 30000–32767. */
+  reserveNodePort?(port: number): boolean;
+  /** Releases a NodePort. */
+  releaseNodePort?(port: number): void;
   /** Allocates a Service ClusterIP from the service CIDR (10.96.0.0/12). */
   allocateClusterIP(): string;
   /** Releases a ClusterIP. */

@@ -1,0 +1,153 @@
+/**
+ * `npm run bench [-- --big] [-- --only NAME]`: engine benchmarks in Node, fast-forward, with
+ * the case names of CONTRACTS.md §3. Writes bench/results.json and prints a table.
+ * The 150k-Pod case runs only with --big (it takes minutes on a 2-core machine).
+ *
+ * wallMs / cpuMs cover the measured work only (cluster construction excluded); `pods` is
+ * the number of Pods that reached Running; peakHeapMB is sampled during the case.
+ */
+import { execSync } from 'node:child_process';
+import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { Cluster, type NodeConfig } from '../cluster/cluster';
+import { describeRow } from '../cluster/kubectl/printers';
+
+interface CaseResult {
+  name: string;
+  nodes: number;
+  pods: number;
+  wallMs: number;
+  cpuMs: number;
+  podsPerSec: number;
+  peakHeapMB: number;
+  note?: string;
+}
+
+const args = process.argv.slice(2);
+const big = args.includes('--big');
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+
+function workers(n: number): NodeConfig[] {
+  const out: NodeConfig[] = [];
+  for (let i = 1; i <= n; i++) out.push({ name: `node-${i}`, capacity: { cpu: '8', memory: '32Gi', pods: '110' } });
+  return out;
+}
+
+function deployment(name: string, replicas: number, cpu = '10m'): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        resources: {requests: {cpu: ${cpu}, memory: 16Mi}}
+`;
+}
+
+function running(c: Cluster): number {
+  let n = 0;
+  for (const p of c.list('pods', 'default')) if (describeRow(p).status === 'Running') n++;
+  return n;
+}
+
+function measure(name: string, nodes: number, setup: () => Cluster, work: (c: Cluster) => void): CaseResult {
+  const c = setup();
+  global.gc?.();
+  let peak = process.memoryUsage().heapUsed;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 50);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  work(c);
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().heapUsed);
+  const pods = running(c);
+  const r: CaseResult = {
+    name, nodes, pods,
+    wallMs: Math.round(wallMs * 10) / 10,
+    cpuMs: Math.round((cpu.user + cpu.system) / 100) / 10,
+    podsPerSec: Math.round(pods / (wallMs / 1000)),
+    peakHeapMB: Math.round(peak / 1048576),
+  };
+  process.stdout.write(`${name.padEnd(22)} ${String(nodes).padStart(5)} nodes ${String(pods).padStart(7)} pods ${String(r.wallMs).padStart(10)} ms wall ${String(r.cpuMs).padStart(10)} ms cpu ${String(r.podsPerSec).padStart(8)} pods/s ${String(r.peakHeapMB).padStart(6)} MB\n`);
+  return r;
+}
+
+function untilRunning(c: Cluster, want: number, limitMs: number): void {
+  const end = c.now() + limitMs;
+  while (c.now() < end && running(c) < want) c.advance(1_000);
+}
+
+const cases: [string, () => CaseResult][] = [
+  ['seed-3-replicas', () => measure('seed-3-replicas', 3, () => new Cluster({ seed: 1 }), (c) => {
+    c.apply(deployment('peekcart', 3, '100m'));
+    untilRunning(c, 3, 120_000);
+  })],
+  ['pods-1k-nodes-100', () => measure('pods-1k-nodes-100', 100, () => new Cluster({ seed: 1, nodes: workers(100) }), (c) => {
+    c.apply(deployment('web', 1000));
+    untilRunning(c, 1000, 600_000);
+  })],
+  ['pods-10k-nodes-1k', () => measure('pods-10k-nodes-1k', 1000, () => new Cluster({ seed: 1, nodes: workers(1000) }), (c) => {
+    c.apply(deployment('web', 10000));
+    untilRunning(c, 10000, 1_800_000);
+  })],
+  ['scheduler-nodes-5k', () => measure('scheduler-nodes-5k', 5000, () => new Cluster({ seed: 1, nodes: workers(5000) }), (c) => {
+    c.apply(deployment('web', 10000));
+    untilRunning(c, 10000, 3_600_000);
+  })],
+  ['node-kill-pods-1k', () => measure('node-kill-pods-1k', 100, () => {
+    const c = new Cluster({ seed: 1, nodes: workers(100) });
+    c.apply(deployment('web', 1000));
+    untilRunning(c, 1000, 600_000);
+    return c;
+  }, (c) => {
+    const victim = c.list('pods', 'default')[0].spec.nodeName;
+    c.killNode(victim);
+    const end = c.now() + 15 * 60_000;
+    while (c.now() < end) {
+      c.advance(5_000);
+      const pods = c.list('pods', 'default').filter((p) => describeRow(p).status === 'Running' && p.spec.nodeName !== victim);
+      if (pods.length >= 1000) break;
+    }
+  })],
+];
+if (big) {
+  cases.push(['pods-150k-nodes-5k', () => measure('pods-150k-nodes-5k', 5000, () => new Cluster({ seed: 1, nodes: workers(5000), relayCapacity: 10_000 }), (c) => {
+    for (let i = 0; i < 15; i++) c.apply(deployment(`web-${i}`, 10000));
+    untilRunning(c, 150000, 7_200_000);
+  })]);
+}
+
+const engine: CaseResult[] = [];
+for (const [name, run] of cases) {
+  if (only && name !== only) continue;
+  engine.push(run());
+}
+
+let commit = 'unknown';
+try {
+  commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
+} catch {
+  // not a git checkout
+}
+mkdirSync('bench', { recursive: true });
+const prev = existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
+const merged = new Map<string, CaseResult>((prev.engine ?? []).map((e: CaseResult) => [e.name, e]));
+for (const e of engine) merged.set(e.name, e);
+const results = {
+  ...prev,
+  commit,
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  engine: [...merged.values()],
+};
+writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
+process.stdout.write('wrote bench/results.json\n');
