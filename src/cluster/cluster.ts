@@ -212,13 +212,12 @@ export class Cluster {
   /**
    * Powers a node's machine off (`spec.power: Off` on its Machine, as the kubectl user): the
    * machine controller stops the kubelet — heartbeats stop, containers are gone. The node
-   * controller notices after the grace period; that moment is a known deadline (for `settle`).
+   * lifecycle controller notices the silence and sets a known deadline for the moment the
+   * grace period runs out (for `settle` and the UI's countdown).
    * @throws Error when the node does not exist.
    */
   killNode(name: string): void {
     this.setPower(name, 'Off');
-    const at = this.timings.nodeMonitorGracePeriodMs + this.timings.nodeMonitorPeriodMs;
-    this.clock.setTimer(at, () => {}, { deadline: true, label: `${name}: node-monitor-grace-period runs out`, object: `Node/${name}` });
   }
 
   /** Powers a node's machine back on: the kubelet starts fresh and re-syncs its Pods. */

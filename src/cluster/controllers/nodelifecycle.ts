@@ -388,10 +388,22 @@ export class NodeLifecycleController {
 
   private scheduleTaintingPass(delayMs: number): void {
     if (this.taintPassTimer || !Number.isFinite(delayMs)) return;
+    // The pass is a known deadline only when it will change something: a queued node that
+    // lacks its NoExecute taint. Re-queued nodes that are already tainted (every monitor
+    // pass re-adds them, as upstream) are periodic no-op work.
+    const pending = [...this.zoneTainter.values()].some((q) =>
+      [...q.queue.keys()].some((name) => {
+        const node = this.nodeInformer.get(name);
+        const ready = node && readyOf(node);
+        if (!node || !ready || ready.status === 'True') return false;
+        const want = ready.status === 'False' ? NOT_READY_TAINT : UNREACHABLE_TAINT;
+        return !taintExists(node.spec?.taints ?? [], want);
+      }),
+    );
     this.taintPassTimer = this.ctx.clock.setTimer(delayMs, () => {
       this.taintPassTimer = null;
       this.ctx.relay.withCause(null, () => this.doNoExecuteTaintingPass());
-    }, { deadline: true, label: `${PARTICIPANT}: NoExecute tainting pass` });
+    }, pending ? { deadline: true, label: `${PARTICIPANT}: NoExecute tainting pass` } : { label: `${PARTICIPANT}: NoExecute tainting pass` });
   }
 
   /** doNoExecuteTaintingPass: per zone, as the rate limiter allows. */
