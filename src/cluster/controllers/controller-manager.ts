@@ -25,6 +25,13 @@ import { NamespaceController } from './namespace';
 import { EndpointSliceController } from './endpointslice';
 import { NodeLifecycleController } from './nodelifecycle';
 import { TaintEvictionController } from './tainteviction';
+import { JobController } from './job';
+import { TTLAfterFinishedController } from './ttlafterfinished';
+import { DaemonSetsController } from './daemonset';
+import { StatefulSetController } from './statefulset';
+import { PersistentVolumeController } from './persistentvolume';
+import { PVCProtectionController, PVProtectionController } from './volume-protection';
+import { ExternalProvisioners } from './external-provisioner';
 
 /** Relay participant of the process itself (pause/resume notes). */
 export const ControllerManagerName = 'kube-controller-manager';
@@ -63,6 +70,15 @@ export class ControllerManager {
   readonly endpointSlice: EndpointSliceController;
   readonly nodeLifecycle: NodeLifecycleController;
   readonly taintEviction: TaintEvictionController;
+  readonly job: JobController;
+  readonly ttlAfterFinished: TTLAfterFinishedController;
+  readonly daemonSet: DaemonSetsController;
+  readonly statefulSet: StatefulSetController;
+  readonly persistentVolume: PersistentVolumeController;
+  readonly pvcProtection: PVCProtectionController;
+  readonly pvProtection: PVProtectionController;
+  /** Simulated external provisioners (kind's local-path-provisioner and any other); not a kube-controller-manager controller. */
+  readonly provisioners: ExternalProvisioners;
   private started = false;
   private paused = false;
 
@@ -76,11 +92,19 @@ export class ControllerManager {
     this.endpointSlice = new EndpointSliceController(ctx, this.informers);
     this.nodeLifecycle = new NodeLifecycleController(ctx, this.informers);
     this.taintEviction = new TaintEvictionController(ctx, this.informers);
+    this.job = new JobController(ctx, this.informers);
+    this.ttlAfterFinished = new TTLAfterFinishedController(ctx, this.informers);
+    this.daemonSet = new DaemonSetsController(ctx, this.informers);
+    this.statefulSet = new StatefulSetController(ctx, this.informers);
+    this.persistentVolume = new PersistentVolumeController(ctx, this.informers);
+    this.pvcProtection = new PVCProtectionController(ctx, this.informers);
+    this.pvProtection = new PVProtectionController(ctx, this.informers);
+    this.provisioners = new ExternalProvisioners(ctx, this.informers);
   }
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.daemonSet, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */
