@@ -14,7 +14,11 @@ import type { RelayHop } from './relay/relay-event';
 import { APIServer } from './apiserver/apiserver';
 import { STRATEGIES } from './apiserver/registry';
 import { installCRDSupport } from './apiserver/crd';
+import { installStorageObjectInUseProtection } from './apiserver/storage-protection';
 import { MACHINE_CRD, MACHINE_GROUP, MachineController, machineFor } from './machines';
+import { KubeProxy } from './proxy/kube-proxy';
+import { ClusterDNS } from './dns/resolver';
+import { dnsBootstrapObjects } from './dns/coredns';
 import type { StoreEvent } from './storage/mvcc';
 import { deepCopy, deepEqual, type KObject } from './api/types';
 import { users, type Client } from './client/clientset';
@@ -43,10 +47,14 @@ export interface ClusterOptions {
   startMs?: number;
   /** Relay ring-buffer capacity (hops). */
   relayCapacity?: number;
+  /** Run kube-proxy on every node (default true; large benchmarks may turn it off). */
+  kubeProxy?: boolean;
+  /** Deploy CoreDNS in kube-system at boot (default true). */
+  coreDNS?: boolean;
 }
 
 /** How long before time zero the cluster boots (simulated ms). */
-export const BOOT_MS = 10_000;
+export const BOOT_MS = 30_000;
 
 /** Default worker capacity: 4 CPU, 8 GiB, 110 pods. */
 export const DEFAULT_WORKER_CAPACITY = { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' };
@@ -85,6 +93,10 @@ export class Cluster {
   readonly timings: Timings;
   readonly ctx: ComponentContext;
   readonly kubelets = new Map<string, Kubelet>();
+  /** kube-proxy per node (iptables mode). */
+  readonly kubeProxies = new Map<string, KubeProxy>();
+  /** Cluster DNS (what CoreDNS answers), for lookups from the UI and tests. */
+  readonly dns: ClusterDNS;
   readonly scheduler: KubeScheduler;
   readonly controllerManager: ControllerManager;
   /** The simulated hypervisor: powers machines (nodes) off and on from Machine objects. */
@@ -104,20 +116,24 @@ export class Cluster {
     this.images = new ImageRegistry(options.images?.missing ?? []);
     this.api = new APIServer(this.clock, this.rng, this.relay, STRATEGIES, { watchLatencyMs: this.timings.watchLatencyMs });
     installCRDSupport(this.api);
+    installStorageObjectInUseProtection(this.api);
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
     this.kubectlClient = this.ctx.client(users.kubectl());
     this.lastChangeAt = this.clock.now();
     this.api.store.listen((ev) => this.onStoreEvent(ev));
 
     this.bootstrap();
-    this.machines = new MachineController(this.ctx, this.kubelets);
+    this.machines = new MachineController(this.ctx, this.kubelets, this.kubeProxies);
     this.controllerManager = new ControllerManager(this.ctx);
     this.scheduler = new KubeScheduler(this.ctx);
     const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3);
     for (const n of nodes) this.startKubelet(n);
+    this.reconcileAPIServerEndpoints(nodes);
     this.machines.start();
     this.controllerManager.start();
     this.scheduler.start();
+    this.dns = new ClusterDNS(this.ctx);
+    this.dns.start();
     // let the kubelets register and the controllers sync before anyone applies anything
     this.clock.runUntil(options.startMs ?? DEFAULT_START_MS);
     this.lastChangeAt = this.clock.now();
@@ -140,6 +156,49 @@ export class Cluster {
       spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
     });
     sys.resource('apiextensions.k8s.io', 'customresourcedefinitions').create('', MACHINE_CRD);
+    // kind's default StorageClass (local-path-provisioner under the name `standard`)
+    sys.resource('storage.k8s.io', 'storageclasses').create('', {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'rancher.io/local-path',
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
+    if (this.options.coreDNS !== false) {
+      for (const o of dnsBootstrapObjects()) {
+        const info = this.api.registry.forKind(o.apiVersion, o.kind);
+        if (!info) throw new Error(`bootstrap: no resource for ${o.apiVersion} ${o.kind}`);
+        sys.resource(info.group, info.resource).create(o.metadata.namespace ?? '', o);
+      }
+    }
+  }
+
+  /**
+   * The `kubernetes` Service's endpoints: the apiserver's own address (the control-plane
+   * node's InternalIP) on 6443, as the apiserver's endpoint reconciler writes them
+   * (pkg/controlplane/reconcilers, EndpointsAdapter: an Endpoints and an EndpointSlice
+   * both named `kubernetes`).
+   */
+  private reconcileAPIServerEndpoints(nodes: NodeConfig[]): void {
+    const cp = nodes.find((n) => n.controlPlane) ?? nodes[0];
+    const idx = cp ? nodes.indexOf(cp) : 0;
+    const ip = `172.18.0.${idx + 2}`;
+    const sys = this.ctx.client(users.system('kube-apiserver'));
+    sys.resource('', 'endpoints').create('default', {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+      subsets: [{ addresses: [{ ip }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }],
+    });
+    sys.resource('discovery.k8s.io', 'endpointslices').create('default', {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [ip], conditions: { ready: true } }],
+      ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
+    });
   }
 
   private startKubelet(cfg: NodeConfig): Kubelet {
@@ -147,6 +206,11 @@ export class Cluster {
     const k = new Kubelet(this.ctx, cfg);
     this.kubelets.set(cfg.name, k);
     k.start();
+    if (this.options.kubeProxy !== false) {
+      const kp = new KubeProxy(this.ctx, cfg.name);
+      this.kubeProxies.set(cfg.name, kp);
+      kp.start();
+    }
     return k;
   }
 

@@ -12,6 +12,7 @@
  */
 import type { ComponentContext } from './component-context';
 import type { Kubelet } from './kubelet/kubelet';
+import type { KubeProxy } from './proxy/kube-proxy';
 import { users, type Client } from './client/clientset';
 import { SharedInformer } from './client/informer';
 import { RateLimitingQueue } from './client/workqueue';
@@ -72,15 +73,19 @@ export function machineFor(node: string): KObject {
 }
 
 /**
- * Watches Machines and powers kubelets off and on to match `spec.power`.
- * `kubelets` is the cluster's live map of node name → kubelet.
+ * Watches Machines and powers each node's kubelet and kube-proxy off and on to match
+ * `spec.power`. The maps are the cluster's live maps of node name → component.
  */
 export class MachineController {
   private readonly client: Client;
   private readonly queue: RateLimitingQueue;
   private informer: SharedInformer | null = null;
 
-  constructor(private readonly ctx: ComponentContext, private readonly kubelets: Map<string, Kubelet>) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    private readonly kubelets: Map<string, Kubelet>,
+    private readonly kubeProxies: Map<string, KubeProxy> = new Map(),
+  ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.queue = new RateLimitingQueue('machine', ctx.clock, ctx.relay, (key) => this.syncMachine(key));
   }
@@ -112,8 +117,14 @@ export class MachineController {
         from: PARTICIPANT, to: `kubelet/${name}`, kind: 'decision', name,
         summary: want === 'Off' ? `power off machine ${name}: kubelet, containers and heartbeats stop` : `power on machine ${name}: the kubelet boots`,
       });
-      if (want === 'Off') k.powerOff();
-      else k.powerOn();
+      const kp = this.kubeProxies.get(name);
+      if (want === 'Off') {
+        k.powerOff();
+        kp?.powerOff();
+      } else {
+        k.powerOn();
+        kp?.powerOn();
+      }
     }
     if (m.status?.power !== want) {
       const next = deepCopy(m);

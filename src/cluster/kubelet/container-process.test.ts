@@ -11,8 +11,16 @@ describe('planProcess (container-process.ts)', () => {
     { name: 'sleep infinity runs', c: { command: ['sh', '-c', 'sleep infinity'] }, want: { kind: 'runs', stdout: [], ignoresSigterm: true, assumed: false } },
     { name: 'busybox without command exits 0', c: { image: 'busybox:1.36' }, want: { kind: 'exits', afterMs: 0, exitCode: 0, stdout: [], ignoresSigterm: true } },
     { name: 'nginx is assumed long-running', c: { image: 'nginx:1.14.2' }, want: { kind: 'runs', stdout: [], ignoresSigterm: false, assumed: true } },
-    { name: 'a while loop is not understood', c: { command: ['sh', '-c', 'while true; do sleep 1; done'] }, want: { kind: 'runs', stdout: [], ignoresSigterm: false, assumed: true } },
-    { name: 'variables are not understood', c: { command: ['sh', '-c', 'echo $HOME'] }, want: { kind: 'runs', stdout: [], ignoresSigterm: false, assumed: true } },
+    { name: 'a while loop runs (not assumed)', c: { command: ['sh', '-c', 'while true; do sleep 1; done'] }, want: { kind: 'runs', stdout: [], ignoresSigterm: true, assumed: false } },
+    { name: 'variables expand', c: { command: ['sh', '-c', 'echo $HOME'] }, want: { kind: 'exits', afterMs: 0, exitCode: 0, stdout: ['/root'], ignoresSigterm: true } },
+    { name: 'command substitution is assumed', c: { command: ['sh', '-c', 'echo $(date)'] }, want: { kind: 'runs', stdout: [], ignoresSigterm: false, assumed: true } },
+    { name: 'perl is assumed', c: { image: 'perl:5.34.0', command: ['perl', '-Mbignum=bpi', '-wle', 'print bpi(2000)'] }, want: { kind: 'runs', stdout: [], ignoresSigterm: false, assumed: true } },
+    { name: 'liveness-exec script', c: { image: 'busybox', args: ['/bin/sh', '-c', 'echo ok > /tmp/health; sleep 10; rm -rf /tmp/health; sleep 600'] }, want: { kind: 'exits', afterMs: 610_000, exitCode: 0, stdout: [], ignoresSigterm: true } },
+    { name: 'files: touch, test, cat of a missing file', c: { command: ['sh', '-c', 'mkdir -p /data/x && touch /data/x/f; [ -f /data/x/f ] && echo yes; rm /data/x/f; cat /data/x/f || echo "status $?"'] }, want: { kind: 'exits', afterMs: 0, exitCode: 0, stdout: ['yes', "cat: can't open '/data/x/f': No such file or directory", 'status 1'], ignoresSigterm: true } },
+    { name: 'redirection and append', c: { command: ['sh', '-c', 'echo a > /tmp/l; echo b >> /tmp/l; cat /tmp/l; rm /nope'] }, want: { kind: 'exits', afterMs: 0, exitCode: 1, stdout: ['a', 'b', "rm: can't remove '/nope': No such file or directory"], ignoresSigterm: true } },
+    { name: 'for, if/else, until', c: { command: ['sh', '-c', 'for i in 1 2; do if [ $i = 1 ]; then echo one; else echo other; fi; done; n=0; until [ -f /tmp/x ]; do touch /tmp/x; sleep 2; done'] }, want: { kind: 'exits', afterMs: 2000, exitCode: 0, stdout: ['one', 'other'], ignoresSigterm: true } },
+    { name: 'trap TERM handles SIGTERM', c: { command: ['sh', '-c', "trap 'exit 0' TERM; sleep infinity"] }, want: { kind: 'runs', stdout: [], ignoresSigterm: false, assumed: false } },
+    { name: 'hostname and date', c: { command: ['sh', '-c', 'hostname; date'] }, want: { kind: 'exits', afterMs: 0, exitCode: 0, stdout: ['pod', 'Thu Jan  1 00:00:00 UTC 1970'], ignoresSigterm: true } },
     { name: 'exit 256 wraps to 0', c: { command: ['sh', '-c', 'exit 256'] }, want: { kind: 'exits', afterMs: 0, exitCode: 0, stdout: [], ignoresSigterm: true } },
   ];
   test.each(cases)('$name', ({ c, want }) => {

@@ -1,166 +1,166 @@
 /**
  * What a container's main process does, interpreted from the manifest (image, command, args),
- * as DESIGN.md's "container behaviour interpreted from what the manifest says".
- *
- * For now: a tiny POSIX-shell subset — `sleep N`, `exit N`, `echo …`, `true`, `false`, `:`,
- * joined by `;`, newlines, `&&` and `||` — run as `sh -c "…"` (or a bare `sleep N`), which is
- * enough for exit codes to drive restartPolicy (Always / OnFailure / Never) and
- * CrashLoopBackOff. Anything else (an app binary, a perl one-liner, a `while` loop) is a
- * long-running process that is *assumed* to keep serving (the UI says so). A later issue grows
- * this into a fuller interpreter (files, probes).
+ * as DESIGN.md's "container behaviour interpreted from what the manifest says". The argv is
+ * the kubelet's (command replaces the image ENTRYPOINT, args its CMD, `$(VAR)` expanded as
+ * pkg/kubelet/kuberuntime/kuberuntime_container.go → container.ExpandContainerCommandAndArgs)
+ * run by the small shell of shell.ts against the container's filesystem (filesystem.ts).
  *
  * Real-world details kept: `sh`/`sleep` as PID 1 install no SIGTERM handler, so the kernel
  * ignores SIGTERM and the container only dies at the end of the grace period (exit 137) —
- * `kubectl delete pod` of a busybox sleeper takes 30 s. A busybox / alpine / ubuntu / debian
- * container without command runs its default `sh` (or `bash`) with no stdin and exits 0 at once.
+ * `kubectl delete pod` of a busybox sleeper takes 30 s — unless the script `trap`s TERM. A
+ * busybox / alpine / ubuntu / debian container without command runs its default `sh` with no
+ * stdin and exits 0 at once. A command the shell does not model (an app binary, perl, python,
+ * a `$(…)` substitution) runs as a long-lived process that serves its ports and exits on
+ * SIGTERM: it is *assumed* (the UI says so).
  *
  * Durations are simulated ms.
  */
-
-/** The interpreted behaviour of one container run. */
-export type ProcessPlan =
-  | { kind: 'exits'; afterMs: number; exitCode: number; stdout: string[]; ignoresSigterm: boolean }
-  | { kind: 'runs'; stdout: string[]; ignoresSigterm: boolean; assumed: boolean };
+import { ContainerFS } from './filesystem';
+import { Shell, type ShellContext, type Sleep } from './shell';
 
 /** Images whose default command is an interactive shell (exits at once without a TTY). */
 const SHELL_IMAGES = /(^|\/)(busybox|alpine|ubuntu|debian)(:|@|$)/;
 
-const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
+/** Container fields the process reads. */
+export interface ProcessSpec {
+  image?: string;
+  command?: string[];
+  args?: string[];
+}
 
-function base(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i < 0 ? p : p.slice(i + 1);
+/** Where the process is after running until it blocks. */
+export type ProcessState =
+  | { kind: 'sleeping'; ms: number; inLoop: boolean }
+  | { kind: 'exited'; exitCode: number }
+  | { kind: 'forever' };
+
+/**
+ * expandContainerCommandAndArgs (pkg/kubelet/container/helpers.go → third_party expansion):
+ * `$(VAR)` replaced from the container env, `$$(VAR)` escapes to `$(VAR)`, unknown stay as-is.
+ */
+export function expandKubeVars(s: string, env: Record<string, string>): string {
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name) => (m === '$$' ? '$' : name in env ? env[name] : m));
+}
+
+/** The argv a container runs (image defaults are not known, so an empty argv means "the image's own"). */
+export function containerArgv(c: ProcessSpec, env: Record<string, string> = {}): string[] {
+  return [...(c.command ?? []), ...(c.args ?? [])].map((a) => expandKubeVars(a, env));
+}
+
+/** The process of one container run: drive it with {@link ContainerProcess.step}. */
+export class ContainerProcess {
+  private gen: Generator<Sleep, number> | null;
+  readonly shell: Shell;
+  private logText = '';
+  private done: ProcessState | null = null;
+
+  constructor(readonly spec: ProcessSpec, readonly ctx: Omit<ShellContext, 'write'>, private readonly log: (line: string) => void = () => {}) {
+    const full: ShellContext = ctx as ShellContext;
+    full.write = (t) => this.write(t);
+    this.shell = new Shell(full);
+    const argv = containerArgv(spec, ctx.vars);
+    if (argv.length === 0) {
+      if (spec.image && SHELL_IMAGES.test(spec.image)) {
+        this.gen = null;
+        this.done = { kind: 'exited', exitCode: 0 };
+      } else {
+        full.assumed = true;
+        this.gen = null;
+        this.done = { kind: 'forever' };
+      }
+      return;
+    }
+    const io = { out: (s: string) => full.write(s), err: (s: string) => full.write(s), stdin: '' };
+    this.gen = this.shell.exec(argv, io);
+  }
+
+  private write(t: string): void {
+    this.logText += t;
+    let i: number;
+    while ((i = this.logText.indexOf('\n')) >= 0) {
+      this.log(this.logText.slice(0, i));
+      this.logText = this.logText.slice(i + 1);
+    }
+  }
+
+  /** True when the process runs something we do not model (it serves its ports, assumed). */
+  get assumed(): boolean {
+    return !!this.ctx.assumed;
+  }
+
+  /** PID 1 without a SIGTERM handler: sh, sleep (unless the script traps TERM). */
+  get ignoresSigterm(): boolean {
+    return !this.assumed && !this.ctx.trapsTerm;
+  }
+
+  /** Runs until the process sleeps, exits or blocks forever. */
+  step(): ProcessState {
+    if (this.done) return this.done;
+    const r = this.gen!.next();
+    if (r.done) {
+      if (this.logText) this.write('\n');
+      this.done = { kind: 'exited', exitCode: r.value };
+      return this.done;
+    }
+    // a partial line reaches the log when the process blocks (containerd's "P" log entries)
+    if (this.logText) this.write('\n');
+    if (r.value.ms === Infinity) {
+      this.done = { kind: 'forever' };
+      return this.done;
+    }
+    return { kind: 'sleeping', ms: r.value.ms, inLoop: r.value.inLoop };
+  }
+}
+
+/** The result of running a command once inside a container (an exec probe, `kubectl exec`). */
+export interface ExecResult {
+  exitCode: number;
+  /** combined stdout and stderr */
+  output: string;
+  /** simulated ms it took (sleeps) */
+  tookMs: number;
+  /** a command we do not model: assumed to succeed */
+  assumed: boolean;
 }
 
 /**
- * Interprets a container spec. `command` replaces the image ENTRYPOINT, `args` its CMD; for
- * the shell images handled here the entrypoint is empty, so argv = command ++ args.
+ * Runs argv in a container synchronously (ExecSync, as an exec probe does). Sleeps add to
+ * `tookMs` up to `timeoutMs`; past it the command counts as timed out (exit code -1).
  */
-export function planProcess(c: { image?: string; command?: string[]; args?: string[] }): ProcessPlan {
-  const argv = [...(c.command ?? []), ...(c.args ?? [])];
-  const assumed: ProcessPlan = { kind: 'runs', stdout: [], ignoresSigterm: false, assumed: true };
-  if (argv.length === 0) {
-    if (c.image && SHELL_IMAGES.test(c.image)) return { kind: 'exits', afterMs: 0, exitCode: 0, stdout: [], ignoresSigterm: true };
-    return assumed;
+export function execInContainer(argv: string[], ctx: Omit<ShellContext, 'write'>, timeoutMs: number): ExecResult {
+  let output = '';
+  const sc: ShellContext = { ...ctx, vars: { ...ctx.vars }, assumed: false, trapsTerm: false, write: () => {} };
+  const sh = new Shell(sc);
+  const gen = sh.exec(argv, { out: (s) => { output += s; }, err: (s) => { output += s; }, stdin: '' });
+  let took = 0;
+  for (;;) {
+    const r = gen.next();
+    if (r.done) return { exitCode: r.value, output, tookMs: took, assumed: false };
+    if (r.value.ms === Infinity) return { exitCode: sc.assumed ? 0 : -1, output, tookMs: sc.assumed ? 0 : timeoutMs, assumed: !!sc.assumed };
+    took += r.value.ms;
+    if (took > timeoutMs) return { exitCode: -1, output, tookMs: timeoutMs, assumed: false };
   }
-  const prog = base(argv[0]);
-  if (SHELLS.has(prog)) {
-    if (argv[1] === '-c' && argv.length >= 3) return runScript(argv[2]) ?? assumed;
-    if (argv.length === 1) return { kind: 'exits', afterMs: 0, exitCode: 0, stdout: [], ignoresSigterm: true };
-    return assumed;
-  }
-  // a bare simple command, e.g. ["sleep", "3600"]
-  return runScript(argv.map(quoteWord).join(' ')) ?? assumed;
 }
 
-function quoteWord(w: string): string {
-  return /^[\w./:=-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
+/** The interpreted behaviour of one container run, summarized (tests, UI previews). */
+export type ProcessPlan =
+  | { kind: 'exits'; afterMs: number; exitCode: number; stdout: string[]; ignoresSigterm: boolean }
+  | { kind: 'runs'; stdout: string[]; ignoresSigterm: boolean; assumed: boolean };
 
-interface Cmd {
-  /** how it joins the previous command */
-  op: ';' | '&&' | '||';
-  words: string[];
-}
-
-/** Splits a script into commands, honouring quotes. Null when it uses syntax we do not model. */
-export function parseScript(script: string): Cmd[] | null {
-  const cmds: Cmd[] = [];
-  let words: string[] = [];
-  let cur = '';
-  let inWord = false;
-  let op: Cmd['op'] = ';';
-  const endWord = () => {
-    if (inWord) words.push(cur);
-    cur = '';
-    inWord = false;
-  };
-  const endCmd = (next: Cmd['op']) => {
-    endWord();
-    if (words.length) cmds.push({ op, words });
-    else if (next !== ';') return false;
-    words = [];
-    op = next;
-    return true;
-  };
-  for (let i = 0; i < script.length; i++) {
-    const ch = script[i];
-    if (ch === "'") {
-      const j = script.indexOf("'", i + 1);
-      if (j < 0) return null;
-      cur += script.slice(i + 1, j);
-      inWord = true;
-      i = j;
-    } else if (ch === '"') {
-      let j = i + 1;
-      let s = '';
-      for (; j < script.length && script[j] !== '"'; j++) {
-        if (script[j] === '\\' && j + 1 < script.length) s += script[++j];
-        else if (script[j] === '$' || script[j] === '`') return null;
-        else s += script[j];
-      }
-      if (j >= script.length) return null;
-      cur += s;
-      inWord = true;
-      i = j;
-    } else if (ch === ' ' || ch === '\t') endWord();
-    else if (ch === ';' || ch === '\n') {
-      if (!endCmd(';')) return null;
-    } else if (ch === '&' && script[i + 1] === '&') {
-      if (!endCmd('&&')) return null;
-      i++;
-    } else if (ch === '|' && script[i + 1] === '|') {
-      if (!endCmd('||')) return null;
-      i++;
-    } else if ('|&<>()$`{}*?[]#\\'.includes(ch)) return null;
-    else {
-      cur += ch;
-      inWord = true;
-    }
-  }
-  endCmd(';');
-  return cmds;
-}
-
-/** Runs a parsed script symbolically. Null when a command is not understood. */
-export function runScript(script: string): ProcessPlan | null {
-  const cmds = parseScript(script);
-  if (!cmds) return null;
-  let t = 0;
-  let status = 0;
+/**
+ * Runs a container's process to its end on a scratch filesystem (no volumes, empty env but
+ * HOME/PATH) and summarizes it. Loops stop being followed after 10,000 sleeps (then "runs").
+ */
+export function planProcess(c: ProcessSpec, env: Record<string, string> = { HOME: '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' }): ProcessPlan {
   const stdout: string[] = [];
-  for (const c of cmds) {
-    if (c.op === '&&' && status !== 0) continue;
-    if (c.op === '||' && status === 0) continue;
-    const [name, ...rest] = c.words;
-    switch (name) {
-      case 'sleep': {
-        if (rest[0] === 'infinity') return { kind: 'runs', stdout, ignoresSigterm: true, assumed: false };
-        const n = Number(rest[0]);
-        if (rest.length !== 1 || !Number.isFinite(n) || n < 0) return null;
-        t += Math.round(n * 1000);
-        status = 0;
-        break;
-      }
-      case 'exit': {
-        const n = rest.length ? Number(rest[0]) : status;
-        if (!Number.isInteger(n)) return null;
-        return { kind: 'exits', afterMs: t, exitCode: ((n % 256) + 256) % 256, stdout, ignoresSigterm: true };
-      }
-      case 'echo':
-        stdout.push(rest.join(' '));
-        status = 0;
-        break;
-      case 'true':
-      case ':':
-        status = 0;
-        break;
-      case 'false':
-        status = 1;
-        break;
-      default:
-        return null;
-    }
+  const ctx: Omit<ShellContext, 'write'> = { fs: new ContainerFS(), vars: { ...env }, hostname: 'pod', now: () => 0 };
+  const p = new ContainerProcess(c, ctx, (l) => stdout.push(l));
+  let t = 0;
+  for (let i = 0; i < 10_000; i++) {
+    const s = p.step();
+    if (s.kind === 'exited') return { kind: 'exits', afterMs: t, exitCode: s.exitCode, stdout, ignoresSigterm: p.ignoresSigterm || (!c.command?.length && !c.args?.length) };
+    if (s.kind === 'forever') return { kind: 'runs', stdout, ignoresSigterm: p.ignoresSigterm, assumed: p.assumed };
+    t += s.ms;
   }
-  return { kind: 'exits', afterMs: t, exitCode: status, stdout, ignoresSigterm: true };
+  return { kind: 'runs', stdout, ignoresSigterm: p.ignoresSigterm, assumed: false };
 }

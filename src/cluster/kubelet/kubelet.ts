@@ -27,6 +27,18 @@ import { PodWorkers } from './pod-workers';
 import { ContainerRuntime } from './runtime';
 import { StatusManager } from './status-manager';
 import { OwnedTimers } from './timers';
+import { VolumeManager, claimStore } from './volumes';
+import type { FileStore } from './filesystem';
+
+/** What the UI can read about one container (not part of any Kubernetes object). */
+export interface ContainerInfo {
+  name: string;
+  /** the process runs something the interpreter does not model: its behaviour is assumed */
+  assumed: boolean;
+  /** the current run's log lines (kubectl logs) and the previous run's (kubectl logs --previous) */
+  logs: string[];
+  previousLogs: string[];
+}
 
 /** How a node is configured (CONTRACTS.md scenario `cluster.nodes`). */
 export interface NodeConfig {
@@ -49,6 +61,7 @@ export class Kubelet {
   readonly images: ImageManager;
   readonly statusManager: StatusManager;
   readonly podWorkers: PodWorkers;
+  readonly volumes: VolumeManager;
   private readonly lease: NodeLease;
   private readonly recorder: EventRecorder;
   private informer: SharedInformer | null = null;
@@ -67,7 +80,9 @@ export class Kubelet {
     this.lease = new NodeLease(ctx, cfg.name, this.client.resource('coordination.k8s.io', 'leases'), nodes);
     this.images = new ImageManager(ctx, this.runtime, this.recorder);
     this.statusManager = new StatusManager(ctx, pods, this.timers, () => this.nodeStatus.internalIP);
-    this.podWorkers = new PodWorkers(ctx, cfg.name, this.runtime, this.images, this.statusManager, this.recorder, this.timers);
+    this.volumes = new VolumeManager(ctx, this.client, this.recorder, this.timers);
+    this.podWorkers = new PodWorkers(ctx, cfg.name, this.runtime, this.images, this.statusManager, this.recorder, this.timers, this.volumes, this.client, () => this.nodeStatus.internalIP);
+    this.statusManager.probes = this.podWorkers.probes;
   }
 
   /** True while the machine is powered on. */
@@ -79,6 +94,7 @@ export class Kubelet {
   start(): void {
     if (this.on) return;
     this.on = true;
+    this.podWorkers.probes.restart(this.ctx.clock.now());
     this.ctx.relay.withCause(null, () => {
       this.nodeStatus.boot();
       this.nodeStatus.register();
@@ -99,6 +115,7 @@ export class Kubelet {
     this.podWorkers.reset();
     this.statusManager.reset();
     this.images.backOff.clear();
+    this.volumes.reset();
     this.lease.reset();
   }
 
@@ -130,6 +147,30 @@ export class Kubelet {
     });
     this.informer = inf;
     inf.start();
+  }
+
+  /**
+   * The kubelet's knowledge of a Pod's containers (init containers first): whether their
+   * behaviour is assumed, and their logs. `container` picks one (default: every container).
+   */
+  containerInfo(namespace: string, name: string, container?: string): ContainerInfo[] {
+    const pod = this.pods().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
+    const rec = pod && this.podWorkers.get(pod.metadata.uid ?? '');
+    if (!rec) return [];
+    return [...rec.initContainers, ...rec.containers]
+      .filter((c) => !container || c.name === container)
+      .map((c) => ({ name: c.name, assumed: !!c.process?.assumed, logs: [...c.logs], previousLogs: [...(c.previousLogs ?? [])] }));
+  }
+
+  /** Why a Pod's volumes are not set up yet (e.g. an unbound claim), empty when they are. */
+  volumeWaits(namespace: string, name: string): string[] {
+    const pod = this.pods().find((p) => p.metadata.namespace === namespace && p.metadata.name === name);
+    return pod ? this.volumes.waiting(pod.metadata.uid ?? '') : [];
+  }
+
+  /** The files of a PersistentVolumeClaim written by containers (cluster-wide, survives Pods). */
+  claimData(namespace: string, claim: string): FileStore {
+    return claimStore(this.ctx, namespace, claim);
   }
 
   /** The Pods this kubelet currently knows (its informer cache). */

@@ -12,14 +12,28 @@
  *   Created "Created container: nginx", Started "Started container nginx",
  *   Killing "Stopping container nginx", Failed "Error: ErrImagePull",
  *   BackOff "Back-off restarting failed container nginx in pod web-x_default(<uid>)".
+ * Also: init containers in order before the app containers (restartable init containers —
+ * sidecars — start and keep running; a failed init container restarts with the crash back-off
+ * unless restartPolicy is Never), volumes set up before the sandbox (volumes.ts), the
+ * container's environment (env.ts; a missing ConfigMap/Secret/key → waiting
+ * CreateContainerConfigError, event Failed "Error: configmap \"x\" not found", retried every
+ * 10–15 s as the pod worker's backOffPeriod with jitter 0.5), probes (prober.ts) and the
+ * kill of a container that failed its liveness/startup probe: Killing "Container liveness
+ * failed liveness probe, will be restarted", then a restart whose back-off is judged from the
+ * run before (doBackOff sees the killed container still running in its stale podStatus).
  * Durations are simulated ms.
  */
 import type { KObject } from '../api/types';
 import type { EventRecorder } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import { Backoff, formatGoDuration } from './backoff';
-import { planProcess } from './container-process';
+import { ContainerProcess, execInContainer, type ExecResult } from './container-process';
+import { makeEnvironmentVariables } from './env';
+import { ContainerFS, type Mount } from './filesystem';
 import { containerRef, type ImageManager } from './image-manager';
+import { ProbeManager, type ProbeSpec, type ProbeType } from './prober';
+import type { VolumeManager } from './volumes';
+import type { Client } from '../client/clientset';
 import type { ContainerRuntime, PodRef, RuntimeContainer } from './runtime';
 import type { ContainerRecord, PodRecord, StatusManager, TerminatedInfo } from './status-manager';
 import type { OwnedTimers } from './timers';
@@ -40,6 +54,7 @@ export class PodWorkers {
   private retryTimers = new Map<string, TimerHandle>();
   /** crash back-off (kubeGenericRuntimeManager's backOff), keyed per container */
   readonly crashBackOff: Backoff;
+  readonly probes: ProbeManager;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -49,8 +64,42 @@ export class PodWorkers {
     private readonly status: StatusManager,
     private readonly recorder: EventRecorder,
     private readonly timers: OwnedTimers,
+    private readonly volumes: VolumeManager,
+    private readonly client: Client,
+    private readonly hostIP: () => string,
   ) {
     this.crashBackOff = new Backoff(ctx.timings.backOffInitialMs, ctx.timings.backOffMaxMs, () => ctx.clock.now());
+    this.probes = new ProbeManager(ctx, recorder, timers, {
+      exec: (rec, c, argv, timeoutMs) => this.exec(rec, c, argv, timeoutMs),
+      serves: (rec, port) => this.serves(rec, port),
+      onResult: (rec, c, type, result) => {
+        if (result === 'Failure' && type !== 'readiness') this.killForProbe(rec, c, type);
+        else {
+          this.status.setPodStatus(rec);
+          if (type === 'startup') this.requestSync(rec); // a started sidecar lets the next init container run
+        }
+      },
+    }, ctx.clock.now());
+  }
+
+  private allContainers(rec: PodRecord): ContainerRecord[] {
+    return [...rec.initContainers, ...rec.containers];
+  }
+
+  /** ExecSync in a running container (exec probes). */
+  exec(rec: PodRecord, c: ContainerRecord, argv: string[], timeoutMs: number): ExecResult {
+    if (!c.fs || !c.process) return { exitCode: 126, output: '', tookMs: 0, assumed: false };
+    if (c.process.assumed) return { exitCode: 0, output: '', tookMs: 0, assumed: true };
+    return execInContainer(argv, { fs: c.fs, vars: { ...c.process.ctx.vars }, hostname: rec.name, now: () => this.ctx.clock.now() }, timeoutMs);
+  }
+
+  /** A running container of the Pod whose process is assumed serves its declared ports (or, with none declared, its probes' ports). */
+  serves(rec: PodRecord, port: number): boolean {
+    return this.allContainers(rec).some((c) => {
+      if (c.current.kind !== 'running' || !c.process?.assumed) return false;
+      const declared = ((c.spec.ports ?? []) as { containerPort: number }[]).map((p) => p.containerPort);
+      return (declared.length ? declared : ProbeManager.probePorts(c.spec)).includes(port);
+    });
   }
 
   private ref(rec: PodRecord): PodRef {
@@ -92,10 +141,12 @@ export class PodWorkers {
     rec.deleted = true;
     rec.gen++;
     this.cancelTimers(rec);
-    for (const c of rec.containers) if (c.containerID) this.runtime.removeContainer(c.containerID);
+    for (const c of this.allContainers(rec)) if (c.containerID) this.runtime.removeContainer(c.containerID);
     if (rec.sandbox) this.runtime.stopPodSandbox(rec.sandbox.id, this.ref(rec));
     this.pods.delete(rec.uid);
     this.status.forget(rec.uid);
+    this.probes.removePod(rec.uid);
+    this.volumes.forget(rec.uid);
   }
 
   /** Power loss: forget every Pod (the runtime is wiped separately). */
@@ -109,29 +160,37 @@ export class PodWorkers {
   private newRecord(pod: KObject): PodRecord {
     const now = this.ctx.clock.nowRFC3339();
     const prev: Record<string, { restartCount?: number; state?: { running?: { startedAt?: string }; terminated?: TerminatedInfo }; lastState?: { terminated?: TerminatedInfo }; containerID?: string }> = {};
-    for (const s of pod.status?.containerStatuses ?? []) prev[s.name] = s;
-    const containers: ContainerRecord[] = (pod.spec?.containers ?? []).map((spec: ContainerRecord['spec']) => {
+    for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) prev[s.name] = s;
+    const hasInit = (pod.spec?.initContainers ?? []).length > 0;
+    const make = (spec: ContainerRecord['spec'], init: boolean): ContainerRecord => {
       const p = prev[spec.name];
       const ran = !!(p?.containerID || p?.state?.running || p?.state?.terminated);
-      const c: ContainerRecord = { name: spec.name, spec, current: { kind: 'waiting', reason: 'ContainerCreating' }, restartCount: p?.restartCount ?? 0, everStarted: ran };
+      const waiting = { kind: 'waiting' as const, reason: hasInit ? 'PodInitializing' : 'ContainerCreating' };
+      const c: ContainerRecord = { name: spec.name, spec, current: waiting, restartCount: p?.restartCount ?? 0, everStarted: ran, logs: [], init, sidecar: init && spec.restartPolicy === 'Always' };
       if (ran) {
+        if (init && !c.sidecar && p?.state?.terminated?.exitCode === 0) {
+          // a completed init container stays completed across a reboot
+          c.current = { kind: 'terminated', ...p.state.terminated };
+          return c;
+        }
         // the node rebooted under this container: it is gone, as kubelet reports after a reboot
         c.last = p?.state?.terminated ?? { exitCode: 255, reason: 'Unknown', startedAt: p?.state?.running?.startedAt, finishedAt: now, containerID: p?.containerID?.replace(/^containerd:\/\//, '') };
-        c.current = { kind: 'waiting', reason: 'ContainerCreating' };
       }
       return c;
-    });
+    };
     return {
       uid: pod.metadata.uid ?? '', namespace: pod.metadata.namespace ?? '', name: pod.metadata.name, pod,
-      startTime: pod.status?.startTime ?? now, containers, gen: 0, busy: false, pendingSync: false,
-      terminating: false, done: false, terminal: false, deleted: false,
+      startTime: pod.status?.startTime ?? now,
+      containers: (pod.spec?.containers ?? []).map((spec: ContainerRecord['spec']) => make(spec, false)),
+      initContainers: (pod.spec?.initContainers ?? []).map((spec: ContainerRecord['spec']) => make(spec, true)),
+      gen: 0, busy: false, pendingSync: false, terminating: false, done: false, terminal: false, deleted: false,
     };
   }
 
   private cancelTimers(rec: PodRecord): void {
     this.timers.cancel(this.syncTimers.get(rec.uid));
     this.syncTimers.delete(rec.uid);
-    for (const c of rec.containers) {
+    for (const c of this.allContainers(rec)) {
       const k = `${rec.uid}/${c.name}`;
       this.timers.cancel(this.retryTimers.get(k));
       this.retryTimers.delete(k);
@@ -160,39 +219,106 @@ export class PodWorkers {
     }, { deadline: true, label, object: `Pod/${rec.namespace}/${rec.name}` }));
   }
 
-  /** One SyncPod pass from container index `i`; async steps continue the same pass. */
+  /** One SyncPod pass from app container index `i`; async steps continue the same pass. */
   private syncPass(rec: PodRecord, i: number): void {
-    if (rec.deleted || rec.terminating || rec.done) return;
+    if (rec.deleted || rec.terminating || rec.done || rec.busy) return;
+    this.probes.addPod(rec);
+    const stores = this.volumes.ensure(rec.pod, () => this.requestSync(rec));
+    if (!stores) return this.finishPass(rec);
+    rec.volumes = stores;
     if (!rec.sandbox) return this.createSandbox(rec);
     const gen = rec.gen;
+    // init containers, in order (computeInitContainerActions)
+    for (const c of rec.initContainers) {
+      if (c.sidecar) {
+        if (c.current.kind === 'running') {
+          if (this.probes.started(rec, c)) continue;
+          return this.finishPass(rec);
+        }
+        const d = this.decide(rec, c, true);
+        if (d === 'start') return this.startContainer(rec, c, gen, () => this.syncPass(rec, 0));
+        return this.finishPass(rec);
+      }
+      if (c.current.kind === 'terminated' && c.current.exitCode === 0) continue;
+      if (c.current.kind === 'running') return this.finishPass(rec);
+      const d = this.decide(rec, c, (rec.pod.spec?.restartPolicy ?? 'Always') !== 'Never');
+      if (d === 'start') return this.startContainer(rec, c, gen, () => this.finishPass(rec));
+      if (d === 'none') {
+        // restartPolicy Never and an init container failed: the Pod failed
+        rec.done = true;
+        rec.terminal = true;
+        if (rec.sandbox) this.runtime.stopPodSandbox(rec.sandbox.id, this.ref(rec));
+        rec.sandbox = undefined;
+      }
+      return this.finishPass(rec);
+    }
     for (; i < rec.containers.length; i++) {
       const c = rec.containers[i];
-      const cur = c.current;
-      if (cur.kind === 'running') continue;
-      if (cur.kind === 'waiting' && !(c.last && c.finishedAtMs !== undefined)) {
+      if (c.current.kind === 'running') continue;
+      const exitCode = c.current.kind === 'terminated' ? c.current.exitCode : c.last?.exitCode ?? 0;
+      const d = this.decide(rec, c, this.shouldRestart(rec, exitCode));
+      if (d === 'start') {
         const next = i + 1;
         return this.startContainer(rec, c, gen, () => this.syncPass(rec, next));
       }
-      // the container exited (terminated, or waiting in CrashLoopBackOff)
-      const exitCode = cur.kind === 'terminated' ? cur.exitCode : c.last?.exitCode ?? 0;
-      if (!this.shouldRestart(rec, exitCode)) continue;
-      const key = `${rec.name}_${rec.namespace}_${rec.uid}_${c.name}`;
-      const finishedAt = c.finishedAtMs ?? this.ctx.clock.now();
-      if (this.crashBackOff.isInBackOffSince(key, finishedAt)) {
-        const delay = this.crashBackOff.get(key);
-        if (cur.kind !== 'waiting' || cur.reason !== 'CrashLoopBackOff') {
-          this.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(rec.pod)}`);
-          if (cur.kind === 'terminated') c.last = { ...cur };
-          c.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${formatGoDuration(delay)} restarting failed container=${c.name} pod=${formatPod(rec.pod)}` };
-          this.retryAt(rec, c, finishedAt + delay, `back-off ${formatGoDuration(delay)} restarting failed container ${c.name} in pod ${rec.namespace}/${rec.name}`);
-        }
-        continue;
-      }
-      this.crashBackOff.next(key, finishedAt);
-      const next = i + 1;
-      return this.startContainer(rec, c, gen, () => this.syncPass(rec, next));
     }
     this.finishPass(rec);
+  }
+
+  /**
+   * Whether to start a container now (first start, a retry after a start error, or a restart
+   * allowed by the crash back-off — doBackOff), or to wait in CrashLoopBackOff.
+   */
+  private decide(rec: PodRecord, c: ContainerRecord, restart: boolean): 'start' | 'backoff' | 'none' {
+    const cur = c.current;
+    if (cur.kind === 'waiting' && !(c.last && c.finishedAtMs !== undefined) && !c.probeKill) return 'start';
+    if (!restart) return 'none';
+    const key = `${rec.name}_${rec.namespace}_${rec.uid}_${c.name}`;
+    const finishedAt = c.finishedAtMs ?? this.ctx.clock.now();
+    if (c.probeKill) {
+      // the killed container was still running in SyncPod's podStatus: doBackOff looks at the run before
+      const ref = c.probeKill.backoffRef;
+      c.probeKill = undefined;
+      if (ref === undefined) return 'start';
+      if (!this.crashBackOff.isInBackOffSince(key, ref)) {
+        this.crashBackOff.next(key, ref);
+        return 'start';
+      }
+    } else if (!this.crashBackOff.isInBackOffSince(key, finishedAt)) {
+      this.crashBackOff.next(key, finishedAt);
+      return 'start';
+    }
+    const delay = this.crashBackOff.get(key);
+    if (cur.kind !== 'waiting' || cur.reason !== 'CrashLoopBackOff') {
+      this.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(rec.pod)}`);
+      if (cur.kind === 'terminated') c.last = { ...cur };
+      c.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${formatGoDuration(delay)} restarting failed container=${c.name} pod=${formatPod(rec.pod)}` };
+      this.retryAt(rec, c, finishedAt + delay, `back-off ${formatGoDuration(delay)} restarting failed container ${c.name} in pod ${rec.namespace}/${rec.name}`);
+    }
+    return 'backoff';
+  }
+
+  /** Kills a container that failed its liveness or startup probe (computePodActions → killContainer). */
+  private killForProbe(rec: PodRecord, c: ContainerRecord, type: ProbeType): void {
+    if (rec.terminating || rec.deleted || c.current.kind !== 'running' || !c.containerID) return;
+    const restart = c.init || (rec.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
+    this.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', `Container ${c.name} failed ${type} probe${restart ? ', will be restarted' : ''}`);
+    const probe: ProbeSpec | undefined = c.spec[`${type}Probe`];
+    const graceS = probe?.terminationGracePeriodSeconds ?? rec.pod.spec?.terminationGracePeriodSeconds ?? 30;
+    c.probeKill = { backoffRef: c.last ? Date.parse(c.last.finishedAt) : undefined };
+    const gen = rec.gen;
+    rec.busy = true;
+    this.runtime.stopContainer(c.containerID, this.ref(rec), Math.max(graceS, 2) * 1000, c.process?.ignoresSigterm ?? false, (rc) => {
+      if (rec.gen !== gen || rec.deleted) return;
+      rec.busy = false;
+      if (c.current.kind === 'running' && c.containerID === rc.id) {
+        c.current = { kind: 'terminated', ...this.terminatedInfo(rc) };
+        c.finishedAtMs = rc.finishedAt;
+      }
+      if (!restart) c.probeKill = undefined;
+      this.status.setPodStatus(rec);
+      this.syncPass(rec, 0);
+    });
   }
 
   private shouldRestart(rec: PodRecord, exitCode: number): boolean {
@@ -231,7 +357,7 @@ export class PodWorkers {
     });
   }
 
-  /** kuberuntime startContainer: pull, create, start. `then` continues the pass. */
+  /** kuberuntime startContainer: pull, generate the config (env), create, start. `then` continues the pass. */
   private startContainer(rec: PodRecord, c: ContainerRecord, gen: number, then: () => void): void {
     rec.busy = true;
     const ref = containerRef(rec.pod, c.name);
@@ -252,6 +378,17 @@ export class PodWorkers {
       c.imageID = r.image.repoDigest;
       const sandbox = rec.sandbox;
       if (!sandbox) return void (rec.busy = false);
+      // generateContainerConfig → makeEnvironmentVariables
+      const get = (res: 'configmaps' | 'secrets', ns: string, name: string) => this.client.resource('', res).get(ns, name, { quiet: true });
+      const env = makeEnvironmentVariables(rec.pod, c.spec as never, get, sandbox.ip, this.hostIP());
+      if (!env.ok) {
+        rec.busy = false;
+        this.recorder.event(ref, 'Warning', 'Failed', `Error: ${env.message}`);
+        c.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message: env.message };
+        // the pod worker's error requeue: backOffPeriod 10 s with jitter factor 0.5
+        this.requestSync(rec, Math.round(10_000 * (1 + 0.5 * this.ctx.rng.float())), `kubelet/${this.nodeName}: resync ${rec.namespace}/${rec.name} after CreateContainerConfigError`);
+        return then();
+      }
       this.runtime.createContainer(sandbox, this.ref(rec), c.name, r.image, (created) => {
         if (stale()) {
           rec.busy = false;
@@ -260,17 +397,32 @@ export class PodWorkers {
         if (c.everStarted) c.restartCount++;
         c.everStarted = true;
         this.recorder.event(ref, 'Normal', 'Created', `Created container: ${c.name}`);
-        const plan = planProcess(c.spec);
-        c.plan = plan;
-        this.runtime.startContainer(created.id, this.ref(rec), plan, () => {
+        const vars = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: rec.name, ...env.env, HOME: '/root' };
+        const mounts: Mount[] = [];
+        for (const m of (c.spec.volumeMounts ?? []) as { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[]) {
+          const store = rec.volumes?.get(m.name);
+          if (store) mounts.push({ path: m.mountPath, store, readOnly: m.readOnly, subPath: m.subPath });
+        }
+        const fs = new ContainerFS(mounts, rec.name);
+        const logs: string[] = [];
+        const proc = new ContainerProcess(c.spec, { fs, vars, hostname: rec.name, now: () => this.ctx.clock.now() }, (line) => {
+          logs.push(line);
+          if (logs.length > 5000) logs.splice(0, logs.length - 5000);
+        });
+        this.runtime.startContainer(created.id, this.ref(rec), proc, () => {
           rec.busy = false;
           if (stale()) return this.runtime.removeContainer(created.id);
           this.recorder.event(ref, 'Normal', 'Started', `Started container ${c.name}`);
           if (c.current.kind === 'terminated') c.last = { ...c.current };
           if (c.containerID && c.containerID !== created.id) this.runtime.removeContainer(c.containerID);
+          if (c.containerID) c.previousLogs = c.logs;
+          c.logs = logs;
           c.containerID = created.id;
+          c.process = proc;
+          c.fs = fs;
           c.finishedAtMs = undefined;
-          c.current = { kind: 'running', startedAt: iso(created.startedAt ?? this.ctx.clock.now()) };
+          c.startedAtMs = created.startedAt ?? this.ctx.clock.now();
+          c.current = { kind: 'running', startedAt: iso(c.startedAtMs) };
           this.status.setPodStatus(rec);
           then();
         }, (exited) => this.onContainerExit(rec, c, exited));
@@ -306,14 +458,15 @@ export class PodWorkers {
     rec.busy = false;
     rec.pendingSync = false;
     this.cancelTimers(rec);
+    this.probes.stopLivenessAndStartup(rec);
     const graceS = rec.pod.metadata.deletionGracePeriodSeconds ?? rec.pod.spec?.terminationGracePeriodSeconds ?? 30;
     const graceMs = Math.max(graceS, 2) * 1000; // minimumGracePeriodInSeconds = 2
     let stopping = 0;
-    for (const c of rec.containers) {
+    for (const c of this.allContainers(rec)) {
       if (c.current.kind !== 'running' || !c.containerID) continue;
       stopping++;
       this.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', `Stopping container ${c.name}`);
-      this.runtime.stopContainer(c.containerID, this.ref(rec), graceMs, c.plan?.ignoresSigterm ?? false, (rc) => {
+      this.runtime.stopContainer(c.containerID, this.ref(rec), graceMs, c.process?.ignoresSigterm ?? false, (rc) => {
         if (rec.deleted) return;
         if (c.current.kind === 'running') {
           c.current = { kind: 'terminated', ...this.terminatedInfo(rc) };
@@ -326,7 +479,7 @@ export class PodWorkers {
   }
 
   private checkTerminated(rec: PodRecord): void {
-    if (rec.deleted || rec.terminal || rec.containers.some((c) => c.current.kind === 'running')) return;
+    if (rec.deleted || rec.terminal || this.allContainers(rec).some((c) => c.current.kind === 'running')) return;
     rec.terminal = true;
     rec.done = true;
     const now = this.ctx.clock.nowRFC3339();

@@ -17,7 +17,7 @@
 import type { ComponentContext } from '../component-context';
 import { ImageRegistry } from './image-registry';
 import type { OwnedTimers } from './timers';
-import type { ProcessPlan } from './container-process';
+import type { ContainerProcess } from './container-process';
 
 /** Which pod a CRI call is for (relay hops name it). */
 export interface PodRef {
@@ -238,10 +238,11 @@ export class ContainerRuntime {
   }
 
   /**
-   * RuntimeService.StartContainer: the process runs its plan; `onExit` fires when it exits by
-   * itself (not when stopped — {@link stopContainer} reports that).
+   * RuntimeService.StartContainer: the process runs on the simulated clock (each sleep a
+   * timer; sleeps outside loops are deadlines); `onExit` fires when it exits by itself (not
+   * when stopped — {@link stopContainer} reports that).
    */
-  startContainer(id: string, pod: PodRef, plan: ProcessPlan, cb: () => void, onExit: (c: RuntimeContainer) => void): void {
+  startContainer(id: string, pod: PodRef, proc: ContainerProcess, cb: () => void, onExit: (c: RuntimeContainer) => void): void {
     const cause = this.hop('StartContainer', pod, `StartContainer ${id.slice(0, 13)}`);
     const ms = Math.round(this.ctx.rng.jitter(this.ctx.timings.containerStartMs * 0.4, 0.25));
     this.timers.set(ms, () => {
@@ -249,16 +250,27 @@ export class ContainerRuntime {
       if (!c) return;
       c.state = 'running';
       c.startedAt = this.ctx.clock.now();
-      c.stdout.push(...plan.stdout);
       this.reply('StartContainer', pod, `container ${c.name} running`, cause);
-      if (plan.kind === 'exits') {
-        this.exitTimers.set(id, this.timers.set(plan.afterMs, () => {
-          this.exitTimers.delete(id);
-          this.exit(c, plan.exitCode);
-          onExit(c);
-        }, { label: `container ${pod.namespace}/${pod.name}/${c.name} exits`, deadline: true, object: `Pod/${pod.namespace}/${pod.name}` }));
-      }
       cb();
+      const advance = (): void => {
+        if (c.state !== 'running' || this.containers.get(id) !== c) return;
+        const s = proc.step();
+        if (s.kind === 'exited') {
+          this.exitTimers.set(id, this.timers.set(0, () => {
+            this.exitTimers.delete(id);
+            this.exit(c, s.exitCode);
+            onExit(c);
+          }, { label: `container ${pod.namespace}/${pod.name}/${c.name} exits`, deadline: true, object: `Pod/${pod.namespace}/${pod.name}` }));
+        } else if (s.kind === 'sleeping') {
+          this.exitTimers.set(id, this.timers.set(s.ms, () => {
+            this.exitTimers.delete(id);
+            advance();
+          }, s.inLoop
+            ? { label: `container ${pod.namespace}/${pod.name}/${c.name} loops` }
+            : { label: `container ${pod.namespace}/${pod.name}/${c.name} sleeps`, deadline: true, object: `Pod/${pod.namespace}/${pod.name}` }));
+        }
+      };
+      advance();
     });
   }
 

@@ -14,7 +14,8 @@ import { deepEqual, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import type { ResourceClient } from '../client/clientset';
 import type { ComponentContext } from '../component-context';
-import type { ProcessPlan } from './container-process';
+import type { ContainerProcess } from './container-process';
+import type { ContainerFS } from './filesystem';
 import type { Sandbox } from './runtime';
 import type { OwnedTimers } from './timers';
 
@@ -37,7 +38,10 @@ export type ContainerCurrent =
 /** The kubelet's record of one container of a Pod. */
 export interface ContainerRecord {
   name: string;
-  spec: { name: string; image?: string; imagePullPolicy?: string; command?: string[]; args?: string[] };
+  spec: { name: string; image?: string; imagePullPolicy?: string; command?: string[]; args?: string[]; restartPolicy?: string; [k: string]: any };
+  /** an init container (spec.initContainers); `sidecar` when its restartPolicy is Always */
+  init?: boolean;
+  sidecar?: boolean;
   current: ContainerCurrent;
   last?: TerminatedInfo;
   restartCount: number;
@@ -47,9 +51,17 @@ export interface ContainerRecord {
   /** normalized image reference and repo digest, once pulled */
   image?: string;
   imageID?: string;
-  plan?: ProcessPlan;
-  /** simulated ms when the current run exited (crash back-off reference) */
+  /** the running process and the container's files (this run) */
+  process?: ContainerProcess;
+  fs?: ContainerFS;
+  /** the current run's log lines and the previous run's (kubectl logs [--previous]) */
+  logs: string[];
+  previousLogs?: string[];
+  /** simulated ms when the current run started / exited (probes' initialDelay; crash back-off) */
+  startedAtMs?: number;
   finishedAtMs?: number;
+  /** set while killing for a failed liveness/startup probe: the finish time of the run before (doBackOff reference) */
+  probeKill?: { backoffRef?: number };
 }
 
 /** The kubelet's record of one Pod (its pod worker state). */
@@ -63,6 +75,9 @@ export interface PodRecord {
   /** last Pod IP, kept after the sandbox is gone */
   podIP?: string;
   containers: ContainerRecord[];
+  initContainers: ContainerRecord[];
+  /** the Pod's volumes once set up (volumes.ts), by volume name */
+  volumes?: Map<string, import('./filesystem').FileStore>;
   /** bumped on termination / removal; async callbacks of an older generation are stale */
   gen: number;
   busy: boolean;
@@ -77,9 +92,19 @@ export interface PodRecord {
 
 const OWNED = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
 
-/** getPhase (pkg/kubelet/kubelet_pods.go), for regular containers. */
+/** True once every regular init container exited 0 and every sidecar has started. */
+export function initDone(rec: PodRecord, started: (c: ContainerRecord) => boolean = (c) => c.current.kind === 'running'): boolean {
+  return (rec.initContainers ?? []).every((c) => (c.sidecar ? started(c) : c.current.kind === 'terminated' && c.current.exitCode === 0));
+}
+
+/** getPhase (pkg/kubelet/kubelet_pods.go), init containers included. */
 export function getPhase(rec: PodRecord): string {
   const policy = rec.pod.spec?.restartPolicy ?? 'Always';
+  if (!initDone(rec, (c) => c.current.kind === 'running' || !!c.everStarted)) {
+    const failed = (rec.initContainers ?? []).some((c) => !c.sidecar && ((c.current.kind === 'terminated' && c.current.exitCode !== 0) || (c.current.kind === 'waiting' && c.last && c.last.exitCode !== 0)));
+    if (failed && (policy === 'Never' || rec.terminal)) return 'Failed';
+    return 'Pending';
+  }
   let running = 0, waiting = 0, stopped = 0, succeeded = 0;
   for (const c of rec.containers) {
     if (c.current.kind === 'running') running++;
@@ -100,6 +125,14 @@ export function getPhase(rec: PodRecord): string {
   }
   return 'Pending';
 }
+
+/** What the prober says about a container (prober_manager.go UpdatePodStatus). */
+export interface ProbeStatus {
+  started(rec: PodRecord, c: ContainerRecord): boolean;
+  ready(rec: PodRecord, c: ContainerRecord): boolean;
+}
+
+const NO_PROBES: ProbeStatus = { started: (_r, c) => c.current.kind === 'running', ready: (_r, c) => c.current.kind === 'running' };
 
 function cond(type: string, status: string, prev: KObject['status'], now: string, reason?: string, message?: string): Record<string, unknown> {
   const old = (prev?.conditions ?? []).find((c: { type: string }) => c.type === type);
@@ -142,13 +175,35 @@ function terminatedJSON(t: TerminatedInfo): Record<string, unknown> {
   return o;
 }
 
+function containerStatusJSON(c: ContainerRecord, ready: boolean, started: boolean): Record<string, unknown> {
+  return {
+    ...(c.containerID && c.current.kind !== 'waiting' ? { containerID: `containerd://${c.containerID}` } : c.containerID && c.last ? { containerID: `containerd://${c.containerID}` } : {}),
+    image: c.image ?? c.spec.image ?? '',
+    imageID: c.imageID ?? '',
+    lastState: c.last ? { terminated: terminatedJSON(c.last) } : {},
+    name: c.name,
+    ready,
+    restartCount: c.restartCount,
+    started,
+    state: stateJSON(c.current),
+  };
+}
+
 /** generateAPIPodStatus: the status the kubelet would post for this record now. */
-export function generateAPIPodStatus(rec: PodRecord, hostIP: string, now: string): Record<string, unknown> {
+export function generateAPIPodStatus(rec: PodRecord, hostIP: string, now: string, probes: ProbeStatus = NO_PROBES): Record<string, unknown> {
   const prev = rec.pod.status;
   const phase = getPhase(rec);
-  const unready = rec.containers.filter((c) => c.current.kind !== 'running').map((c) => c.name);
+  const inits = rec.initContainers ?? [];
+  const readyOf = new Map<ContainerRecord, boolean>();
+  for (const c of [...inits, ...rec.containers]) {
+    readyOf.set(c, c.init && !c.sidecar ? c.current.kind === 'terminated' && c.current.exitCode === 0 : probes.ready(rec, c));
+  }
+  const unready = [...inits.filter((c) => c.sidecar), ...rec.containers].filter((c) => !readyOf.get(c)).map((c) => c.name);
+  const incomplete = inits.filter((c) => !c.sidecar && !(c.current.kind === 'terminated' && c.current.exitCode === 0)).map((c) => c.name);
   const sandboxReady = !!rec.sandbox?.ready && !rec.done;
-  const conditions: Record<string, unknown>[] = [cond('PodReadyToStartContainers', sandboxReady ? 'True' : 'False', prev, now), cond('Initialized', 'True', prev, now)];
+  const conditions: Record<string, unknown>[] = [cond('PodReadyToStartContainers', sandboxReady ? 'True' : 'False', prev, now)];
+  if (incomplete.length && phase !== 'Succeeded') conditions.push(cond('Initialized', 'False', prev, now, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`));
+  else conditions.push(cond('Initialized', 'True', prev, now));
   if (phase === 'Succeeded') {
     conditions.push(cond('Ready', 'False', prev, now, 'PodCompleted'), cond('ContainersReady', 'False', prev, now, 'PodCompleted'));
   } else if (unready.length) {
@@ -161,21 +216,12 @@ export function generateAPIPodStatus(rec: PodRecord, hostIP: string, now: string
   for (const c of prev?.conditions ?? []) if (!OWNED.has(c.type)) conditions.push(c);
   const status: Record<string, unknown> = {
     conditions,
-    containerStatuses: rec.containers.map((c) => ({
-      ...(c.containerID && c.current.kind !== 'waiting' ? { containerID: `containerd://${c.containerID}` } : c.containerID && c.last ? { containerID: `containerd://${c.containerID}` } : {}),
-      image: c.image ?? c.spec.image ?? '',
-      imageID: c.imageID ?? '',
-      lastState: c.last ? { terminated: terminatedJSON(c.last) } : {},
-      name: c.name,
-      ready: c.current.kind === 'running',
-      restartCount: c.restartCount,
-      started: c.current.kind === 'running',
-      state: stateJSON(c.current),
-    })),
+    containerStatuses: rec.containers.map((c) => containerStatusJSON(c, !!readyOf.get(c), probes.started(rec, c))),
     hostIP,
     hostIPs: [{ ip: hostIP }],
-    phase,
   };
+  if (inits.length) status.initContainerStatuses = inits.map((c) => containerStatusJSON(c, !!readyOf.get(c), probes.started(rec, c)));
+  status.phase = phase;
   const ip = rec.sandbox?.ip ?? rec.podIP;
   if (ip) {
     status.podIP = ip;
@@ -194,6 +240,8 @@ export class StatusManager {
   private dirty = new Set<PodRecord>();
   private flushScheduled = false;
   private lastWritten = new Map<string, unknown>();
+  /** the prober's view of started/ready (set by the kubelet once its probe manager exists) */
+  probes: ProbeStatus | null = null;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -219,7 +267,7 @@ export class StatusManager {
   syncPod(rec: PodRecord): boolean {
     if (rec.deleted) return false;
     this.dirty.delete(rec);
-    const status = generateAPIPodStatus(rec, this.hostIP(), this.ctx.clock.nowRFC3339());
+    const status = generateAPIPodStatus(rec, this.hostIP(), this.ctx.clock.nowRFC3339(), this.probes ?? undefined);
     const cmp = { ...status, conditions: (status.conditions as Record<string, unknown>[]).map((c) => ({ ...c, lastTransitionTime: undefined })) };
     if (deepEqual(this.lastWritten.get(rec.uid), cmp)) return true;
     const obj: KObject = { ...rec.pod, metadata: { ...rec.pod.metadata, resourceVersion: undefined }, status };

@@ -39,7 +39,7 @@ describe('seed story: apply → run → kill a node → heal', () => {
   it('runs 3 Pods named <rs>-<5 chars> on three different workers', () => {
     const pods = podsOf(running.objects);
     expect(pods).toHaveLength(3);
-    const rs = running.objects.filter((o) => o.kind === 'ReplicaSet');
+    const rs = running.objects.filter((o) => o.kind === 'ReplicaSet' && o.metadata.namespace === 'default');
     expect(rs).toHaveLength(1);
     expect(rs[0].metadata.name).toMatch(/^peekcart-[bcdfghjklmnpqrstvwxz2456789]{6,10}$/);
     for (const p of pods) {
@@ -76,7 +76,7 @@ describe('seed story: apply → run → kill a node → heal', () => {
     const t1 = (Date.parse(notReady.firstTimestamp) - killAt) / 1000;
     expect(t1).toBeGreaterThanOrEqual(40);
     expect(t1).toBeLessThanOrEqual(60);
-    const eviction = ev.find((e) => e.reason === 'TaintManagerEviction')!;
+    const eviction = ev.find((e) => e.reason === 'TaintManagerEviction' && e.involvedObject.namespace === 'default')!;
     expect(eviction.message).toMatch(/^Marking for deletion Pod default\/peekcart-/);
     const t2 = (Date.parse(eviction.firstTimestamp) - Date.parse(notReady.firstTimestamp)) / 1000;
     expect(t2).toBeGreaterThanOrEqual(299);

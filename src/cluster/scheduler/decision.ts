@@ -9,7 +9,7 @@
  * plugin/resultstore/store.go (results accumulated per pod, then handed over once the pod is
  * bound or rejected).
  */
-import type { BindPlugin, CycleState, FilterPlugin, NodeScore, NodeToStatus, Plugin, PostFilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin, Status } from './types';
+import type { BindPlugin, CycleState, FilterPlugin, NodeScore, NodeToStatus, Plugin, PostFilterPlugin, PreBindPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin, Status } from './types';
 import type { NodeInfo, PodInfo } from './node-info';
 
 /** One plugin's score for one node. `final` = normalized × weight (what the total adds). */
@@ -182,7 +182,7 @@ export class ResultStore {
   }
 }
 
-type AnyPlugin = Plugin & Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & BindPlugin>;
+type AnyPlugin = Plugin & Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & PreBindPlugin & BindPlugin>;
 
 /**
  * Wraps a plugin: the wrapper implements exactly the extension points the plugin does,
@@ -239,6 +239,7 @@ export function wrapPlugin<P extends Plugin>(plugin: P, weight: number, store: R
       store.recordNormalized(pod.uid, p.name, scores);
     };
   }
+  if (p.preBind) w.preBind = p.preBind.bind(p);
   if (p.bind) w.bind = p.bind.bind(p);
   // queueing hints and anything else pass through untouched
   const rest = p as unknown as { eventsToRegister?: () => unknown };

@@ -11,7 +11,7 @@
  * The framework knows nothing about tracing: the decision record comes from wrapped plugins
  * (decision.ts), as kube-scheduler-simulator's wrappedplugin.go does.
  */
-import { isRejected, newStatus, SUCCESS, type BindPlugin, type CycleState, type FilterPlugin, type NodeToStatus, type Plugin, type PostFilterPlugin, type PostFilterResult, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Status, type NodeScore } from './types';
+import { isRejected, newStatus, SUCCESS, type BindPlugin, type CycleState, type FilterPlugin, type NodeToStatus, type Plugin, type PostFilterPlugin, type PostFilterResult, type PreBindPlugin, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Status, type NodeScore } from './types';
 import type { NodeInfo, PodInfo } from './node-info';
 
 /** framework.MaxNodeScore. */
@@ -37,6 +37,7 @@ export class Framework {
   readonly postFilterPlugins: PostFilterPlugin[] = [];
   readonly preScorePlugins: PreScorePlugin[] = [];
   readonly scorePlugins: { plugin: ScorePlugin; weight: number }[] = [];
+  readonly preBindPlugins: PreBindPlugin[] = [];
   readonly bindPlugins: BindPlugin[] = [];
   /** Pods nominated to a node (the PodNominator), for RunFilterPluginsWithNominatedPods. */
   nominatedPodsForNode: (nodeName: string) => PodInfo[] = () => [];
@@ -44,12 +45,13 @@ export class Framework {
   /** Registers each plugin at every extension point it implements, in order (MultiPoint). */
   constructor(readonly profileName: string, entries: PluginEntry[]) {
     for (const { plugin, weight } of entries) {
-      const p = plugin as Plugin & Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & BindPlugin>;
+      const p = plugin as Plugin & Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & PreBindPlugin & BindPlugin>;
       if (p.preFilter) this.preFilterPlugins.push(p as PreFilterPlugin);
       if (p.filter) this.filterPlugins.push(p as FilterPlugin);
       if (p.postFilter) this.postFilterPlugins.push(p as PostFilterPlugin);
       if (p.preScore) this.preScorePlugins.push(p as PreScorePlugin);
       if (p.score) this.scorePlugins.push({ plugin: p as ScorePlugin, weight });
+      if (p.preBind) this.preBindPlugins.push(p as PreBindPlugin);
       if (p.bind) this.bindPlugins.push(p as BindPlugin);
     }
   }
@@ -57,7 +59,7 @@ export class Framework {
   /** Every registered plugin name, in order (for the queue's event registrations). */
   plugins(): Plugin[] {
     const seen = new Map<string, Plugin>();
-    for (const list of [this.preFilterPlugins, this.filterPlugins, this.postFilterPlugins, this.preScorePlugins, this.scorePlugins.map((s) => s.plugin), this.bindPlugins]) {
+    for (const list of [this.preFilterPlugins, this.filterPlugins, this.postFilterPlugins, this.preScorePlugins, this.scorePlugins.map((s) => s.plugin), this.preBindPlugins, this.bindPlugins]) {
       for (const p of list) if (!seen.has(p.name)) seen.set(p.name, p);
     }
     return [...seen.values()];
@@ -160,6 +162,22 @@ export class Framework {
       }
     }
     return out;
+  }
+
+  /**
+   * RunPreBindPlugins: each plugin in turn (each may finish later); the first failure ends the
+   * run as `running PreBind plugin "<name>": <reason>`. `done` is called exactly once.
+   */
+  runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string, done: (s: Status) => void): void {
+    const next = (i: number): void => {
+      if (i >= this.preBindPlugins.length) return done(SUCCESS);
+      const p = this.preBindPlugins[i];
+      p.preBind(state, pod, nodeName, (s) => {
+        if (s.code === 'Success' || s.code === 'Skip') return next(i + 1);
+        done({ ...newStatus('Error', `running PreBind plugin "${p.name}": ${s.reasons.join(', ')}`), plugin: p.name });
+      });
+    };
+    next(0);
   }
 
   /** RunBindPlugins: the first plugin that does not Skip binds. */

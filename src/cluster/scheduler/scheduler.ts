@@ -94,6 +94,9 @@ export class KubeScheduler {
       statefulSets: this.factory.informerFor('apps', 'statefulsets'),
     };
     this.cache = new SchedulerCache((p) => this.priorityOf(p, priorityClasses.list()));
+    const pvcs = this.factory.informerFor('', 'persistentvolumeclaims');
+    const pvs = this.factory.informerFor('', 'persistentvolumes');
+    const storageClasses = this.factory.informerFor('storage.k8s.io', 'storageclasses');
     const entries = defaultPlugins({
       client: this.client,
       nodes: () => this.cache.list(),
@@ -105,6 +108,13 @@ export class KubeScheduler {
         nodeInfo: (n) => this.cache.nodeInfo(n),
         preemptVictim: (v, by, node) => this.preemptVictim(v, by, node),
         clearLowerNominations: (node, by) => this.clearLowerNominations(node, by),
+      },
+      volumes: {
+        pvcs, pvs, classes: storageClasses, pods: this.podInformer,
+        node: (n) => this.cache.nodeInfo(n)?.node ?? undefined,
+        pvcClient: this.client.resource('', 'persistentvolumeclaims'),
+        pvClient: this.client.resource('', 'persistentvolumes'),
+        clock: ctx.clock,
       },
     });
     // decoration: every plugin is wrapped to record the decision (wrappedplugin.go)
@@ -120,6 +130,7 @@ export class KubeScheduler {
     this.queue = new SchedulingQueue(ctx.clock, { eventsByPlugin, onPodReady: () => this.kick() });
     this.podInfoOf = (p) => newPodInfo(p, this.priorityOf(p, priorityClasses.list()));
     this.addAllEventHandlers(nodes);
+    this.addStorageEventHandlers(pvcs, pvs, storageClasses);
   }
 
   private readonly podInfoOf: (p: KObject) => PodInfo;
@@ -186,6 +197,23 @@ export class KubeScheduler {
         this.queue.moveAllToActiveOrBackoffQueue(ev('Node', 'Delete'), n, undefined, undefined, relay.currentCause);
       },
     });
+  }
+
+  /** addAllEventHandlers' storage part: PVC, PV and StorageClass adds/updates may make pods schedulable. */
+  private addStorageEventHandlers(pvcs: SharedInformer, pvs: SharedInformer, classes: SharedInformer): void {
+    const participant = 'kube-scheduler';
+    const relay = this.ctx.relay;
+    for (const [inf, resource] of [[pvcs, 'PersistentVolumeClaim'], [pvs, 'PersistentVolume'], [classes, 'StorageClass']] as const) {
+      inf.addEventHandler({
+        participant,
+        onAdd: (o, initial) => {
+          if (!initial) this.queue.moveAllToActiveOrBackoffQueue(ev(resource, 'Add'), undefined, o, undefined, relay.currentCause);
+        },
+        onUpdate: (o, n) => {
+          this.queue.moveAllToActiveOrBackoffQueue(ev(resource, 'Update'), o, n, undefined, relay.currentCause);
+        },
+      });
+    }
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------
@@ -382,7 +410,19 @@ export class KubeScheduler {
       namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
       summary: `${host}: ${why} — ${numFeasible} feasible of ${numAll}`,
     });
-    const s = relay.withCause(hop, () => this.framework.runBindPlugins(state, pi, host));
+    // the binding cycle: PreBind (VolumeBinding may wait for the PV controller), then Bind
+    relay.withCause(hop, () => this.framework.runPreBindPlugins(state, pi, host, (pre) => relay.withCause(hop, () => this.bindingCycle(q, state, host, numAll, tied, pre))));
+  }
+
+  /** bindingCycle after PreBind: Bind, the Scheduled event; or the failure of either. */
+  private bindingCycle(q: QueuedPodInfo, state: CycleState, host: string, numAll: number, tied: string[] | undefined, pre: Status): void {
+    const pi = q.pi;
+    if (pre.code !== 'Success') {
+      this.cache.forgetPod(pi.pod);
+      const d: Diagnosis = { nodeToStatus: { map: new Map() }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
+      return this.fail(q, pre.reasons.join(', '), 'SchedulerError', d, numAll, undefined);
+    }
+    const s = this.framework.runBindPlugins(state, pi, host);
     if (s.code !== 'Success') {
       this.cache.forgetPod(pi.pod);
       const d: Diagnosis = { nodeToStatus: { map: new Map() }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };

@@ -113,6 +113,15 @@ export interface ScorePlugin extends Plugin {
   normalizeScore?(state: CycleState, pod: PodInfo, scores: NodeScore[]): void;
 }
 
+/**
+ * PreBindPlugin: runs in the binding cycle, before Bind. It may take time (VolumeBinding waits
+ * for the PV controller): it calls `done` exactly once, possibly later on the simulated clock,
+ * with Success or an error status (the binding cycle then fails).
+ */
+export interface PreBindPlugin extends Plugin {
+  preBind(state: CycleState, pod: PodInfo, nodeName: string, done: (s: Status) => void): void;
+}
+
 export interface BindPlugin extends Plugin {
   bind(state: CycleState, pod: PodInfo, nodeName: string): Status;
 }

@@ -23,7 +23,7 @@ import { NodeResourcesBalancedAllocation, NodeResourcesFit } from './node-resour
 import { NodeUnschedulable } from './node-unschedulable';
 import { PodTopologySpread } from './pod-topology-spread';
 import { TaintToleration } from './taint-toleration';
-import { VolumeBinding } from './volume-binding';
+import { VolumeBinding, type VolumeBindingDeps } from './volume-binding';
 
 /** What the default plugins need from the scheduler (the framework Handle). */
 export interface PluginDeps {
@@ -32,6 +32,8 @@ export interface PluginDeps {
   imageNumNodes: (image: string) => number;
   defaultSelector: (pod: KObject) => Selector | null;
   preemption: PreemptionHandle;
+  /** Informers and client for VolumeBinding (PVCs, PVs, StorageClasses). */
+  volumes: VolumeBindingDeps;
 }
 
 /** The default profile (`default-scheduler`), in MultiPoint order, with weights. */
@@ -43,7 +45,7 @@ export function defaultPlugins(d: PluginDeps): PluginEntry[] {
     { plugin: new NodeAffinity(), weight: 2 },
     { plugin: new NodePorts(), weight: 0 },
     { plugin: new NodeResourcesFit(), weight: 1 },
-    { plugin: new VolumeBinding(), weight: 0 },
+    { plugin: new VolumeBinding(d.volumes), weight: 0 },
     { plugin: new PodTopologySpread(d.nodes, d.defaultSelector), weight: 2 },
     { plugin: new InterPodAffinity(d.nodes), weight: 2 },
     { plugin: new DefaultPreemption(d.preemption), weight: 0 },
