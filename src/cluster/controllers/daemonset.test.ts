@@ -29,10 +29,10 @@ describe('DaemonSetsController (real cluster)', () => {
         'node.kubernetes.io/not-ready:NoExecute', 'node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/disk-pressure:NoSchedule',
         'node.kubernetes.io/memory-pressure:NoSchedule', 'node.kubernetes.io/pid-pressure:NoSchedule', 'node.kubernetes.io/unschedulable:NoSchedule',
       ]);
-      expect(p.metadata.labels['pod-template-generation']).toBe('1');
+      expect(p.metadata.labels?.['pod-template-generation']).toBe('1');
     }
     const revs = c.list('controllerrevisions.apps', 'default');
-    expect(revs.map((r) => [r.metadata.name, r.revision])).toEqual([[`agent-${pods[0].metadata.labels['controller-revision-hash']}`, 1]]);
+    expect(revs.map((r) => [r.metadata.name, r.revision])).toEqual([[`agent-${pods[0].metadata.labels?.['controller-revision-hash']}`, 1]]);
     expect(dsEvents(c).sort()).toEqual(pods.map((p) => `SuccessfulCreate: Created pod: ${p.metadata.name}`).sort());
     expect(c.get('daemonsets.apps', 'default', 'agent')!.status).toEqual({
       currentNumberScheduled: 3, desiredNumberScheduled: 3, numberMisscheduled: 0, numberReady: 3, numberAvailable: 3, updatedNumberScheduled: 3, observedGeneration: 1,

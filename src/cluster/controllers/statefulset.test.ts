@@ -76,7 +76,7 @@ describe('StatefulSetController (real cluster)', () => {
     const c = new Cluster({ seed: 1 });
     c.apply(sts(3));
     c.settle(5 * 60_000);
-    const oldRev = pods(c)[0].metadata.labels['controller-revision-hash'];
+    const oldRev = pods(c)[0].metadata.labels?.['controller-revision-hash'];
     c.apply(sts(3, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 1 } } }, 'nginx:1.26'));
     c.settle(10 * 60_000);
     const ps = pods(c);

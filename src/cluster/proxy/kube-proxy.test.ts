@@ -149,7 +149,8 @@ COMMIT
       kp.start();
       const lines = kp.rules().split('\n').filter((l) => l.includes('-m comment --comment "default/s -> '));
       const probs = lines.map((l) => l.match(/--probability (\S+)/)?.[1] ?? null);
-      expect(probs).toEqual([['0.25000000000', '0.33333333349', '0.50000000000'], ['0.33333333349', '0.50000000000'], ['0.50000000000'], []][4 - n].concat([null]) as (string | null)[]);
+      const expected: (string | null)[][] = [['0.25000000000', '0.33333333349', '0.50000000000'], ['0.33333333349', '0.50000000000'], ['0.50000000000'], []];
+      expect(probs).toEqual([...expected[4 - n], null]);
     }
   });
 
