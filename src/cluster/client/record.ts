@@ -74,7 +74,7 @@ export class EventRecorder {
           this.cache.byKey.delete(key);
         }
       }
-      const name = `${ref.name}.${(BigInt(this.clock.now()) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
+      const name = `${ref.name}.${(BigInt(Math.floor(this.clock.now())) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
       const ev: KObject = {
         apiVersion: 'v1',
         kind: 'Event',

@@ -1,0 +1,25 @@
+/** The test hook's type (CONTRACTS.md §2); read by src/ui/test-hook.ts and e2e/. */
+import type { KObject } from './cluster/api/types';
+import type { RelayHop } from './cluster/relay/relay-event';
+
+declare global {
+  interface KubeRelayTestHook {
+    /** Every stored object but Events (copies). */
+    readonly objects: KObject[];
+    /** core/v1 Events (copies). */
+    readonly events: KObject[];
+    /** Relay hops the UI holds, oldest first. */
+    readonly relay: RelayHop[];
+    /** Simulated ms since the cluster started. */
+    readonly simMs: number;
+    readonly editorText: string;
+    /** Monaco's markers on the manifest model. */
+    readonly editorMarkers: { severity: number; message: string; line: number }[];
+    setEditorText(text: string): void;
+  }
+  interface Window {
+    __kubeRelay?: KubeRelayTestHook;
+  }
+}
+
+export {};

@@ -1,0 +1,20 @@
+/** The page: toolbar; editor | graph | resources/events (+ inspector); the relay across the bottom. */
+import { Toolbar } from './panels/Toolbar';
+import { EditorPane } from './editor/EditorPane';
+import { ClusterGraph } from './graph/ClusterGraph';
+import { SequenceDiagram } from './sequence/SequenceDiagram';
+import { SidePanel } from './panels/SidePanel';
+
+export function App() {
+  return (
+    <div className="app">
+      <Toolbar />
+      <main className="layout">
+        <EditorPane />
+        <ClusterGraph />
+        <SidePanel />
+        <SequenceDiagram />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * Monaco, configured once, offline: the slim 0.57 entry points (API + editor features + YAML
+ * highlighting), Monaco's own workers, and monaco-yaml for YAML syntax errors.
+ *
+ * The createWebWorker shim: since monaco-editor 0.55 `editor.createWebWorker` needs
+ * `opts.worker` and no longer sends `createData`; monaco-yaml (through monaco-worker-manager
+ * 2.0.1) still passes `{ moduleId, label, createData }`. Without the shim, YAML validation
+ * silently never runs (TOOLCHAIN.md §3, pitfall B; monaco-yaml issues 272/275).
+ */
+import * as monaco from 'monaco-editor/editor';
+import 'monaco-editor/features/register.all';
+import 'monaco-editor/languages/definitions/yaml/register';
+import { configureMonacoYaml } from 'monaco-yaml';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import YamlWorker from './yaml.worker?worker';
+
+function getWorker(_moduleId: string, label: string): Worker {
+  return label === 'yaml' ? new YamlWorker() : new EditorWorker();
+}
+
+self.MonacoEnvironment = { getWorker };
+
+type CreateOpts = Parameters<typeof monaco.editor.createWebWorker>[0] & {
+  moduleId?: string;
+  label?: string;
+  createData?: unknown;
+};
+
+const createWebWorker = ((opts: CreateOpts) => {
+  if (opts.worker) return monaco.editor.createWebWorker(opts);
+  const worker = getWorker(opts.moduleId ?? '', opts.label ?? '');
+  worker.postMessage('init'); // eaten by monaco-worker-manager's worker-side onmessage
+  worker.postMessage(opts.createData); // read by Monaco's worker initialize
+  return monaco.editor.createWebWorker({ ...opts, worker });
+}) as typeof monaco.editor.createWebWorker;
+
+configureMonacoYaml({ ...monaco, editor: { ...monaco.editor, createWebWorker } } as typeof monaco, {
+  enableSchemaRequest: false,
+  isKubernetes: true,
+  validate: true,
+  completion: true,
+  hover: true,
+  schemas: [],
+});
+
+export { monaco };

@@ -1,0 +1,25 @@
+/** A control-plane component (kube-apiserver, etcd, kube-controller-manager, kube-scheduler) or kubectl. */
+import { memo } from 'react';
+import type { NodeProps } from '@xyflow/react';
+import type { ComponentFlowNode } from '../flow-types';
+import { APISERVER_CARD } from '../participants';
+import { Handles } from './Handles';
+import { Flash } from './Flash';
+
+export const ComponentCard = memo(function ComponentCard({ data }: NodeProps<ComponentFlowNode>) {
+  return (
+    <div className={`card component ${data.card === APISERVER_CARD ? 'apiserver' : ''}`} data-testid="component-card" data-component={data.title}>
+      <Handles />
+      {data.card !== APISERVER_CARD && <Flash card={data.card} />}
+      <div className="title">{data.title}</div>
+      <div className="subtitle">{data.subtitle}</div>
+      {data.items && (
+        <ul className="items">
+          {data.items.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,66 @@
+/**
+ * A Kubernetes Node as a group card holding its kubelet and Pods. `data-ready` follows the
+ * Node's Ready condition: True → true, False → false, Unknown (the node controller stopped
+ * hearing heartbeats) → unknown.
+ */
+import { memo } from 'react';
+import type { NodeProps } from '@xyflow/react';
+import type { NodeGroupFlowNode } from '../flow-types';
+import { useKubeStore } from '../../store/store';
+import { selectObject, selectPoweredOffNode } from '../../store/selectors';
+import { cluster } from '../../cluster-client';
+import type { KObject } from '../../store/types';
+import { NodeCountdown } from './NodeCountdown';
+import { Icon } from '../../Icon';
+
+type Readiness = 'true' | 'false' | 'unknown';
+
+export function nodeReadiness(node: KObject | undefined): Readiness {
+  const ready = (node?.status?.conditions as { type: string; status: string }[] | undefined)?.find((c) => c.type === 'Ready');
+  if (ready?.status === 'True') return 'true';
+  if (ready?.status === 'False') return 'false';
+  return 'unknown';
+}
+
+export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlowNode>) {
+  const stored = useKubeStore(selectObject(data.key));
+  const off = useKubeStore(selectPoweredOffNode(data.name));
+  const ready = nodeReadiness(stored?.object);
+  const status = stored?.row?.status ?? (ready === 'true' ? 'Ready' : ready === 'false' ? 'NotReady' : 'Unknown');
+  return (
+    <div
+      className={`node-card ready-${ready} ${data.controlPlane ? 'control-plane' : ''} ${off ? 'off' : ''}`}
+      style={{ width: data.width, height: data.height }}
+      data-testid="node-card"
+      data-node={data.name}
+      data-ready={ready}
+    >
+      <div className="node-header">
+        <span className="node-name" title={data.name}>
+          {data.name}
+        </span>
+        {!data.controlPlane &&
+          (off ? (
+            <button type="button" className="nodrag mini" data-testid="restore-node" data-node={data.name} title={`Power ${data.name} back on`} aria-label={`restore ${data.name}`} onClick={(e) => {
+              e.stopPropagation();
+              void cluster.restoreNode(data.name);
+            }}>
+              <Icon name="power" /> on
+            </button>
+          ) : (
+            <button type="button" className="nodrag mini danger" data-testid="kill-node" data-node={data.name} title={`Power ${data.name} off: kubelet, heartbeats and containers stop`} aria-label={`kill ${data.name}`} onClick={(e) => {
+              e.stopPropagation();
+              void cluster.killNode(data.name);
+            }}>
+              <Icon name="power" /> off
+            </button>
+          ))}
+      </div>
+      <div className="node-sub">
+        <span className={`badge ready-${ready}`}>{status}</span>
+        {data.controlPlane && <span>NoSchedule</span>}
+        {!data.controlPlane && <NodeCountdown node={data.name} />}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,23 @@
+/** Module-level node and edge types (React Flow hygiene: stable identities). */
+import type { EdgeTypes, NodeTypes } from '@xyflow/react';
+import { NodeCard } from './cards/NodeCard';
+import { ComponentCard } from './cards/ComponentCard';
+import { KubeletCard } from './cards/KubeletCard';
+import { PodCard } from './cards/PodCard';
+import { WorkloadCard } from './cards/WorkloadCard';
+import { AreaCard } from './cards/AreaCard';
+import { OwnerEdge, RelayEdge } from './RelayEdge';
+
+export const nodeTypes = {
+  nodeGroup: NodeCard,
+  component: ComponentCard,
+  kubelet: KubeletCard,
+  pod: PodCard,
+  workload: WorkloadCard,
+  area: AreaCard,
+} satisfies NodeTypes;
+
+export const edgeTypes = {
+  relay: RelayEdge,
+  owner: OwnerEdge,
+} satisfies EdgeTypes;

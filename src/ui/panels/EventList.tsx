@@ -1,0 +1,53 @@
+/** `kubectl get events` (newest first): LAST SEEN, TYPE, REASON, OBJECT, MESSAGE. */
+import { memo, useMemo } from 'react';
+import { useKubeStore } from '../store/store';
+import { selectEvents, selectNowSec } from '../store/selectors';
+import type { KObject } from '../store/types';
+import { formatAge } from '../format';
+import { eventObject, eventTime, sortEvents } from './events';
+
+const SHOWN = 200;
+
+export const EventRow = memo(function EventRow({ e, now }: { e: KObject; now: number }) {
+  const count = (e.count ?? e.series?.count ?? 1) as number;
+  return (
+    <tr data-testid="event-row" data-reason={e.reason} data-type={e.type} className={e.type === 'Warning' ? 'warning' : ''}>
+      <td>{formatAge(now - eventTime(e))}</td>
+      <td>{e.type}</td>
+      <td>{e.reason}</td>
+      <td>{eventObject(e)}</td>
+      <td className="message">
+        {e.message}
+        {count > 1 && <span className="muted"> (x{count})</span>}
+      </td>
+    </tr>
+  );
+});
+
+export function EventList() {
+  const events = useKubeStore(selectEvents);
+  const nowSec = useKubeStore(selectNowSec);
+  const sorted = useMemo(() => sortEvents(events.values()).slice(0, SHOWN), [events]);
+  return (
+    <div className="scroll" role="tabpanel">
+      <div>
+        <table className="kubectl-table">
+          <thead>
+            <tr>
+              <th>LAST SEEN</th>
+              <th>TYPE</th>
+              <th>REASON</th>
+              <th>OBJECT</th>
+              <th>MESSAGE</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((e) => (
+              <EventRow key={e.metadata.uid ?? e.metadata.name} e={e} now={nowSec * 1000} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/** `kubectl get` for the kinds that matter here, with kubectl's columns from the engine's printers. */
+import { memo, useMemo, useState } from 'react';
+import { useKubeStore } from '../store/store';
+import { selectNowSec, selectObjects, selectSelected } from '../store/selectors';
+import { select } from '../store/actions';
+import type { StoredObject } from '../store/types';
+import { formatAge } from '../format';
+
+const MAIN_KINDS = ['Node', 'Deployment', 'ReplicaSet', 'Pod', 'Service'];
+const HIDDEN_KINDS = new Set(['Event']);
+
+function groupByKind(objects: Map<string, StoredObject>, all: boolean): [string, StoredObject[]][] {
+  const groups = new Map<string, StoredObject[]>();
+  for (const k of MAIN_KINDS) groups.set(k, []);
+  for (const o of objects.values()) {
+    const kind = o.object.kind;
+    if (HIDDEN_KINDS.has(kind) || (!all && !MAIN_KINDS.includes(kind))) continue;
+    let g = groups.get(kind);
+    if (!g) groups.set(kind, (g = []));
+    g.push(o);
+  }
+  for (const g of groups.values()) g.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...groups].filter(([, g]) => g.length > 0);
+}
+
+const Row = memo(function Row({ o, columns, selected, nowSec }: { o: StoredObject; columns: string[]; selected: boolean; nowSec: number }) {
+  const m = o.object.metadata;
+  const r = o.row;
+  const attrs: Record<string, string> = {
+    'data-kind': o.object.kind,
+    'data-namespace': m.namespace ?? '',
+    'data-name': m.name,
+    'data-status': r?.status ?? '',
+  };
+  if (o.object.kind === 'Pod') {
+    attrs['data-node'] = r?.node ?? (o.object.spec?.nodeName as string | undefined) ?? '';
+    attrs['data-ready'] = r?.ready ?? '';
+  } else if (r?.ready) attrs['data-ready'] = r.ready;
+  return (
+    <tr data-testid="resource-row" {...attrs} className={selected ? 'selected' : ''} onClick={() => select(o.key)}>
+      {columns.map((c) => (
+        <td key={c}>{c === 'NAME' ? m.name : c === 'NAMESPACE' ? (m.namespace ?? '') : c === 'AGE' ? age(m.creationTimestamp, nowSec) : (r?.columns[c] ?? '')}</td>
+      ))}
+    </tr>
+  );
+});
+
+/** AGE ticks with simulated time (the engine's row is computed when the object changes). */
+function age(created: string | undefined, nowSec: number): string {
+  return created ? formatAge(nowSec * 1000 - Date.parse(created)) : '<unknown>';
+}
+
+function KindTable({ kind, rows, selected, nowSec }: { kind: string; rows: StoredObject[]; selected: string | null; nowSec: number }) {
+  const namespaced = rows.some((o) => o.object.metadata.namespace);
+  const columns = useMemo(() => {
+    const fromRow = Object.keys(rows[0]?.row?.columns ?? {}).filter((c) => c !== 'NAME' && c !== 'NAMESPACE');
+    return [...(namespaced ? ['NAMESPACE'] : []), 'NAME', ...(fromRow.length ? fromRow : ['STATUS'])];
+  }, [rows, namespaced]);
+  return (
+    <table className="kubectl-table">
+      <caption>
+        kubectl get {kind.toLowerCase()}s{namespaced ? ' -A' : ''}
+      </caption>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c}>{c}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((o) => (
+          <Row key={o.key} o={o} columns={columns} selected={o.key === selected} nowSec={nowSec} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ResourceTable() {
+  const objects = useKubeStore(selectObjects);
+  const selected = useKubeStore(selectSelected);
+  const nowSec = useKubeStore(selectNowSec);
+  const [all, setAll] = useState(false);
+  const groups = useMemo(() => groupByKind(objects, all), [objects, all]);
+  return (
+    <div className="scroll" role="tabpanel">
+      <label className="hint all-kinds">
+        <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> all kinds
+      </label>
+      <div>
+        {groups.map(([kind, rows]) => (
+          <KindTable key={kind} kind={kind} rows={rows} selected={selected} nowSec={nowSec} />
+        ))}
+      </div>
+    </div>
+  );
+}

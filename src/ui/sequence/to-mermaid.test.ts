@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { RelayHop } from '../store/types';
+import { escapeMermaidText, orderParticipants, relayToMermaid, toMermaid, visibleHops, type SequenceOptions } from './to-mermaid';
+
+let seq = 0;
+function hop(from: string, to: string, kind: RelayHop['kind'], summary: string, extra: Partial<RelayHop> = {}): RelayHop {
+  seq++;
+  return { seq, time: seq, from, to, kind, summary, cause: null, ...extra };
+}
+
+const ALL: SequenceOptions = { heartbeats: true, admission: true, events: true, window: 1000 };
+
+/** The seed's relay for a 3-replica Deployment, as the engine records it (abridged). */
+function seedRelay(): RelayHop[] {
+  return [
+    hop('kubelet/node-2', 'kube-apiserver', 'request', 'update Lease kube-node-lease/node-2', { category: 'heartbeat' }),
+    hop('kubectl', 'kube-apiserver', 'request', 'create Deployment default/peekcart'),
+    hop('kube-apiserver', 'kube-apiserver', 'note', 'authn kubectl · authz allow create deployments · admission', { category: 'admission' }),
+    hop('kube-apiserver', 'etcd', 'request', 'create Deployment default/peekcart', { category: 'storage' }),
+    hop('kube-apiserver', 'kubectl', 'response', '201 Created'),
+    hop('kube-apiserver', 'deployment-controller', 'watch', 'watch ADDED Deployment default/peekcart'),
+    hop('deployment-controller', 'deployment-controller', 'decision', 'no ReplicaSet for the template: create one'),
+    hop('deployment-controller', 'kube-apiserver', 'request', 'create ReplicaSet default/peekcart-7d4b9c'),
+    hop('kube-apiserver', 'replicaset-controller', 'watch', 'watch ADDED ReplicaSet default/peekcart-7d4b9c'),
+    hop('replicaset-controller', 'kube-apiserver', 'request', 'create Pod default/peekcart-7d4b9c-x2x9z'),
+    hop('kube-apiserver', 'kube-scheduler', 'watch', 'watch ADDED Pod default/peekcart-7d4b9c-x2x9z'),
+    hop('kube-scheduler', 'kube-apiserver', 'request', 'bind Pod default/peekcart-7d4b9c-x2x9z to node-10'),
+    hop('kube-scheduler', 'kube-apiserver', 'request', 'bind Pod default/peekcart-7d4b9c-abcde to node-2'),
+    hop('kube-apiserver', 'kubelet/node-10', 'watch', 'watch MODIFIED Pod'),
+    hop('kubelet/node-2', 'containerd/node-2', 'request', 'PullImage ghcr.io/peekcart/peekcart:1.0.0'),
+    hop('kubelet/node-2', 'kube-apiserver', 'request', 'create Event', { category: 'event' }),
+  ];
+}
+
+describe('orderParticipants', () => {
+  it('follows the seed: kubectl, apiserver, etcd, controllers, scheduler, then nodes in numeric order', () => {
+    expect(
+      orderParticipants(['kubelet/node-10', 'kube-scheduler', 'replicaset-controller', 'etcd', 'containerd/node-2', 'kubelet/node-2', 'deployment-controller', 'kube-apiserver', 'kubectl', 'node-lifecycle-controller', 'coredns']),
+    ).toEqual([
+      'kubectl',
+      'kube-apiserver',
+      'etcd',
+      'deployment-controller',
+      'replicaset-controller',
+      'node-lifecycle-controller',
+      'kube-scheduler',
+      'kubelet/node-2',
+      'containerd/node-2',
+      'kubelet/node-10',
+      'coredns',
+    ]);
+  });
+
+  it('puts unknown clients after kubectl and unknown controllers after the known ones', () => {
+    expect(orderParticipants(['zz-controller', 'my-client', 'kubectl', 'deployment-controller'])).toEqual(['kubectl', 'my-client', 'deployment-controller', 'zz-controller']);
+  });
+});
+
+describe('escapeMermaidText', () => {
+  it('turns statement and markup characters into entity codes', () => {
+    const s = escapeMermaidText('a;b#c<script>alert("x")</script>&%%{init}');
+    expect(s).toBe('a#59;b#35;c#lt;script#gt;alert(#quot;x#quot;)#lt;/script#gt;#amp;#37;#37;#123;init#125;');
+  });
+
+  it('keeps one line and a bounded length', () => {
+    expect(escapeMermaidText('line1\nline2\r\n\tx')).toBe('line1 line2 x');
+    expect(escapeMermaidText('x'.repeat(500), 20)).toHaveLength(20);
+    expect(escapeMermaidText('')).toBe(' ');
+  });
+});
+
+describe('toMermaid', () => {
+  it('draws the seed relay with participants in the seed order', () => {
+    const text = toMermaid(visibleHops(seedRelay(), ALL));
+    const names = [...text.matchAll(/^ {2}participant P\d+ as (.+)$/gm)].map((m) => m[1]);
+    expect(names).toEqual([
+      'kubectl',
+      'kube-apiserver',
+      'etcd',
+      'deployment-controller',
+      'replicaset-controller',
+      'kube-scheduler',
+      'kubelet/node-2',
+      'containerd/node-2',
+      'kubelet/node-10',
+    ]);
+    expect(text.startsWith('sequenceDiagram\n')).toBe(true);
+  });
+
+  it('uses request, response and dashed watch arrows, and notes for decisions', () => {
+    const text = toMermaid(visibleHops(seedRelay(), ALL));
+    expect(text).toContain('  P0->>P1: create Deployment default/peekcart\n');
+    expect(text).toContain('  P1-->>P0: 201 Created\n');
+    expect(text).toContain('  P1--)P3: watch ADDED Deployment default/peekcart\n');
+    expect(text).toContain('  Note over P3: no ReplicaSet for the template: create one\n');
+    expect(text).toContain('  Note over P1: authn kubectl · authz allow create deployments · admission\n');
+  });
+
+  it('escapes object names and summaries so they cannot break the diagram', () => {
+    const text = toMermaid([hop('kubectl', 'kube-apiserver', 'request', 'create ConfigMap default/x;\nNote over P0: pwned %% <b>')]);
+    const body = text.split('\n').slice(3).filter(Boolean);
+    expect(body).toHaveLength(1);
+    expect(body[0]).toBe('  P0->>P1: create ConfigMap default/x#59; Note over P0: pwned #37;#37; #lt;b#gt;');
+  });
+});
+
+describe('visibleHops', () => {
+  it('folds heartbeats, admission notes and Event writes by default', () => {
+    const opts: SequenceOptions = { heartbeats: false, admission: false, events: false, window: 1000 };
+    const shown = visibleHops(seedRelay(), opts);
+    expect(shown.some((h) => h.category === 'heartbeat' || h.category === 'admission' || h.category === 'event')).toBe(false);
+    expect(shown.map((h) => h.summary)).toContain('create Deployment default/peekcart');
+  });
+
+  it('keeps the last N visible hops, oldest first', () => {
+    const hops = seedRelay();
+    const shown = visibleHops(hops, { ...ALL, heartbeats: false, window: 3 });
+    expect(shown.map((h) => h.seq)).toEqual(hops.slice(-3).map((h) => h.seq));
+  });
+});
+
+describe('relayToMermaid', () => {
+  it('draws every visible hop with the UI default folding', () => {
+    const hops = seedRelay();
+    const text = relayToMermaid(hops);
+    const body = text.split('\n').filter((l) => l.startsWith('  ') && !l.startsWith('  participant'));
+    expect(body).toHaveLength(hops.filter((h) => !h.category || h.category === 'storage').length);
+    expect(text).not.toContain('update Lease');
+  });
+});
+
+describe('visibleHops from a hop', () => {
+  it('starts at fromSeq and keeps the first N visible hops', () => {
+    const hops = seedRelay();
+    const from = hops[5].seq;
+    const shown = visibleHops(hops, { ...ALL, window: 3, fromSeq: from });
+    expect(shown.map((h) => h.seq)).toEqual([from, from + 1, from + 2]);
+  });
+});

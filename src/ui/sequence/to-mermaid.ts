@@ -1,0 +1,163 @@
+/**
+ * Relay hops → Mermaid `sequenceDiagram` text (pure; the UI renders it, the headless runner
+ * can write it with `--mermaid`).
+ *
+ * Participants are declared in a fixed order that follows the seed's diagram — clients
+ * (kubectl), kube-apiserver, etcd, the controllers (deployment, replicaset, then the others),
+ * kube-scheduler, then per node its kubelet, containerd and kube-proxy — so the columns
+ * never jump while the window slides. Each gets a safe id (P0, P1…) and its CONTRACTS.md
+ * name as the label.
+ *
+ * Arrows: request `->>`, response `-->>`, watch event `--)` (dashed, as the seed's
+ * "watch로 발견"), decisions and notes as `Note over`. Every user-controlled string (object
+ * names, messages) is escaped with Mermaid's entity codes, so it cannot end a statement,
+ * start a comment or inject markup.
+ */
+import type { RelayHop } from '../../cluster/relay/relay-event';
+
+export interface SequenceOptions {
+  /** Show Lease renewals and node status heartbeats. */
+  heartbeats: boolean;
+  /** Show the apiserver's authn/authz/admission notes. */
+  admission: boolean;
+  /** Show Event writes (kubelet, scheduler… recording core/v1 Events). */
+  events: boolean;
+  /** Draw only `window` visible hops: the last ones, or the first ones from `fromSeq`. */
+  window: number;
+  /** When set, start at this hop (e.g. the latest apply) instead of following the newest. */
+  fromSeq?: number | null;
+}
+
+/** Canonical controller order after deployment and replicaset (CONTRACTS.md §1 list). */
+const CONTROLLER_ORDER = [
+  'deployment-controller',
+  'replicaset-controller',
+  'node-lifecycle-controller',
+  'endpointslice-controller',
+  'garbage-collector-controller',
+  'namespace-controller',
+  'horizontal-pod-autoscaler-controller',
+  'persistentvolume-binder-controller',
+  'statefulset-controller',
+  'daemonset-controller',
+  'job-controller',
+  'cronjob-controller',
+];
+const NODE_COMPONENTS = ['kubelet', 'containerd', 'kube-proxy'];
+
+/** Sort key of a participant: [group, within-group rank, name]. */
+function rank(p: string): [number, number, string] {
+  if (p === 'kube-apiserver') return [1, 0, p];
+  if (p === 'etcd') return [2, 0, p];
+  if (p.endsWith('-controller')) {
+    const i = CONTROLLER_ORDER.indexOf(p);
+    return [3, i < 0 ? CONTROLLER_ORDER.length : i, p];
+  }
+  if (p === 'kube-scheduler') return [4, 0, p];
+  const slash = p.indexOf('/');
+  if (slash > 0) {
+    const comp = NODE_COMPONENTS.indexOf(p.slice(0, slash));
+    if (comp >= 0) return [5, comp, p.slice(slash + 1)];
+  }
+  if (p === 'coredns') return [6, 0, p];
+  return [0, p === 'kubectl' ? 0 : 1, p];
+}
+
+const collator = new Intl.Collator('en', { numeric: true });
+
+/** Orders participants as the seed's diagram does (see the file comment). */
+export function orderParticipants(names: Iterable<string>): string[] {
+  return [...new Set(names)].sort((a, b) => {
+    const ra = rank(a);
+    const rb = rank(b);
+    if (ra[0] !== rb[0]) return ra[0] - rb[0];
+    // per-node components: group by node first, then kubelet < containerd < kube-proxy
+    if (ra[0] === 5) return collator.compare(ra[2], rb[2]) || ra[1] - rb[1];
+    return ra[1] - rb[1] || collator.compare(ra[2], rb[2]);
+  });
+}
+
+const ENTITY: Record<string, string> = {
+  '#': '#35;',
+  ';': '#59;',
+  '<': '#lt;',
+  '>': '#gt;',
+  '&': '#amp;',
+  '%': '#37;',
+  '"': '#quot;',
+  '{': '#123;',
+  '}': '#125;',
+};
+
+/** Makes any string safe as Mermaid message, note or label text (one line, no specials). */
+export function escapeMermaidText(s: string, max = 160): string {
+  // eslint-disable-next-line no-control-regex
+  let t = s.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+  if (t.length > max) t = `${t.slice(0, max - 1)}…`;
+  t = t.replace(/[#;<>&%"{}]/g, (c) => ENTITY[c]);
+  return t || ' ';
+}
+
+/** Whether the options show a hop. */
+export function isVisible(h: RelayHop, o: SequenceOptions): boolean {
+  switch (h.category) {
+    case 'heartbeat':
+      return o.heartbeats;
+    case 'admission':
+      return o.admission;
+    case 'event':
+      return o.events;
+    default:
+      return true;
+  }
+}
+
+/** The hops the diagram draws: visible ones, the last `window` of them (or the first from `fromSeq`). */
+export function visibleHops(hops: readonly RelayHop[], o: SequenceOptions): RelayHop[] {
+  const out: RelayHop[] = [];
+  if (o.fromSeq != null) {
+    for (const h of hops) {
+      if (out.length >= o.window) break;
+      if (h.seq >= o.fromSeq && isVisible(h, o)) out.push(h);
+    }
+    return out;
+  }
+  for (let i = hops.length - 1; i >= 0 && out.length < o.window; i--) {
+    if (isVisible(hops[i], o)) out.push(hops[i]);
+  }
+  return out.reverse();
+}
+
+/** The UI's default view: heartbeats, admission notes and Event writes folded. */
+export const DEFAULT_SEQUENCE_OPTIONS: SequenceOptions = { heartbeats: false, admission: false, events: false, window: 60 };
+
+/**
+ * The whole relay as the UI draws it (default folding, no window) — what the headless
+ * runner writes with `--mermaid`.
+ */
+export function relayToMermaid(hops: readonly RelayHop[], options: Partial<SequenceOptions> = {}): string {
+  return toMermaid(visibleHops(hops, { ...DEFAULT_SEQUENCE_OPTIONS, window: Infinity, ...options }));
+}
+
+/**
+ * Renders hops (already filtered, oldest first) as a Mermaid sequenceDiagram; message text
+ * longer than `messageMax` is cut with an ellipsis.
+ */
+export function toMermaid(hops: readonly RelayHop[], messageMax = 160): string {
+  const participants = orderParticipants(hops.flatMap((h) => [h.from, h.to]));
+  const id = new Map(participants.map((p, i) => [p, `P${i}`]));
+  const lines = ['sequenceDiagram'];
+  for (const p of participants) lines.push(`  participant ${id.get(p)} as ${escapeMermaidText(p, 80)}`);
+  for (const h of hops) {
+    const from = id.get(h.from)!;
+    const to = id.get(h.to)!;
+    const text = escapeMermaidText(h.summary, messageMax);
+    if (h.kind === 'decision' || h.kind === 'note') {
+      lines.push(from === to ? `  Note over ${from}: ${text}` : `  Note over ${from},${to}: ${text}`);
+    } else {
+      const arrow = h.kind === 'watch' ? '--)' : h.kind === 'response' ? '-->>' : '->>';
+      lines.push(`  ${from}${arrow}${to}: ${text}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

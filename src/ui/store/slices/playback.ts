@@ -1,0 +1,29 @@
+/** Simulated time, play/pause/speed, deadlines and the worker connection. */
+import type { StateCreator } from 'zustand/vanilla';
+import type { ConnectionStatus } from '../../../worker/connect';
+import type { Deadline } from '../types';
+import type { KubeState } from '../store';
+
+export interface PlaybackSlice {
+  gen: number;
+  simMs: number;
+  startMs: number;
+  running: boolean;
+  speed: number;
+  deadlines: Deadline[];
+  profile: string;
+  connection: ConnectionStatus;
+  connectionDetail: string | null;
+}
+
+export const createPlaybackSlice: StateCreator<KubeState, [], [], PlaybackSlice> = () => ({
+  gen: 0,
+  simMs: 0,
+  startMs: Date.UTC(2026, 0, 1),
+  running: true,
+  speed: 1,
+  deadlines: [],
+  profile: 'kubernetes-defaults',
+  connection: 'starting',
+  connectionDetail: null,
+});

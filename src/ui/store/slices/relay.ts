@@ -1,0 +1,25 @@
+/** Relay hops (a capped ring for the sequence diagram) and the pulses they send along graph links. */
+import type { StateCreator } from 'zustand/vanilla';
+import type { Pulse, RelayHop } from '../types';
+import type { KubeState } from '../store';
+import { DEFAULT_SEQUENCE_OPTIONS, type SequenceOptions } from '../../sequence/to-mermaid';
+
+/** Hops the UI keeps; older ones drop off the front. */
+export const RELAY_CAP = 3_000;
+
+export interface RelaySlice {
+  hops: RelayHop[];
+  /** Latest hop per graph link id (see graph/participants.ts). */
+  pulses: Record<string, Pulse>;
+  /** Sequence-diagram view options; `pinned` starts the diagram at the latest apply. */
+  sequence: SequenceOptions & { pinned: boolean };
+  /** seq of the first hop of the latest apply. */
+  applySeq: number | null;
+}
+
+export const createRelaySlice: StateCreator<KubeState, [], [], RelaySlice> = () => ({
+  hops: [],
+  pulses: {},
+  sequence: { ...DEFAULT_SEQUENCE_OPTIONS, pinned: false },
+  applySeq: null,
+});

@@ -1,0 +1,32 @@
+/**
+ * The one vanilla zustand store (STYLE.md Part D §7), built from typed slices and fed by
+ * module-level actions (actions.ts) — the worker bridge needs no React to write to it.
+ * Components read it through {@link useKubeStore} with module-level selectors (selectors.ts).
+ */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { createResourcesSlice, type ResourcesSlice } from './slices/resources';
+import { createRelaySlice, type RelaySlice } from './slices/relay';
+import { createPlaybackSlice, type PlaybackSlice } from './slices/playback';
+import { createSelectionSlice, type SelectionSlice } from './slices/selection';
+import { createApplySlice, type ApplySlice } from './slices/apply';
+
+export type KubeState = ResourcesSlice & RelaySlice & PlaybackSlice & SelectionSlice & ApplySlice;
+
+/** A fresh store (the app has one; tests make their own). */
+export function createKubeStore() {
+  return createStore<KubeState>()((...a) => ({
+    ...createResourcesSlice(...a),
+    ...createRelaySlice(...a),
+    ...createPlaybackSlice(...a),
+    ...createSelectionSlice(...a),
+    ...createApplySlice(...a),
+  }));
+}
+
+export const kubeStore = createKubeStore();
+
+/** Bounded hook over the app's store. */
+export function useKubeStore<T>(selector: (s: KubeState) => T): T {
+  return useStore(kubeStore, selector);
+}

@@ -1,0 +1,30 @@
+/** Shapes held by the UI store. Engine types cross as `import type` only (STYLE.md Part D §1). */
+import type { ApplyResult, Deadline, KObject, RelayHop, ResourceRow } from '../../worker/protocol';
+
+export type { ApplyResult, Deadline, KObject, RelayHop, ResourceRow };
+
+/** One stored object as the UI keeps it: the latest JSON and its `kubectl get` row. */
+export interface StoredObject {
+  key: string;
+  resource: string;
+  object: KObject;
+  row: ResourceRow | null;
+}
+
+/** The shape of the graph: changes only when objects appear, vanish, bind or change owner. */
+export interface GraphTopology {
+  /** Kubernetes Nodes by name (control-plane first, then by name). */
+  nodes: { key: string; name: string; controlPlane: boolean }[];
+  /** Pods in name order, with the node they are bound to (null: unscheduled). */
+  pods: { key: string; node: string | null; owner: string | null }[];
+  replicaSets: { key: string; owner: string | null }[];
+  deployments: { key: string }[];
+}
+
+/** A relay hop currently travelling along a link of the graph. */
+export interface Pulse {
+  seq: number;
+  /** true: from the participant to kube-apiserver; false: back. */
+  toApiserver: boolean;
+  summary: string;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { KObject } from '../cluster/api/types';
+import type { ResourceRow } from '../cluster/kubectl/printers';
+import { ChangeBatcher } from './batch';
+
+function pod(name: string, phase: string): KObject {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, status: { phase } };
+}
+const row = (o: KObject) => ({ kind: o.kind, namespace: o.metadata.namespace ?? null, name: o.metadata.name, status: o.status?.phase ?? '', columns: {} }) as ResourceRow;
+
+describe('ChangeBatcher', () => {
+  it('keeps one change per key with the latest object', () => {
+    const b = new ChangeBatcher();
+    b.add('ADDED', 'pods', pod('a', 'Pending'));
+    b.add('MODIFIED', 'pods', pod('a', 'Pending'));
+    b.add('MODIFIED', 'pods', pod('a', 'Running'));
+    b.add('MODIFIED', 'pods', pod('b', 'Running'));
+    const out = b.drain(row);
+    expect(out.map((c) => [c.type, c.key, c.row?.status])).toEqual([
+      ['ADDED', 'Pod/default/a', 'Running'],
+      ['MODIFIED', 'Pod/default/b', 'Running'],
+    ]);
+    expect(b.size).toBe(0);
+  });
+
+  it('drops an object added and deleted within the tick', () => {
+    const b = new ChangeBatcher();
+    b.add('ADDED', 'pods', pod('a', 'Pending'));
+    b.add('DELETED', 'pods', pod('a', 'Pending'));
+    expect(b.drain(row)).toEqual([]);
+  });
+
+  it('sends DELETED (without a row) after MODIFIED, and MODIFIED when a name is re-created', () => {
+    const b = new ChangeBatcher();
+    b.add('MODIFIED', 'pods', pod('a', 'Running'));
+    b.add('DELETED', 'pods', pod('a', 'Running'));
+    b.add('DELETED', 'pods', pod('b', 'Running'));
+    b.add('ADDED', 'pods', pod('b', 'Pending'));
+    const out = b.drain(row);
+    expect(out.map((c) => [c.type, c.key, c.row?.status ?? null])).toEqual([
+      ['DELETED', 'Pod/default/a', null],
+      ['MODIFIED', 'Pod/default/b', 'Pending'],
+    ]);
+  });
+
+  it('computes each row once per key', () => {
+    const b = new ChangeBatcher();
+    for (let i = 0; i < 10; i++) b.add('MODIFIED', 'pods', pod('a', `p${i}`));
+    let calls = 0;
+    b.drain((o) => {
+      calls++;
+      return row(o);
+    });
+    expect(calls).toBe(1);
+  });
+});

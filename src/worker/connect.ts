@@ -1,0 +1,71 @@
+/**
+ * connectCluster: starts the cluster worker, wraps it with comlink and hands every batch to
+ * the sink the UI gives (its module-level store actions). Owns the worker's lifecycle: when
+ * the worker crashes it is terminated and started again (a fresh cluster), up to
+ * {@link MAX_RESTARTS} times in a row without a healthy batch in between.
+ */
+import * as Comlink from 'comlink';
+import type { ClusterApi, TickBatch } from './protocol';
+
+export type ConnectionStatus = 'starting' | 'ready' | 'restarting' | 'failed';
+
+export interface ClusterSink {
+  onBatch(batch: TickBatch): void;
+  onStatus(status: ConnectionStatus, detail?: string): void;
+}
+
+export interface ClusterConnection {
+  /** The current worker's API (replaced after a restart). */
+  api(): Comlink.Remote<ClusterApi>;
+  dispose(): void;
+}
+
+const MAX_RESTARTS = 3;
+
+export function connectCluster(sink: ClusterSink): ClusterConnection {
+  let worker: Worker;
+  let api: Comlink.Remote<ClusterApi>;
+  let failures = 0;
+  let disposed = false;
+
+  const start = () => {
+    sink.onStatus(failures ? 'restarting' : 'starting');
+    worker = new Worker(new URL('./cluster.worker.ts', import.meta.url), { type: 'module', name: 'kube-relay cluster' });
+    worker.addEventListener('error', (e) => crash(e.message || 'worker error'));
+    api = Comlink.wrap<ClusterApi>(worker);
+    let healthy = false;
+    api
+      .subscribe(
+        Comlink.proxy((batch: TickBatch) => {
+          if (!healthy) {
+            healthy = true;
+            failures = 0;
+            sink.onStatus('ready');
+          }
+          sink.onBatch(batch);
+        }),
+      )
+      .catch((e: unknown) => crash(String(e)));
+  };
+
+  const crash = (detail: string) => {
+    if (disposed) return;
+    worker.terminate();
+    failures++;
+    if (failures > MAX_RESTARTS) {
+      sink.onStatus('failed', detail);
+      return;
+    }
+    sink.onStatus('restarting', detail);
+    setTimeout(start, 250 * failures);
+  };
+
+  start();
+  return {
+    api: () => api,
+    dispose() {
+      disposed = true;
+      worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The worker boundary (STYLE.md Part D §11): the API `cluster.worker.ts` exposes over comlink,
+ * and the per-tick batch it pushes to the UI. Every payload is structured-clone safe: plain
+ * JSON objects, no class instances, no functions except the `Comlink.proxy` batch callback.
+ *
+ * Batch contract (Part D §6): one batch per worker tick, and only when something changed.
+ * `changes` hold at most one entry per object key within a tick (see batch.ts for how
+ * ADDED/MODIFIED/DELETED fold together), in first-touched order; `hops` are the relay hops
+ * recorded since the previous batch, oldest first. A batch with `reset: true` replaces the
+ * whole UI state (first batch after subscribe, after `reset()`, after a worker restart).
+ */
+import type { KObject } from '../cluster/api/types';
+import type { RelayHop } from '../cluster/relay/relay-event';
+import type { Deadline } from '../cluster/sim/clock';
+import type { ApplyResult } from '../cluster/kubectl/apply';
+import type { ResourceRow } from '../cluster/kubectl/printers';
+
+export type { KObject, RelayHop, Deadline, ApplyResult, ResourceRow };
+
+/** Playback speeds (simulated ms per wall ms) offered by the toolbar. */
+export const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 25, 50, 100] as const;
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One object change, with the row `kubectl get` would print for it (null when deleted). */
+export interface ObjectChangeMsg {
+  type: ChangeType;
+  /** group-qualified resource, e.g. "pods", "deployments.apps" */
+  resource: string;
+  /** {@link objectKey}: "Kind/namespace/name" or "Kind/name" */
+  key: string;
+  object: KObject;
+  row: ResourceRow | null;
+}
+
+/** What the worker pushes once per tick. */
+export interface TickBatch {
+  /** Cluster generation: increments on every reset; batches of an older generation are stale. */
+  gen: number;
+  /** True when this batch replaces the whole state (changes then list every object as ADDED). */
+  reset: boolean;
+  /** Simulated ms since the cluster started (CONTRACTS.md §2 `data-sim-ms`). */
+  simMs: number;
+  /** The simulated start, ms since the Unix epoch (2026-01-01T00:00:00Z by default). */
+  startMs: number;
+  /** Object changes other than Events, deduplicated per key within the tick. */
+  changes: ObjectChangeMsg[];
+  /** core/v1 Event changes, deduplicated the same way. */
+  events: ObjectChangeMsg[];
+  /** Relay hops since the last batch, oldest first (capped at {@link MAX_HOPS_PER_BATCH}). */
+  hops: RelayHop[];
+  /** Pending deadlines (countdowns), earliest first. */
+  deadlines: Deadline[];
+  running: boolean;
+  speed: number;
+  /** Timing profile ("kubernetes-defaults" or "teaching"). */
+  profile: string;
+  /** seq of the first relay hop of the latest `apply` (null before any). */
+  applySeq: number | null;
+  /** Set when the engine threw while running timers; playback is then paused. */
+  fault: string | null;
+}
+
+/** Hops beyond this many in one tick are dropped from the batch (oldest first). */
+export const MAX_HOPS_PER_BATCH = 2_000;
+
+/** What the worker exposes. Over comlink every method returns a Promise. */
+export interface ClusterApi {
+  /** Starts pushing batches to `onBatch` (a Comlink.proxy); the first one has `reset: true`. */
+  subscribe(onBatch: (batch: TickBatch) => void): void;
+  /** `kubectl apply -f -` of a (multi-document) manifest; one result per object. */
+  apply(text: string): ApplyResult[];
+  play(): void;
+  pause(): void;
+  setSpeed(speed: number): void;
+  /** Pauses, then runs timers until the next visible (non-heartbeat) hop. False when nothing was pending. */
+  step(): boolean;
+  killNode(name: string): void;
+  restoreNode(name: string): void;
+  /** Adds a worker node; without a name picks the next free `node-N`. Returns the name. */
+  addNode(name?: string): string;
+  deletePod(namespace: string, name: string): void;
+  /** A fresh cluster (same options). */
+  reset(): void;
+}
+
+/** The key objects are stored under in the UI: "Kind/namespace/name" or "Kind/name". */
+export function objectKey(obj: { kind: string; metadata: { namespace?: string; name: string } }): string {
+  const ns = obj.metadata.namespace;
+  return ns ? `${obj.kind}/${ns}/${obj.metadata.name}` : `${obj.kind}/${obj.metadata.name}`;
+}
