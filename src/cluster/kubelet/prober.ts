@@ -123,7 +123,12 @@ export class ProbeManager {
   }
 
   private schedule(w: Worker, delayMs: number): void {
-    const pending = !w.probedThisContainer || (w.lastResult !== undefined && w.lastResult !== w.result);
+    // A tick is a known deadline when its result may change what the API shows: readiness and
+    // startup results flip Ready/started (the first probe always may); a liveness probe only
+    // matters while a failure streak is running toward failureThreshold (a restart).
+    const pending = w.type === 'liveness'
+      ? w.result === 'Failure'
+      : !w.probedThisContainer || (w.lastResult !== undefined && w.lastResult !== w.result);
     w.timer = this.timers.set(delayMs, () => {
       w.timer = undefined;
       if (w.stopped) return;
