@@ -28,6 +28,7 @@ import { ImageRegistry } from './kubelet/image-registry';
 import { Kubelet, type NodeConfig } from './kubelet/kubelet';
 import { KubeScheduler } from './scheduler/scheduler';
 import { ControllerManager } from './controllers/controller-manager';
+import { MetricsServer } from './metrics/metrics-server';
 import { applyManifest, type ApplyOptions, type ApplyResult } from './kubectl/apply';
 import { runKubectl, type KubectlResult } from './kubectl/command';
 
@@ -99,6 +100,8 @@ export class Cluster {
   readonly dns: ClusterDNS;
   readonly scheduler: KubeScheduler;
   readonly controllerManager: ControllerManager;
+  /** The simulated metrics-server (metrics.k8s.io): Pod usage from per-workload load settings. */
+  readonly metrics: MetricsServer;
   /** The simulated hypervisor: powers machines (nodes) off and on from Machine objects. */
   readonly machines: MachineController;
   /** The kubectl user's client (what the editor's Apply and the kubectl bar use). */
@@ -124,12 +127,14 @@ export class Cluster {
 
     this.bootstrap();
     this.machines = new MachineController(this.ctx, this.kubelets, this.kubeProxies);
-    this.controllerManager = new ControllerManager(this.ctx);
+    this.metrics = new MetricsServer(this.ctx);
+    this.controllerManager = new ControllerManager(this.ctx, { metrics: this.metrics });
     this.scheduler = new KubeScheduler(this.ctx);
     const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3);
     for (const n of nodes) this.startKubelet(n);
     this.reconcileAPIServerEndpoints(nodes);
     this.machines.start();
+    this.metrics.start();
     this.controllerManager.start();
     this.scheduler.start();
     this.dns = new ClusterDNS(this.ctx);
@@ -238,9 +243,9 @@ export class Cluster {
     return applyManifest(this.kubectlClient, text, opts);
   }
 
-  /** Runs one kubectl command line as the kubectl user (the kubectl bar, the scenario `kubectl` step). */
-  kubectl(line: string): KubectlResult {
-    return runKubectl(this.kubectlClient, line, this.clock.now());
+  /** Runs one kubectl command line as the kubectl user (the kubectl bar, the scenario `kubectl` step); `stdin` feeds `apply -f -`. */
+  kubectl(line: string, stdin?: string): KubectlResult {
+    return runKubectl(this.kubectlClient, line, this.clock.now(), { kubelets: this.kubelets, metrics: (this as { metrics?: unknown }).metrics, stdin });
   }
 
   /** Advances simulated time by `ms`, running whatever falls due. */

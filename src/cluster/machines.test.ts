@@ -8,7 +8,7 @@ describe('Machines (machines.sim.kube-relay.dev)', () => {
     const ms = c.list('machines.sim.kube-relay.dev');
     expect(ms.map((m) => `${m.metadata.name}:${m.spec.power}:${m.status?.power}`)).toEqual(['control-plane:On:On', 'node-1:On:On', 'node-2:On:On', 'node-3:On:On']);
     expect(c.kubectl('get machines').output).toBe(
-      'NAME            AGE\ncontrol-plane   30s\nnode-1          30s\nnode-2          30s\nnode-3          30s\n',
+      'NAME            POWER   STATE   AGE\ncontrol-plane   On      On      30s\nnode-1          On      On      30s\nnode-2          On      On      30s\nnode-3          On      On      30s\n',
     );
   });
 

@@ -40,6 +40,7 @@ export const MACHINE_CRD: KObject = {
         additionalPrinterColumns: [
           { name: 'Power', type: 'string', jsonPath: '.spec.power' },
           { name: 'State', type: 'string', jsonPath: '.status.power' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
         ],
         schema: {
           openAPIV3Schema: {

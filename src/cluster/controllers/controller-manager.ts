@@ -32,6 +32,9 @@ import { StatefulSetController } from './statefulset';
 import { PersistentVolumeController } from './persistentvolume';
 import { PVCProtectionController, PVProtectionController } from './volume-protection';
 import { ExternalProvisioners } from './external-provisioner';
+import { CronJobController } from './cronjob';
+import { HorizontalController } from './podautoscaler';
+import type { ResourceMetricsAPI } from '../metrics/metrics-server';
 
 /** Relay participant of the process itself (pause/resume notes). */
 export const ControllerManagerName = 'kube-controller-manager';
@@ -72,6 +75,8 @@ export class ControllerManager {
   readonly taintEviction: TaintEvictionController;
   readonly job: JobController;
   readonly ttlAfterFinished: TTLAfterFinishedController;
+  readonly cronJob: CronJobController;
+  readonly horizontalPodAutoscaler: HorizontalController;
   readonly daemonSet: DaemonSetsController;
   readonly statefulSet: StatefulSetController;
   readonly persistentVolume: PersistentVolumeController;
@@ -82,8 +87,11 @@ export class ControllerManager {
   private started = false;
   private paused = false;
 
-  /** Builds the shared informer factory and every controller; nothing runs until {@link start}. */
-  constructor(private readonly ctx: ComponentContext) {
+  /**
+   * Builds the shared informer factory and every controller; nothing runs until {@link start}.
+   * @param opts.metrics the resource metrics API (metrics-server) the HPA controller reads
+   */
+  constructor(private readonly ctx: ComponentContext, opts: { metrics?: ResourceMetricsAPI } = {}) {
     this.informers = new SharedInformerFactory(ctx.client(users.controller(ControllerManagerName)), categorizeWatch);
     this.deployment = new DeploymentController(ctx, this.informers);
     this.replicaSet = new ReplicaSetController(ctx, this.informers);
@@ -94,6 +102,8 @@ export class ControllerManager {
     this.taintEviction = new TaintEvictionController(ctx, this.informers);
     this.job = new JobController(ctx, this.informers);
     this.ttlAfterFinished = new TTLAfterFinishedController(ctx, this.informers);
+    this.cronJob = new CronJobController(ctx, this.informers);
+    this.horizontalPodAutoscaler = new HorizontalController(ctx, this.informers, opts.metrics);
     this.daemonSet = new DaemonSetsController(ctx, this.informers);
     this.statefulSet = new StatefulSetController(ctx, this.informers);
     this.persistentVolume = new PersistentVolumeController(ctx, this.informers);
@@ -104,7 +114,7 @@ export class ControllerManager {
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.daemonSet, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */
