@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { parseScenario, ScenarioError } from '../cluster/scenario/scenario';
 import { runScenario } from '../cluster/scenario/runner';
 import { relayToMermaid } from '../ui/sequence/to-mermaid';
+import { kustomizeDir } from './kustomize';
 
 function usage(): never {
   process.stderr.write('usage: npm run scenario -- SCENARIO.yaml [--out result.json] [--mermaid relay.mmd]\n');
@@ -44,7 +45,7 @@ try {
   process.exit(1);
 }
 const base = dirname(resolve(file));
-const result = runScenario(sc, { readFile: (p) => readFileSync(resolve(base, p), 'utf8') });
+const result = runScenario(sc, { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) });
 const json = JSON.stringify(result, null, 2) + '\n';
 if (out) writeFileSync(out, json);
 else process.stdout.write(json);
