@@ -27,5 +27,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',
+    // scenario tests simulate hours on a 2-core machine; give them room under a full parallel run
+    testTimeout: 60_000,
   },
 });

@@ -7,6 +7,7 @@
  * object change so the UI never needs Kubernetes knowledge of its own.
  */
 import type { KObject } from '../api/types';
+import { tableFor } from './table';
 
 /** One row of `kubectl get`, plus the fields the UI's test hooks carry. */
 export interface ResourceRow {
@@ -280,7 +281,15 @@ export function describeRow(obj: KObject, nowMs?: number): ResourceRow {
             : 'Pending';
       return { ...base, status, columns: { STATUS: status, COMPLETIONS: `${obj.status?.succeeded ?? 0}/${obj.spec?.completions ?? 1}`, AGE: a } };
     }
-    default:
-      return { ...base, status: '', columns: { AGE: a } };
+    default: {
+      // every other kind: printers.go's columns (the non-wide ones) from table.ts
+      const def = tableFor(obj.kind);
+      const cells = def.row(obj, nowMs ?? Number.NaN);
+      const columns: Record<string, string> = {};
+      def.columns.forEach((c, i) => {
+        if (!c.wide) columns[c.header] = c.header === 'AGE' ? a : cells[i];
+      });
+      return { ...base, status: '', columns };
+    }
   }
 }

@@ -1,0 +1,187 @@
+/**
+ * Commands that change one field of existing objects: `scale`
+ * (staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go), `label` (label/label.go: --overwrite,
+ * `key-` removal, "labeled"/"unlabeled"/"not labeled"), `annotate` (annotate/annotate.go)
+ * and `set image` (set/set_image.go).
+ */
+import { deepCopy, type KObject } from '../../api/types';
+import { KubectlError, fail, ok, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
+
+const SELECT: FlagSpec = { selector: { short: 'l' }, all: { bool: true }, 'all-namespaces': { bool: true, short: 'A' }, 'dry-run': {}, output: { short: 'o' }, filename: { short: 'f' }, 'field-selector': {} };
+/** Flags of `kubectl scale`. */
+export const SCALE_FLAGS: FlagSpec = { ...SELECT, replicas: {}, 'current-replicas': {}, 'resource-version': {}, timeout: {} };
+/** Flags of `kubectl label`. */
+export const LABEL_FLAGS: FlagSpec = { ...SELECT, overwrite: { bool: true }, list: { bool: true }, 'resource-version': {}, local: { bool: true } };
+/** Flags of `kubectl annotate`. */
+export const ANNOTATE_FLAGS: FlagSpec = LABEL_FLAGS;
+/** Flags of `kubectl set image`. */
+export const SET_IMAGE_FLAGS: FlagSpec = { ...SELECT, local: { bool: true }, record: { bool: true } };
+
+/** The objects named by targets (or selected with -l / --all). */
+export function objectsOf(ctx: Ctx, targets: Target[], errors: string[], requireNames = true): { t: Target; obj: KObject }[] {
+  const out: { t: Target; obj: KObject }[] = [];
+  for (const t of targets) {
+    const rc = ctx.client.resource(t.info.group, t.info.resource);
+    const ns = t.info.namespaced ? ctx.namespace : '';
+    if (t.names.length) {
+      for (const n of t.names) {
+        const r = tryStatus(() => rc.get(ns, n, { quiet: true }));
+        if (r.value) out.push({ t, obj: r.value });
+        else errors.push(r.error!);
+      }
+    } else if (ctx.flags.has('selector') || ctx.flags.has('all') || !requireNames) {
+      const list = rc.list(t.info.namespaced && !ctx.flags.has('all-namespaces') ? ns : undefined, { labelSelector: ctx.flags.get('selector'), fieldSelector: ctx.flags.get('field-selector'), quiet: true });
+      for (const o of list.items) out.push({ t, obj: o });
+    } else throw new KubectlError('error: resource(s) were provided, but no name was specified');
+  }
+  return out;
+}
+
+/** Runs `kubectl scale`. */
+export function runScale(ctx: Ctx): KubectlResult {
+  const replicas = ctx.flags.get('replicas');
+  if (replicas === undefined) return fail('error: required flag(s) "replicas" not set');
+  if (!/^-?\d+$/.test(replicas) || Number(replicas) < 0) return fail('error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  if (!ctx.args.length) return fail(`error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'`);
+  const targets = resolveTargets(ctx.client, ctx.args);
+  const errors: string[] = [];
+  let output = '';
+  for (const { t, obj } of objectsOf(ctx, targets, errors)) {
+    if (!t.info.subresources.includes('scale')) {
+      errors.push(`error: cannot scale ${t.info.resource}${t.info.group ? '.' + t.info.group : ''} "${obj.metadata.name}"`);
+      continue;
+    }
+    const cur = ctx.flags.get('current-replicas');
+    if (cur !== undefined && cur !== '-1' && Number(cur) !== (obj.spec?.replicas ?? 0)) {
+      errors.push(`error: Expected replicas to be ${cur}, was ${obj.spec?.replicas ?? 0}`);
+      continue;
+    }
+    const c = deepCopy(obj);
+    c.spec.replicas = Number(replicas);
+    const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `scale ${t.info.kind} ${c.metadata.namespace}/${c.metadata.name} to ${replicas}` }));
+    if (r.error) errors.push(r.error);
+    else output += `${typeName(t.info)}/${obj.metadata.name} scaled\n`;
+  }
+  return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
+}
+
+interface KVChanges {
+  set: Record<string, string>;
+  remove: string[];
+  resources: string[];
+}
+
+function splitChanges(args: string[], what: 'label' | 'annotation'): KVChanges {
+  const res: KVChanges = { set: {}, remove: [], resources: [] };
+  for (const a of args) {
+    const eq = a.indexOf('=');
+    if (eq > 0) res.set[a.slice(0, eq)] = a.slice(eq + 1);
+    else if (a.endsWith('-') && a.length > 1 && !a.includes('/')) res.remove.push(a.slice(0, -1));
+    else if (Object.keys(res.set).length || res.remove.length) throw new KubectlError(`error: all resources must be specified before ${what} changes: ${a}`);
+    else res.resources.push(a);
+  }
+  return res;
+}
+
+function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
+  const ch = splitChanges(ctx.args, what);
+  const field = what === 'label' ? 'labels' : 'annotations';
+  if (!Object.keys(ch.set).length && !ch.remove.length && !ctx.flags.has('list')) return fail(`error: at least one ${what} update is required\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
+  if (!ch.resources.length) return fail(`error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
+  for (const k of ch.remove) if (k in ch.set) return fail(`error: can not both modify and remove ${what}s in the same command`);
+  const targets = resolveTargets(ctx.client, ch.resources);
+  const errors: string[] = [];
+  let output = '';
+  const overwrite = ctx.flags.has('overwrite') && ctx.flags.get('overwrite') !== 'false';
+  for (const { t, obj } of objectsOf(ctx, targets, errors)) {
+    const cur: Record<string, string> = obj.metadata[field] ?? {};
+    if (!overwrite) {
+      const clashes = Object.entries(ch.set).filter(([k, v]) => k in cur && cur[k] !== v);
+      if (clashes.length) {
+        if (what === 'label') errors.push(clashes.map(([k]) => `error: '${k}' already has a value (${cur[k]}), and --overwrite is false`).join('\n'));
+        else errors.push(`error: --overwrite is false but found the following declared annotation(s): ${clashes.map(([k]) => `'${k}' already has a value (${cur[k]})`).join(', ')}`);
+        continue;
+      }
+    }
+    const next = { ...cur, ...ch.set };
+    for (const k of ch.remove) {
+      if (!(k in next) && what === 'label') output += `label "${k}" not found.\n`;
+      delete next[k];
+    }
+    const changed = JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(cur).sort());
+    if (changed) {
+      const c = deepCopy(obj);
+      if (Object.keys(next).length) c.metadata[field] = next;
+      else delete c.metadata[field];
+      const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `${what} ${obj.metadata.name}` }));
+      if (r.error) {
+        errors.push(r.error);
+        continue;
+      }
+    }
+    let msg = what === 'label' ? 'labeled' : 'annotated';
+    if (what === 'label') {
+      if (!changed) msg = 'not labeled';
+      else if (!overwrite && Object.keys(next).length < Object.keys(cur).length) msg = 'unlabeled';
+    }
+    output += `${typeName(t.info)}/${obj.metadata.name} ${msg}\n`;
+  }
+  return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
+}
+
+/** Runs `kubectl label`. */
+export function runLabel(ctx: Ctx): KubectlResult {
+  return runKV(ctx, 'label');
+}
+
+/** Runs `kubectl annotate`. */
+export function runAnnotate(ctx: Ctx): KubectlResult {
+  return runKV(ctx, 'annotation');
+}
+
+/** The pod template of a workload (Pod: the spec itself). */
+export function podSpecOf(obj: KObject): KObject['spec'] | undefined {
+  if (obj.kind === 'Pod') return obj.spec;
+  if (obj.kind === 'CronJob') return obj.spec?.jobTemplate?.spec?.template?.spec;
+  return obj.spec?.template?.spec;
+}
+
+/** Runs `kubectl set image`. */
+export function runSetImage(ctx: Ctx): KubectlResult {
+  const resources = ctx.args.filter((a) => !a.includes('='));
+  const pairs = ctx.args.filter((a) => a.includes('='));
+  if (!resources.length || !pairs.length) return fail(`error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp('set image')}`);
+  const targets = resolveTargets(ctx.client, resources);
+  const errors: string[] = [];
+  let output = '';
+  for (const { t, obj } of objectsOf(ctx, targets, errors)) {
+    const c = deepCopy(obj);
+    const spec = podSpecOf(c);
+    if (!spec) {
+      errors.push(`error: ${typeName(t.info)}/${obj.metadata.name} the object is not a pod or does not have a pod template: ${obj.kind}`);
+      continue;
+    }
+    let changed = false;
+    let missing = '';
+    for (const p of pairs) {
+      const [name, image] = [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)];
+      const all = [...(spec.initContainers ?? []), ...(spec.containers ?? [])] as { name: string; image: string }[];
+      const hits = name === '*' ? all : all.filter((x) => x.name === name);
+      if (!hits.length) missing = name;
+      for (const h of hits) {
+        if (h.image !== image) changed = true;
+        h.image = image;
+      }
+    }
+    if (missing) {
+      errors.push(`error: unable to find container named "${missing}"`);
+      continue;
+    }
+    if (!changed) continue;
+    const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `set image ${obj.metadata.name}` }));
+    if (r.error) errors.push(r.error);
+    else output += `${typeName(t.info)}/${obj.metadata.name} image updated\n`;
+  }
+  if (!output && !errors.length) return ok('');
+  return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
+}

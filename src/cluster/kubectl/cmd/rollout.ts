@@ -1,0 +1,229 @@
+/**
+ * `kubectl rollout status|history|undo|restart|pause|resume`, as
+ * staging/src/k8s.io/kubectl/pkg/cmd/rollout/*.go and polymorphichelpers
+ * (rollout_status.go status viewers, history.go, rollback.go DeploymentRollbacker,
+ * objectpauser.go, objectresumer.go, objectrestarter.go). `status` does not block: it prints
+ * the line the status viewer gives for the current state.
+ */
+import { deepCopy, deepEqual, type KObject } from '../../api/types';
+import { KubectlError, fail, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
+import { objectsOf } from './mutate';
+import { describePodTemplate } from './describe-pod';
+
+/** Flags of `kubectl rollout …`. */
+export const ROLLOUT_FLAGS: FlagSpec = {
+  watch: { bool: true, short: 'w' },
+  revision: {},
+  timeout: {},
+  'to-revision': {},
+  selector: { short: 'l' },
+  output: { short: 'o' },
+  filename: { short: 'f' },
+  'dry-run': {},
+  'field-manager': {},
+};
+
+const REVISION = 'deployment.kubernetes.io/revision';
+const SKIP_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration', REVISION, 'deployment.kubernetes.io/revision-history', 'deployment.kubernetes.io/desired-replicas', 'deployment.kubernetes.io/max-replicas', 'deprecated.deployment.rollback.to']);
+
+/** The ReplicaSets a Deployment controls. */
+export function ownedReplicaSets(ctx: Ctx, d: KObject): KObject[] {
+  return ctx.client
+    .resource('apps', 'replicasets')
+    .list(d.metadata.namespace, { quiet: true })
+    .items.filter((rs) => (rs.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === d.metadata.uid));
+}
+
+const rev = (o: KObject): number => Number(o.metadata.annotations?.[REVISION] ?? NaN);
+
+/** DeploymentStatusViewer / DaemonSetStatusViewer / StatefulSetStatusViewer. */
+export function rolloutStatusLine(o: KObject): { line: string; done: boolean; error?: string } {
+  const st = o.status ?? {};
+  const name = o.metadata.name;
+  const observed = (o.metadata.generation ?? 0) <= (st.observedGeneration ?? 0);
+  switch (o.kind) {
+    case 'Deployment': {
+      if (!observed) return { line: 'Waiting for deployment spec update to be observed...\n', done: false };
+      const prog = (st.conditions ?? []).find((c: { type: string }) => c.type === 'Progressing');
+      if (prog?.reason === 'ProgressDeadlineExceeded') return { line: '', done: false, error: `error: deployment "${name}" exceeded its progress deadline` };
+      const want = o.spec?.replicas ?? 1;
+      const updated = st.updatedReplicas ?? 0;
+      if (updated < want) return { line: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${want} new replicas have been updated...\n`, done: false };
+      if ((st.replicas ?? 0) > updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...\n`, done: false };
+      if ((st.availableReplicas ?? 0) < updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...\n`, done: false };
+      return { line: `deployment "${name}" successfully rolled out\n`, done: true };
+    }
+    case 'DaemonSet': {
+      if ((o.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return { line: '', done: true, error: 'error: rollout status is only available for RollingUpdate strategy type' };
+      if (!observed) return { line: 'Waiting for daemon set spec update to be observed...\n', done: false };
+      const desired = st.desiredNumberScheduled ?? 0;
+      if ((st.updatedNumberScheduled ?? 0) < desired) return { line: `Waiting for daemon set "${name}" rollout to finish: ${st.updatedNumberScheduled ?? 0} out of ${desired} new pods have been updated...\n`, done: false };
+      if ((st.numberAvailable ?? 0) < desired) return { line: `Waiting for daemon set "${name}" rollout to finish: ${st.numberAvailable ?? 0} of ${desired} updated pods are available...\n`, done: false };
+      return { line: `daemon set "${name}" successfully rolled out\n`, done: true };
+    }
+    case 'StatefulSet': {
+      if (o.spec?.updateStrategy?.type === 'OnDelete') return { line: '', done: true, error: 'error: rollout status is only available for RollingUpdate strategy type' };
+      if (!st.observedGeneration || (o.metadata.generation ?? 0) > st.observedGeneration) return { line: 'Waiting for statefulset spec update to be observed...\n', done: false };
+      const want = o.spec?.replicas ?? 1;
+      if ((st.readyReplicas ?? 0) < want) return { line: `Waiting for ${want - (st.readyReplicas ?? 0)} pods to be ready...\n`, done: false };
+      const ru = o.spec?.updateStrategy?.rollingUpdate;
+      if ((o.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && ru) {
+        if (ru.partition !== undefined && (st.updatedReplicas ?? 0) < want - ru.partition) {
+          return { line: `Waiting for partitioned roll out to finish: ${st.updatedReplicas ?? 0} out of ${want - ru.partition} new pods have been updated...\n`, done: false };
+        }
+        return { line: `partitioned roll out complete: ${st.updatedReplicas ?? 0} new pods have been updated...\n`, done: true };
+      }
+      if (st.updateRevision !== st.currentRevision) return { line: `waiting for statefulset rolling update to complete ${st.updatedReplicas ?? 0} pods at revision ${st.updateRevision}...\n`, done: false };
+      return { line: `statefulset rolling update complete ${st.currentReplicas ?? 0} pods at revision ${st.currentRevision}...\n`, done: true };
+    }
+  }
+  return { line: '', done: true, error: `error: no status viewer has been implemented for ${o.kind}` };
+}
+
+function checkKinds(targets: Target[], allowed: string[]): void {
+  for (const t of targets) if (!allowed.includes(t.info.kind)) throw new KubectlError(`error: no ${'status viewer'} has been implemented for ${t.info.kind}`);
+}
+
+/** Runs `kubectl rollout <sub>`. */
+export function runRollout(ctx: Ctx): KubectlResult {
+  const sub = ctx.cmd.split(' ')[1];
+  if (!['status', 'history', 'undo', 'restart', 'pause', 'resume'].includes(sub)) return fail(`error: unknown command "${sub}" for "kubectl rollout"`);
+  if (!ctx.args.length && !ctx.flags.has('selector')) return fail(`error: required resource not specified\n`);
+  const targets = resolveTargets(ctx.client, ctx.args);
+  const errors: string[] = [];
+  let output = '';
+  const objs = objectsOf(ctx, targets, errors);
+  for (const { t, obj } of objs) {
+    const id = `${typeName(t.info)}/${obj.metadata.name}`;
+    const rc = ctx.client.resource(t.info.group, t.info.resource);
+    const patch = (c: KObject, summary: string): boolean => {
+      const r = tryStatus(() => rc.update(c, { summary }));
+      if (r.error) errors.push(r.error);
+      return !r.error;
+    };
+    const gr = `${t.info.resource}${t.info.group ? '.' + t.info.group : ''}`;
+    switch (sub) {
+      case 'status': {
+        checkKinds([t], ['Deployment', 'DaemonSet', 'StatefulSet']);
+        if (ctx.flags.has('revision') && obj.kind !== 'StatefulSet') {
+          // the revision must match the current one (status.go)
+          const want = Number(ctx.flags.get('revision'));
+          const latest = Math.max(0, ...ownedReplicaSets(ctx, obj).map(rev).filter((x) => !Number.isNaN(x)));
+          if (obj.kind === 'Deployment' && want !== latest) {
+            errors.push(`error: desired revision (${want}) is different from the running revision (${latest})`);
+            break;
+          }
+        }
+        const s = rolloutStatusLine(obj);
+        if (s.error) errors.push(s.error);
+        output += s.line;
+        break;
+      }
+      case 'history': {
+        if (obj.kind !== 'Deployment') throw new KubectlError(`error: no history viewer has been implemented for ${obj.kind}`);
+        const rss = ownedReplicaSets(ctx, obj).filter((rs) => !Number.isNaN(rev(rs)));
+        const want = ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0;
+        if (want > 0) {
+          const rs = rss.find((r) => rev(r) === want);
+          if (!rs) {
+            errors.push(`error: unable to find the specified revision`);
+            break;
+          }
+          output += `${id} with revision #${want}\n${describePodTemplate(rs.spec?.template ?? {})}\n`;
+          break;
+        }
+        const byRev = new Map<number, KObject>();
+        for (const rs of rss) byRev.set(rev(rs), rs);
+        const revs = [...byRev.keys()].sort((a, b) => a - b);
+        const w = 10;
+        let table = 'REVISION'.padEnd(w) + 'CHANGE-CAUSE\n';
+        for (const r of revs) table += `${String(r).padEnd(w)}${byRev.get(r)!.metadata.annotations?.['kubernetes.io/change-cause'] || '<none>'}\n`;
+        output += `${id} \n${table}\n`;
+        break;
+      }
+      case 'undo': {
+        if (obj.kind !== 'Deployment') throw new KubectlError(`error: no rollbacker has been implemented for "${obj.kind}"`);
+        if (obj.spec?.paused) {
+          errors.push(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again`);
+          break;
+        }
+        const to = Number(ctx.flags.get('to-revision') ?? 0);
+        let target: KObject | undefined;
+        let latest = -1;
+        let latestRS: KObject | undefined;
+        let prev = -1;
+        for (const rs of ownedReplicaSets(ctx, obj)) {
+          const v = rev(rs);
+          if (Number.isNaN(v)) continue;
+          if (to === 0) {
+            if (latest < v) {
+              prev = latest;
+              target = latestRS;
+              latest = v;
+              latestRS = rs;
+            } else if (prev < v) {
+              prev = v;
+              target = rs;
+            }
+          } else if (to === v) target = rs;
+        }
+        if (!target) {
+          errors.push(to > 0 ? `error: unable to find specified revision ${to} in history` : `error: no rollout history found for deployment "${obj.metadata.name}"`);
+          break;
+        }
+        const tmpl = deepCopy(target.spec.template);
+        delete tmpl.metadata?.labels?.['pod-template-hash'];
+        if (deepEqual(tmpl, obj.spec.template)) {
+          output += `${id} skipped rollback (current template already matches revision ${to || rev(target)})\n`;
+          break;
+        }
+        const c = deepCopy(obj);
+        c.spec.template = tmpl;
+        const ann: Record<string, string> = {};
+        for (const k of SKIP_ANNOTATIONS) if (obj.metadata.annotations?.[k] !== undefined) ann[k] = obj.metadata.annotations[k];
+        for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) ann[k] = v;
+        c.metadata.annotations = ann;
+        if (patch(c, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
+        break;
+      }
+      case 'restart': {
+        if (obj.kind === 'Deployment' && obj.spec?.paused) {
+          errors.push(`error: ${gr} "${obj.metadata.name}" can't restart paused deployment (run rollout resume first)`);
+          break;
+        }
+        if (!['Deployment', 'DaemonSet', 'StatefulSet'].includes(obj.kind)) {
+          errors.push(`error: ${gr} "${obj.metadata.name}" restarting is not supported`);
+          break;
+        }
+        const c = deepCopy(obj);
+        c.spec.template.metadata = c.spec.template.metadata ?? {};
+        c.spec.template.metadata.annotations = { ...c.spec.template.metadata.annotations, 'kubectl.kubernetes.io/restartedAt': new Date(ctx.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+        if (patch(c, `restart ${obj.metadata.name}`)) output += `${id} restarted\n`;
+        break;
+      }
+      case 'pause':
+      case 'resume': {
+        if (obj.kind !== 'Deployment') {
+          errors.push(`error: ${gr} "${obj.metadata.name}" ${sub === 'pause' ? 'pausing' : 'resuming'} is not supported`);
+          break;
+        }
+        const paused = Boolean(obj.spec?.paused);
+        if (sub === 'pause' && paused) {
+          errors.push(`error: ${gr} "${obj.metadata.name}" is already paused`);
+          break;
+        }
+        if (sub === 'resume' && !paused) {
+          errors.push(`error: ${gr} "${obj.metadata.name}" is not paused`);
+          break;
+        }
+        const c = deepCopy(obj);
+        if (sub === 'pause') c.spec.paused = true;
+        else delete c.spec.paused;
+        if (patch(c, `${sub} ${obj.metadata.name}`)) output += `${id} ${sub === 'pause' ? 'paused' : 'resumed'}\n`;
+        break;
+      }
+    }
+  }
+  if (!objs.length && !errors.length) return fail(`error: no resources found\n${seeHelp(ctx.cmd)}`);
+  return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
+}
