@@ -308,6 +308,24 @@ export class Cluster {
     this.startKubelet({ ...cfg, capacity: { ...DEFAULT_WORKER_CAPACITY, ...cfg.capacity } });
   }
 
+  /**
+   * Removes a node for good, as an operator decommissions one: its machine is powered off,
+   * the Node object is deleted (`kubectl delete node`), and its kubelet and kube-proxy are
+   * gone. Pods still bound to it are force-deleted by the pod garbage collector after its
+   * 40 s quarantine; their controllers replace them elsewhere. Throws when the node does not
+   * exist.
+   */
+  removeNode(name: string): void {
+    const k = this.kubelet(name);
+    if (k.powered) this.setPower(name, 'Off');
+    this.kubectlClient.resource('', 'nodes').delete('', name, { summary: `delete Node ${name} (decommission)` });
+    this.kubectlClient.resource(MACHINE_GROUP, 'machines').delete('', name, { summary: `delete Machine ${name}` });
+    k.powerOff();
+    this.kubeProxies.get(name)?.powerOff();
+    this.kubelets.delete(name);
+    this.kubeProxies.delete(name);
+  }
+
   /** `kubectl delete pod` (graceful). Throws StatusError 404. */
   deletePod(namespace: string, name: string): void {
     this.kubectlClient.resource('', 'pods').delete(namespace, name);

@@ -25,6 +25,7 @@ import { NamespaceController } from './namespace';
 import { EndpointSliceController } from './endpointslice';
 import { NodeLifecycleController } from './nodelifecycle';
 import { TaintEvictionController } from './tainteviction';
+import { PodGCController } from './podgc';
 import { JobController } from './job';
 import { TTLAfterFinishedController } from './ttlafterfinished';
 import { DaemonSetsController } from './daemonset';
@@ -73,6 +74,7 @@ export class ControllerManager {
   readonly endpointSlice: EndpointSliceController;
   readonly nodeLifecycle: NodeLifecycleController;
   readonly taintEviction: TaintEvictionController;
+  readonly podGC: PodGCController;
   readonly job: JobController;
   readonly ttlAfterFinished: TTLAfterFinishedController;
   readonly cronJob: CronJobController;
@@ -100,6 +102,7 @@ export class ControllerManager {
     this.endpointSlice = new EndpointSliceController(ctx, this.informers);
     this.nodeLifecycle = new NodeLifecycleController(ctx, this.informers);
     this.taintEviction = new TaintEvictionController(ctx, this.informers);
+    this.podGC = new PodGCController(ctx, this.informers);
     this.job = new JobController(ctx, this.informers);
     this.ttlAfterFinished = new TTLAfterFinishedController(ctx, this.informers);
     this.cronJob = new CronJobController(ctx, this.informers);
@@ -114,7 +117,7 @@ export class ControllerManager {
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.statefulSet, this.podGC, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */

@@ -104,6 +104,9 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
       case 'restoreNode':
         cluster.restoreNode(step.node);
         break;
+      case 'removeNode':
+        cluster.removeNode(step.node);
+        break;
       case 'addNode':
         cluster.addNode(step.node);
         break;

@@ -23,6 +23,7 @@ export type Step =
   | { kind: 'settle'; limitMs: number; quietMs: number }
   | { kind: 'killNode'; node: string | { nodeOfPod: PodPick } }
   | { kind: 'restoreNode'; node: string }
+  | { kind: 'removeNode'; node: string }
   | { kind: 'addNode'; node: NodeConfig }
   | { kind: 'deletePod'; pod: { namespace: string; name: string } | PodPick }
   | { kind: 'snapshot'; name: string }
@@ -41,7 +42,7 @@ export interface Scenario {
 /** Thrown for an invalid scenario file; the CLI prints it and exits 1. */
 export class ScenarioError extends Error {}
 
-const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'addNode', 'deletePod', 'snapshot', 'note'];
+const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note'];
 
 function fail(where: string, msg: string): never {
   throw new ScenarioError(`${where}: ${msg}`);
@@ -148,6 +149,7 @@ export function parseScenario(doc: unknown): Scenario {
         }
         return { kind, node: str(v, where, 'the node name') };
       case 'restoreNode':
+      case 'removeNode':
         return { kind, node: str(v, where, 'the node name') };
       case 'addNode':
         return { kind, node: nodeConfig(v, where) };
