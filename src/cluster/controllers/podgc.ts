@@ -17,7 +17,6 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { users, type Client } from '../client/clientset';
 import { deepCopy, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
-import type { TimerHandle } from '../sim/clock';
 
 const PARTICIPANT = 'pod-garbage-collector-controller';
 /** gcCheckPeriod, simulated ms. */
@@ -38,7 +37,6 @@ export class PodGCController {
   private readonly nodes: SharedInformer;
   /** node name → when it was first seen missing (simulated ms) */
   private missingSince = new Map<string, number>();
-  private timer: TimerHandle | null = null;
   private paused = false;
 
   constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
@@ -61,8 +59,7 @@ export class PodGCController {
   }
 
   private schedule(): void {
-    this.timer = this.ctx.clock.setTimer(GC_CHECK_PERIOD_MS, () => {
-      this.timer = null;
+    this.ctx.clock.setTimer(GC_CHECK_PERIOD_MS, () => {
       if (!this.paused) this.ctx.relay.withCause(null, () => this.gc());
       this.schedule();
     }, this.pendingDeadline());
