@@ -29,6 +29,7 @@ test('a manifest pasted with the clipboard applies (Ctrl/Cmd+Enter)', async ({ p
   const inspector = page.getByTestId('inspector');
   await expect(inspector).toBeVisible();
   await expect(inspector.getByTestId('inspector-yaml')).toContainText('image: nginx:1.27');
+  await inspector.getByTestId('inspector-tab-events').click();
   await expect(inspector.locator('[data-testid=event-row][data-reason=Scheduled]')).toContainText('Successfully assigned default/web to');
   await page.screenshot({ path: 'test-results/05-inspector.png' });
 });

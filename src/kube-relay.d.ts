@@ -13,9 +13,11 @@ declare global {
     /** Simulated ms since the cluster started. */
     readonly simMs: number;
     readonly editorText: string;
-    /** Monaco's markers on the manifest model. */
-    readonly editorMarkers: { severity: number; message: string; line: number }[];
+    /** Monaco's markers on the active tab's model (owner: "yaml", "apiserver"). */
+    readonly editorMarkers: { severity: number; message: string; line: number; owner: string }[];
     setEditorText(text: string): void;
+    /** Crashes the cluster worker (the crash-recovery test); nothing else calls it. */
+    crashWorker(): Promise<void>;
   }
   interface Window {
     __kubeRelay?: KubeRelayTestHook;

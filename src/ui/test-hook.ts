@@ -3,6 +3,7 @@
  * tests only — nothing in the app depends on it. Present in every build.
  */
 import { kubeStore } from './store/store';
+import { cluster } from './cluster-client';
 import { editorMarkers, getEditorText, setEditorText } from './editor/editor-bridge';
 
 export function installTestHook(): void {
@@ -26,6 +27,7 @@ export function installTestHook(): void {
       return editorMarkers();
     },
     setEditorText,
+    crashWorker: () => cluster.crash(),
   };
   Object.defineProperty(window, '__kubeRelay', { value: Object.freeze(hook), configurable: true });
 }

@@ -14,8 +14,16 @@ import type { RelayHop } from '../cluster/relay/relay-event';
 import type { Deadline } from '../cluster/sim/clock';
 import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
+import type { KubectlResult } from '../cluster/kubectl/command';
+import type { SchedulingDecision } from '../cluster/scheduler/decision';
+import { reconcilersOf } from '../cluster/reconcilers';
+import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
-import { MAX_HOPS_PER_BATCH, SPEEDS, objectKey, type ClusterApi, type TickBatch } from './protocol';
+import { markersFor, type EditorMarker } from './markers';
+import { kubectlDiff, type DiffOutput } from './diff';
+import { sandboxed } from './sandbox';
+import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
+import { MAX_HOPS_PER_BATCH, SPEEDS, objectKey, type ClusterApi, type ObjectChangeMsg, type TickBatch } from './protocol';
 
 /** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
 export interface ClusterLike {
@@ -23,7 +31,7 @@ export interface ClusterLike {
   readonly timings: { profile: string };
   readonly clock: { runUntil(untilMs: number, stop?: () => boolean): boolean };
   readonly relay: { since(afterSeq: number): RelayHop[]; readonly lastSeq: number };
-  apply(text: string): ApplyResult[];
+  apply(text: string, opts?: { dryRun?: 'server' | 'client' | false }): ApplyResult[];
   step(): boolean;
   killNode(name: string): void;
   restoreNode(name: string): void;
@@ -34,6 +42,9 @@ export interface ClusterLike {
   onChange(l: (c: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: string; object: KObject }) => void): () => void;
   deadlines(): Deadline[];
   now(): number;
+  kubectl(line: string): KubectlResult;
+  readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
+  readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
 }
 
 export interface HostDeps {
@@ -77,6 +88,10 @@ export class ClusterHost implements ClusterApi {
   private lastWall: number;
   /** Simulated time owed but not yet run: the engine's clock moves in whole milliseconds. */
   private owedMs = 0;
+  /** The user's actions since the last reset, for persistence and crash recovery (session.ts). */
+  private log: SessionAction[] = [];
+  /** The cluster options the session log names (the worker's `createCluster` uses the same). */
+  private readonly sessionCluster = { seed: 1, nodes: 3 };
 
   constructor(private readonly deps: HostDeps) {
     this.lastWall = deps.wallNow();
@@ -96,6 +111,12 @@ export class ClusterHost implements ClusterApi {
     });
     this.lastSeq = 0;
     this.needReset = true;
+    this.log = [];
+  }
+
+  /** Appends a user action to the session log (at the simulated time before it runs). */
+  private record(a: SessionActionInput): void {
+    this.log.push({ ...a, at: this.cluster.now() } as SessionAction);
   }
 
   subscribe(onBatch: (batch: TickBatch) => void): void {
@@ -138,6 +159,7 @@ export class ClusterHost implements ClusterApi {
 
   apply(text: string): ApplyResult[] {
     this.applySeq = this.cluster.relay.lastSeq + 1;
+    this.record({ op: 'apply', text });
     const results = this.cluster.apply(text);
     this.flush();
     return results;
@@ -168,6 +190,15 @@ export class ClusterHost implements ClusterApi {
   step(): boolean {
     this.running = false;
     this.owedMs = 0;
+    this.record({ op: 'step' });
+    const fired = this.stepTimers();
+    this.dirty = true;
+    this.flush();
+    return fired;
+  }
+
+  /** Fires timers until the next visible (non-heartbeat) hop. */
+  private stepTimers(): boolean {
     const before = this.cluster.relay.lastSeq;
     let fired = false;
     for (let i = 0; i < MAX_STEP_TIMERS; i++) {
@@ -175,17 +206,17 @@ export class ClusterHost implements ClusterApi {
       fired = true;
       if (this.cluster.relay.lastSeq > before && this.cluster.relay.since(before).some((h) => h.category !== 'heartbeat')) break;
     }
-    this.dirty = true;
-    this.flush();
     return fired;
   }
 
   killNode(name: string): void {
+    this.record({ op: 'kill', node: name });
     this.cluster.killNode(name);
     this.flush();
   }
 
   restoreNode(name: string): void {
+    this.record({ op: 'restore', node: name });
     this.cluster.restoreNode(name);
     this.flush();
   }
@@ -198,12 +229,14 @@ export class ClusterHost implements ClusterApi {
       while (taken.has(`node-${i}`)) i++;
       n = `node-${i}`;
     }
+    this.record({ op: 'addNode', node: n });
     this.cluster.addNode({ name: n });
     this.flush();
     return n;
   }
 
   deletePod(namespace: string, name: string): void {
+    this.record({ op: 'deletePod', namespace, name });
     this.cluster.deletePod(namespace, name);
     this.flush();
   }
@@ -211,6 +244,111 @@ export class ClusterHost implements ClusterApi {
   reset(): void {
     this.boot();
     this.flush();
+  }
+
+  kubectl(line: string): KubectlResult {
+    let result: KubectlResult;
+    this.record({ op: 'kubectl', line });
+    try {
+      result = this.cluster.kubectl(line);
+    } catch (e) {
+      // an engine bug must not take the worker down: say it the way kubectl reports errors
+      result = { output: '', error: `error: ${e instanceof Error ? e.message : String(e)}\n`, exitCode: 1 };
+    }
+    this.dirty = true;
+    this.flush();
+    return result;
+  }
+
+  schedulingDecision(namespace: string, name: string): SchedulingDecision | null {
+    return this.cluster.scheduler.decisionFor(namespace, name) ?? null;
+  }
+
+  proxyRules(node: string): string | null {
+    return this.cluster.kubeProxies.get(node)?.rules() ?? null;
+  }
+
+  /** Server-side dry run of the editor's text (changes nothing), with editor markers. */
+  dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] } {
+    const results = sandboxed(this.engine(), () => this.cluster.apply(text, { dryRun: 'server' }));
+    return { results, markers: markersFor(text, results) };
+  }
+
+  /** Editor markers for the results of an apply of `text` (the UI does not parse YAML). */
+  markers(text: string, results: ApplyResult[]): EditorMarker[] {
+    return markersFor(text, results);
+  }
+
+  /** `kubectl diff -f -` of `text` against the cluster (changes nothing). */
+  diff(text: string): DiffOutput {
+    return kubectlDiff(this.engine(), text);
+  }
+
+  /** The session log: cluster options plus the user's actions with their simulated times. */
+  exportState(): SessionLog {
+    return { format: 'kube-relay-session', version: 1, cluster: { ...this.sessionCluster }, actions: this.log.slice(), now: this.cluster.now(), running: this.running, speed: this.speed };
+  }
+
+  /**
+   * Replays a session log on a fresh cluster: each action at its simulated time, then time
+   * runs on to the log's `now`. Actions that failed when they were made fail again the same
+   * way (and are kept in the log). Throws on something that is not a session log.
+   */
+  importState(log: SessionLog): void {
+    if (!isSessionLog(log)) throw new Error('not a kube-relay session');
+    this.boot();
+    const c = this.cluster;
+    for (const a of log.actions) {
+      if (a.at > c.now()) c.clock.runUntil(a.at);
+      this.log.push(a);
+      try {
+        switch (a.op) {
+          case 'apply':
+            this.applySeq = c.relay.lastSeq + 1;
+            c.apply(a.text);
+            break;
+          case 'kill':
+            c.killNode(a.node);
+            break;
+          case 'restore':
+            c.restoreNode(a.node);
+            break;
+          case 'addNode':
+            c.addNode({ name: a.node });
+            break;
+          case 'deletePod':
+            c.deletePod(a.namespace, a.name);
+            break;
+          case 'kubectl':
+            c.kubectl(a.line);
+            break;
+          case 'step':
+            this.stepTimers();
+            break;
+        }
+      } catch {
+        // it failed the first time too
+      }
+    }
+    if (log.now > c.now()) c.clock.runUntil(log.now);
+    this.running = log.running;
+    if ((SPEEDS as readonly number[]).includes(log.speed)) this.speed = log.speed;
+    this.owedMs = 0;
+    this.lastWall = this.deps.wallNow();
+    this.needReset = true;
+    this.dirty = true;
+    this.flush();
+  }
+
+  /** Test only: makes the worker crash (an uncaught error outside any call). */
+  __crash(): void {
+    setTimeout(() => {
+      throw new Error('kube-relay test crash');
+    }, 0);
+  }
+
+  private engine(): Cluster {
+    return this.cluster as unknown as Cluster;
   }
 
   /** Pushes one batch when anything changed since the last one. */
@@ -231,6 +369,7 @@ export class ClusterHost implements ClusterApi {
       changes = this.objects.drain((o) => this.row(o));
       events = this.eventChanges.drain(() => null);
     }
+    for (const ch of changes) if (ch.type !== 'DELETED') ch.controllers = reconcilersOf(ch.object.kind);
     let hops = c.relay.since(this.lastSeq);
     if (hops.length > MAX_HOPS_PER_BATCH) hops = hops.slice(hops.length - MAX_HOPS_PER_BATCH);
     this.lastSeq = c.relay.lastSeq;
@@ -255,7 +394,7 @@ export class ClusterHost implements ClusterApi {
     });
   }
 
-  private snapshotChange(o: KObject) {
+  private snapshotChange(o: KObject): ObjectChangeMsg {
     return { type: 'ADDED' as const, resource: this.deps.resourceOf(o), key: objectKey(o), object: o, row: o.kind === 'Event' ? null : this.row(o) };
   }
 

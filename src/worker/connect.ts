@@ -2,7 +2,8 @@
  * connectCluster: starts the cluster worker, wraps it with comlink and hands every batch to
  * the sink the UI gives (its module-level store actions). Owns the worker's lifecycle: when
  * the worker crashes it is terminated and started again (a fresh cluster), up to
- * {@link MAX_RESTARTS} times in a row without a healthy batch in between.
+ * {@link MAX_RESTARTS} times in a row without a healthy batch in between; the sink's
+ * `prepare` restores the persisted session into each new worker before it is subscribed.
  */
 import * as Comlink from 'comlink';
 import type { ClusterApi, TickBatch } from './protocol';
@@ -12,6 +13,11 @@ export type ConnectionStatus = 'starting' | 'ready' | 'restarting' | 'failed';
 export interface ClusterSink {
   onBatch(batch: TickBatch): void;
   onStatus(status: ConnectionStatus, detail?: string): void;
+  /**
+   * Runs on every new worker before it is subscribed (first start and each restart): the UI
+   * restores the persisted session here. `restarted` is true after a crash.
+   */
+  prepare?(api: Comlink.Remote<ClusterApi>, restarted: boolean): Promise<void>;
 }
 
 export interface ClusterConnection {
@@ -31,11 +37,17 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
   const start = () => {
     sink.onStatus(failures ? 'restarting' : 'starting');
     worker = new Worker(new URL('./cluster.worker.ts', import.meta.url), { type: 'module', name: 'kube-relay cluster' });
-    worker.addEventListener('error', (e) => crash(e.message || 'worker error'));
+    worker.addEventListener('error', (e) => {
+      e.preventDefault(); // handled here: not an uncaught error of the page
+      crash(e.message || 'worker error');
+    });
     api = Comlink.wrap<ClusterApi>(worker);
     let healthy = false;
-    api
-      .subscribe(
+    const restarted = failures > 0;
+    Promise.resolve(sink.prepare?.(api, restarted))
+      .catch((e: unknown) => sink.onStatus(restarted ? 'restarting' : 'starting', `could not restore the session: ${String(e)}`))
+      .then(() =>
+        api.subscribe(
         Comlink.proxy((batch: TickBatch) => {
           if (!healthy) {
             healthy = true;
@@ -44,6 +56,7 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
           }
           sink.onBatch(batch);
         }),
+      ),
       )
       .catch((e: unknown) => crash(String(e)));
   };

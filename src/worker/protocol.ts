@@ -14,8 +14,14 @@ import type { RelayHop } from '../cluster/relay/relay-event';
 import type { Deadline } from '../cluster/sim/clock';
 import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
+import type { EditorMarker } from './markers';
+import type { DiffOutput } from './diff';
+import type { SessionLog, SessionAction } from './session';
+import type { KubectlResult } from '../cluster/kubectl/command';
+import type { SchedulingDecision } from '../cluster/scheduler/decision';
 
-export type { KObject, RelayHop, Deadline, ApplyResult, ResourceRow };
+export type { EditorMarker, DiffOutput, SessionLog, SessionAction };
+export type { KObject, RelayHop, Deadline, ApplyResult, ResourceRow, KubectlResult, SchedulingDecision };
 
 /** Playback speeds (simulated ms per wall ms) offered by the toolbar. */
 export const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 25, 50, 100] as const;
@@ -31,6 +37,11 @@ export interface ObjectChangeMsg {
   key: string;
   object: KObject;
   row: ResourceRow | null;
+  /**
+   * The components that reconcile this kind (src/cluster/reconcilers.ts); empty when the
+   * kind is stored only, with no controller acting on it. Absent on DELETED changes.
+   */
+  controllers?: readonly string[];
 }
 
 /** What the worker pushes once per tick. */
@@ -82,6 +93,24 @@ export interface ClusterApi {
   deletePod(namespace: string, name: string): void;
   /** A fresh cluster (same options). */
   reset(): void;
+  /** `kubectl apply --dry-run=server -f -` of the editor's text: changes nothing; results plus editor markers. */
+  dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] };
+  /** Editor markers (line/column on the offending field) for results of an apply of `text`. */
+  markers(text: string, results: ApplyResult[]): EditorMarker[];
+  /** `kubectl diff -f -` of `text` against the cluster: unified diff (stdout) and errors (stderr). */
+  diff(text: string): DiffOutput;
+  /** The session log (cluster options + user actions with simulated times) for persistence. */
+  exportState(): SessionLog;
+  /** Replays a session log on a fresh cluster (same seed ⇒ same state). */
+  importState(log: SessionLog): void;
+  /** Test only: crashes the worker (an uncaught error), for the crash-recovery test. */
+  __crash(): void;
+  /** Runs one kubectl command line as the kubectl user (the kubectl bar): stdout, stderr, exit code. */
+  kubectl(line: string): KubectlResult;
+  /** The scheduler's latest decision record for a Pod ("why this node"), or null when it has none. */
+  schedulingDecision(namespace: string, name: string): SchedulingDecision | null;
+  /** A node's kube-proxy rules as `iptables-save` prints them, or null when the node runs no kube-proxy. */
+  proxyRules(node: string): string | null;
 }
 
 /** The key objects are stored under in the UI: "Kind/namespace/name" or "Kind/name". */

@@ -66,6 +66,6 @@ describe('a rollout stuck on a missing image, then rolled back', () => {
     expect(scaled[scaled.length - 1]).toMatch(new RegExp(`^Scaled down replica set nginx-[a-z0-9]+ from 1 to 0$`));
     const d2 = c.get('deployments.apps', 'default', 'nginx')!;
     expect(d2.spec.template.spec.containers[0].image).toBe('nginx:1.14.2');
-    expect(d2.metadata.annotations['deployment.kubernetes.io/revision']).toBe('3');
+    expect(d2.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('3');
   });
 });

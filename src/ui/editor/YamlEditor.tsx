@@ -1,25 +1,91 @@
 /**
  * The Monaco YAML pane (a lazy chunk). Monaco is imperative: it owns its text, and the rest
- * of the app reaches it through editor-bridge.ts. Ctrl/Cmd+Enter applies.
+ * of the app reaches it through editor-bridge.ts. Each tab is its own model with a
+ * `file:///kube-relay/<id>.k8s.yaml` URI, so the Kubernetes schema (monaco-setup.ts) applies.
+ *
+ * After each edit (debounced) the worker runs a server-side dry run of the text and the
+ * apiserver's answers become markers (owner "apiserver") on the offending lines; the worker
+ * computes the positions, the main thread never parses YAML. Ctrl/Cmd+Enter applies.
  */
 import { useEffect, useRef } from 'react';
 import { monaco } from './monaco-setup';
-import { attachEditor, detachEditor } from './editor-bridge';
+import { attachEditor, detachEditor, getTabText, noteEdit, tabsStore, takePendingMarkers, type EditorHandle } from './editor-bridge';
+import { cluster } from '../cluster-client';
+import type { EditorMarker } from '../../worker/protocol';
 
 export interface YamlEditorProps {
   /** Must be stable (useCallback): a new function re-creates the editor. */
   onApply(): void;
 }
 
+/** Quiet time after the last keystroke before the server dry run. */
+export const DRY_RUN_DEBOUNCE_MS = 600;
+/** Texts longer than this are not dry-run on every edit (Apply still reports). */
+const DRY_RUN_MAX_CHARS = 1_000_000;
+const OWNER = 'apiserver';
+
+const uriOf = (id: string) => monaco.Uri.parse(`file:///kube-relay/${id}.k8s.yaml`);
+
+function toMonaco(m: EditorMarker): monaco.editor.IMarkerData {
+  return {
+    severity: m.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
+    message: m.message,
+    startLineNumber: m.line,
+    startColumn: m.column,
+    endLineNumber: m.endLine,
+    endColumn: m.endColumn,
+    source: 'kube-apiserver (dry run)',
+  };
+}
+
 export default function YamlEditor({ onApply }: YamlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    const uri = monaco.Uri.parse('file:///kube-relay/manifest.k8s.yaml');
-    const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel('', 'yaml', uri);
-    model.setEOL(monaco.editor.EndOfLineSequence.LF);
+    const models = new Map<string, monaco.editor.ITextModel>();
+    const timers = new Map<string, ReturnType<typeof setTimeout>>();
+    const disposers: monaco.IDisposable[] = [];
+    let seq = 0;
+
+    const dryRun = (id: string) => {
+      const model = models.get(id);
+      if (!model || model.isDisposed()) return;
+      const version = model.getVersionId();
+      const text = model.getValue(monaco.editor.EndOfLinePreference.LF);
+      if (text.length > DRY_RUN_MAX_CHARS) return;
+      const mine = ++seq;
+      cluster
+        .dryRun(text)
+        .then((r) => {
+          if (!r || mine !== seq || model.isDisposed() || model.getVersionId() !== version) return;
+          monaco.editor.setModelMarkers(model, OWNER, r.markers.map(toMonaco));
+        })
+        .catch(() => {});
+    };
+    const schedule = (id: string) => {
+      clearTimeout(timers.get(id));
+      timers.set(id, setTimeout(() => dryRun(id), DRY_RUN_DEBOUNCE_MS));
+    };
+
+    const modelFor = (id: string) => {
+      let model = models.get(id);
+      if (model && !model.isDisposed()) return model;
+      const uri = uriOf(id);
+      model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(getTabText(id), 'yaml', uri);
+      model.setEOL(monaco.editor.EndOfLineSequence.LF);
+      models.set(id, model);
+      disposers.push(
+        model.onDidChangeContent(() => {
+          monaco.editor.setModelMarkers(model!, OWNER, []);
+          noteEdit();
+          schedule(id);
+        }),
+      );
+      return model;
+    };
+
     const editor = monaco.editor.create(host.current!, {
-      model,
+      model: modelFor(tabsStore.getState().active),
       automaticLayout: true,
       minimap: { enabled: false },
       fontSize: 12,
@@ -32,18 +98,49 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       wrappingIndent: 'deepIndent',
       fixedOverflowWidgets: true,
     });
-    const handle = {
-      getText: () => model.getValue(monaco.editor.EndOfLinePreference.LF),
-      setText: (t: string) => model.setValue(t),
-      markers: () =>
-        monaco.editor.getModelMarkers({ resource: uri }).map((m) => ({ severity: m.severity, message: m.message, line: m.startLineNumber })),
+    const handle: EditorHandle = {
+      getText: (id) => {
+        const m = models.get(id);
+        return m && !m.isDisposed() ? m.getValue(monaco.editor.EndOfLinePreference.LF) : undefined;
+      },
+      setText: (id, t) => {
+        const m = models.get(id);
+        if (m && !m.isDisposed()) m.setValue(t);
+      },
+      dispose: (id) => {
+        models.get(id)?.dispose();
+        models.delete(id);
+      },
+      markers: () => {
+        const m = editor.getModel();
+        return m ? monaco.editor.getModelMarkers({ resource: m.uri }).map((x) => ({ severity: x.severity, message: x.message, line: x.startLineNumber, owner: x.owner })) : [];
+      },
+      setApiMarkers: (id, markers) => {
+        const m = models.get(id);
+        if (m && !m.isDisposed()) monaco.editor.setModelMarkers(m, OWNER, markers.map(toMonaco));
+      },
     };
-    model.setValue(attachEditor(handle));
+    attachEditor(handle);
+    const pending = takePendingMarkers();
+    if (pending) handle.setApiMarkers(pending.id, pending.markers);
+    schedule(tabsStore.getState().active);
+
+    // tab switches: show the tab's model (created on first use)
+    let shown = tabsStore.getState().active;
+    const unsubscribe = tabsStore.subscribe((s) => {
+      if (s.active === shown) return;
+      shown = s.active;
+      editor.setModel(modelFor(s.active));
+      schedule(s.active);
+    });
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onApply());
     return () => {
+      unsubscribe();
+      for (const t of timers.values()) clearTimeout(t);
       detachEditor(handle);
+      for (const d of disposers) d.dispose();
       editor.dispose();
-      model.dispose();
+      for (const m of models.values()) m.dispose();
     };
   }, [onApply]);
 

@@ -1,41 +1,166 @@
 /**
- * The editor's text, reachable without importing Monaco: before the lazy editor mounts the
- * text lives here; once mounted, Monaco's model is the source and this module forwards.
+ * The editor's files (tabs) and their text, reachable without importing Monaco. Before the
+ * lazy editor mounts, texts live here; once mounted, each tab is a Monaco model and this
+ * module forwards to it. Tab names and order live in a small vanilla zustand store that the
+ * tab bar renders and persistence saves.
  */
+import { createStore } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import type { EditorMarker } from '../../worker/protocol';
 import { SEED_MANIFEST } from './seed-manifest';
 
-interface EditorHandle {
-  getText(): string;
-  setText(text: string): void;
-  markers(): { severity: number; message: string; line: number }[];
+export interface EditorTab {
+  id: string;
+  /** File name shown on the tab (`manifest.yaml`). */
+  name: string;
 }
 
-let pendingText = SEED_MANIFEST;
+export interface TabsState {
+  tabs: EditorTab[];
+  active: string;
+  /** Bumps on every text change (persistence listens). */
+  edits: number;
+}
+
+export interface TabSnapshot extends EditorTab {
+  text: string;
+}
+
+/** What the mounted editor offers. */
+export interface EditorHandle {
+  getText(id: string): string | undefined;
+  setText(id: string, text: string): void;
+  /** Drops a tab's model. */
+  dispose(id: string): void;
+  markers(): { severity: number; message: string; line: number; owner: string }[];
+  setApiMarkers(id: string, markers: EditorMarker[]): void;
+}
+
+let counter = 1;
+const newId = () => `t${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+const first: EditorTab = { id: 't0', name: 'manifest.yaml' };
+const texts = new Map<string, string>([[first.id, SEED_MANIFEST]]);
 let handle: EditorHandle | null = null;
 
-/** Called by the editor when it mounts; returns the text it should start with. */
-export function attachEditor(h: EditorHandle): string {
+export const tabsStore = createStore<TabsState>()(() => ({ tabs: [first], active: first.id, edits: 0 }));
+
+export function useTabs<T>(selector: (s: TabsState) => T): T {
+  return useStore(tabsStore, selector);
+}
+
+export const activeTabId = (): string => tabsStore.getState().active;
+
+/** Called by the editor when it mounts. */
+export function attachEditor(h: EditorHandle): void {
   handle = h;
-  return pendingText;
 }
 
 export function detachEditor(h: EditorHandle): void {
-  if (handle === h) {
-    pendingText = h.getText();
-    handle = null;
-  }
+  if (handle !== h) return;
+  for (const t of tabsStore.getState().tabs) texts.set(t.id, h.getText(t.id) ?? texts.get(t.id) ?? '');
+  handle = null;
+}
+
+/** A tab's text (the initial text of a model the editor creates). */
+export function getTabText(id: string): string {
+  return handle?.getText(id) ?? texts.get(id) ?? '';
 }
 
 export function getEditorText(): string {
-  return handle ? handle.getText() : pendingText;
+  return getTabText(activeTabId());
+}
+
+export function setTabText(id: string, text: string): void {
+  texts.set(id, text);
+  handle?.setText(id, text);
+  noteEdit();
 }
 
 export function setEditorText(text: string): void {
-  if (handle) handle.setText(text);
-  else pendingText = text;
+  setTabText(activeTabId(), text);
 }
 
-/** Monaco's markers on the model (for the test hook). */
-export function editorMarkers(): { severity: number; message: string; line: number }[] {
+/** The editor calls this on every change of a model. */
+export function noteEdit(): void {
+  tabsStore.setState((s) => ({ edits: s.edits + 1 }));
+}
+
+function uniqueName(base: string, tabs: EditorTab[]): string {
+  const taken = new Set(tabs.map((t) => t.name));
+  if (!taken.has(base)) return base;
+  const m = base.match(/^(.*?)(\.ya?ml)?$/)!;
+  for (let i = 2; ; i++) {
+    const n = `${m[1]}-${i}${m[2] ?? ''}`;
+    if (!taken.has(n)) return n;
+  }
+}
+
+/** Opens a new tab (and makes it active); returns its id. */
+export function newTab(name = 'untitled.yaml', text = ''): string {
+  const id = newId();
+  texts.set(id, text);
+  tabsStore.setState((s) => ({ tabs: [...s.tabs, { id, name: uniqueName(name, s.tabs) }], active: id, edits: s.edits + 1 }));
+  return id;
+}
+
+/** Closes a tab; the last one is never closed (it is emptied instead). */
+export function closeTab(id: string): void {
+  const { tabs, active } = tabsStore.getState();
+  if (tabs.length === 1) {
+    setTabText(id, '');
+    return;
+  }
+  const i = tabs.findIndex((t) => t.id === id);
+  if (i < 0) return;
+  const rest = tabs.filter((t) => t.id !== id);
+  texts.delete(id);
+  handle?.dispose(id);
+  tabsStore.setState((s) => ({ tabs: rest, active: active === id ? rest[Math.min(i, rest.length - 1)].id : active, edits: s.edits + 1 }));
+}
+
+export function renameTab(id: string, name: string): void {
+  const clean = [...name].filter((ch) => ch >= ' ' && ch !== '/' && ch !== '\\').join('').trim().slice(0, 80);
+  if (!clean) return;
+  tabsStore.setState((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? { ...t, name: uniqueName(clean, s.tabs.filter((x) => x.id !== id)) } : t)), edits: s.edits + 1 }));
+}
+
+export function activateTab(id: string): void {
+  if (tabsStore.getState().tabs.some((t) => t.id === id)) tabsStore.setState({ active: id });
+}
+
+/** Every tab with its text (persistence, export). */
+export function snapshotTabs(): { tabs: TabSnapshot[]; active: string } {
+  const s = tabsStore.getState();
+  return { tabs: s.tabs.map((t) => ({ ...t, text: getTabText(t.id) })), active: s.active };
+}
+
+/** Replaces every tab (restore on load, import of a session). */
+export function restoreTabs(tabs: TabSnapshot[], active: string): void {
+  if (!tabs.length) return;
+  const old = tabsStore.getState().tabs;
+  for (const t of old) if (!tabs.some((x) => x.id === t.id)) handle?.dispose(t.id);
+  texts.clear();
+  for (const t of tabs) {
+    texts.set(t.id, t.text);
+    handle?.setText(t.id, t.text);
+  }
+  tabsStore.setState((s) => ({ tabs: tabs.map(({ id, name }) => ({ id, name })), active: tabs.some((t) => t.id === active) ? active : tabs[0].id, edits: s.edits + 1 }));
+}
+
+/** Marks kubectl's answers (apply or dry run) on a tab's lines (Monaco owner "apiserver"). */
+let pendingMarkers: { id: string; markers: EditorMarker[] } | null = null;
+export function setApiMarkers(id: string, markers: EditorMarker[]): void {
+  if (handle) handle.setApiMarkers(id, markers);
+  else pendingMarkers = { id, markers };
+}
+export function takePendingMarkers(): { id: string; markers: EditorMarker[] } | null {
+  const p = pendingMarkers;
+  pendingMarkers = null;
+  return p;
+}
+
+/** Monaco's markers on the active model (for the test hook). */
+export function editorMarkers(): { severity: number; message: string; line: number; owner: string }[] {
   return handle?.markers() ?? [];
 }

@@ -1,6 +1,7 @@
 /**
  * Monaco, configured once, offline: the slim 0.57 entry points (API + editor features + YAML
- * highlighting), Monaco's own workers, and monaco-yaml for YAML syntax errors.
+ * highlighting), Monaco's own workers, and monaco-yaml for YAML syntax errors and the
+ * Kubernetes schema (completion, hover docs, validation; generated from kubernetes-types 1.30).
  *
  * The createWebWorker shim: since monaco-editor 0.55 `editor.createWebWorker` needs
  * `opts.worker` and no longer sends `createData`; monaco-yaml (through monaco-worker-manager
@@ -13,6 +14,8 @@ import 'monaco-editor/languages/definitions/yaml/register';
 import { configureMonacoYaml } from 'monaco-yaml';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import YamlWorker from './yaml.worker?worker';
+// Kubernetes 1.30 API types (kubernetes-types 1.30.0, `npm run gen:k8s`); the engine is v1.33
+import k8sSchema from './k8s-schema.json';
 
 function getWorker(_moduleId: string, label: string): Worker {
   return label === 'yaml' ? new YamlWorker() : new EditorWorker();
@@ -40,7 +43,7 @@ configureMonacoYaml({ ...monaco, editor: { ...monaco.editor, createWebWorker } }
   validate: true,
   completion: true,
   hover: true,
-  schemas: [],
+  schemas: [{ uri: 'inmemory://schemas/k8s-manifest.json', fileMatch: ['**/*.k8s.yaml'], schema: k8sSchema as never }],
 });
 
 export { monaco };

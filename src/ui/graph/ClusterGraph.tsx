@@ -19,6 +19,7 @@ function createRelayout(): (t: GraphTopology) => Layout {
 import { nodeTypes, edgeTypes } from './node-types';
 import type { FlowNode } from './flow-types';
 import { cluster } from '../cluster-client';
+import { useTranslation } from 'react-i18next';
 
 const onNodeClick: NodeMouseHandler<FlowNode> = (_e, node) => {
   if (node.type === 'pod' || node.type === 'workload') select(node.data.key);
@@ -61,15 +62,16 @@ function Graph() {
 }
 
 export function ClusterGraph() {
+  const { t } = useTranslation();
   return (
-    <section className="pane graph-pane" aria-label="Cluster">
+    <section className="pane graph-pane" aria-label={t('panes.cluster')}>
       <header className="pane-header">
-        <h2>cluster</h2>
+        <h2>{t('panes.cluster')}</h2>
         <span className="legend">
           <i className="tone-ok" />Running <i className="tone-progress" />Pending/Creating <i className="tone-gone" />Terminating <i className="tone-error" />Error
         </span>
-        <button type="button" className="mini" data-testid="add-node" onClick={() => void cluster.addNode()}>
-          + node
+        <button type="button" className="mini" data-testid="add-node" aria-label={t('panes.addNodeLabel')} title={t('panes.addNodeLabel')} onClick={() => void cluster.addNode()}>
+          {t('panes.addNode')}
         </button>
       </header>
       <div className="graph-host">

@@ -1,77 +1,65 @@
-/** The selected object: its YAML (as `kubectl get -o yaml` shows it) and its Events. */
-import { useEffect, useMemo, useState } from 'react';
+/**
+ * The selected object, over the side panel: tabs YAML (metadata / spec / status), Events,
+ * Owners, and per kind Scheduling (Pods: "why this node") or kube-proxy (Nodes: iptables rules).
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useKubeStore } from '../store/store';
-import { selectEvents, selectNowSec, selectObject, selectSelected } from '../store/selectors';
+import { selectObject, selectSelected } from '../store/selectors';
 import { select } from '../store/actions';
 import { cluster } from '../cluster-client';
-import type { KObject } from '../store/types';
-import { eventIsAbout, sortEvents } from './events';
-import { EventRow } from './EventList';
+import { YamlTab } from '../inspector/YamlTab';
+import { EventsTab } from '../inspector/EventsTab';
+import { OwnersTab } from '../inspector/OwnersTab';
+import { SchedulingTab } from '../inspector/SchedulingTab';
+import { ProxyTab } from '../inspector/ProxyTab';
 
-type Stringify = (typeof import('yaml'))['stringify'];
-let stringifyPromise: Promise<Stringify> | null = null;
-
-function useYaml(obj: KObject | undefined): string {
-  const [stringify, setStringify] = useState<Stringify | null>(null);
-  useEffect(() => {
-    let alive = true;
-    (stringifyPromise ??= import('yaml').then((m) => m.stringify)).then((f) => alive && setStringify(() => f));
-    return () => {
-      alive = false;
-    };
-  }, []);
-  return useMemo(() => {
-    if (!obj) return '';
-    if (!stringify) return JSON.stringify(obj, null, 2);
-    const { metadata, ...rest } = obj;
-    const { managedFields: _managed, ...meta } = metadata;
-    return stringify({ ...rest, metadata: meta }, { lineWidth: 0 });
-  }, [obj, stringify]);
-}
+type Tab = 'yaml' | 'events' | 'owners' | 'scheduling' | 'proxy';
 
 function InspectorBody({ selected }: { selected: string }) {
+  const { t } = useTranslation();
   const stored = useKubeStore(selectObject(selected));
-  const events = useKubeStore(selectEvents);
-  const nowSec = useKubeStore(selectNowSec);
-  const obj = stored?.object;
-  const yaml = useYaml(obj);
-  const about = useMemo(() => (obj ? sortEvents([...events.values()].filter((e) => eventIsAbout(e, obj))) : []), [events, obj]);
-  if (!obj) return null;
+  const [tab, setTab] = useState<Tab>('yaml');
+  if (!stored) return null;
+  const obj = stored.object;
   const ns = obj.metadata.namespace;
+  const tabs: [Tab, string][] = [
+    ['yaml', t('inspector.yaml')],
+    ['events', t('inspector.events')],
+    ['owners', t('inspector.owners')],
+  ];
+  if (obj.kind === 'Pod') tabs.push(['scheduling', t('inspector.scheduling')]);
+  if (obj.kind === 'Node') tabs.push(['proxy', t('inspector.proxy')]);
   return (
-    <aside className="inspector" data-testid="inspector" data-key={selected} aria-label="Inspector">
+    <aside className="inspector" data-testid="inspector" data-key={selected} aria-label={t('inspector.label')}>
       <header className="pane-header">
-        <h2>
+        <h2 title={`${obj.kind.toLowerCase()}/${obj.metadata.name}`}>
           {obj.kind.toLowerCase()}/{obj.metadata.name}
         </h2>
         {ns && <span className="hint">-n {ns}</span>}
         <span className="spacer" />
         {obj.kind === 'Pod' && ns && (
-          <button type="button" className="mini danger" data-testid="delete-pod" title="kubectl delete pod (graceful)" onClick={() => void cluster.deletePod(ns, obj.metadata.name)}>
-            delete pod
+          <button type="button" className="mini danger" data-testid="delete-pod" aria-label={t('inspector.deletePodTitle')} title={t('inspector.deletePodTitle')} onClick={() => void cluster.deletePod(ns, obj.metadata.name)}>
+            {t('inspector.deletePod')}
           </button>
         )}
-        <button type="button" className="mini" data-testid="inspector-close" aria-label="Close" onClick={() => select(null)}>
+        <button type="button" className="mini" data-testid="inspector-close" aria-label={t('inspector.close')} title={`${t('inspector.close')} (Esc)`} onClick={() => select(null)}>
           ✕
         </button>
       </header>
-      <div className="scroll">
-        <h3>Events</h3>
-        {about.length === 0 ? (
-          <div className="muted">&lt;none&gt;</div>
-        ) : (
-          <table className="kubectl-table">
-            <tbody>
-              {about.map((e) => (
-                <EventRow key={e.metadata.uid ?? e.metadata.name} e={e} now={nowSec * 1000} />
-              ))}
-            </tbody>
-          </table>
-        )}
-        <h3>YAML</h3>
-        <pre className="yaml" data-testid="inspector-yaml">
-          {yaml}
-        </pre>
+      <nav className="pane-header tabs inspector-tabs" role="tablist">
+        {tabs.map(([id, label]) => (
+          <button key={id} type="button" role="tab" aria-selected={tab === id} data-testid={`inspector-tab-${id}`} className={tab === id ? 'active' : ''} onClick={() => setTab(id)}>
+            {label}
+          </button>
+        ))}
+      </nav>
+      <div className="scroll" role="tabpanel">
+        {tab === 'yaml' && <YamlTab obj={obj} />}
+        {tab === 'events' && <EventsTab obj={obj} />}
+        {tab === 'owners' && <OwnersTab stored={stored} />}
+        {tab === 'scheduling' && obj.kind === 'Pod' && <SchedulingTab pod={obj} />}
+        {tab === 'proxy' && obj.kind === 'Node' && <ProxyTab node={obj.metadata.name} />}
       </div>
     </aside>
   );

@@ -1,5 +1,6 @@
 /** `kubectl get` for the kinds that matter here, with kubectl's columns from the engine's printers. */
 import { memo, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useKubeStore } from '../store/store';
 import { selectNowSec, selectObjects, selectSelected } from '../store/selectors';
 import { select } from '../store/actions';
@@ -32,12 +33,13 @@ const Row = memo(function Row({ o, columns, selected, nowSec }: { o: StoredObjec
     'data-name': m.name,
     'data-status': r?.status ?? '',
   };
+  if (o.controllers) attrs['data-controller'] = o.controllers.join(' ');
   if (o.object.kind === 'Pod') {
     attrs['data-node'] = r?.node ?? (o.object.spec?.nodeName as string | undefined) ?? '';
     attrs['data-ready'] = r?.ready ?? '';
   } else if (r?.ready) attrs['data-ready'] = r.ready;
   return (
-    <tr data-testid="resource-row" {...attrs} className={selected ? 'selected' : ''} onClick={() => select(o.key)}>
+    <tr data-testid="resource-row" {...attrs} className={selected ? 'selected' : ''} tabIndex={0} aria-label={`${o.object.kind.toLowerCase()}/${m.name}`} onClick={() => select(o.key)} onKeyDown={(e) => e.key === 'Enter' && select(o.key)}>
       {columns.map((c) => (
         <td key={c}>{c === 'NAME' ? m.name : c === 'NAMESPACE' ? (m.namespace ?? '') : c === 'AGE' ? age(m.creationTimestamp, nowSec) : (r?.columns[c] ?? '')}</td>
       ))}
@@ -51,15 +53,22 @@ function age(created: string | undefined, nowSec: number): string {
 }
 
 function KindTable({ kind, rows, selected, nowSec }: { kind: string; rows: StoredObject[]; selected: string | null; nowSec: number }) {
+  const { t } = useTranslation();
   const namespaced = rows.some((o) => o.object.metadata.namespace);
+  const controllers = rows[0]?.controllers;
   const columns = useMemo(() => {
     const fromRow = Object.keys(rows[0]?.row?.columns ?? {}).filter((c) => c !== 'NAME' && c !== 'NAMESPACE');
     return [...(namespaced ? ['NAMESPACE'] : []), 'NAME', ...(fromRow.length ? fromRow : ['STATUS'])];
   }, [rows, namespaced]);
   return (
     <table className="kubectl-table">
-      <caption>
+      <caption title={controllers?.length ? t('resources.reconciledBy', { list: controllers.join(', ') }) : undefined}>
         kubectl get {kind.toLowerCase()}s{namespaced ? ' -A' : ''}
+        {controllers && controllers.length === 0 && (
+          <span className="badge stored-only" data-testid="no-controller" data-kind={kind} title={t('resources.storedOnlyTitle', { kind })}>
+            {t('resources.storedOnly')}
+          </span>
+        )}
       </caption>
       <thead>
         <tr>
@@ -78,6 +87,7 @@ function KindTable({ kind, rows, selected, nowSec }: { kind: string; rows: Store
 }
 
 export function ResourceTable() {
+  const { t } = useTranslation();
   const objects = useKubeStore(selectObjects);
   const selected = useKubeStore(selectSelected);
   const nowSec = useKubeStore(selectNowSec);
@@ -86,7 +96,7 @@ export function ResourceTable() {
   return (
     <div className="scroll" role="tabpanel">
       <label className="hint all-kinds">
-        <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> all kinds
+        <input type="checkbox" data-testid="all-kinds" checked={all} onChange={(e) => setAll(e.target.checked)} /> {t('panes.allKinds')}
       </label>
       <div>
         {groups.map(([kind, rows]) => (

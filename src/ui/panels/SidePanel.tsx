@@ -1,25 +1,33 @@
-/** The right column: `kubectl get` tables and `kubectl get events`, as tabs; the inspector on top. */
+/** The right column: `kubectl get` tables, `kubectl get events` and the kubectl bar, as tabs; the inspector on top. */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ResourceTable } from './ResourceTable';
 import { EventList } from './EventList';
 import { Inspector } from './Inspector';
+import { KubectlBar } from '../kubectl/KubectlBar';
 import { useKubeStore } from '../store/store';
 import { selectEventCount } from '../store/selectors';
 
+type Tab = 'resources' | 'events' | 'kubectl';
+
 export function SidePanel() {
-  const [tab, setTab] = useState<'resources' | 'events'>('resources');
+  const [tab, setTab] = useState<Tab>('resources');
   const events = useKubeStore(selectEventCount);
+  const { t } = useTranslation();
+  const tabButton = (id: Tab, label: string, extra?: React.ReactNode) => (
+    <button type="button" role="tab" aria-selected={tab === id} data-testid={`tab-${id}`} className={tab === id ? 'active' : ''} onClick={() => setTab(id)}>
+      {label}
+      {extra}
+    </button>
+  );
   return (
-    <section className="pane side" aria-label="Resources and events">
+    <section className="pane side" aria-label={t('panes.sidePanel')}>
       <header className="pane-header tabs" role="tablist">
-        <button type="button" role="tab" aria-selected={tab === 'resources'} data-testid="tab-resources" className={tab === 'resources' ? 'active' : ''} onClick={() => setTab('resources')}>
-          resources
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'events'} data-testid="tab-events" className={tab === 'events' ? 'active' : ''} onClick={() => setTab('events')}>
-          events <span className="count">{events}</span>
-        </button>
+        {tabButton('resources', t('panes.resources'))}
+        {tabButton('events', t('panes.events'), <span className="count"> {events}</span>)}
+        {tabButton('kubectl', t('panes.kubectl'))}
       </header>
-      {tab === 'resources' ? <ResourceTable /> : <EventList />}
+      {tab === 'resources' ? <ResourceTable /> : tab === 'events' ? <EventList /> : <KubectlBar />}
       <Inspector />
     </section>
   );

@@ -8,6 +8,7 @@ import { kubeStore, useKubeStore } from '../store/store';
 import { selectSequenceOptions } from '../store/selectors';
 import { setSequenceOptions } from '../store/actions';
 import { toMermaid, visibleHops } from './to-mermaid';
+import { useTranslation } from 'react-i18next';
 
 const RENDER_MS = 300;
 /** Message text longer than this is cut in the diagram (the full hop is in the store). */
@@ -36,30 +37,31 @@ function loadMermaid(): Promise<Mermaid> {
 
 const Toggles = memo(function Toggles() {
   const o = useKubeStore(selectSequenceOptions);
+  const { t } = useTranslation();
   return (
     <span className="toggles">
       <label>
-        <input type="checkbox" data-testid="seq-heartbeats" checked={o.heartbeats} onChange={(e) => setSequenceOptions({ heartbeats: e.target.checked })} /> heartbeats
+        <input type="checkbox" data-testid="seq-heartbeats" checked={o.heartbeats} onChange={(e) => setSequenceOptions({ heartbeats: e.target.checked })} /> {t('panes.heartbeats')}
       </label>
       <label>
-        <input type="checkbox" data-testid="seq-admission" checked={o.admission} onChange={(e) => setSequenceOptions({ admission: e.target.checked })} /> admission
+        <input type="checkbox" data-testid="seq-admission" checked={o.admission} onChange={(e) => setSequenceOptions({ admission: e.target.checked })} /> {t('panes.admission')}
       </label>
       <label>
-        <input type="checkbox" data-testid="seq-events" checked={o.events} onChange={(e) => setSequenceOptions({ events: e.target.checked })} /> Event writes
+        <input type="checkbox" data-testid="seq-events" checked={o.events} onChange={(e) => setSequenceOptions({ events: e.target.checked })} /> {t('panes.eventWrites')}
       </label>
-      <label title="start the diagram at your latest apply instead of following the newest hops">
-        <input type="checkbox" data-testid="seq-pin" checked={o.pinned} onChange={(e) => setSequenceOptions({ pinned: e.target.checked })} /> from last apply
+      <label title={t('panes.fromLastApplyTitle')}>
+        <input type="checkbox" data-testid="seq-pin" checked={o.pinned} onChange={(e) => setSequenceOptions({ pinned: e.target.checked })} /> {t('panes.fromLastApply')}
       </label>
       <label>
-        {o.pinned ? 'first' : 'last'}{' '}
-        <select data-testid="seq-window" value={o.window} onChange={(e) => setSequenceOptions({ window: Number(e.target.value) })}>
+        {o.pinned ? t('panes.first') : t('panes.last')}{' '}
+        <select data-testid="seq-window" aria-label={t('panes.hops')} value={o.window} onChange={(e) => setSequenceOptions({ window: Number(e.target.value) })}>
           {[30, 60, 120, 250].map((n) => (
             <option key={n} value={n}>
               {n}
             </option>
           ))}
         </select>{' '}
-        hops
+        {t('panes.hops')}
       </label>
     </span>
   );
@@ -71,6 +73,7 @@ export function SequenceDiagram() {
   const baseId = `seq${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [empty, setEmpty] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const { t } = useTranslation();
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -135,14 +138,14 @@ export function SequenceDiagram() {
   }, [baseId]);
 
   return (
-    <section className="pane sequence-pane" aria-label="Relay">
+    <section className="pane sequence-pane" aria-label={t('panes.relay')}>
       <header className="pane-header">
-        <h2>relay</h2>
-        <span className="hint">every hop through the control plane</span>
+        <h2>{t('panes.relay')}</h2>
+        <span className="hint">{t('panes.relayHint')}</span>
         <Toggles />
       </header>
       <div className="sequence-scroll" ref={scroller}>
-        {empty && <div className="muted placeholder">Apply a manifest to watch the relay: kubectl → kube-apiserver → etcd → controllers → kube-scheduler → kubelet.</div>}
+        {empty && <div className="muted placeholder">{t('panes.relayEmpty')}</div>}
         {error && <div className="error">{error}</div>}
         <div ref={host} data-testid="sequence-diagram" className="sequence-diagram" />
       </div>

@@ -5,11 +5,39 @@
 import type { TickBatch } from '../../worker/protocol';
 import type { ConnectionStatus } from '../../worker/connect';
 import { kubeStore, type KubeState } from './store';
-import { reduceBatch } from './reducers';
-import type { ApplyResult } from './types';
+import type { ApplyResult, KubectlResult } from './types';
+import { createReplay } from '../timeline/replay';
+
+/** The app's timeline: batches fold through it so past moments can be replayed. */
+const replay = createReplay(kubeStore);
 
 export function receiveBatch(batch: TickBatch): void {
-  kubeStore.setState((s) => reduceBatch(s, batch));
+  replay.receive(batch);
+}
+
+/** Shows the cluster as it was at `simMs` (the timeline slider). */
+export function scrubTo(simMs: number): void {
+  replay.scrubTo(simMs);
+}
+
+export function goLive(): void {
+  replay.goLive();
+}
+
+export function kubectlStarted(): void {
+  kubeStore.setState({ kubectlRunning: true });
+}
+
+export function kubectlFinished(line: string, result: KubectlResult): void {
+  kubeStore.setState({ kubectlRunning: false, kubectlLast: { line, result } });
+}
+
+export function setTheme(theme: KubeState['theme']): void {
+  kubeStore.setState({ theme });
+}
+
+export function setHelpOpen(helpOpen: boolean): void {
+  kubeStore.setState({ helpOpen });
 }
 
 export function setConnection(connection: ConnectionStatus, detail?: string): void {

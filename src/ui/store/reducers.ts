@@ -87,7 +87,7 @@ export function reduceBatch(s: KubeState, b: TickBatch): Partial<KubeState> {
       const prev = objects.get(c.key);
       if (!topo && touchesTopology(c, prev)) topo = true;
       if (c.type === 'DELETED') objects.delete(c.key);
-      else objects.set(c.key, { key: c.key, resource: c.resource, object: c.object, row: c.row });
+      else objects.set(c.key, { key: c.key, resource: c.resource, object: c.object, row: c.row, controllers: c.controllers });
     }
     out.objects = objects;
     if (topo) out.topology = objects.size ? computeTopology(objects) : EMPTY_TOPOLOGY;

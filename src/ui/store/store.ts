@@ -10,8 +10,10 @@ import { createRelaySlice, type RelaySlice } from './slices/relay';
 import { createPlaybackSlice, type PlaybackSlice } from './slices/playback';
 import { createSelectionSlice, type SelectionSlice } from './slices/selection';
 import { createApplySlice, type ApplySlice } from './slices/apply';
+import { createReplaySlice, type ReplaySlice } from './slices/replay';
+import { createConsoleSlice, type ConsoleSlice } from './slices/console';
 
-export type KubeState = ResourcesSlice & RelaySlice & PlaybackSlice & SelectionSlice & ApplySlice;
+export type KubeState = ResourcesSlice & RelaySlice & PlaybackSlice & SelectionSlice & ApplySlice & ReplaySlice & ConsoleSlice;
 
 /** A fresh store (the app has one; tests make their own). */
 export function createKubeStore() {
@@ -21,6 +23,8 @@ export function createKubeStore() {
     ...createPlaybackSlice(...a),
     ...createSelectionSlice(...a),
     ...createApplySlice(...a),
+    ...createReplaySlice(...a),
+    ...createConsoleSlice(...a),
   }));
 }
 

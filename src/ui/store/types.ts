@@ -1,7 +1,7 @@
 /** Shapes held by the UI store. Engine types cross as `import type` only (STYLE.md Part D §1). */
-import type { ApplyResult, Deadline, KObject, RelayHop, ResourceRow } from '../../worker/protocol';
+import type { ApplyResult, Deadline, KObject, KubectlResult, RelayHop, ResourceRow, SchedulingDecision } from '../../worker/protocol';
 
-export type { ApplyResult, Deadline, KObject, RelayHop, ResourceRow };
+export type { ApplyResult, Deadline, KObject, KubectlResult, RelayHop, ResourceRow, SchedulingDecision };
 
 /** One stored object as the UI keeps it: the latest JSON and its `kubectl get` row. */
 export interface StoredObject {
@@ -9,6 +9,8 @@ export interface StoredObject {
   resource: string;
   object: KObject;
   row: ResourceRow | null;
+  /** Components reconciling this kind; empty: stored only, no controller (src/cluster/reconcilers.ts). */
+  controllers?: readonly string[];
 }
 
 /** The shape of the graph: changes only when objects appear, vanish, bind or change owner. */

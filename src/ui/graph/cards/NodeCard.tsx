@@ -12,6 +12,7 @@ import { cluster } from '../../cluster-client';
 import type { KObject } from '../../store/types';
 import { NodeCountdown } from './NodeCountdown';
 import { Icon } from '../../Icon';
+import { useTranslation } from 'react-i18next';
 
 type Readiness = 'true' | 'false' | 'unknown';
 
@@ -25,6 +26,7 @@ export function nodeReadiness(node: KObject | undefined): Readiness {
 export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlowNode>) {
   const stored = useKubeStore(selectObject(data.key));
   const off = useKubeStore(selectPoweredOffNode(data.name));
+  const { t } = useTranslation();
   const ready = nodeReadiness(stored?.object);
   const status = stored?.row?.status ?? (ready === 'true' ? 'Ready' : ready === 'false' ? 'NotReady' : 'Unknown');
   return (
@@ -41,18 +43,18 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
         </span>
         {!data.controlPlane &&
           (off ? (
-            <button type="button" className="nodrag mini" data-testid="restore-node" data-node={data.name} title={`Power ${data.name} back on`} aria-label={`restore ${data.name}`} onClick={(e) => {
+            <button type="button" className="nodrag mini" data-testid="restore-node" data-node={data.name} title={t('node.restoreTitle', { node: data.name })} aria-label={t('node.restoreLabel', { node: data.name })} onClick={(e) => {
               e.stopPropagation();
               void cluster.restoreNode(data.name);
             }}>
-              <Icon name="power" /> on
+              <Icon name="power" /> {t('node.on')}
             </button>
           ) : (
-            <button type="button" className="nodrag mini danger" data-testid="kill-node" data-node={data.name} title={`Power ${data.name} off: kubelet, heartbeats and containers stop`} aria-label={`kill ${data.name}`} onClick={(e) => {
+            <button type="button" className="nodrag mini danger" data-testid="kill-node" data-node={data.name} title={t('node.killTitle', { node: data.name })} aria-label={t('node.killLabel', { node: data.name })} onClick={(e) => {
               e.stopPropagation();
               void cluster.killNode(data.name);
             }}>
-              <Icon name="power" /> off
+              <Icon name="power" /> {t('node.off')}
             </button>
           ))}
       </div>

@@ -1,0 +1,37 @@
+/**
+ * Which kube-relay components reconcile each kind (the UI's "stored only — no controller"
+ * marker for the rest). A kind missing here is kept by kube-apiserver in etcd and served
+ * back, but nothing in this cluster acts on it: an Ingress without an ingress controller,
+ * a NetworkPolicy without a network plugin that enforces it, RBAC objects (the simulated
+ * authorizer does not read them), webhook configurations, custom resources other than Machine.
+ *
+ * Names are the relay participant names of CONTRACTS.md §1 (per-node components without the
+ * `/NODE` suffix). The garbage collector acts on every kind with ownerReferences; it is
+ * listed only where it is the reason an object goes away on its own.
+ */
+export const RECONCILERS: Readonly<Record<string, readonly string[]>> = {
+  Deployment: ['deployment-controller'],
+  ReplicaSet: ['replicaset-controller', 'garbage-collector-controller'],
+  Pod: ['kube-scheduler', 'kubelet', 'taint-eviction-controller', 'garbage-collector-controller'],
+  Node: ['kubelet', 'node-lifecycle-controller'],
+  Namespace: ['namespace-controller'],
+  Service: ['endpointslice-controller', 'kube-proxy', 'coredns'],
+  EndpointSlice: ['endpointslice-controller', 'kube-proxy'],
+  StatefulSet: ['statefulset-controller'],
+  DaemonSet: ['daemonset-controller'],
+  ControllerRevision: ['statefulset-controller', 'daemonset-controller'],
+  Job: ['job-controller', 'ttl-after-finished-controller'],
+  CronJob: ['cronjob-controller'],
+  HorizontalPodAutoscaler: ['horizontal-pod-autoscaler-controller'],
+  PersistentVolume: ['persistentvolume-binder-controller', 'pv-protection-controller'],
+  PersistentVolumeClaim: ['persistentvolume-binder-controller', 'pvc-protection-controller'],
+  StorageClass: ['provisioner'],
+  Machine: ['machine-controller'],
+  Lease: ['kubelet', 'node-lifecycle-controller'],
+  Event: ['kube-apiserver (1h TTL)'],
+};
+
+/** The components reconciling `kind`, or an empty list when objects of that kind are stored only. */
+export function reconcilersOf(kind: string): readonly string[] {
+  return RECONCILERS[kind] ?? [];
+}

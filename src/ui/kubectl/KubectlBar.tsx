@@ -1,0 +1,93 @@
+/**
+ * The kubectl bar: one command line (Enter runs it in the worker, ↑/↓ walk the history) and
+ * what kubectl printed — stdout, then stderr in red — exactly as returned.
+ */
+import { memo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useKubeStore } from '../store/store';
+import type { KubeState } from '../store/store';
+import { cluster } from '../cluster-client';
+import { emptyHistory, historyDown, historyUp, pushHistory, type History } from './history';
+
+const selectLast = (s: KubeState) => s.kubectlLast;
+const selectRunning = (s: KubeState) => s.kubectlRunning;
+
+/** History lives for the page (the bar unmounts when its tab is hidden). */
+let sessionHistory: History = emptyHistory();
+
+const Output = memo(function Output() {
+  const last = useKubeStore(selectLast);
+  const running = useKubeStore(selectRunning);
+  return (
+    <div className="kubectl-result">
+      {last && (
+        <div className="kubectl-echo muted">
+          $ kubectl {last.line.replace(/^\s*kubectl\s+/, '')}
+          {last.result.exitCode !== 0 && <span className="exit"> (exit {last.result.exitCode})</span>}
+        </div>
+      )}
+      <pre className="kubectl-output" data-testid="kubectl-output" data-exit-code={last?.result.exitCode ?? ''} aria-live="polite" aria-busy={running}>
+        {last?.result.output}
+        {last?.result.error && <span className="stderr">{last.result.error}</span>}
+      </pre>
+    </div>
+  );
+});
+
+export function KubectlBar() {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const run = () => {
+    const line = text.trim();
+    if (!line) return;
+    sessionHistory = pushHistory(sessionHistory, line);
+    setText('');
+    void cluster.kubectl(line);
+  };
+  const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      run();
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      e.preventDefault();
+      const r = e.key === 'ArrowUp' ? historyUp(sessionHistory, text) : historyDown(sessionHistory, text);
+      sessionHistory = r.history;
+      setText(r.text);
+    }
+  };
+  return (
+    <div className="kubectl-bar" role="tabpanel">
+      <form
+        className="kubectl-prompt"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run();
+        }}
+      >
+        <label htmlFor="kubectl-input" className="prompt">
+          $ kubectl
+        </label>
+        <input
+          id="kubectl-input"
+          data-testid="kubectl-input"
+          aria-label={t('kubectl.inputLabel')}
+          placeholder={t('kubectl.placeholder')}
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="mini" aria-label={t('kubectl.run')}>
+          {t('kubectl.run')}
+        </button>
+      </form>
+      <div className="scroll">
+        <Output />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Share links (CONTRACTS.md §2): `/#manifest=<base64url YAML>` and
+ * `/?scenario=<url-encoded path or base64url YAML>`, applied only with `&apply=1`.
+ * Pure: no DOM beyond the strings given.
+ */
+
+/** UTF-8 text → base64url without padding. */
+export function encodeBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** base64url (padding optional) → UTF-8 text; null when it is not valid base64url or UTF-8. */
+export function decodeBase64Url(s: string): string | null {
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(s)) return null;
+  try {
+    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '').padEnd(Math.ceil(s.replace(/=+$/, '').length / 4) * 4, '='));
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+export type SharedContent =
+  | { kind: 'text'; text: string; name: string; apply: boolean }
+  | { kind: 'path'; path: string; name: string; apply: boolean }
+  | { kind: 'invalid'; reason: string };
+
+function fileName(path: string): string {
+  return path.split('/').pop() || 'shared.yaml';
+}
+
+/**
+ * What a page address asks to open, or null when it is an ordinary address. A scenario value
+ * that looks like a path (has a `/` or a `.yaml`/`.yml`/`.json` ending) is a same-origin path;
+ * otherwise it must decode as base64url YAML.
+ */
+export function parseShareLink(search: string, hash: string): SharedContent | null {
+  const q = new URLSearchParams(search.replace(/^\?/, ''));
+  const h = new URLSearchParams(hash.replace(/^#/, ''));
+  const apply = q.get('apply') === '1' || h.get('apply') === '1';
+  const manifest = h.get('manifest') ?? q.get('manifest');
+  if (manifest !== null) {
+    const text = decodeBase64Url(manifest.trim());
+    return text === null ? { kind: 'invalid', reason: 'the #manifest= link is not valid base64url' } : { kind: 'text', text, name: 'shared.yaml', apply };
+  }
+  const scenario = q.get('scenario');
+  if (scenario === null) return null;
+  const s = scenario.trim();
+  if (/[/.]/.test(s) && /(^|\/)[^/]*\.(ya?ml|json)$/i.test(s)) {
+    // only same-origin paths: no scheme, no protocol-relative `//host`
+    if (/^[a-z][a-z0-9+.-]*:/i.test(s) || s.startsWith('//') || s.includes('..')) return { kind: 'invalid', reason: `scenario path not allowed: ${s}` };
+    return { kind: 'path', path: s.replace(/^\/+/, ''), name: fileName(s), apply };
+  }
+  const text = decodeBase64Url(s);
+  return text === null ? { kind: 'invalid', reason: 'the ?scenario= link is neither a path nor base64url YAML' } : { kind: 'text', text, name: 'scenario.yaml', apply };
+}
+
+/** The share link for a manifest: `<origin><path>#manifest=<base64url>`. */
+export function shareLink(base: string, text: string): string {
+  const u = new URL(base);
+  return `${u.origin}${u.pathname}#manifest=${encodeBase64Url(text)}`;
+}
