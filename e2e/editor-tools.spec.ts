@@ -27,7 +27,7 @@ spec:
           image: ghcr.io/peekcart/peekcart:1.0.0
 `;
 
-test('Ctrl+Space after `kind: ` lists the kinds; hover shows docs; an unknown field is a warning marker', async ({ page }) => {
+test('Ctrl+Space after `kind: ` lists the kinds; an unknown field is a warning marker', async ({ page }) => {
   await openApp(page);
   await page.evaluate(() => window.__kubeRelay!.setEditorText('apiVersion: apps/v1\nkind: '));
   await editor(page).locator('.view-lines').click();
