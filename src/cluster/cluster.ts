@@ -20,7 +20,8 @@ import { KubeProxy } from './proxy/kube-proxy';
 import { ClusterDNS } from './dns/resolver';
 import { dnsBootstrapObjects } from './dns/coredns';
 import type { StoreEvent } from './storage/mvcc';
-import { deepCopy, deepEqual, type KObject } from './api/types';
+import { deepCopy, type KObject } from './api/types';
+import { isNodeHeartbeatOnly } from './api/heartbeat';
 import { users, type Client } from './client/clientset';
 import { ComponentContext } from './component-context';
 import { KUBERNETES_DEFAULTS, type Timings } from './timings';
@@ -391,13 +392,5 @@ export function compareObjects(a: KObject, b: KObject): number {
 export function isHeartbeat(ev: StoreEvent): boolean {
   if (ev.resource === 'leases.coordination.k8s.io') return true;
   if (ev.resource !== 'nodes' || ev.type !== 'MODIFIED' || !ev.prev) return false;
-  return deepEqual(stripHeartbeat(ev.obj), stripHeartbeat(ev.prev));
-}
-
-function stripHeartbeat(n: KObject): unknown {
-  const c = deepCopy(n);
-  delete c.metadata.resourceVersion;
-  delete c.metadata.managedFields;
-  for (const cond of c.status?.conditions ?? []) delete cond.lastHeartbeatTime;
-  return c;
+  return isNodeHeartbeatOnly(ev.obj, ev.prev);
 }

@@ -17,7 +17,7 @@
 import type { ComponentContext } from '../component-context';
 import { SharedInformerFactory, type Categorizer } from '../client/informer';
 import { users } from '../client/clientset';
-import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { isNodeHeartbeatOnly } from '../api/heartbeat';
 import { DeploymentController } from './deployment';
 import { ReplicaSetController } from './replicaset';
 import { GarbageCollector } from './garbagecollector';
@@ -49,20 +49,12 @@ interface HostedController {
   resync?(): void;
 }
 
-function stripHeartbeat(n: KObject): unknown {
-  const c = deepCopy(n);
-  delete c.metadata.resourceVersion;
-  delete c.metadata.managedFields;
-  for (const cond of c.status?.conditions ?? []) delete cond.lastHeartbeatTime;
-  return c;
-}
-
 /** Lease renewals and node heartbeats are `heartbeat` hops; Events are `event` hops. */
 export const categorizeWatch: Categorizer = (ev) => {
   const kind = ev.object.kind;
   if (kind === 'Lease') return 'heartbeat';
   if (kind === 'Event') return 'event';
-  if (kind === 'Node' && ev.type === 'MODIFIED' && ev.oldObject && deepEqual(stripHeartbeat(ev.object), stripHeartbeat(ev.oldObject))) return 'heartbeat';
+  if (kind === 'Node' && ev.type === 'MODIFIED' && ev.oldObject && isNodeHeartbeatOnly(ev.object, ev.oldObject)) return 'heartbeat';
   return undefined;
 };
 

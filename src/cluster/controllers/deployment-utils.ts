@@ -9,6 +9,7 @@
  */
 import { deepCopy, deepEqual, type KObject } from '../api/types';
 import { byCreationTimestamp, filterActiveReplicaSets, specReplicas } from './controller-utils';
+import { utf8 } from '../proxy/hash';
 
 // ---- constants -----------------------------------------------------------------------------
 
@@ -50,18 +51,6 @@ export function canonicalJSON(v: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`).join(',')}}`;
 }
 
-/** UTF-8 bytes of a string (no TextEncoder in the engine's lib). */
-function utf8(s: string): number[] {
-  const out: number[] = [];
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (c < 0x80) out.push(c);
-    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-  }
-  return out;
-}
 
 /** hash/fnv New32a over `bytes`, continuing from `h`. */
 export function fnv32a(bytes: Iterable<number>, h = 0x811c9dc5): number {

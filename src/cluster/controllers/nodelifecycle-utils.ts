@@ -11,20 +11,9 @@ import { StatusError } from '../api/errors';
 import type { ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
-}
+import { matchTaint, taintExists, toleratesTaint, type Taint, type Toleration } from '../api/taints';
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
+export { matchTaint, taintExists, toleratesTaint, type Taint, type Toleration };
 
 export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_NODE_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -33,21 +22,6 @@ export const TAINT_NODE_UNSCHEDULABLE = 'node.kubernetes.io/unschedulable';
 /** UnreachableTaintTemplate / NotReadyTaintTemplate of node_lifecycle_controller.go. */
 export const UNREACHABLE_TAINT: Taint = { key: TAINT_NODE_UNREACHABLE, effect: 'NoExecute' };
 export const NOT_READY_TAINT: Taint = { key: TAINT_NODE_NOT_READY, effect: 'NoExecute' };
-
-/** Toleration.ToleratesTaint. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? 'Equal') {
-    case 'Exists':
-      return true;
-    case 'Equal':
-    case '':
-      return (t.value ?? '') === (taint.value ?? '');
-    default:
-      return false;
-  }
-}
 
 /** GetMatchingTolerations: are all taints tolerated, and by which tolerations. */
 export function getMatchingTolerations(taints: Taint[], tolerations: Toleration[]): [boolean, Toleration[]] {
@@ -72,15 +46,6 @@ export function getMinTolerationSeconds(tolerations: Toleration[]): number {
     min = Math.min(min, t.tolerationSeconds);
   }
   return min === Infinity ? -1 : min;
-}
-
-/** Taint.MatchTaint: same key and effect. */
-export function matchTaint(a: Taint, b: Taint): boolean {
-  return a.key === b.key && a.effect === b.effect;
-}
-
-export function taintExists(taints: Taint[] | undefined, t: Taint): boolean {
-  return (taints ?? []).some((x) => matchTaint(x, t));
 }
 
 /**

@@ -179,7 +179,8 @@ export function servicePorts(svc: KObject): string {
   return ports.map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
 }
 
-function serviceExternalIP(svc: KObject): string {
+/** printService's EXTERNAL-IP column. */
+export function serviceExternalIP(svc: KObject): string {
   const type = svc.spec?.type ?? 'ClusterIP';
   const ext: string[] = svc.spec?.externalIPs ?? [];
   switch (type) {

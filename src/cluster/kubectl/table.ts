@@ -9,7 +9,9 @@
  */
 import type { KObject } from '../api/types';
 import { formatLabelSelector } from '../api/labels';
-import { humanDuration, nodeRoles, nodeStatus, podColumns, servicePorts } from './printers';
+import { humanDuration, nodeRoles, nodeStatus, podColumns, serviceExternalIP, servicePorts } from './printers';
+
+export { serviceExternalIP };
 import { evalPath } from './jsonpath';
 
 /** One column: its header (upper-cased as kubectl prints it) and whether only `-o wide` shows it. */
@@ -316,24 +318,6 @@ function jobDuration(o: KObject, now: number): string {
   return humanDuration(end - Date.parse(start));
 }
 
-/** printService's EXTERNAL-IP. */
-export function serviceExternalIP(svc: KObject): string {
-  const type = svc.spec?.type ?? 'ClusterIP';
-  const ext: string[] = svc.spec?.externalIPs ?? [];
-  switch (type) {
-    case 'ClusterIP':
-    case 'NodePort':
-      return ext.length ? ext.join(',') : '<none>';
-    case 'LoadBalancer': {
-      const ing: { ip?: string; hostname?: string }[] = svc.status?.loadBalancer?.ingress ?? [];
-      const ips = [...ing.map((i) => i.ip || i.hostname || ''), ...ext].filter(Boolean);
-      return ips.length ? ips.join(',') : '<pending>';
-    }
-    case 'ExternalName':
-      return svc.spec?.externalName ?? '';
-  }
-  return '<unknown>';
-}
 
 /** A CRD's additionalPrinterColumn. */
 export interface PrinterColumn {

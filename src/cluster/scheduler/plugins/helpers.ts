@@ -10,39 +10,9 @@
  */
 import type { KObject } from '../../api/types';
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
+import { tolerationsTolerateTaint, type Taint, type Toleration } from '../../api/taints';
 
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number;
-}
-
-/** Toleration.ToleratesTaint. */
-export function toleratesTaint(t: Toleration, taint: Taint): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** TolerationsTolerateTaint: any toleration tolerates the taint. */
-export function tolerationsTolerateTaint(tols: Toleration[] | undefined, taint: Taint): boolean {
-  return (tols ?? []).some((t) => toleratesTaint(t, taint));
-}
+export { toleratesTaint, tolerationsTolerateTaint, type Taint, type Toleration } from '../../api/taints';
 
 /** FindMatchingUntoleratedTaint: the first taint passing `filter` that no toleration tolerates. */
 export function findUntoleratedTaint(taints: Taint[] | undefined, tols: Toleration[] | undefined, filter: (t: Taint) => boolean): Taint | undefined {
