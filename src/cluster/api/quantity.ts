@@ -71,12 +71,31 @@ function scaled(q: Quantity, factor: bigint): number {
 
 /** Quantity.Value(): the amount in base units (bytes, cores, pods), rounded up. */
 export function quantityValue(q: Quantity | string | number): number {
-  return scaled(typeof q === 'object' ? q : parseQuantity(q), 1n);
+  if (typeof q === 'object') return scaled(q, 1n);
+  return memo(valueMemo, q, 1n);
 }
 
 /** Quantity.MilliValue(): the amount in thousandths (millicores), rounded up. */
 export function quantityMilliValue(q: Quantity | string | number): number {
-  return scaled(typeof q === 'object' ? q : parseQuantity(q), 1000n);
+  if (typeof q === 'object') return scaled(q, 1000n);
+  return memo(milliMemo, q, 1000n);
+}
+
+// Values of quantity texts, memoized (the same few requests are read for every Pod on every
+// scheduling cycle and status computation); bounded, cleared when full. Parse errors are not
+// cached: they throw every time.
+const MEMO_LIMIT = 4096;
+const valueMemo = new Map<string | number, number>();
+const milliMemo = new Map<string | number, number>();
+
+function memo(m: Map<string | number, number>, q: string | number, factor: bigint): number {
+  let v = m.get(q);
+  if (v === undefined) {
+    v = scaled(parseQuantity(q), factor);
+    if (m.size >= MEMO_LIMIT) m.clear();
+    m.set(q, v);
+  }
+  return v;
 }
 
 /** CPU in millicores: "500m" → 500, "1.5" → 1500, "2" → 2000. Missing → 0. */

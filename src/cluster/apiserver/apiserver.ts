@@ -401,27 +401,29 @@ export class APIServer implements StrategyContext {
         if (rvIn && rvIn !== cur.obj.metadata.resourceVersion) throw newConflict(groupResource(info), name);
         const old = cur.obj;
         const strategy = strategyFor(this.strategies, info);
-        let obj = deepCopy(input);
-        obj.apiVersion = apiVersionOf(info);
-        obj.kind = info.kind;
+        let obj: KObject;
         if (opts.subresource === 'status') {
-          // status strategy: only status (and, for nodes, nothing else) may change
+          // status strategy: only status (and, for nodes, nothing else) may change — so only the
+          // input's status (and annotations, below) is copied, never the whole input
           const next = deepCopy(old);
-          next.status = obj.status;
+          next.status = deepCopy(input.status);
           // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels: the deployment
           // controller writes deployment.kubernetes.io/revision through UpdateStatus.
           if (STATUS_KEEPS_ANNOTATIONS.has(groupResource(info))) {
-            if (obj.metadata.annotations) next.metadata.annotations = obj.metadata.annotations;
+            if (input.metadata.annotations) next.metadata.annotations = deepCopy(input.metadata.annotations);
             else delete next.metadata.annotations;
           }
           obj = next;
         } else if (opts.subresource === 'finalize') {
           // namespaces/finalize: only spec.finalizers may change (pkg/registry/core/namespace/storage)
           const next = deepCopy(old);
-          next.spec = { ...next.spec, finalizers: obj.spec?.finalizers ?? [] };
+          next.spec = { ...next.spec, finalizers: deepCopy(input.spec?.finalizers) ?? [] };
           obj = next;
-        } else if (strategy.hasStatus || (info.custom && info.subresources.includes('status'))) {
-          obj.status = deepCopy(old.status);
+        } else {
+          obj = deepCopy(input);
+          obj.apiVersion = apiVersionOf(info);
+          obj.kind = info.kind;
+          if (strategy.hasStatus || (info.custom && info.subresources.includes('status'))) obj.status = deepCopy(old.status);
         }
         // system fields are the server's
         obj.metadata.uid = old.metadata.uid;

@@ -36,6 +36,15 @@ export type Categorizer = (ev: WatchEvent) => HopCategory;
 
 export type IndexFunc<T extends KObject = KObject> = (obj: T) => string[];
 
+/**
+ * Called synchronously on every cache change, before any handler runs for it: `oldObj` is the
+ * object the cache held (undefined for an add), `newObj` the one it holds now (undefined for a
+ * delete). Not an event handler — no relay hop, no filtering, no initial replay: an extension
+ * of the indexer for in-process derived state (e.g. per-owner counters) that must stay exactly
+ * consistent with the cache.
+ */
+export type CacheListener<T extends KObject = KObject> = (key: string, oldObj: T | undefined, newObj: T | undefined) => void;
+
 /** Read-only view of an informer's cache (client-go listers). */
 export interface Lister<T extends KObject = KObject> {
   get(key: string): T | undefined;
@@ -49,6 +58,7 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
   private byNamespace = new Map<string, Map<string, T>>();
   private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
   private handlers: EventHandler<T>[] = [];
+  private cacheListeners: CacheListener<T>[] = [];
   private stopWatch: (() => void) | null = null;
   private started = false;
   private synced = false;
@@ -69,6 +79,11 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
   addIndexer(name: string, fn: IndexFunc<T>): void {
     this.indexers.set(name, { fn, index: new Map() });
     for (const [k, o] of this.items) this.indexAdd(k, o);
+  }
+
+  /** Adds a {@link CacheListener}; it sees changes from now on (read the cache for the past). */
+  addCacheListener(l: CacheListener<T>): void {
+    this.cacheListeners.push(l);
   }
 
   addEventHandler(h: EventHandler<T>): void {
@@ -164,28 +179,27 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
     let lastParticipant = '';
     let hop: number | null = null;
     for (const h of this.handlers) {
-      const obj = ev.object;
+      let e = ev;
       if (h.filter) {
         // for updates, deliver when either side passes (FilteringResourceEventHandler semantics)
-        const pass = h.filter(obj);
+        const pass = h.filter(ev.object);
         const passOld = ev.type === 'MODIFIED' && ev.oldObject ? h.filter(ev.oldObject) : false;
         if (!pass && !passOld) continue;
-        if (ev.type === 'MODIFIED' && !pass && passOld) {
-          this.deliver(h, { type: 'DELETED', object: obj }, initial, relay, writeCause, category, h.participant === lastParticipant ? hop : null, (s) => (hop = s));
-          lastParticipant = h.participant;
-          continue;
-        }
-        if (ev.type === 'MODIFIED' && pass && !passOld) {
-          this.deliver(h, { type: 'ADDED', object: obj }, initial, relay, writeCause, category, h.participant === lastParticipant ? hop : null, (s) => (hop = s));
-          lastParticipant = h.participant;
-          continue;
-        }
+        if (ev.type === 'MODIFIED' && !pass && passOld) e = { type: 'DELETED', object: ev.object };
+        else if (ev.type === 'MODIFIED' && pass && !passOld) e = { type: 'ADDED', object: ev.object };
       }
-      this.deliver(h, ev, initial, relay, writeCause, category, h.participant === lastParticipant ? hop : null, (s) => (hop = s));
+      // handlers of one participant in a row share its watch hop
+      const seq = this.deliver(h, e, initial, relay, writeCause, category, h.participant === lastParticipant ? hop : null);
+      if (seq !== null) hop = seq;
       lastParticipant = h.participant;
     }
   }
 
+  /**
+   * Runs one handler for one event: records the watch hop unless `existingHop` is given (or the
+   * handler has no callback for the event type), then calls it with that hop as the cause.
+   * @returns the hop used, or null when the handler does not observe this event type.
+   */
   private deliver(
     h: EventHandler<T>,
     ev: WatchEvent<T>,
@@ -194,10 +208,9 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
     writeCause: number | null,
     category: HopCategory,
     existingHop: number | null,
-    setHop: (s: number) => void,
-  ): void {
+  ): number | null {
     // a handler with no callback for this event type does not observe it (no watch hop)
-    if (!(ev.type === 'ADDED' ? h.onAdd : ev.type === 'MODIFIED' ? h.onUpdate : h.onDelete)) return;
+    if (!(ev.type === 'ADDED' ? h.onAdd : ev.type === 'MODIFIED' ? h.onUpdate : h.onDelete)) return null;
     let seq = existingHop;
     if (seq === null) {
       const o = ev.object;
@@ -214,13 +227,13 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
         cause: writeCause,
         category,
       });
-      setHop(seq);
     }
     relay.withCause(seq, () => {
       if (ev.type === 'ADDED') h.onAdd?.(ev.object, initial);
       else if (ev.type === 'MODIFIED') h.onUpdate?.(ev.oldObject ?? ev.object, ev.object);
       else if (ev.type === 'DELETED') h.onDelete?.(ev.object);
     });
+    return seq;
   }
 
   // ---- cache ---------------------------------------------------------------------------
@@ -234,6 +247,7 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
     if (!m) this.byNamespace.set(ns, (m = new Map()));
     m.set(k, o);
     this.indexAdd(k, o);
+    for (const l of this.cacheListeners) l(k, old, o);
   }
 
   private cacheDelete(k: string): void {
@@ -242,6 +256,7 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
     this.items.delete(k);
     this.byNamespace.get(old.metadata.namespace ?? '')?.delete(k);
     this.indexRemove(k, old);
+    for (const l of this.cacheListeners) l(k, old, undefined);
   }
 
   private indexAdd(k: string, o: T): void {

@@ -193,7 +193,8 @@ export class DeploymentController {
       return;
     }
     const rsList = this.getReplicaSetsForDeployment(d);
-    const podMap = this.getPodMapForDeployment(d, rsList);
+    // (upstream builds the pod map here; only Recreate reads it, and building it is a pure
+    // O(pods) read, so it is built there)
     if (d.metadata.deletionTimestamp) return this.syncStatusOnly(d, rsList);
     this.checkPausedConditions(d);
     if (d.spec?.paused) return this.sync(d, rsList);
@@ -203,7 +204,7 @@ export class DeploymentController {
     }
     if (this.isScalingEvent(d, rsList)) return this.sync(d, rsList);
     const type = d.spec?.strategy?.type ?? 'RollingUpdate';
-    if (type === 'Recreate') return rolloutRecreate(this, d, rsList, podMap);
+    if (type === 'Recreate') return rolloutRecreate(this, d, rsList, this.getPodMapForDeployment(d, rsList));
     if (type === 'RollingUpdate') return rolloutRolling(this, d, rsList);
     throw new Error(`unexpected deployment strategy type: ${type}`);
   }

@@ -95,7 +95,6 @@ export function removeCondition(conditions: ReplicaSetCondition[], type: string)
  * @param nowMs simulated now, for availability @param nowRFC3339 for condition times
  */
 export function calculateStatus(rs: KObject, filteredPods: KObject[], manageReplicasErr: unknown, nowMs: number, nowRFC3339: string): ReplicaSetStatus {
-  const prev = readStatus(rs);
   const templateLabels: Record<string, string> = rs.spec?.template?.metadata?.labels ?? {};
   const templateSel: Selector = { requirements: Object.keys(templateLabels).map((k) => ({ key: k, op: '=' as const, values: [templateLabels[k]] })) };
   const minReadySeconds: number = rs.spec?.minReadySeconds ?? 0;
@@ -109,20 +108,34 @@ export function calculateStatus(rs: KObject, filteredPods: KObject[], manageRepl
       if (isPodAvailable(pod, minReadySeconds, nowMs)) available++;
     }
   }
+  return calculateStatusFromCounts(rs, { replicas: filteredPods.length, fullyLabeled, ready, available }, manageReplicasErr, nowRFC3339);
+}
+
+/**
+ * The second half of {@link calculateStatus}, from the counts over the filtered pods (the
+ * sync's fast path counts them incrementally, see replicaset-pods.ts).
+ */
+export function calculateStatusFromCounts(
+  rs: KObject,
+  counts: { replicas: number; fullyLabeled: number; ready: number; available: number },
+  manageReplicasErr: unknown,
+  nowRFC3339: string,
+): ReplicaSetStatus {
+  const prev = readStatus(rs);
   let conditions = deepCopy(prev.conditions);
   const failureCond = getCondition(conditions, ReplicaSetReplicaFailure);
   if (manageReplicasErr !== undefined && manageReplicasErr !== null && !failureCond) {
-    const diff = filteredPods.length - (rs.spec?.replicas ?? 1);
+    const diff = counts.replicas - (rs.spec?.replicas ?? 1);
     const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
     conditions = setCondition(conditions, newReplicaSetCondition(ReplicaSetReplicaFailure, 'True', reason, errorMessage(manageReplicasErr), nowRFC3339));
   } else if ((manageReplicasErr === undefined || manageReplicasErr === null) && failureCond) {
     conditions = removeCondition(conditions, ReplicaSetReplicaFailure);
   }
   return normalizeStatus({
-    replicas: filteredPods.length,
-    fullyLabeledReplicas: fullyLabeled,
-    readyReplicas: ready,
-    availableReplicas: available,
+    replicas: counts.replicas,
+    fullyLabeledReplicas: counts.fullyLabeled,
+    readyReplicas: counts.ready,
+    availableReplicas: counts.available,
     observedGeneration: prev.observedGeneration,
     conditions,
   });

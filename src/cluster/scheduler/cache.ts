@@ -30,6 +30,9 @@ export class SchedulerCache {
   private ordered: NodeInfo[] | null = null;
   /** How many nodes carry each normalized image name (ImageStateSummary.NumNodes). */
   private imageNodes = new Map<string, number>();
+  /** NodeInfos with pods with (required anti-)affinity (the snapshot's HavePodsWith… lists). */
+  private withAffinity = new Set<NodeInfo>();
+  private withRequiredAntiAffinity = new Set<NodeInfo>();
 
   constructor(private readonly priorityOf: (pod: KObject) => number) {}
 
@@ -122,7 +125,10 @@ export class SchedulerCache {
 
   private place(pod: KObject, nodeName: string, assumed: boolean): void {
     const pi = newPodInfo(pod, this.priorityOf(pod));
-    this.nodeFor(nodeName).addPod(pi);
+    const ni = this.nodeFor(nodeName);
+    ni.addPod(pi);
+    if (ni.podsWithAffinity.size) this.withAffinity.add(ni);
+    if (ni.podsWithRequiredAntiAffinity.size) this.withRequiredAntiAffinity.add(ni);
     this.podStates.set(pi.uid, { pi, nodeName, assumed });
   }
 
@@ -131,6 +137,8 @@ export class SchedulerCache {
     if (!st) return;
     const ni = this.nodes.get(st.nodeName);
     ni?.removePod(uid);
+    if (ni && !ni.podsWithAffinity.size) this.withAffinity.delete(ni);
+    if (ni && !ni.podsWithRequiredAntiAffinity.size) this.withRequiredAntiAffinity.delete(ni);
     if (ni && !ni.node && ni.pods.size === 0) this.nodes.delete(st.nodeName);
     this.podStates.delete(uid);
   }
@@ -168,6 +176,23 @@ export class SchedulerCache {
   /** cache.RemovePod. */
   removePod(pod: KObject): void {
     this.unplace(this.uidOf(pod));
+  }
+
+  /**
+   * Nodes (with Node objects) that have pods with pod affinity or anti-affinity
+   * (Snapshot.HavePodsWithAffinityList), in no particular order.
+   */
+  havePodsWithAffinityList(): NodeInfo[] {
+    const out: NodeInfo[] = [];
+    for (const ni of this.withAffinity) if (ni.node) out.push(ni);
+    return out;
+  }
+
+  /** Nodes that have pods with required anti-affinity (HavePodsWithRequiredAntiAffinityList). */
+  havePodsWithRequiredAntiAffinityList(): NodeInfo[] {
+    const out: NodeInfo[] = [];
+    for (const ni of this.withRequiredAntiAffinity) if (ni.node) out.push(ni);
+    return out;
   }
 
   /** The cached PodInfo of a pod, if assigned or assumed. */

@@ -107,7 +107,8 @@ export class Framework {
    * passes, once without them (they might not come); both must pass.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status {
-    const nominated = this.nominatedPodsForNode(nodeInfo.name).filter((n) => n.uid !== pod.uid && n.priority >= pod.priority);
+    const all = this.nominatedPodsForNode(nodeInfo.name);
+    const nominated = all.length ? all.filter((n) => n.uid !== pod.uid && n.priority >= pod.priority) : all;
     if (nominated.length) {
       const stateOut = state.clone();
       const niOut = nodeInfo.clone();

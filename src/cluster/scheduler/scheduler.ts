@@ -32,6 +32,9 @@ export type { SchedulingDecision, NodeDecision, PluginScore, FilterResult } from
 /** Decisions kept (most recent pods); older ones are dropped to bound memory. */
 export const MAX_DECISIONS = 1_000;
 
+/** The (frozen) empty nominated-pods list of most nodes: no array per node per cycle. */
+const NO_PODS: PodInfo[] = Object.freeze([]) as unknown as PodInfo[];
+
 /** minFeasibleNodesToFind. */
 export const MIN_FEASIBLE_NODES_TO_FIND = 100;
 /** minFeasibleNodesPercentageToFind. */
@@ -100,6 +103,7 @@ export class KubeScheduler {
     const entries = defaultPlugins({
       client: this.client,
       nodes: () => this.cache.list(),
+      havePods: { withAffinity: () => this.cache.havePodsWithAffinityList(), withRequiredAntiAffinity: () => this.cache.havePodsWithRequiredAntiAffinityList() },
       imageNumNodes: (i) => this.cache.imageNumNodes(i),
       defaultSelector: (p) => defaultSelector(p, spread),
       preemption: {
@@ -120,7 +124,10 @@ export class KubeScheduler {
     // decoration: every plugin is wrapped to record the decision (wrappedplugin.go)
     this.recordingFramework = new Framework(DEFAULT_SCHEDULER_NAME, entries.map((e) => ({ plugin: wrapPlugin(e.plugin, e.weight, this.results), weight: e.weight })));
     this.plainFramework = new Framework(DEFAULT_SCHEDULER_NAME, entries);
-    for (const fw of [this.recordingFramework, this.plainFramework]) fw.nominatedPodsForNode = (n) => [...(this.nominated.get(n)?.values() ?? [])];
+    for (const fw of [this.recordingFramework, this.plainFramework]) fw.nominatedPodsForNode = (n) => {
+      const m = this.nominated.get(n);
+      return m ? [...m.values()] : NO_PODS;
+    };
     this.framework = this.recordingFramework;
     const eventsByPlugin = new Map<string, ClusterEventWithHint[]>();
     for (const { plugin } of entries) {

@@ -55,6 +55,8 @@ export class SimClock {
   private heap: Timer[] = [];
   private byId = new Map<number, Timer>();
   private deadlineCount = 0;
+  private rfcAt = NaN;
+  private rfc = '';
   /** Called after each fired timer; the cluster uses it to count activity. */
   onFire: ((info: TimerInfo | undefined) => void) | null = null;
 
@@ -70,7 +72,12 @@ export class SimClock {
 
   /** Current simulated time as an RFC 3339 string with second precision, like metav1.Time. */
   nowRFC3339(): string {
-    return new Date(this.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // memoized per instant: many writes stamp the same simulated time
+    if (this.rfcAt !== this.nowMs) {
+      this.rfcAt = this.nowMs;
+      this.rfc = new Date(this.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    }
+    return this.rfc;
   }
 
   /** Current simulated time with microseconds, like metav1.MicroTime (Lease renewTime, Event eventTime). */

@@ -72,7 +72,16 @@ function scoreTerm(topo: Map<string, number>, labels: Record<string, string>, t:
 /** The InterPodAffinity plugin. */
 export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = 'InterPodAffinity';
-  constructor(private readonly allNodes: () => NodeInfo[]) {}
+  /**
+   * @param allNodes every NodeInfo (the snapshot)
+   * @param havePods the snapshot's HavePodsWithAffinityList / HavePodsWithRequiredAntiAffinityList:
+   * when the incoming pod has no terms, only those nodes can contribute (as upstream, the walks
+   * then visit only them); by default every node is visited
+   */
+  constructor(
+    private readonly allNodes: () => NodeInfo[],
+    private readonly havePods?: { withAffinity(): NodeInfo[]; withRequiredAntiAffinity(): NodeInfo[] },
+  ) {}
 
   private account(s: FilterState, pod: KObject, existing: PodInfo, node: KObject, d: number): void {
     const labels = node.metadata.labels ?? {};
@@ -91,7 +100,7 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     const anti = terms(pod.pod, aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false);
     const s = new FilterState(affinity, anti, new Map(), new Map(), new Map());
     let any = false;
-    for (const ni of nodes) {
+    for (const ni of !affinity.length && !anti.length && this.havePods ? this.havePods.withRequiredAntiAffinity() : nodes) {
       if (affinity.length || anti.length) {
         for (const p of ni.pods.values()) this.account(s, pod.pod, p, ni.node!, 1);
         any = true;
@@ -145,7 +154,7 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     const prefAnti = terms(pod.pod, aff?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true);
     const has = pref.length > 0 || prefAnti.length > 0;
     const topo = new Map<string, number>();
-    for (const ni of this.allNodes()) {
+    for (const ni of !has && this.havePods ? this.havePods.withAffinity() : this.allNodes()) {
       const labels = ni.node!.metadata.labels ?? {};
       const pods = has ? ni.pods.values() : ni.podsWithAffinity.values();
       for (const ex of pods) {

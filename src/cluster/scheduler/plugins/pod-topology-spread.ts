@@ -171,6 +171,9 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const ignored = new Set<string>();
     const pairCounts = cs.map(() => new Map<string, number>());
     const topoSize = cs.map(() => 0);
+    // whether a scored node carries the constraint's key: if none does, Score never reads the
+    // constraint's pair counts, so the walk over all nodes below is skipped for it
+    const keyed = cs.map(() => false);
     for (const ni of filtered) {
       const node = ni.node!;
       if (requireAll && !hasAllKeys(node, cs)) {
@@ -179,6 +182,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       }
       cs.forEach((c, i) => {
         if (c.topologyKey === HOSTNAME) return;
+        if (!keyed[i] && node.metadata.labels && Object.prototype.hasOwnProperty.call(node.metadata.labels, c.topologyKey)) keyed[i] = true;
         const v = node.metadata.labels?.[c.topologyKey] ?? '';
         if (!pairCounts[i].has(v)) {
           pairCounts[i].set(v, 0);
@@ -186,13 +190,13 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
         }
       });
     }
-    if (cs.some((c) => c.topologyKey !== HOSTNAME)) {
+    if (cs.some((c, i) => c.topologyKey !== HOSTNAME && keyed[i])) {
       for (const ni of all) {
         const node = ni.node!;
         if (requireAll && !hasAllKeys(node, cs)) continue;
         cs.forEach((c, i) => {
           // nodes without the key add nothing any scored node reads (Score skips them)
-          if (c.topologyKey === HOSTNAME || !(c.topologyKey in (node.metadata.labels ?? {})) || !includesNode(c, pod.pod, node)) return;
+          if (c.topologyKey === HOSTNAME || !keyed[i] || !(c.topologyKey in (node.metadata.labels ?? {})) || !includesNode(c, pod.pod, node)) return;
           const v = node.metadata.labels![c.topologyKey];
           const cur = pairCounts[i].get(v);
           if (cur === undefined) return;

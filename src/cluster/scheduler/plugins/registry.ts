@@ -29,6 +29,8 @@ import { VolumeBinding, type VolumeBindingDeps } from './volume-binding';
 export interface PluginDeps {
   client: Client;
   nodes: () => NodeInfo[];
+  /** Nodes with pods with (required anti-)affinity (the snapshot's HavePodsWith… lists). */
+  havePods?: { withAffinity(): NodeInfo[]; withRequiredAntiAffinity(): NodeInfo[] };
   imageNumNodes: (image: string) => number;
   defaultSelector: (pod: KObject) => Selector | null;
   preemption: PreemptionHandle;
@@ -47,7 +49,7 @@ export function defaultPlugins(d: PluginDeps): PluginEntry[] {
     { plugin: new NodeResourcesFit(), weight: 1 },
     { plugin: new VolumeBinding(d.volumes), weight: 0 },
     { plugin: new PodTopologySpread(d.nodes, d.defaultSelector), weight: 2 },
-    { plugin: new InterPodAffinity(d.nodes), weight: 2 },
+    { plugin: new InterPodAffinity(d.nodes, d.havePods), weight: 2 },
     { plugin: new DefaultPreemption(d.preemption), weight: 0 },
     { plugin: new NodeResourcesBalancedAllocation(), weight: 1 },
     { plugin: new ImageLocality(() => d.nodes().length, d.imageNumNodes), weight: 1 },
