@@ -689,7 +689,32 @@ export class APIServer implements StrategyContext {
   private causeRevs = new Float64Array(CAUSE_RING);
   private causeSeqs = new Float64Array(CAUSE_RING);
 
+  /**
+   * --event-ttl (1 h): etcd stores every Event with a lease that each write renews; when the
+   * lease runs out the key disappears (watchers see DELETED). Not a deadline: it changes
+   * nothing a person waits for.
+   */
+  eventTTLMs = 3_600_000;
+  private eventLeases = new Map<string, ReturnType<SimClock['setTimer']>>();
+
+  private renewEventLease(ev: StoreEvent): void {
+    const prev = this.eventLeases.get(ev.key);
+    this.clock.cancel(prev);
+    if (ev.type === 'DELETED') {
+      this.eventLeases.delete(ev.key);
+      return;
+    }
+    this.eventLeases.set(
+      ev.key,
+      this.clock.setTimer(this.eventTTLMs, () => {
+        this.eventLeases.delete(ev.key);
+        this.store.delete(ev.resource, ev.key);
+      }, { label: `event TTL ${ev.key}` }),
+    );
+  }
+
   private dispatch(ev: StoreEvent): void {
+    if (ev.resource === 'events' || ev.resource === 'events.events.k8s.io') this.renewEventLease(ev);
     const i = ev.rev % CAUSE_RING;
     this.causeRevs[i] = ev.rev;
     this.causeSeqs[i] = this.relay.currentCause ?? 0;

@@ -38,6 +38,25 @@ export function refOf(obj: KObject, fieldPath?: string): ObjectRef {
 /** Shared cache of recent events per cluster, so every recorder aggregates the same way. */
 export class EventCache {
   readonly byKey = new Map<string, { namespace: string; name: string; count: number }>();
+  /** maxLruCacheEntries of tools/record/events_cache.go. */
+  static readonly MAX_ENTRIES = 4096;
+
+  /** Looks up an entry and marks it most recently used. */
+  get(key: string): { namespace: string; name: string; count: number } | undefined {
+    const hit = this.byKey.get(key);
+    if (hit) {
+      this.byKey.delete(key);
+      this.byKey.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Adds an entry, evicting the least recently used one beyond {@link EventCache.MAX_ENTRIES}. */
+  set(key: string, v: { namespace: string; name: string; count: number }): void {
+    this.byKey.delete(key);
+    this.byKey.set(key, v);
+    if (this.byKey.size > EventCache.MAX_ENTRIES) this.byKey.delete(this.byKey.keys().next().value as string);
+  }
 }
 
 export class EventRecorder {
@@ -61,7 +80,7 @@ export class EventRecorder {
     const key = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', ref.fieldPath ?? '', type, reason, message].join('\u0000');
     const now = this.clock.nowRFC3339();
     try {
-      const hit = this.cache.byKey.get(key);
+      const hit = this.cache.get(key);
       if (hit) {
         try {
           const cur = this.events.get(hit.namespace, hit.name, { quiet: true });
@@ -92,7 +111,7 @@ export class EventRecorder {
         reportingInstance: this.host ?? '',
       };
       this.events.create(namespace, ev, { category: 'event', summary: `event ${type} ${reason}: ${message}` });
-      this.cache.byKey.set(key, { namespace, name, count: 1 });
+      this.cache.set(key, { namespace, name, count: 1 });
     } catch {
       // events are best effort, as in client-go
     }
