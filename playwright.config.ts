@@ -2,6 +2,9 @@ import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium, driven against `vite preview` (TOOLCHAIN.md §6). No devices['Desktop Chrome']:
 // its Windows user agent makes Monaco use CRLF line endings.
+// E2E_PORT lets a second checkout run its tests while another preview holds 4173.
+const port = Number(process.env.E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: 'e2e',
   workers: 1,
@@ -10,7 +13,7 @@ export default defineConfig({
   outputDir: 'test-results',
   reporter: [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
     launchOptions: {
@@ -27,8 +30,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

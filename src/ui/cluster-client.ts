@@ -69,6 +69,9 @@ export const cluster = {
   killNode: (name: string) => run(() => api().killNode(name)),
   restoreNode: (name: string) => run(() => api().restoreNode(name)),
   addNode: () => run(() => api().addNode()),
+  removeNode: (name: string) => run(() => api().removeNode(name)),
+  setImageMissing: (image: string, missing: boolean) => run(() => api().setImageMissing(image, missing)),
+  missingImages: (): Promise<string[]> => api().missingImages().catch(() => []),
   deletePod: (namespace: string, name: string) => run(() => api().deletePod(namespace, name)),
   reset: () => run(() => api().reset()),
   /** Server-side dry run of editor text (changes nothing); null when the worker is not there. */

@@ -36,7 +36,9 @@ export interface ClusterLike {
   killNode(name: string): void;
   restoreNode(name: string): void;
   addNode(cfg: { name: string }): void;
+  removeNode(name: string): void;
   deletePod(namespace: string, name: string): void;
+  readonly images: { markMissing(image: string): void; markPresent(image: string): void; missingImages(): string[] };
   objects(): KObject[];
   events(): KObject[];
   onChange(l: (c: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: string; object: KObject }) => void): () => void;
@@ -235,6 +237,24 @@ export class ClusterHost implements ClusterApi {
     return n;
   }
 
+  removeNode(name: string): void {
+    this.record({ op: 'removeNode', node: name });
+    this.cluster.removeNode(name);
+    this.flush();
+  }
+
+  /** Marks an image reference missing in (or back present in) the simulated registry. */
+  setImageMissing(image: string, missing: boolean): void {
+    this.record({ op: 'image', image, missing });
+    if (missing) this.cluster.images.markMissing(image);
+    else this.cluster.images.markPresent(image);
+  }
+
+  /** The simulated registry: references marked missing (normalized, e.g. docker.io/library/nginx:1.161). */
+  missingImages(): string[] {
+    return this.cluster.images.missingImages();
+  }
+
   deletePod(namespace: string, name: string): void {
     this.record({ op: 'deletePod', namespace, name });
     this.cluster.deletePod(namespace, name);
@@ -315,6 +335,13 @@ export class ClusterHost implements ClusterApi {
             break;
           case 'addNode':
             c.addNode({ name: a.node });
+            break;
+          case 'removeNode':
+            c.removeNode(a.node);
+            break;
+          case 'image':
+            if (a.missing) c.images.markMissing(a.image);
+            else c.images.markPresent(a.image);
             break;
           case 'deletePod':
             c.deletePod(a.namespace, a.name);

@@ -91,6 +91,12 @@ export interface ClusterApi {
   /** Adds a worker node; without a name picks the next free `node-N`. Returns the name. */
   addNode(name?: string): string;
   deletePod(namespace: string, name: string): void;
+  /** Decommissions a node: machine off, Node deleted; its Pods are garbage-collected and replaced. */
+  removeNode(name: string): void;
+  /** Marks an image reference missing in the simulated registry (pulls fail: ErrImagePull), or present again. */
+  setImageMissing(image: string, missing: boolean): void;
+  /** References currently marked missing, normalized (docker.io/library/nginx:1.161). */
+  missingImages(): string[];
   /** A fresh cluster (same options). */
   reset(): void;
   /** `kubectl apply --dry-run=server -f -` of the editor's text: changes nothing; results plus editor markers. */

@@ -9,7 +9,8 @@
 /** One user action, at simulated ms since the epoch (the cluster clock before the action). */
 export type SessionAction =
   | { at: number; op: 'apply'; text: string }
-  | { at: number; op: 'kill' | 'restore' | 'addNode'; node: string }
+  | { at: number; op: 'kill' | 'restore' | 'addNode' | 'removeNode'; node: string }
+  | { at: number; op: 'image'; image: string; missing: boolean }
   | { at: number; op: 'deletePod'; namespace: string; name: string }
   | { at: number; op: 'kubectl'; line: string }
   | { at: number; op: 'step' };

@@ -44,6 +44,7 @@ export const en = {
     first: 'first',
     last: 'last',
     hops: 'hops',
+    registry: 'registry',
   },
   node: {
     off: 'off',
@@ -52,6 +53,19 @@ export const en = {
     restoreLabel: 'restore {{node}}',
     killTitle: 'Power {{node}} off: kubelet, heartbeats and containers stop',
     restoreTitle: 'Power {{node}} back on',
+    removeLabel: 'remove {{node}}',
+    removeTitle: 'Decommission {{node}}: machine off, kubectl delete node; its Pods are garbage-collected and replaced',
+    remove: 'remove',
+  },
+  registry: {
+    title: 'Simulated container registry',
+    hint: 'Every well-formed image reference exists unless marked missing here; pulls of a missing one fail (ErrImagePull, then ImagePullBackOff).',
+    inUse: 'Images used by Pods',
+    missing: 'missing',
+    markLabel: 'image reference to mark missing',
+    markPlaceholder: 'nginx:1.161',
+    mark: 'mark missing',
+    none: 'No Pods yet.',
   },
   resources: {
     storedOnly: 'stored only — no controller',

@@ -51,6 +51,7 @@ export const ko: Messages = {
     first: '처음',
     last: '최근',
     hops: '홉',
+    registry: '레지스트리',
   },
   node: {
     off: '끄기',
@@ -59,6 +60,19 @@ export const ko: Messages = {
     restoreLabel: '{{node}} 켜기',
     killTitle: '{{node}} 전원 끄기: kubelet, 하트비트, 컨테이너가 멈춘다',
     restoreTitle: '{{node}} 전원 다시 켜기',
+    removeLabel: '{{node}} 제거',
+    removeTitle: '{{node}} 폐기: 머신 끄기, kubectl delete node; 그 노드의 Pod는 정리되고 다른 노드에 다시 만들어진다',
+    remove: '제거',
+  },
+  registry: {
+    title: '시뮬레이션 컨테이너 레지스트리',
+    hint: '형식이 맞는 이미지 참조는 모두 있다고 본다. 여기서 없음으로 표시한 이미지만 pull이 실패한다 (ErrImagePull, 그다음 ImagePullBackOff).',
+    inUse: 'Pod가 쓰는 이미지',
+    missing: '없음',
+    markLabel: '없음으로 표시할 이미지 참조',
+    markPlaceholder: 'nginx:1.161',
+    mark: '없음으로 표시',
+    none: '아직 Pod가 없다.',
   },
   resources: {
     storedOnly: '저장만 됨 — 컨트롤러 없음',

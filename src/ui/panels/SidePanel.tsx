@@ -5,10 +5,11 @@ import { ResourceTable } from './ResourceTable';
 import { EventList } from './EventList';
 import { Inspector } from './Inspector';
 import { KubectlBar } from '../kubectl/KubectlBar';
+import { RegistryPanel } from './RegistryPanel';
 import { useKubeStore } from '../store/store';
 import { selectEventCount } from '../store/selectors';
 
-type Tab = 'resources' | 'events' | 'kubectl';
+type Tab = 'resources' | 'events' | 'kubectl' | 'registry';
 
 export function SidePanel() {
   const [tab, setTab] = useState<Tab>('resources');
@@ -26,8 +27,9 @@ export function SidePanel() {
         {tabButton('resources', t('panes.resources'))}
         {tabButton('events', t('panes.events'), <span className="count"> {events}</span>)}
         {tabButton('kubectl', t('panes.kubectl'))}
+        {tabButton('registry', t('panes.registry'))}
       </header>
-      {tab === 'resources' ? <ResourceTable /> : tab === 'events' ? <EventList /> : <KubectlBar />}
+      {tab === 'resources' ? <ResourceTable /> : tab === 'events' ? <EventList /> : tab === 'kubectl' ? <KubectlBar /> : <RegistryPanel />}
       <Inspector />
     </section>
   );

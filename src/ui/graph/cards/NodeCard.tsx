@@ -57,6 +57,14 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
               <Icon name="power" /> {t('node.off')}
             </button>
           ))}
+        {!data.controlPlane && (
+          <button type="button" className="nodrag mini" data-testid="remove-node" data-node={data.name} title={t('node.removeTitle', { node: data.name })} aria-label={t('node.removeLabel', { node: data.name })} onClick={(e) => {
+            e.stopPropagation();
+            void cluster.removeNode(data.name);
+          }}>
+            {t('node.remove')}
+          </button>
+        )}
       </div>
       <div className="node-sub">
         <span className={`badge ready-${ready}`}>{status}</span>
