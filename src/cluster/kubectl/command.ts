@@ -5,7 +5,8 @@
  * "unknown command" with suggestions) and util/helpers.go (CheckErr); each command lives in
  * ./cmd/<name>.ts after its upstream pkg/cmd/<name>/<name>.go.
  */
-import type { Client } from '../client/clientset';
+import { Client } from '../client/clientset';
+import type { APIServer } from '../apiserver/apiserver';
 import { StatusError, kubectlErrorMessage } from '../api/errors';
 import { GET_FLAGS, runGet } from './cmd/get';
 import { DESCRIBE_FLAGS, runDescribe } from './cmd/describe';
@@ -52,6 +53,37 @@ const KUBECTL_COMMANDS = [
   'replace', 'rollout', 'run', 'scale', 'set', 'taint', 'top', 'uncordon', 'version', 'wait',
 ];
 
+/**
+ * Commands whose writes `--dry-run` must suppress (create and apply handle it themselves). Their
+ * stdout lines get kubectl's " (dry run)" / " (server dry run)" suffix (PrintFlags with a
+ * DryRunStrategy in staging/src/k8s.io/kubectl/pkg/cmd/util/printing.go).
+ */
+const DRY_RUN_MUTATORS = new Set(['scale', 'label', 'annotate', 'delete', 'cordon', 'uncordon', 'drain', 'set image', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume']);
+
+/**
+ * A client whose writes change nothing: with `client` the write never leaves kubectl (the
+ * object is returned as it would be sent); with `server` it is sent with dryRun=All, so the
+ * apiserver runs admission and validation and stores nothing.
+ */
+function dryRunClient(client: Client, mode: 'client' | 'server'): Client {
+  const api = client.api;
+  const proxy = new Proxy(api, {
+    get(target, prop, receiver) {
+      if (prop === 'create' || prop === 'update') {
+        return (user: unknown, info: unknown, ns: string, obj: Record<string, unknown>, opts: Record<string, unknown> = {}) =>
+          mode === 'client' ? { object: obj, warnings: [] } : (target[prop] as (...a: unknown[]) => unknown).call(target, user, info, ns, obj, { ...opts, dryRun: true });
+      }
+      if (prop === 'delete') {
+        return (user: unknown, info: { resource: string; group: string; namespaced: boolean }, ns: string, name: string, opts: Record<string, unknown> = {}) =>
+          mode === 'client' ? target.get(user as never, info as never, ns, name, { quiet: true }) : target.delete(user as never, info as never, ns, name, { ...opts, dryRun: true });
+      }
+      if (prop === 'bind') return () => { throw new Error('binding is not supported in dry run'); };
+      return Reflect.get(target, prop, receiver);
+    },
+  }) as APIServer;
+  return new Client(proxy, client.user);
+}
+
 /** cobra's "Did you mean this?" (Levenshtein distance ≤ 2, or a prefix). */
 function suggestions(verb: string): string[] {
   return KUBECTL_COMMANDS.filter((c) => editDistance(verb.toLowerCase(), c) <= 2 || c.startsWith(verb.toLowerCase()));
@@ -95,6 +127,17 @@ export function runKubectl(client: Client, line: string, nowMs: number, env: Kub
       return fail(`error: unknown command "${verb}" for "kubectl"${more}`);
     }
     const { args, flags, multi } = parseFlags([...pre, ...argv], cmd.flags, cmdName);
+    const dry = flags.get('dry-run');
+    if (dry !== undefined && !['client', 'server', 'none', 'true', 'false'].includes(dry)) {
+      return fail(`error: Invalid dry-run value (${dry}). Must be "none", "server", or "client".\n`);
+    }
+    const dryMode = dry === 'client' || dry === 'true' ? 'client' : dry === 'server' ? 'server' : null;
+    if (dryMode && DRY_RUN_MUTATORS.has(cmdName)) {
+      const ctx: Ctx = { client: dryRunClient(client, dryMode), nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName };
+      const r = cmd.run(ctx);
+      const suffix = dryMode === 'client' ? ' (dry run)' : ' (server dry run)';
+      return { ...r, output: r.output.replace(/([^\n])\n/g, `$1${suffix}\n`) };
+    }
     const ctx: Ctx = { client, nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName };
     return cmd.run(ctx);
   } catch (e) {
