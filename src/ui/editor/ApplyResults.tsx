@@ -17,7 +17,7 @@ export const ApplyResults = memo(function ApplyResults() {
   return (
     <div className="apply-results" aria-live="polite">
       {results === null ? (
-        <div className="muted">$ kubectl apply -f manifest.yaml</div>
+        <div className="muted">$ kubectl apply -f - &lt; manifest.yaml</div>
       ) : results.length === 0 ? (
         <div className="muted" data-testid="apply-result">
           error: no objects passed to apply

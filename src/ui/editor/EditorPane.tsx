@@ -77,7 +77,7 @@ export function EditorPane() {
     <section className="pane editor-pane" aria-label="Manifest">
       <header className="pane-header">
         <h2>{fileName}</h2>
-        <button type="button" className="primary" data-testid="apply" onClick={onApply} disabled={applying} title={`kubectl apply -f ${fileName} (Ctrl/⌘+Enter)`}>
+        <button type="button" className="primary" data-testid="apply" onClick={onApply} disabled={applying} title={`kubectl apply -f - < ${fileName} (Ctrl/⌘+Enter)`}>
           Apply
         </button>
         <button type="button" data-testid="diff" onClick={run(diff)} title={`kubectl diff -f ${fileName}`}>

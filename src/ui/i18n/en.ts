@@ -47,8 +47,8 @@ export const en = {
     registry: 'registry',
   },
   node: {
-    off: 'off',
-    on: 'on',
+    off: 'power off',
+    on: 'power on',
     killLabel: 'kill {{node}}',
     restoreLabel: 'restore {{node}}',
     killTitle: 'Power {{node}} off: kubelet, heartbeats and containers stop',

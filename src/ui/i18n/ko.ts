@@ -54,8 +54,8 @@ export const ko: Messages = {
     registry: '레지스트리',
   },
   node: {
-    off: '끄기',
-    on: '켜기',
+    off: '전원 끄기',
+    on: '전원 켜기',
     killLabel: '{{node}} 끄기',
     restoreLabel: '{{node}} 켜기',
     killTitle: '{{node}} 전원 끄기: kubelet, 하트비트, 컨테이너가 멈춘다',
