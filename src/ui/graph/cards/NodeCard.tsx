@@ -47,14 +47,14 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
               e.stopPropagation();
               void cluster.restoreNode(data.name);
             }}>
-              <Icon name="power" /> {t('node.on')}
+              <Icon name="power" />
             </button>
           ) : (
             <button type="button" className="nodrag mini danger" data-testid="kill-node" data-node={data.name} title={t('node.killTitle', { node: data.name })} aria-label={t('node.killLabel', { node: data.name })} onClick={(e) => {
               e.stopPropagation();
               void cluster.killNode(data.name);
             }}>
-              <Icon name="power" /> {t('node.off')}
+              <Icon name="power" />
             </button>
           ))}
         {!data.controlPlane && (
@@ -62,7 +62,7 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
             e.stopPropagation();
             void cluster.removeNode(data.name);
           }}>
-            {t('node.remove')}
+            <Icon name="remove" />
           </button>
         )}
       </div>
