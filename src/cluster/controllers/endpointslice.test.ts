@@ -39,7 +39,7 @@ describe('EndpointSliceController', () => {
     pod('peekcart-a', '10.244.1.5', true);
     const b = pod('peekcart-b', '10.244.2.7', false);
     pod('other', '10.244.3.9', true, { app: 'other' } as never);
-    svc({ selector: { app: 'peekcart' }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
+    svc({ selector: { app: 'peekcart' }, clusterIP: '10.96.0.50', ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
     clock.advance(10);
     const [s] = slices();
     expect(s.metadata.name).toMatch(/^peekcart-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
@@ -57,6 +57,14 @@ describe('EndpointSliceController', () => {
     api.update(u, res('pods'), 'default', nb);
     clock.advance(10);
     expect(slices()[0].endpoints[1].conditions).toEqual({ ready: true, serving: true, terminating: false });
+  });
+
+  it("a headless Service's slices carry service.kubernetes.io/headless", () => {
+    const { clock, svc, pod, slices } = setup();
+    pod('peekcart-a', '10.244.1.5', true);
+    svc({ selector: { app: 'peekcart' }, clusterIP: 'None', ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
+    clock.advance(10);
+    expect(slices()[0].metadata.labels).toEqual({ 'service.kubernetes.io/headless': '', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io', 'kubernetes.io/service-name': 'peekcart' });
   });
 
   it('a Service selecting nothing gets one placeholder slice with no ports or endpoints', () => {

@@ -169,7 +169,10 @@ export class EndpointSliceController {
     try {
       desired.forEach((d, i) => {
         const cur = existing[i];
-        const labels = { ...(svc.metadata.labels ?? {}), 'endpointslice.kubernetes.io/managed-by': MANAGED_BY, 'kubernetes.io/service-name': name };
+        const labels: Record<string, string> = { ...(svc.metadata.labels ?? {}) };
+        if (!svc.spec.clusterIP || svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
+        labels['endpointslice.kubernetes.io/managed-by'] = MANAGED_BY;
+        labels['kubernetes.io/service-name'] = name;
         const endpoints = placeholder ? null : d.endpoints;
         if (cur) {
           if (deepEqual(cur.ports ?? [], d.ports) && deepEqual(cur.endpoints ?? [], d.endpoints)) return;
