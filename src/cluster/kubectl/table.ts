@@ -56,7 +56,7 @@ function hasCond(obj: KObject, type: string): boolean {
   return (obj.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === type && c.status === 'True');
 }
 
-function accessModes(modes: string[] | undefined): string {
+export function accessModes(modes: string[] | undefined): string {
   const short: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
   const out: string[] = [];
   for (const m of ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod']) if ((modes ?? []).includes(m)) out.push(short[m]);
@@ -95,22 +95,48 @@ function endpointSliceCells(es: KObject): [string, string] {
   return [portStr, epStr];
 }
 
-function hpaTargets(hpa: KObject): string {
+/** A quantity as the API returns it (already canonical in stored objects), or "<unknown>". */
+function qstr(v: unknown): string {
+  return v === undefined || v === null ? '<unknown>' : String(v);
+}
+
+/** printers.go formatHPAMetrics: TARGETS of `get hpa` (current/target per metric, two at most). */
+export function hpaTargets(hpa: KObject): string {
   const metrics: KObject[] = hpa.spec?.metrics ?? [];
   if (!metrics.length) return '<none>';
   const current: KObject[] = hpa.status?.currentMetrics ?? [];
   const parts = metrics.map((m, i) => {
-    if (m.type === 'Resource' && m.resource) {
-      const cur = current[i]?.resource?.current;
-      const t = m.resource.target ?? {};
-      if (t.averageUtilization !== undefined) {
-        const c = cur?.averageUtilization !== undefined ? `${cur.averageUtilization}%` : '<unknown>';
-        return `${m.resource.name}: ${c}/${t.averageUtilization}%`;
+    const st = current[i];
+    switch (m.type) {
+      case 'External':
+      case 'Object': {
+        const key = m.type === 'External' ? 'external' : 'object';
+        const t = m[key]?.target ?? {};
+        const cur = st?.[key]?.current;
+        if (t.averageValue !== undefined && t.averageValue !== null) return `${st?.[key] && cur?.averageValue !== undefined ? String(cur.averageValue) : '<unknown>'}/${t.averageValue} (avg)`;
+        return `${st?.[key] ? qstr(cur?.value ?? 0) : '<unknown>'}/${qstr(t.value ?? 0)}`;
       }
-      const c = cur?.averageValue ?? '<unknown>';
-      return `${m.resource.name}: ${c}/${t.averageValue ?? t.value}`;
+      case 'Pods': {
+        const cur = st?.pods ? qstr(st.pods.current?.averageValue ?? 0) : '<unknown>';
+        return `${cur}/${qstr(m.pods?.target?.averageValue ?? 0)}`;
+      }
+      case 'Resource':
+      case 'ContainerResource': {
+        const key = m.type === 'Resource' ? 'resource' : 'containerResource';
+        const src = m[key] ?? {};
+        const t = src.target ?? {};
+        if (t.averageValue !== undefined && t.averageValue !== null) {
+          const cur = st?.[key] ? qstr(st[key].current?.averageValue ?? 0) : '<unknown>';
+          return `${src.name}: ${cur}/${t.averageValue}`;
+        }
+        const u = st?.[key]?.current?.averageUtilization;
+        const cur = u !== undefined && u !== null ? `${u}%` : '<unknown>';
+        const target = t.averageUtilization !== undefined && t.averageUtilization !== null ? `${t.averageUtilization}%` : '<auto>';
+        return `${src.name}: ${cur}/${target}`;
+      }
+      default:
+        return '<unknown type>';
     }
-    return '<unknown>/<unknown>';
   });
   const shown = parts.slice(0, 2).join(', ');
   return parts.length > 2 ? `${shown} + ${parts.length - 2} more...` : shown;

@@ -2,7 +2,8 @@
  * `kubectl describe`, as staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go (names,
  * prefix match when the name is not found, -l, -A, blank lines between objects) and
  * pkg/describe/describe.go (NodeDescriber, DeploymentDescriber, ReplicaSetDescriber,
- * ServiceDescriber, and the genericDescriber for everything else).
+ * ServiceDescriber, and the genericDescriber for everything else); PVC, PV, StatefulSet,
+ * Namespace and Ingress describers live in describe-storage.ts.
  */
 import type { KObject } from '../../api/types';
 import { formatLabelSelector } from '../../api/labels';
@@ -12,6 +13,7 @@ import { describePod, describePodTemplate, podRequests, qty } from './describe-p
 import { PrefixWriter, controllerOf, describeEvents, eventsFor, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, rfc1123z } from './describe-util';
 import { fail, resolveTargets, stderrOf, tryStatus, type Ctx, type FlagSpec, type KubectlResult } from './util';
 import { ownedReplicaSets } from './rollout';
+import { describeIngress, describeNamespace, describePersistentVolume, describePersistentVolumeClaim, describeStatefulSet, type DescribeEnv } from './describe-storage';
 
 /** Flags of `kubectl describe`. */
 export const DESCRIBE_FLAGS: FlagSpec = {
@@ -23,9 +25,16 @@ export const DESCRIBE_FLAGS: FlagSpec = {
   recursive: { bool: true, short: 'R' },
 };
 
-interface DescribeEnv {
-  ctx: Ctx;
-  events: KObject[];
+
+/**
+ * NodeDescriber.Describe's events: two searchEvents queries merged — the Node's reference
+ * with its UID (node-lifecycle controller: RegisteredNode, NodeNotReady …) and the same
+ * reference with UID = node name (the kubelet's events).
+ */
+export function nodeEvents(all: KObject[], node: KObject): KObject[] {
+  const byUid = all.filter((e) => e.involvedObject?.uid && e.involvedObject.uid === node.metadata.uid && eventsFor([e], node).length);
+  const byName = eventsFor(all, node, node.metadata.name).filter((e) => !byUid.includes(e));
+  return [...byUid, ...byName];
 }
 
 function describeNode(node: KObject, d: DescribeEnv): string {
@@ -110,7 +119,7 @@ function describeNode(node: KObject, d: DescribeEnv): string {
     w.write(1, `${r}\t${qty(r, tot.requests[r])} (${pct(tot.requests[r], r)}%)\t${qty(r, tot.limits[r])} (${pct(tot.limits[r], r)}%)\n`);
   }
   for (const r of Object.keys(alloc).filter((k) => k.startsWith('hugepages-')).sort()) w.write(1, `${r}\t0 (0%)\t0 (0%)\n`);
-  describeEvents(w, eventsFor(d.events, node, node.metadata.name), ctx.nowMs);
+  describeEvents(w, nodeEvents(d.events, node), ctx.nowMs);
   return w.toString();
 }
 
@@ -217,7 +226,7 @@ function describeService(svc: KObject, d: DescribeEnv): string {
   return w.toString();
 }
 
-function formatSliceEndpoints(slices: KObject[], portName: string): string {
+export function formatSliceEndpoints(slices: KObject[], portName: string): string {
   if (!slices.length) return '<none>';
   const list: string[] = [];
   let count = 0;
@@ -319,6 +328,21 @@ export function runDescribe(ctx: Ctx): KubectlResult {
           break;
         case 'Service':
           docs.push(describeService(o, env));
+          break;
+        case 'PersistentVolumeClaim':
+          docs.push(describePersistentVolumeClaim(o, env));
+          break;
+        case 'PersistentVolume':
+          docs.push(describePersistentVolume(o, env));
+          break;
+        case 'StatefulSet':
+          docs.push(describeStatefulSet(o, env));
+          break;
+        case 'Namespace':
+          docs.push(describeNamespace(o, env));
+          break;
+        case 'Ingress':
+          docs.push(describeIngress(o, env, formatSliceEndpoints));
           break;
         default:
           docs.push(describeGeneric(o, env));
