@@ -27,6 +27,7 @@ import { NodeLifecycleController } from './nodelifecycle';
 import { TaintEvictionController } from './tainteviction';
 import { PodGCController } from './podgc';
 import { ServiceLoadBalancerController } from './service-lb';
+import { EndpointsController } from './endpoints';
 import { JobController } from './job';
 import { TTLAfterFinishedController } from './ttlafterfinished';
 import { DaemonSetsController } from './daemonset';
@@ -69,6 +70,7 @@ export class ControllerManager {
   readonly taintEviction: TaintEvictionController;
   readonly podGC: PodGCController;
   readonly serviceLB: ServiceLoadBalancerController;
+  readonly endpoints: EndpointsController;
   readonly job: JobController;
   readonly ttlAfterFinished: TTLAfterFinishedController;
   readonly cronJob: CronJobController;
@@ -98,6 +100,7 @@ export class ControllerManager {
     this.taintEviction = new TaintEvictionController(ctx, this.informers);
     this.podGC = new PodGCController(ctx, this.informers);
     this.serviceLB = new ServiceLoadBalancerController(ctx, this.informers);
+    this.endpoints = new EndpointsController(ctx, this.informers);
     this.job = new JobController(ctx, this.informers);
     this.ttlAfterFinished = new TTLAfterFinishedController(ctx, this.informers);
     this.cronJob = new CronJobController(ctx, this.informers);
@@ -112,7 +115,7 @@ export class ControllerManager {
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */
