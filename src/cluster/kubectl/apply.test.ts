@@ -137,6 +137,7 @@ const YAML_ERROR_CASES = [
   'metadata:\n  name: x\n',
   'kind: Pod\nmetadata:\n  name: x\n',
   'apiVersion: v1\nmetadata:\n  name: x\n',
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: 1\n   b: 2\n',
 ];
 
 describe('apply: bad input', () => {

@@ -53,8 +53,23 @@ export function splitYAMLDocuments(text: string): { text: string; line: number }
   return out;
 }
 
+/**
+ * The line go-yaml reports: where its scanner stands when it fails. For a key that runs over
+ * two lines ("a: 1\n   b: 2"), that is the line of the offending `:` — the end of the yaml
+ * library's MULTILINE_IMPLICIT_KEY range — not where the key starts.
+ */
+function goYamlLine(err: YAMLError): number | undefined {
+  if (err.code === 'MULTILINE_IMPLICIT_KEY') return err.linePos?.[1]?.line ?? err.linePos?.[0].line;
+  return err.linePos?.[0].line;
+}
+
+/** The error go-yaml would hit first: a multi-line implicit key wins over the compact-mapping error it implies. */
+function firstGoYamlError(errors: YAMLError[]): YAMLError | undefined {
+  return errors.find((e) => e.code === 'MULTILINE_IMPLICIT_KEY') ?? errors[0];
+}
+
 function goYamlMessage(err: YAMLError): string {
-  const line = err.linePos?.[0].line;
+  const line = goYamlLine(err);
   const at = line !== undefined ? `line ${line}: ` : '';
   const m = err.message;
   switch (err.code) {
@@ -130,10 +145,11 @@ export function parseManifest(text: string): ManifestChunk[] {
       merge: true,
       customTags: (tags) => tags.filter((t) => (t as { format?: string }).format !== 'TIME'),
     });
-    const err = doc.errors[0];
+    const err = firstGoYamlError(doc.errors);
     if (err) {
       const ln = err.linePos?.[0];
-      out.push({ index: out.length, line: chunk.line, error: `error converting YAML to JSON: ${goYamlMessage(err)}`, errorLine: ln ? chunk.line + ln.line - 1 : chunk.line, errorColumn: ln?.col ?? 1 });
+      const goLine = goYamlLine(err);
+      out.push({ index: out.length, line: chunk.line, error: `error converting YAML to JSON: ${goYamlMessage(err)}`, errorLine: goLine ? chunk.line + goLine - 1 : chunk.line, errorColumn: goLine === ln?.line ? (ln?.col ?? 1) : 1 });
       return out;
     }
     let value: unknown;
