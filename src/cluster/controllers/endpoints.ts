@@ -12,9 +12,10 @@
 import type { ComponentContext } from '../component-context';
 import type { SharedInformerFactory, SharedInformer } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
+import { watchServicesAndPods } from './service-membership';
 import { users, type Client } from '../client/clientset';
 import { deepEqual, metaNamespaceKey, splitKey, type KObject } from '../api/types';
-import { fromLabelSelector, matches } from '../api/labels';
+import { fromLabelSelector } from '../api/labels';
 import { StatusError } from '../api/errors';
 import { findPort } from './endpointslice';
 
@@ -57,24 +58,7 @@ export class EndpointsController {
     this.services = informers.informerFor('', 'services');
     this.pods = informers.informerFor('', 'pods');
     this.endpoints = informers.informerFor('', 'endpoints');
-    this.services.addEventHandler({
-      participant: PARTICIPANT,
-      filter: (s) => !!s.spec?.selector,
-      onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
-      onUpdate: (_o, s) => this.queue.add(metaNamespaceKey(s)),
-      onDelete: (s) => this.queue.add(metaNamespaceKey(s)),
-    });
-    this.pods.addEventHandler({
-      participant: PARTICIPANT,
-      filter: (p) => this.servicesFor(p).length > 0,
-      onAdd: (p) => this.enqueueForPod(p),
-      onUpdate: (o, p) => {
-        if (o.metadata.resourceVersion === p.metadata.resourceVersion) return;
-        this.enqueueForPod(p);
-        if (!deepEqual(o.metadata.labels, p.metadata.labels)) this.enqueueForPod(o);
-      },
-      onDelete: (p) => this.enqueueForPod(p),
-    });
+    watchServicesAndPods(this.services, this.pods, PARTICIPANT, this.queue);
   }
 
   run(): void {}
@@ -86,14 +70,6 @@ export class EndpointsController {
   }
   resync(): void {
     for (const s of this.services.list()) if (s.spec?.selector) this.queue.add(metaNamespaceKey(s));
-  }
-
-  private servicesFor(pod: KObject): KObject[] {
-    return this.services.list(pod.metadata.namespace).filter((s) => s.spec?.selector && matches(fromLabelSelector({ matchLabels: s.spec.selector }), pod.metadata.labels));
-  }
-
-  private enqueueForPod(pod: KObject): void {
-    for (const s of this.servicesFor(pod)) this.queue.add(metaNamespaceKey(s));
   }
 
   /** syncService: computes the subsets and creates or updates the Endpoints object. */

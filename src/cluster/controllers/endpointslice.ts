@@ -19,9 +19,10 @@
 import type { ComponentContext } from '../component-context';
 import type { SharedInformerFactory, SharedInformer } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
+import { watchServicesAndPods } from './service-membership';
 import { users, type Client } from '../client/clientset';
 import { deepEqual, metaNamespaceKey, newControllerRef, splitKey, type KObject } from '../api/types';
-import { fromLabelSelector, matches } from '../api/labels';
+import { fromLabelSelector } from '../api/labels';
 import { StatusError } from '../api/errors';
 
 const PARTICIPANT = 'endpointslice-controller';
@@ -79,24 +80,7 @@ export class EndpointSliceController {
       const svc = s.metadata.labels?.['kubernetes.io/service-name'];
       return svc && s.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY ? [`${s.metadata.namespace}/${svc}`] : [];
     });
-    this.services.addEventHandler({
-      participant: PARTICIPANT,
-      filter: (s) => !!s.spec?.selector,
-      onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
-      onUpdate: (_o, s) => this.queue.add(metaNamespaceKey(s)),
-      onDelete: (s) => this.queue.add(metaNamespaceKey(s)),
-    });
-    this.pods.addEventHandler({
-      participant: PARTICIPANT,
-      filter: (p) => this.servicesFor(p).length > 0,
-      onAdd: (p) => this.enqueueForPod(p),
-      onUpdate: (o, p) => {
-        if (o.metadata.resourceVersion === p.metadata.resourceVersion) return;
-        this.enqueueForPod(p);
-        if (!deepEqual(o.metadata.labels, p.metadata.labels)) this.enqueueForPod(o);
-      },
-      onDelete: (p) => this.enqueueForPod(p),
-    });
+    watchServicesAndPods(this.services, this.pods, PARTICIPANT, this.queue);
   }
 
   run(): void {}
@@ -109,14 +93,6 @@ export class EndpointSliceController {
   /** Re-enqueues every Service (after a resume). */
   resync(): void {
     for (const s of this.services.list()) if (s.spec?.selector) this.queue.add(metaNamespaceKey(s));
-  }
-
-  private servicesFor(pod: KObject): KObject[] {
-    return this.services.list(pod.metadata.namespace).filter((s) => s.spec?.selector && matches(fromLabelSelector({ matchLabels: s.spec.selector }), pod.metadata.labels));
-  }
-
-  private enqueueForPod(pod: KObject): void {
-    for (const s of this.servicesFor(pod)) this.queue.add(metaNamespaceKey(s));
   }
 
   /** syncService: computes the desired slices and creates, updates or deletes to match. */
