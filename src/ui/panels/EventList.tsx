@@ -24,6 +24,28 @@ export const EventRow = memo(function EventRow({ e, now }: { e: KObject; now: nu
   );
 });
 
+/** The `kubectl get events` table for a list of Events (also the inspector's Events tab). */
+export function EventTable({ events, now }: { events: KObject[]; now: number }) {
+  return (
+    <table className="kubectl-table">
+      <thead>
+        <tr>
+          <th>LAST SEEN</th>
+          <th>TYPE</th>
+          <th>REASON</th>
+          <th>OBJECT</th>
+          <th>MESSAGE</th>
+        </tr>
+      </thead>
+      <tbody>
+        {events.map((e) => (
+          <EventRow key={e.metadata.uid ?? e.metadata.name} e={e} now={now} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function EventList() {
   const events = useKubeStore(selectEvents);
   const nowSec = useKubeStore(selectNowSec);
@@ -31,22 +53,7 @@ export function EventList() {
   return (
     <div className="scroll" role="tabpanel">
       <div>
-        <table className="kubectl-table">
-          <thead>
-            <tr>
-              <th>LAST SEEN</th>
-              <th>TYPE</th>
-              <th>REASON</th>
-              <th>OBJECT</th>
-              <th>MESSAGE</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sorted.map((e) => (
-              <EventRow key={e.metadata.uid ?? e.metadata.name} e={e} now={nowSec * 1000} />
-            ))}
-          </tbody>
-        </table>
+        <EventTable events={sorted} now={nowSec * 1000} />
       </div>
     </div>
   );
