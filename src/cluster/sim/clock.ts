@@ -1,3 +1,5 @@
+import { Heap } from './heap';
+
 /**
  * SimClock: the one clock of the simulated cluster.
  *
@@ -52,7 +54,7 @@ export const DEFAULT_START_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
 export class SimClock {
   private nowMs: number;
   private seq = 0;
-  private heap: Timer[] = [];
+  private heap = new Heap<Timer>((a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq));
   private byId = new Map<number, Timer>();
   private deadlineCount = 0;
   private rfcAt = NaN;
@@ -91,7 +93,7 @@ export class SimClock {
    */
   setTimer(delayMs: number, fn: () => void, info?: TimerInfo): TimerHandle {
     const t: Timer = { at: this.nowMs + Math.max(0, delayMs), seq: this.seq++, fn, info, cancelled: false };
-    this.push(t);
+    this.heap.push(t);
     this.byId.set(t.seq, t);
     if (info?.deadline) this.deadlineCount++;
     return { id: t.seq };
@@ -110,7 +112,7 @@ export class SimClock {
   /** Simulated time of the next timer, or undefined when none is pending. */
   nextAt(): number | undefined {
     this.dropCancelled();
-    return this.heap.length ? this.heap[0].at : undefined;
+    return this.heap.peek()?.at;
   }
 
   /** The earliest pending deadline's time, or undefined. O(timers) — call rarely. */
@@ -143,9 +145,9 @@ export class SimClock {
   runUntil(untilMs: number, stop?: () => boolean): boolean {
     for (;;) {
       this.dropCancelled();
-      const t = this.heap[0];
+      const t = this.heap.peek();
       if (!t || t.at > untilMs) break;
-      this.pop();
+      this.heap.pop();
       this.byId.delete(t.seq);
       if (t.info?.deadline) this.deadlineCount--;
       if (t.at > this.nowMs) this.nowMs = t.at;
@@ -176,44 +178,6 @@ export class SimClock {
   }
 
   private dropCancelled(): void {
-    while (this.heap.length && this.heap[0].cancelled) this.pop();
-  }
-
-  private less(a: Timer, b: Timer): boolean {
-    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
-  }
-
-  private push(t: Timer): void {
-    const h = this.heap;
-    h.push(t);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
-      i = p;
-    }
-  }
-
-  private pop(): Timer | undefined {
-    const h = this.heap;
-    if (!h.length) return undefined;
-    const top = h[0];
-    const last = h.pop()!;
-    if (h.length) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && this.less(h[l], h[m])) m = l;
-        if (r < h.length && this.less(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
-      }
-    }
-    return top;
+    while (this.heap.length && this.heap.peek()!.cancelled) this.heap.pop();
   }
 }
