@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 // its Windows user agent makes Monaco use CRLF line endings.
 // E2E_PORT lets a second checkout run its tests while another preview holds 4173.
 const port = Number(process.env.E2E_PORT ?? 4173);
+// E2E_DIST serves another build folder (`vite build --outDir /tmp/x`), so parallel work does not share dist/.
+const dist = process.env.E2E_DIST ? ` --outDir ${process.env.E2E_DIST}` : '';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -30,7 +32,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort${dist}`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

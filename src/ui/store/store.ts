@@ -12,8 +12,9 @@ import { createSelectionSlice, type SelectionSlice } from './slices/selection';
 import { createApplySlice, type ApplySlice } from './slices/apply';
 import { createReplaySlice, type ReplaySlice } from './slices/replay';
 import { createConsoleSlice, type ConsoleSlice } from './slices/console';
+import { createTrafficSlice, type TrafficSlice } from './slices/traffic';
 
-export type KubeState = ResourcesSlice & RelaySlice & PlaybackSlice & SelectionSlice & ApplySlice & ReplaySlice & ConsoleSlice;
+export type KubeState = ResourcesSlice & RelaySlice & PlaybackSlice & SelectionSlice & ApplySlice & ReplaySlice & ConsoleSlice & TrafficSlice;
 
 /** A fresh store (the app has one; tests make their own). */
 export function createKubeStore() {
@@ -25,6 +26,7 @@ export function createKubeStore() {
     ...createApplySlice(...a),
     ...createReplaySlice(...a),
     ...createConsoleSlice(...a),
+    ...createTrafficSlice(...a),
   }));
 }
 
