@@ -24,6 +24,7 @@ import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
 import { MAX_HOPS_PER_BATCH, SPEEDS, objectKey, type ClusterApi, type ObjectChangeMsg, type TickBatch } from './protocol';
+import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
 
 /** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
 export interface ClusterLike {
@@ -286,6 +287,20 @@ export class ClusterHost implements ClusterApi {
 
   proxyRules(node: string): string | null {
     return this.cluster.kubeProxies.get(node)?.rules() ?? null;
+  }
+
+  // ── network tools (issue 5): PLACEHOLDERS until the engine side lands — replace, do not keep ──
+  dnsLookup(_name: string, _fromNamespace: string): DnsLookupResult {
+    throw new Error('dnsLookup: not implemented yet');
+  }
+  sendRequests(_request: TrafficRequest): TrafficResult[] {
+    throw new Error('sendRequests: not implemented yet');
+  }
+  setLoad(_load: WorkloadLoad): void {
+    throw new Error('setLoad: not implemented yet');
+  }
+  loads(): WorkloadLoad[] {
+    return [];
   }
 
   /** Server-side dry run of the editor's text (changes nothing), with editor markers. */

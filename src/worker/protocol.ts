@@ -19,6 +19,8 @@ import type { DiffOutput } from './diff';
 import type { SessionLog, SessionAction } from './session';
 import type { KubectlResult } from '../cluster/kubectl/command';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
+import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
+export type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad };
 
 export type { EditorMarker, DiffOutput, SessionLog, SessionAction };
 export type { KObject, RelayHop, Deadline, ApplyResult, ResourceRow, KubectlResult, SchedulingDecision };
@@ -117,6 +119,14 @@ export interface ClusterApi {
   schedulingDecision(namespace: string, name: string): SchedulingDecision | null;
   /** A node's kube-proxy rules as `iptables-save` prints them, or null when the node runs no kube-proxy. */
   proxyRules(node: string): string | null;
+  /** `nslookup name` from a Pod in `fromNamespace`, through cluster DNS (CoreDNS). Read-only. */
+  dnsLookup(name: string, fromNamespace: string): DnsLookupResult;
+  /** Sends `count` HTTP requests (traffic generator); routed by kube-proxy rules; recorded in the session log (it draws from the RNG). */
+  sendRequests(request: TrafficRequest): TrafficResult[];
+  /** Sets the simulated CPU load of a workload (feeds metrics-server → HPA); recorded in the session log. */
+  setLoad(load: WorkloadLoad): void;
+  /** The loads set so far. */
+  loads(): WorkloadLoad[];
 }
 
 /** The key objects are stored under in the UI: "Kind/namespace/name" or "Kind/name". */
