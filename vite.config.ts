@@ -1,8 +1,27 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import type { ProxyOptions } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 const monacoEsm = fileURLToPath(new URL('./node_modules/monaco-editor/esm/vs/', import.meta.url));
+
+// The browser attaches to an API server through the app's own server (src/ui/attach):
+// `/k8s/…` → KUBE_RELAY_API (default `kubectl proxy`'s http://127.0.0.1:8001), which sends no
+// CORS headers. Watches stream through; the target is echoed as x-kube-relay-upstream.
+const kubeRelayApi = process.env.KUBE_RELAY_API ?? 'http://127.0.0.1:8001';
+const k8sProxy: Record<string, ProxyOptions> = {
+  '/k8s': {
+    target: kubeRelayApi,
+    changeOrigin: true,
+    rewrite: (p) => p.replace(/^\/k8s/, '') || '/',
+    configure: (proxy) => {
+      proxy.on('proxyReq', (req) => req.removeHeader('origin'));
+      proxy.on('proxyRes', (res) => {
+        res.headers['x-kube-relay-upstream'] = kubeRelayApi;
+      });
+    },
+  },
+};
 
 export default defineConfig({
   plugins: [react()],
@@ -22,8 +41,8 @@ export default defineConfig({
     // Monaco (≈ 4 MB) and mermaid's diagram chunks are lazy and expected to be large
     chunkSizeWarningLimit: 5000,
   },
-  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
-  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true, proxy: k8sProxy },
+  server: { host: '127.0.0.1', proxy: k8sProxy },
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',

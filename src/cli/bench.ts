@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Cluster, type NodeConfig } from '../cluster/cluster';
 import { describeRow } from '../cluster/kubectl/printers';
+import { marginalCpuPerPod, runPeer, type PeerResult } from './bench-peer';
 
 interface CaseResult {
   name: string;
@@ -26,6 +27,8 @@ interface CaseResult {
 const args = process.argv.slice(2);
 const big = args.includes('--big');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+/** `--no-peer` skips the webernetes cases (they run at wall speed, a few minutes). */
+const peer = !args.includes('--no-peer') && (!only || only.startsWith('webernetes'));
 
 function workers(n: number): NodeConfig[] {
   const out: NodeConfig[] = [];
@@ -128,6 +131,15 @@ const cases: [string, () => CaseResult][] = [
     c.apply(deployment('web', 10000));
     untilRunning(c, 10000, 3_600_000);
   })],
+  // The engine side of the peer ratio (CONTRACTS.md §3): the same Deployment on 30 nodes.
+  ['pods-30-nodes-30', () => measure('pods-30-nodes-30', 30, () => new Cluster({ seed: 1, nodes: workers(30) }), (c) => {
+    c.apply(deployment('web', 30));
+    untilRunning(c, 30, 300_000);
+  })],
+  ['pods-300-nodes-30', () => measure('pods-300-nodes-30', 30, () => new Cluster({ seed: 1, nodes: workers(30) }), (c) => {
+    c.apply(deployment('web', 300));
+    untilRunning(c, 300, 600_000);
+  })],
   ['node-kill-pods-1k', () => measure('node-kill-pods-1k', 100, () => {
     const c = new Cluster({ seed: 1, nodes: workers(100) });
     c.apply(deployment('web', 1000));
@@ -156,6 +168,7 @@ for (const [name, run] of cases) {
   if (only && name !== only) continue;
   engine.push(run());
 }
+const peerResults: PeerResult[] | undefined = peer ? await runPeer() : undefined;
 
 let commit = 'unknown';
 try {
@@ -167,13 +180,39 @@ mkdirSync('bench', { recursive: true });
 const prev = existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const merged = new Map<string, CaseResult>((prev.engine ?? []).map((e: CaseResult) => [e.name, e]));
 for (const e of engine) merged.set(e.name, e);
-const results = {
+/** bench/results.json (CONTRACTS.md §3); `ui` is written by `npm run bench:ui`. */
+interface Results {
+  commit: string;
+  date: string;
+  node: string;
+  cpus: number;
+  engine: CaseResult[];
+  peer?: PeerResult[];
+  ratios?: Record<string, number | null>;
+  ui?: unknown;
+}
+const results: Results = {
   ...prev,
   commit,
   date: new Date().toISOString(),
   node: process.version,
   cpus: cpus().length,
   engine: [...merged.values()],
+  peer: peerResults ?? prev.peer,
 };
+results.ratios = ratios(results.engine, results.peer);
+/**
+ * cpuPerPodVsWebernetes: engine marginal CPU per Pod ÷ webernetes marginal CPU per Pod, each
+ * (CPU at 300 Pods − CPU at 30 Pods) / 270 on 30 nodes. Below 1 the engine is cheaper; the
+ * budget (DESIGN.md) is ≤ 0.01. Null when a run is missing or incomplete.
+ */
+function ratios(eng: CaseResult[], peers: PeerResult[] | undefined): Record<string, number | null> {
+  const e = marginalCpuPerPod(eng.find((x) => x.name === 'pods-30-nodes-30'), eng.find((x) => x.name === 'pods-300-nodes-30'));
+  const w = marginalCpuPerPod(peers?.find((x) => x.name === 'webernetes-pods-30-nodes-30'), peers?.find((x) => x.name === 'webernetes-pods-300-nodes-30'));
+  const out: Record<string, number | null> = { cpuPerPodVsWebernetes: e !== undefined && w !== undefined && w > 0 ? Math.round((e / w) * 10000) / 10000 : null };
+  if (e !== undefined) out.engineCpuMsPerPod = Math.round(e * 1000) / 1000;
+  if (w !== undefined) out.webernetesCpuMsPerPod = Math.round(w * 1000) / 1000;
+  return out;
+}
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 process.stdout.write('wrote bench/results.json\n');

@@ -48,6 +48,8 @@ const stages: [string, string, string[], NodeJS.ProcessEnv?][] = [
   ['unit', 'npx', ['vitest', 'run', '--reporter=default']],
   ['build', 'npx', ['vite', 'build']],
   ['e2e', 'npx', ['playwright', 'test', '--reporter=list'], { CHROMIUM_PATH: chromium, CI: process.env.CI ?? '1' }],
+  // the browser attached to `npm run apiserver` (its own apiserver + preview servers)
+  ['e2e-attach', 'npx', ['playwright', 'test', '-c', 'playwright.attach.config.ts', '--reporter=list'], { CHROMIUM_PATH: chromium, CI: process.env.CI ?? '1' }],
 ];
 for (const [name, cmd, args, env] of stages) {
   const r = run(name, cmd, args, env);

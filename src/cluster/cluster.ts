@@ -30,8 +30,18 @@ import { Kubelet, type NodeConfig } from './kubelet/kubelet';
 import { KubeScheduler } from './scheduler/scheduler';
 import { ControllerManager } from './controllers/controller-manager';
 import { MetricsServer } from './metrics/metrics-server';
+import { LoadControl } from './traffic/load';
+import { ingressNginxBootstrapObjects } from './controllers/ingress-nginx';
+import { TrafficGenerator } from './traffic/traffic';
+import { nslookup } from './traffic/nslookup';
+import type { DnsLookupResult, TrafficRequest, TrafficResult } from './traffic/types';
+import { podExecVia } from './traffic/pod-exec';
+import type { ExecEnv } from './kubectl/cmd/exec';
+import type { KubectlEnv } from './kubectl/command';
 import { applyManifest, type ApplyOptions, type ApplyResult } from './kubectl/apply';
 import { runKubectl, type KubectlResult } from './kubectl/command';
+import { StandaloneContainers } from './docker/standalone';
+import { runDocker } from './docker/cli';
 
 export type { ApplyResult, ApplyOptions, NodeConfig, RelayHop, Deadline, Timings, KubectlResult };
 
@@ -103,8 +113,14 @@ export class Cluster {
   readonly controllerManager: ControllerManager;
   /** The simulated metrics-server (metrics.k8s.io): Pod usage from per-workload load settings. */
   readonly metrics: MetricsServer;
+  /** Per-workload CPU load settings (traffic/load.ts), fed to metrics-server. */
+  readonly loads: LoadControl;
+  /** The traffic generator (traffic/traffic.ts): requests routed by DNS, kube-proxy rules and ingress-nginx. */
+  readonly traffic: TrafficGenerator;
   /** The simulated hypervisor: powers machines (nodes) off and on from Machine objects. */
   readonly machines: MachineController;
+  /** Containers started the `docker run` way on a machine, outside Kubernetes (docker/standalone.ts). */
+  readonly docker: StandaloneContainers;
   /** The kubectl user's client (what the editor's Apply and the kubectl bar use). */
   readonly kubectlClient: Client;
   private lastChangeAt: number;
@@ -127,8 +143,10 @@ export class Cluster {
     this.api.store.listen((ev) => this.onStoreEvent(ev));
 
     this.bootstrap();
-    this.machines = new MachineController(this.ctx, this.kubelets, this.kubeProxies);
+    this.docker = new StandaloneContainers({ now: () => this.clock.now(), rng: this.rng, relay: this.relay, images: this.images, powered: (n) => this.kubelets.get(n)?.powered });
+    this.machines = new MachineController(this.ctx, this.kubelets, this.kubeProxies, (n, on) => this.docker.machinePowered(n, on));
     this.metrics = new MetricsServer(this.ctx);
+    this.loads = new LoadControl(this.metrics);
     this.controllerManager = new ControllerManager(this.ctx, { metrics: this.metrics });
     this.scheduler = new KubeScheduler(this.ctx);
     const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3);
@@ -140,6 +158,7 @@ export class Cluster {
     this.scheduler.start();
     this.dns = new ClusterDNS(this.ctx);
     this.dns.start();
+    this.traffic = new TrafficGenerator({ ctx: this.ctx, dns: this.dns, kubelets: this.kubelets, kubeProxies: this.kubeProxies, ingress: this.controllerManager.ingressNginx });
     // let the kubelets register and the controllers sync before anyone applies anything
     this.clock.runUntil(options.startMs ?? DEFAULT_START_MS);
     this.lastChangeAt = this.clock.now();
@@ -171,6 +190,8 @@ export class Cluster {
       reclaimPolicy: 'Delete',
       volumeBindingMode: 'WaitForFirstConsumer',
     });
+    // ingress-nginx's IngressClass (controllers/ingress-nginx.ts), the default class
+    this.installIngressClass(sys);
     if (this.options.coreDNS !== false) {
       for (const o of dnsBootstrapObjects()) {
         const info = this.api.registry.forKind(o.apiVersion, o.kind);
@@ -178,6 +199,22 @@ export class Cluster {
         sys.resource(info.group, info.resource).create(o.metadata.namespace ?? '', o);
       }
     }
+  }
+
+  /**
+   * Creates ingress-nginx's IngressClass `nginx` without moving the seeded RNG (it was added
+   * after the RNG sequence of every existing scenario was fixed): its uid comes from an RNG of
+   * its own, and the shared RNG is put back after the create.
+   */
+  private installIngressClass(sys: Client): void {
+    const rng = this.rng as unknown as { a: number; b: number; c: number; d: number };
+    const saved = { ...rng };
+    for (const o of ingressNginxBootstrapObjects()) {
+      sys.resource('networking.k8s.io', 'ingressclasses').create('', o);
+      const stored = this.api.store.get('ingressclasses.networking.k8s.io', o.metadata.name);
+      if (stored) stored.obj.metadata.uid = new Rng(((this.options.seed ?? 1) ^ 0x1a9e55) >>> 0).uuid();
+    }
+    Object.assign(rng, saved);
   }
 
   /**
@@ -246,7 +283,26 @@ export class Cluster {
 
   /** Runs one kubectl command line as the kubectl user (the kubectl bar, the scenario `kubectl` step); `stdin` feeds `apply -f -`. */
   kubectl(line: string, stdin?: string): KubectlResult {
-    return runKubectl(this.kubectlClient, line, this.clock.now(), { kubelets: this.kubelets, metrics: (this as { metrics?: unknown }).metrics, stdin });
+    // kubectl exec (kubectl/cmd/exec.ts): the kubelets' containers and the data plane
+    const env: KubectlEnv & ExecEnv = {
+      kubelets: this.kubelets,
+      metrics: (this as { metrics?: unknown }).metrics,
+      stdin,
+      podExec: podExecVia(this.kubelets, () => this.clock.now()),
+      nslookup: (name, ns, from) => nslookup(this.dns, name, ns, from),
+      sendRequests: (req) => this.traffic.send(req),
+    };
+    return runKubectl(this.kubectlClient, line, this.clock.now(), env);
+  }
+
+  /** `nslookup NAME` from a Pod of `fromNamespace` through cluster DNS (traffic/nslookup.ts). */
+  dnsLookup(name: string, fromNamespace: string): DnsLookupResult {
+    return nslookup(this.dns, name, fromNamespace || 'default');
+  }
+
+  /** Sends a batch of HTTP requests (traffic/traffic.ts); draws from the seeded RNG. */
+  sendRequests(request: TrafficRequest): TrafficResult[] {
+    return this.traffic.send(request);
   }
 
   /** Advances simulated time by `ms`, running whatever falls due. */
@@ -257,6 +313,18 @@ export class Cluster {
   /** Fires the next pending timer (the UI's "step"). False when nothing is pending. */
   step(): boolean {
     return this.clock.step();
+  }
+
+  /**
+   * True when a `settle` ending at `endMs` (simulated ms since the epoch) would stop now:
+   * quiet for `quietMs` with no known deadline before `endMs`, or `endMs` reached. For
+   * settles played on the wall clock (the UI's tours), which cannot jump time.
+   */
+  settledBy(endMs: number, quietMs = 30_000): boolean {
+    const now = this.clock.now();
+    if (now >= endMs) return true;
+    const dl = this.clock.nextDeadlineAt();
+    return now >= this.lastChangeAt + quietMs && !(dl !== undefined && dl <= endMs);
   }
 
   /**
@@ -323,8 +391,17 @@ export class Cluster {
     this.kubectlClient.resource(MACHINE_GROUP, 'machines').delete('', name, { summary: `delete Machine ${name}` });
     k.powerOff();
     this.kubeProxies.get(name)?.powerOff();
+    this.docker.machineRemoved(name);
     this.kubelets.delete(name);
     this.kubeProxies.delete(name);
+  }
+
+  /**
+   * A `docker …` command line against a machine's own engine (docker/cli.ts), e.g.
+   * `docker -H ssh://node-1 run -d --restart=always --name web nginx`: stdout, stderr, exit code.
+   */
+  dockerCommand(line: string): KubectlResult {
+    return runDocker(this.docker, line, this.clock.now());
   }
 
   /** `kubectl delete pod` (graceful). Throws StatusError 404. */

@@ -86,6 +86,8 @@ export class MachineController {
     private readonly ctx: ComponentContext,
     private readonly kubelets: Map<string, Kubelet>,
     private readonly kubeProxies: Map<string, KubeProxy> = new Map(),
+    /** Told when a machine powers off or on (its `docker run` containers die or restart: docker/standalone.ts). */
+    private readonly onPower: (node: string, on: boolean) => void = () => {},
   ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.queue = new RateLimitingQueue('machine', ctx.clock, ctx.relay, (key) => this.syncMachine(key));
@@ -126,6 +128,7 @@ export class MachineController {
         k.powerOn();
         kp?.powerOn();
       }
+      this.onPower(name, want === 'On');
     }
     if (m.status?.power !== want) {
       const next = deepCopy(m);

@@ -1,8 +1,8 @@
 /**
  * Which kube-relay components reconcile each kind (the UI's "stored only — no controller"
  * marker for the rest). A kind missing here is kept by kube-apiserver in etcd and served
- * back, but nothing in this cluster acts on it: an Ingress without an ingress controller,
- * a NetworkPolicy without a network plugin that enforces it, RBAC objects (the simulated
+ * back, but nothing in this cluster acts on it: an Ingress of a class no controller serves
+ * (ingress-nginx serves class `nginx`), a NetworkPolicy without a network plugin that enforces it, RBAC objects (the simulated
  * authorizer does not read them), webhook configurations, custom resources other than Machine.
  *
  * Names are the relay participant names of CONTRACTS.md §1 (per-node components without the
@@ -26,6 +26,8 @@ export const RECONCILERS: Readonly<Record<string, readonly string[]>> = {
   PersistentVolume: ['persistentvolume-binder-controller', 'pv-protection-controller'],
   PersistentVolumeClaim: ['persistentvolume-binder-controller', 'pvc-protection-controller'],
   StorageClass: ['provisioner'],
+  Ingress: ['ingress-nginx-controller'],
+  IngressClass: ['ingress-nginx-controller'],
   Machine: ['machine-controller'],
   Lease: ['kubelet', 'node-lifecycle-controller'],
   Event: ['kube-apiserver (1h TTL)'],

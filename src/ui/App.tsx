@@ -4,6 +4,7 @@ import { EditorPane } from './editor/EditorPane';
 import { ClusterGraph } from './graph/ClusterGraph';
 import { SequenceDiagram } from './sequence/SequenceDiagram';
 import { SidePanel } from './panels/SidePanel';
+import { Gallery } from './gallery/Gallery';
 
 export function App() {
   return (
@@ -15,6 +16,7 @@ export function App() {
         <SidePanel />
         <SequenceDiagram />
       </main>
+      <Gallery />
     </div>
   );
 }

@@ -7,6 +7,13 @@ import { applyFailed, applyFinished, applyStarted, kubectlFinished, kubectlStart
 import type { SchedulingDecision } from './store/types';
 import type { Remote } from 'comlink';
 import type { ApplyResult, ClusterApi, DiffOutput, EditorMarker, SessionLog } from '../worker/protocol';
+import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../worker/protocol';
+
+import { receiveTourBatch } from './tours/tour-store';
+import i18n from 'i18next';
+import { startAttach, type AttachHandle } from './attach/attach-client';
+import { engineLabel, engineStore } from './attach/engine';
+import type { ParsedTour, Step } from '../worker/protocol';
 
 let connection: ClusterConnection | null = null;
 
@@ -23,10 +30,38 @@ let readyResolve: () => void = () => {};
 /** Resolves once the first worker has restored its session and sent its first batch. */
 export const clusterReady: Promise<void> = new Promise((r) => (readyResolve = r));
 
+// ---- attached to an API server instead of the worker (ui/attach, issue 9 §4) ----
+/** The API base the page is attached to (null: the in-browser engine). */
+const attachBase = engineStore.getState().base;
+let attachment: AttachHandle | null = null;
+
+/** What a worker-only command says while attached. */
+function attachedOnly(what: string): Error {
+  return new Error(i18n.t('attach.unavailable', { what, engine: engineLabel(engineStore.getState()) }));
+}
+
+function startAttached(base: string): void {
+  if (attachment) return;
+  document.documentElement.dataset.engine = 'attached';
+  attachment = startAttach({
+    base,
+    onBatch: (b) => receiveBatch(b),
+    onStatus: (status, detail) => {
+      setConnection(status, detail);
+      if (status === 'ready') readyResolve();
+    },
+    onInfo: (info) => engineStore.setState({ info }),
+  });
+}
+
 /** Starts the worker (idempotent). */
 export function startCluster(): void {
+  if (attachBase) return startAttached(attachBase);
   connection ??= connectCluster({
-    onBatch: receiveBatch,
+    onBatch: (b) => {
+      receiveBatch(b);
+      receiveTourBatch(b);
+    },
     onStatus: (status, detail) => {
       setConnection(status, detail);
       if (status === 'ready') readyResolve();
@@ -35,7 +70,11 @@ export function startCluster(): void {
   });
 }
 
+/** While attached, every worker call rejects with {@link attachedOnly} (never throws synchronously). */
+const attachedApi = new Proxy({}, { get: (_t, name) => () => Promise.reject(attachedOnly(String(name))) }) as Remote<ClusterApi>;
+
 function api() {
+  if (attachBase) return attachedApi;
   startCluster();
   return connection!.api();
 }
@@ -62,17 +101,30 @@ export const cluster = {
       applyFailed(`error: ${errorText(e)}`);
     }
   },
+  /** `kubectl apply -k DIR` of the editor's tabs (path → text); the results land in the store like `apply`. */
+  async applyKustomize(files: Record<string, string>, dir: string): Promise<void> {
+    applyStarted();
+    try {
+      applyFinished(await api().applyKustomize(files, dir));
+    } catch (e) {
+      applyFailed(`error: ${errorText(e)}`);
+    }
+  },
+  /** `kubectl kustomize DIR` of the editor's tabs (read-only). */
+  kustomizeBuild: (files: Record<string, string>, dir: string): Promise<{ stdout: string; stderr: string; code: number }> => api().kustomizeBuild(files, dir),
   play: () => run(() => api().play()),
   pause: () => run(() => api().pause()),
   setSpeed: (speed: number) => run(() => api().setSpeed(speed)),
   step: () => run(() => api().step()),
-  killNode: (name: string) => run(() => api().killNode(name)),
-  restoreNode: (name: string) => run(() => api().restoreNode(name)),
+  /** Runs simulated time instantly until the cluster is quiet, past the next deadline. */
+  fastForward: () => run(() => api().fastForward()),
+  killNode: (name: string) => run(() => (attachment ? attachment.setPower(name, 'Off') : api().killNode(name))),
+  restoreNode: (name: string) => run(() => (attachment ? attachment.setPower(name, 'On') : api().restoreNode(name))),
   addNode: () => run(() => api().addNode()),
   removeNode: (name: string) => run(() => api().removeNode(name)),
   setImageMissing: (image: string, missing: boolean) => run(() => api().setImageMissing(image, missing)),
   missingImages: (): Promise<string[]> => api().missingImages().catch(() => []),
-  deletePod: (namespace: string, name: string) => run(() => api().deletePod(namespace, name)),
+  deletePod: (namespace: string, name: string) => run(() => (attachment ? attachment.deletePod(namespace, name) : api().deletePod(namespace, name))),
   reset: () => run(() => api().reset()),
   /** Server-side dry run of editor text (changes nothing); null when the worker is not there. */
   dryRun: (text: string): Promise<{ results: ApplyResult[]; markers: EditorMarker[] } | null> => api().dryRun(text).catch(() => null),
@@ -94,4 +146,17 @@ export const cluster = {
   },
   schedulingDecision: (namespace: string, name: string): Promise<SchedulingDecision | null> => api().schedulingDecision(namespace, name),
   proxyRules: (node: string): Promise<string | null> => api().proxyRules(node),
+  // tours (ui/tours): the worker parses tour files and plays their steps on the live cluster
+  parseTour: (text: string): Promise<ParsedTour> => api().parseTour(text),
+  runScenarioSteps: (steps: Step[]) => run(() => api().runScenarioSteps(steps)),
+  finishScenarioSteps: () => run(() => api().finishScenarioSteps()),
+  cancelScenarioSteps: () => run(() => api().cancelScenarioSteps()),
+  /** `nslookup name` from a Pod in `fromNamespace` (Network panel); rejects with the worker's error. */
+  dnsLookup: (name: string, fromNamespace: string): Promise<DnsLookupResult> => api().dnsLookup(name, fromNamespace),
+  /** Sends a batch of requests (traffic generator); rejects with the worker's error. */
+  sendRequests: (request: TrafficRequest): Promise<TrafficResult[]> => api().sendRequests(request),
+  /** Sets a workload's simulated CPU load (feeds metrics-server → HPA). */
+  setLoad: (load: WorkloadLoad) => run(() => api().setLoad(load)),
+  /** The loads set so far (empty when the worker is not there). */
+  loads: (): Promise<WorkloadLoad[]> => api().loads().catch(() => []),
 };

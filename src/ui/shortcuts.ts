@@ -1,10 +1,12 @@
 /**
- * Keyboard shortcuts: space plays/pauses, `.` steps, `?` toggles the help, Escape closes the
- * help or the inspector. Ignored while typing (inputs, selects, Monaco, contenteditable).
+ * Keyboard shortcuts: space plays/pauses, `.` steps, `?` toggles the help, `t` the tour list,
+ * `n` runs a tour's next steps, Escape closes the tour list, the help or the inspector. Ignored while typing (inputs, selects, Monaco, contenteditable).
  */
 import { kubeStore } from './store/store';
 import { select, setHelpOpen } from './store/actions';
 import { cluster } from './cluster-client';
+import { tourStore } from './tours/tour-store';
+import { nextTourStep, openTourList } from './tours/tour-actions';
 
 function typing(t: EventTarget | null): boolean {
   if (!(t instanceof HTMLElement)) return false;
@@ -33,8 +35,18 @@ export function onShortcut(e: KeyboardEvent): void {
       e.preventDefault();
       setHelpOpen(!s.helpOpen);
       break;
+    case 't':
+      e.preventDefault();
+      openTourList(!tourStore.getState().listOpen);
+      break;
+    case 'n':
+      if (!tourStore.getState().tour) break;
+      e.preventDefault();
+      void nextTourStep();
+      break;
     case 'Escape':
-      if (s.helpOpen) setHelpOpen(false);
+      if (tourStore.getState().listOpen) openTourList(false);
+      else if (s.helpOpen) setHelpOpen(false);
       else if (s.selected) select(null);
       break;
   }

@@ -22,9 +22,15 @@ import { ChangeBatcher } from './batch';
 import { markersFor, type EditorMarker } from './markers';
 import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
+import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
 import { MAX_HOPS_PER_BATCH, SPEEDS, objectKey, type ClusterApi, type ObjectChangeMsg, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
+import { parse as parseYaml } from 'yaml';
+import { parseScenario, type Step } from '../cluster/scenario/scenario';
+import type { StandaloneContainer } from '../cluster/docker/standalone';
+import { ScriptPlayer } from './script';
+import type { ParsedTour } from './protocol';
 
 /** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
 export interface ClusterLike {
@@ -48,6 +54,12 @@ export interface ClusterLike {
   kubectl(line: string): KubectlResult;
   readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
   readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
+  /** traffic/nslookup.ts through cluster DNS */
+  dnsLookup(name: string, fromNamespace: string): DnsLookupResult;
+  /** traffic/traffic.ts */
+  sendRequests(request: TrafficRequest): TrafficResult[];
+  /** traffic/load.ts */
+  readonly loads: { set(load: WorkloadLoad): void; list(): WorkloadLoad[] };
 }
 
 export interface HostDeps {
@@ -69,6 +81,12 @@ export const TICK_MS = 50;
 export const TICK_BUDGET_MS = 35;
 /** A tick after a long stall (tab in background) advances at most this much wall time. */
 const MAX_TICK_WALL_MS = 250;
+/** Fast-forward stops after this much simulated quiet (no hop but heartbeats)… */
+const FAST_FORWARD_QUIET_MS = 10_000;
+/** …or, when no deadline showed up, this much (longer than the 50 s node-monitor-grace-period)… */
+const FAST_FORWARD_IDLE_MS = 60_000;
+/** …or after this much simulated time. */
+const FAST_FORWARD_LIMIT_MS = 15 * 60_000;
 /** `step` fires at most this many timers looking for a visible hop. */
 const MAX_STEP_TIMERS = 2_000;
 
@@ -93,6 +111,14 @@ export class ClusterHost implements ClusterApi {
   private owedMs = 0;
   /** The user's actions since the last reset, for persistence and crash recovery (session.ts). */
   private log: SessionAction[] = [];
+  /** Scenario steps a tour queued on the live cluster (script.ts); each executed step is recorded. */
+  private readonly script = new ScriptPlayer((step) => {
+    this.record({ op: 'scenarioStep', step });
+    ScriptPlayer.run(this.engine(), step);
+    this.dirty = true;
+  });
+  /** docker engines' version last sent to the UI (-1: send on the next batch). */
+  private dockerVersion = -1;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
   private readonly sessionCluster = { seed: 1, nodes: 3 };
 
@@ -115,6 +141,8 @@ export class ClusterHost implements ClusterApi {
     this.lastSeq = 0;
     this.needReset = true;
     this.log = [];
+    this.script?.cancel();
+    this.dockerVersion = -1;
   }
 
   /** Appends a user action to the session log (at the simulated time before it runs). */
@@ -146,7 +174,7 @@ export class ClusterHost implements ClusterApi {
     const whole = Math.floor(this.owedMs);
     if (this.running && whole > 0) {
       this.owedMs -= whole;
-      const target = this.cluster.now() + whole;
+      const target = this.script.limit(this.cluster.now() + whole);
       const budgetEnd = wall + TICK_BUDGET_MS;
       try {
         this.cluster.clock.runUntil(target, () => this.deps.wallNow() > budgetEnd);
@@ -157,7 +185,19 @@ export class ClusterHost implements ClusterApi {
         this.dirty = true;
       }
     }
+    if (this.script.status.pending) this.pumpScript();
     this.flush();
+  }
+
+  /** Runs the tour's next steps once its wait is over (an engine error pauses, as in tick). */
+  private pumpScript(): void {
+    try {
+      this.script.pump(this.engine());
+    } catch (e) {
+      this.script.cancel();
+      this.fault = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    }
+    this.dirty = true;
   }
 
   apply(text: string): ApplyResult[] {
@@ -198,6 +238,36 @@ export class ClusterHost implements ClusterApi {
     this.dirty = true;
     this.flush();
     return fired;
+  }
+
+  fastForward(): { untilMs: number; reason: 'quiet' | 'limit' } {
+    this.running = false;
+    this.owedMs = 0;
+    const c = this.cluster;
+    const start = c.now();
+    // the next deadline: the earliest one seen during the run (a killed node's grace period
+    // is armed only once its heartbeats stop); passed once the clock reaches it
+    let next = Infinity;
+    let seen = c.relay.lastSeq;
+    let lastActive = start;
+    let reason: 'quiet' | 'limit' = 'limit';
+    while (c.now() - start < FAST_FORWARD_LIMIT_MS) {
+      if (next === Infinity || c.now() < next) next = Math.min(next, c.deadlines().find((d) => d.at > start)?.at ?? Infinity);
+      c.clock.runUntil(c.now() + 1000);
+      if (c.relay.lastSeq > seen && c.relay.since(seen).some((h) => h.category !== 'heartbeat')) lastActive = c.now();
+      seen = c.relay.lastSeq;
+      // no deadline seen yet: wait longer (a timer may still be armed, e.g. a silent node's grace period)
+      const quietFor = next === Infinity ? FAST_FORWARD_IDLE_MS : FAST_FORWARD_QUIET_MS;
+      if (c.now() - lastActive >= quietFor && (next === Infinity || c.now() >= next)) {
+        reason = 'quiet';
+        break;
+      }
+    }
+    // recorded after the run (at = until): replay runs the clock there, the same timers in order
+    this.record({ op: 'fastForward', until: c.now() });
+    this.dirty = true;
+    this.flush();
+    return { untilMs: c.now(), reason };
   }
 
   /** Fires timers until the next visible (non-heartbeat) hop. */
@@ -268,6 +338,7 @@ export class ClusterHost implements ClusterApi {
   }
 
   kubectl(line: string): KubectlResult {
+    if (/^\s*docker(\s|$)/.test(line)) return this.docker(line);
     let result: KubectlResult;
     this.record({ op: 'kubectl', line });
     try {
@@ -289,18 +360,90 @@ export class ClusterHost implements ClusterApi {
     return this.cluster.kubeProxies.get(node)?.rules() ?? null;
   }
 
-  // ── network tools (issue 5): PLACEHOLDERS until the engine side lands — replace, do not keep ──
-  dnsLookup(_name: string, _fromNamespace: string): DnsLookupResult {
-    throw new Error('dnsLookup: not implemented yet');
+  // ── network tools (issue 5): traffic/*.ts ──
+  /** `nslookup NAME` from a Pod of `fromNamespace`: changes no object, but is logged so that a replay has the same relay (its DNS hops). */
+  dnsLookup(name: string, fromNamespace: string): DnsLookupResult {
+    this.record({ op: 'dnsLookup', name, namespace: fromNamespace });
+    const r = this.cluster.dnsLookup(name, fromNamespace);
+    this.dirty = true;
+    this.flush();
+    return r;
   }
-  sendRequests(_request: TrafficRequest): TrafficResult[] {
-    throw new Error('sendRequests: not implemented yet');
+
+  /** Sends a batch of requests (traffic/traffic.ts); recorded, since routing draws from the seeded RNG. */
+  sendRequests(request: TrafficRequest): TrafficResult[] {
+    this.record({ op: 'request', request });
+    const r = this.cluster.sendRequests(request);
+    this.dirty = true;
+    this.flush();
+    return r;
   }
-  setLoad(_load: WorkloadLoad): void {
-    throw new Error('setLoad: not implemented yet');
+
+  /** Sets a workload's total CPU load (traffic/load.ts → metrics-server); recorded. */
+  setLoad(load: WorkloadLoad): void {
+    this.record({ op: 'setLoad', load });
+    this.cluster.loads.set(load);
+    this.dirty = true;
+    this.flush();
   }
+
   loads(): WorkloadLoad[] {
-    return [];
+    return this.cluster.loads.list();
+  }
+
+  // ── tours and `docker run` (issue 6 §6–§7): script.ts, cluster/docker ──
+  /** Parses a tour file: the scenario (scenario.ts) and its `title: {en, ko}` (the UI never parses YAML). */
+  parseTour(text: string): ParsedTour {
+    const doc = parseYaml(text) as Record<string, unknown>;
+    const scenario = parseScenario(doc);
+    const t = doc?.title;
+    const title = t && typeof t === 'object' ? Object.fromEntries(Object.entries(t).map(([k, v]) => [k, String(v)])) : { en: scenario.name };
+    return { scenario, title };
+  }
+
+  runScenarioSteps(steps: Step[]): void {
+    this.script.enqueue(this.engine(), steps);
+    this.dirty = true;
+    this.flush();
+  }
+
+  finishScenarioSteps(): void {
+    this.script.finish(this.engine());
+    this.dirty = true;
+    this.flush();
+  }
+
+  cancelScenarioSteps(): void {
+    this.script.cancel();
+    this.dirty = true;
+    this.flush();
+  }
+
+  /** A `docker …` line (cluster/docker/cli.ts) against a machine's engine; recorded in the session log. */
+  docker(line: string): KubectlResult {
+    this.record({ op: 'docker', line });
+    const r = this.engine().dockerCommand(line);
+    this.dirty = true;
+    this.flush();
+    return r;
+  }
+
+  standaloneContainers(): StandaloneContainer[] {
+    return this.engine().docker.list();
+  }
+
+  /** `kubectl apply -k DIR` of the editor's tabs (worker/kustomize.ts); recorded in the session log. */
+  applyKustomize(files: Record<string, string>, dir: string): ApplyResult[] {
+    this.applySeq = this.cluster.relay.lastSeq + 1;
+    this.record({ op: 'applyKustomize', files: { ...files }, dir });
+    const results = applyKustomize(this.cluster, files, dir);
+    this.flush();
+    return results;
+  }
+
+  /** `kubectl kustomize DIR` of the editor's tabs (changes nothing). */
+  kustomizeBuild(files: Record<string, string>, dir: string): { stdout: string; stderr: string; code: number } {
+    return kustomizeBuild(files, dir);
   }
 
   /** Server-side dry run of the editor's text (changes nothing), with editor markers. */
@@ -366,6 +509,28 @@ export class ClusterHost implements ClusterApi {
             break;
           case 'step':
             this.stepTimers();
+            break;
+          case 'fastForward':
+            if (a.until > c.now()) c.clock.runUntil(a.until);
+            break;
+          case 'scenarioStep':
+            ScriptPlayer.run(this.engine(), a.step);
+            break;
+          case 'docker':
+            this.engine().dockerCommand(a.line);
+            break;
+          case 'setLoad':
+            c.loads.set(a.load);
+            break;
+          case 'request':
+            c.sendRequests(a.request);
+            break;
+          case 'dnsLookup':
+            c.dnsLookup(a.name, a.namespace);
+            break;
+          case 'applyKustomize':
+            this.applySeq = c.relay.lastSeq + 1;
+            applyKustomize(c, a.files, a.dir);
             break;
         }
       } catch {
@@ -433,7 +598,17 @@ export class ClusterHost implements ClusterApi {
       profile: c.timings.profile,
       applySeq: this.applySeq,
       fault: this.fault,
+      ...this.dockerBatch(),
+      script: this.script.status,
     });
+  }
+
+  /** `{standalone}` when the docker engines changed since the last batch (always after a reset). */
+  private dockerBatch(): { standalone?: StandaloneContainer[] } {
+    const d = (this.cluster as Partial<Cluster>).docker;
+    if (!d || d.version === this.dockerVersion) return {};
+    this.dockerVersion = d.version;
+    return { standalone: d.list() };
   }
 
   private snapshotChange(o: KObject): ObjectChangeMsg {

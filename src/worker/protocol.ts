@@ -23,6 +23,17 @@ import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } fro
 export type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad };
 
 export type { EditorMarker, DiffOutput, SessionLog, SessionAction };
+import type { StandaloneContainer } from '../cluster/docker/standalone';
+import type { Step, Scenario } from '../cluster/scenario/scenario';
+import type { StepResult } from '../cluster/scenario/runner';
+import type { ScriptStatus } from './script';
+export type { StandaloneContainer, Step, Scenario, StepResult, ScriptStatus };
+
+/** A tour file parsed by the worker: the scenario plus its optional `title: {en, ko}`. */
+export interface ParsedTour {
+  scenario: Scenario;
+  title: Record<string, string>;
+}
 export type { KObject, RelayHop, Deadline, ApplyResult, ResourceRow, KubectlResult, SchedulingDecision };
 
 /** Playback speeds (simulated ms per wall ms) offered by the toolbar. */
@@ -72,6 +83,10 @@ export interface TickBatch {
   applySeq: number | null;
   /** Set when the engine threw while running timers; playback is then paused. */
   fault: string | null;
+  /** Containers run the `docker run` way (no API object): the whole list, sent on reset and when it changed. */
+  standalone?: StandaloneContainer[];
+  /** Scenario steps a tour queued on the live cluster (worker/script.ts). */
+  script?: ScriptStatus;
 }
 
 /** Hops beyond this many in one tick are dropped from the batch (oldest first). */
@@ -88,6 +103,13 @@ export interface ClusterApi {
   setSpeed(speed: number): void;
   /** Pauses, then runs timers until the next visible (non-heartbeat) hop. False when nothing was pending. */
   step(): boolean;
+  /**
+   * Fast-forward: pauses, then runs simulated time instantly until the cluster is quiet
+   * (no hop but heartbeats for 10 s) and at least past the next deadline known when it
+   * started (e.g. an eviction countdown); at most 15 simulated minutes. Returns the new
+   * simulated time (ms since the epoch) and why it stopped.
+   */
+  fastForward(): { untilMs: number; reason: 'quiet' | 'limit' };
   killNode(name: string): void;
   restoreNode(name: string): void;
   /** Adds a worker node; without a name picks the next free `node-N`. Returns the name. */
@@ -127,6 +149,30 @@ export interface ClusterApi {
   setLoad(load: WorkloadLoad): void;
   /** The loads set so far. */
   loads(): WorkloadLoad[];
+  /** Parses a scenario/tour file (YAML text); throws the runner's ScenarioError message. */
+  parseTour(text: string): ParsedTour;
+  /**
+   * Queues scenario steps on the live cluster (tours): actions run at once, `advance` and
+   * `settle` wait on the wall clock at the current speed; each executed step is recorded in
+   * the session log. Progress comes in the batches' `script`.
+   */
+  runScenarioSteps(steps: Step[]): void;
+  /** Fast-forwards the queued steps (the rest of the current tour segment). */
+  finishScenarioSteps(): void;
+  /** Drops queued steps (leaving a tour). */
+  cancelScenarioSteps(): void;
+  /** A `docker …` line against a machine's engine (`docker -H ssh://node-1 run -d --restart=always --name web nginx`); recorded. */
+  docker(line: string): KubectlResult;
+  /** Containers run the `docker run` way, on every machine. */
+  standaloneContainers(): StandaloneContainer[];
+  /**
+   * `kubectl apply -k DIR` of the editor's tabs (`files`: tab path → text, e.g.
+   * "overlays/prod/kustomization.yaml"; `dir`: "overlays/prod"); recorded in the session log.
+   * A kustomize error applies nothing and is the one error result.
+   */
+  applyKustomize(files: Record<string, string>, dir: string): ApplyResult[];
+  /** `kubectl kustomize DIR` of the editor's tabs: the rendered YAML (stdout), warnings/errors (stderr), exit code. Read-only. */
+  kustomizeBuild(files: Record<string, string>, dir: string): { stdout: string; stderr: string; code: number };
 }
 
 /** The key objects are stored under in the UI: "Kind/namespace/name" or "Kind/name". */

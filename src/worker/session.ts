@@ -5,6 +5,8 @@
  * engine is deterministic (one seeded RNG, one simulated clock), so replaying the log on a
  * fresh cluster gives the same objects, the same relay and the same time.
  */
+import type { TrafficRequest, WorkloadLoad } from '../cluster/traffic/types';
+import type { Step } from '../cluster/scenario/scenario';
 
 /** One user action, at simulated ms since the epoch (the cluster clock before the action). */
 export type SessionAction =
@@ -13,7 +15,21 @@ export type SessionAction =
   | { at: number; op: 'image'; image: string; missing: boolean }
   | { at: number; op: 'deletePod'; namespace: string; name: string }
   | { at: number; op: 'kubectl'; line: string }
-  | { at: number; op: 'step' };
+  | { at: number; op: 'step' }
+  /** fast-forward: the clock ran instantly to `until` (ms since the epoch) */
+  | { at: number; op: 'fastForward'; until: number }
+  /** a scenario step a tour ran on the live cluster (worker/script.ts) */
+  | { at: number; op: 'scenarioStep'; step: Step }
+  /** a `docker …` line against a machine's engine (docker/cli.ts) */
+  | { at: number; op: 'docker'; line: string }
+  /** the load control (traffic/load.ts): total CPU of a workload's Pods */
+  | { at: number; op: 'setLoad'; load: WorkloadLoad }
+  /** a batch of requests from the traffic generator (it draws from the seeded RNG, so it is replayed) */
+  | { at: number; op: 'request'; request: TrafficRequest }
+  /** an nslookup from the DNS tool: changes no object, but its queries are relay hops */
+  | { at: number; op: 'dnsLookup'; name: string; namespace: string }
+  /** `kubectl apply -k DIR` of the editor's tabs (path → text); replayed by building them again (worker/kustomize.ts) */
+  | { at: number; op: 'applyKustomize'; files: Record<string, string>; dir: string };
 
 export interface SessionLog {
   format: 'kube-relay-session';

@@ -26,11 +26,14 @@ import {
   newInvalid,
   newNotFound,
   type FieldError,
+  type Status,
 } from '../api/errors';
 import { matches, parseSelector, type Selector } from '../api/labels';
 import { fieldsMatch, parseFieldSelector, type FieldRequirement } from './fields';
 import { strategyFor, type StrategyContext, type StrategyTable } from './registry/strategy';
 import { IPAllocator, PortAllocator } from './allocators';
+import { patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
+import { evictPod, type Eviction } from './eviction';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -404,8 +407,9 @@ export class APIServer implements StrategyContext {
         let obj: KObject;
         if (opts.subresource === 'status') {
           // status strategy: only status (and, for nodes, nothing else) may change — so only the
-          // input's status (and annotations, below) is copied, never the whole input
-          const next = deepCopy(old);
+          // input's status (and annotations, below) is copied, never the whole input; the rest
+          // (spec, …) is shared with the stored old version, which is read-only (copy-on-write)
+          const next: KObject = { ...old, metadata: deepCopy(old.metadata) };
           next.status = deepCopy(input.status);
           // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels: the deployment
           // controller writes deployment.kubernetes.io/revision through UpdateStatus.
@@ -423,7 +427,11 @@ export class APIServer implements StrategyContext {
           obj = deepCopy(input);
           obj.apiVersion = apiVersionOf(info);
           obj.kind = info.kind;
-          if (strategy.hasStatus || (info.custom && info.subresources.includes('status'))) obj.status = deepCopy(old.status);
+          if (strategy.hasStatus || (info.custom && info.subresources.includes('status'))) {
+            // the main resource cannot change status; an object without one stays without one
+            if (old.status === undefined) delete obj.status;
+            else obj.status = deepCopy(old.status);
+          }
         }
         // system fields are the server's
         obj.metadata.uid = old.metadata.uid;
@@ -450,8 +458,11 @@ export class APIServer implements StrategyContext {
         if (errs.length) throw newInvalid(groupKind(info), name, errs);
         const warnings = opts.subresource ? [] : strategy.warnings?.(obj, old) ?? [];
         // no-op writes are invisible (no new revision, no watch event)
-        const cmpA = { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: undefined } };
-        const cmpB = { ...old, metadata: { ...old.metadata, resourceVersion: undefined, managedFields: undefined } };
+        // managedFields count (the HTTP API's server-side apply and CSA→SSA migration change
+        // only them), their timestamps do not (a repeated apply is a no-op, as upstream)
+        const owners = (o: KObject) => (o.metadata.managedFields ?? []).map((e: object) => ({ ...e, time: undefined }));
+        const cmpA = { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: owners(obj) } };
+        const cmpB = { ...old, metadata: { ...old.metadata, resourceVersion: undefined, managedFields: owners(old) } };
         if (deepEqual(cmpA, cmpB)) {
           this.responseHop(user, 'update', info, ns, name, `200 OK (no change) ${this.describe(info, ns, name)}`, cause, old.metadata.resourceVersion, opts.category);
           return { object: old, warnings };
@@ -483,6 +494,19 @@ export class APIServer implements StrategyContext {
         throw err;
       }
     });
+  }
+
+  /**
+   * patch: PATCH with a JSON patch, merge patch, strategic merge patch or server-side apply
+   * document (see patch.ts). @throws StatusError as kube-apiserver's patch handler.
+   */
+  patch(user: RequestUser, info: ResourceInfo, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
+    return patchObject(this, user, info, namespace, name, type, body, opts);
+  }
+
+  /** pods/eviction: evicts a Pod honouring its PodDisruptionBudget (see eviction.ts). */
+  evict(user: RequestUser, namespace: string, name: string, body: Eviction): Status {
+    return evictPod(this, user, namespace, name, body);
   }
 
   /** A Pod with a pending grace period is not removed by finalizer removal alone. */

@@ -27,6 +27,7 @@ import { NodeLifecycleController } from './nodelifecycle';
 import { TaintEvictionController } from './tainteviction';
 import { PodGCController } from './podgc';
 import { ServiceLoadBalancerController } from './service-lb';
+import { IngressNginxController } from './ingress-nginx';
 import { EndpointsController } from './endpoints';
 import { JobController } from './job';
 import { TTLAfterFinishedController } from './ttlafterfinished';
@@ -82,6 +83,8 @@ export class ControllerManager {
   readonly pvProtection: PVProtectionController;
   /** Simulated external provisioners (kind's local-path-provisioner and any other); not a kube-controller-manager controller. */
   readonly provisioners: ExternalProvisioners;
+  /** The simulated ingress-nginx controller (IngressClass `nginx`); not a kube-controller-manager controller. */
+  readonly ingressNginx: IngressNginxController;
   private started = false;
   private paused = false;
 
@@ -111,11 +114,12 @@ export class ControllerManager {
     this.pvcProtection = new PVCProtectionController(ctx, this.informers);
     this.pvProtection = new PVProtectionController(ctx, this.informers);
     this.provisioners = new ExternalProvisioners(ctx, this.informers);
+    this.ingressNginx = new IngressNginxController(ctx, this.informers);
   }
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners, this.ingressNginx] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */

@@ -361,9 +361,11 @@ export interface DecisionTarget {
 /**
  * Records a `decision` hop (from = to = participant): what the control loop observed and
  * what it will do, e.g. "desired 3 ≠ current 0 → create 3 Pods". Returns its seq; run the
- * actions with it as the cause so the requests hang off the decision.
+ * actions with it as the cause so the requests hang off the decision. `note` is the
+ * reconciliation's short headline for the sequence diagram (RelayHop.note); it defaults to
+ * `summary` when a reconcile id is given.
  */
-export function recordDecision(relay: RelayRecorder, participant: string, target: DecisionTarget, summary: string, reconcile?: number): number {
+export function recordDecision(relay: RelayRecorder, participant: string, target: DecisionTarget, summary: string, reconcile?: number, note?: string): number {
   return relay.record({
     from: participant,
     to: participant,
@@ -373,6 +375,7 @@ export function recordDecision(relay: RelayRecorder, participant: string, target
     name: target.name,
     summary,
     reconcile,
+    ...(reconcile !== undefined ? { note: note ?? summary } : {}),
   });
 }
 

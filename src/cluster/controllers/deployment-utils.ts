@@ -142,11 +142,17 @@ export function maxSurge(d: KObject): number {
 
 // ---- replica sets ----------------------------------------------------------------------------
 
+/**
+ * The template without the pod-template-hash label, for comparison only: copies the three
+ * levels it changes (template, metadata, labels) and shares the rest with `t` (read-only).
+ */
 function templateWithoutHash(t: KObject['spec']): unknown {
-  const c = deepCopy(t ?? {});
+  const c = { ...(t ?? {}) };
   if (c.metadata?.labels) {
-    delete c.metadata.labels[DefaultDeploymentUniqueLabelKey];
-    if (Object.keys(c.metadata.labels).length === 0) delete c.metadata.labels;
+    const labels = { ...c.metadata.labels };
+    delete labels[DefaultDeploymentUniqueLabelKey];
+    c.metadata = { ...c.metadata, labels };
+    if (Object.keys(labels).length === 0) delete c.metadata.labels;
   }
   return c;
 }

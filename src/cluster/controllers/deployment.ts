@@ -241,9 +241,12 @@ export class DeploymentController {
     return map;
   }
 
-  /** Records a decision hop for the current sync and runs `fn` with it as the cause. */
-  decide<T>(d: KObject, summary: string, fn: () => T): T {
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'deployments', namespace: d.metadata.namespace, name: d.metadata.name }, summary, this.reconcileId);
+  /**
+   * Records a decision hop for the current sync (with `note` as the reconciliation's headline,
+   * default `summary`) and runs `fn` with it as the cause.
+   */
+  decide<T>(d: KObject, summary: string, fn: () => T, note?: string): T {
+    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'deployments', namespace: d.metadata.namespace, name: d.metadata.name }, summary, this.reconcileId, note);
     return this.ctx.relay.withCause(seq, fn);
   }
 
@@ -338,6 +341,7 @@ export class DeploymentController {
         d,
         `no ReplicaSet matches the pod template → create ReplicaSet ${newRS.metadata.name} (pod-template-hash ${hash}, revision ${newRevision}) with ${newReplicasCount} replicas`,
         () => this.rsClient.create(d.metadata.namespace ?? '', newRS),
+        `new ReplicaSet ${newRS.metadata.name} (revision ${newRevision}) → ${newReplicasCount} of ${specReplicas(d)} replicas (maxSurge ${util.maxSurge(d)}, maxUnavailable ${util.maxUnavailable(d)})`,
       );
     } catch (err) {
       if (isAlreadyExists(err)) {
@@ -457,7 +461,8 @@ export class DeploymentController {
     rsCopy.spec.replicas = newScale;
     util.setReplicasAnnotations(rsCopy, dReplicas, maxReplicas);
     const write = () => this.rsClient.update(rsCopy, { summary: `update ReplicaSet ${metaNamespaceKey(rs)} spec.replicas ${oldScale} → ${newScale}` });
-    const updated = sizeNeedsUpdate ? this.decide(d, `scale ${op} ReplicaSet ${rs.metadata.name} from ${oldScale} to ${newScale} (${why})`, write) : write();
+    const note = `scale ${op} ReplicaSet ${rs.metadata.name} ${oldScale} → ${newScale} (maxSurge ${util.maxSurge(d)}, maxUnavailable ${util.maxUnavailable(d)})`;
+    const updated = sizeNeedsUpdate ? this.decide(d, `scale ${op} ReplicaSet ${rs.metadata.name} from ${oldScale} to ${newScale} (${why})`, write, note) : write();
     if (sizeNeedsUpdate) this.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${updated.metadata.name} from ${oldScale} to ${newScale}`);
     return [sizeNeedsUpdate, updated];
   }

@@ -132,43 +132,51 @@ export class EndpointSliceController {
     // nothing selected: one placeholder slice with no ports and no endpoints (reconciler.go)
     const placeholder = desired.length === 0;
     const existing = this.slices.byIndex('service', key).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-    const rc = this.client.resource('discovery.k8s.io', 'endpointslices');
     if (placeholder) desired.push({ ports: [], endpoints: [] });
     const total = desired.reduce((n, d) => n + d.endpoints.length, 0);
     const ready = desired.reduce((n, d) => n + d.endpoints.filter((e) => e.conditions.ready).length, 0);
     const unchanged = existing.length === desired.length && existing.every((s, i) => deepEqual(s.ports ?? [], desired[i].ports) && deepEqual(s.endpoints ?? [], desired[i].endpoints));
     if (unchanged) return;
-    this.ctx.relay.record({
-      from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', namespace: ns, name,
+    // the reconciliation's note for the sequence diagram: "3 ready endpoints" (", 1 not ready")
+    const note = `${ready} ready endpoint${ready === 1 ? '' : 's'}${total > ready ? `, ${total - ready} not ready` : ''}`;
+    const seq = this.ctx.relay.record({
+      from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', resource: 'services', namespace: ns, name,
       summary: `Service ${ns}/${name}: ${pods.length} selected Pods → ${total} endpoints (${ready} ready) in ${desired.length} slice(s)`,
+      reconcile: this.ctx.relay.newReconcile(), note,
     });
     try {
-      desired.forEach((d, i) => {
-        const cur = existing[i];
-        const labels: Record<string, string> = { ...(svc.metadata.labels ?? {}) };
-        if (!svc.spec.clusterIP || svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
-        labels['endpointslice.kubernetes.io/managed-by'] = MANAGED_BY;
-        labels['kubernetes.io/service-name'] = name;
-        const endpoints = placeholder ? null : d.endpoints;
-        if (cur) {
-          if (deepEqual(cur.ports ?? [], d.ports) && deepEqual(cur.endpoints ?? [], d.endpoints)) return;
-          rc.update({ ...cur, metadata: { ...cur.metadata, labels }, ports: d.ports, endpoints }, { summary: `update EndpointSlice ${ns}/${cur.metadata.name}: ${d.endpoints.length} endpoints` });
-        } else {
-          rc.create(ns, {
-            apiVersion: 'discovery.k8s.io/v1',
-            kind: 'EndpointSlice',
-            metadata: { generateName: `${name}-`, namespace: ns, labels, ownerReferences: [newControllerRef(svc)], annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() } } as unknown as KObject['metadata'],
-            addressType: 'IPv4',
-            endpoints,
-            ports: d.ports,
-          });
-        }
-      });
-      for (const extra of existing.slice(desired.length)) rc.delete(ns, extra.metadata.name);
+      this.ctx.relay.withCause(seq, () => this.writeSlices(ns, name, svc, desired, existing, placeholder));
     } catch (e) {
       // a stale cache (409) or a slice deleted meanwhile (404): retried with back-off
       if (e instanceof StatusError) this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'note', summary: `retry Service ${key}: ${e.message}` });
       throw e;
     }
+  }
+
+  /** The writes of one sync: update/create the desired slices, delete the extra ones. */
+  private writeSlices(ns: string, name: string, svc: KObject, desired: { ports: EndpointPort[]; endpoints: Endpoint[] }[], existing: KObject[], placeholder: boolean): void {
+    const rc = this.client.resource('discovery.k8s.io', 'endpointslices');
+    desired.forEach((d, i) => {
+      const cur = existing[i];
+      const labels: Record<string, string> = { ...(svc.metadata.labels ?? {}) };
+      if (!svc.spec.clusterIP || svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
+      labels['endpointslice.kubernetes.io/managed-by'] = MANAGED_BY;
+      labels['kubernetes.io/service-name'] = name;
+      const endpoints = placeholder ? null : d.endpoints;
+      if (cur) {
+        if (deepEqual(cur.ports ?? [], d.ports) && deepEqual(cur.endpoints ?? [], d.endpoints)) return;
+        rc.update({ ...cur, metadata: { ...cur.metadata, labels }, ports: d.ports, endpoints }, { summary: `update EndpointSlice ${ns}/${cur.metadata.name}: ${d.endpoints.length} endpoints` });
+      } else {
+        rc.create(ns, {
+          apiVersion: 'discovery.k8s.io/v1',
+          kind: 'EndpointSlice',
+          metadata: { generateName: `${name}-`, namespace: ns, labels, ownerReferences: [newControllerRef(svc)], annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() } } as unknown as KObject['metadata'],
+          addressType: 'IPv4',
+          endpoints,
+          ports: d.ports,
+        });
+      }
+    });
+    for (const extra of existing.slice(desired.length)) rc.delete(ns, extra.metadata.name);
   }
 }

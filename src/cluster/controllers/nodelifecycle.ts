@@ -329,7 +329,14 @@ export class NodeLifecycleController {
       const newReady = conds.find((c) => c.type === 'Ready');
       if (JSON.stringify(newReady) !== JSON.stringify(observed)) {
         const next = { ...node, status: { ...node.status, conditions: conds } };
-        const out = this.nodesClient.updateStatus(next, { summary: `Node ${name}: Kubelet stopped posting node status → Ready=Unknown` });
+        // the reconcile note for the sequence diagram: "node-2 heartbeat 50 s old → NotReady"
+        const age = Math.floor((now - health.probeTimestamp) / 1000);
+        const seq = this.ctx.relay.record({
+          from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', resource: 'nodes', name,
+          summary: `Node ${name}: no heartbeat for ${age}s > node-monitor-grace-period ${grace / 1000}s → Ready=Unknown`,
+          reconcile: this.ctx.relay.newReconcile(), note: `${name} heartbeat ${age} s old → NotReady`,
+        });
+        const out = this.ctx.relay.withCause(seq, () => this.nodesClient.updateStatus(next, { summary: `Node ${name}: Kubelet stopped posting node status → Ready=Unknown` }));
         health.ready = readyOf(out) && { ...readyOf(out)! };
         health.readyTransitionTimestamp = now;
         this.nodeHealth.set(name, health);

@@ -189,6 +189,7 @@ export class HorizontalController {
     let statuses: Json[] | null = hpa.status?.currentMetrics ?? null;
     let stabilizedHold = false;
     let summary = '';
+    let note = '';
     if (current === 0 && minReplicas !== 0) {
       rescale = false;
       setCond('ScalingActive', 'False', 'ScalingDisabled', 'scaling is disabled since the replica count of the target is zero');
@@ -214,10 +215,14 @@ export class HorizontalController {
       stabilizedHold = desired > pre && pre < current;
       rescale = desired !== current;
       summary = `${computed.metric || 'metrics'}: ${computed.observed} → recommend ${pre}, current ${current}`;
+      note = computed.note;
     }
     let lastScaleTime: string | undefined = hpa.status?.lastScaleTime;
     if (rescale) {
-      const seq = recordDecision(this.ctx.relay, this.name, target, `${summary ? `${summary} → ` : ''}scale ${ref.kind} ${ref.name} to ${desired} (${reason})`, this.ctx.relay.newReconcile());
+      const seq = recordDecision(
+        this.ctx.relay, this.name, target, `${summary ? `${summary} → ` : ''}scale ${ref.kind} ${ref.name} to ${desired} (${reason})`, this.ctx.relay.newReconcile(),
+        `${note ? `${note} → ` : `${reason}: `}desired ${desired}`,
+      );
       try {
         this.ctx.relay.withCause(seq, () => this.updateScale(hpa.metadata.namespace ?? '', ref.name, scale, desired, current));
       } catch (err) {
@@ -280,17 +285,18 @@ export class HorizontalController {
   }
 
   /** computeReplicasForMetrics: the highest proposal of the valid metrics; -1 with an error when they all fail. */
-  private computeReplicasForMetrics(hpa: KObject, scale: Scale, specs: KObject[], now: number, setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void): { replicas: number; metric: string; statuses: Json[]; error?: string; observed: string } {
+  private computeReplicasForMetrics(hpa: KObject, scale: Scale, specs: KObject[], now: number, setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void): { replicas: number; metric: string; statuses: Json[]; error?: string; observed: string; note: string } {
     const statuses: Json[] = specs.map(() => ({ type: '' }));
     if (!scale.selector) {
       this.recorder.event(hpa, 'Warning', 'SelectorRequired', 'selector is required');
       setCond('ScalingActive', 'False', 'InvalidSelector', "the HPA target's scale is missing a selector");
-      return { replicas: -1, metric: '', statuses, error: 'selector is required', observed: '' };
+      return { replicas: -1, metric: '', statuses, error: 'selector is required', observed: '', note: '' };
     }
     const selector = fromLabelSelector(JSON.parse(scale.selector));
     let replicas = 0;
     let metric = '';
     let observed = '';
+    let note = '';
     let invalid = 0;
     let firstErr: { error: string; reason: string } | undefined;
     specs.forEach((m, i) => {
@@ -306,15 +312,16 @@ export class HorizontalController {
         replicas = r.replicas;
         metric = r.name;
         observed = describeStatus(r.status);
+        note = noteOf(m, r.status);
       }
     });
     const error = firstErr ? `invalid metrics (${invalid} invalid out of ${specs.length}), first error is: ${firstErr.error}` : undefined;
     if (firstErr && (invalid >= specs.length || replicas < scale.specReplicas)) {
       setCond('ScalingActive', 'False', firstErr.reason, `the HPA was unable to compute the replica count: ${firstErr.error}`);
-      return { replicas: -1, metric: '', statuses, error, observed };
+      return { replicas: -1, metric: '', statuses, error, observed, note };
     }
     setCond('ScalingActive', 'True', 'ValidMetricFound', `the HPA was able to successfully calculate a replica count from ${metric}`);
-    return { replicas, metric, statuses, error, observed };
+    return { replicas, metric, statuses, error, observed, note };
   }
 
   private computeReplicasForMetric(hpa: KObject, m: KObject, current: number, selector: Selector, now: number): MetricResult {
@@ -419,6 +426,19 @@ export class HorizontalController {
 /** Quantity of a milli value as resource.NewMilliQuantity(v, DecimalSI).String() prints it. */
 function formatMilli(v: number): string {
   return formatMilliCPU(v);
+}
+
+/**
+ * The HPA's reconcile note for the winning metric: "current 250% / target 50%" (Utilization),
+ * "current 300m / target 200m" (AverageValue); empty for other metric types.
+ */
+function noteOf(m: KObject, s: Json): string {
+  const src = m.type === 'Resource' ? m.resource : m.type === 'ContainerResource' ? m.containerResource : undefined;
+  const c = (s.resource ?? s.containerResource)?.current ?? {};
+  const t = src?.target ?? {};
+  if (t.averageUtilization !== undefined && c.averageUtilization !== undefined) return `current ${c.averageUtilization}% / target ${t.averageUtilization}%`;
+  if (t.averageValue !== undefined && c.averageValue !== undefined) return `current ${c.averageValue} / target ${t.averageValue}`;
+  return '';
 }
 
 function describeStatus(s: Json): string {

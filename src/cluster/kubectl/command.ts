@@ -11,6 +11,7 @@ import { StatusError, kubectlErrorMessage } from '../api/errors';
 import { GET_FLAGS, runGet } from './cmd/get';
 import { DESCRIBE_FLAGS, runDescribe } from './cmd/describe';
 import { LOGS_FLAGS, runLogs } from './cmd/logs';
+import { EXEC_FLAGS, runExec } from './cmd/exec';
 import { ROLLOUT_FLAGS, runRollout } from './cmd/rollout';
 import { ANNOTATE_FLAGS, LABEL_FLAGS, SCALE_FLAGS, SET_IMAGE_FLAGS, runAnnotate, runLabel, runScale, runSetImage } from './cmd/mutate';
 import { CREATE_FLAGS, runCreate } from './cmd/create';
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   get: { flags: GET_FLAGS, run: runGet },
   describe: { flags: DESCRIBE_FLAGS, run: runDescribe },
   logs: { flags: LOGS_FLAGS, run: runLogs },
+  exec: { flags: EXEC_FLAGS, run: runExec },
   scale: { flags: SCALE_FLAGS, run: runScale },
   label: { flags: LABEL_FLAGS, run: runLabel },
   annotate: { flags: ANNOTATE_FLAGS, run: runAnnotate },

@@ -4,6 +4,11 @@
  * Causality: while a component handles something (a watch event, a queued key), the
  * recorder's *current cause* is the hop that triggered it; every hop recorded meanwhile
  * names it as `cause`. Use {@link RelayRecorder.withCause} around handlers.
+ *
+ * Reconciliations: a decision hop opened with {@link RelayRecorder.newReconcile} carries a
+ * `reconcile` id; non-watch hops caused by a hop of that reconciliation inherit the id, so the
+ * decision, its requests, etcd writes and responses form one group (the sequence diagram's
+ * `rect` blocks). The first hop of a reconciliation should carry its `note`.
  */
 import type { HopInput, RelayHop } from './relay-event';
 
@@ -33,6 +38,10 @@ export class RelayRecorder {
     if (!this.enabled) return seq;
     if (h.category === 'heartbeat' && !this.keepHeartbeats) return seq;
     const hop: RelayHop = { ...h, seq, time: this.now(), cause: h.cause !== undefined ? h.cause : this.current };
+    if (hop.reconcile === undefined && hop.kind !== 'watch' && hop.cause !== null) {
+      const r = this.get(hop.cause)?.reconcile;
+      if (r !== undefined) hop.reconcile = r;
+    }
     this.buf.push(hop);
     if (this.buf.length - this.start > this.capacity) this.start++;
     if (this.start > 8192 && this.start * 2 > this.buf.length) {
@@ -77,6 +86,19 @@ export class RelayRecorder {
     }
     for (let i = lo; i < this.buf.length; i++) out.push(this.buf[i]);
     return out;
+  }
+
+  /** The kept hop with this seq, or undefined (dropped, not stored, or not yet recorded). */
+  get(seq: number): RelayHop | undefined {
+    let lo = this.start;
+    let hi = this.buf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.buf[mid].seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    const h = this.buf[lo];
+    return h && h.seq === seq ? h : undefined;
   }
 
   /** All kept hops. */

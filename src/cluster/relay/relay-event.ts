@@ -37,8 +37,37 @@ export interface RelayHop {
   /** seq of the hop that caused this one, or null. */
   cause: number | null;
   category?: HopCategory;
-  /** Reconciliation id grouping a controller's trigger, observation and actions. */
+  /**
+   * Reconciliation id grouping a controller's decision and the writes it caused: set on the
+   * decision hop that opens a reconciliation, and inherited by every non-watch hop recorded
+   * with a cause in that reconciliation (its requests, etcd writes and responses); a watch
+   * delivery starts the next component's story, so it does not inherit.
+   */
   reconcile?: number;
+  /**
+   * The reconciliation's headline, on the decision hop that opens it: what the control loop
+   * observed and what it does, e.g. `desired 3 ≠ current 2 → create 1 Pod` (ReplicaSet),
+   * `current 250% / target 50% → desired 5` (HPA), `filtered 3/4 nodes → node-2 (score 187)`
+   * (kube-scheduler), `node-2 heartbeat 40 s old → NotReady` (node lifecycle).
+   */
+  note?: string;
+}
+
+/** One reconciliation as the sequence diagram groups it (see {@link RelayHop.reconcile}). */
+export interface ReconcileRecord {
+  id: number;
+  /** The acting participant, e.g. "replicaset-controller". */
+  controller: string;
+  /** The object reconciled, e.g. "replicasets default/peekcart-7d4b9c". */
+  object: string;
+  note: string;
+}
+
+/** The {@link ReconcileRecord} a decision hop opens, or null for any other hop. */
+export function reconcileRecordOf(h: RelayHop): ReconcileRecord | null {
+  if (h.reconcile === undefined || h.note === undefined || (h.kind !== 'decision' && h.kind !== 'note')) return null;
+  const object = `${h.resource ?? ''} ${h.namespace ? `${h.namespace}/` : ''}${h.name ?? ''}`.trim();
+  return { id: h.reconcile, controller: h.from, object, note: h.note };
 }
 
 /** Input to {@link RelayRecorder.record}: a hop without seq/time/cause (filled in). */

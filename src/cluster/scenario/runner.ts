@@ -8,6 +8,8 @@ import type { KObject } from '../api/types';
 import { parseSelector, matches } from '../api/labels';
 import type { RelayHop } from '../relay/relay-event';
 import type { Scenario, Step, PodPick } from './scenario';
+import type { StandaloneContainer } from '../docker/standalone';
+import type { TrafficResult } from '../traffic/types';
 
 export const KUBERNETES_VERSION = 'v1.33';
 
@@ -24,13 +26,19 @@ export interface StepResult {
   /** for killNode / deletePod by selector: what was picked */
   target?: string;
   note?: Record<string, string>;
+  /** for request: one result per request (traffic/types.ts TrafficResult) */
+  requests?: TrafficResult[];
 }
+
+export type { StandaloneContainer };
 
 export interface Snapshot {
   name: string;
   time: string;
   objects: KObject[];
   events: KObject[];
+  /** Containers started by dockerRun steps (no API object), when any. */
+  standaloneContainers?: StandaloneContainer[];
 }
 
 /** A relay hop as the JSON output carries it (time as RFC 3339 with milliseconds). */
@@ -41,7 +49,8 @@ export interface ScenarioResult {
   name: string;
   steps: StepResult[];
   snapshots: Snapshot[];
-  final: { time: string; objects: KObject[]; events: KObject[] };
+  /** `standaloneContainers`: containers started by dockerRun steps (outside Kubernetes), when any. */
+  final: { time: string; objects: KObject[]; events: KObject[]; standaloneContainers?: StandaloneContainer[] };
   relay: RelayHopOut[];
 }
 
@@ -64,6 +73,12 @@ function pickPod(cluster: Cluster, pick: PodPick): KObject {
   const p = pods[pick.index ?? 0];
   if (!p) throw new Error(`no Pod #${pick.index ?? 0} matches ${pick.selector} in namespace ${pick.namespace ?? 'default'} (found ${pods.length})`);
   return p;
+}
+
+/** `{standaloneContainers}` when any `docker run` container exists, else nothing (output unchanged). */
+function standalone(cluster: Cluster): { standaloneContainers?: StandaloneContainer[] } {
+  const list = cluster.docker.list();
+  return list.length ? { standaloneContainers: list } : {};
 }
 
 /** Runs one step; returns its result entry (apply rejections are data, not exceptions). */
@@ -121,10 +136,28 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
         break;
       }
       case 'snapshot':
-        snapshots.push({ name: step.name, time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events() });
+        snapshots.push({ name: step.name, time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster) });
         break;
       case 'note':
         r.note = step.text;
+        break;
+      case 'dockerRun': {
+        const c = cluster.docker.run(step.run);
+        r.output = `${c.id}\n`;
+        r.target = `${c.node}/${c.name}`;
+        break;
+      }
+      case 'request': {
+        const f = step.from;
+        const p = f.kind === 'pick' ? pickPod(cluster, f.pick) : null;
+        const source = p ? { kind: 'pod' as const, namespace: p.metadata.namespace!, name: p.metadata.name } : f.kind === 'pod' ? { kind: 'pod' as const, namespace: f.namespace, name: f.name } : { kind: 'external' as const };
+        if (source.kind === 'pod') r.target = `${source.namespace}/${source.name}`;
+        r.requests = cluster.sendRequests({ source, url: step.url, count: step.count });
+        break;
+      }
+      case 'setLoad':
+        cluster.loads.set({ namespace: step.namespace, workload: step.workload, totalCpuMillicores: step.cpuMillicores });
+        r.target = `${step.namespace}/${step.workload}`;
         break;
     }
   } catch (e) {
@@ -145,7 +178,7 @@ export function runScenario(sc: Scenario, io: RunnerIO): ScenarioResult {
     name: sc.name,
     steps,
     snapshots,
-    final: { time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events() },
+    final: { time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster) },
     relay: cluster.relay.all().map((h) => ({ ...h, time: isoMs(h.time) })),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { parseDuration } from './duration';
 import type { NodeConfig } from '../kubelet/kubelet';
+import { RESTART_POLICIES, type DockerRunSpec, type RestartPolicy } from '../docker/standalone';
 
 /** A Pod chosen by selector: the index-th (by name) Pod matching `selector` in `namespace`. */
 export interface PodPick {
@@ -27,7 +28,13 @@ export type Step =
   | { kind: 'addNode'; node: NodeConfig }
   | { kind: 'deletePod'; pod: { namespace: string; name: string } | PodPick }
   | { kind: 'snapshot'; name: string }
-  | { kind: 'note'; text: Record<string, string> };
+  | { kind: 'note'; text: Record<string, string> }
+  | { kind: 'dockerRun'; run: DockerRunSpec }
+  | { kind: 'request'; from: RequestFrom; url: string; count: number }
+  | { kind: 'setLoad'; namespace: string; workload: string; cpuMillicores: number };
+
+/** Who sends a scenario `request`: an off-cluster client, a named Pod, or the index-th Pod a selector picks. */
+export type RequestFrom = { kind: 'external' } | { kind: 'pod'; namespace: string; name: string } | { kind: 'pick'; pick: PodPick };
 
 export interface Scenario {
   name: string;
@@ -42,7 +49,7 @@ export interface Scenario {
 /** Thrown for an invalid scenario file; the CLI prints it and exits 1. */
 export class ScenarioError extends Error {}
 
-const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note'];
+const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note', 'dockerRun', 'request', 'setLoad'];
 
 function fail(where: string, msg: string): never {
   throw new ScenarioError(`${where}: ${msg}`);
@@ -94,6 +101,31 @@ function nodeConfig(v: unknown, where: string): NodeConfig {
   }
   if (v.controlPlane !== undefined) cfg.controlPlane = Boolean(v.controlPlane);
   return cfg;
+}
+
+function cpuQuantity(q: string, where: string): number {
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(q.trim());
+  if (!m) return fail(where, `cpu must be a quantity such as 900m or 2 (got ${JSON.stringify(q)})`);
+  return m[2] ? Number(m[1]) : Number(m[1]) * 1000;
+}
+
+/** `request: {from: external | {pod: NS/NAME} | {selector, namespace?, index?}, url, count?}` (count 1..100, default 1). */
+function requestStep(v: unknown, where: string): Step {
+  if (!isObj(v)) fail(where, 'expected {from, url, count?}');
+  const url = str(v.url, where, 'url');
+  const count = v.count === undefined ? 1 : v.count;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100) fail(where, 'count must be an integer from 1 to 100');
+  let from: RequestFrom;
+  const f = v.from === undefined ? 'external' : v.from;
+  if (f === 'external') from = { kind: 'external' };
+  else if (isObj(f) && f.pod !== undefined) {
+    const s = str(f.pod, where, 'from.pod');
+    const [ns, name] = s.includes('/') ? s.split('/', 2) : ['default', s];
+    if (!name) fail(where, 'from.pod must be NAMESPACE/NAME');
+    from = { kind: 'pod', namespace: ns, name };
+  } else if (isObj(f) && f.selector !== undefined) from = { kind: 'pick', pick: podPick(f, where) };
+  else return fail(where, 'from must be external, {pod: NS/NAME} or {selector, namespace?, index?}');
+  return { kind: 'request', from, url, count };
 }
 
 /**
@@ -169,6 +201,22 @@ export function parseScenario(doc: unknown): Scenario {
         if (typeof v === 'string') return { kind, text: { en: v } };
         if (!isObj(v)) fail(where, 'a note is text or {en, ko}');
         return { kind, text: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)])) };
+      case 'dockerRun': {
+        // `docker run -d` on one machine, outside Kubernetes: {node, image, name?, restart?}
+        if (!isObj(v)) fail(where, 'expected {node, image, name?, restart?}');
+        const restart = v.restart === undefined ? 'no' : str(v.restart, where, 'restart');
+        if (!RESTART_POLICIES.includes(restart as RestartPolicy)) fail(where, `restart must be one of ${RESTART_POLICIES.join(', ')}`);
+        return { kind, run: { node: str(v.node, where, 'node'), image: str(v.image, where, 'image'), name: v.name === undefined ? undefined : str(v.name, where, 'name'), restart: restart as RestartPolicy } };
+      }
+      case 'request':
+        return requestStep(v, where);
+      case 'setLoad': {
+        // {namespace?, workload: deployment/web | app=web, cpu: 900m} — total CPU over the workload's Ready Pods
+        if (!isObj(v)) fail(where, 'expected {namespace?, workload, cpu}');
+        const cpu = typeof v.cpu === 'number' ? v.cpu * 1000 : cpuQuantity(str(v.cpu, where, 'cpu'), where);
+        if (!Number.isFinite(cpu) || cpu < 0) fail(where, 'cpu must be a non-negative quantity such as 900m or 2');
+        return { kind, namespace: v.namespace === undefined ? 'default' : str(v.namespace, where, 'namespace'), workload: str(v.workload, where, 'workload'), cpuMillicores: Math.round(cpu) };
+      }
       default:
         return fail(`steps[${i}]`, `unknown step "${kind}" (expected one of ${STEP_KINDS.join(', ')})`);
     }

@@ -416,6 +416,9 @@ export class KubeScheduler {
       from: 'kube-scheduler', to: 'kube-scheduler', kind: 'decision', verb: 'schedule', resource: 'pods',
       namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
       summary: `${host}: ${why} — ${numFeasible} feasible of ${numAll}`,
+      // the reconcile note for the sequence diagram: "filtered 3/4 nodes → node-2 (score 187)"
+      reconcile: relay.newReconcile(),
+      note: `filtered ${numFeasible}/${numAll} nodes → ${host}${total === undefined ? '' : ` (score ${total})`}`,
     });
     // the binding cycle: PreBind (VolumeBinding may wait for the PV controller), then Bind
     relay.withCause(hop, () => this.framework.runPreBindPlugins(state, pi, host, (pre) => relay.withCause(hop, () => this.bindingCycle(q, state, host, numAll, tied, pre))));
@@ -477,6 +480,8 @@ export class KubeScheduler {
       from: 'kube-scheduler', to: 'kube-scheduler', kind: 'decision', verb: 'schedule', resource: 'pods',
       namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
       summary: `unschedulable: ${message}`,
+      reconcile: relay.newReconcile(),
+      note: `filtered 0/${numAll} nodes → unschedulable`,
     });
     this.finishDecision(q, numAll, { result: reason === 'Unschedulable' ? 'Unschedulable' : 'Error', message, nominatedNode: nominate || undefined });
     const cur = this.podInformer.get(pi.key);

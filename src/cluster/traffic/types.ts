@@ -50,6 +50,8 @@ export interface TrafficResult {
   chains: string[];
   /** DNS queries sent (search-path expansion), empty for IP URLs */
   dnsQueries: string[];
+  /** the response body when a server answered (`Hostname: web-7d4b9c-x2x9z`, `default backend - 404`) */
+  body?: string;
 }
 
 /** A DNS lookup as `nslookup NAME` run inside a Pod of `fromNamespace` prints it. */

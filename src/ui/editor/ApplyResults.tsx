@@ -6,7 +6,8 @@ import type { ApplyResult } from '../store/types';
 
 function lines(r: ApplyResult): { text: string; tone: 'ok' | 'warn' | 'error' }[] {
   const out: { text: string; tone: 'ok' | 'warn' | 'error' }[] = [];
-  for (const w of r.warnings ?? []) out.push({ text: w.startsWith('Warning:') ? w : `Warning: ${w}`, tone: 'warn' });
+  // kustomize's deprecation warnings (apply -k) come as `# Warning: …`, printed as they are
+  for (const w of r.warnings ?? []) out.push({ text: /^(# )?Warning:/.test(w) ? w : `Warning: ${w}`, tone: 'warn' });
   if (r.action === 'error') out.push({ text: r.message ?? `${r.object} error`, tone: 'error' });
   else out.push({ text: `${r.object} ${r.action}`, tone: 'ok' });
   return out;

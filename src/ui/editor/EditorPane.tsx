@@ -7,6 +7,7 @@ import { cluster } from '../cluster-client';
 import { activeTabId, getEditorText, setApiMarkers, useTabs } from './editor-bridge';
 import { ApplyResults } from './ApplyResults';
 import { TabBar } from './TabBar';
+import { KustomizeBar } from './KustomizeBar';
 import { useKubeStore, kubeStore } from '../store/store';
 import { selectApplying } from '../store/selectors';
 import { setNotice } from '../store/actions';
@@ -16,7 +17,9 @@ import { download, exportDiagram, exportGraphPng } from '../share/exports';
 
 const YamlEditor = lazy(() => tabsReady.then(() => import('./YamlEditor')));
 
-type Output = { kind: 'diff' | 'dry-run'; title: string; text: string; error: boolean } | null;
+type Output = { kind: 'diff' | 'dry-run' | 'kustomize'; title: string; text: string; error: boolean } | null;
+
+const OUTPUT_TESTID = { diff: 'diff-output', 'dry-run': 'dry-run-output', kustomize: 'kustomize-output' } as const;
 
 const selectActiveName = (s: { tabs: { id: string; name: string }[]; active: string }) => s.tabs.find((t) => t.id === s.active)?.name ?? 'manifest.yaml';
 
@@ -70,6 +73,8 @@ export function EditorPane() {
       // no clipboard permission: the link is shown to copy by hand
     }
   }, []);
+
+  const onKustomizeOutput = useCallback((o: { title: string; text: string; error: boolean }) => setOutput({ kind: 'kustomize', ...o }), []);
 
   const run = (fn: () => Promise<void>) => () => void fn().catch((e: unknown) => setNotice(errorText(e)));
 
@@ -128,6 +133,7 @@ export function EditorPane() {
         </details>
       </header>
       <TabBar />
+      <KustomizeBar onOutput={onKustomizeOutput} />
       <div className="editor-host" data-testid="editor">
         <Suspense fallback={<div className="loading">Loading editor…</div>}>
           <YamlEditor onApply={onApply} />
@@ -142,7 +148,7 @@ export function EditorPane() {
         </div>
       )}
       {output && (
-        <div className={`editor-output${output.error ? ' error' : ''}`} data-testid={output.kind === 'diff' ? 'diff-output' : 'dry-run-output'}>
+        <div className={`editor-output${output.error ? ' error' : ''}`} data-testid={OUTPUT_TESTID[output.kind]}>
           <div className="editor-output-head">
             <span>$ {output.title}</span>
             <button type="button" className="mini" onClick={() => setOutput(null)} aria-label="Close">

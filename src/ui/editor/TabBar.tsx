@@ -1,5 +1,5 @@
-/** The editor's files: one tab per file; new, close, rename (double-click). */
-import { memo, useState } from 'react';
+/** The editor's files: one tab per file, named by its path ("overlays/prod/kustomization.yaml"); new, close, rename (double-click). */
+import { memo, useEffect, useRef, useState } from 'react';
 import { activateTab, closeTab, newTab, renameTab, useTabs } from './editor-bridge';
 
 const selectTabs = (s: { tabs: { id: string; name: string }[] }) => s.tabs;
@@ -9,8 +9,13 @@ export const TabBar = memo(function TabBar() {
   const tabs = useTabs(selectTabs);
   const active = useTabs(selectActive);
   const [editing, setEditing] = useState<string | null>(null);
+  const bar = useRef<HTMLDivElement>(null);
+  // many tabs (a kustomize example) overflow the bar: keep the active one in view
+  useEffect(() => {
+    bar.current?.querySelector('.file-tab.active')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [active, tabs.length]);
   return (
-    <div className="file-tabs" role="tablist" aria-label="Files">
+    <div className="file-tabs" role="tablist" aria-label="Files" ref={bar}>
       {tabs.map((t) => (
         <div key={t.id} role="tab" aria-selected={t.id === active} className={`file-tab${t.id === active ? ' active' : ''}`} data-testid="editor-tab" data-tab={t.name}>
           {editing === t.id ? (

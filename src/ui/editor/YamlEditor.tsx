@@ -1,7 +1,8 @@
 /**
  * The Monaco YAML pane (a lazy chunk). Monaco is imperative: it owns its text, and the rest
  * of the app reaches it through editor-bridge.ts. Each tab is its own model with a
- * `file:///kube-relay/<id>.k8s.yaml` URI, so the Kubernetes schema (monaco-setup.ts) applies.
+ * `file:///kube-relay/<id>.k8s.yaml` URI, so the Kubernetes schema (monaco-setup.ts) applies
+ * (kustomization files get `<id>.kustomization.yaml`: YAML syntax checks only).
  *
  * After each edit (debounced) the worker runs a server-side dry run of the text and the
  * apiserver's answers become markers (owner "apiserver") on the offending lines; the worker
@@ -24,7 +25,23 @@ export const DRY_RUN_DEBOUNCE_MS = 600;
 const DRY_RUN_MAX_CHARS = 1_000_000;
 const OWNER = 'apiserver';
 
-const uriOf = (id: string) => monaco.Uri.parse(`file:///kube-relay/${id}.k8s.yaml`);
+/** A kustomization file is not a Kubernetes object: no k8s schema, no apiserver dry run. */
+const isKustomization = (id: string) => /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(tabsStore.getState().tabs.find((t) => t.id === id)?.name ?? '');
+const uriOf = (id: string) => monaco.Uri.parse(`file:///kube-relay/${id}.${isKustomization(id) ? 'kustomization' : 'k8s'}.yaml`);
+
+/** The marker on line 1 of a file too large for the dry run on every edit. */
+function largeFileMarker(chars: number): monaco.editor.IMarkerData {
+  const mb = (chars / (1024 * 1024)).toFixed(1);
+  return {
+    severity: monaco.MarkerSeverity.Warning,
+    message: `Large file (${mb} MB, ${chars} characters): not dry-run while you type. kubectl here refuses manifests over 3 MiB ("manifest too large"); Apply shows the apiserver's answer.`,
+    startLineNumber: 1,
+    startColumn: 1,
+    endLineNumber: 1,
+    endColumn: 2,
+    source: 'kube-relay',
+  };
+}
 
 function toMonaco(m: EditorMarker): monaco.editor.IMarkerData {
   return {
@@ -52,7 +69,12 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       if (!model || model.isDisposed()) return;
       const version = model.getVersionId();
       const text = model.getValue(monaco.editor.EndOfLinePreference.LF);
-      if (text.length > DRY_RUN_MAX_CHARS) return;
+      if (isKustomization(id)) return;
+      if (text.length > DRY_RUN_MAX_CHARS) {
+        // too big to check on every edit: say so where the eye is (Apply still asks the apiserver)
+        monaco.editor.setModelMarkers(model, OWNER, [largeFileMarker(text.length)]);
+        return;
+      }
       const mine = ++seq;
       cluster
         .dryRun(text)

@@ -119,14 +119,59 @@ export function closeTab(id: string): void {
   tabsStore.setState((s) => ({ tabs: rest, active: active === id ? rest[Math.min(i, rest.length - 1)].id : active, edits: s.edits + 1 }));
 }
 
+/**
+ * A tab name as a file path: '/'-separated segments ("overlays/prod/kustomization.yaml"), no
+ * control characters, no leading '/', no empty, '.' or '..' segments; at most 120 characters.
+ */
+export function cleanTabPath(name: string): string {
+  return [...name]
+    .filter((ch) => ch >= ' ')
+    .join('')
+    .replace(/\\/g, '/')
+    .split('/')
+    .map((seg) => seg.trim())
+    .filter((seg) => seg && seg !== '.' && seg !== '..')
+    .join('/')
+    .slice(0, 120);
+}
+
 export function renameTab(id: string, name: string): void {
-  const clean = [...name].filter((ch) => ch >= ' ' && ch !== '/' && ch !== '\\').join('').trim().slice(0, 80);
+  const clean = cleanTabPath(name);
   if (!clean) return;
   tabsStore.setState((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? { ...t, name: uniqueName(clean, s.tabs.filter((x) => x.id !== id)) } : t)), edits: s.edits + 1 }));
 }
 
 export function activateTab(id: string): void {
   if (tabsStore.getState().tabs.some((t) => t.id === id)) tabsStore.setState({ active: id });
+}
+
+/**
+ * Opens files as tabs (an example from the gallery): a file whose path is already a tab's
+ * name replaces that tab's text, the others become new tabs; `active` (a path) is shown.
+ * Nothing is applied.
+ */
+export function openFiles(files: readonly { path: string; text: string }[], active?: string): void {
+  const tabs = [...tabsStore.getState().tabs];
+  let activeId = tabsStore.getState().active;
+  for (const f of files) {
+    const path = cleanTabPath(f.path);
+    let tab = tabs.find((t) => t.name === path);
+    if (!tab) {
+      tab = { id: newId(), name: path };
+      tabs.push(tab);
+    }
+    texts.set(tab.id, f.text);
+    handle?.setText(tab.id, f.text);
+    if (path === (active ?? files[0]?.path)) activeId = tab.id;
+  }
+  tabsStore.setState((s) => ({ tabs, active: activeId, edits: s.edits + 1 }));
+}
+
+/** Every tab's text keyed by its name (path): the file tree `kubectl apply -k` reads. */
+export function tabFiles(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tabsStore.getState().tabs) out[t.name] = getTabText(t.id);
+  return out;
 }
 
 /** Every tab with its text (persistence, export). */

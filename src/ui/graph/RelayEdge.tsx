@@ -4,16 +4,18 @@
  */
 import { memo } from 'react';
 import { BaseEdge, getBezierPath, type EdgeProps } from '@xyflow/react';
-import type { RelayFlowEdge } from './flow-types';
+import type { OwnerFlowEdge, RelayFlowEdge } from './flow-types';
 import { useKubeStore } from '../store/store';
 import { selectPulse } from '../store/selectors';
+import { useHopHighlight } from './cards/useHopHighlight';
 
 export const RelayEdge = memo(function RelayEdge(props: EdgeProps<RelayFlowEdge>) {
   const [path] = getBezierPath(props);
   const pulse = useKubeStore(selectPulse(props.data?.link ?? ''));
+  const lit = useHopHighlight(props.data?.link ?? '');
   return (
     <>
-      <BaseEdge id={props.id} path={path} className="relay-edge" />
+      <BaseEdge id={props.id} path={path} className={lit ? 'relay-edge hop-lit' : 'relay-edge'} />
       {pulse && (
         <g key={pulse.seq} className={`relay-dot ${pulse.toApiserver ? 'up' : 'down'}`}>
           <title>{pulse.summary}</title>
@@ -27,7 +29,8 @@ export const RelayEdge = memo(function RelayEdge(props: EdgeProps<RelayFlowEdge>
   );
 });
 
-export const OwnerEdge = memo(function OwnerEdge(props: EdgeProps) {
+/** An edge between objects (ownership, selection, binding…); its wrapper carries `rel-<rel>` for styling. */
+export const OwnerEdge = memo(function OwnerEdge(props: EdgeProps<OwnerFlowEdge>) {
   const [path] = getBezierPath(props);
   return <BaseEdge id={props.id} path={path} className="owner-edge" />;
 });

@@ -6,6 +6,8 @@ import { KubeletCard } from './cards/KubeletCard';
 import { PodCard } from './cards/PodCard';
 import { WorkloadCard } from './cards/WorkloadCard';
 import { AreaCard } from './cards/AreaCard';
+import { ObjectCard } from './cards/ObjectCard';
+import { PodGroupCard } from './cards/PodGroupCard';
 import { OwnerEdge, RelayEdge } from './RelayEdge';
 
 export const nodeTypes = {
@@ -15,6 +17,8 @@ export const nodeTypes = {
   pod: PodCard,
   workload: WorkloadCard,
   area: AreaCard,
+  object: ObjectCard,
+  podGroup: PodGroupCard,
 } satisfies NodeTypes;
 
 export const edgeTypes = {

@@ -8,10 +8,17 @@ export const ETCD_CARD = 'cp:etcd';
 export const CONTROLLER_MANAGER_CARD = 'cp:kube-controller-manager';
 export const SCHEDULER_CARD = 'cp:kube-scheduler';
 export const KUBECTL_CARD = 'client:kubectl';
+/** CoreDNS (the kube-dns Service's backend; relay participant `coredns`). */
+export const COREDNS_CARD = 'cp:coredns';
 
-/** The card id of a kubelet (the card stands for the node's kubelet, containerd and kube-proxy). */
+/** The card id of a kubelet (the card stands for the node's kubelet and its containerd). */
 export function kubeletCard(node: string): string {
   return `kubelet/${node}`;
+}
+
+/** The card id of a node's kube-proxy. */
+export function kubeProxyCard(node: string): string {
+  return `kube-proxy/${node}`;
 }
 
 /** The card that draws a relay participant, or null when the graph has none for it. */
@@ -23,10 +30,11 @@ export function cardOfParticipant(p: string): string | null {
   const slash = p.indexOf('/');
   if (slash > 0) {
     const comp = p.slice(0, slash);
-    if (comp === 'kubelet' || comp === 'containerd' || comp === 'kube-proxy') return kubeletCard(p.slice(slash + 1));
+    if (comp === 'kubelet' || comp === 'containerd') return kubeletCard(p.slice(slash + 1));
+    if (comp === 'kube-proxy') return kubeProxyCard(p.slice(slash + 1));
     return null;
   }
-  if (p === 'coredns') return null;
+  if (p === 'coredns') return COREDNS_CARD;
   // kubectl or another client's name
   return KUBECTL_CARD;
 }

@@ -15,6 +15,9 @@ export const HelpDialog = memo(function HelpDialog() {
     ['Space', t('help.playPause')],
     ['.', t('help.step')],
     ['?', t('help.help')],
+    ['t', t('help.tours')],
+    ['n', t('help.tourNext')],
+    ['Ctrl/⌘ + Enter', t('help.apply')],
     ['Esc', t('help.escape')],
     ['↑ ↓', t('help.history')],
   ];

@@ -6,10 +6,11 @@ import { EventList } from './EventList';
 import { Inspector } from './Inspector';
 import { KubectlBar } from '../kubectl/KubectlBar';
 import { RegistryPanel } from './RegistryPanel';
+import { NetworkPanel } from '../network/NetworkPanel';
 import { useKubeStore } from '../store/store';
 import { selectEventCount } from '../store/selectors';
 
-type Tab = 'resources' | 'events' | 'kubectl' | 'registry';
+type Tab = 'resources' | 'events' | 'kubectl' | 'registry' | 'network';
 
 export function SidePanel() {
   const [tab, setTab] = useState<Tab>('resources');
@@ -28,8 +29,9 @@ export function SidePanel() {
         {tabButton('events', t('panes.events'), <span className="count"> {events}</span>)}
         {tabButton('kubectl', t('panes.kubectl'))}
         {tabButton('registry', t('panes.registry'))}
+        {tabButton('network', t('panes.network'))}
       </header>
-      {tab === 'resources' ? <ResourceTable /> : tab === 'events' ? <EventList /> : tab === 'kubectl' ? <KubectlBar /> : <RegistryPanel />}
+      {tab === 'resources' ? <ResourceTable /> : tab === 'events' ? <EventList /> : tab === 'kubectl' ? <KubectlBar /> : tab === 'network' ? <NetworkPanel /> : <RegistryPanel />}
       <Inspector />
     </section>
   );

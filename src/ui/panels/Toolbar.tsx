@@ -1,15 +1,24 @@
-/** Simulated time and playback: time, play/pause, step, speed, the next deadline, reset. */
+/**
+ * Simulated time and playback: time, play/pause, step (to the next hop), speed, fast-forward
+ * (instantly until quiet, past the next deadline), the timeline, the pending-timers strip
+ * (one countdown per kind of known deadline: eviction, back-off, HPA stabilization…), reset.
+ */
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useKubeStore } from '../store/store';
-import { selectConnection, selectDeadlineList, selectMoreDeadlines, selectNextDeadline, selectNotice, selectProfile, selectRunning, selectSimMs, selectSpeed } from '../store/selectors';
+import { selectConnection, selectNotice, selectProfile, selectRunning, selectSimMs, selectSpeed } from '../store/selectors';
+import type { KubeState } from '../store/store';
 import { cluster } from '../cluster-client';
-import { formatSimTime } from '../format';
+import { formatCountdown, formatSimTime } from '../format';
+import { pendingTimers, type PendingTimer } from '../timeline/pending-timers';
 import { SPEEDS } from '../../worker/protocol';
 import { Icon } from '../Icon';
 import { TimelineBar } from '../timeline/TimelineBar';
 import { Preferences } from './Preferences';
 import { HelpDialog } from './HelpDialog';
+import { TourMenu } from '../tours/TourMenu';
+import { ExamplesButton } from '../gallery/ExamplesButton';
+import { EngineControl } from '../attach/EngineControl';
 
 const SimTime = memo(function SimTime() {
   const simMs = useKubeStore(selectSimMs);
@@ -21,16 +30,31 @@ const SimTime = memo(function SimTime() {
   );
 });
 
-const Countdown = memo(function Countdown() {
-  const text = useKubeStore(selectNextDeadline);
-  const more = useKubeStore(selectMoreDeadlines);
-  const all = useKubeStore(selectDeadlineList);
+/** Pending timers, recomputed per batch; the strip re-renders only when its text changes. */
+let lastTimers: { key: string; value: PendingTimer[] } = { key: '', value: [] };
+const selectPendingTimers = (s: KubeState): PendingTimer[] => {
+  const value = pendingTimers(s.deadlines, s.startMs + s.simMs);
+  const key = value.map((p) => `${p.reason}:${p.secondsLeft}:${p.count}:${p.label}`).join('|');
+  if (key !== lastTimers.key) lastTimers = { key, value };
+  return lastTimers.value;
+};
+
+/** The "Pending timers" strip: `[data-testid=countdown][data-reason=…]`, seconds left in simulated time. */
+const PendingTimers = memo(function PendingTimers() {
+  const timers = useKubeStore(selectPendingTimers);
   const { t } = useTranslation();
-  if (!text) return null;
+  if (!timers.length) return null;
   return (
-    <span className="countdown" data-testid="countdown" title={`${t('toolbar.countdown')}\n${all}`}>
-      <Icon name="clock" /> <span className="countdown-text">{text}</span>
-      {more > 0 && <span className="more"> (+{more})</span>}
+    <span className="pending-timers" role="list" aria-label={t('sequence.pendingTimers')} title={t('toolbar.countdown')}>
+      <Icon name="clock" />
+      {timers.map((p) => (
+        <span key={p.reason} role="listitem" className={`countdown reason-${p.reason}`} data-testid="countdown" data-reason={p.reason} data-seconds={p.secondsLeft} title={`${p.label}${p.count > 1 ? ` (+${p.count - 1})` : ''}`}>
+          <span className="countdown-text">
+            {t(`sequence.reason.${p.reason}`)} {formatCountdown(p.secondsLeft * 1000)}
+          </span>
+          {p.count > 1 && <span className="more"> ×{p.count}</span>}
+        </span>
+      ))}
     </span>
   );
 });
@@ -45,7 +69,11 @@ const Playback = memo(function Playback() {
         <Icon name={running ? 'pause' : 'play'} /> {running ? t('toolbar.pause') : t('toolbar.play')}
       </button>
       <button type="button" data-testid="step" aria-label={t('toolbar.stepTitle')} title={`${t('toolbar.stepTitle')} (.)`} onClick={() => void cluster.step()}>
-        <Icon name="step" /> {t('toolbar.step')}
+        <Icon name="step" /> <span className="label">{t('toolbar.step')}</span>
+      </button>
+      <button type="button" data-testid="fast-forward" aria-label={t('sequence.fastForwardTitle')} title={t('sequence.fastForwardTitle')} onClick={() => void cluster.fastForward()}>
+        <Icon name="step" />
+        <Icon name="step" /> <span className="label">{t('sequence.fastForward')}</span>
       </button>
       <label>
         {t('toolbar.speed')}{' '}
@@ -89,12 +117,15 @@ export function Toolbar() {
       <SimTime />
       <Playback />
       <TimelineBar />
-      <Countdown />
+      <PendingTimers />
       <Status />
+      <EngineControl />
       <span className="spacer" />
+      <ExamplesButton />
       <button type="button" data-testid="reset" aria-label={t('toolbar.resetTitle')} title={t('toolbar.resetTitle')} onClick={() => void cluster.reset()}>
-        <Icon name="reset" /> {t('toolbar.reset')}
+        <Icon name="reset" /> <span className="label">{t('toolbar.reset')}</span>
       </button>
+      <TourMenu />
       <Preferences />
       <HelpDialog />
     </header>

@@ -1,13 +1,21 @@
 /**
  * The relay as a live Mermaid sequence diagram. Mermaid is imperative and heavy, so it is
  * imported lazily and driven by a transient store subscription (STYLE.md Part D §10): the
- * component never re-renders per hop; the diagram re-renders at most every RENDER_MS.
+ * component never re-renders per hop; the diagram re-renders at most every RENDER_MS, and
+ * only the current window (window.ts: last N hops, one reconciliation, one object's story,
+ * after the object/component filters), never the whole history; an unchanged text is not
+ * re-rendered. Reconciliations are tinted `rect` blocks headed by their note.
+ *
+ * Clicking a message or note selects its hop (`selectedHop`, and the hop's object in the
+ * inspector); the SVG elements carry `data-seq` (renderSequence's element → hop map).
  */
 import { memo, useEffect, useId, useRef, useState } from 'react';
-import { kubeStore, useKubeStore } from '../store/store';
+import { kubeStore, useKubeStore, type KubeState } from '../store/store';
 import { selectSequenceOptions } from '../store/selectors';
 import { setSequenceOptions } from '../store/actions';
-import { toMermaid, visibleHops } from './to-mermaid';
+import { orderParticipants, renderSequence } from './to-mermaid';
+import { participantsOf, reconciliations, windowHops, type Reconciliation, type WindowMode } from './window';
+import { selectHop, setSequenceView, showStory } from './sequence-actions';
 import { useTranslation } from 'react-i18next';
 
 const RENDER_MS = 300;
@@ -28,7 +36,8 @@ function loadMermaid(): Promise<Mermaid> {
       // the sequence renderer copies a top-level fontSize over its own three sizes
       fontSize: 12,
       themeVariables: { fontSize: '12px' },
-      sequence: { mirrorActors: true, actorMargin: 16, width: 110, height: 30, boxMargin: 4, boxTextMargin: 2, noteMargin: 4, messageMargin: 22, wrap: false, useMaxWidth: false },
+      // useMaxWidth: the SVG fits the pane's width (no useless sideways scrolling)
+      sequence: { mirrorActors: true, actorMargin: 16, width: 110, height: 30, boxMargin: 4, boxTextMargin: 2, noteMargin: 4, messageMargin: 22, wrap: false, useMaxWidth: true },
     });
     return m;
   });
@@ -67,12 +76,112 @@ const Toggles = memo(function Toggles() {
   );
 });
 
+const selectView = (s: KubeState) => s.sequenceView;
+const selectSelected = (s: KubeState) => s.selected;
+
+/** Window mode, reconciliation picker, object filter, component filter, "story of the selected object". */
+const WindowControls = memo(function WindowControls({ participants, recs }: { participants: string[]; recs: Reconciliation[] }) {
+  const v = useKubeStore(selectView);
+  const selected = useKubeStore(selectSelected);
+  const { t } = useTranslation();
+  const hidden = new Set(v.hiddenComponents);
+  const shown = participants.filter((p) => !hidden.has(p)).length;
+  return (
+    <span className="sequence-controls">
+      <label>
+        {t('sequence.window')}{' '}
+        <select data-testid="sequence-window" aria-label={t('sequence.window')} value={v.mode} onChange={(e) => setSequenceView({ mode: e.target.value as WindowMode })}>
+          <option value="last">{t('sequence.modeLast')}</option>
+          <option value="reconcile">{t('sequence.modeReconcile')}</option>
+          <option value="story">{t('sequence.modeStory')}</option>
+        </select>
+      </label>
+      {v.mode === 'reconcile' && (
+        <select data-testid="sequence-reconcile" aria-label={t('sequence.modeReconcile')} value={v.reconcile ?? ''} onChange={(e) => setSequenceView({ reconcile: e.target.value ? Number(e.target.value) : null })}>
+          <option value="">{t('sequence.latest')}</option>
+          {recs.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.controller}: {r.note}
+            </option>
+          ))}
+        </select>
+      )}
+      {v.mode === 'story' && (
+        <span className="badge" data-testid="sequence-story">
+          {v.story ? `${v.story.resource} ${v.story.namespace ? `${v.story.namespace}/` : ''}${v.story.name}` : t('sequence.storyNone')}
+        </span>
+      )}
+      {selected && (
+        <button type="button" className="mini" data-testid="sequence-story-selected" title={t('sequence.storyOfSelectedTitle')} onClick={() => showStory(selected)}>
+          {t('sequence.storyOfSelected')}
+        </button>
+      )}
+      <input
+        type="search"
+        className="sequence-filter"
+        data-testid="sequence-filter-object"
+        aria-label={t('sequence.filterObject')}
+        placeholder={t('sequence.filterObjectPlaceholder')}
+        value={v.objectFilter}
+        onChange={(e) => setSequenceView({ objectFilter: e.target.value })}
+      />
+      <details className="sequence-components" data-testid="sequence-filter-component">
+        <summary>
+          {t('sequence.components')} ({shown}/{participants.length})
+        </summary>
+        <div className="sequence-components-list" role="group" aria-label={t('sequence.components')}>
+          <span className="sequence-components-actions">
+            <button type="button" className="mini" onClick={() => setSequenceView({ hiddenComponents: [] })}>
+              {t('sequence.all')}
+            </button>
+            <button type="button" className="mini" onClick={() => setSequenceView({ hiddenComponents: participants })}>
+              {t('sequence.none')}
+            </button>
+          </span>
+          {participants.map((p) => (
+            <label key={p}>
+              <input
+                type="checkbox"
+                data-participant={p}
+                checked={!hidden.has(p)}
+                onChange={(e) => setSequenceView({ hiddenComponents: e.target.checked ? v.hiddenComponents.filter((x) => x !== p) : [...v.hiddenComponents, p] })}
+              />{' '}
+              {p}
+            </label>
+          ))}
+        </div>
+      </details>
+    </span>
+  );
+});
+
+/** Marks the SVG's message and note elements with their hop's seq; highlights the selected hop. */
+function annotate(root: HTMLElement, messages: number[], notes: number[], selected: number | null): void {
+  root.querySelectorAll('text.messageText').forEach((el, i) => {
+    if (i < messages.length) el.setAttribute('data-seq', String(messages[i]));
+  });
+  root.querySelectorAll('text.noteText').forEach((el, i) => {
+    if (i >= notes.length) return;
+    el.setAttribute('data-seq', String(notes[i]));
+    const box = el.previousElementSibling;
+    if (box?.classList.contains('note')) box.setAttribute('data-seq', String(notes[i]));
+  });
+  highlight(root, selected);
+}
+
+function highlight(root: HTMLElement, selected: number | null): void {
+  root.querySelectorAll('.hop-selected').forEach((el) => el.classList.remove('hop-selected'));
+  if (selected !== null) root.querySelectorAll(`[data-seq="${selected}"]`).forEach((el) => el.classList.add('hop-selected'));
+}
+
 export function SequenceDiagram() {
   const host = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const baseId = `seq${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [empty, setEmpty] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [participants, setParticipants] = useState<string[]>([]);
+  const [recs, setRecs] = useState<Reconciliation[]>([]);
   const { t } = useTranslation();
 
   useEffect(() => {
@@ -80,6 +189,8 @@ export function SequenceDiagram() {
     let rendering = false;
     let again = false;
     let lastText = '';
+    let lastParticipants = '';
+    let lastRecs = '';
     let n = 0;
     let alive = true;
 
@@ -89,14 +200,27 @@ export function SequenceDiagram() {
         return;
       }
       const s = kubeStore.getState();
-      const hops = visibleHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null });
+      // the lists behind the controls (component checkboxes, reconciliation picker)
+      const ps = orderParticipants(participantsOf(s.hops));
+      if (ps.join('\n') !== lastParticipants) {
+        lastParticipants = ps.join('\n');
+        setParticipants(ps);
+      }
+      const rs = reconciliations(s.hops).slice(-80).reverse();
+      const rsKey = rs.map((r) => r.id).join(',');
+      if (rsKey !== lastRecs) {
+        lastRecs = rsKey;
+        setRecs(rs);
+      }
+      const hops = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView);
       if (!hops.length) {
         setEmpty(true);
         if (host.current) host.current.innerHTML = '';
         lastText = '';
         return;
       }
-      const text = toMermaid(hops, MESSAGE_MAX);
+      const r = renderSequence(hops, MESSAGE_MAX, true);
+      const text = r.text;
       if (text === lastText) return;
       rendering = true;
       try {
@@ -106,6 +230,7 @@ export function SequenceDiagram() {
         const el = scroller.current;
         const follow = !s.sequence.pinned && (!el || el.scrollTop + el.clientHeight >= el.scrollHeight - 40);
         host.current.innerHTML = svg;
+        annotate(host.current, r.messages, r.notes, kubeStore.getState().selectedHop);
         lastText = text;
         setEmpty(false);
         setError(null);
@@ -127,12 +252,20 @@ export function SequenceDiagram() {
       }, RENDER_MS);
     };
     const unsubscribe = kubeStore.subscribe((s, p) => {
-      if (s.hops !== p.hops || s.sequence !== p.sequence || s.applySeq !== p.applySeq) schedule();
+      if (s.hops !== p.hops || s.sequence !== p.sequence || s.applySeq !== p.applySeq || s.sequenceView !== p.sequenceView) schedule();
+      if (s.selectedHop !== p.selectedHop && host.current) highlight(host.current, s.selectedHop);
     });
+    const onClick = (e: MouseEvent) => {
+      const el = (e.target as Element | null)?.closest?.('[data-seq]');
+      if (el) selectHop(Number(el.getAttribute('data-seq')));
+    };
+    const hostEl = host.current;
+    hostEl?.addEventListener('click', onClick);
     schedule();
     return () => {
       alive = false;
       unsubscribe();
+      hostEl?.removeEventListener('click', onClick);
       if (timer) clearTimeout(timer);
     };
   }, [baseId]);
@@ -143,6 +276,7 @@ export function SequenceDiagram() {
         <h2>{t('panes.relay')}</h2>
         <span className="hint">{t('panes.relayHint')}</span>
         <Toggles />
+        <WindowControls participants={participants} recs={recs} />
       </header>
       <div className="sequence-scroll" ref={scroller}>
         {empty && <div className="muted placeholder">{t('panes.relayEmpty')}</div>}

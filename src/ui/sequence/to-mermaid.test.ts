@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayHop } from '../store/types';
-import { escapeMermaidText, orderParticipants, relayToMermaid, toMermaid, visibleHops, type SequenceOptions } from './to-mermaid';
+import { escapeMermaidText, orderParticipants, relayToMermaid, renderSequence, toMermaid, visibleHops, type SequenceOptions } from './to-mermaid';
 
 let seq = 0;
 function hop(from: string, to: string, kind: RelayHop['kind'], summary: string, extra: Partial<RelayHop> = {}): RelayHop {
@@ -135,5 +135,74 @@ describe('visibleHops from a hop', () => {
     const from = hops[5].seq;
     const shown = visibleHops(hops, { ...ALL, window: 3, fromSeq: from });
     expect(shown.map((h) => h.seq)).toEqual([from, from + 1, from + 2]);
+  });
+});
+
+describe('renderSequence: reconciliation blocks', () => {
+  it('wraps each reconciliation in a rect, shows its note, and maps every hop to one element', () => {
+    const hops = [
+      hop('kube-apiserver', 'replicaset-controller', 'watch', 'watch MODIFIED ReplicaSet default/web-1'),
+      hop('replicaset-controller', 'replicaset-controller', 'decision', 'long summary', { reconcile: 4, note: 'desired 3 ≠ current 2 → create 1 Pod' }),
+      hop('replicaset-controller', 'kube-apiserver', 'request', 'create Pod default/web-1-abcde', { reconcile: 4 }),
+      hop('kube-apiserver', 'replicaset-controller', 'response', '201 Created', { reconcile: 4 }),
+      hop('kube-scheduler', 'kube-scheduler', 'decision', 'node-2: score 187', { reconcile: 5, note: 'filtered 3/4 nodes → node-2 (score 187)' }),
+    ];
+    const r = renderSequence(hops);
+    expect(r.text.split('\n').slice(4)).toEqual([
+      '  P0--)P1: watch MODIFIED ReplicaSet default/web-1',
+      '  rect rgba(66, 133, 244, 0.08)',
+      '    Note over P1: desired 3 ≠ current 2 → create 1 Pod',
+      '    P1->>P0: create Pod default/web-1-abcde',
+      '    P0-->>P1: 201 Created',
+      '  end',
+      '  rect rgba(52, 168, 83, 0.08)',
+      '    Note over P2: filtered 3/4 nodes → node-2 (score 187)',
+      '  end',
+      '',
+    ]);
+    expect(r.messages).toEqual([hops[0].seq, hops[2].seq, hops[3].seq]);
+    expect(r.notes).toEqual([hops[1].seq, hops[4].seq]);
+  });
+});
+
+/** Names a manifest may carry (or try to): each must stay one message of plain text. */
+const HOSTILE: { name: string; text: string }[] = [
+  { name: 'semicolon ends a statement', text: 'web;Note over P0: pwned' },
+  { name: 'hash starts an entity', text: 'web#59;#lt;b#gt;' },
+  { name: 'script tag', text: '<script>alert(1)</script>' },
+  { name: 'arrow', text: 'a-->>b: x' },
+  { name: 'comment and directive', text: '%%{init: {"theme":"dark"}}%% x' },
+  { name: 'newline then a statement', text: 'web\nparticipant Evil\nEvil->>P0: hi' },
+  { name: 'CRLF, tab, NUL, U+2028', text: 'a\r\n\tb\u0000c\u2028d' },
+  { name: 'end keyword after a newline', text: 'x\nend\nend' },
+  { name: 'unicode', text: '한국어-ñ-😀-ü' },
+  { name: 'html entity', text: '&lt;img src=x onerror=alert(1)&gt;' },
+  { name: 'braces and quotes', text: '{"a":1} \'b\'' },
+];
+
+describe('hostile names through the real Mermaid parser', () => {
+  it.each(HOSTILE)('$name stays one message of text', async ({ text }) => {
+    const { default: mermaid } = await import('mermaid');
+    const hops = [
+      hop('kubectl', 'kube-apiserver', 'request', `create ConfigMap default/${text}`),
+      hop('x-controller', 'x-controller', 'decision', 's', { reconcile: 9, note: `note ${text}` }),
+    ];
+    const r = renderSequence(hops);
+    await expect(mermaid.parse(r.text)).resolves.toMatchObject({ diagramType: 'sequence' });
+    const diagram = await mermaid.mermaidAPI.getDiagramFromText(r.text);
+    const db = diagram.db as unknown as { getActors(): Map<string, unknown>; getMessages(): { from?: string; to?: string; message: string; type: number }[] };
+    expect([...db.getActors().keys()]).toEqual(['P0', 'P1', 'P2']);
+    // 22/23 are the rect's start and end; the rest: exactly one message and one note
+    const drawn = db.getMessages().filter((m) => m.type !== 22 && m.type !== 23);
+    expect(drawn.map((m) => `${m.from}>${m.to}:${m.type}`)).toEqual(['P0>P1:0', 'P2>P2:2']);
+    // Mermaid keeps entity codes as placeholders and decodes them only when drawing text
+    const decode = (t: string) =>
+      t
+        .replace(/ﬂ°°(\d+)¶ß/g, (_, n: string) => String.fromCharCode(Number(n)))
+        .replace(/ﬂ°(lt|gt|amp|quot)¶ß/g, (_, n: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"' })[n]!);
+    // eslint-disable-next-line no-control-regex
+    const oneLine = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+    for (const m of drawn) expect(m.message).not.toMatch(/[<>;\n\r]|%%/);
+    expect(drawn.map((m) => decode(m.message))).toEqual([`create ConfigMap default/${oneLine}`, `note ${oneLine}`]);
   });
 });

@@ -144,20 +144,56 @@ export function relayToMermaid(hops: readonly RelayHop[], options: Partial<Seque
  * longer than `messageMax` is cut with an ellipsis.
  */
 export function toMermaid(hops: readonly RelayHop[], messageMax = 160): string {
+  return renderSequence(hops, messageMax, false).text;
+}
+
+/** A rendered diagram and, in drawing order, the seq of each message arrow and of each note. */
+export interface RenderedSequence {
+  text: string;
+  /** seq per message arrow (the SVG's `.messageText` elements, in order). */
+  messages: number[];
+  /** seq per note (the SVG's `.noteText` elements, in order). */
+  notes: number[];
+}
+
+/** Background tints of alternating reconciliation blocks (`rect`). */
+const GROUP_TINTS = ['rgba(66, 133, 244, 0.08)', 'rgba(52, 168, 83, 0.08)'];
+
+/**
+ * Renders hops as a Mermaid sequenceDiagram. With `group`, each run of hops of one
+ * reconciliation (RelayHop.reconcile) is wrapped in a tinted `rect … end` block, and a
+ * decision hop that opens one shows its note ("desired 3 ≠ current 2 → create 1 Pod")
+ * instead of its longer summary. Every hop draws exactly one message or one note, so the
+ * returned `messages`/`notes` map SVG elements back to hops.
+ */
+export function renderSequence(hops: readonly RelayHop[], messageMax = 160, group = true): RenderedSequence {
   const participants = orderParticipants(hops.flatMap((h) => [h.from, h.to]));
   const id = new Map(participants.map((p, i) => [p, `P${i}`]));
   const lines = ['sequenceDiagram'];
+  const messages: number[] = [];
+  const notes: number[] = [];
   for (const p of participants) lines.push(`  participant ${id.get(p)} as ${escapeMermaidText(p, 80)}`);
+  let open: number | undefined;
+  let blocks = 0;
   for (const h of hops) {
+    if (group && h.reconcile !== open) {
+      if (open !== undefined) lines.push('  end');
+      open = h.reconcile;
+      if (open !== undefined) lines.push(`  rect ${GROUP_TINTS[blocks++ % GROUP_TINTS.length]}`);
+    }
+    const pad = group && open !== undefined ? '    ' : '  ';
     const from = id.get(h.from)!;
     const to = id.get(h.to)!;
-    const text = escapeMermaidText(h.summary, messageMax);
+    const text = escapeMermaidText(group && h.note !== undefined ? h.note : h.summary, messageMax);
     if (h.kind === 'decision' || h.kind === 'note') {
-      lines.push(from === to ? `  Note over ${from}: ${text}` : `  Note over ${from},${to}: ${text}`);
+      lines.push(from === to ? `${pad}Note over ${from}: ${text}` : `${pad}Note over ${from},${to}: ${text}`);
+      notes.push(h.seq);
     } else {
       const arrow = h.kind === 'watch' ? '--)' : h.kind === 'response' ? '-->>' : '->>';
-      lines.push(`  ${from}${arrow}${to}: ${text}`);
+      lines.push(`${pad}${from}${arrow}${to}: ${text}`);
+      messages.push(h.seq);
     }
   }
-  return `${lines.join('\n')}\n`;
+  if (group && open !== undefined) lines.push('  end');
+  return { text: `${lines.join('\n')}\n`, messages, notes };
 }

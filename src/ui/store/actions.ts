@@ -7,12 +7,19 @@ import type { ConnectionStatus } from '../../worker/connect';
 import { kubeStore, type KubeState } from './store';
 import type { ApplyResult, KubectlResult } from './types';
 import { createReplay } from '../timeline/replay';
+import { TRAFFIC_FLIGHT_MS, type TrafficFlight } from './slices/traffic';
+import { createBatchPump } from './batch-pump';
 
 /** The app's timeline: batches fold through it so past moments can be replayed. */
 const replay = createReplay(kubeStore);
 
+/** Batches reach the store at most once per animation frame, spaced by their cost (batch-pump.ts). */
+const pump = createBatchPump((batches) => {
+  for (const b of batches) replay.receive(b);
+});
+
 export function receiveBatch(batch: TickBatch): void {
-  replay.receive(batch);
+  pump.push(batch);
 }
 
 /** Shows the cluster as it was at `simMs` (the timeline slider). */
@@ -66,4 +73,20 @@ export function setNotice(notice: string | null): void {
 
 export function setSequenceOptions(patch: Partial<KubeState['sequence']>): void {
   kubeStore.setState((s) => ({ sequence: { ...s.sequence, ...patch } }));
+}
+
+let nextFlightId = 1;
+
+/** Appends traffic flights for the graph's animation (ids assigned here, increasing per page). */
+export function pushFlights(flights: readonly Omit<TrafficFlight, 'id'>[]): void {
+  if (!flights.length) return;
+  const added = flights.map((f) => ({ ...f, id: nextFlightId++ }));
+  kubeStore.setState((s) => ({ flights: [...s.flights, ...added] }));
+}
+
+/** Drops flights started more than {@link TRAFFIC_FLIGHT_MS} before `nowWallMs` (performance.now()). */
+export function expireFlights(nowWallMs: number): void {
+  const { flights } = kubeStore.getState();
+  const kept = flights.filter((f) => nowWallMs - f.startedWallMs <= TRAFFIC_FLIGHT_MS);
+  if (kept.length !== flights.length) kubeStore.setState({ flights: kept });
 }

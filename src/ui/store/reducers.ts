@@ -2,65 +2,18 @@
  * Pure reducers: (state, worker batch) → the next state's changed fields. Collections are
  * replaced, never mutated (STYLE.md Part D §7), so subscribers see every change by identity.
  */
-import type { ObjectChangeMsg, TickBatch } from '../../worker/protocol';
+import type { TickBatch } from '../../worker/protocol';
 import { linkOfHop } from '../graph/participants';
 import type { KubeState } from './store';
 import { RELAY_CAP } from './slices/relay';
 import { EMPTY_TOPOLOGY } from './slices/resources';
-import type { GraphTopology, KObject, Pulse, StoredObject } from './types';
+import type { KObject, Pulse, StoredObject } from './types';
+import { computeTopology, touchesTopology } from './topology';
 
 /** Events the UI keeps (oldest dropped first). */
 export const EVENTS_CAP = 1_000;
 
-const GRAPH_KINDS = new Set(['Node', 'Pod', 'ReplicaSet', 'Deployment']);
-
-function ownerKey(o: KObject): string | null {
-  const ref = o.metadata.ownerReferences?.find((r) => r.controller);
-  if (!ref) return null;
-  return o.metadata.namespace ? `${ref.kind}/${o.metadata.namespace}/${ref.name}` : `${ref.kind}/${ref.name}`;
-}
-
-function isControlPlane(n: KObject): boolean {
-  return n.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined;
-}
-
-/** The graph's shape, from all objects. */
-export function computeTopology(objects: Map<string, StoredObject>): GraphTopology {
-  const t: GraphTopology = { nodes: [], pods: [], replicaSets: [], deployments: [] };
-  for (const { key, object: o } of objects.values()) {
-    switch (o.kind) {
-      case 'Node':
-        t.nodes.push({ key, name: o.metadata.name, controlPlane: isControlPlane(o) });
-        break;
-      case 'Pod':
-        t.pods.push({ key, node: (o.spec?.nodeName as string | undefined) || null, owner: ownerKey(o) });
-        break;
-      case 'ReplicaSet':
-        t.replicaSets.push({ key, owner: ownerKey(o) });
-        break;
-      case 'Deployment':
-        t.deployments.push({ key });
-        break;
-    }
-  }
-  const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-  t.nodes.sort((a, b) => Number(b.controlPlane) - Number(a.controlPlane) || a.name.localeCompare(b.name, 'en', { numeric: true }));
-  t.pods.sort(byKey);
-  t.replicaSets.sort(byKey);
-  t.deployments.sort(byKey);
-  return t;
-}
-
-/** Whether a change can move, add or remove a card of the graph. */
-function touchesTopology(c: ObjectChangeMsg, prev: StoredObject | undefined): boolean {
-  if (!GRAPH_KINDS.has(c.object.kind)) return false;
-  if (c.type !== 'MODIFIED' || !prev) return true;
-  const a = prev.object;
-  const b = c.object;
-  if (a.kind === 'Pod' && a.spec?.nodeName !== b.spec?.nodeName) return true;
-  if (a.kind === 'Node' && isControlPlane(a) !== isControlPlane(b)) return true;
-  return ownerKey(a) !== ownerKey(b);
-}
+export { computeTopology } from './topology';
 
 /** Folds one worker batch into the state; returns only the fields that change. */
 export function reduceBatch(s: KubeState, b: TickBatch): Partial<KubeState> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createKubeStore } from './store';
 import { selectNextDeadline, selectNodeDeadline, selectPoweredOffNode } from './selectors';
+import { emptyTopology } from './topology';
 
 describe('selectors', () => {
   const store = createKubeStore();
@@ -8,7 +9,7 @@ describe('selectors', () => {
   store.setState({
     startMs: Date.UTC(2026, 0, 1),
     simMs: 100_000,
-    topology: { nodes: [], replicaSets: [], deployments: [], pods: [{ key: 'Pod/default/web-1', node: 'node-2', owner: null }] },
+    topology: { ...emptyTopology(), pods: [{ key: 'Pod/default/web-1', node: 'node-2', owner: null }] },
     deadlines: [
       { at: now, label: 'node-lifecycle-controller: NoExecute tainting pass' },
       { at: now + 9_000, label: 'Liveness probe of default/web-1/web', object: 'Pod/default/web-1' },

@@ -25,22 +25,27 @@ interface Insufficient {
   unresolvable: boolean;
 }
 
+const NONE: Insufficient[] = [];
+
 /** fitsRequest: what does not fit, in upstream order (pods, cpu, memory, ephemeral-storage, scalars). */
 export function fitsRequest(req: Resource, ni: NodeInfo): Insufficient[] {
-  const out: Insufficient[] = [];
+  // the common case (everything fits) allocates nothing: NONE is shared and never mutated
+  let out: Insufficient[] = NONE;
+  const add = (i: Insufficient) => (out === NONE ? (out = [i]) : out.push(i));
   const alloc = ni.allocatable;
-  if (ni.pods.size + 1 > alloc.allowedPodNumber) out.push({ reason: 'Too many pods', unresolvable: false });
-  const scalarNames = Object.keys(req.scalar).filter((k) => req.scalar[k] !== 0);
-  if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && scalarNames.length === 0) return out;
+  if (ni.pods.size + 1 > alloc.allowedPodNumber) add({ reason: 'Too many pods', unresolvable: false });
+  let scalarNames: string[] | undefined;
+  for (const k in req.scalar) if (req.scalar[k] !== 0) (scalarNames ??= []).push(k);
+  if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && !scalarNames) return out;
   const used = ni.requested;
-  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) out.push({ reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
-  if (req.memory > 0 && req.memory > alloc.memory - used.memory) out.push({ reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
+  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) add({ reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
+  if (req.memory > 0 && req.memory > alloc.memory - used.memory) add({ reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
   if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
-    out.push({ reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > alloc.ephemeralStorage });
+    add({ reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > alloc.ephemeralStorage });
   }
-  for (const k of scalarNames) {
+  for (const k of scalarNames ?? []) {
     const a = alloc.scalar[k] ?? 0;
-    if (req.scalar[k] > a - (used.scalar[k] ?? 0)) out.push({ reason: `Insufficient ${k}`, unresolvable: req.scalar[k] > a });
+    if (req.scalar[k] > a - (used.scalar[k] ?? 0)) add({ reason: `Insufficient ${k}`, unresolvable: req.scalar[k] > a });
   }
   return out;
 }
@@ -53,15 +58,17 @@ export function leastRequestedScore(requested: number, capacity: number): number
 
 /** leastResourceScorer over cpu and memory, weight 1 each. */
 export function leastAllocatedScore(pod: PodInfo, ni: NodeInfo): number {
+  // cpu then memory, without temporaries (runs once per pod per feasible node)
   let score = 0;
   let weights = 0;
-  const pairs: [number, number][] = [
-    [ni.nonZeroRequested.milliCPU + pod.nonZeroRequests.milliCPU, ni.allocatable.milliCPU],
-    [ni.nonZeroRequested.memory + pod.nonZeroRequests.memory, ni.allocatable.memory],
-  ];
-  for (const [req, cap] of pairs) {
-    if (cap === 0) continue;
-    score += leastRequestedScore(req, cap);
+  const cpuCap = ni.allocatable.milliCPU;
+  if (cpuCap !== 0) {
+    score += leastRequestedScore(ni.nonZeroRequested.milliCPU + pod.nonZeroRequests.milliCPU, cpuCap);
+    weights += 1;
+  }
+  const memCap = ni.allocatable.memory;
+  if (memCap !== 0) {
+    score += leastRequestedScore(ni.nonZeroRequested.memory + pod.nonZeroRequests.memory, memCap);
     weights += 1;
   }
   return weights === 0 ? 0 : Math.trunc(score / weights);
@@ -69,20 +76,15 @@ export function leastAllocatedScore(pod: PodInfo, ni: NodeInfo): number {
 
 /** balancedResourceScorer over cpu and memory fractions (actual requests). */
 export function balancedAllocationScore(pod: PodInfo, ni: NodeInfo): number {
-  const fractions: number[] = [];
-  const pairs: [number, number][] = [
-    [ni.requested.milliCPU + pod.requests.milliCPU, ni.allocatable.milliCPU],
-    [ni.requested.memory + pod.requests.memory, ni.allocatable.memory],
-  ];
-  for (const [req, cap] of pairs) {
-    if (cap === 0) continue;
-    fractions.push(Math.min(1, req / cap));
-  }
+  // two resources (cpu, memory): the std of two fractions is |f1 − f2| / 2; with one or none
+  // it is 0 (balanced_allocation.go's len(fractions) == 2 / > 2 branches), no temporaries
+  const cpuCap = ni.allocatable.milliCPU;
+  const memCap = ni.allocatable.memory;
   let std = 0;
-  if (fractions.length === 2) std = Math.abs((fractions[0] - fractions[1]) / 2);
-  else if (fractions.length > 2) {
-    const mean = fractions.reduce((a, b) => a + b, 0) / fractions.length;
-    std = Math.sqrt(fractions.reduce((s, f) => s + (f - mean) * (f - mean), 0) / fractions.length);
+  if (cpuCap !== 0 && memCap !== 0) {
+    const cpu = Math.min(1, (ni.requested.milliCPU + pod.requests.milliCPU) / cpuCap);
+    const mem = Math.min(1, (ni.requested.memory + pod.requests.memory) / memCap);
+    std = Math.abs((cpu - mem) / 2);
   }
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }

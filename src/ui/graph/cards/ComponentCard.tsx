@@ -5,10 +5,12 @@ import type { ComponentFlowNode } from '../flow-types';
 import { APISERVER_CARD } from '../participants';
 import { Handles } from './Handles';
 import { Flash } from './Flash';
+import { useHopHighlight } from './useHopHighlight';
 
 export const ComponentCard = memo(function ComponentCard({ data }: NodeProps<ComponentFlowNode>) {
+  const lit = useHopHighlight(data.card);
   return (
-    <div className={`card component ${data.card === APISERVER_CARD ? 'apiserver' : ''}`} data-testid="component-card" data-component={data.title}>
+    <div className={`card component ${data.card === APISERVER_CARD ? 'apiserver' : ''} ${lit ? 'hop-lit' : ''}`} data-testid="component-card" data-component={data.title}>
       <Handles />
       {data.card !== APISERVER_CARD && <Flash card={data.card} />}
       <div className="title">{data.title}</div>

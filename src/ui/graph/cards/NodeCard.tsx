@@ -11,6 +11,7 @@ import { selectObject, selectPoweredOffNode } from '../../store/selectors';
 import { cluster } from '../../cluster-client';
 import type { KObject } from '../../store/types';
 import { NodeCountdown } from './NodeCountdown';
+import { StandaloneContainers } from './StandaloneContainers';
 import { Icon } from '../../Icon';
 import { useTranslation } from 'react-i18next';
 
@@ -70,6 +71,7 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
         <span className={`badge ready-${ready}`}>{status}</span>
         {data.controlPlane && <span>NoSchedule</span>}
         {!data.controlPlane && <NodeCountdown node={data.name} />}
+        <StandaloneContainers node={data.name} />
       </div>
     </div>
   );

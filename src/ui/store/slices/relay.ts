@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { Pulse, RelayHop } from '../types';
 import type { KubeState } from '../store';
 import { DEFAULT_SEQUENCE_OPTIONS, type SequenceOptions } from '../../sequence/to-mermaid';
+import { DEFAULT_SEQUENCE_VIEW, type SequenceView } from '../../sequence/window';
 
 /** Hops the UI keeps; older ones drop off the front. */
 export const RELAY_CAP = 3_000;
@@ -15,6 +16,8 @@ export interface RelaySlice {
   sequence: SequenceOptions & { pinned: boolean };
   /** seq of the first hop of the latest apply. */
   applySeq: number | null;
+  /** The diagram's window (last N hops / one reconciliation / one object's story) and filters. */
+  sequenceView: SequenceView;
 }
 
 export const createRelaySlice: StateCreator<KubeState, [], [], RelaySlice> = () => ({
@@ -22,4 +25,5 @@ export const createRelaySlice: StateCreator<KubeState, [], [], RelaySlice> = () 
   pulses: {},
   sequence: { ...DEFAULT_SEQUENCE_OPTIONS, pinned: false },
   applySeq: null,
+  sequenceView: DEFAULT_SEQUENCE_VIEW,
 });

@@ -2,6 +2,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { GraphTopology, KObject, StoredObject } from '../types';
 import type { KubeState } from '../store';
+import { emptyTopology } from '../topology';
 
 export interface ResourcesSlice {
   objects: Map<string, StoredObject>;
@@ -9,7 +10,7 @@ export interface ResourcesSlice {
   topology: GraphTopology;
 }
 
-export const EMPTY_TOPOLOGY: GraphTopology = { nodes: [], pods: [], replicaSets: [], deployments: [] };
+export const EMPTY_TOPOLOGY: GraphTopology = emptyTopology();
 
 export const createResourcesSlice: StateCreator<KubeState, [], [], ResourcesSlice> = () => ({
   objects: new Map(),

@@ -1,6 +1,6 @@
 /**
  * Requests in flight for the graph's traffic animation (issue 5 §5). The Network panel
- * (panels/NetworkPanel.tsx) sends requests through the worker and appends one flight per
+ * (src/ui/network/NetworkPanel.tsx) sends requests through the worker and appends one flight per
  * request; the graph (graph/TrafficLayer.tsx) animates each flight along
  * source → Service (→ Ingress) → the Pod kube-proxy's rules picked, or stops it at the
  * Service with a red mark when the request failed. Flights older than

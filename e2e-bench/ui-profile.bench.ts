@@ -1,0 +1,106 @@
+/**
+ * Where the main thread's time goes during the UI benchmark's 300-Pod rollout (not part of
+ * `npm run bench:ui`: runs only with UI_PROFILE=1). Samples the page's main thread with the
+ * Chrome DevTools protocol's Profiler for 10 s of wall time, then prints the top functions
+ * by self time (ms, % of the profile) and the totals per script file; the raw `.cpuprofile`
+ * goes to /tmp/pw-bench/rollout.cpuprofile (open it in DevTools' Performance panel).
+ *
+ *   UI_PROFILE=1 E2E_DIST=/tmp/dist-x E2E_PORT=4299 npx playwright test -c playwright.bench.config.ts ui-profile
+ */
+import { test, expect } from '@playwright/test';
+import { writeFileSync, mkdirSync } from 'node:fs';
+
+test.skip(!process.env.UI_PROFILE, 'profiling only with UI_PROFILE=1');
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const deployment = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 300
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: app
+        image: ${image}
+        resources: {requests: {cpu: 10m, memory: 16Mi}}
+`;
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  dur?: number;
+  tid: number;
+  args?: { data?: { frame?: string } };
+}
+
+/** Main-thread time per trace event name (complete events, ms; nested events are counted in each). */
+function rendererPhases(events: TraceEvent[]): [string, number][] {
+  const main = events.find((e) => e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain')?.tid;
+  const sum = new Map<string, number>();
+  for (const e of events) if (e.ph === 'X' && e.tid === main && e.dur) sum.set(e.name, (sum.get(e.name) ?? 0) + e.dur / 1000);
+  return [...sum].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => [k, Math.round(v)]);
+}
+
+/** Self time per "function file:line" and per file, in ms, largest first. */
+function summarise(p: Profile): { byFunction: [string, number][]; byFile: [string, number][]; totalMs: number } {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  p.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000));
+  const fn = new Map<string, number>();
+  const file = new Map<string, number>();
+  let totalMs = 0;
+  for (const [id, ms] of self) {
+    const f = byId.get(id)!.callFrame;
+    const short = f.url.replace(/^.*\//, '') || '(native)';
+    const name = `${f.functionName || '(anonymous)'} ${short}:${f.lineNumber + 1}`;
+    fn.set(name, (fn.get(name) ?? 0) + ms);
+    file.set(short, (file.get(short) ?? 0) + ms);
+    totalMs += ms;
+  }
+  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, Math.round(v)] as [string, number]);
+  return { byFunction: top(fn, 40), byFile: top(file, 15), totalMs: Math.round(totalMs) };
+}
+
+test('ui profile', async ({ page }) => {
+  type Hook = { setEditorText(t: string): void; objects: { kind: string; status?: { phase?: string }; spec?: { containers?: { image: string }[] } }[] };
+  await page.goto('/');
+  const apply = page.getByTestId('apply');
+  await expect(apply).toBeEnabled({ timeout: 30_000 });
+  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.27'));
+  await page.getByTestId('speed').selectOption('10');
+  await apply.click();
+  await page.waitForFunction(() => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.objects.filter((o) => o.kind === 'Pod' && o.status?.phase === 'Running').length >= 300, null, { timeout: 180_000, polling: 1000 });
+
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.28'));
+  await apply.click();
+  await page.waitForTimeout(10_000);
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+  for (const [k, v] of rendererPhases(trace.traceEvents)) console.log(`phase ${String(v).padStart(6)} ms  ${k}`);
+  mkdirSync('/tmp/pw-bench', { recursive: true });
+  writeFileSync('/tmp/pw-bench/rollout.cpuprofile', JSON.stringify(profile));
+  const s = summarise(profile);
+  console.log(`profile: ${s.totalMs} ms sampled`);
+  for (const [k, v] of s.byFile) console.log(`file ${String(v).padStart(6)} ms  ${k}`);
+  for (const [k, v] of s.byFunction) console.log(`fn   ${String(v).padStart(6)} ms  ${k}`);
+  expect(s.totalMs).toBeGreaterThan(0);
+});

@@ -1,0 +1,94 @@
+/**
+ * UI benchmark (CONTRACTS.md §3 `ui`), in Debian's Chromium against `vite preview`:
+ * - firstPaintMs: the `first-contentful-paint` entry of a cold load; interactiveMs: navigation
+ *   start → the Apply button enabled with the editor showing the manifest and the nodes drawn.
+ * - frameP50Ms / frameP95Ms: requestAnimationFrame deltas collected in the page for 15 s of
+ *   wall time while 300 Pods roll to a new image (×10 speed; apply 300 → all Running first).
+ * - entryGzipKB: the entry chunk(s) index.html loads; lazyGzipKB.monaco: the lazy editor chunk
+ *   (YamlEditor, Monaco inside); lazyGzipKB.mermaid: mermaid.core + the sequenceDiagram chunk.
+ * Merged into bench/results.json `ui`.
+ */
+import { test, expect } from '@playwright/test';
+import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+
+const dist = process.env.E2E_DIST ?? '/tmp/dist-bench';
+
+function gzipKB(files: string[]): number {
+  const bytes = files.reduce((s, f) => s + gzipSync(readFileSync(join(dist, 'assets', f)), { level: 9 }).length, 0);
+  return Math.round(bytes / 102.4) / 10;
+}
+
+function chunkSizes() {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const entry = [...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]);
+  const assets = readdirSync(join(dist, 'assets'));
+  const pick = (re: RegExp) => assets.filter((f) => re.test(f));
+  return {
+    entryGzipKB: gzipKB(entry),
+    entryFiles: entry,
+    lazyGzipKB: { monaco: gzipKB(pick(/^YamlEditor-.*\.js$/)), mermaid: gzipKB(pick(/^(mermaid\.core|sequenceDiagram)-.*\.js$/)) },
+  };
+}
+
+const deployment = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 300
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: app
+        image: ${image}
+        resources: {requests: {cpu: 10m, memory: 16Mi}}
+`;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 10) / 10;
+};
+
+test('ui benchmark', async ({ page }) => {
+  await page.goto('/');
+  const apply = page.getByTestId('apply');
+  await expect(apply).toBeEnabled({ timeout: 30_000 });
+  await expect(page.getByTestId('editor').locator('.monaco-editor .view-lines')).toContainText('kind: Deployment');
+  await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
+  const interactiveMs = Math.round(await page.evaluate(() => performance.now()));
+  const firstPaintMs = Math.round(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1));
+
+  type Hook = { setEditorText(t: string): void; objects: { kind: string; status?: { phase?: string }; spec?: { containers?: { image: string }[] } }[] };
+  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.27'));
+  await page.getByTestId('speed').selectOption('10');
+  await apply.click();
+  const running = (image: string) =>
+    page.waitForFunction((img) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.objects.filter((o) => o.kind === 'Pod' && o.status?.phase === 'Running' && o.spec?.containers?.[0].image === img).length >= 300, image, { timeout: 180_000, polling: 1000 });
+  await running('nginx:1.27');
+
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[] };
+    w.__frames = [];
+    let last = performance.now();
+    const tick = (t: number) => {
+      w.__frames.push(t - last);
+      last = t;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.28'));
+  await apply.click();
+  await page.waitForTimeout(15_000);
+  const frames = (await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames)).slice(1);
+  await page.screenshot({ path: '/tmp/pw-bench/rollout.png' });
+
+  const ui = { frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frames: frames.length, firstPaintMs, interactiveMs, ...chunkSizes() };
+  const prev = existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
+  writeFileSync('bench/results.json', JSON.stringify({ ...prev, ui }, null, 2) + '\n');
+  console.log(JSON.stringify(ui));
+  expect(frames.length).toBeGreaterThan(10);
+});

@@ -1,0 +1,102 @@
+/**
+ * Guided tours (issue 6 §7) and the declarative-vs-imperative demo (§6), as a person uses them:
+ * the toolbar's Tours button, the list, Next through the narrations on the live cluster.
+ */
+import { test, expect, openApp } from './fixtures';
+import type { Page } from '@playwright/test';
+
+// a shared 2-core machine: the tours wait on the simulated clock
+test.describe.configure({ timeout: 120_000 });
+
+const TOURS = ['declarative-vs-imperative', 'relay', 'self-healing', 'rolling-update', 'services-dns', 'storage', 'probes-hpa'];
+
+async function startTour(page: Page, id: string): Promise<void> {
+  await page.getByTestId('tours').click();
+  await expect(page.getByTestId('tour-list')).toBeVisible();
+  await page.locator(`[data-testid=tour][data-tour=${id}]`).click();
+  await expect(page.getByTestId('tour-list')).toHaveCount(0);
+  await expect(page.getByTestId('tour-panel')).toHaveAttribute('data-tour', id);
+}
+
+/** Presses Next and waits for the next narration (fast-forwarding waits longer than a few seconds). */
+async function next(page: Page, step: number): Promise<void> {
+  await page.getByTestId('tour-next').click();
+  const panel = page.getByTestId('tour-panel');
+  const ff = page.getByTestId('tour-fast-forward');
+  await expect(async () => {
+    if ((await panel.getAttribute('data-step')) !== String(step) && (await ff.isVisible())) await ff.click({ timeout: 1_000 }).catch(() => {}); // the wait may end first
+    await expect(panel).toHaveAttribute('data-step', String(step), { timeout: 2_000 });
+  }).toPass({ timeout: 45_000 });
+}
+
+const runningPeekcart = (page: Page) => page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]');
+
+test('the tour list offers the seven tours of the seed', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('tours').click();
+  const tours = page.locator('[data-testid=tour-list] [data-testid=tour]');
+  await expect(tours).toHaveCount(TOURS.length);
+  expect(await tours.evaluateAll((els) => els.map((e) => e.getAttribute('data-tour')))).toEqual(TOURS);
+  await expect(page.locator('[data-tour=self-healing]')).toHaveText('3. Self-healing: kill a node');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tour-list')).toHaveCount(0);
+});
+
+test('the self-healing tour plays to the end in English: NotReady, eviction, 3 Pods on the other nodes', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('speed').selectOption('100');
+  await startTour(page, 'self-healing');
+  const note = page.getByTestId('tour-note');
+  await expect(note).toContainText('Next powers off the node of the first Pod');
+  await expect(runningPeekcart(page)).toHaveCount(3);
+  await next(page, 1);
+  await expect(note).toContainText('node.kubernetes.io/unreachable');
+  const dead = await page.locator('[data-testid=node-card][data-ready=unknown]').getAttribute('data-node');
+  expect(dead).toMatch(/^node-\d$/);
+  await next(page, 2);
+  await expect(note).toContainText('Self-healing is just the loops never stopping');
+  await expect(page.getByTestId('tour-done')).toBeVisible();
+  await expect(page.getByTestId('tour-next')).toHaveCount(0);
+  await expect(runningPeekcart(page)).toHaveCount(3);
+  await expect(page.locator(`[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running][data-node=${dead}]`)).toHaveCount(0);
+  await expect(page.locator(`[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Terminating][data-node=${dead}]`)).toHaveCount(1);
+  await page.getByTestId('tour-exit').click();
+  await expect(page.getByTestId('tour-panel')).toHaveCount(0);
+});
+
+test('in Korean, declarative vs imperative: the docker container is lost with node-1 while the Deployment heals', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('language').selectOption('ko');
+  await page.getByTestId('speed').selectOption('100');
+  await page.getByTestId('tours').click();
+  await expect(page.locator('[data-tour=declarative-vs-imperative]')).toHaveText('1. 선언형 vs 명령형: docker run과 Deployment');
+  await page.locator('[data-tour=declarative-vs-imperative]').click();
+  const note = page.getByTestId('tour-note');
+  await expect(note).toContainText('앱을 계속 띄워 두는 두 가지 방법');
+  await next(page, 1);
+  await expect(note).toContainText('Next를 누르면 node-1의 전원이 꺼진다');
+  const docker = page.locator('[data-testid=standalone-container][data-node=node-1]');
+  await expect(docker).toHaveAttribute('data-state', 'running');
+  await expect(runningPeekcart(page)).toHaveCount(3);
+  await next(page, 2);
+  await expect(note).toContainText('docker 컨테이너는 사라졌다');
+  await expect(docker).toHaveAttribute('data-state', 'lost');
+  await expect(runningPeekcart(page)).toHaveCount(3);
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running][data-node=node-1]')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/tour-ko-lost.png' });
+  await next(page, 3);
+  await expect(docker).toHaveAttribute('data-state', 'running');
+  await expect(page.getByTestId('tour-done')).toHaveText('투어가 끝났다.');
+});
+
+test('the kubectl bar runs docker against a machine: docker -H ssh://node-2 run', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('tab-kubectl').click();
+  const input = page.getByTestId('kubectl-input');
+  await input.fill('docker -H ssh://node-2 run -d --restart=always --name web nginx');
+  await input.press('Enter');
+  await expect(page.getByTestId('kubectl-output')).toHaveText(/^[0-9a-f]{64}\s*$/);
+  await expect(page.locator('[data-testid=standalone-container][data-node=node-2][data-name=web]')).toHaveAttribute('data-state', 'running');
+  await page.locator('[data-testid=kill-node][data-node=node-2]').click();
+  await expect(page.locator('[data-testid=standalone-container][data-node=node-2][data-name=web]')).toHaveAttribute('data-state', 'lost');
+});

@@ -1,0 +1,22 @@
+import { defineConfig } from '@playwright/test';
+import base from './playwright.config';
+
+// `npm run bench:ui`: the UI benchmark (CONTRACTS.md §3 `ui`), not part of `npm test`.
+// Same Chromium and preview server as the end-to-end tests; its own folder, port and output.
+const port = Number(process.env.E2E_PORT ?? 4206);
+const dist = process.env.E2E_DIST ?? '/tmp/dist-bench';
+
+export default defineConfig({
+  ...base,
+  testDir: 'e2e-bench',
+  testMatch: '*.bench.ts',
+  timeout: 300_000,
+  outputDir: '/tmp/pw-bench',
+  use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
+  webServer: {
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${dist}`,
+    url: `http://127.0.0.1:${port}`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

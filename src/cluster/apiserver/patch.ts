@@ -1,0 +1,118 @@
+/**
+ * PATCH, as staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go does it: read the
+ * live object, apply the patch document (JSON patch, JSON merge patch, strategic merge patch
+ * for built-in kinds, server-side apply), then run the result through the ordinary update
+ * pipeline (admission, validation, optimistic concurrency). Server-side apply of an object
+ * that does not exist creates it. Every write through here records managedFields
+ * (see patch-managed-fields.ts for the subset modelled).
+ */
+import type { APIServer, RequestUser, WriteOptions, WriteResult } from './apiserver';
+import { apiVersionOf, groupResource, type ResourceInfo } from '../api/resources';
+import { StatusError, newBadRequest, newNotFound } from '../api/errors';
+import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { applyPatch as strategicMerge } from '../kubectl/strategic-merge';
+import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
+import { managedFieldsForUpdate, serverSideApply } from './patch-managed-fields';
+
+/** The four patch types (types.PatchType). */
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+/** Content-Type of a PATCH request → patch type. */
+export const PATCH_MEDIA_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+/** Options of a patch: the write options plus `force` (server-side apply only). */
+export interface PatchOptions extends WriteOptions {
+  /** `force=true`: server-side apply takes conflicting fields from their managers. */
+  force?: boolean;
+  subresource?: 'status';
+}
+
+/** The result of a patch: the stored object, warnings, and whether apply created it (201). */
+export interface PatchResult extends WriteResult {
+  created: boolean;
+}
+
+/** 415 for a strategic merge patch of a custom resource (patch.go, the apiserver's accepted list). */
+export function newUnsupportedPatch(custom: boolean): StatusError {
+  const accepted = custom ? 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml' : 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: ${accepted}`, reason: 'UnsupportedMediaType', code: 415 });
+}
+
+/** 422 with the json-patch library's text (errors.NewGenericServerResponse with no resource). */
+function newPatchInvalid(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Invalid', code: 422 });
+}
+
+/** The manager an Update writes as: fieldManager, or (as upstream) "unknown" when none is named. */
+function managerOf(opts: WriteOptions): string {
+  return opts.fieldManager || 'unknown';
+}
+
+/**
+ * Returns `next` with metadata.managedFields updated for an Update by `opts.fieldManager`
+ * (`old` undefined for a create). Used by create/update requests from the HTTP API.
+ */
+export function withManagedFields(api: APIServer, info: ResourceInfo, old: KObject | undefined, next: KObject, opts: WriteOptions): KObject {
+  const obj = deepCopy(next);
+  obj.metadata = obj.metadata ?? {};
+  // managedFields sent in the request replace the stored ones (kubectl's CSA→SSA migration
+  // does this); otherwise the stored ones carry over
+  if (old && (obj.metadata.managedFields === undefined || deepEqual(obj.metadata.managedFields, old.metadata.managedFields))) obj.metadata.managedFields = deepCopy(old.metadata.managedFields);
+  const mf = managedFieldsForUpdate(old, { ...obj, kind: info.kind }, managerOf(opts), apiVersionOf(info), api.clock.nowRFC3339(), opts.subresource);
+  if (mf.length) obj.metadata.managedFields = mf as KObject['metadata']['managedFields'];
+  else delete obj.metadata.managedFields;
+  return obj;
+}
+
+/**
+ * patch: PATCH …/{resource}/{name}[/status] with a parsed patch document (`body`: the
+ * JSON value of the request; for `apply`, the YAML/JSON applied configuration).
+ * @throws StatusError 404 (not found, except apply), 415 (strategic merge of a custom
+ * resource), 400 (malformed patch), 422 (a JSON patch that does not apply, invalid result),
+ * 409 (apply conflict, stale resourceVersion).
+ */
+export function patchObject(api: APIServer, user: RequestUser, info: ResourceInfo, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
+  const ns = info.namespaced ? namespace : '';
+  const current = api.getObject(groupResource(info), ns, name);
+  const strategic = !info.custom;
+  if (type === 'strategic' && !strategic) throw newUnsupportedPatch(true);
+  const time = api.clock.nowRFC3339();
+  const summary = opts.summary ?? `patch (${type}) ${info.kind} ${info.namespaced ? `${ns}/` : ''}${name}`;
+  if (type === 'apply') {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('error decoding YAML: the applied configuration must be an object');
+    const cfg = body as KObject;
+    if (!cfg.kind || !cfg.apiVersion) throw newBadRequest('invalid object type: /, Kind=');
+    if (cfg.metadata?.name && cfg.metadata.name !== name) throw newBadRequest('the name of the object (' + cfg.metadata.name + ') does not match the name on the URL (' + name + ')');
+    const applied = deepCopy(cfg);
+    applied.metadata = { ...applied.metadata, name };
+    if (info.namespaced) applied.metadata.namespace = ns;
+    const merge = (cur: KObject, c: KObject): KObject => strategicMerge(cur as never, c as never, { kind: info.kind, strategic }) as unknown as KObject;
+    const next = serverSideApply(current, applied, merge, { manager: opts.fieldManager || 'unknown', force: !!opts.force, apiVersion: apiVersionOf(info), time });
+    if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary }), created: true };
+    next.metadata.resourceVersion = current.metadata.resourceVersion;
+    return { ...api.update(user, info, ns, next, { ...opts, summary }), created: false };
+  }
+  if (!current) throw newNotFound(groupResource(info), name);
+  let patched: KObject;
+  try {
+    if (type === 'json') patched = applyJSONPatch(current, body) as KObject;
+    else if (type === 'merge') patched = applyMergePatch(current, body) as KObject;
+    else patched = strategicMerge(current as never, body as never, { kind: info.kind, strategic: true }) as unknown as KObject;
+  } catch (err) {
+    if (err instanceof PatchApplyError) throw newPatchInvalid(err.message);
+    throw newBadRequest(err instanceof Error ? err.message : String(err));
+  }
+  if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw newBadRequest('the patch did not produce an object');
+  patched.metadata = patched.metadata ?? {};
+  if (patched.metadata.name !== name) patched.metadata.name = name;
+  if (opts.subresource === 'status') {
+    return { ...api.update(user, info, ns, withManagedFields(api, info, current, patched, opts), { ...opts, summary }), created: false };
+  }
+  if (!patched.metadata.resourceVersion) patched.metadata.resourceVersion = current.metadata.resourceVersion;
+  return { ...api.update(user, info, ns, withManagedFields(api, info, current, patched, opts), { ...opts, summary }), created: false };
+}

@@ -1,0 +1,160 @@
+/**
+ * `kubectl exec POD [-c CONTAINER] -- COMMAND [ARGS…]`, as staging/src/k8s.io/kubectl/pkg/cmd/exec
+ * (default container with the `Defaulted container "X" out of: X, Y` notice, pods/exec through
+ * the apiserver to the kubelet, `command terminated with exit code N` on a non-zero exit).
+ *
+ * The command runs in the simulated container: the shell subset of kubelet/shell.ts against the
+ * container's files (so `touch`, `rm`, `cat`, `echo … > file` change what probes and later Pods
+ * see), except for the network tools, which go through the cluster's data plane:
+ * - `nslookup NAME` → cluster DNS from the Pod's namespace (traffic/nslookup.ts, bind's output);
+ * - `curl [-s] [-S] [-i] URL`, `wget -qO- URL` → the traffic generator from this Pod
+ *   (traffic/traffic.ts): the response body on stdout; on failure curl's message on stderr
+ *   (suppressed by -s unless -S) and curl's exit code (6, 7, 28), or 22 with -f on HTTP ≥ 400.
+ */
+import type { KObject } from '../../api/types';
+import type { DnsLookupResult, TrafficRequest, TrafficResult } from '../../traffic/types';
+import { fromLabelSelector, selectorString } from '../../api/labels';
+import { KubectlError, fail, resolveType, seeHelp, type Ctx, type FlagSpec, type KubectlResult } from './util';
+
+/** Flags of `kubectl exec`. */
+export const EXEC_FLAGS: FlagSpec = {
+  container: { short: 'c' },
+  stdin: { bool: true, short: 'i' },
+  tty: { bool: true, short: 't' },
+  quiet: { bool: true, short: 'q' },
+  'pod-running-timeout': {},
+  filename: { short: 'f' },
+};
+
+/** What one command run in a container returned. */
+export interface PodExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** What `kubectl exec` needs beyond the API (the kubelets' containers, the data plane); given by cluster.ts. */
+export interface ExecEnv {
+  /** Runs argv in a running container of a Pod (the kubelet's exec); null when the kubelet has no such running container. */
+  podExec?(pod: KObject, container: string, argv: string[]): PodExecResult | null;
+  /** `nslookup` through cluster DNS, as a Pod of `namespace` (relay participant `from`). */
+  nslookup?(name: string, namespace: string, from: string): DnsLookupResult;
+  /** The traffic generator. */
+  sendRequests?(req: TrafficRequest): TrafficResult[];
+}
+
+/** curl's exit code for a failure message (`curl: (7) …` → 7). */
+function curlExit(message: string): number {
+  const m = /^curl: \((\d+)\)/.exec(message);
+  return m ? Number(m[1]) : 1;
+}
+
+function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
+  const tool = argv[0];
+  let silent = false;
+  let showErr = false;
+  let failHttp = false;
+  let include = false;
+  let url: string | undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-o' || a === '-O' || a === '-m' || a === '--max-time' || a === '-H' || a === '--connect-timeout' || a === '-T' || a === '-U') {
+      if (a !== '-O') i++;
+      continue;
+    }
+    if (/^-[a-zA-Z]+$/.test(a)) {
+      if (tool === 'curl') {
+        if (a.includes('s')) silent = true;
+        if (a.includes('S')) showErr = true;
+        if (a.includes('f')) failHttp = true;
+        if (a.includes('i')) include = true;
+      } else if (a.includes('q')) silent = true;
+      if (tool === 'wget' && a.endsWith('O')) i++;
+      continue;
+    }
+    if (a.startsWith('--')) {
+      if (a === '--silent') silent = true;
+      else if (a === '--show-error') showErr = true;
+      else if (a === '--fail') failHttp = true;
+      continue;
+    }
+    url = a;
+  }
+  if (!url) return { exitCode: tool === 'curl' ? 2 : 1, stdout: '', stderr: tool === 'curl' ? "curl: try 'curl --help' or 'curl --manual' for more information\n" : 'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: wget [-cqS] [--spider] [-O FILE] [-o LOGFILE] [--header STR]\n' };
+  const [r] = env.sendRequests!({ source: { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name }, url, count: 1 });
+  if (r.status === null) {
+    if (tool === 'wget') {
+      const host = /curl: \(6\)/.test(r.message) ? `wget: bad address '${r.message.replace(/^.*Could not resolve host: /, '')}'` : 'wget: can\'t connect to remote host: Connection refused';
+      return { exitCode: 1, stdout: '', stderr: `${silent ? '' : `Connecting to ${url}\n`}${host}\n` };
+    }
+    return { exitCode: curlExit(r.message), stdout: '', stderr: !silent || showErr ? `${r.message}\n` : '' };
+  }
+  const body = `${r.body ?? ''}\n`;
+  if (tool === 'wget') {
+    if (r.status >= 400) return { exitCode: 1, stdout: '', stderr: `wget: server returned error: HTTP/1.1 ${r.message.replace(/^HTTP\/1\.1 /, '').replace(/ · .*$/, '')}\n` };
+    return { exitCode: 0, stdout: body, stderr: '' };
+  }
+  if (failHttp && r.status >= 400) return { exitCode: 22, stdout: '', stderr: !silent || showErr ? `curl: (22) The requested URL returned error: ${r.status}\n` : '' };
+  const head = include ? `${r.message.replace(/ · .*$/, '')}\r\n\r\n` : '';
+  return { exitCode: 0, stdout: head + body, stderr: '' };
+}
+
+/**
+ * POD or TYPE/NAME → the Pod (polymorphichelpers.AttachablePodForObject: for a workload or a
+ * Service, the first of its Pods — Running first, then the oldest, then by name).
+ */
+function podFor(ctx: Ctx, arg: string): KObject {
+  const pods = ctx.client.resource('', 'pods');
+  const slash = arg.indexOf('/');
+  if (slash < 0) return pods.get(ctx.namespace, arg);
+  const info = resolveType(ctx.client, arg.slice(0, slash));
+  const name = arg.slice(slash + 1);
+  if (info.kind === 'Pod') return pods.get(ctx.namespace, name);
+  const owner = ctx.client.resource(info.group, info.resource).get(info.namespaced ? ctx.namespace : '', name);
+  const sel = info.kind === 'Service' ? { matchLabels: owner.spec?.selector ?? {} } : owner.spec?.selector;
+  if (!sel) throw new KubectlError(`error: cannot attach to ${info.kind}: selector for ${name} not implemented`);
+  const list = pods.list(ctx.namespace, { labelSelector: selectorString(fromLabelSelector(sel)) }).items.filter((p: KObject) => !p.metadata.deletionTimestamp);
+  if (!list.length) throw new KubectlError('error: timed out waiting for the condition');
+  const running = (p: KObject) => (p.status?.phase === 'Running' ? 0 : 1);
+  return [...list].sort((a, b) => running(a) - running(b) || (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name))[0];
+}
+
+/** Runs `kubectl exec`. */
+export function runExec(ctx: Ctx): KubectlResult {
+  const env = ctx.env as ExecEnv;
+  const [target, ...command] = ctx.args;
+  if (!target) throw new KubectlError(`error: expected 'exec POD_NAME COMMAND [ARG1] [ARG2] ... [ARGN]'.\nPOD_NAME and COMMAND are required arguments for the exec command\n${seeHelp('exec')}`);
+  if (!command.length) throw new KubectlError(`error: you must specify at least one command for the container\n`);
+  const pod = podFor(ctx, target);
+  const name = pod.metadata.name;
+  const containers: string[] = ((pod.spec?.containers ?? []) as KObject[]).map((c) => c.name);
+  let notice = '';
+  let container = ctx.flags.get('container');
+  if (!container) {
+    container = pod.metadata.annotations?.['kubectl.kubernetes.io/default-container'] ?? containers[0];
+    if (containers.length > 1 && !ctx.flags.get('quiet')) notice = `Defaulted container "${container}" out of: ${containers.join(', ')}\n`;
+  } else if (!containers.includes(container) && !((pod.spec?.initContainers ?? []) as KObject[]).some((c) => c.name === container)) {
+    return fail(`${notice}error: unable to upgrade connection: container ${container} not found in pod ${name}_${ctx.namespace}`);
+  }
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return fail(`${notice}error: cannot exec into a container in a completed pod; current phase is ${phase}`);
+  const running = ((pod.status?.containerStatuses ?? []) as KObject[]).find((s) => s.name === container)?.state?.running;
+  if (!running) return fail(`${notice}error: unable to upgrade connection: container not found ("${container}")`);
+  let r: PodExecResult | null;
+  const tool = command[0].split('/').pop()!;
+  if (tool === 'nslookup' && env.nslookup) {
+    const q = command.slice(1).find((a) => !a.startsWith('-'));
+    if (!q) r = { exitCode: 1, stdout: '', stderr: 'Usage: nslookup HOST\n' };
+    else {
+      const l = env.nslookup(q, pod.metadata.namespace ?? 'default', `pod/${pod.metadata.namespace}/${pod.metadata.name}`);
+      r = l.status === 'NOERROR' ? { exitCode: 0, stdout: l.output, stderr: '' } : { exitCode: 1, stdout: l.output, stderr: '' };
+    }
+  } else if ((tool === 'curl' || tool === 'wget') && env.sendRequests) {
+    r = runCurl(env, pod, [tool, ...command.slice(1)]);
+  } else {
+    r = env.podExec ? env.podExec(pod, container, command) : null;
+    if (!r) return fail(`${notice}error: unable to upgrade connection: container not found ("${container}")`);
+  }
+  const err = notice + r.stderr + (r.exitCode !== 0 ? `command terminated with exit code ${r.exitCode}\n` : '');
+  return { output: r.stdout, error: err || null, exitCode: r.exitCode };
+}

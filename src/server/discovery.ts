@@ -1,0 +1,146 @@
+/**
+ * Discovery documents, as kube-apiserver v1.33 serves them:
+ * /version (version.Info), /api (APIVersions), /apis (APIGroupList), /api/v1 and
+ * /apis/GROUP/VERSION (APIResourceList), and aggregated discovery
+ * (apidiscovery.k8s.io/v2 APIGroupDiscoveryList, what kubectl ≥ 1.30 asks for first;
+ * staging/src/k8s.io/apiserver/pkg/endpoints/discovery/aggregated).
+ */
+import type { ResourceInfo, ResourceRegistry } from '../cluster/api/resources';
+
+/** The media type of aggregated discovery (v2). */
+export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+/** version.Info of the simulated kube-apiserver. */
+export const VERSION_INFO = {
+  major: '1',
+  minor: '33',
+  emulationMajor: '1',
+  emulationMinor: '33',
+  minCompatibilityMajor: '1',
+  minCompatibilityMinor: '32',
+  gitVersion: 'v1.33.0',
+  gitCommit: '60a317eadfcb839692a68eab88b2096f4d708f4f',
+  gitTreeState: 'clean',
+  buildDate: '2025-04-23T13:00:46Z',
+  goVersion: 'go1.24.2',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+/** Subresource → [response kind group, version, kind, verbs]. */
+function subresourceShape(info: ResourceInfo, sub: string): { group: string; version: string; kind: string; verbs: string[] } {
+  switch (sub) {
+    case 'scale':
+      return { group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] };
+    case 'binding':
+      return { group: '', version: 'v1', kind: 'Binding', verbs: ['create'] };
+    case 'eviction':
+      return { group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] };
+    case 'log':
+      return { group: '', version: 'v1', kind: 'Pod', verbs: ['get'] };
+    case 'proxy':
+      return { group: '', version: 'v1', kind: info.kind === 'Node' ? 'NodeProxyOptions' : info.kind === 'Pod' ? 'PodProxyOptions' : 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] };
+    case 'token':
+      return { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] };
+    case 'finalize':
+      return { group: '', version: 'v1', kind: 'Namespace', verbs: ['update'] };
+    case 'approval':
+      return { group: info.group, version: info.version, kind: info.kind, verbs: ['get', 'patch', 'update'] };
+    default:
+      return { group: info.group, version: info.version, kind: info.kind, verbs: ['get', 'patch', 'update'] };
+  }
+}
+
+/** Served group/versions, core first, groups in registration order, versions preferred first. */
+export function groupVersions(reg: ResourceRegistry): { group: string; versions: string[] }[] {
+  const out: { group: string; versions: string[] }[] = [];
+  const preferred = new Map(reg.all().map((i) => [i.group, i.version]));
+  for (const i of reg.allVersions()) {
+    let g = out.find((x) => x.group === i.group);
+    if (!g) out.push((g = { group: i.group, versions: [] }));
+    if (!g.versions.includes(i.version)) {
+      if (preferred.get(i.group) === i.version) g.versions.unshift(i.version);
+      else g.versions.push(i.version);
+    }
+  }
+  return out;
+}
+
+/** Resources served at one group/version. */
+export function resourcesAt(reg: ResourceRegistry, group: string, version: string): ResourceInfo[] {
+  return reg.allVersions().filter((i) => i.group === group && i.version === version);
+}
+
+/** GET /api. */
+export function apiVersions(host: string): object {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: host }] };
+}
+
+/** GET /apis (legacy, unaggregated). */
+export function apiGroupList(reg: ResourceRegistry): object {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: groupVersions(reg)
+      .filter((g) => g.group !== '')
+      .map((g) => ({
+        name: g.group,
+        versions: g.versions.map((v) => ({ groupVersion: `${g.group}/${v}`, version: v })),
+        preferredVersion: { groupVersion: `${g.group}/${g.versions[0]}`, version: g.versions[0] },
+      })),
+  };
+}
+
+/** GET /api/v1, /apis/GROUP/VERSION: an APIResourceList (resources and their subresources). */
+export function apiResourceList(reg: ResourceRegistry, group: string, version: string): object | undefined {
+  const infos = resourcesAt(reg, group, version);
+  if (!infos.length) return undefined;
+  const resources: object[] = [];
+  for (const i of infos) {
+    resources.push({
+      name: i.resource,
+      singularName: i.singular,
+      namespaced: i.namespaced,
+      kind: i.kind,
+      verbs: i.verbs,
+      ...(i.shortNames.length ? { shortNames: i.shortNames } : {}),
+      ...(i.categories?.length ? { categories: i.categories } : {}),
+    });
+    for (const s of i.subresources) {
+      const sh = subresourceShape(i, s);
+      resources.push({ name: `${i.resource}/${s}`, singularName: '', namespaced: i.namespaced, ...(sh.group !== group || sh.version !== version ? { group: sh.group, version: sh.version } : {}), kind: sh.kind, verbs: sh.verbs });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+}
+
+/** GET /api or /apis with Accept: aggregated discovery v2. `core` selects /api. */
+export function aggregatedDiscovery(reg: ResourceRegistry, core: boolean): object {
+  const items = groupVersions(reg)
+    .filter((g) => (g.group === '') === core)
+    .map((g) => ({
+      metadata: { name: g.group, creationTimestamp: null },
+      versions: g.versions.map((v) => ({
+        version: v,
+        resources: resourcesAt(reg, g.group, v).map((i) => ({
+          resource: i.resource,
+          responseKind: { group: i.group, version: i.version, kind: i.kind },
+          scope: i.namespaced ? 'Namespaced' : 'Cluster',
+          singularResource: i.singular,
+          verbs: i.verbs,
+          ...(i.shortNames.length ? { shortNames: i.shortNames } : {}),
+          ...(i.categories?.length ? { categories: i.categories } : {}),
+          ...(i.subresources.length
+            ? {
+                subresources: i.subresources.map((s) => {
+                  const sh = subresourceShape(i, s);
+                  return { subresource: s, responseKind: { group: sh.group, version: sh.version, kind: sh.kind }, verbs: sh.verbs };
+                }),
+              }
+            : {}),
+        })),
+        freshness: 'Current',
+      })),
+    }));
+  return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
+}

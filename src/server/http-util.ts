@@ -1,0 +1,46 @@
+/**
+ * Small HTTP helpers of the server: JSON and Status responses, `Warning` headers
+ * (RFC 7234 299 warnings, as the apiserver's warning recorder writes them), body reading.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StatusError, type Status } from '../cluster/api/errors';
+
+/** Writes a JSON body. */
+export function sendJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = []): void {
+  const text = JSON.stringify(body);
+  const headers: Record<string, string | string[]> = { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache, private' };
+  if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  res.writeHead(code, headers);
+  res.end(text);
+}
+
+/** A metav1.Status failure as kube-apiserver answers it. */
+export function sendStatus(res: ServerResponse, s: Status): void {
+  sendJSON(res, s.code, s);
+}
+
+/** 404 for a path nothing serves (the apiserver's NotFound handler). */
+export function notFoundPath(): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+}
+
+/** 405 for a verb a path does not serve. */
+export function methodNotAllowed(): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 });
+}
+
+/** 500 for an unexpected exception (kube-apiserver's panic recovery answers the same way). */
+export function internalError(err: unknown): StatusError {
+  const msg = err instanceof Error ? err.message : String(err);
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${msg}`, reason: 'InternalError', details: { causes: [{ reason: '', message: msg }] }, code: 500 });
+}
+
+/** Reads the whole request body as text. */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

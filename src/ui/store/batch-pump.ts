@@ -1,0 +1,101 @@
+/**
+ * BatchPump: hands the worker's batches to the store at most once per animation frame, and
+ * backs off when folding them costs the main thread too much.
+ *
+ * The worker sends one batch per tick (≈ 20 a second). Each fold makes React re-render what
+ * changed, synchronously. When a 300-Pod rollout makes that cost tens of milliseconds per
+ * batch, folding every batch as it arrives keeps the main thread busy and the frames long.
+ * The pump queues batches instead and folds all queued batches in one go (one React render:
+ * React renders once per task in a microtask, however many store updates the task made):
+ *
+ * - the next fold waits for an animation frame (so never more than one fold per frame), with
+ *   a timer fallback of {@link FALLBACK_MS} for a hidden tab, where frames do not come;
+ * - after a fold that cost `c` ms (measured up to the end of React's synchronous render,
+ *   through a microtask queued after the fold), the next fold waits at least
+ *   `min(c × GAP_FACTOR, MAX_GAP_MS)`: the main thread spends at most ≈ 1/GAP_FACTOR of its
+ *   time folding batches, and the view still follows the cluster several times a second.
+ *
+ * Batches are never dropped or reordered: every queued batch is folded, in arrival order
+ * (deltas depend on the batches before them; docker and tour fields come only when changed).
+ */
+import type { TickBatch } from '../../worker/protocol';
+
+/** The next fold waits at least this many times the last fold's cost. */
+export const GAP_FACTOR = 6;
+/** …but never longer than this (ms): the view stays live. */
+export const MAX_GAP_MS = 400;
+/** Without animation frames (hidden tab), a queued batch is folded after this (ms). */
+export const FALLBACK_MS = 100;
+
+/** What the pump needs of the page: injected so tests can drive it by hand. */
+export interface PumpDeps {
+  /** Wall clock in ms (performance.now). */
+  now(): number;
+  requestFrame(cb: () => void): void;
+  setTimeout(cb: () => void, ms: number): void;
+  queueMicrotask(cb: () => void): void;
+}
+
+export interface BatchPump {
+  push(batch: TickBatch): void;
+  /** Batches waiting for the next fold. */
+  readonly queued: number;
+  /** Earliest wall time (ms) the next fold may run. */
+  readonly nextAllowedMs: number;
+}
+
+export const browserPumpDeps: PumpDeps = {
+  now: () => performance.now(),
+  requestFrame: (cb) => requestAnimationFrame(() => cb()),
+  setTimeout: (cb, ms) => void setTimeout(cb, ms),
+  queueMicrotask: (cb) => queueMicrotask(cb),
+};
+
+/** `fold` gets the queued batches in arrival order; it must fold every one of them. */
+export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: PumpDeps = browserPumpDeps): BatchPump {
+  let queue: TickBatch[] = [];
+  let scheduled = false;
+  /** Bumped per fold, so the frame and the fallback timer of one schedule fold once. */
+  let token = 0;
+  let nextAllowedMs = -Infinity;
+
+  const flush = (t: number) => {
+    if (t !== token || !queue.length) return;
+    token++;
+    scheduled = false;
+    const batches = queue;
+    queue = [];
+    const start = deps.now();
+    try {
+      fold(batches);
+    } finally {
+      deps.queueMicrotask(() => {
+        const end = deps.now();
+        nextAllowedMs = end + Math.min((end - start) * GAP_FACTOR, MAX_GAP_MS);
+      });
+    }
+  };
+
+  const onTime = () => {
+    const t = token;
+    deps.requestFrame(() => flush(t));
+    deps.setTimeout(() => flush(t), FALLBACK_MS);
+  };
+
+  return {
+    push(batch) {
+      queue.push(batch);
+      if (scheduled) return;
+      scheduled = true;
+      const wait = nextAllowedMs - deps.now();
+      if (wait > 0) deps.setTimeout(onTime, wait);
+      else onTime();
+    },
+    get queued() {
+      return queue.length;
+    },
+    get nextAllowedMs() {
+      return nextAllowedMs;
+    },
+  };
+}
