@@ -2,13 +2,14 @@
  * Where the main thread's time goes during the UI benchmark's 300-Pod rollout (not part of
  * `npm run bench:ui`: runs only with UI_PROFILE=1). Samples the page's main thread with the
  * Chrome DevTools protocol's Profiler for 10 s of wall time, then prints the top functions
- * by self time (ms, % of the profile) and the totals per script file; the raw `.cpuprofile`
- * goes to /tmp/pw-bench/rollout.cpuprofile (open it in DevTools' Performance panel).
+ * by self time (ms) and the totals per script file, and the renderer's main-thread phases
+ * (a devtools.timeline trace: Paint, Layout…). The raw files go to the test's output folder:
+ * rollout.cpuprofile and rollout.trace.json (open them in DevTools' Performance panel).
  *
  *   UI_PROFILE=1 E2E_DIST=/tmp/dist-x E2E_PORT=4299 npx playwright test -c playwright.bench.config.ts ui-profile
  */
 import { test, expect } from '@playwright/test';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 
 test.skip(!process.env.UI_PROFILE, 'profiling only with UI_PROFILE=1');
 
@@ -84,23 +85,52 @@ test('ui profile', async ({ page }) => {
   await apply.click();
   await page.waitForFunction(() => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.objects.filter((o) => o.kind === 'Pod' && o.status?.phase === 'Running').length >= 300, null, { timeout: 180_000, polling: 1000 });
 
+  // long animation frames (> 50 ms) and the scripts in them, by invoker and function
+  await page.evaluate(() => {
+    const w = window as unknown as { __loaf: { dur: number; block: number; render: number; scripts: string[] }[] };
+    w.__loaf = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as { duration: number; blockingDuration: number; renderStart: number; startTime: number; styleAndLayoutStart: number; scripts: { invoker: string; sourceFunctionName: string; duration: number }[] }[]) {
+        w.__loaf.push({
+          dur: Math.round(e.duration),
+          block: Math.round(e.blockingDuration),
+          render: Math.round(e.renderStart ? e.startTime + e.duration - e.renderStart : 0),
+          scripts: e.scripts.map((x) => `${x.invoker} ${x.sourceFunctionName} ${Math.round(x.duration)}`),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: false });
+  });
+  // UI_PROFILE=loaf: only the long animation frames; =trace: and the trace, without the sampling profiler's overhead
+  const sample = process.env.UI_PROFILE !== 'loaf';
+  const cpu = sample && process.env.UI_PROFILE !== 'trace';
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-  await cdp.send('Profiler.start');
   const browser = page.context().browser()!;
-  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  if (cpu) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
+  if (sample) {
+    await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  }
   await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.28'));
   await apply.click();
   await page.waitForTimeout(10_000);
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
-  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
-  for (const [k, v] of rendererPhases(trace.traceEvents)) console.log(`phase ${String(v).padStart(6)} ms  ${k}`);
-  mkdirSync('/tmp/pw-bench', { recursive: true });
-  writeFileSync('/tmp/pw-bench/rollout.cpuprofile', JSON.stringify(profile));
-  const s = summarise(profile);
-  console.log(`profile: ${s.totalMs} ms sampled`);
-  for (const [k, v] of s.byFile) console.log(`file ${String(v).padStart(6)} ms  ${k}`);
-  for (const [k, v] of s.byFunction) console.log(`fn   ${String(v).padStart(6)} ms  ${k}`);
-  expect(s.totalMs).toBeGreaterThan(0);
+  if (sample) {
+    const traceText = (await browser.stopTracing()).toString('utf8');
+    writeFileSync(test.info().outputPath('rollout.trace.json'), traceText);
+    const trace = JSON.parse(traceText) as { traceEvents: TraceEvent[] };
+    for (const [k, v] of rendererPhases(trace.traceEvents)) console.log(`phase ${String(v).padStart(6)} ms  ${k}`);
+  }
+  if (cpu) {
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+    writeFileSync(test.info().outputPath('rollout.cpuprofile'), JSON.stringify(profile));
+    const s = summarise(profile);
+    console.log(`profile: ${s.totalMs} ms sampled`);
+    for (const [k, v] of s.byFile) console.log(`file ${String(v).padStart(6)} ms  ${k}`);
+    for (const [k, v] of s.byFunction) console.log(`fn   ${String(v).padStart(6)} ms  ${k}`);
+  }
+  const loaf = await page.evaluate(() => (window as unknown as { __loaf: { dur: number; block: number; render: number; scripts: string[] }[] }).__loaf);
+  console.log(`long animation frames: ${loaf.length}, ${loaf.reduce((n, f) => n + f.dur, 0)} ms`);
+  for (const f of loaf) console.log(`loaf ${f.dur} ms (render ${f.render} ms): ${f.scripts.join(' | ')}`);
 });

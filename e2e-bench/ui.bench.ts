@@ -6,7 +6,7 @@
  *   wall time while 300 Pods roll to a new image (×10 speed; apply 300 → all Running first).
  * - entryGzipKB: the entry chunk(s) index.html loads; lazyGzipKB.monaco: the lazy editor chunk
  *   (YamlEditor, Monaco inside); lazyGzipKB.mermaid: mermaid.core + the sequenceDiagram chunk.
- * Merged into bench/results.json `ui`.
+ * Merged into bench/results.json `ui` (or the file UI_BENCH_OUT names, for trial runs).
  */
 import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 
 const dist = process.env.E2E_DIST ?? '/tmp/dist-bench';
+const out = process.env.UI_BENCH_OUT ?? 'bench/results.json';
 
 function gzipKB(files: string[]): number {
   const bytes = files.reduce((s, f) => s + gzipSync(readFileSync(join(dist, 'assets', f)), { level: 9 }).length, 0);
@@ -84,11 +85,11 @@ test('ui benchmark', async ({ page }) => {
   await apply.click();
   await page.waitForTimeout(15_000);
   const frames = (await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames)).slice(1);
-  await page.screenshot({ path: '/tmp/pw-bench/rollout.png' });
+  await page.screenshot({ path: test.info().outputPath('rollout.png') });
 
   const ui = { frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frames: frames.length, firstPaintMs, interactiveMs, ...chunkSizes() };
-  const prev = existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
-  writeFileSync('bench/results.json', JSON.stringify({ ...prev, ui }, null, 2) + '\n');
+  const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
+  writeFileSync(out, JSON.stringify({ ...prev, ui }, null, 2) + '\n');
   console.log(JSON.stringify(ui));
   expect(frames.length).toBeGreaterThan(10);
 });

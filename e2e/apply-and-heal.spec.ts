@@ -63,7 +63,7 @@ test('apply the seed manifest, watch the relay, kill a node and watch the cluste
 
   const victimCard = page.locator(`[data-testid=node-card][data-node="${victim}"]`);
   await expect(victimCard).toHaveAttribute('data-ready', 'unknown', { timeout: 60_000 });
-  await expect(page.getByTestId('countdown')).toBeVisible();
+  await expect(page.getByTestId('countdown').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/03-node-unknown.png' });
 
   // replacements Running elsewhere; the old Pods stay Terminating on the unreachable node

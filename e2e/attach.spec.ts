@@ -3,7 +3,7 @@
  * `npm run apiserver` at ×20 behind the preview server's /k8s proxy. The page attaches through
  * the toolbar's engine select, the seed's Deployment and Service are created over the REST API
  * (as kubectl would), and the views follow the server's watch streams: 3 Pods Running in the
- * graph and the table, the relay inferred from the watched changes in the sequence diagram; the
+ * graph and the table, the relay the server recorded, streamed into the sequence diagram; the
  * kill button powers the Machine off through the API.
  */
 import { readFileSync } from 'node:fs';
@@ -39,12 +39,16 @@ test('attach to a kube-relay apiserver, create the seed Deployment over the API,
   for (const card of await running.all()) await expect(card).toHaveAttribute('data-pod', /^default\/peekcart-[a-z0-9]+-[a-z0-9]{5}$/);
   await expect(page.locator('[data-testid=resource-row][data-kind=Deployment][data-name=peekcart]')).toHaveAttribute('data-ready', '3/3');
 
-  // the relay, inferred from the watch streams
+  // the relay the server recorded, streamed (GET /kube-relay/v1/relay): it has the etcd writes,
+  // which a relay inferred from watch streams never shows
   const diagram = page.getByTestId('sequence-diagram');
   await expect(diagram.locator('svg')).toBeVisible();
-  await expect(diagram.locator('svg')).toContainText('create Deployment default/peekcart (inferred)');
-  await expect(diagram.locator('svg')).toContainText(/bind Pod default\/peekcart-[a-z0-9-]+ to node-\d/);
-  await expect(page.getByTestId('engine-badge')).toContainText('inferred relay');
+  await expect(diagram.locator('svg')).toContainText('kube-scheduler');
+  await expect(page.getByTestId('engine-badge')).not.toContainText('inferred relay');
+  await page.getByTestId('sequence-filter-object').fill('default/peekcart');
+  await expect(diagram.locator('svg')).toContainText('put /registry/deployments.apps/default/peekcart');
+  await expect(diagram.locator('svg')).not.toContainText('(inferred)');
+  await page.getByTestId('sequence-filter-object').fill('');
 
   // worker-only controls say so; kill powers the Machine off through the API
   await page.getByTestId('play-pause').click();

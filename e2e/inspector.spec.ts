@@ -55,33 +55,28 @@ test('click a Pod: the Scheduling tab shows why its node was chosen; owners lead
   await expect(page.getByTestId('delete-pod')).toBeVisible();
 });
 
-const INGRESS = `apiVersion: networking.k8s.io/v1
-kind: Ingress
+// no NetworkPolicy controller runs here (that is the CNI plugin's job, and none is simulated)
+const NETPOL = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
 metadata:
   name: shop
 spec:
-  rules:
-  - http:
-      paths:
-      - path: /
-        pathType: Prefix
-        backend:
-          service:
-            name: peekcart
-            port:
-              number: 80
+  podSelector:
+    matchLabels:
+      app: peekcart
+  policyTypes: [Ingress]
 `;
 
 test('kinds no controller reconciles are marked "stored only — no controller"', async ({ page }) => {
   await openApp(page);
-  await pasteIntoEditor(page, INGRESS);
+  await pasteIntoEditor(page, NETPOL);
   await page.getByTestId('apply').click();
-  await expect(page.getByTestId('apply-result')).toHaveText(['ingress.networking.k8s.io/shop created']);
+  await expect(page.getByTestId('apply-result')).toHaveText(['networkpolicy.networking.k8s.io/shop created']);
   await page.getByTestId('all-kinds').check();
-  const row = page.locator('[data-testid=resource-row][data-kind=Ingress][data-name=shop]');
+  const row = page.locator('[data-testid=resource-row][data-kind=NetworkPolicy][data-name=shop]');
   await expect(row).toBeVisible();
   await expect(row).toHaveAttribute('data-controller', '');
-  await expect(page.locator('[data-testid=no-controller][data-kind=Ingress]')).toHaveText('stored only — no controller');
+  await expect(page.locator('[data-testid=no-controller][data-kind=NetworkPolicy]')).toHaveText('stored only — no controller');
   // a reconciled kind carries its controllers and no marker
   await expect(page.locator('[data-testid=resource-row][data-kind=Node]').first()).toHaveAttribute('data-controller', /node-lifecycle-controller/);
   await expect(page.locator('[data-testid=no-controller][data-kind=Node]')).toHaveCount(0);

@@ -44,7 +44,7 @@ function count(out: string, re: RegExp): number {
 ensureChromium();
 const stages: [string, string, string[], NodeJS.ProcessEnv?][] = [
   ['typecheck', 'npx', ['tsc', '-b']],
-  ['lint', 'npx', ['oxlint', '--deny-warnings', 'src', 'e2e']],
+  ['lint', 'npx', ['oxlint', '--deny-warnings', 'src', 'e2e', 'e2e-bench']],
   ['unit', 'npx', ['vitest', 'run', '--reporter=default']],
   ['build', 'npx', ['vite', 'build']],
   ['e2e', 'npx', ['playwright', 'test', '--reporter=list'], { CHROMIUM_PATH: chromium, CI: process.env.CI ?? '1' }],
@@ -59,7 +59,7 @@ for (const [name, cmd, args, env] of stages) {
   if (name === 'unit') {
     passed += count(out, /Tests\s+(?:\d+ failed \| )?(\d+) passed/);
     failed += count(out, /Tests\s+(\d+) failed/);
-  } else if (name === 'e2e') {
+  } else if (name.startsWith('e2e')) {
     passed += count(out, /(\d+) passed/);
     failed += count(out, /(\d+) failed/);
   } else {

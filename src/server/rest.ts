@@ -49,6 +49,15 @@ export function resolveTarget(cluster: Cluster, group: string, version: string, 
 }
 
 /** What a request carries besides the path. */
+/**
+ * The browser's attach mode (src/ui/attach) polls lists every few seconds to follow a cluster;
+ * it marks its reads with `X-Kube-Relay-Observer: 1` so they are not recorded as relay hops
+ * (the relay would otherwise show little but the observer's own polling).
+ */
+export function isObserver(req: IncomingMessage): boolean {
+  return req.headers['x-kube-relay-observer'] === '1';
+}
+
 export interface RequestCtx {
   cluster: Cluster;
   user: RequestUser;
@@ -161,7 +170,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       const fieldSelector = q.get('fieldSelector') ?? undefined;
       checkFieldSelector(info, fieldSelector);
       if (q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(ctx, t);
-      const list = api.list(user, info, ns || undefined, { labelSelector, fieldSelector });
+      const list = api.list(user, info, ns || undefined, { labelSelector, fieldSelector, quiet: isObserver(req) });
       const page = listPage(list, q);
       if (wantsTable(req.headers.accept)) {
         const def = tableDefFor(info, crdOf(cluster, info));
@@ -216,7 +225,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
   if (t.sub === 'scale') return serveScale(ctx, t, ns, name);
   switch (method) {
     case 'GET': {
-      const obj = api.get(user, info, ns, name);
+      const obj = api.get(user, info, ns, name, { quiet: isObserver(req) });
       sendObject(ctx, t, obj);
       return;
     }

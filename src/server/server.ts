@@ -52,7 +52,7 @@ function cors(req: IncomingMessage, res: ServerResponse): boolean {
   if (!origin || !/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(origin)) return false;
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
-  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Authorization');
+  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Authorization, X-Kube-Relay-Observer');
   res.setHeader('Access-Control-Expose-Headers', 'Warning, Date');
   return true;
 }

@@ -99,16 +99,41 @@ export interface FieldError {
   rawValue?: string;
 }
 
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+const GO_ESCAPES: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 34: '\\"', 92: '\\\\' };
+
+/**
+ * A string as Go's strconv.Quote (fmt %q, and %#v of a string) prints it: `"` and `\` escaped,
+ * printable runes (unicode.IsPrint: letters, marks, numbers, punctuation, symbols, ASCII
+ * space) kept, `\a \b \f \n \r \t \v` for those controls, `\xNN` for other bytes below 0x20
+ * and 0x7f, `\uNNNN` / `\UNNNNNNNN` for other non-printable runes (U+00A0, U+2028, U+200B…).
+ * A lone UTF-16 surrogate stands for U+FFFD, as Go's JSON decoder makes it.
+ */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of String(s)) {
+    let c = ch.codePointAt(0)!;
+    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+    const esc = GO_ESCAPES[c];
+    if (esc) out += esc;
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else if (GO_PRINTABLE.test(String.fromCodePoint(c))) out += String.fromCodePoint(c);
+    else if (c < 0x10000) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += `\\U${c.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
+}
+
 /** Formats a value as Go's %#v does for the JSON-ish values validation reports. */
 export function goValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'string') return goQuote(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v === null || v === undefined) return 'null';
   if (Array.isArray(v)) return `[]${v.length && typeof v[0] === 'string' ? 'string' : 'interface {}'}{${v.map(goValue).join(', ')}}`;
   if (typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
     if (entries.every(([, x]) => typeof x === 'string')) {
-      return `map[string]string{${entries.map(([k, x]) => `${JSON.stringify(k)}:${JSON.stringify(x)}`).join(', ')}}`;
+      return `map[string]string{${entries.map(([k, x]) => `${goQuote(k)}:${goQuote(x as string)}`).join(', ')}}`;
     }
     return JSON.stringify(v);
   }
@@ -126,7 +151,7 @@ export function fieldErrorString(e: FieldError): string {
     s += `: ${goValue(e.value)}`;
   }
   if (e.type === 'NotSupported' && e.supported) {
-    s += `: supported values: ${e.supported.map((x) => JSON.stringify(x)).join(', ')}`;
+    s += `: supported values: ${e.supported.map(goQuote).join(', ')}`;
   } else if (e.detail) {
     s += `: ${e.detail}`;
   }
@@ -138,7 +163,7 @@ export function newNotFound(groupResource: string, name: string): StatusError {
   const [resource, group] = splitGroupResource(groupResource);
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: `${groupResource} "${name}" not found`,
+    message: `${groupResource} ${goQuote(name)} not found`,
     reason: 'NotFound',
     details: { name, ...(group ? { group } : {}), kind: resource },
     code: 404,
@@ -150,7 +175,7 @@ export function newAlreadyExists(groupResource: string, name: string): StatusErr
   const [resource, group] = splitGroupResource(groupResource);
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: `${groupResource} "${name}" already exists`,
+    message: `${groupResource} ${goQuote(name)} already exists`,
     reason: 'AlreadyExists',
     details: { name, ...(group ? { group } : {}), kind: resource },
     code: 409,
@@ -166,7 +191,7 @@ export function newConflict(groupResource: string, name: string, detail?: string
   const why = detail ?? 'the object has been modified; please apply your changes to the latest version and try again';
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: `Operation cannot be fulfilled on ${groupResource} "${name}": ${why}`,
+    message: `Operation cannot be fulfilled on ${groupResource} ${goQuote(name)}: ${why}`,
     reason: 'Conflict',
     details: { name, ...(group ? { group } : {}), kind: resource },
     code: 409,
@@ -184,7 +209,7 @@ export function newInvalid(groupKind: string, name: string, errs: FieldError[]):
   const agg = strs.length === 1 ? strs[0] : `[${strs.join(', ')}]`;
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: `${groupKind} "${name}" is invalid: ${agg}`,
+    message: `${groupKind} ${goQuote(name)} is invalid: ${agg}`,
     reason: 'Invalid',
     details: {
       name, ...(group ? { group } : {}), kind,
@@ -204,7 +229,7 @@ export function newForbidden(groupResource: string, name: string, why: string): 
   const [resource, group] = splitGroupResource(groupResource);
   return new StatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
-    message: `${groupResource} "${name}" is forbidden: ${why}`,
+    message: `${groupResource} ${goQuote(name)} is forbidden: ${why}`,
     reason: 'Forbidden',
     details: { name, ...(group ? { group } : {}), kind: resource },
     code: 403,
@@ -237,9 +262,9 @@ export function kubectlErrorMessage(err: StatusError): string {
     const causes = s.details.causes ?? [];
     const gk = s.details.kind; // kubectl prints the bare kind: "The Deployment \"x\" is invalid"
     const name = s.details.name ?? '';
-    if (causes.length === 0) return `The ${gk} "${name}" is invalid`;
-    if (causes.length === 1) return `The ${gk} "${name}" is invalid: ${causes[0].field}: ${causes[0].message}`;
-    return `The ${gk} "${name}" is invalid: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
+    if (causes.length === 0) return `The ${gk} ${goQuote(name)} is invalid`;
+    if (causes.length === 1) return `The ${gk} ${goQuote(name)} is invalid: ${causes[0].field}: ${causes[0].message}`;
+    return `The ${gk} ${goQuote(name)} is invalid: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
   }
   return `Error from server (${s.reason}): ${s.message}`;
 }

@@ -34,6 +34,7 @@ import { strategyFor, type StrategyContext, type StrategyTable } from './registr
 import { IPAllocator, PortAllocator } from './allocators';
 import { patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
 import { evictPod, type Eviction } from './eviction';
+import { checkDecode } from './decode';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -300,6 +301,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
+        checkDecode(info, input); // decode.ts: a field of the wrong JSON type is a 400
         this.admissionHop(user, 'create', info, ns, displayName, cause, opts.category);
         obj.apiVersion = apiVersionOf(info);
         obj.kind = info.kind;
@@ -397,6 +399,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'update', info, ns, name);
+        if (opts.subresource === undefined || opts.subresource === 'status') checkDecode(info, input);
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
         if (!cur) throw newNotFound(groupResource(info), name);

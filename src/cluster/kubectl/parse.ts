@@ -6,6 +6,9 @@
  * `error parsing STDIN: error converting YAML to JSON: yaml: line N: …`, N counted from
  * the start of the chunk).
  *
+ * Duplicate mapping keys are accepted and the last one wins, as in kubectl (its builder's
+ * sigs.k8s.io/yaml is not strict; golden: testdata/golden/kubectl-decode.json).
+ *
  * Hardening: aliases are bounded (maxAliasCount), `__proto__` keys become inert own
  * properties that the caller reports as unknown fields, timestamps become RFC 3339 strings.
  */

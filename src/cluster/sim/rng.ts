@@ -4,6 +4,10 @@
  * Algorithm: sfc32 seeded through splitmix32, so seeds 1, 2, 3… give unrelated streams.
  * Same seed, same sequence, on every JavaScript engine.
  */
+const HEX_DIGIT = '0123456789abcdef';
+/** "00" … "ff": byte → two lowercase hex digits. */
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX_DIGIT[i >> 4] + HEX_DIGIT[i & 15]);
+
 export class Rng {
   private a: number;
   private b: number;
@@ -69,12 +73,17 @@ export class Rng {
 
   /** A random RFC 4122 version-4 UUID (object uid). */
   uuid(): string {
-    const hex = (n: number) => n.toString(16).padStart(8, '0');
-    const a = hex(this.uint32());
-    const b = hex(this.uint32());
-    const c = hex(this.uint32());
-    const d = hex(this.uint32());
-    const variant = ((parseInt(c[0], 16) & 0x3) | 0x8).toString(16);
-    return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+    // four draws a, b, c, d as 8 hex digits each: a-b[0:4]-4b[5:8]-(variant)c[1:4]-c[4:8]d,
+    // the variant digit being 8 | (c's top nibble & 3); built from a byte table (hot: one per object)
+    const a = this.uint32();
+    const b = this.uint32();
+    const c = this.uint32();
+    const d = this.uint32();
+    return (
+      HEX[a >>> 24] + HEX[(a >>> 16) & 255] + HEX[(a >>> 8) & 255] + HEX[a & 255] + '-' +
+      HEX[b >>> 24] + HEX[(b >>> 16) & 255] + '-4' + HEX_DIGIT[(b >>> 8) & 15] + HEX[b & 255] + '-' +
+      HEX_DIGIT[8 | ((c >>> 28) & 3)] + HEX_DIGIT[(c >>> 24) & 15] + HEX[(c >>> 16) & 255] + '-' +
+      HEX[(c >>> 8) & 255] + HEX[c & 255] + HEX[d >>> 24] + HEX[(d >>> 16) & 255] + HEX[(d >>> 8) & 255] + HEX[d & 255]
+    );
   }
 }

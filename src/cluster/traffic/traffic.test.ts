@@ -164,3 +164,55 @@ describe('parseURL', () => {
     expect(parseURL(raw)).toBe(msg);
   });
 });
+
+describe('traffic through ingress-nginx', () => {
+  const c = new Cluster({ seed: 2 });
+  c.apply(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: nginx, image: nginx:1.27}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{name: ok, port: 80, targetPort: 80}, {name: bad, port: 81, targetPort: 9999}]
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web}
+spec:
+  rules:
+  - host: web.example.com
+    http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+      - {path: /broken, pathType: Prefix, backend: {service: {name: web, port: {name: bad}}}}
+`);
+  c.settle(120_000);
+  const pod = c.list('pods', 'default')[0].metadata.name;
+
+  it.each([
+    { name: 'a path to a serving Pod', url: 'http://web.example.com/', status: 200, message: `HTTP/1.1 200 OK · Hostname: ${pod}` },
+    { name: 'a path whose Pod refuses the port: 502 from nginx', url: 'http://web.example.com/broken', status: 502, message: 'HTTP/1.1 502 Bad Gateway' },
+    { name: 'from a Pod the Ingress host does not resolve (no upstream DNS)', url: 'http://web.example.com/', from: pod, status: null, message: 'curl: (6) Could not resolve host: web.example.com' },
+  ])('$name', ({ url, status, message, from }) => {
+    const [r] = c.sendRequests({ source: from ? { kind: 'pod', namespace: 'default', name: from } : { kind: 'external' }, url, count: 1 });
+    expect([r.status, r.message]).toEqual([status, message]);
+    if (!from) expect([r.ingressKey, r.viaNode]).toEqual(['Ingress/default/web', 'control-plane']);
+  });
+
+  it('with the control-plane node (where the controller listens) down, the connection times out', () => {
+    c.killNode('control-plane');
+    c.advance(1_000);
+    const [r] = c.sendRequests({ source: { kind: 'external' }, url: 'http://web.example.com/', count: 1 });
+    expect(r).toMatchObject({ ok: false, status: null, ingressKey: null, viaNode: 'control-plane', message: "curl: (7) Failed to connect to 172.18.0.2 port 80 after 127000 ms: Couldn't connect to server" });
+  });
+});

@@ -133,7 +133,7 @@ export class TrafficGenerator {
     }
 
     // 3. the ingress controller (hostPort 80/443 on its node)
-    if ((port === 80 || port === 443) && ip === this.d.ingress.address()) return this.viaIngress(c, u.hostHeader, host, path);
+    if ((port === 80 || port === 443) && ip === this.d.ingress.address()) return this.viaIngress(c, u.hostHeader, host, port, path);
 
     // 4. the source node and its rules
     const nodes = this.list('nodes');
@@ -188,15 +188,19 @@ export class TrafficGenerator {
   }
 
   /** ingress-nginx: route by host and path, connect to the endpoint it picks. */
-  private viaIngress(c: Ctx, hostHeader: string, host: string, path: string): TrafficResult {
+  private viaIngress(c: Ctx, hostHeader: string, host: string, port: number, path: string): TrafficResult {
     const res = c.res;
     const ing = 'ingress-nginx-controller';
     c.cause = this.d.ctx.relay.record({ from: c.from, to: ing, kind: 'request', verb: 'GET', summary: `GET ${path} Host: ${hostHeader}`, cause: c.cause });
+    const cpNode = this.list('nodes').find((n) => n.status?.addresses?.some((a: KObject) => a.address === this.d.ingress.address()));
+    res.viaNode = cpNode?.metadata.name ?? null;
+    if (!cpNode || !this.d.kubelets.get(cpNode.metadata.name)?.powered) {
+      // the controller's node is down: nothing answers on its hostPort
+      return this.fail(c, timedOut(this.d.ingress.address() ?? host, port));
+    }
     const rt = this.d.ingress.route(host, path);
     res.ingressKey = rt.ingressKey;
     if (rt.backend) res.serviceKey = `Service/${rt.backend.namespace}/${rt.backend.service}`;
-    const cpNode = this.list('nodes').find((n) => n.status?.addresses?.some((a: KObject) => a.address === this.d.ingress.address()));
-    res.viaNode = cpNode?.metadata.name ?? null;
     if (!rt.endpoint) {
       const why = rt.status === 404 ? 'no rule matches → default backend' : `${rt.ingressKey} ${rt.matched} → ${res.serviceKey ?? 'no Service'}: no ready endpoint`;
       this.d.ctx.relay.record({ from: ing, to: ing, kind: 'decision', summary: `${host}${path}: ${why}`, cause: c.cause });

@@ -144,19 +144,21 @@ export function startAttach(opts: AttachOptions): AttachHandle {
   const start = async (): Promise<void> => {
     opts.onStatus('starting');
     let resources: AttachResource[];
-    let groups: Set<string>;
     let upstream = opts.base;
     try {
       const res = await fetchFn(`${opts.base}/version`, { headers: { Accept: 'application/json' }, signal: abort.signal });
       if (!res.ok) throw await failure(res);
       upstream = res.headers.get('x-kube-relay-upstream') ?? opts.base;
-      ({ resources, groups } = await discover(fetchFn, opts.base));
+      ({ resources } = await discover(fetchFn, opts.base));
     } catch (e) {
       if (!abort.signal.aborted) opts.onStatus('failed', `cannot reach the API server at ${opts.base}: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
-    const relayStreamed = hasRelayStream(groups);
+    const relayStreamed = await hasRelayStream(fetchFn, opts.base, abort.signal);
     inferring = !relayStreamed;
+    // a browser keeps at most 6 connections per host (HTTP/1.1): the relay stream takes the
+    // Events watch's place, and Events are polled like the other secondary kinds
+    if (relayStreamed) resources = resources.map((r) => (r.resource === 'events' ? { ...r, watch: false } : r));
     info = { flavor: resources.some((r) => r.resource === 'machines') ? 'kube-relay' : 'cluster', upstream, resources, relayStreamed };
     opts.onInfo?.(info);
     if (relayStreamed) void streamRelay(fetchFn, opts.base, 0, (h) => pendingHops.push(h), sleep, abort.signal);

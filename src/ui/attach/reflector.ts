@@ -73,7 +73,8 @@ export async function runReflector(opts: ReflectorOptions, signal: AbortSignal):
   let columns: TableColumn[] = [];
   let rv = '';
   let backoff = 1000;
-  const headers = { Accept: TABLE_ACCEPT };
+  // reads marked as an observer's are not recorded in a kube-relay apiserver's relay (src/server/rest.ts isObserver)
+  const headers = { Accept: TABLE_ACCEPT, 'X-Kube-Relay-Observer': '1' };
 
   const list = async (): Promise<void> => {
     const items: { object: KObject; row: ResourceRow }[] = [];

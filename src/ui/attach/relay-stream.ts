@@ -1,22 +1,28 @@
 /**
- * The recorded relay of a kube-relay apiserver, streamed (proposed for `npm run apiserver`, not
- * served yet): an API group `relay.kube-relay.dev/v1` listed in GET /apis, whose collection
- * `GET /apis/relay.kube-relay.dev/v1/hops?watch=1&resourceVersion=SEQ` streams
- * `{"type":"ADDED","object":RelayHop}` lines for every hop after seq SEQ (0: all kept), as a
- * watch does. The feature check is discovery (the group is listed), so a server without it
- * costs no failed request; the attach client then infers the relay (infer-relay.ts).
+ * The recorded relay of a kube-relay apiserver, streamed (src/server/relay.ts):
+ * `GET /kube-relay/v1/info` answers `{"engine":"kube-relay",…}` on a kube-relay apiserver (the
+ * feature check; a real cluster answers 404), and
+ * `GET /kube-relay/v1/relay?sinceSeq=N&watch=1` streams newline-delimited RelayHop JSON, every
+ * kept hop after seq N, then each new hop as it is recorded. Without the feature the attach
+ * client infers the relay from what the API reveals (infer-relay.ts).
  */
 import type { RelayHop } from '../store/types';
 import type { FetchLike } from './resources';
 import { readWatchStream } from './watch-reader';
 
-/** The proposed API group serving the relay. */
-export const RELAY_GROUP = 'relay.kube-relay.dev';
-export const RELAY_PATH = `/apis/${RELAY_GROUP}/v1/hops`;
+/** Path prefix of kube-relay's own endpoints. */
+export const RELAY_PREFIX = '/kube-relay/v1';
 
-/** True when discovery lists the relay group (the feature check). */
-export function hasRelayStream(groups: ReadonlySet<string>): boolean {
-  return groups.has(RELAY_GROUP);
+/** True when `base` is a kube-relay apiserver that streams its recorded relay. */
+export async function hasRelayStream(fetchFn: FetchLike, base: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    const res = await fetchFn(`${base}${RELAY_PREFIX}/info`, { headers: { Accept: 'application/json' }, signal });
+    if (!res.ok) return false;
+    const info = (await res.json()) as { engine?: unknown };
+    return info.engine === 'kube-relay';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -27,11 +33,12 @@ export async function streamRelay(fetchFn: FetchLike, base: string, since: numbe
   let last = since;
   while (!signal.aborted) {
     try {
-      const res = await fetchFn(`${base}${RELAY_PATH}?watch=1&resourceVersion=${last}`, { headers: { Accept: 'application/json' }, signal });
+      const res = await fetchFn(`${base}${RELAY_PREFIX}/relay?sinceSeq=${last}&watch=1`, { headers: { Accept: 'application/x-ndjson' }, signal });
       if (!res.ok || !res.body) throw new Error(String(res.status));
-      await readWatchStream(res.body, (ev) => {
-        const h = ev.object as RelayHop;
-        if (ev.type === 'ADDED' && h.seq > last) {
+      // each line is one RelayHop (not a watch event); the line splitter is the same
+      await readWatchStream(res.body, (line) => {
+        const h = line as unknown as RelayHop;
+        if (typeof h.seq === 'number' && h.seq > last) {
           last = h.seq;
           onHop(h);
         }

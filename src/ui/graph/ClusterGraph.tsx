@@ -1,19 +1,19 @@
 /**
  * The cluster as a React Flow graph. Subscribes only to the topology (which changes when
  * objects appear, vanish or bind) and the graph's view options; every card selects its own
- * object (STYLE.md Part D §8). The model (model.ts) is built synchronously; the blocks' positions
- * come from elkjs in its Web Worker (elk-runner.ts), the row placement standing in until then.
+ * object (STYLE.md Part D §8). The model (model.ts) and the blocks' positions (placement.ts) are
+ * computed synchronously. The viewport fits the graph, but never below {@link READABLE_ZOOM}
+ * (card text stays ≥ 9 px); beyond that the graph is panned, starting at its top left.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { ConnectionMode, ReactFlow, ReactFlowProvider, Background, useReactFlow, type NodeMouseHandler } from '@xyflow/react';
+import { ConnectionMode, ReactFlow, ReactFlowProvider, Background, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useKubeStore } from '../store/store';
 import { selectTopology } from '../store/selectors';
 import { select } from '../store/actions';
 import { layoutGraph, type Layout } from './layout';
 import { buildModel, type GraphModel } from './model';
-import { fromElk, toElkGraph, type Positions } from './elk-layout';
-import { layoutInWorker } from './elk-runner';
+import { placeBlocks, type Pane } from './placement';
 import { nodeTypes, edgeTypes } from './node-types';
 import type { FlowNode } from './flow-types';
 import { cluster } from '../cluster-client';
@@ -29,42 +29,43 @@ const onNodeClick: NodeMouseHandler<FlowNode> = (_e, node) => {
 
 const proOptions = { hideAttribution: true };
 const selectView = (v: GraphView) => v;
-const NO_POSITIONS: Positions = new Map();
+/** The lowest zoom the automatic fit uses: 11–12 px card text stays ≥ 9 px on screen. */
+export const READABLE_ZOOM = 0.8;
+const MAX_FIT_ZOOM = 1.3;
+const FIT_PAD = 10;
+/** The pane's size rounded to 40 px steps (so a small resize does not move the cards). */
+const selectPaneKey = (s: ReactFlowState) => `${Math.round(s.width / 40) * 40}x${Math.round(s.height / 40) * 40}`;
 
-/**
- * Remembers the previous layout (so unchanged nodes keep their identity) and the positions it
- * used (elk's next run keeps their order).
- */
+/** Remembers the previous layout, so unchanged nodes keep their identity. */
 function createRelayout() {
   let prev: Layout | undefined;
-  let used: Positions = NO_POSITIONS;
-  return {
-    layout(model: GraphModel, positions: Positions): Layout {
-      used = positions;
-      return (prev = layoutGraph(model, positions, prev));
-    },
-    positions: () => used,
-  };
+  return (model: GraphModel, pane: Pane): Layout => (prev = layoutGraph(model, placeBlocks(model, pane), prev));
+}
+
+/**
+ * The viewport that shows a `w`×`h` graph in a `pane`: fitted and centred, but not below
+ * {@link READABLE_ZOOM}; a graph bigger than that starts at its top left (the rest is panned to).
+ */
+export function fitViewport(w: number, h: number, pane: Pane): { x: number; y: number; zoom: number } {
+  const zoom = Math.min(MAX_FIT_ZOOM, Math.max(READABLE_ZOOM, Math.min((pane.width - 2 * FIT_PAD) / w, (pane.height - 2 * FIT_PAD) / h)));
+  const x = w * zoom <= pane.width - 2 * FIT_PAD ? (pane.width - w * zoom) / 2 : FIT_PAD;
+  const y = h * zoom <= pane.height - 2 * FIT_PAD ? (pane.height - h * zoom) / 2 : FIT_PAD;
+  return { x, y, zoom };
 }
 
 function Graph() {
   const topology = useKubeStore(selectTopology);
   const view = useGraphView(selectView);
+  const paneKey = useStore(selectPaneKey);
+  const pane = useMemo<Pane>(() => {
+    const [width, height] = paneKey.split('x').map(Number);
+    return { width, height };
+  }, [paneKey]);
   const model = useMemo(() => buildModel(topology, view), [topology, view]);
-  const [positions, setPositions] = useState<Positions>(NO_POSITIONS);
   const [relayout] = useState(createRelayout);
-  useEffect(() => {
-    let live = true;
-    void layoutInWorker(toElkGraph(model, relayout.positions())).then((out) => {
-      if (live && out) setPositions(fromElk(out));
-    });
-    return () => {
-      live = false;
-    };
-  }, [model, relayout]);
-  const layout = useMemo(() => relayout.layout(model, positions), [relayout, model, positions]);
-  const { fitView } = useReactFlow();
-  const shape = useMemo(() => {
+  const layout = useMemo(() => relayout(model, pane), [relayout, model, pane]);
+  const { setViewport } = useReactFlow();
+  const size = useMemo(() => {
     let w = 0;
     let h = 0;
     for (const n of layout.nodes) {
@@ -72,12 +73,17 @@ function Graph() {
       w = Math.max(w, n.position.x + (n.width ?? 0));
       h = Math.max(h, n.position.y + (n.height ?? 0));
     }
-    return `${Math.round(w / 40)}:${Math.round(h / 40)}`;
+    return `${Math.round(w / 20) * 20}:${Math.round(h / 20) * 20}`;
   }, [layout]);
+  const paneW = useStore((s: ReactFlowState) => s.width);
+  const paneH = useStore((s: ReactFlowState) => s.height);
   useEffect(() => {
-    const id = requestAnimationFrame(() => void fitView({ padding: 0.04, duration: 200 }));
+    if (paneW <= 0 || paneH <= 0) return;
+    const [w, h] = size.split(':').map(Number);
+    if (w <= 0 || h <= 0) return;
+    const id = requestAnimationFrame(() => void setViewport(fitViewport(w, h, { width: paneW, height: paneH }), { duration: 200 }));
     return () => cancelAnimationFrame(id);
-  }, [shape, fitView]);
+  }, [size, paneW, paneH, setViewport]);
 
   return (
     <ReactFlow
@@ -90,10 +96,8 @@ function Graph() {
       nodesConnectable={false}
       elementsSelectable={false}
       onNodeClick={onNodeClick}
-      fitView
-      fitViewOptions={{ padding: 0.04 }}
       minZoom={0.1}
-      onlyRenderVisibleElements
+      maxZoom={2}
       proOptions={proOptions}
       data-testid="graph"
     >

@@ -37,3 +37,20 @@ export function podGroupStatus(s: Pick<KubeState, 'objects'>, keys: readonly str
     .map(([st, n]) => `${n} ${st}`)
     .join(' · ');
 }
+
+/**
+ * A selector of {@link podGroupStatus} for one group that recomputes only when the store's
+ * `objects` map changes identity (zustand runs every subscribed selector on every store
+ * update; most updates — time, pulses, flights — leave the objects alone).
+ */
+export function podGroupStatusSelector(keys: readonly string[]): (s: Pick<KubeState, 'objects'>) => string {
+  let seen: KubeState['objects'] | null = null;
+  let last = '';
+  return (s) => {
+    if (s.objects !== seen) {
+      seen = s.objects;
+      last = podGroupStatus(s, keys);
+    }
+    return last;
+  };
+}

@@ -1,5 +1,5 @@
 /**
- * Positions the model's blocks (elk's answer, or the row placement until it arrives) and keeps
+ * Positions the model's blocks (placement.ts) and keeps
  * identity: a node or edge whose position, size and data equal the previous layout's is returned
  * as the previous object (STYLE.md Part D §9), so React Flow and the memoized cards skip it.
  * Cards select their live object by key themselves; the layout only changes when the topology,
@@ -7,7 +7,7 @@
  */
 import type { FlowEdge, FlowNode } from './flow-types';
 import type { GraphModel } from './model';
-import { rowPlacement, type Positions } from './elk-layout';
+import type { Positions } from './placement';
 
 export { UNSCHEDULED_AREA, POD_W, POD_H, NODE_W } from './model';
 
@@ -46,12 +46,11 @@ function sameEdge(a: FlowEdge, b: FlowEdge): boolean {
 }
 
 /**
- * Places the model: top-level nodes at `positions` (elk's), blocks elk has not placed yet at
- * the row placement; reuses `prev` objects that did not change.
+ * Places the model: top-level nodes at `positions` (placeBlocks' answer for this model);
+ * reuses `prev` objects that did not change.
  */
 export function layoutGraph(model: GraphModel, positions: Positions, prev?: Layout): Layout {
-  let fallback: Positions | null = null;
-  const at = (id: string) => positions.get(id) ?? (fallback ??= rowPlacement(model)).get(id) ?? { x: 0, y: 0 };
+  const at = (id: string) => positions.get(id) ?? { x: 0, y: 0 };
   const nodes = model.nodes.map((n) => (n.parentId ? n : { ...n, position: at(n.id) }));
   if (!prev) return { nodes, edges: model.edges };
   const prevNodes = new Map(prev.nodes.map((n) => [n.id, n]));

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import ELK from 'elkjs/lib/elk.bundled.js';
 import type { KObject, StoredObject } from '../store/types';
 import { computeTopology, emptyTopology, touchesTopology } from '../store/topology';
-import { buildModel, groupId, GROUP_THRESHOLD, podRows } from './model';
+import { AREA_EMPTY_W, buildModel, groupHeight, groupId, GROUP_THRESHOLD, isSystemObject, NODE_W, podRows, UNSCHEDULED_AREA } from './model';
 import { DEFAULT_VIEW, type GraphView, type Layer } from './view-store';
-import { fromElk, rowPlacement, toElkGraph } from './elk-layout';
+import { GAP_X, placeBlocks } from './placement';
 import { layoutGraph } from './layout';
 import type { GraphTopology } from '../store/types';
 
@@ -154,37 +153,139 @@ describe('Pod groups', () => {
     const m = buildModel(crowd(24), view());
     expect(m.shownAs.get('Pod/default/web-1-007')).toBe(gid);
     expect(m.edges.filter((e) => e.target === gid).map((e) => e.id).sort()).toEqual([`endpoint:EndpointSlice/default/web-x>${gid}`, `own:${gid}`]);
-    expect(m.nodes.find((n) => n.id === 'Node/node-1')?.height).toBe(82 + 2 * 40 + 4);
+    expect(m.nodes.find((n) => n.id === 'Node/node-1')?.height).toBe(groupHeight(2));
+  });
+});
+
+describe('system layer', () => {
+  /** A booted cluster: coredns in kube-system, the kubernetes Service, the default StorageClass; plus the seed. */
+  function booted(): GraphTopology {
+    const rs = (name: string, ns: string) => obj('ReplicaSet', name, owned('Deployment', name.replace(/-[^-]+$/, '')), ns);
+    const pod = (name: string, rsName: string, node: string, ns: string) => obj('Pod', name, { ...owned('ReplicaSet', rsName), spec: { nodeName: node } }, ns);
+    const slice = (name: string, svc: string, ns: string, pods: string[]) => obj('EndpointSlice', name, { metadata: { labels: { 'kubernetes.io/service-name': svc } }, endpoints: pods.map((p) => ({ targetRef: { kind: 'Pod', name: p, namespace: ns } })) }, ns);
+    return computeTopology(
+      stored(
+        obj('Node', 'control-plane', { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } } }, null),
+        obj('Node', 'node-1', {}, null),
+        obj('Node', 'node-2', {}, null),
+        obj('Deployment', 'coredns', {}, 'kube-system'),
+        rs('coredns-8b64', 'kube-system'),
+        pod('coredns-8b64-aaaaa', 'coredns-8b64', 'node-1', 'kube-system'),
+        obj('Service', 'kube-dns', { spec: { selector: { 'k8s-app': 'kube-dns' } } }, 'kube-system'),
+        slice('kube-dns-x', 'kube-dns', 'kube-system', ['coredns-8b64-aaaaa']),
+        obj('Service', 'kubernetes'),
+        slice('kubernetes', 'kubernetes', 'default', []),
+        obj('StorageClass', 'standard', {}, null),
+        obj('Deployment', 'peekcart'),
+        rs('peekcart-7d9f', 'default'),
+        pod('peekcart-7d9f-bbbbb', 'peekcart-7d9f', 'node-2', 'default'),
+        obj('Service', 'peekcart', { spec: { selector: { app: 'peekcart' } } }),
+        slice('peekcart-y', 'peekcart', 'default', ['peekcart-7d9f-bbbbb']),
+      ),
+    );
+  }
+  const system = ['Deployment/kube-system/coredns', 'ReplicaSet/kube-system/coredns-8b64', 'Service/kube-system/kube-dns', 'EndpointSlice/kube-system/kube-dns-x', 'Service/default/kubernetes', 'EndpointSlice/default/kubernetes', 'StorageClass/standard'];
+  const user = ['Deployment/default/peekcart', 'ReplicaSet/default/peekcart-7d9f', 'Service/default/peekcart', 'EndpointSlice/default/peekcart-y'];
+
+  it.each<[string, boolean, string[], string[]]>([
+    ["off by default: only the user's objects get cards", false, user, system],
+    ["on: the cluster's own objects too", true, [...user, ...system], []],
+  ])('%s', (_name, on, present, absent) => {
+    const v = view();
+    const m = buildModel(booted(), { ...v, layers: { ...v.layers, system: on } });
+    const ids = new Set(m.nodes.map((n) => n.id));
+    for (const id of present) expect(ids.has(id), id).toBe(true);
+    for (const id of absent) expect(ids.has(id), id).toBe(false);
+    // kube-system Pods stay on their nodes; edges only between drawn cards
+    expect(m.nodes.find((n) => n.id === 'Pod/kube-system/coredns-8b64-aaaaa')?.parentId).toBe('Node/node-1');
+    for (const e of m.edges) expect(ids.has(e.source) && ids.has(e.target), e.id).toBe(true);
+  });
+
+  it.each([
+    ['a kube-system Deployment', 'Deployment/kube-system/coredns', true],
+    ['the kubernetes Service', 'Service/default/kubernetes', true],
+    ['a kube-node-lease Lease', 'Lease/kube-node-lease/node-1', true],
+    ["a user's Service", 'Service/default/peekcart', false],
+    ['a cluster-scoped Node', 'Node/node-1', false],
+  ])('isSystemObject: %s → %s', (_name, key, want) => {
+    expect(isSystemObject(key as string)).toBe(want);
+  });
+});
+
+describe('placement', () => {
+  function cluster(workers: string[], pods: [name: string, node: string | null][] = []): GraphTopology {
+    const t = emptyTopology();
+    t.nodes = [{ key: 'Node/control-plane', name: 'control-plane', controlPlane: true }, ...workers.map((n) => ({ key: `Node/${n}`, name: n, controlPlane: false }))];
+    t.deployments = [{ key: 'Deployment/default/web' }];
+    t.replicaSets = [{ key: 'ReplicaSet/default/web-1', owner: 'Deployment/default/web' }];
+    t.pods = pods.map(([name, node]) => ({ key: `Pod/default/${name}`, node, owner: 'ReplicaSet/default/web-1' }));
+    return t;
+  }
+  const xOf = (p: Map<string, { x: number }>, id: string) => p.get(id)?.x ?? NaN;
+
+  it('puts the nodes in name order left to right, the unscheduled area last, in one row', () => {
+    const m = buildModel(cluster(['node-1', 'node-2', 'node-3', 'node-10']), view());
+    const p = placeBlocks(m);
+    const row = ['Node/node-1', 'Node/node-2', 'Node/node-3', 'Node/node-10', UNSCHEDULED_AREA];
+    expect(row.map((id) => p.get(id)?.y)).toEqual(row.map(() => p.get('Node/node-1')?.y));
+    expect(row.map((id) => xOf(p, id))).toEqual([0, 1, 2, 3, 4].map((i) => i * (NODE_W + GAP_X)));
+    expect(m.nodes.find((n) => n.id === UNSCHEDULED_AREA)?.width).toBe(AREA_EMPTY_W);
+  });
+
+  it('rows go top to bottom: strip, HPA/Ingress, owners, owned, nodes, PVC, PV, StorageClass', () => {
+    const p = placeBlocks(buildModel(demo(), view()));
+    const order = ['Node/control-plane', 'HorizontalPodAutoscaler/default/web', 'Deployment/default/web', 'ReplicaSet/default/web-7c9f', 'Node/node-1', 'PersistentVolumeClaim/default/data', 'PersistentVolume/pvc-1', 'StorageClass/standard'];
+    const ys = order.map((id) => p.get(id)?.y ?? NaN);
+    expect(ys).toEqual([...ys].sort((a, b) => a - b));
+    expect(new Set(ys).size).toBe(order.length);
+  });
+
+  it('places an owner above the node holding its Pods (short edges)', () => {
+    const m = buildModel(cluster(['node-1', 'node-2', 'node-3'], [['web-1-a', 'node-3']]), view());
+    const p = placeBlocks(m);
+    const centre = (id: string) => xOf(p, id) + (m.blocks.find((b) => b.id === id)?.width ?? 0) / 2;
+    expect(Math.abs(centre('ReplicaSet/default/web-1') - centre('Node/node-3'))).toBeLessThan(NODE_W / 2);
+    expect(Math.abs(centre('Deployment/default/web') - centre('ReplicaSet/default/web-1'))).toBeLessThan(1);
+  });
+
+  it('cards of one row never overlap', () => {
+    const t = cluster(['node-1', 'node-2'], [['web-1-a', 'node-1']]);
+    t.services = ['a', 'b', 'c', 'd'].map((n) => ({ key: `Service/default/${n}` }));
+    t.endpointSlices = ['a', 'b', 'c', 'd'].map((n) => ({ key: `EndpointSlice/default/${n}-x`, service: `Service/default/${n}`, pods: ['Pod/default/web-1-a'] }));
+    const m = buildModel(t, view());
+    const p = placeBlocks(m);
+    for (const row of [2, 3]) {
+      const bs = m.blocks.filter((b) => b.row === row).sort((a, b) => xOf(p, a.id) - xOf(p, b.id));
+      expect(bs.length).toBeGreaterThan(1);
+      for (let i = 1; i < bs.length; i++) expect(xOf(p, bs[i].id)).toBeGreaterThanOrEqual(xOf(p, bs[i - 1].id) + bs[i - 1].width + GAP_X);
+    }
+  });
+
+  it('keeps nodes and Pods where they were when an unrelated card is added', () => {
+    const t = cluster(['node-1', 'node-2'], [['web-1-a', 'node-1'], ['web-1-b', 'node-2']]);
+    const p1 = placeBlocks(buildModel(t, view()));
+    const p2 = placeBlocks(buildModel({ ...t, services: [{ key: 'Service/default/aaa' }] }, view()));
+    for (const id of ['Node/node-1', 'Node/node-2', 'Node/control-plane', 'ReplicaSet/default/web-1']) expect(p2.get(id)?.x, id).toBe(p1.get(id)?.x);
+  });
+
+  it.each([
+    ['a wide pane keeps 8 nodes in one row', { width: 4000, height: 600 }, 1],
+    ['a 520×380 pane wraps 8 nodes', { width: 520, height: 380 }, 2],
+    ['no pane size: one row', undefined, 1],
+  ])('%s', (_name, pane, lines) => {
+    const m = buildModel(cluster(Array.from({ length: 8 }, (_, i) => `node-${i + 1}`)), view());
+    const p = placeBlocks(m, pane);
+    expect(new Set(m.blocks.filter((b) => b.row === 4).map((b) => p.get(b.id)?.y)).size).toBe(lines);
   });
 });
 
 describe('layout', () => {
   it('keeps identity of unchanged nodes and edges', () => {
     const m = buildModel(demo(), view());
-    const p = rowPlacement(m);
+    const p = placeBlocks(m);
     const a = layoutGraph(m, p);
     const b = layoutGraph(buildModel(demo(), view()), p, a);
     expect(b.nodes.every((n, i) => n === a.nodes[i])).toBe(true);
     expect(b.edges.every((e, i) => e === a.edges[i])).toBe(true);
-  });
-
-  it('elk puts rows top to bottom and keeps the order of existing cards when one is added', async () => {
-    const elk = new ELK();
-    const t = demo();
-    const m1 = buildModel(t, view());
-    const p1 = fromElk(await elk.layout(toElkGraph(m1)));
-    const y = (id: string) => p1.get(id)?.y ?? NaN;
-    expect(y('HorizontalPodAutoscaler/default/web')).toBeLessThan(y('Deployment/default/web'));
-    expect(y('Deployment/default/web')).toBeLessThan(y('ReplicaSet/default/web-7c9f'));
-    expect(y('ReplicaSet/default/web-7c9f')).toBeLessThan(y('Node/node-1'));
-    expect(y('Node/node-1')).toBeLessThan(y('PersistentVolumeClaim/default/data'));
-    expect(y('PersistentVolumeClaim/default/data')).toBeLessThan(y('PersistentVolume/pvc-1'));
-    expect(y('PersistentVolume/pvc-1')).toBeLessThan(y('StorageClass/standard'));
-    const t2 = { ...t, services: [{ key: 'Service/default/aaa' }, ...t.services] };
-    const p2 = fromElk(await elk.layout(toElkGraph(buildModel(t2, view()), p1)));
-    const order = (p: Map<string, { x: number }>, ids: string[]) => [...ids].sort((a, b) => (p.get(a)?.x ?? 0) - (p.get(b)?.x ?? 0));
-    const row1 = ['Node/control-plane', 'Deployment/default/web', 'Service/default/web'];
-    expect(order(p2, row1)).toEqual(order(p1, row1));
-    expect(p2.get('Service/default/aaa')?.y).toBe(p2.get('Service/default/web')?.y);
   });
 });

@@ -6,9 +6,15 @@
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 
-/** Toggleable layers of object cards (Pods, nodes and the control plane are always drawn). */
-export type Layer = 'workloads' | 'networking' | 'storage' | 'autoscaling';
-export const LAYERS: readonly Layer[] = ['workloads', 'networking', 'storage', 'autoscaling'];
+/**
+ * Toggleable layers of object cards (Pods, nodes and the control plane are always drawn).
+ * `system` (off by default) adds the cluster's own objects to the other layers: everything in
+ * kube-system / kube-public / kube-node-lease (coredns's Deployment and ReplicaSet, the kube-dns
+ * Service), the `default/kubernetes` Service, their EndpointSlices, and StorageClasses no drawn
+ * claim or volume uses. kube-system Pods stay on their nodes either way.
+ */
+export type Layer = 'workloads' | 'networking' | 'storage' | 'autoscaling' | 'system';
+export const LAYERS: readonly Layer[] = ['workloads', 'networking', 'storage', 'autoscaling', 'system'];
 
 export interface GraphView {
   layers: Readonly<Record<Layer, boolean>>;
@@ -17,7 +23,7 @@ export interface GraphView {
 }
 
 export const DEFAULT_VIEW: GraphView = {
-  layers: { workloads: true, networking: true, storage: true, autoscaling: true },
+  layers: { workloads: true, networking: true, storage: true, autoscaling: true, system: false },
   expanded: new Set(),
 };
 

@@ -82,6 +82,7 @@ export const en = {
     networking: 'networking',
     storage: 'storage',
     autoscaling: 'autoscaling',
+    system: 'system',
     layerTitle: 'show or hide the {{layer}} cards and their edges',
   },
   node: {

@@ -89,6 +89,7 @@ export const ko: Messages = {
     networking: '네트워킹',
     storage: '스토리지',
     autoscaling: '오토스케일링',
+    system: '시스템',
     layerTitle: '{{layer}} 카드와 연결선 보이기/숨기기',
   },
   node: {

@@ -1,11 +1,12 @@
 /** `kubectl get` for the kinds that matter here, with kubectl's columns from the engine's printers. */
-import { memo, useMemo, useState } from 'react';
+import { memo, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useKubeStore } from '../store/store';
 import { selectNowSec, selectObjects, selectSelected } from '../store/selectors';
 import { select } from '../store/actions';
 import type { StoredObject } from '../store/types';
 import { formatAge } from '../format';
+import { useRowWindow, WINDOW_MIN_ROWS } from './row-window';
 
 const MAIN_KINDS = ['Node', 'Deployment', 'ReplicaSet', 'Pod', 'Service'];
 const HIDDEN_KINDS = new Set(['Event']);
@@ -77,12 +78,33 @@ function KindTable({ kind, rows, selected, nowSec }: { kind: string; rows: Store
           ))}
         </tr>
       </thead>
-      <tbody>
-        {rows.map((o) => (
-          <Row key={o.key} o={o} columns={columns} selected={o.key === selected} nowSec={nowSec} />
-        ))}
-      </tbody>
+      {rows.length > WINDOW_MIN_ROWS ? (
+        <WindowedBody rows={rows} columns={columns} selected={selected} nowSec={nowSec} />
+      ) : (
+        <tbody>
+          {rows.map((o) => (
+            <Row key={o.key} o={o} columns={columns} selected={o.key === selected} nowSec={nowSec} />
+          ))}
+        </tbody>
+      )}
     </table>
+  );
+}
+
+/** Hundreds of rows: only those near the viewport are rendered (row-window.ts), spacers stand in for the rest. */
+function WindowedBody({ rows, columns, selected, nowSec }: { rows: StoredObject[]; columns: string[]; selected: string | null; nowSec: number }) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  const w = useRowWindow(body, rows.length);
+  const start = Math.min(w.start, rows.length);
+  const end = Math.min(Math.max(w.end, start), rows.length);
+  return (
+    <tbody ref={body} data-rows={rows.length}>
+      {start > 0 && <tr className="row-spacer" aria-hidden="true" style={{ height: start * w.rowHeight }} />}
+      {rows.slice(start, end).map((o) => (
+        <Row key={o.key} o={o} columns={columns} selected={o.key === selected} nowSec={nowSec} />
+      ))}
+      {end < rows.length && <tr className="row-spacer" aria-hidden="true" style={{ height: (rows.length - end) * w.rowHeight }} />}
+    </tbody>
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * The relay as a live Mermaid sequence diagram. Mermaid is imperative and heavy, so it is
  * imported lazily and driven by a transient store subscription (STYLE.md Part D §10): the
- * component never re-renders per hop; the diagram re-renders at most every RENDER_MS, and
+ * component never re-renders per hop; the diagram re-renders at most every RENDER_MS (longer
+ * when rendering is slow: RENDER_GAP_FACTOR), only while the pane is on screen, and
  * only the current window (window.ts: last N hops, one reconciliation, one object's story,
  * after the object/component filters), never the whole history; an unchanged text is not
  * re-rendered. Reconciliations are tinted `rect` blocks headed by their note.
@@ -19,6 +20,14 @@ import { selectHop, setSequenceView, showStory } from './sequence-actions';
 import { useTranslation } from 'react-i18next';
 
 const RENDER_MS = 300;
+/**
+ * A Mermaid render is one long main-thread task (text layout through getBBox), tens of ms for
+ * a 60-hop window: the next one waits at least this many times the last one's cost, so
+ * drawing the diagram takes at most ≈ 1/RENDER_GAP_FACTOR of the main thread…
+ */
+const RENDER_GAP_FACTOR = 10;
+/** …but never longer than this (ms). */
+const RENDER_MAX_GAP_MS = 2_000;
 /** Message text longer than this is cut in the diagram (the full hop is in the store). */
 const MESSAGE_MAX = 56;
 
@@ -35,6 +44,9 @@ function loadMermaid(): Promise<Mermaid> {
       fontFamily: 'system-ui, sans-serif',
       // the sequence renderer copies a top-level fontSize over its own three sizes
       fontSize: 12,
+      // a top-level `wrap` is read once per diagram; without it Mermaid deep-copies its whole
+      // config for every message to ask whether to wrap (a third of a 60-hop render)
+      wrap: false,
       themeVariables: { fontSize: '12px' },
       // useMaxWidth: the SVG fits the pane's width (no useless sideways scrolling)
       sequence: { mirrorActors: true, actorMargin: 16, width: 110, height: 30, boxMargin: 4, boxTextMargin: 2, noteMargin: 4, messageMargin: 22, wrap: false, useMaxWidth: true },
@@ -193,6 +205,11 @@ export function SequenceDiagram() {
     let lastRecs = '';
     let n = 0;
     let alive = true;
+    /** Wait before the next render (ms): RENDER_MS, or longer after a slow render. */
+    let gap = RENDER_MS;
+    /** Whether the pane is on screen (IntersectionObserver); off screen, renders wait. */
+    let visible = true;
+    let missed = false;
 
     const render = async () => {
       if (rendering) {
@@ -225,6 +242,7 @@ export function SequenceDiagram() {
       rendering = true;
       try {
         const mermaid = await loadMermaid();
+        const started = performance.now();
         const { svg } = await mermaid.render(`${baseId}-${n++}`, text);
         if (!alive || !host.current) return;
         const el = scroller.current;
@@ -235,6 +253,7 @@ export function SequenceDiagram() {
         setEmpty(false);
         setError(null);
         if (follow && el) el.scrollTop = el.scrollHeight;
+        gap = Math.min(RENDER_MAX_GAP_MS, Math.max(RENDER_MS, (performance.now() - started) * RENDER_GAP_FACTOR));
       } catch (e) {
         setError(e instanceof Error ? e.message : String(e));
       } finally {
@@ -245,14 +264,32 @@ export function SequenceDiagram() {
         }
       }
     };
-    const schedule = () => {
-      timer ??= setTimeout(() => {
+    /** `soon`: the user changed what the diagram shows; do not make them wait out a long gap. */
+    const schedule = (soon = false) => {
+      if (soon && timer) {
+        clearTimeout(timer);
         timer = null;
-        void render();
-      }, RENDER_MS);
+      }
+      timer ??= setTimeout(
+        () => {
+          timer = null;
+          if (visible) void render();
+          else missed = true;
+        },
+        soon ? RENDER_MS : gap,
+      );
     };
+    const observer = new IntersectionObserver((entries) => {
+      visible = entries.some((e) => e.isIntersecting);
+      if (visible && missed) {
+        missed = false;
+        schedule();
+      }
+    });
+    if (scroller.current) observer.observe(scroller.current);
     const unsubscribe = kubeStore.subscribe((s, p) => {
-      if (s.hops !== p.hops || s.sequence !== p.sequence || s.applySeq !== p.applySeq || s.sequenceView !== p.sequenceView) schedule();
+      if (s.sequence !== p.sequence || s.sequenceView !== p.sequenceView) schedule(true);
+      else if (s.hops !== p.hops || s.applySeq !== p.applySeq) schedule();
       if (s.selectedHop !== p.selectedHop && host.current) highlight(host.current, s.selectedHop);
     });
     const onClick = (e: MouseEvent) => {
@@ -264,6 +301,7 @@ export function SequenceDiagram() {
     schedule();
     return () => {
       alive = false;
+      observer.disconnect();
       unsubscribe();
       hostEl?.removeEventListener('click', onClick);
       if (timer) clearTimeout(timer);

@@ -9,14 +9,16 @@ import type { ApplyResult, KubectlResult } from './types';
 import { createReplay } from '../timeline/replay';
 import { TRAFFIC_FLIGHT_MS, type TrafficFlight } from './slices/traffic';
 import { createBatchPump } from './batch-pump';
+import { mergeBatches } from './merge-batches';
 
 /** The app's timeline: batches fold through it so past moments can be replayed. */
 const replay = createReplay(kubeStore);
 
-/** Batches reach the store at most once per animation frame, spaced by their cost (batch-pump.ts). */
-const pump = createBatchPump((batches) => {
-  for (const b of batches) replay.receive(b);
-});
+/**
+ * Batches reach the store at most once per animation frame, spaced by their cost
+ * (batch-pump.ts), merged so the store reduces them once per update (merge-batches.ts).
+ */
+const pump = createBatchPump((batches) => replay.receiveAll(mergeBatches(batches)));
 
 export function receiveBatch(batch: TickBatch): void {
   pump.push(batch);

@@ -20,6 +20,8 @@ function pickView(s: View): View {
 
 export interface Replay {
   receive(batch: TickBatch): void;
+  /** Folds batches in order (as `receive` each) with one store update at the end. */
+  receiveAll(batches: readonly TickBatch[]): void;
   /** Shows the cluster as it was at `simMs` (live when at or past the live time). */
   scrubTo(simMs: number): void;
   goLive(): void;
@@ -37,26 +39,41 @@ export function createReplay(store: StoreApi<KubeState>, opts: Partial<TimelineO
     live = null;
   };
 
-  return {
-    timeline,
-    receive(batch) {
-      const s = store.getState();
+  const receiveAll = (batches: readonly TickBatch[]): void => {
+    // every batch folds and is recorded in turn; the store is updated once at the end
+    let s = store.getState();
+    let patch: Partial<KubeState> = {};
+    let folded = false;
+    for (const batch of batches) {
       const base: KubeState = live ? { ...s, ...live } : s;
       const out = reduceBatch(base, batch);
-      if (out.simMs === undefined) return; // a stale generation's delta
+      if (out.simMs === undefined) continue; // a stale generation's delta
       const next = { ...base, ...out };
       if (batch.reset) timeline.clear();
       timeline.record(next.simMs, pickView(next), { pinned: batch.reset, size: next.objects.size + next.events.size });
       const range = { liveMs: next.simMs, timelineStartMs: timeline.firstMs };
+      let applied: Partial<KubeState>;
       if (live && !batch.reset) {
         live = pickView(next);
         const { objects: _o, topology: _t, events: _e, hops: _h, pulses: _p, simMs: _s, selected: _sel, ...rest } = out;
-        store.setState({ ...rest, ...range });
+        applied = { ...rest, ...range };
       } else {
         live = null;
-        store.setState({ ...out, ...range, replayAt: null });
+        applied = { ...out, ...range, replayAt: null };
       }
+      s = { ...s, ...applied };
+      patch = { ...patch, ...applied };
+      folded = true;
+    }
+    if (folded) store.setState(patch);
+  };
+
+  return {
+    timeline,
+    receive(batch) {
+      receiveAll([batch]);
     },
+    receiveAll,
     scrubTo(simMs) {
       const s = store.getState();
       if (simMs >= s.liveMs) return goLive();

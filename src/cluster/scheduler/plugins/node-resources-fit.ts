@@ -27,25 +27,31 @@ interface Insufficient {
 
 const NONE: Insufficient[] = [];
 
+/** `out` plus `i`: a new array when `out` is the shared empty {@link NONE}, else `out` itself. */
+function withInsufficient(out: Insufficient[], i: Insufficient): Insufficient[] {
+  if (out === NONE) return [i];
+  out.push(i);
+  return out;
+}
+
 /** fitsRequest: what does not fit, in upstream order (pods, cpu, memory, ephemeral-storage, scalars). */
 export function fitsRequest(req: Resource, ni: NodeInfo): Insufficient[] {
   // the common case (everything fits) allocates nothing: NONE is shared and never mutated
   let out: Insufficient[] = NONE;
-  const add = (i: Insufficient) => (out === NONE ? (out = [i]) : out.push(i));
   const alloc = ni.allocatable;
-  if (ni.pods.size + 1 > alloc.allowedPodNumber) add({ reason: 'Too many pods', unresolvable: false });
+  if (ni.pods.size + 1 > alloc.allowedPodNumber) out = withInsufficient(out, { reason: 'Too many pods', unresolvable: false });
   let scalarNames: string[] | undefined;
   for (const k in req.scalar) if (req.scalar[k] !== 0) (scalarNames ??= []).push(k);
   if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && !scalarNames) return out;
   const used = ni.requested;
-  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) add({ reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
-  if (req.memory > 0 && req.memory > alloc.memory - used.memory) add({ reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
+  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) out = withInsufficient(out, { reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
+  if (req.memory > 0 && req.memory > alloc.memory - used.memory) out = withInsufficient(out, { reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
   if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
-    add({ reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > alloc.ephemeralStorage });
+    out = withInsufficient(out, { reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > alloc.ephemeralStorage });
   }
   for (const k of scalarNames ?? []) {
     const a = alloc.scalar[k] ?? 0;
-    if (req.scalar[k] > a - (used.scalar[k] ?? 0)) add({ reason: `Insufficient ${k}`, unresolvable: req.scalar[k] > a });
+    if (req.scalar[k] > a - (used.scalar[k] ?? 0)) out = withInsufficient(out, { reason: `Insufficient ${k}`, unresolvable: req.scalar[k] > a });
   }
   return out;
 }

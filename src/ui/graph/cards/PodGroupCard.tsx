@@ -2,17 +2,16 @@
  * Pods of one owner on one node, collapsed into a chip ("web-7c9f… ×24", with their statuses);
  * a click expands the group (the chip then heads its Pods) or collapses it again.
  */
-import { memo, useCallback } from 'react';
+import { memo, useMemo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import type { PodGroupFlowNode } from '../flow-types';
 import { useKubeStore } from '../../store/store';
-import type { KubeState } from '../../store/store';
-import { podGroupStatus } from '../graph-selectors';
+import { podGroupStatusSelector } from '../graph-selectors';
 import { shortName, statusTone } from '../../format';
 import { Handles } from './Handles';
 
 export const PodGroupCard = memo(function PodGroupCard({ data }: NodeProps<PodGroupFlowNode>) {
-  const status = useKubeStore(useCallback((s: KubeState) => podGroupStatus(s, data.keys), [data.keys]));
+  const status = useKubeStore(useMemo(() => podGroupStatusSelector(data.keys), [data.keys]));
   const owner = data.owner.slice(data.owner.lastIndexOf('/') + 1);
   const first = status.split(' · ')[0] ?? '';
   const tone = statusTone(first.slice(first.indexOf(' ') + 1));

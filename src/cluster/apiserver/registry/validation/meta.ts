@@ -5,7 +5,7 @@
  * plus the small helpers of pkg/apis/core/validation (ValidateNonnegativeField,
  * ValidateImmutableField) every kind uses.
  */
-import { newBadRequest, type FieldError } from '../../../api/errors';
+import { goQuote, newBadRequest, type FieldError } from '../../../api/errors';
 import type { KObject } from '../../../api/types';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
 
@@ -102,7 +102,7 @@ export function immutable(changed: boolean, path: string, value: unknown, rawVal
 export function goStringMap(m: Record<string, string> | undefined | null): string {
   if (m === undefined || m === null) return 'map[string]string(nil)';
   const ks = Object.keys(m).sort();
-  return `map[string]string{${ks.map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`).join(', ')}}`;
+  return `map[string]string{${ks.map((k) => `${goQuote(k)}:${goQuote(m[k])}`).join(', ')}}`;
 }
 
 /** %#v of a v1.LabelSelector value, as field errors print a dereferenced *metav1.LabelSelector. */
@@ -110,7 +110,7 @@ export function goLabelSelector(s: { matchLabels?: Record<string, string>; match
   if (!s) return 'null';
   const exprs = s.matchExpressions
     ? `[]v1.LabelSelectorRequirement{${s.matchExpressions
-        .map((e) => `v1.LabelSelectorRequirement{Key:${JSON.stringify(e.key)}, Operator:${JSON.stringify(e.operator)}, Values:${e.values ? `[]string{${e.values.map((v) => JSON.stringify(v)).join(', ')}}` : '[]string(nil)'}}`)
+        .map((e) => `v1.LabelSelectorRequirement{Key:${goQuote(e.key)}, Operator:${goQuote(e.operator)}, Values:${e.values ? `[]string{${e.values.map(goQuote).join(', ')}}` : '[]string(nil)'}}`)
         .join(', ')}}`
     : '[]v1.LabelSelectorRequirement(nil)';
   return `v1.LabelSelector{MatchLabels:${goStringMap(s.matchLabels)}, MatchExpressions:${exprs}}`;
@@ -118,7 +118,7 @@ export function goLabelSelector(s: { matchLabels?: Record<string, string>; match
 
 /** %#v of an intstr.IntOrString. */
 export function goIntOrString(v: number | string | undefined): string {
-  if (typeof v === 'string') return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
+  if (typeof v === 'string') return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v)}}`;
   return `intstr.IntOrString{Type:0, IntVal:${v ?? 0}, StrVal:""}`;
 }
 
@@ -172,7 +172,7 @@ export function jsonType(v: unknown): string {
 /** The 400 BadRequest for a wrongly typed field. */
 export function decodeError(obj: KObject, jsType: string, goStruct: string, path: string, goType: string) {
   const v = obj.apiVersion.includes('/') ? obj.apiVersion.split('/')[1] : obj.apiVersion;
-  return newBadRequest(`${obj.kind} in version "${v}" cannot be handled as a ${obj.kind}: json: cannot unmarshal ${jsType} into Go struct field ${goStruct}.${path} of type ${goType}`);
+  return newBadRequest(`${obj.kind} in version ${goQuote(v)} cannot be handled as a ${obj.kind}: json: cannot unmarshal ${jsType} into Go struct field ${goStruct}.${path} of type ${goType}`);
 }
 
 /** Shorthand: the metadata checks every strategy runs first. */
