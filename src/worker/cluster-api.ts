@@ -30,6 +30,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
 import type { StandaloneContainer } from '../cluster/docker/standalone';
 import { ScriptPlayer } from './script';
+import { FramedRun, importStride } from './import-frames';
 import type { ParsedTour } from './protocol';
 
 /** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
@@ -119,6 +120,8 @@ export class ClusterHost implements ClusterApi {
   });
   /** docker engines' version last sent to the UI (-1: send on the next batch). */
   private dockerVersion = -1;
+  /** Batches `importState` rebuilt before anyone subscribed (sent first on subscribe); null otherwise. */
+  private importBatches: TickBatch[] | null = null;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
   private readonly sessionCluster = { seed: 1, nodes: 3 };
 
@@ -152,7 +155,11 @@ export class ClusterHost implements ClusterApi {
 
   subscribe(onBatch: (batch: TickBatch) => void): void {
     this.onBatch = onBatch;
-    this.needReset = true;
+    // an import before the first subscriber: its replayed batches (a reset first) come first
+    const imported = this.importBatches;
+    this.importBatches = null;
+    if (imported?.length) for (const b of imported) onBatch(b);
+    else this.needReset = true;
     this.lastWall = this.deps.wallNow();
     if (this.timer === null) this.timer = this.deps.setInterval(() => this.tick(), TICK_MS);
     this.flush();
@@ -471,80 +478,104 @@ export class ClusterHost implements ClusterApi {
    * Replays a session log on a fresh cluster: each action at its simulated time, then time
    * runs on to the log's `now`. Actions that failed when they were made fail again the same
    * way (and are kept in the log). Throws on something that is not a session log.
+   *
+   * Meanwhile it sends the batches the session would have sent live, flagged `replayed`
+   * (import-frames.ts): a reset of the fresh cluster, one after each action, one per stride of
+   * simulated time; held until `subscribe` when nobody is subscribed yet (a page load). The
+   * batches after them are live.
    */
   importState(log: SessionLog): void {
     if (!isSessionLog(log)) throw new Error('not a kube-relay session');
     this.boot();
+    this.importBatches = this.onBatch ? null : [];
     const c = this.cluster;
+    this.replayFrame(); // the fresh cluster (a reset)
+    const run = new FramedRun(c, c.now(), importStride(log.now - c.now()), () => this.replayFrame());
     for (const a of log.actions) {
-      if (a.at > c.now()) c.clock.runUntil(a.at);
+      run.runTo(a.at);
       this.log.push(a);
-      try {
-        switch (a.op) {
-          case 'apply':
-            this.applySeq = c.relay.lastSeq + 1;
-            c.apply(a.text);
-            break;
-          case 'kill':
-            c.killNode(a.node);
-            break;
-          case 'restore':
-            c.restoreNode(a.node);
-            break;
-          case 'addNode':
-            c.addNode({ name: a.node });
-            break;
-          case 'removeNode':
-            c.removeNode(a.node);
-            break;
-          case 'image':
-            if (a.missing) c.images.markMissing(a.image);
-            else c.images.markPresent(a.image);
-            break;
-          case 'deletePod':
-            c.deletePod(a.namespace, a.name);
-            break;
-          case 'kubectl':
-            c.kubectl(a.line);
-            break;
-          case 'step':
-            this.stepTimers();
-            break;
-          case 'fastForward':
-            if (a.until > c.now()) c.clock.runUntil(a.until);
-            break;
-          case 'scenarioStep':
-            ScriptPlayer.run(this.engine(), a.step);
-            break;
-          case 'docker':
-            this.engine().dockerCommand(a.line);
-            break;
-          case 'setLoad':
-            c.loads.set(a.load);
-            break;
-          case 'request':
-            c.sendRequests(a.request);
-            break;
-          case 'dnsLookup':
-            c.dnsLookup(a.name, a.namespace);
-            break;
-          case 'applyKustomize':
-            this.applySeq = c.relay.lastSeq + 1;
-            applyKustomize(c, a.files, a.dir);
-            break;
-        }
-      } catch {
-        // it failed the first time too
-      }
+      this.replayAction(a, run);
+      run.catchUp();
+      this.replayFrame();
     }
-    if (log.now > c.now()) c.clock.runUntil(log.now);
+    run.runTo(log.now);
     this.running = log.running;
     if ((SPEEDS as readonly number[]).includes(log.speed)) this.speed = log.speed;
     this.owedMs = 0;
     this.lastWall = this.deps.wallNow();
-    this.needReset = true;
     this.dirty = true;
     this.flush();
+  }
+
+  /** Sends (or, before any subscriber, holds) the next batch flagged `replayed`. */
+  private replayFrame(): void {
+    const b = this.nextBatch();
+    if (!b) return;
+    b.replayed = true;
+    if (this.onBatch) this.onBatch(b);
+    else this.importBatches?.push(b);
+  }
+
+  /** Runs one recorded action again (a failure is swallowed: it failed the first time too). */
+  private replayAction(a: SessionAction, run: FramedRun): void {
+    const c = this.cluster;
+    try {
+      switch (a.op) {
+        case 'apply':
+          this.applySeq = c.relay.lastSeq + 1;
+          c.apply(a.text);
+          break;
+        case 'kill':
+          c.killNode(a.node);
+          break;
+        case 'restore':
+          c.restoreNode(a.node);
+          break;
+        case 'addNode':
+          c.addNode({ name: a.node });
+          break;
+        case 'removeNode':
+          c.removeNode(a.node);
+          break;
+        case 'image':
+          if (a.missing) c.images.markMissing(a.image);
+          else c.images.markPresent(a.image);
+          break;
+        case 'deletePod':
+          c.deletePod(a.namespace, a.name);
+          break;
+        case 'kubectl':
+          c.kubectl(a.line);
+          break;
+        case 'step':
+          this.stepTimers();
+          break;
+        case 'fastForward':
+          run.runTo(a.until);
+          break;
+        case 'scenarioStep':
+          ScriptPlayer.run(this.engine(), a.step);
+          break;
+        case 'docker':
+          this.engine().dockerCommand(a.line);
+          break;
+        case 'setLoad':
+          c.loads.set(a.load);
+          break;
+        case 'request':
+          c.sendRequests(a.request);
+          break;
+        case 'dnsLookup':
+          c.dnsLookup(a.name, a.namespace);
+          break;
+        case 'applyKustomize':
+          this.applySeq = c.relay.lastSeq + 1;
+          applyKustomize(c, a.files, a.dir);
+          break;
+      }
+    } catch {
+      // it failed the first time too
+    }
   }
 
   /** Test only: makes the worker crash (an uncaught error outside any call). */
@@ -561,6 +592,12 @@ export class ClusterHost implements ClusterApi {
   /** Pushes one batch when anything changed since the last one. */
   flush(): void {
     if (!this.onBatch) return;
+    const b = this.nextBatch();
+    if (b) this.onBatch(b);
+  }
+
+  /** The batch of what changed since the last one (drains the batchers); null when nothing did. */
+  private nextBatch(): TickBatch | null {
     const c = this.cluster;
     const simMs = c.now() - this.deps.startMs;
     const reset = this.needReset;
@@ -580,11 +617,11 @@ export class ClusterHost implements ClusterApi {
     let hops = c.relay.since(this.lastSeq);
     if (hops.length > MAX_HOPS_PER_BATCH) hops = hops.slice(hops.length - MAX_HOPS_PER_BATCH);
     this.lastSeq = c.relay.lastSeq;
-    if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length) return;
+    if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length) return null;
     this.needReset = false;
     this.dirty = false;
     this.lastSimSent = simMs;
-    this.onBatch({
+    return {
       gen: this.gen,
       reset,
       simMs,
@@ -600,7 +637,7 @@ export class ClusterHost implements ClusterApi {
       fault: this.fault,
       ...this.dockerBatch(),
       script: this.script.status,
-    });
+    };
   }
 
   /** `{standalone}` when the docker engines changed since the last batch (always after a reset). */

@@ -87,6 +87,14 @@ export interface TickBatch {
   standalone?: StandaloneContainer[];
   /** Scenario steps a tour queued on the live cluster (worker/script.ts). */
   script?: ScriptStatus;
+  /**
+   * Set on the batches `importState` rebuilds from the session log: the batches the session
+   * would have sent had it run live (the first a reset, then one after each recorded action
+   * and one per stretch of simulated time, see cluster-api.ts `IMPORT_FRAME_MS`). The UI folds
+   * each into the timeline as a frame of its own (never merged with others) and animates
+   * none of them (no pulses); the batches after them are live again.
+   */
+  replayed?: boolean;
 }
 
 /** Hops beyond this many in one tick are dropped from the batch (oldest first). */

@@ -32,12 +32,20 @@ export class RelayRecorder {
    */
   constructor(private readonly now: () => number, readonly capacity = 50_000) {}
 
-  /** Records a hop and returns its seq. */
+  /**
+   * Records a hop and returns its seq. `h` must be a fresh object: it is stored as the hop
+   * (seq, time and cause are set on it), not copied.
+   */
   record(h: HopInput): number {
     const seq = this.nextSeq++;
     if (!this.enabled) return seq;
     if (h.category === 'heartbeat' && !this.keepHeartbeats) return seq;
-    const hop: RelayHop = { ...h, seq, time: this.now(), cause: h.cause !== undefined ? h.cause : this.current };
+    // The input literal becomes the hop (no copy: every caller passes a fresh literal). The key
+    // order is the one `{ ...h, seq, time, cause }` would give: the input's keys, then seq, time.
+    const hop = h as RelayHop;
+    hop.seq = seq;
+    hop.time = this.now();
+    hop.cause = h.cause !== undefined ? h.cause : this.current;
     if (hop.reconcile === undefined && hop.kind !== 'watch' && hop.cause !== null) {
       const r = this.get(hop.cause)?.reconcile;
       if (r !== undefined) hop.reconcile = r;
@@ -90,6 +98,11 @@ export class RelayRecorder {
 
   /** The kept hop with this seq, or undefined (dropped, not stored, or not yet recorded). */
   get(seq: number): RelayHop | undefined {
+    // fast path: when every hop is kept, seqs are contiguous and the index is known
+    const first = this.buf[this.start];
+    if (first === undefined) return undefined;
+    const at = this.buf[this.start + seq - first.seq];
+    if (at !== undefined && at.seq === seq) return at;
     let lo = this.start;
     let hi = this.buf.length;
     while (lo < hi) {

@@ -77,8 +77,34 @@ export interface SchedulingDecision {
   message?: string;
 }
 
+/** One score plugin's calls in one attempt, in call order (the framework scores node by node). */
+interface PendingScores {
+  plugin: string;
+  weight: number;
+  nodes: string[];
+  raw: number[];
+  /** After NormalizeScore, by the same index (undefined: the plugin has no ScoreExtensions). */
+  normalized?: number[];
+}
+
+/** A failing filter verdict. */
+interface FailedFilter {
+  plugin: string;
+  code: Status['code'];
+  reasons: string[];
+}
+
+/**
+ * What an attempt collected, kept by column (plain numbers and names, no object per node per
+ * plugin): most records are never read, so {@link materialize} builds the per-node view only
+ * when the UI asks.
+ */
 interface Pending {
-  nodes: Map<string, NodeDecision>;
+  /** Nodes in evaluation order (first filter or score call). */
+  order: string[];
+  seen: Set<string>;
+  failed: Map<string, FailedFilter>;
+  scores: PendingScores[];
   preFilter: SchedulingDecision['preFilter'];
   skippedScore: string[];
   postFilter?: SchedulingDecision['postFilter'];
@@ -86,21 +112,68 @@ interface Pending {
   inPostFilter: boolean;
 }
 
+/** A finished attempt: the outcome now, the per-node record on demand ({@link materialize}). */
+export interface DecisionRecord {
+  head: Omit<SchedulingDecision, 'nodes' | 'feasibleNodes' | 'preFilter' | 'skippedScorePlugins' | 'postFilter'>;
+  pending: Pending;
+  built?: SchedulingDecision;
+}
+
+/** The {@link SchedulingDecision} of a finished attempt (built once, then kept). */
+export function materialize(r: DecisionRecord): SchedulingDecision {
+  if (r.built) return r.built;
+  const e = r.pending;
+  const byNode = new Map<string, NodeDecision>();
+  const nodes: NodeDecision[] = e.order.map((node) => {
+    const f = e.failed.get(node);
+    const n: NodeDecision = f
+      ? { node, filters: [{ plugin: f.plugin, passed: false, code: f.code, reasons: f.reasons }], feasible: false, failedPlugin: f.plugin, reasons: f.reasons }
+      : { node, filters: [], feasible: true };
+    byNode.set(node, n);
+    return n;
+  });
+  for (const ps of e.scores) {
+    for (let i = 0; i < ps.nodes.length; i++) {
+      const raw = ps.raw[i];
+      const normalized = ps.normalized ? ps.normalized[i] : raw;
+      (byNode.get(ps.nodes[i])!.scores ??= []).push({ plugin: ps.plugin, raw, normalized, weight: ps.weight, final: normalized * ps.weight });
+    }
+  }
+  for (const n of nodes) if (n.scores) n.total = n.scores.reduce((s, x) => s + x.final, 0);
+  const { namespace, name, uid, attempt, time, numAllNodes, ...out } = r.head;
+  r.built = {
+    namespace, name, uid, attempt, time, numAllNodes,
+    feasibleNodes: e.order.length - e.failed.size,
+    nodes,
+    preFilter: e.preFilter,
+    skippedScorePlugins: e.skippedScore,
+    postFilter: e.postFilter,
+    ...out,
+  };
+  return r.built;
+}
+
 /** resultstore.Store: accumulates per-pod results until the attempt ends. */
 export class ResultStore {
   private pending = new Map<string, Pending>();
+  /** The entry of the last call (calls come in runs for one pod). */
+  private lastUid = '';
+  private last: Pending | undefined;
 
   private entry(uid: string): Pending {
+    if (uid === this.lastUid && this.last) return this.last;
     let e = this.pending.get(uid);
-    if (!e) this.pending.set(uid, (e = { nodes: new Map(), preFilter: [], skippedScore: [], inPostFilter: false }));
+    if (!e) this.pending.set(uid, (e = { order: [], seen: new Set(), failed: new Map(), scores: [], preFilter: [], skippedScore: [], inPostFilter: false }));
+    this.lastUid = uid;
+    this.last = e;
     return e;
   }
 
-  private node(uid: string, node: string): NodeDecision {
-    const e = this.entry(uid);
-    let n = e.nodes.get(node);
-    if (!n) e.nodes.set(node, (n = { node, filters: [], feasible: true }));
-    return n;
+  private see(e: Pending, node: string): void {
+    if (!e.seen.has(node)) {
+      e.seen.add(node);
+      e.order.push(node);
+    }
   }
 
   recordPreFilter(uid: string, plugin: string, s: Status): void {
@@ -110,21 +183,13 @@ export class ResultStore {
   recordFilter(uid: string, node: string, plugin: string, s: Status): void {
     const e = this.entry(uid);
     if (e.inPostFilter) return;
-    const n = this.node(uid, node);
+    this.see(e, node);
     if (s.code === 'Success') {
       // RunFilterPluginsWithNominatedPods may run a filter twice: the last verdict counts
-      if (n.failedPlugin === plugin) {
-        n.feasible = true;
-        n.failedPlugin = undefined;
-        n.reasons = undefined;
-        n.filters = [];
-      }
+      if (e.failed.get(node)?.plugin === plugin) e.failed.delete(node);
       return;
     }
-    n.feasible = false;
-    n.failedPlugin = plugin;
-    n.reasons = s.reasons;
-    n.filters = [{ plugin, passed: false, code: s.code, reasons: s.reasons }];
+    e.failed.set(node, { plugin, code: s.code, reasons: s.reasons });
   }
 
   setInPostFilter(uid: string, v: boolean): void {
@@ -140,45 +205,43 @@ export class ResultStore {
   }
 
   recordScore(uid: string, node: string, plugin: string, raw: number, weight: number): void {
-    const n = this.node(uid, node);
-    (n.scores ??= []).push({ plugin, raw, normalized: raw, weight, final: raw * weight });
+    const e = this.entry(uid);
+    this.see(e, node);
+    let ps = e.scores[e.scores.length - 1];
+    if (!ps || ps.plugin !== plugin || ps.normalized) e.scores.push((ps = { plugin, weight, nodes: [], raw: [] }));
+    ps.nodes.push(node);
+    ps.raw.push(raw);
   }
 
   recordNormalized(uid: string, plugin: string, scores: NodeScore[]): void {
-    for (const s of scores) {
-      const ps = this.node(uid, s.name).scores?.find((x) => x.plugin === plugin);
-      if (ps) {
-        ps.normalized = s.score;
-        ps.final = s.score * ps.weight;
-      }
+    const e = this.entry(uid);
+    let ps: PendingScores | undefined;
+    for (let i = e.scores.length - 1; i >= 0 && !ps; i--) if (e.scores[i].plugin === plugin) ps = e.scores[i];
+    if (!ps) return;
+    const out: number[] = ps.raw.slice();
+    for (let i = 0; i < scores.length; i++) {
+      const s = scores[i];
+      // NormalizeScore rewrites the list in place, in the order it was scored
+      const at = ps.nodes[i] === s.name ? i : ps.nodes.indexOf(s.name);
+      if (at >= 0) out[at] = s.score;
     }
+    ps.normalized = out;
   }
 
-  /** Ends the attempt: assembles and forgets the pending record. */
-  finish(pi: PodInfo, attempt: number, time: number, numAllNodes: number, out: Pick<SchedulingDecision, 'result' | 'selectedNode' | 'nominatedNode' | 'message' | 'tiedNodes'>): SchedulingDecision {
+  /** Ends the attempt: hands over (and forgets) the pending record; see {@link materialize}. */
+  finish(pi: PodInfo, attempt: number, time: number, numAllNodes: number, out: Pick<SchedulingDecision, 'result' | 'selectedNode' | 'nominatedNode' | 'message' | 'tiedNodes'>): DecisionRecord {
     const e = this.entry(pi.uid);
-    this.pending.delete(pi.uid);
-    const nodes = [...e.nodes.values()];
-    for (const n of nodes) if (n.scores) n.total = n.scores.reduce((s, x) => s + x.final, 0);
+    this.discard(pi.uid);
     return {
-      namespace: pi.pod.metadata.namespace ?? '',
-      name: pi.pod.metadata.name,
-      uid: pi.uid,
-      attempt,
-      time,
-      numAllNodes,
-      feasibleNodes: nodes.filter((n) => n.feasible).length,
-      nodes,
-      preFilter: e.preFilter,
-      skippedScorePlugins: e.skippedScore,
-      postFilter: e.postFilter,
-      ...out,
+      head: { namespace: pi.pod.metadata.namespace ?? '', name: pi.pod.metadata.name, uid: pi.uid, attempt, time, numAllNodes, ...out },
+      pending: e,
     };
   }
 
   /** Drops what was collected for a pod (attempt abandoned). */
   discard(uid: string): void {
     this.pending.delete(uid);
+    if (uid === this.lastUid) this.last = undefined;
   }
 }
 

@@ -23,11 +23,20 @@ export interface PluginEntry {
   weight: number;
 }
 
-/** A node's scores from every score plugin, weighted, and their total (framework.NodePluginScores). */
+/**
+ * Every node's scores from every score plugin, weighted, and their totals
+ * (framework.NodePluginScores of all nodes, stored by column: plain numbers, no object per node
+ * per plugin).
+ */
 export interface NodePluginScores {
-  name: string;
-  scores: { plugin: string; score: number }[];
-  total: number;
+  /** The scored nodes' names, in the order given to RunScorePlugins. */
+  names: string[];
+  /** The score plugins that ran (not skipped by PreScore), in profile order. */
+  plugins: string[];
+  /** `scores[p][i]`: plugin `plugins[p]`'s normalized score × weight for node `names[i]`. */
+  scores: number[][];
+  /** `totals[i]`: the sum over plugins for node `names[i]`. */
+  totals: number[];
 }
 
 /** frameworkImpl for one profile ("default-scheduler"). */
@@ -150,17 +159,30 @@ export class Framework {
    * RunScorePlugins: raw scores per node, NormalizeScore per plugin, then × weight; the
    * total is the sum (prioritizeNodes).
    */
-  runScorePlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores[] {
-    const out: NodePluginScores[] = nodes.map((n) => ({ name: n.name, scores: [], total: 0 }));
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores {
+    const n = nodes.length;
+    const names: string[] = new Array(n);
+    const totals: number[] = new Array(n);
+    // one NodeScore list for the whole cycle, refilled for each plugin (NormalizeScore's input)
+    const list: NodeScore[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      names[i] = nodes[i].name;
+      totals[i] = 0;
+      list[i] = { name: names[i], score: 0 };
+    }
+    const out: NodePluginScores = { names, plugins: [], scores: [], totals };
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
-      const list: NodeScore[] = nodes.map((n) => ({ name: n.name, score: plugin.score(state, pod, n) }));
+      for (let i = 0; i < n; i++) list[i].score = plugin.score(state, pod, nodes[i]);
       plugin.normalizeScore?.(state, pod, list);
-      for (let i = 0; i < list.length; i++) {
+      const col: number[] = new Array(n);
+      for (let i = 0; i < n; i++) {
         const s = list[i].score * weight;
-        out[i].scores.push({ plugin: plugin.name, score: s });
-        out[i].total += s;
+        col[i] = s;
+        totals[i] += s;
       }
+      out.plugins.push(plugin.name);
+      out.scores.push(col);
     }
     return out;
   }

@@ -19,7 +19,7 @@ import { SharedInformer, SharedInformerFactory } from '../client/informer';
 import type { EventRecorder } from '../client/record';
 import type { TimerHandle } from '../sim/clock';
 import { SchedulerCache } from './cache';
-import { ResultStore, SCORE_PLUGIN_LABELS, wrapPlugin, type SchedulingDecision } from './decision';
+import { materialize, ResultStore, SCORE_PLUGIN_LABELS, wrapPlugin, type DecisionRecord, type SchedulingDecision } from './decision';
 import { assignedPod, defaultSelector, nodeUpdateKinds, podUpdateKinds, queueablePod, schedulerCategorizer, DEFAULT_SCHEDULER_NAME } from './eventhandlers';
 import { fitErrorMessage, Framework, type Diagnosis, type NodePluginScores } from './framework';
 import { newPodInfo, type NodeInfo, type PodInfo } from './node-info';
@@ -72,7 +72,8 @@ export class KubeScheduler {
   private readonly recordingFramework: Framework;
   private readonly plainFramework: Framework;
   private readonly results = new ResultStore();
-  private readonly decisions = new Map<string, SchedulingDecision>();
+  /** The last attempt's record per pod, compact until read ({@link materialize}). */
+  private readonly decisions = new Map<string, DecisionRecord>();
   private readonly nominated = new Map<string, Map<string, PodInfo>>();
   private readonly pods: ResourceClient;
   private decisionListeners: ((d: SchedulingDecision) => void)[] = [];
@@ -268,7 +269,8 @@ export class KubeScheduler {
 
   /** The last scheduling decision for a pod, if any. */
   decisionFor(namespace: string, name: string): SchedulingDecision | undefined {
-    return this.decisions.get(`${namespace}/${name}`);
+    const r = this.decisions.get(`${namespace}/${name}`);
+    return r && materialize(r);
   }
 
   /** Subscribes to every new decision (the UI's "why this node"). Returns the unsubscribe. */
@@ -345,7 +347,7 @@ export class KubeScheduler {
     }
     let host: string;
     let tied: string[] | undefined;
-    let scores: NodePluginScores[] | undefined;
+    let scores: NodePluginScores | undefined;
     if (feasible.length === 1) host = feasible[0].name;
     else {
       const ps = this.framework.runPreScorePlugins(state, pi, feasible);
@@ -385,33 +387,36 @@ export class KubeScheduler {
   }
 
   /** selectHost: the highest total; ties broken uniformly at random (seeded RNG, reservoir sampling). */
-  private selectHost(scores: NodePluginScores[]): [string, string[] | undefined] {
+  private selectHost(scores: NodePluginScores): [string, string[] | undefined] {
     let max = -Infinity;
     let selected = '';
     let cnt = 0;
     const tied: string[] = [];
-    for (const s of scores) {
-      if (s.total > max) {
-        max = s.total;
-        selected = s.name;
+    const { names, totals } = scores;
+    for (let i = 0; i < names.length; i++) {
+      const total = totals[i];
+      if (total > max) {
+        max = total;
+        selected = names[i];
         cnt = 1;
         tied.length = 0;
-        tied.push(s.name);
-      } else if (s.total === max) {
+        tied.push(names[i]);
+      } else if (total === max) {
         cnt++;
-        tied.push(s.name);
-        if (this.ctx.rng.intn(cnt) === 0) selected = s.name;
+        tied.push(names[i]);
+        if (this.ctx.rng.intn(cnt) === 0) selected = names[i];
       }
     }
     return [selected, cnt > 1 ? tied : undefined];
   }
 
-  private assumeAndBind(q: QueuedPodInfo, state: CycleState, host: string, numAll: number, numFeasible: number, scores: NodePluginScores[] | undefined, tied: string[] | undefined): void {
+  private assumeAndBind(q: QueuedPodInfo, state: CycleState, host: string, numAll: number, numFeasible: number, scores: NodePluginScores | undefined, tied: string[] | undefined): void {
     const pi = q.pi;
     const relay = this.ctx.relay;
     this.cache.assumePod(pi.pod, host);
-    const total = scores?.find((s) => s.name === host)?.total;
-    const why = total === undefined ? 'only feasible node' : `score ${total} (${this.topReason(scores!, host, tied)})`;
+    const hostIdx = scores ? scores.names.indexOf(host) : -1;
+    const total = hostIdx >= 0 ? scores!.totals[hostIdx] : undefined;
+    const why = total === undefined ? 'only feasible node' : `score ${total} (${this.topReason(scores!, hostIdx, tied)})`;
     const hop = relay.record({
       from: 'kube-scheduler', to: 'kube-scheduler', kind: 'decision', verb: 'schedule', resource: 'pods',
       namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
@@ -444,29 +449,37 @@ export class KubeScheduler {
     this.finishDecision(q, numAll, { result: 'Scheduled', selectedNode: host, tiedNodes: tied });
   }
 
-  private topReason(scores: NodePluginScores[], host: string, tied: string[] | undefined): string {
+  /**
+   * The score plugin that set the host apart most: the largest gap between the host's score
+   * and the average of the other nodes' (scores of `scores.names[host]`, a column index).
+   */
+  private topReason(scores: NodePluginScores, host: number, tied: string[] | undefined): string {
     if (tied && tied.length > 1) return `tied with ${tied.length - 1} other node(s), picked at random`;
-    const mine = scores.find((s) => s.name === host)!;
-    const others = scores.filter((s) => s.name !== host);
+    const n = scores.names.length;
     let best = '';
     let bestGap = -Infinity;
-    for (const ps of mine.scores) {
-      const avg = others.reduce((a, o) => a + (o.scores.find((x) => x.plugin === ps.plugin)?.score ?? 0), 0) / Math.max(1, others.length);
-      if (ps.score - avg > bestGap) {
-        bestGap = ps.score - avg;
-        best = ps.plugin;
+    for (let p = 0; p < scores.plugins.length; p++) {
+      const col = scores.scores[p];
+      let sum = 0;
+      for (let i = 0; i < n; i++) if (i !== host) sum += col[i];
+      const avg = sum / Math.max(1, n - 1);
+      if (col[host] - avg > bestGap) {
+        bestGap = col[host] - avg;
+        best = scores.plugins[p];
       }
     }
     return SCORE_PLUGIN_LABELS[best] ?? best;
   }
 
-  private finishDecision(q: QueuedPodInfo, numAll: number, out: Parameters<ResultStore['finish']>[4]): SchedulingDecision {
-    const dec = this.results.finish(q.pi, q.attempts, this.ctx.clock.now(), numAll, out);
+  private finishDecision(q: QueuedPodInfo, numAll: number, out: Parameters<ResultStore['finish']>[4]): void {
+    const rec = this.results.finish(q.pi, q.attempts, this.ctx.clock.now(), numAll, out);
     this.decisions.delete(q.pi.key);
-    this.decisions.set(q.pi.key, dec);
+    this.decisions.set(q.pi.key, rec);
     if (this.decisions.size > MAX_DECISIONS) this.decisions.delete(this.decisions.keys().next().value!);
-    for (const l of this.decisionListeners) l(dec);
-    return dec;
+    if (this.decisionListeners.length) {
+      const dec = materialize(rec);
+      for (const l of this.decisionListeners) l(dec);
+    }
   }
 
   /**

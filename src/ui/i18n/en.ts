@@ -22,7 +22,7 @@ export const en = {
     live: 'live',
     liveLabel: 'Back to the live cluster',
     replaying: 'replay',
-    replayingTitle: 'Showing the cluster as it was at this moment; the live cluster keeps running.',
+    replayingTitle: 'Showing the cluster as it was at this moment (graph, tables, events, relay, pending timers); the live cluster keeps running. Tours and docker run containers stay live.',
   },
   sequence: {
     window: 'show',

@@ -29,7 +29,7 @@ export const ko: Messages = {
     live: '실시간',
     liveLabel: '실시간 클러스터로 돌아가기',
     replaying: '다시 보기',
-    replayingTitle: '이 시점의 클러스터를 보여 준다. 실제 클러스터는 계속 돈다.',
+    replayingTitle: '이 시점의 클러스터를 보여 준다(그래프, 표, 이벤트, 릴레이, 대기 중인 타이머). 실제 클러스터는 계속 돈다. 투어와 docker run 컨테이너는 실시간 그대로다.',
   },
   sequence: {
     window: '보기',

@@ -119,8 +119,8 @@ export function Toolbar() {
       <TimelineBar />
       <PendingTimers />
       <Status />
-      <EngineControl />
       <span className="spacer" />
+      <EngineControl />
       <ExamplesButton />
       <button type="button" data-testid="reset" aria-label={t('toolbar.resetTitle')} title={t('toolbar.resetTitle')} onClick={() => void cluster.reset()}>
         <Icon name="reset" /> <span className="label">{t('toolbar.reset')}</span>

@@ -181,6 +181,24 @@ function annotate(root: HTMLElement, messages: number[], notes: number[], select
   highlight(root, selected);
 }
 
+/** Below this scale the 12 px message text would be unreadable: the diagram scrolls sideways instead. */
+const MIN_SCALE = 0.8;
+
+/**
+ * Fit the SVG to the pane's width (no useless sideways scrolling), but never shrink it below
+ * {@link MIN_SCALE}: a diagram with many participants keeps readable text and scrolls sideways.
+ */
+function keepReadable(root: HTMLElement): void {
+  const svg = root.querySelector('svg');
+  const natural = svg?.viewBox?.baseVal?.width ?? 0;
+  if (!svg || !natural) return;
+  const pane = root.clientWidth || natural;
+  if (pane / natural < MIN_SCALE) {
+    svg.style.maxWidth = 'none';
+    svg.style.width = `${Math.round(natural * MIN_SCALE)}px`;
+  }
+}
+
 function highlight(root: HTMLElement, selected: number | null): void {
   root.querySelectorAll('.hop-selected').forEach((el) => el.classList.remove('hop-selected'));
   if (selected !== null) root.querySelectorAll(`[data-seq="${selected}"]`).forEach((el) => el.classList.add('hop-selected'));
@@ -248,6 +266,7 @@ export function SequenceDiagram() {
         const el = scroller.current;
         const follow = !s.sequence.pinned && (!el || el.scrollTop + el.clientHeight >= el.scrollHeight - 40);
         host.current.innerHTML = svg;
+        keepReadable(host.current);
         annotate(host.current, r.messages, r.notes, kubeStore.getState().selectedHop);
         lastText = text;
         setEmpty(false);

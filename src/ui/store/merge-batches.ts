@@ -4,7 +4,8 @@
  * graph topology — once per update instead of once per worker tick.
  *
  * Consecutive batches merge while they belong to the same generation; a reset batch starts a
- * new run (the deltas after it fold into it: a reset's changes are all ADDED). In a run:
+ * new run (the deltas after it fold into it: a reset's changes are all ADDED). A `replayed`
+ * batch (a reload's timeline frame) is never merged: each is a moment the timeline keeps. In a run:
  *
  * - `changes` fold per object key as the worker's ChangeBatcher folds one tick's changes
  *   (worker/batch.ts: ADDED+MODIFIED → ADDED, ADDED+DELETED → nothing, MODIFIED+DELETED →
@@ -58,7 +59,8 @@ export function mergeBatches(batches: readonly TickBatch[]): TickBatch[] {
   const out: TickBatch[] = [];
   let run: TickBatch[] = [];
   for (const b of batches) {
-    if (run.length && (b.reset || b.gen !== run[0].gen)) {
+    // a replayed batch (a reload's timeline frame, protocol.ts `replayed`) stays a batch of its own
+    if (run.length && (b.reset || b.gen !== run[0].gen || b.replayed || run[0].replayed)) {
       out.push(mergeRun(run));
       run = [];
     }

@@ -1,9 +1,20 @@
 /**
  * Replay: folds worker batches into the store while recording a {@link Timeline}, and swaps
- * the store's *view* fields (objects, topology, events, relay, simulated time) for a recorded
- * frame while the slider is scrubbed back. The live cluster keeps running meanwhile: batches
- * then fold into a stashed live view, and everything else (play/pause, speed, deadlines,
- * notices) stays live. `goLive` puts the stashed live view back.
+ * the store's *view* fields for a recorded frame while the slider is scrubbed back. The live
+ * cluster keeps running meanwhile: batches then fold into a stashed live view. `goLive` puts
+ * the stashed live view back.
+ *
+ * What rewinds (the view, {@link VIEW_KEYS}): the graph and the tables (objects, topology),
+ * the events, the relay (sequence diagram, pulses), the simulated time and the pending-timer
+ * strip (the deadlines as they were then, counted down from the replayed moment). What stays
+ * live: play/pause, speed, notices, apply/kubectl results, the selection, traffic flights,
+ * and the tours' store (ui/tours/tour-store.ts): the tour panel (it drives the live cluster)
+ * and the `docker run` container chips.
+ *
+ * After a reload the worker replays the session log and sends the batches the session would
+ * have sent live, flagged `replayed` (worker/import-frames.ts), then live ones: each
+ * replayed batch is a frame of the timeline (merge-batches.ts never merges them), folded
+ * without animation (no pulses), so the timeline reaches back before the reload.
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { TickBatch } from '../../worker/protocol';
@@ -11,12 +22,24 @@ import type { KubeState } from '../store/store';
 import { reduceBatch } from '../store/reducers';
 import { Timeline, type TimelineOptions } from './timeline';
 
-const VIEW_KEYS = ['objects', 'topology', 'events', 'hops', 'pulses', 'simMs'] as const;
+/** The store fields a frame records and a scrub swaps (see the module comment). */
+export const VIEW_KEYS = ['objects', 'topology', 'events', 'hops', 'pulses', 'simMs', 'deadlines'] as const;
 export type View = Pick<KubeState, (typeof VIEW_KEYS)[number]>;
 
 function pickView(s: View): View {
-  return { objects: s.objects, topology: s.topology, events: s.events, hops: s.hops, pulses: s.pulses, simMs: s.simMs };
+  return { objects: s.objects, topology: s.topology, events: s.events, hops: s.hops, pulses: s.pulses, simMs: s.simMs, deadlines: s.deadlines };
 }
+
+/** `out` without the view fields (what a batch changes besides the view). */
+function withoutView(out: Partial<KubeState>): Partial<KubeState> {
+  const rest: Partial<KubeState> = { ...out };
+  for (const k of VIEW_KEYS) delete rest[k];
+  delete rest.selected;
+  return rest;
+}
+
+/** The pulses of replayed batches: none (one shared object, so nothing re-renders for them). */
+const NO_PULSES: KubeState['pulses'] = Object.freeze({});
 
 export interface Replay {
   receive(batch: TickBatch): void;
@@ -48,6 +71,7 @@ export function createReplay(store: StoreApi<KubeState>, opts: Partial<TimelineO
       const base: KubeState = live ? { ...s, ...live } : s;
       const out = reduceBatch(base, batch);
       if (out.simMs === undefined) continue; // a stale generation's delta
+      if (batch.replayed && out.pulses) out.pulses = NO_PULSES;
       const next = { ...base, ...out };
       if (batch.reset) timeline.clear();
       timeline.record(next.simMs, pickView(next), { pinned: batch.reset, size: next.objects.size + next.events.size });
@@ -55,8 +79,7 @@ export function createReplay(store: StoreApi<KubeState>, opts: Partial<TimelineO
       let applied: Partial<KubeState>;
       if (live && !batch.reset) {
         live = pickView(next);
-        const { objects: _o, topology: _t, events: _e, hops: _h, pulses: _p, simMs: _s, selected: _sel, ...rest } = out;
-        applied = { ...rest, ...range };
+        applied = { ...withoutView(out), ...range };
       } else {
         live = null;
         applied = { ...out, ...range, replayAt: null };

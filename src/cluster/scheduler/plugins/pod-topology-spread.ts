@@ -174,34 +174,40 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     // whether a scored node carries the constraint's key: if none does, Score never reads the
     // constraint's pair counts, so the walk over all nodes below is skipped for it
     const keyed = cs.map(() => false);
+    // plain loops, no closure per node: this runs for every feasible node of every attempt
+    const ns = pod.pod.metadata.namespace ?? '';
     for (const ni of filtered) {
       const node = ni.node!;
       if (requireAll && !hasAllKeys(node, cs)) {
         ignored.add(ni.name);
         continue;
       }
-      cs.forEach((c, i) => {
-        if (c.topologyKey === HOSTNAME) return;
-        if (!keyed[i] && node.metadata.labels && Object.prototype.hasOwnProperty.call(node.metadata.labels, c.topologyKey)) keyed[i] = true;
-        const v = node.metadata.labels?.[c.topologyKey] ?? '';
+      const labels = node.metadata.labels;
+      for (let i = 0; i < cs.length; i++) {
+        const c = cs[i];
+        if (c.topologyKey === HOSTNAME) continue;
+        if (!keyed[i] && labels && Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) keyed[i] = true;
+        const v = labels?.[c.topologyKey] ?? '';
         if (!pairCounts[i].has(v)) {
           pairCounts[i].set(v, 0);
           topoSize[i]++;
         }
-      });
+      }
     }
     if (cs.some((c, i) => c.topologyKey !== HOSTNAME && keyed[i])) {
       for (const ni of all) {
         const node = ni.node!;
         if (requireAll && !hasAllKeys(node, cs)) continue;
-        cs.forEach((c, i) => {
+        const labels = node.metadata.labels;
+        for (let i = 0; i < cs.length; i++) {
+          const c = cs[i];
           // nodes without the key add nothing any scored node reads (Score skips them)
-          if (c.topologyKey === HOSTNAME || !keyed[i] || !(c.topologyKey in (node.metadata.labels ?? {})) || !includesNode(c, pod.pod, node)) return;
-          const v = node.metadata.labels![c.topologyKey];
+          if (c.topologyKey === HOSTNAME || !keyed[i] || !labels || !Object.prototype.hasOwnProperty.call(labels, c.topologyKey) || !includesNode(c, pod.pod, node)) continue;
+          const v = labels[c.topologyKey];
           const cur = pairCounts[i].get(v);
-          if (cur === undefined) return;
-          pairCounts[i].set(v, cur + ni.countMatching(c.selector, pod.pod.metadata.namespace ?? '', c.selectorKey));
-        });
+          if (cur === undefined) continue;
+          pairCounts[i].set(v, cur + ni.countMatching(c.selector, ns, c.selectorKey));
+        }
       }
     }
     const weights = cs.map((c, i) => Math.log((c.topologyKey === HOSTNAME ? filtered.length - ignored.size : topoSize[i]) + 2));
@@ -212,13 +218,15 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   score(state: CycleState, pod: PodInfo, ni: NodeInfo): number {
     const s = state.read<ScoreState>(SCORE_KEY);
     if (!s || s.ignored.has(ni.name)) return 0;
-    const labels = ni.node!.metadata.labels ?? {};
+    const labels = ni.node!.metadata.labels;
+    if (!labels) return 0;
     let score = 0;
-    s.constraints.forEach((c, i) => {
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return;
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) continue;
       const cnt = c.topologyKey === HOSTNAME ? ni.countMatching(c.selector, pod.pod.metadata.namespace ?? '', c.selectorKey) : s.pairCounts[i].get(labels[c.topologyKey]) ?? 0;
       score += cnt * s.weights[i] + (c.maxSkew - 1);
-    });
+    }
     return Math.round(score);
   }
 
