@@ -59,9 +59,8 @@ test('after a reload, drag the timeline to before the apply; the pending timers 
   await expect(peekcartPods(page)).toHaveCount(0);
   await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
   await expect(page.locator('[data-testid=countdown]')).toHaveCount(0);
-  // the relay of that moment: the fresh cluster's hops, none about peekcart
+  // the relay of that moment: nothing about peekcart yet
   const relay = await page.evaluate(() => window.__kubeRelay!.relay);
-  expect(relay.length).toBeGreaterThan(0);
   expect(relay.filter((h) => h.summary.includes('peekcart'))).toEqual([]);
   await page.waitForTimeout(1_500); // the sequence diagram re-renders
   await expect(page.getByTestId('sequence-diagram')).not.toContainText('peekcart');
