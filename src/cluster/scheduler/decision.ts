@@ -100,9 +100,12 @@ interface FailedFilter {
  * when the UI asks.
  */
 interface Pending {
-  /** Nodes in evaluation order (first filter or score call). */
+  /**
+   * Nodes in evaluation order, as filtered: a node's filters run back to back, so a node is
+   * appended when it differs from the last one; repeats (the nominated node, evaluated first
+   * and again in turn) are dropped by {@link materialize}.
+   */
   order: string[];
-  seen: Set<string>;
   failed: Map<string, FailedFilter>;
   scores: PendingScores[];
   preFilter: SchedulingDecision['preFilter'];
@@ -124,26 +127,30 @@ export function materialize(r: DecisionRecord): SchedulingDecision {
   if (r.built) return r.built;
   const e = r.pending;
   const byNode = new Map<string, NodeDecision>();
-  const nodes: NodeDecision[] = e.order.map((node) => {
+  const nodes: NodeDecision[] = [];
+  const add = (node: string): NodeDecision => {
     const f = e.failed.get(node);
     const n: NodeDecision = f
       ? { node, filters: [{ plugin: f.plugin, passed: false, code: f.code, reasons: f.reasons }], feasible: false, failedPlugin: f.plugin, reasons: f.reasons }
       : { node, filters: [], feasible: true };
     byNode.set(node, n);
+    nodes.push(n);
     return n;
-  });
+  };
+  for (const node of e.order) if (!byNode.has(node)) add(node);
   for (const ps of e.scores) {
     for (let i = 0; i < ps.nodes.length; i++) {
       const raw = ps.raw[i];
       const normalized = ps.normalized ? ps.normalized[i] : raw;
-      (byNode.get(ps.nodes[i])!.scores ??= []).push({ plugin: ps.plugin, raw, normalized, weight: ps.weight, final: normalized * ps.weight });
+      const n = byNode.get(ps.nodes[i]) ?? add(ps.nodes[i]);
+      (n.scores ??= []).push({ plugin: ps.plugin, raw, normalized, weight: ps.weight, final: normalized * ps.weight });
     }
   }
   for (const n of nodes) if (n.scores) n.total = n.scores.reduce((s, x) => s + x.final, 0);
   const { namespace, name, uid, attempt, time, numAllNodes, ...out } = r.head;
   r.built = {
     namespace, name, uid, attempt, time, numAllNodes,
-    feasibleNodes: e.order.length - e.failed.size,
+    feasibleNodes: nodes.length - e.failed.size,
     nodes,
     preFilter: e.preFilter,
     skippedScorePlugins: e.skippedScore,
@@ -163,18 +170,12 @@ export class ResultStore {
   private entry(uid: string): Pending {
     if (uid === this.lastUid && this.last) return this.last;
     let e = this.pending.get(uid);
-    if (!e) this.pending.set(uid, (e = { order: [], seen: new Set(), failed: new Map(), scores: [], preFilter: [], skippedScore: [], inPostFilter: false }));
+    if (!e) this.pending.set(uid, (e = { order: [], failed: new Map(), scores: [], preFilter: [], skippedScore: [], inPostFilter: false }));
     this.lastUid = uid;
     this.last = e;
     return e;
   }
 
-  private see(e: Pending, node: string): void {
-    if (!e.seen.has(node)) {
-      e.seen.add(node);
-      e.order.push(node);
-    }
-  }
 
   recordPreFilter(uid: string, plugin: string, s: Status): void {
     if (s.code !== 'Success') this.entry(uid).preFilter.push({ plugin, code: s.code, reasons: s.reasons });
@@ -183,7 +184,7 @@ export class ResultStore {
   recordFilter(uid: string, node: string, plugin: string, s: Status): void {
     const e = this.entry(uid);
     if (e.inPostFilter) return;
-    this.see(e, node);
+    if (e.order[e.order.length - 1] !== node) e.order.push(node);
     if (s.code === 'Success') {
       // RunFilterPluginsWithNominatedPods may run a filter twice: the last verdict counts
       if (e.failed.get(node)?.plugin === plugin) e.failed.delete(node);
@@ -206,7 +207,6 @@ export class ResultStore {
 
   recordScore(uid: string, node: string, plugin: string, raw: number, weight: number): void {
     const e = this.entry(uid);
-    this.see(e, node);
     let ps = e.scores[e.scores.length - 1];
     if (!ps || ps.plugin !== plugin || ps.normalized) e.scores.push((ps = { plugin, weight, nodes: [], raw: [] }));
     ps.nodes.push(node);
