@@ -86,3 +86,73 @@ test('after a reload, drag the timeline to before the apply; the pending timers 
   await expect(running).toHaveCount(3);
   expect(await simMs(page)).toBeGreaterThanOrEqual(savedSec * 1000);
 });
+
+const START_MS = Date.UTC(2026, 0, 1);
+const at = (sec: number) => START_MS + sec * 1000;
+
+/** A session file of 20 actions over 30 simulated minutes (the ⋯ menu's export format). */
+function longSession(manifest: string) {
+  const kubectl = (sec: number, line: string) => ({ at: at(sec), op: 'kubectl', line });
+  const actions = [
+    { at: at(20), op: 'apply', text: manifest },
+    kubectl(40, 'get pods'),
+    kubectl(60, 'scale deployment peekcart --replicas=4'),
+    { at: at(80), op: 'image', image: 'nginx:1.161', missing: true },
+    { at: at(100), op: 'kill', node: 'node-2' },
+    kubectl(130, 'label node node-1 tier=front'),
+    { at: at(140), op: 'deletePod', namespace: 'default', name: 'nope' },
+    { at: at(500), op: 'restore', node: 'node-2' },
+    { at: at(520), op: 'addNode', node: 'node-4' },
+    kubectl(540, 'cordon node-3'),
+    kubectl(560, 'uncordon node-3'),
+    { at: at(580), op: 'step' },
+    kubectl(600, 'scale deployment peekcart --replicas=2'),
+    { at: at(620), op: 'fastForward', until: at(900) },
+    kubectl(920, 'annotate deployment peekcart note=hi'),
+    { at: at(940), op: 'dnsLookup', name: 'peekcart', namespace: 'default' },
+    { at: at(960), op: 'image', image: 'nginx:1.161', missing: false },
+    kubectl(1000, 'scale deployment peekcart --replicas=3'),
+    kubectl(1020, 'rollout status deployment/peekcart'),
+    kubectl(1040, 'get nodes'),
+  ];
+  return {
+    format: 'kube-relay-session-file',
+    version: 1,
+    savedAt: '2026-01-01T00:00:00.000Z',
+    editor: { tabs: [{ id: 't1', name: 'manifest.yaml', text: manifest }], active: 't1' },
+    cluster: { format: 'kube-relay-session', version: 1, cluster: { seed: 1, nodes: 3 }, actions, now: at(1_800), running: true, speed: 1 },
+  };
+}
+
+test('a 30-minute session of 20 actions reloads in a few seconds, its whole timeline reachable', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  const manifest = await page.evaluate(() => window.__kubeRelay!.editorText);
+  const file = longSession(manifest);
+  expect(file.cluster.actions).toHaveLength(20);
+  await page.getByTestId('import-file').setInputFiles({ name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+  const running = peekcartPods(page).and(page.locator('[data-status=Running]'));
+  await expect(running).toHaveCount(3, { timeout: 30_000 });
+  expect(await simMs(page)).toBeGreaterThanOrEqual(1_800_000);
+  await page.waitForTimeout(2_000); // a periodic save
+
+  const t0 = Date.now();
+  await page.reload();
+  await expect(running).toHaveCount(3, { timeout: 30_000 });
+  const reloadMs = Date.now() - t0;
+  console.log(`reload of a 30-minute, 20-action session to 3 Running: ${reloadMs} ms`);
+  expect(reloadMs).toBeLessThan(10_000);
+  const timeline = page.getByTestId('timeline');
+  expect(Number(await timeline.getAttribute('min'))).toBe(0);
+  expect(Number(await timeline.getAttribute('max'))).toBeGreaterThanOrEqual(1_800);
+
+  await dragToStart(page, timeline);
+  await expect(page.getByTestId('timeline-live')).toBeVisible();
+  await expect(peekcartPods(page)).toHaveCount(0);
+  // 60 simulated seconds in: the apply at 20 s has made its Pods
+  await timeline.focus();
+  for (let i = 0; i < 60; i++) await page.keyboard.press('ArrowRight');
+  await expect(peekcartPods(page)).not.toHaveCount(0);
+  await page.getByTestId('timeline-live').click();
+  await expect(running).toHaveCount(3);
+});

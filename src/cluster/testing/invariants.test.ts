@@ -96,4 +96,19 @@ describe('cluster invariants under random faults', () => {
     expect(c.kubectl(`scale rs/${rs.metadata.name} --replicas=10`).exitCode).toBe(0);
     expect(() => checkRolloutBounds(c, t)).toThrow('web-a: Σ ReplicaSet spec.replicas 10 > replicas 2 + maxSurge 1');
   });
+
+  // Found by `npm run soak` (seed 1): the tracker called a rollout clean while a killed node's
+  // Node still read Ready (before the 50 s grace period ran out), then blamed the controller for
+  // the Pods the node lifecycle controller marked NotReady. A powered-off machine now counts as
+  // a fault in effect.
+  it('regression: a rollout does not start clean while a killed node still reads Ready', () => {
+    const r = runSequence(1, [
+      { op: 'apply', dep: 0, replicas: 3, maxSurge: 1, maxUnavailable: '0%', tag: 0 },
+      { op: 'advance', ms: 3000 },
+      { op: 'killNode', node: 0 },
+      { op: 'advance', ms: 57000 },
+      { op: 'apply', dep: 0, replicas: 0, maxSurge: '25%', maxUnavailable: '0%', tag: 0 },
+    ]);
+    expect(r.violation, r.log.join('\n')).toBeUndefined();
+  });
 });

@@ -189,7 +189,9 @@ function ownedPods(c: Cluster, rss: KObject[]): KObject[] {
 
 /** The rollout bounds (see the file comment) for every Deployment in an undisturbed rollout. */
 export function checkRolloutBounds(c: Cluster, t: Tracker): void {
-  const nodesReady = c.list('nodes').every((n) => isReady(n));
+  // a powered-off machine is a fault in effect even while its Node still reads Ready (the node
+  // lifecycle controller notices only after the 50 s grace period): no rollout starts clean then
+  const nodesReady = c.list('nodes').every((n) => isReady(n)) && c.list(MACHINES, '').every((m) => m.spec?.power !== 'Off');
   const rsAll = c.list('replicasets.apps', 'default');
   for (const d of c.list('deployments.apps', 'default')) {
     const name = d.metadata.name;
