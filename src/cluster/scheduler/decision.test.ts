@@ -39,6 +39,16 @@ const scripts: Script[] = [
     ],
     want: { order: ['a', 'b'], feasible: 2, failed: {}, totals: { a: 81 + 300, b: 50 } },
   },
+  {
+    name: 'a plugin scoring other nodes than the one before keeps its own node list',
+    filters: [['a', 'NodeResourcesFit', true], ['b', 'NodeResourcesFit', true]],
+    scores: [
+      { plugin: 'NodeResourcesFit', weight: 1, raw: [['a', 1], ['b', 2]] },
+      { plugin: 'ImageLocality', weight: 1, raw: [['b', 5]] },
+      { plugin: 'TaintToleration', weight: 3, raw: [['a', 0], ['b', 0]], normalized: [100, 100] },
+    ],
+    want: { order: ['a', 'b'], feasible: 2, failed: {}, totals: { a: 1 + 300, b: 2 + 5 + 300 } },
+  },
 ];
 
 describe('ResultStore: the decision record, kept by column and built on demand', () => {

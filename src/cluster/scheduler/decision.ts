@@ -81,8 +81,11 @@ export interface SchedulingDecision {
 interface PendingScores {
   plugin: string;
   weight: number;
+  /** Scored nodes, by call (may be the previous plugin's list, shared when equal). */
   nodes: string[];
+  /** Raw scores by the same index; `count` of them are set. */
   raw: number[];
+  count: number;
   /** After NormalizeScore, by the same index (undefined: the plugin has no ScoreExtensions). */
   normalized?: number[];
 }
@@ -139,7 +142,7 @@ export function materialize(r: DecisionRecord): SchedulingDecision {
   };
   for (const node of e.order) if (!byNode.has(node)) add(node);
   for (const ps of e.scores) {
-    for (let i = 0; i < ps.nodes.length; i++) {
+    for (let i = 0; i < ps.count; i++) {
       const raw = ps.raw[i];
       const normalized = ps.normalized ? ps.normalized[i] : raw;
       const n = byNode.get(ps.nodes[i]) ?? add(ps.nodes[i]);
@@ -208,9 +211,18 @@ export class ResultStore {
   recordScore(uid: string, node: string, plugin: string, raw: number, weight: number): void {
     const e = this.entry(uid);
     let ps = e.scores[e.scores.length - 1];
-    if (!ps || ps.plugin !== plugin || ps.normalized) e.scores.push((ps = { plugin, weight, nodes: [], raw: [] }));
-    ps.nodes.push(node);
-    ps.raw.push(raw);
+    if (!ps || ps.plugin !== plugin || ps.normalized) {
+      // every plugin scores the same nodes in the same order: share the previous plugin's node
+      // list (copied on the first difference)
+      const prev = ps;
+      e.scores.push((ps = { plugin, weight, nodes: prev ? prev.nodes : [], raw: [], count: 0 }));
+    }
+    const i = ps.count++;
+    if (ps.nodes[i] !== node) {
+      if (e.scores.length > 1 && ps.nodes === e.scores[e.scores.length - 2].nodes) ps.nodes = ps.nodes.slice(0, i);
+      ps.nodes[i] = node;
+    }
+    ps.raw[i] = raw;
   }
 
   recordNormalized(uid: string, plugin: string, scores: NodeScore[]): void {
@@ -218,12 +230,12 @@ export class ResultStore {
     let ps: PendingScores | undefined;
     for (let i = e.scores.length - 1; i >= 0 && !ps; i--) if (e.scores[i].plugin === plugin) ps = e.scores[i];
     if (!ps) return;
-    const out: number[] = ps.raw.slice();
+    const out: number[] = ps.raw.slice(0, ps.count);
     for (let i = 0; i < scores.length; i++) {
       const s = scores[i];
       // NormalizeScore rewrites the list in place, in the order it was scored
       const at = ps.nodes[i] === s.name ? i : ps.nodes.indexOf(s.name);
-      if (at >= 0) out[at] = s.score;
+      if (at >= 0 && at < ps.count) out[at] = s.score;
     }
     ps.normalized = out;
   }

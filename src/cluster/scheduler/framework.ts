@@ -161,24 +161,24 @@ export class Framework {
    */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores {
     const n = nodes.length;
-    const names: string[] = new Array(n);
-    const totals: number[] = new Array(n);
+    const names: string[] = [];
+    const totals: number[] = [];
     // one NodeScore list for the whole cycle, refilled for each plugin (NormalizeScore's input)
-    const list: NodeScore[] = new Array(n);
+    const list: NodeScore[] = [];
     for (let i = 0; i < n; i++) {
-      names[i] = nodes[i].name;
-      totals[i] = 0;
-      list[i] = { name: names[i], score: 0 };
+      names.push(nodes[i].name);
+      totals.push(0);
+      list.push({ name: names[i], score: 0 });
     }
     const out: NodePluginScores = { names, plugins: [], scores: [], totals };
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       for (let i = 0; i < n; i++) list[i].score = plugin.score(state, pod, nodes[i]);
       plugin.normalizeScore?.(state, pod, list);
-      const col: number[] = new Array(n);
+      const col: number[] = [];
       for (let i = 0; i < n; i++) {
         const s = list[i].score * weight;
-        col[i] = s;
+        col.push(s);
         totals[i] += s;
       }
       out.plugins.push(plugin.name);

@@ -7,6 +7,9 @@
  * Order on load: tabs first (the editor waits for {@link tabsReady}), then the cluster
  * worker replays the saved log before its first batch (cluster-client's restorer); a share
  * link's content opens in a new tab, and is applied once the cluster is ready when `apply=1`.
+ * The replay also rebuilds the timeline: the worker sends the frames the session would have
+ * sent live (protocol.ts `replayed`, ui/timeline/replay.ts), so the slider reaches back to
+ * before the reload (or the crash, or the imported file's start).
  */
 import { cluster, clusterReady, setSessionRestorer } from '../cluster-client';
 import { newTab, restoreTabs, snapshotTabs, tabsStore, type TabSnapshot } from '../editor/editor-bridge';

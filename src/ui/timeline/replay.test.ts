@@ -72,7 +72,14 @@ describe('replay', () => {
     ];
     const merged = mergeBatches(queued);
     expect(merged.map((b) => [b.simMs, b.replayed ?? false])).toEqual([[0, true], [5_000, true], [12_300, true], [30_000, true], [35_000, true], [36_050, false]]);
-    r.receiveAll(merged);
+    // the replayed ones alone: recorded, but the view (an older cluster here) does not play them
+    r.receive(batch({ gen: 2, reset: true, simMs: 900, changes: [pod('old')] }));
+    r.receiveAll(merged.slice(0, 5));
+    expect(r.timeline.times()).toEqual([0, 5_000, 12_300, 30_000, 35_000]);
+    expect(store.getState()).toMatchObject({ simMs: 900, liveMs: 35_000, timelineStartMs: 0, replayAt: null, gen: 3 });
+    expect([...store.getState().objects.keys()]).toEqual(['Pod/default/old']);
+    // then the live batch: the live cluster
+    r.receiveAll(merged.slice(5));
     expect(r.timeline.times()).toEqual([0, 5_000, 12_300, 30_000, 35_000, 36_050]);
     expect(store.getState()).toMatchObject({ simMs: 36_050, liveMs: 36_050, timelineStartMs: 0, replayAt: null });
     expect([...store.getState().objects.keys()]).toEqual(['Pod/default/a', 'Pod/default/b']);

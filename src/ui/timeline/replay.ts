@@ -14,7 +14,9 @@
  * After a reload the worker replays the session log and sends the batches the session would
  * have sent live, flagged `replayed` (worker/import-frames.ts), then live ones: each
  * replayed batch is a frame of the timeline (merge-batches.ts never merges them), folded
- * without animation (no pulses), so the timeline reaches back before the reload.
+ * without animation: no pulses, and the view does not play them — it stays as it was until
+ * the first live batch after them, then shows the live cluster. So the timeline reaches back
+ * before the reload.
  */
 import type { StoreApi } from 'zustand/vanilla';
 import type { TickBatch } from '../../worker/protocol';
@@ -53,7 +55,7 @@ export interface Replay {
 
 export function createReplay(store: StoreApi<KubeState>, opts: Partial<TimelineOptions> = {}): Replay {
   const timeline = new Timeline<View>(opts);
-  /** The live view while scrubbed back; null while live. */
+  /** The live view while the store shows another (scrubbed back, or a reload's replayed batches folding); null otherwise. */
   let live: View | null = null;
 
   const goLive = () => {
@@ -76,13 +78,17 @@ export function createReplay(store: StoreApi<KubeState>, opts: Partial<TimelineO
       if (batch.reset) timeline.clear();
       timeline.record(next.simMs, pickView(next), { pinned: batch.reset, size: next.objects.size + next.events.size });
       const range = { liveMs: next.simMs, timelineStartMs: timeline.firstMs };
+      // a reset ends a replay; the view stays put while scrubbed back or while a reload's
+      // replayed batches fold (it shows their end, the live cluster, with the next live batch)
+      const replayAt = batch.reset ? null : s.replayAt;
       let applied: Partial<KubeState>;
-      if (live && !batch.reset) {
+      if (batch.replayed || replayAt !== null) {
         live = pickView(next);
-        applied = { ...withoutView(out), ...range };
+        applied = { ...withoutView(out), ...range, replayAt };
       } else {
         live = null;
-        applied = { ...out, ...range, replayAt: null };
+        applied = { ...out, ...pickView(next), ...range, replayAt: null };
+        if (s.selected && !next.objects.has(s.selected)) applied.selected = null;
       }
       s = { ...s, ...applied };
       patch = { ...patch, ...applied };
