@@ -63,6 +63,16 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
     const timers = new Map<string, ReturnType<typeof setTimeout>>();
     const disposers: monaco.IDisposable[] = [];
     let seq = 0;
+    /** The model version Apply last marked (its markers stand until the text changes). */
+    const appliedVersion = new WeakMap<monaco.editor.ITextModel, number>();
+    /**
+     * monaco-yaml's worker overflows its stack on very large documents (a 5 MB map): such a
+     * model is edited as plain text (no completion or schema checks; Apply still validates).
+     */
+    const fitLanguage = (model: monaco.editor.ITextModel) => {
+      const want = model.getValueLength() > DRY_RUN_MAX_CHARS ? 'plaintext' : 'yaml';
+      if (model.getLanguageId() !== want) monaco.editor.setModelLanguage(model, want);
+    };
 
     const dryRun = (id: string) => {
       const model = models.get(id);
@@ -71,8 +81,9 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       const text = model.getValue(monaco.editor.EndOfLinePreference.LF);
       if (isKustomization(id)) return;
       if (text.length > DRY_RUN_MAX_CHARS) {
-        // too big to check on every edit: say so where the eye is (Apply still asks the apiserver)
-        monaco.editor.setModelMarkers(model, OWNER, [largeFileMarker(text.length)]);
+        // too big to check on every edit: say so where the eye is (Apply still asks the apiserver),
+        // unless Apply has already marked this very version with the apiserver's answer
+        if (appliedVersion.get(model) !== version) monaco.editor.setModelMarkers(model, OWNER, [largeFileMarker(text.length)]);
         return;
       }
       const mine = ++seq;
@@ -95,9 +106,11 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       const uri = uriOf(id);
       model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(getTabText(id), 'yaml', uri);
       model.setEOL(monaco.editor.EndOfLineSequence.LF);
+      fitLanguage(model);
       models.set(id, model);
       disposers.push(
         model.onDidChangeContent(() => {
+          fitLanguage(model!);
           monaco.editor.setModelMarkers(model!, OWNER, []);
           noteEdit();
           schedule(id);
@@ -139,7 +152,10 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       },
       setApiMarkers: (id, markers) => {
         const m = models.get(id);
-        if (m && !m.isDisposed()) monaco.editor.setModelMarkers(m, OWNER, markers.map(toMonaco));
+        if (m && !m.isDisposed()) {
+          appliedVersion.set(m, m.getVersionId());
+          monaco.editor.setModelMarkers(m, OWNER, markers.map(toMonaco));
+        }
       },
     };
     attachEditor(handle);
