@@ -10,22 +10,8 @@ import type { ResourceInfo, ResourceRegistry } from '../cluster/api/resources';
 /** The media type of aggregated discovery (v2). */
 export const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
-/** version.Info of the simulated kube-apiserver. */
-export const VERSION_INFO = {
-  major: '1',
-  minor: '33',
-  emulationMajor: '1',
-  emulationMinor: '33',
-  minCompatibilityMajor: '1',
-  minCompatibilityMinor: '32',
-  gitVersion: 'v1.33.0',
-  gitCommit: '60a317eadfcb839692a68eab88b2096f4d708f4f',
-  gitTreeState: 'clean',
-  buildDate: '2025-04-23T13:00:46Z',
-  goVersion: 'go1.24.2',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-};
+/** version.Info of the simulated kube-apiserver (the engine's one version constant). */
+export { VERSION_INFO } from '../cluster/api/version';
 
 /** Subresource → [response kind group, version, kind, verbs]. */
 function subresourceShape(info: ResourceInfo, sub: string): { group: string; version: string; kind: string; verbs: string[] } {

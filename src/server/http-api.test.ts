@@ -24,7 +24,7 @@ afterAll(async () => srv.close());
 
 describe('discovery', () => {
   it.each([
-    ['/version', (b: any) => `${b.major}.${b.minor} ${b.gitVersion}`, '1.33 v1.33.0'],
+    ['/version', (b: any) => `${b.major}.${b.minor} ${b.gitVersion}`, '1.33 v1.33.1'],
     ['/api', (b: any) => `${b.kind} ${b.versions}`, 'APIVersions v1'],
     ['/apis/apps/v1', (b: any) => b.resources.filter((r: any) => r.name.startsWith('deployments')).map((r: any) => `${r.name}:${r.kind}`).join(' '), 'deployments:Deployment deployments/status:Deployment deployments/scale:Scale'],
     ['/apis', (b: any) => b.groups.some((g: any) => g.name === 'sim.kube-relay.dev'), true],

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Cluster } from '../cluster/cluster';
 import type { ResourceInfo } from '../cluster/api/resources';
+import { VERSION_INFO } from '../cluster/api/version';
 import { groupVersions, resourcesAt } from './discovery';
 import { sendJSON } from './http-util';
 import { StatusError } from '../cluster/api/errors';
@@ -149,7 +150,7 @@ export function openAPIV3Doc(cluster: Cluster, key: string): Json | undefined {
   for (const i of infos) schemas[schemaName(i)] = kindSchema(cluster, i, refBase);
   return {
     openapi: '3.0.0',
-    info: { title: 'Kubernetes', version: 'v1.33.0' },
+    info: { title: 'Kubernetes', version: VERSION_INFO.gitVersion },
     paths: paths(infos, group ? `/apis/${group}/${version}` : `/api/${version}`, refBase),
     components: { schemas },
   };
@@ -179,7 +180,7 @@ function pbField(field: number, bytes: Buffer): Buffer {
  * (and REST mapping: `no matches for kind`) decides, as it does for every other kind.
  */
 export function openAPIV2Proto(): Buffer {
-  const info = Buffer.concat([pbField(1, Buffer.from('Kubernetes')), pbField(2, Buffer.from('v1.33.0'))]);
+  const info = Buffer.concat([pbField(1, Buffer.from('Kubernetes')), pbField(2, Buffer.from(VERSION_INFO.gitVersion))]);
   return Buffer.concat([pbField(1, Buffer.from('2.0')), pbField(2, info)]);
 }
 
@@ -210,5 +211,5 @@ export function openAPIV2(cluster: Cluster, req: IncomingMessage, res: ServerRes
       for (const i of infos) definitions[schemaName(i)] = kindSchema(cluster, i, refBase);
     }
   }
-  sendJSON(res, 200, { swagger: '2.0', info: { title: 'Kubernetes', version: 'v1.33.0' }, paths: allPaths, definitions });
+  sendJSON(res, 200, { swagger: '2.0', info: { title: 'Kubernetes', version: VERSION_INFO.gitVersion }, paths: allPaths, definitions });
 }

@@ -2,7 +2,7 @@
  * kube-relay's own endpoints beside the Kubernetes API, for the browser's attach mode
  * (src/ui/attach): the recorded relay, which no real cluster exposes, and what engine this is.
  *
- * - `GET /kube-relay/v1/info` → `{"engine":"kube-relay","version":"v1.33.0","simMs":N,"speed":S,"lastSeq":Q}`
+ * - `GET /kube-relay/v1/info` → `{"engine":"kube-relay","version":"v1.33.1","simMs":N,"speed":S,"lastSeq":Q}`
  *   (`version` = the Kubernetes version served, `simMs` = simulated now in ms since the epoch,
  *   `speed` = simulated ms per wall ms, `lastSeq` = seq of the last relay hop).
  * - `GET /kube-relay/v1/relay?sinceSeq=N[&watch=1][&heartbeats=0]` → newline-delimited JSON,
@@ -24,7 +24,7 @@ import { methodNotAllowed, notFoundPath, sendJSON } from './http-util';
 /** The answer of GET /kube-relay/v1/info. */
 export interface EngineInfo {
   engine: 'kube-relay';
-  /** Kubernetes version served, e.g. "v1.33.0". */
+  /** Kubernetes version served, e.g. "v1.33.1". */
   version: string;
   /** Simulated now, ms since the Unix epoch. */
   simMs: number;

@@ -12,7 +12,7 @@ import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } fro
 import { receiveTourBatch } from './tours/tour-store';
 import i18n from 'i18next';
 import { startAttach, type AttachHandle } from './attach/attach-client';
-import { engineLabel, engineStore } from './attach/engine';
+import { engineStore, engineTarget } from './attach/engine';
 import type { ParsedTour, Step } from '../worker/protocol';
 
 let connection: ClusterConnection | null = null;
@@ -37,7 +37,7 @@ let attachment: AttachHandle | null = null;
 
 /** What a worker-only command says while attached. */
 function attachedOnly(what: string): Error {
-  return new Error(i18n.t('attach.unavailable', { what, engine: engineLabel(engineStore.getState()) }));
+  return new Error(i18n.t('attach.unavailable', { what, engine: engineTarget(engineStore.getState()) }));
 }
 
 function startAttached(base: string): void {
@@ -145,6 +145,8 @@ export const cluster = {
     }
   },
   schedulingDecision: (namespace: string, name: string): Promise<SchedulingDecision | null> => api().schedulingDecision(namespace, name),
+  /** `kubectl get -o yaml` printing of each value, by the engine's printer in the worker. */
+  printYAML: (values: unknown[]): Promise<string[]> => api().printYAML(values),
   proxyRules: (node: string): Promise<string | null> => api().proxyRules(node),
   // tours (ui/tours): the worker parses tour files and plays their steps on the live cluster
   parseTour: (text: string): Promise<ParsedTour> => api().parseTour(text),

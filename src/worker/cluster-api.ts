@@ -17,6 +17,7 @@ import type { ResourceRow } from '../cluster/kubectl/printers';
 import type { KubectlResult } from '../cluster/kubectl/command';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import { reconcilersOf } from '../cluster/reconcilers';
+import { toYAML } from '../cluster/kubectl/cmd/output';
 import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
 import { markersFor, type EditorMarker } from './markers';
@@ -361,6 +362,10 @@ export class ClusterHost implements ClusterApi {
 
   schedulingDecision(namespace: string, name: string): SchedulingDecision | null {
     return this.cluster.scheduler.decisionFor(namespace, name) ?? null;
+  }
+
+  printYAML(values: unknown[]): string[] {
+    return values.map((v) => toYAML(v));
   }
 
   proxyRules(node: string): string | null {

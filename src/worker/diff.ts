@@ -8,7 +8,7 @@
  *
  * The dry runs go through the sandbox (sandbox.ts), so the cluster is not changed.
  */
-import { stringify } from 'yaml';
+import { toYAML } from '../cluster/kubectl/cmd/output';
 import type { Cluster } from '../cluster/cluster';
 import type { KObject } from '../cluster/api/types';
 import { LAST_APPLIED, lastAppliedConfiguration } from '../cluster/kubectl/apply';
@@ -25,7 +25,7 @@ export interface DiffOutput {
 
 /** sigs.k8s.io/yaml's output: sorted keys, block style, sequences flush with their key. */
 export function toKubeYAML(obj: unknown): string {
-  return stringify(obj, { sortMapEntries: true, indentSeq: false, lineWidth: 0, aliasDuplicateObjects: false });
+  return toYAML(obj);
 }
 
 function cleaned(obj: KObject | null, mask?: Record<string, string>): string {

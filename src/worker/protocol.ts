@@ -157,6 +157,8 @@ export interface ClusterApi {
   setLoad(load: WorkloadLoad): void;
   /** The loads set so far. */
   loads(): WorkloadLoad[];
+  /** Each value as `kubectl get -o yaml` prints it (sorted keys, go-yaml quoting); read-only. */
+  printYAML(values: unknown[]): string[];
   /** Parses a scenario/tour file (YAML text); throws the runner's ScenarioError message. */
   parseTour(text: string): ParsedTour;
   /**

@@ -88,7 +88,7 @@ function infoString(i: Info): string {
 }
 
 /** AddSourceToErr for a StatusError: prefixes the message with `error when <verb> "<source>": `. */
-function withSource(err: StatusError, verb: string, source: string): StatusError {
+export function withSource(err: StatusError, verb: string, source: string): StatusError {
   return new StatusError({ ...err.status, message: `error when ${verb} "${source}": ${err.status.message}` });
 }
 
@@ -244,7 +244,7 @@ function applyOne(client: Client, i: Info, r: ApplyResult, source: string, opts:
     return withSource(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: msg, reason: 'BadRequest', code: 400 }), verb, source);
   };
   if (unknown.length) {
-    if (validate === 'warn') for (const u of unknown) if (!['__proto__', 'constructor', 'prototype'].some((k) => u.endsWith(k))) r.warnings.push(`unknown field "${u}"`);
+    if (validate === 'warn') for (const u of unknown) r.warnings.push(`unknown field "${u}"`);
     if (validate !== 'strict') dropFields(obj as Record<string, unknown>, unknown);
   }
   const fieldValidation = validate === 'strict' ? 'Strict' : validate === 'warn' ? 'Warn' : 'Ignore';

@@ -128,19 +128,19 @@ export function runKubectl(client: Client, line: string, nowMs: number, env: Kub
       if (KUBECTL_COMMANDS.includes(verb)) return fail(`error: "kubectl ${verb}" is not supported in kube-relay\n`);
       return fail(`error: unknown command "${verb}" for "kubectl"${more}`);
     }
-    const { args, flags, multi } = parseFlags([...pre, ...argv], cmd.flags, cmdName);
+    const { args, flags, multi, argsLenAtDash } = parseFlags([...pre, ...argv], cmd.flags, cmdName);
     const dry = flags.get('dry-run');
     if (dry !== undefined && !['client', 'server', 'none', 'true', 'false'].includes(dry)) {
       return fail(`error: Invalid dry-run value (${dry}). Must be "none", "server", or "client".\n`);
     }
     const dryMode = dry === 'client' || dry === 'true' ? 'client' : dry === 'server' ? 'server' : null;
     if (dryMode && DRY_RUN_MUTATORS.has(cmdName)) {
-      const ctx: Ctx = { client: dryRunClient(client, dryMode), nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName };
+      const ctx: Ctx = { client: dryRunClient(client, dryMode), nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName, argsLenAtDash };
       const r = cmd.run(ctx);
       const suffix = dryMode === 'client' ? ' (dry run)' : ' (server dry run)';
       return { ...r, output: r.output.replace(/([^\n])\n/g, `$1${suffix}\n`) };
     }
-    const ctx: Ctx = { client, nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName };
+    const ctx: Ctx = { client, nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName, argsLenAtDash };
     return cmd.run(ctx);
   } catch (e) {
     if (e instanceof KubectlError) return fail(e.message);

@@ -5,23 +5,26 @@
  * kubernetes-types plus the v1.33 additions listed in src/cli/gen-go-types.ts). Paths print as
  * the apiserver's strict decoder prints them: `spec.template.spec.containers[0].imagePullPolcy`.
  *
- * Not checked: map values (label values, ResourceList entries…), opaque fields (RawExtension,
- * FieldsV1), custom resources, and the top-level `status` (written by the engine's own
- * components; kubectl manifests rarely carry one). `__proto__`-like keys are reported anywhere.
+ * Only struct fields are fields: the keys of Go maps (labels, annotations, ConfigMap `data`,
+ * ResourceList…) are data, so `data: {__proto__: x, toString: y}` or an annotation named
+ * `constructor` decode fine, as on a real apiserver (map values are still walked when the map
+ * holds structs). A `__proto__` key where a struct is expected is an unknown field like any
+ * other (the struct has no such field); it never reaches a prototype because the parser and
+ * `deepCopy` keep it an own data property.
+ *
+ * Not checked: opaque fields (RawExtension, FieldsV1, `interface{}`), custom resources, and the
+ * top-level `status` (written by the engine's own components; kubectl manifests rarely carry one).
  */
 import { goKindKey, goStructFields, type GoType } from '../apiserver/decode';
 import { parseApiVersion } from '../api/resources';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** Paths of fields the kind's Go type does not know (plus any `__proto__`-like key anywhere). */
+/** Paths of fields the kind's Go type does not know, in document order (`spec.containers[0].imagee`). */
 export function unknownFields(kind: string, obj: unknown): string[] {
   const out: string[] = [];
   const apiVersion = obj && typeof obj === 'object' ? (obj as { apiVersion?: unknown }).apiVersion : undefined;
   const [group, version] = typeof apiVersion === 'string' ? parseApiVersion(apiVersion) : ['', ''];
   const key = goKindKey(group, version, kind);
   if (key) walkStruct(obj, key, '', out, true);
-  else walkForbidden(obj, '', out);
   return out;
 }
 
@@ -30,30 +33,18 @@ function walkStruct(v: unknown, key: string, path: string, out: string[], top = 
   const fields = goStructFields(key);
   for (const k of Object.keys(v)) {
     const p = path ? `${path}.${k}` : k;
-    const child = (v as Record<string, unknown>)[k];
-    const t = FORBIDDEN_KEYS.has(k) ? undefined : fields?.get(k);
+    const t = fields?.get(k);
     if (!t) out.push(p);
-    else if (top && k === 'status') walkForbidden(child, p, out);
-    else walkType(child, t, p, out);
+    else if (!(top && k === 'status')) walkType((v as Record<string, unknown>)[k], t, p, out);
   }
 }
 
 function walkType(v: unknown, t: GoType, path: string, out: string[]): void {
   if (t.k === 'struct') walkStruct(v, t.key, path, out);
   else if (t.k === 'slice' && Array.isArray(v)) v.forEach((e, i) => walkType(e, t.elem, `${path}[${i}]`, out));
-  else walkForbidden(v, path, out);
-}
-
-function walkForbidden(v: unknown, path: string, out: string[]): void {
-  if (Array.isArray(v)) {
-    v.forEach((e, i) => walkForbidden(e, `${path}[${i}]`, out));
-    return;
-  }
-  if (!v || typeof v !== 'object') return;
-  for (const k of Object.keys(v)) {
-    const p = path ? `${path}.${k}` : k;
-    if (FORBIDDEN_KEYS.has(k)) out.push(p);
-    else walkForbidden((v as Record<string, unknown>)[k], p, out);
+  else if (t.k === 'map' && v && typeof v === 'object' && !Array.isArray(v)) {
+    // keys are data, not fields: only the values are decoded against the element type
+    for (const k of Object.keys(v)) walkType((v as Record<string, unknown>)[k], t.elem, `${path}.${k}`, out);
   }
 }
 

@@ -43,15 +43,47 @@ function parentOf(p: string): string {
 /** Directories every image has (busybox's layout). */
 const BASE_DIRS = ['/bin', '/dev', '/etc', '/home', '/proc', '/root', '/sys', '/tmp', '/usr', '/usr/bin', '/var', '/var/log', '/var/run'];
 
+/** Files the kubelet writes for every container (mounted from the Pod's directory on a real node). */
+export interface KubeletManagedFiles {
+  /** /etc/hosts (managedHostsFileContent) */
+  hosts?: string;
+  /** /etc/resolv.conf (the sandbox's DNS config, dns/resolver.ts podDNSConfig) */
+  resolvConf?: string;
+}
+
+/** What a hostAlias of the Pod spec holds. */
+interface HostAlias {
+  ip?: string;
+  hostnames?: string[];
+}
+
+/**
+ * The kubelet-managed /etc/hosts of a Pod (pkg/kubelet/kubelet_pods.go
+ * managedHostsFileContent): the header, localhost and IPv6 lines, the Pod's IP with its
+ * hostname (as `IP\thostname.subdomain.ns.svc.cluster.local\thostname` when spec.subdomain is
+ * set), then spec.hostAliases under `# Entries added by HostAliases.`.
+ */
+export function managedHostsFile(podIPs: string[], hostName: string, hostDomainName: string, hostAliases: HostAlias[] = []): string {
+  let out = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n';
+  out += 'fe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
+  for (const ip of podIPs) out += hostDomainName ? `${ip}\t${hostName}.${hostDomainName}\t${hostName}\n` : `${ip}\t${hostName}\n`;
+  if (hostAliases.length) {
+    out += '\n# Entries added by HostAliases.\n';
+    for (const a of hostAliases) out += `${a.ip ?? ''}\t${(a.hostnames ?? []).join('\t')}\n`;
+  }
+  return out;
+}
+
 /** A container's view: its own layer plus mounts. */
 export class ContainerFS {
   readonly layer = new FileStore();
   private mounts: Mount[];
 
-  constructor(mounts: Mount[] = [], hostname = '') {
+  constructor(mounts: Mount[] = [], hostname = '', managed: KubeletManagedFiles = {}) {
     for (const d of BASE_DIRS) this.layer.dirs.add(d);
     this.layer.files.set('/etc/hostname', hostname + '\n');
-    this.layer.files.set('/etc/hosts', `127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n`);
+    this.layer.files.set('/etc/hosts', managed.hosts ?? `127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n`);
+    if (managed.resolvConf !== undefined) this.layer.files.set('/etc/resolv.conf', managed.resolvConf);
     this.mounts = mounts
       .map((m) => ({ ...m, path: normalizePath(m.path) }))
       .sort((a, b) => b.path.length - a.path.length);

@@ -25,6 +25,7 @@ import type { ResourceClient } from '../client/clientset';
 import type { EventRecorder, ObjectRef } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import { bytesOf } from '../api/quantity';
+import { KUBERNETES_GIT_VERSION } from '../api/version';
 import type { ContainerRuntime } from './runtime';
 
 /** What a kubelet registers (the NodeConfig of kubelet.ts). */
@@ -36,7 +37,8 @@ export interface NodeStatusConfig {
   controlPlane?: boolean;
 }
 
-export const KUBELET_VERSION = 'v1.33.1';
+/** status.nodeInfo.kubeletVersion: the engine's one Kubernetes version (api/version.ts). */
+export const KUBELET_VERSION = KUBERNETES_GIT_VERSION;
 export const CONTAINER_RUNTIME_VERSION = 'containerd://2.1.1';
 const OS_IMAGE = 'Debian GNU/Linux 12 (bookworm)';
 const KERNEL_VERSION = '6.8.0-52-generic';

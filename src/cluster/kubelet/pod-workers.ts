@@ -29,7 +29,9 @@ import type { ComponentContext } from '../component-context';
 import { Backoff, formatGoDuration } from './backoff';
 import { ContainerProcess, execInContainer, type ExecResult } from './container-process';
 import { makeEnvironmentVariables } from './env';
-import { ContainerFS, type Mount } from './filesystem';
+import { ContainerFS, managedHostsFile, type KubeletManagedFiles, type Mount } from './filesystem';
+import { CLUSTER_DOMAIN } from '../dns/coredns';
+import { formatResolvConf, podDNSConfig } from '../dns/resolver';
 import { containerRef, type ImageManager } from './image-manager';
 import { ProbeManager, type ProbeSpec, type ProbeType } from './prober';
 import type { VolumeManager } from './volumes';
@@ -403,7 +405,7 @@ export class PodWorkers {
           const store = rec.volumes?.get(m.name);
           if (store) mounts.push({ path: m.mountPath, store, readOnly: m.readOnly, subPath: m.subPath });
         }
-        const fs = new ContainerFS(mounts, rec.name);
+        const fs = new ContainerFS(mounts, rec.name, kubeletManagedFiles(rec.pod, sandbox.ip));
         const logs: string[] = [];
         const proc = new ContainerProcess(c.spec, { fs, vars, hostname: rec.name, now: () => this.ctx.clock.now() }, (line) => {
           logs.push(line);
@@ -493,4 +495,19 @@ export class PodWorkers {
     rec.sandbox = undefined;
     this.status.deletePod(rec);
   }
+}
+
+/**
+ * /etc/hosts and /etc/resolv.conf of a Pod's containers (kubelet_pods.go makeMounts →
+ * ensureHostsFile, GeneratePodHostNameAndDomain; dns.go GetPodDNS). hostNetwork Pods keep the
+ * node's /etc/hosts.
+ */
+function kubeletManagedFiles(pod: KObject, podIP: string): KubeletManagedFiles {
+  const spec = (pod.spec ?? {}) as { hostname?: string; subdomain?: string; hostNetwork?: boolean; hostAliases?: { ip?: string; hostnames?: string[] }[] };
+  const hostName = (spec.hostname || pod.metadata.name).slice(0, 63);
+  const domain = spec.subdomain ? `${spec.subdomain}.${pod.metadata.namespace ?? 'default'}.svc.${CLUSTER_DOMAIN}` : '';
+  return {
+    hosts: spec.hostNetwork ? undefined : managedHostsFile(podIP ? [podIP] : [], hostName, domain, spec.hostAliases ?? []),
+    resolvConf: formatResolvConf(podDNSConfig(pod)),
+  };
 }

@@ -63,3 +63,13 @@ export function engineLabel(s: EngineState): string {
   if (s.info.flavor === 'kube-relay') return `kube-relay apiserver ${s.info.upstream}`;
   return s.base.startsWith('/') ? `cluster via kubectl proxy ${s.info.upstream}` : `cluster ${s.info.upstream}`;
 }
+
+/**
+ * The engine's target, without its status: "in-browser engine" or the API base it attaches
+ * to: the upstream discovery reported ("http://127.0.0.1:6443" behind `/k8s`), else the base
+ * as chosen ("http://127.0.0.1:1" while or after failing). Worker-only refusals name this.
+ */
+export function engineTarget(s: EngineState): string {
+  if (!s.base) return 'in-browser engine';
+  return s.info?.upstream ?? s.base;
+}

@@ -31,6 +31,8 @@ export const en = {
     modeStory: "one object's story",
     latest: 'the latest',
     storyNone: 'select an object first',
+    storyHint: 'Select an object (click a card or a row, or type its namespace/name) to see its story',
+    windowEmpty: 'No hops in this window match the filters.',
     storyOfSelected: "selected object's story",
     storyOfSelectedTitle: "Filter the diagram to the selected object's story",
     filterObject: 'Filter by object',
@@ -150,6 +152,7 @@ export const en = {
     placeholder: 'get pods -o wide   (Enter runs, ↑/↓ history)',
     run: 'run',
     hint: 'Runs against the simulated cluster as the kubectl user.',
+    liveNote: 'kubectl runs against the live cluster, not the moment shown',
   },
   inspector: {
     label: 'Inspector',
@@ -244,6 +247,9 @@ export const en = {
     directPrompt: 'API server URL (it must send CORS headers, as npm run apiserver does):',
     unavailable: '{{what}} needs the in-browser engine (attached to {{engine}})',
     inferred: 'relay inferred from watch events',
+    failedBadge: 'not attached: {{base}}',
+    backToWorker: 'use in-browser engine',
+    backToWorkerTitle: 'Leave the API server and reload with the in-browser engine',
   },
 };
 

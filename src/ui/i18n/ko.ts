@@ -38,6 +38,8 @@ export const ko: Messages = {
     modeStory: '오브젝트 하나의 이야기',
     latest: '가장 최근',
     storyNone: '먼저 오브젝트를 고른다',
+    storyHint: '오브젝트를 고르면 (카드나 행을 누르거나, 네임스페이스/이름을 입력) 그 이야기를 보여 줍니다',
+    windowEmpty: '이 창에는 필터에 맞는 홉이 없습니다.',
     storyOfSelected: '선택한 오브젝트의 이야기',
     storyOfSelectedTitle: '선택한 오브젝트의 이야기만 다이어그램에 보이기',
     filterObject: '오브젝트로 거르기',
@@ -157,6 +159,7 @@ export const ko: Messages = {
     placeholder: 'get pods -o wide   (Enter 실행, ↑/↓ 기록)',
     run: '실행',
     hint: 'kubectl 사용자로 시뮬레이션 클러스터에 실행한다.',
+    liveNote: 'kubectl은 보이는 시점이 아니라 지금의 클러스터에 실행됩니다',
   },
   inspector: {
     label: '인스펙터',
@@ -251,5 +254,8 @@ export const ko: Messages = {
     directPrompt: 'API 서버 URL (npm run apiserver처럼 CORS 헤더를 보내야 합니다):',
     unavailable: '{{what}}은(는) 브라우저 안의 엔진에서만 됩니다 ({{engine}}에 연결됨)',
     inferred: '감시 이벤트로 추론한 릴레이',
+    failedBadge: '연결 안 됨: {{base}}',
+    backToWorker: '브라우저 엔진 쓰기',
+    backToWorkerTitle: 'API 서버를 떠나 브라우저 안의 엔진으로 다시 불러옵니다',
   },
 };

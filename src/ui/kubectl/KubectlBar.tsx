@@ -1,6 +1,7 @@
 /**
  * The kubectl bar: one command line (Enter runs it in the worker, ↑/↓ walk the history) and
- * what kubectl printed — stdout, then stderr in red — exactly as returned.
+ * what kubectl printed — stdout, then stderr in red — exactly as returned. While the timeline
+ * is scrubbed back (`replayAt` set) a note says kubectl still runs against the live cluster.
  */
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import { emptyHistory, historyDown, historyUp, pushHistory, type History } from 
 
 const selectLast = (s: KubeState) => s.kubectlLast;
 const selectRunning = (s: KubeState) => s.kubectlRunning;
+const selectReplaying = (s: KubeState) => s.replayAt !== null;
 
 /** History lives for the page (the bar unmounts when its tab is hidden). */
 let sessionHistory: History = emptyHistory();
@@ -18,8 +20,15 @@ let sessionHistory: History = emptyHistory();
 const Output = memo(function Output() {
   const last = useKubeStore(selectLast);
   const running = useKubeStore(selectRunning);
+  const replaying = useKubeStore(selectReplaying);
+  const { t } = useTranslation();
   return (
     <div className="kubectl-result">
+      {replaying && (
+        <div className="kubectl-live-note" data-testid="kubectl-live-note" role="note">
+          {t('kubectl.liveNote')}
+        </div>
+      )}
       {last && (
         <div className="kubectl-echo muted">
           $ kubectl {last.line.replace(/^\s*kubectl\s+/, '')}

@@ -18,7 +18,8 @@ import { Preferences } from './Preferences';
 import { HelpDialog } from './HelpDialog';
 import { TourMenu } from '../tours/TourMenu';
 import { ExamplesButton } from '../gallery/ExamplesButton';
-import { EngineControl } from '../attach/EngineControl';
+import { EngineBack, EngineControl } from '../attach/EngineControl';
+import { engineStore } from '../attach/engine';
 
 const SimTime = memo(function SimTime() {
   const simMs = useKubeStore(selectSimMs);
@@ -39,7 +40,11 @@ const selectPendingTimers = (s: KubeState): PendingTimer[] => {
   return lastTimers.value;
 };
 
-/** The "Pending timers" strip: `[data-testid=countdown][data-reason=…]`, seconds left in simulated time. */
+/**
+ * The "Pending timers" strip: `[data-testid=countdown][data-reason=…]`, seconds left in simulated
+ * time. Each chip reads time first ("4:35 eviction ×2"): when the toolbar is narrow the reason
+ * truncates, never the time; the title holds the whole text and the nearest timer's label.
+ */
 const PendingTimers = memo(function PendingTimers() {
   const timers = useKubeStore(selectPendingTimers);
   const { t } = useTranslation();
@@ -48,10 +53,9 @@ const PendingTimers = memo(function PendingTimers() {
     <span className="pending-timers" role="list" aria-label={t('sequence.pendingTimers')} title={t('toolbar.countdown')}>
       <Icon name="clock" />
       {timers.map((p) => (
-        <span key={p.reason} role="listitem" className={`countdown reason-${p.reason}`} data-testid="countdown" data-reason={p.reason} data-seconds={p.secondsLeft} title={`${p.label}${p.count > 1 ? ` (+${p.count - 1})` : ''}`}>
-          <span className="countdown-text">
-            {t(`sequence.reason.${p.reason}`)} {formatCountdown(p.secondsLeft * 1000)}
-          </span>
+        <span key={p.reason} role="listitem" className={`countdown reason-${p.reason}`} data-testid="countdown" data-reason={p.reason} data-seconds={p.secondsLeft} title={`${formatCountdown(p.secondsLeft * 1000)} ${t(`sequence.reason.${p.reason}`)}${p.count > 1 ? ` ×${p.count}` : ''}: ${p.label}${p.count > 1 ? ` (+${p.count - 1})` : ''}`}>
+          <span className="countdown-time">{formatCountdown(p.secondsLeft * 1000)}</span>{' '}
+          <span className="countdown-text">{t(`sequence.reason.${p.reason}`)}</span>
           {p.count > 1 && <span className="more"> ×{p.count}</span>}
         </span>
       ))}
@@ -89,14 +93,29 @@ const Playback = memo(function Playback() {
   );
 });
 
+const selectConnectionDetail = (s: KubeState) => s.connectionDetail;
+
+/**
+ * Timing profile, connection state and the notice. A failed connection with a reason (attaching
+ * to an unreachable API server) shows the reason itself, `[data-testid=connection-error]`, in
+ * place of the bare "cluster failed" badge; EngineControl offers the way back.
+ */
 const Status = memo(function Status() {
   const connection = useKubeStore(selectConnection);
+  const detail = useKubeStore(selectConnectionDetail);
   const notice = useKubeStore(selectNotice);
   const profile = useKubeStore(selectProfile);
+  const failure = connection === 'failed' && detail ? detail : null;
   return (
     <span className="status">
       {profile !== 'kubernetes-defaults' && <span className="badge warn" title="timings are shortened">{profile} timings</span>}
-      {connection !== 'ready' && <span className={`badge conn-${connection}`}>cluster {connection}</span>}
+      {connection !== 'ready' && !failure && <span className={`badge conn-${connection}`}>cluster {connection}</span>}
+      {failure && (
+        <span className="notice error connection-error" role="alert" data-testid="connection-error" title={failure}>
+          {failure}
+        </span>
+      )}
+      {failure && engineStore.getState().base !== null && <EngineBack />}
       {notice && (
         <span className="notice error" data-testid="notice">
           {notice}

@@ -13,7 +13,7 @@
  */
 import { cluster, clusterReady, setSessionRestorer } from '../cluster-client';
 import { newTab, restoreTabs, snapshotTabs, tabsStore, type TabSnapshot } from '../editor/editor-bridge';
-import { parseShareLink } from '../share/links';
+import { parseShareLink, scenarioFetchProblem } from '../share/links';
 import { setNotice } from '../store/actions';
 import { kubeStore } from '../store/store';
 import { loadClusterLog, loadTabs, saveClusterLog, saveTabs } from './db';
@@ -97,8 +97,10 @@ function isTab(t: unknown): t is TabSnapshot {
 async function fetchScenario(path: string): Promise<string | null> {
   try {
     const res = await fetch(new URL(path, location.origin));
-    if (!res.ok || (res.headers.get('content-type') ?? '').includes('html')) throw new Error(`${res.status} ${res.statusText}`.trim());
-    return await res.text();
+    const body = res.ok ? await res.text() : '';
+    const problem = scenarioFetchProblem(res.status, res.statusText, res.headers.get('content-type') ?? '', body);
+    if (problem !== null) throw new Error(problem);
+    return body;
   } catch (e) {
     setNotice(`Could not open scenario ${path}: ${e instanceof Error ? e.message : String(e)}`);
     return null;

@@ -15,7 +15,7 @@ import { kubeStore, useKubeStore, type KubeState } from '../store/store';
 import { selectSequenceOptions } from '../store/selectors';
 import { setSequenceOptions } from '../store/actions';
 import { orderParticipants, renderSequence } from './to-mermaid';
-import { participantsOf, reconciliations, windowHops, type Reconciliation, type WindowMode } from './window';
+import { participantsOf, reconciliations, storyTarget, windowHops, type Reconciliation, type WindowMode } from './window';
 import { selectHop, setSequenceView, showStory } from './sequence-actions';
 import { useTranslation } from 'react-i18next';
 
@@ -90,11 +90,21 @@ const Toggles = memo(function Toggles() {
 
 const selectView = (s: KubeState) => s.sequenceView;
 const selectSelected = (s: KubeState) => s.selected;
+/** The story badge's object ("pods default/web-1"), picked or named by the filter; null: none. */
+const selectStoryLabel = (s: KubeState): string | null => {
+  if (s.sequenceView.mode !== 'story') return null;
+  const o = storyTarget(s.hops, s.sequenceView);
+  return o ? `${o.resource} ${o.namespace ? `${o.namespace}/` : ''}${o.name}` : null;
+};
+
+/** Why nothing is drawn: no hops yet, story mode with no object, or the window/filters leave none. */
+type EmptyReason = 'none' | 'story' | 'filtered' | null;
 
 /** Window mode, reconciliation picker, object filter, component filter, "story of the selected object". */
 const WindowControls = memo(function WindowControls({ participants, recs }: { participants: string[]; recs: Reconciliation[] }) {
   const v = useKubeStore(selectView);
   const selected = useKubeStore(selectSelected);
+  const storyLabel = useKubeStore(selectStoryLabel);
   const { t } = useTranslation();
   const hidden = new Set(v.hiddenComponents);
   const shown = participants.filter((p) => !hidden.has(p)).length;
@@ -120,7 +130,7 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
       )}
       {v.mode === 'story' && (
         <span className="badge" data-testid="sequence-story">
-          {v.story ? `${v.story.resource} ${v.story.namespace ? `${v.story.namespace}/` : ''}${v.story.name}` : t('sequence.storyNone')}
+          {storyLabel ?? t('sequence.storyNone')}
         </span>
       )}
       {selected && (
@@ -208,7 +218,7 @@ export function SequenceDiagram() {
   const host = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const baseId = `seq${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
-  const [empty, setEmpty] = useState(true);
+  const [empty, setEmpty] = useState<EmptyReason>('none');
   const [error, setError] = useState<string | null>(null);
   const [participants, setParticipants] = useState<string[]>([]);
   const [recs, setRecs] = useState<Reconciliation[]>([]);
@@ -249,7 +259,7 @@ export function SequenceDiagram() {
       }
       const hops = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView);
       if (!hops.length) {
-        setEmpty(true);
+        setEmpty(!s.hops.length ? 'none' : s.sequenceView.mode === 'story' && !storyTarget(s.hops, s.sequenceView) ? 'story' : 'filtered');
         if (host.current) host.current.innerHTML = '';
         lastText = '';
         return;
@@ -269,7 +279,7 @@ export function SequenceDiagram() {
         keepReadable(host.current);
         annotate(host.current, r.messages, r.notes, kubeStore.getState().selectedHop);
         lastText = text;
-        setEmpty(false);
+        setEmpty(null);
         setError(null);
         if (follow && el) el.scrollTop = el.scrollHeight;
         gap = Math.min(RENDER_MAX_GAP_MS, Math.max(RENDER_MS, (performance.now() - started) * RENDER_GAP_FACTOR));
@@ -310,6 +320,9 @@ export function SequenceDiagram() {
       if (s.sequence !== p.sequence || s.sequenceView !== p.sequenceView) schedule(true);
       else if (s.hops !== p.hops || s.applySeq !== p.applySeq) schedule();
       if (s.selectedHop !== p.selectedHop && host.current) highlight(host.current, s.selectedHop);
+      // story mode with nothing picked: the next object selected (card, row) becomes the story
+      const v = s.sequenceView;
+      if (s.selected && s.selected !== p.selected && v.mode === 'story' && !v.story && !v.objectFilter.trim()) showStory(s.selected);
     });
     const onClick = (e: MouseEvent) => {
       const el = (e.target as Element | null)?.closest?.('[data-seq]');
@@ -336,7 +349,11 @@ export function SequenceDiagram() {
         <WindowControls participants={participants} recs={recs} />
       </header>
       <div className="sequence-scroll" ref={scroller}>
-        {empty && <div className="muted placeholder">{t('panes.relayEmpty')}</div>}
+        {empty && (
+          <div className="muted placeholder" data-testid="sequence-empty" data-reason={empty}>
+            {t(empty === 'story' ? 'sequence.storyHint' : empty === 'filtered' ? 'sequence.windowEmpty' : 'panes.relayEmpty')}
+          </div>
+        )}
         {error && <div className="error">{error}</div>}
         <div ref={host} data-testid="sequence-diagram" className="sequence-diagram" />
       </div>

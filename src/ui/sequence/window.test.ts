@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayHop } from '../store/types';
-import { DEFAULT_SEQUENCE_VIEW, matchesObjectFilter, objectOfKey, pluralOf, reconciliations, storeKeyOf, storyHops, windowHops, type SequenceView } from './window';
+import { DEFAULT_SEQUENCE_VIEW, matchesObjectFilter, objectOfKey, pluralOf, reconciliations, storeKeyOf, storyHops, storyTarget, windowHops, type SequenceView } from './window';
 import type { SequenceOptions } from './to-mermaid';
 
 let seq = 0;
@@ -48,6 +48,17 @@ describe('windowHops', () => {
       want: ['desired 3 ≠ current 0 → create 3 Pods', `create Pod default/${POD}`, `create Pod default/${POD}`, `watch ADDED Pod default/${POD}`, 'node-2: score 187', `bind Pod default/${POD} to node-2`],
     },
     { name: 'story with nothing picked draws nothing', v: { mode: 'story' }, want: [] },
+    {
+      name: 'story picked by the filter: the first exact namespace/name wins over prefix matches, with its reconciliations',
+      v: { mode: 'story', objectFilter: 'default/peekcart' },
+      want: ['create Deployment default/peekcart', 'watch ADDED Deployment default/peekcart', 'no ReplicaSet …', `create ReplicaSet default/${RS}`],
+    },
+    {
+      name: 'story picked by the filter: else the newest matching hop (a name part)',
+      v: { mode: 'story', objectFilter: 'x2x9z' },
+      want: ['desired 3 ≠ current 0 → create 3 Pods', `create Pod default/${POD}`, `create Pod default/${POD}`, `watch ADDED Pod default/${POD}`, 'node-2: score 187', `bind Pod default/${POD} to node-2`],
+    },
+    { name: 'story with a filter that matches no hop draws nothing', v: { mode: 'story', objectFilter: 'default/nothing' }, want: [] },
     { name: 'component filter: only kube-scheduler hops remain', v: { hiddenComponents: ['kubectl', 'kube-apiserver', 'etcd', 'deployment-controller', 'replicaset-controller', 'kubelet/node-2'] }, want: ['node-2: score 187'] },
     { name: 'object filter by kind', v: { objectFilter: 'Deployment' }, want: ['create Deployment default/peekcart', 'watch ADDED Deployment default/peekcart', 'no ReplicaSet …'] },
     { name: 'object filter by namespace/name prefix', v: { objectFilter: 'kube-node-lease/node' }, want: ['update Lease kube-node-lease/node-2'] },
@@ -98,5 +109,18 @@ describe('objects and store keys', () => {
 
   it('hops without an object never match a non-empty object filter', () => {
     expect(matchesObjectFilter(hop('kube-apiserver', 'kubectl', 'response', '201 Created'), 'pods')).toBe(false);
+  });
+});
+
+describe('storyTarget', () => {
+  const hops = [...relay(), hop('endpoints-controller', 'kube-apiserver', 'request', 'create Endpoints default/peekcart', on('endpoints', 'peekcart'))];
+  it.each([
+    { name: 'a picked story wins over the filter', v: { story: on('pods', POD) as { resource: string; name: string; namespace: string }, objectFilter: 'default/peekcart' }, want: on('pods', POD) },
+    { name: 'exact namespace/name: the first object of that name (the Deployment), not the later Endpoints', v: { objectFilter: 'default/peekcart' }, want: on('deployments', 'peekcart') },
+    { name: 'a kind and a name part: the newest matching hop', v: { objectFilter: 'replicasets peekcart' }, want: on('replicasets', RS) },
+    { name: 'nothing picked, no filter', v: {}, want: null },
+    { name: 'a filter no hop matches', v: { objectFilter: 'kube-system/' }, want: null },
+  ])('$name', ({ v, want }) => {
+    expect(storyTarget(hops, view({ mode: 'story', ...v }))).toEqual(want);
   });
 });

@@ -109,6 +109,26 @@ export function storyHops(hops: readonly RelayHop[], target: HopObject): RelayHo
   return hops.filter((h) => about(h) || (h.reconcile !== undefined && groups.has(h.reconcile)));
 }
 
+/**
+ * The object mode "story" follows: the picked one (`v.story`), else the one the object filter
+ * names — the first object exactly "namespace/name" of a one-term filter (the one applied: its
+ * Endpoints and EndpointSlice of the same name come later), else the newest hop matching the
+ * filter — else null (nothing picked: the diagram asks for a pick).
+ */
+export function storyTarget(hops: readonly RelayHop[], v: SequenceView): HopObject | null {
+  if (v.story) return v.story;
+  const filter = v.objectFilter.trim().toLowerCase();
+  if (!filter) return null;
+  let loose: HopObject | null = null;
+  for (const h of hops) {
+    const o = hopObject(h);
+    if (!o || !matchesObjectFilter(h, filter)) continue;
+    if (`${o.namespace}/${o.name}`.toLowerCase() === filter || (!o.namespace && o.name.toLowerCase() === filter)) return o;
+    loose = o;
+  }
+  return loose;
+}
+
 /** The reconciliations opened in `hops` (by a decision hop with a note), oldest first. */
 export function reconciliations(hops: readonly RelayHop[]): Reconciliation[] {
   const out: Reconciliation[] = [];
@@ -137,16 +157,19 @@ export function participantsOf(hops: readonly RelayHop[]): Set<string> {
  * hops touching a hidden component removed, the object filter applied, then the window:
  * - "last": the last `o.window` hops (or the first ones from `o.fromSeq`);
  * - "reconcile": the hops of reconciliation `v.reconcile` (the latest one when null);
- * - "story": the last `o.window` hops of `v.story`'s story.
+ * - "story": the last `o.window` hops of the {@link storyTarget}'s story.
  */
 export function windowHops(hops: readonly RelayHop[], o: SequenceOptions, v: SequenceView): RelayHop[] {
   const hidden = new Set(v.hiddenComponents);
-  const keep = (h: RelayHop) => isVisible(h, o) && !hidden.has(h.from) && !hidden.has(h.to) && matchesObjectFilter(h, v.objectFilter);
+  // a story the filter picked ({@link storyTarget}) is not filtered again: it keeps its context
+  const filter = v.mode === 'story' && !v.story ? '' : v.objectFilter;
+  const keep = (h: RelayHop) => isVisible(h, o) && !hidden.has(h.from) && !hidden.has(h.to) && matchesObjectFilter(h, filter);
   if (v.mode === 'reconcile') {
     const id = v.reconcile ?? reconciliations(hops).at(-1)?.id;
     return id === undefined ? [] : hops.filter((h) => h.reconcile === id && keep(h));
   }
-  const pool = v.mode === 'story' ? (v.story ? storyHops(hops, v.story) : []) : hops;
+  const target = v.mode === 'story' ? storyTarget(hops, v) : null;
+  const pool = v.mode === 'story' ? (target ? storyHops(hops, target) : []) : hops;
   if (o.fromSeq != null && v.mode === 'last') {
     const out: RelayHop[] = [];
     for (const h of pool) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Url, encodeBase64Url, parseShareLink, shareLink } from './links';
+import { decodeBase64Url, encodeBase64Url, parseShareLink, scenarioFetchProblem, shareLink } from './links';
 
 const YAML = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: héllo-✓\ndata:\n  a: "<script>alert(1)</script>"\n';
 
@@ -26,5 +26,18 @@ describe('share links', () => {
 
   it('builds a link for the current tab', () => {
     expect(shareLink('http://127.0.0.1:4173/?x=1#y', 'a: 1\n')).toBe(`http://127.0.0.1:4173/#manifest=${encodeBase64Url('a: 1\n')}`);
+  });
+
+  it.each([
+    ['a YAML file', 200, 'OK', 'application/yaml', 'kind: Pod\n', null],
+    ['YAML served without a Content-Type', 200, 'OK', '', 'apiVersion: v1\n', null],
+    ['index.html for an unknown path', 200, 'OK', 'text/html; charset=utf-8', '<!doctype html>\n<html>', 'not found'],
+    ['an HTML body under another type', 200, 'OK', 'application/octet-stream', '  <!DOCTYPE html><html lang="en">', 'not found'],
+    ['an <html> body without a doctype', 200, 'OK', '', '<html><body>', 'not found'],
+    ['a 404', 404, 'Not Found', 'text/plain', 'nope', 'not found'],
+    ['a 500', 500, 'Internal Server Error', 'text/plain', '', '500 Internal Server Error'],
+    ['a 403 over HTTP/2 (no reason phrase)', 403, '', '', '', '403'],
+  ] as const)('scenario fetch: %s', (_name, status, statusText, type, body, want) => {
+    expect(scenarioFetchProblem(status, statusText, type, body)).toBe(want);
   });
 });

@@ -64,3 +64,17 @@ export function shareLink(base: string, text: string): string {
   const u = new URL(base);
   return `${u.origin}${u.pathname}#manifest=${encodeBase64Url(text)}`;
 }
+
+/**
+ * Why a fetched `?scenario=` path is not a scenario, or null when it is: a failed status reads
+ * `not found` (404) or `<status> <text>`; a 200 answer that is an HTML page (the preview and dev
+ * servers answer every unknown path with index.html) reads `not found` too.
+ * @param status HTTP status code; @param statusText its reason phrase ('' over HTTP/2)
+ * @param contentType the Content-Type header ('' when absent); @param body the response text
+ */
+export function scenarioFetchProblem(status: number, statusText: string, contentType: string, body: string): string | null {
+  if (status === 404) return 'not found';
+  if (status < 200 || status > 299) return `${status} ${statusText}`.trim();
+  if (/\btext\/html\b/i.test(contentType) || /^\s*<(!doctype\s|html[\s>])/i.test(body)) return 'not found';
+  return null;
+}

@@ -6,6 +6,7 @@
  */
 import type { KObject } from '../../api/types';
 import { toJSON, toYAML } from './output';
+import { runCreateFromFile } from './create-file';
 import { fail, resolveType, seeHelp, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl create …`. */
@@ -152,6 +153,8 @@ function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | 
 /** Runs `kubectl create <generator> NAME …`. */
 export function runCreate(ctx: Ctx): KubectlResult {
   let [what, ...rest] = ctx.args;
+  const file = ctx.flags.get('filename');
+  if (file !== undefined && !what) return runCreateFromFile(ctx, file);
   if (!what) return fail(`error: must specify one of -f and -k\n\nerror: Required resource not specified.\n${seeHelp('create')}`);
   const sub = what === 'service' || what === 'svc' || what === 'secret' ? rest.shift() : undefined;
   if (what === 'service' || what === 'svc') {

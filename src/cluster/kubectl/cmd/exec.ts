@@ -124,6 +124,8 @@ export function runExec(ctx: Ctx): KubectlResult {
   const env = ctx.env as ExecEnv;
   const [target, ...command] = ctx.args;
   if (!target) throw new KubectlError(`error: expected 'exec POD_NAME COMMAND [ARG1] [ARG2] ... [ARGN]'.\nPOD_NAME and COMMAND are required arguments for the exec command\n${seeHelp('exec')}`);
+  // exec.go Complete: without `--` a command is a usage error since kubectl 1.31
+  if ((ctx.argsLenAtDash ?? -1) < 0 && command.length) throw new KubectlError(`error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\n${seeHelp('exec')}`);
   if (!command.length) throw new KubectlError(`error: you must specify at least one command for the container\n`);
   const pod = podFor(ctx, target);
   const name = pod.metadata.name;

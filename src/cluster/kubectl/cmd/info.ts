@@ -5,6 +5,7 @@
  * available" without a metrics source), and `apply -f -` (runApply of ../apply.ts).
  */
 import { apiVersionOf } from '../../api/resources';
+import { KUBERNETES_GIT_VERSION } from '../../api/version';
 import { cpuMillis, bytesOf } from '../../api/quantity';
 import type { KObject } from '../../api/types';
 import { runApply } from '../apply';
@@ -22,8 +23,8 @@ export const TOP_FLAGS: FlagSpec = { 'all-namespaces': { bool: true, short: 'A' 
 /** Flags of `kubectl apply`. */
 export const APPLY_FLAGS: FlagSpec = { filename: { short: 'f' }, 'dry-run': {}, 'server-side': { bool: true }, 'field-manager': {}, validate: {}, output: { short: 'o' }, force: { bool: true }, prune: { bool: true }, selector: { short: 'l' }, recursive: { bool: true, short: 'R' }, kustomize: { short: 'k' }, wait: { bool: true } };
 
-/** The version kube-relay's kubectl reports (client and server). */
-export const KUBECTL_VERSION = 'v1.33.1';
+/** The version kube-relay's kubectl reports (client and server): the engine's one version. */
+export const KUBECTL_VERSION = KUBERNETES_GIT_VERSION;
 const KUSTOMIZE_VERSION = 'v5.6.0';
 
 /** Runs `kubectl api-resources`. */
@@ -139,5 +140,7 @@ export function runApplyCmd(ctx: Ctx): KubectlResult {
   const text = ctx.env.stdin ?? '';
   const dry = ctx.flags.get('dry-run');
   const run = runApply(ctx.client, text, { dryRun: dry === 'client' || dry === 'server' ? dry : false, defaultNamespace: ctx.namespace });
+  // apply.go Run: `if len(infos) == 0 && len(errs) == 0` (an empty or comment-only manifest)
+  if (!run.results.length && !run.stderr) return fail('error: no objects passed to apply');
   return { output: run.stdout, error: run.stderr || null, exitCode: run.stderr && run.results.some((r) => r.action === 'error') ? 1 : 0 };
 }

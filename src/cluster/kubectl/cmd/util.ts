@@ -48,6 +48,8 @@ export interface Ctx {
   namespace: string;
   /** the command path for help texts, e.g. "get", "rollout status" */
   cmd: string;
+  /** cobra's ArgsLenAtDash: how many args came before `--` (-1: no `--`) */
+  argsLenAtDash?: number;
 }
 
 /** A flag: long name → bool (no argument) or string, with its shorthand. */
@@ -98,7 +100,7 @@ export function splitArgs(line: string): string[] {
 }
 
 /** pflag parsing: --name=value, --name value, -n value, -nvalue, bools, `--`. */
-export function parseFlags(argv: string[], spec: FlagSpec, cmd: string): { args: string[]; flags: Map<string, string>; multi: Map<string, string[]> } {
+export function parseFlags(argv: string[], spec: FlagSpec, cmd: string): { args: string[]; flags: Map<string, string>; multi: Map<string, string[]>; argsLenAtDash: number } {
   const all: FlagSpec = { ...GLOBAL_FLAGS, ...spec };
   const byShort = new Map<string, string>();
   for (const [k, v] of Object.entries(all)) if (v.short) byShort.set(v.short, k);
@@ -110,9 +112,11 @@ export function parseFlags(argv: string[], spec: FlagSpec, cmd: string): { args:
     multi.set(k, [...(multi.get(k) ?? []), v]);
   };
   const usage = `See 'kubectl ${cmd} --help' for usage.`;
+  let argsLenAtDash = -1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') {
+      argsLenAtDash = args.length;
       args.push(...argv.slice(i + 1));
       break;
     }
@@ -145,7 +149,7 @@ export function parseFlags(argv: string[], spec: FlagSpec, cmd: string): { args:
       }
     } else args.push(a);
   }
-  return { args, flags, multi };
+  return { args, flags, multi, argsLenAtDash };
 }
 
 export const ok = (output: string, error: string | null = null): KubectlResult => ({ output, error, exitCode: 0 });
