@@ -74,7 +74,9 @@ test('in Korean, declarative vs imperative: the docker container is lost with no
   const note = page.getByTestId('tour-note');
   await expect(note).toContainText('앱을 계속 띄워 두는 두 가지 방법');
   await next(page, 1);
-  await expect(note).toContainText('Next를 누르면 node-1의 전원이 꺼진다');
+  // the narration names the button as it reads in Korean
+  await expect(note).toContainText('‘다음’을 누르면 node-1의 전원이 꺼진다');
+  await expect(page.getByTestId('tour-next')).toHaveText(/다음/);
   const docker = page.locator('[data-testid=standalone-container][data-node=node-1]');
   await expect(docker).toHaveAttribute('data-state', 'running');
   await expect(runningPeekcart(page)).toHaveCount(3);

@@ -40,6 +40,7 @@ import type { ExecEnv } from './kubectl/cmd/exec';
 import type { KubectlEnv } from './kubectl/command';
 import { applyManifest, type ApplyOptions, type ApplyResult } from './kubectl/apply';
 import { runKubectl, type KubectlResult } from './kubectl/command';
+import type { GetWatchSession, WatchEnv } from './kubectl/cmd/get-watch';
 import { StandaloneContainers } from './docker/standalone';
 import { runDocker } from './docker/cli';
 
@@ -281,10 +282,14 @@ export class Cluster {
     return applyManifest(this.kubectlClient, text, opts);
   }
 
-  /** Runs one kubectl command line as the kubectl user (the kubectl bar, the scenario `kubectl` step); `stdin` feeds `apply -f -`. */
-  kubectl(line: string, stdin?: string): KubectlResult {
+  /**
+   * Runs one kubectl command line as the kubectl user (the kubectl bar, the scenario `kubectl` step); `stdin` feeds `apply -f -`.
+   * With `onWatch`, `get -w` hands its live session (kubectl/cmd/get-watch.ts) to it; without, `-w` prints once.
+   */
+  kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void): KubectlResult {
     // kubectl exec (kubectl/cmd/exec.ts): the kubelets' containers and the data plane
-    const env: KubectlEnv & ExecEnv = {
+    const env: KubectlEnv & ExecEnv & WatchEnv = {
+      watch: onWatch && { now: () => this.clock.now(), open: onWatch },
       kubelets: this.kubelets,
       metrics: (this as { metrics?: unknown }).metrics,
       stdin,

@@ -144,6 +144,10 @@ export const cluster = {
       kubectlFinished(line, { output: '', error: `error: ${errorText(e)}\n`, exitCode: 1 });
     }
   },
+  /** What the kubectl bar's `get -w` session printed since the last poll (`open: false` once it ended). */
+  kubectlWatchPoll: (id: number): Promise<{ output: string; open: boolean }> => api().kubectlWatchPoll(id).catch(() => ({ output: '', open: false })),
+  /** ^C/Esc in the kubectl bar: stops its `get -w` session. */
+  kubectlWatchStop: (id: number): Promise<void> => api().kubectlWatchStop(id).catch(() => {}),
   schedulingDecision: (namespace: string, name: string): Promise<SchedulingDecision | null> => api().schedulingDecision(namespace, name),
   /** `kubectl get -o yaml` printing of each value, by the engine's printer in the worker. */
   printYAML: (values: unknown[]): Promise<string[]> => api().printYAML(values),

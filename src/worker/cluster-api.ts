@@ -15,6 +15,7 @@ import type { Deadline } from '../cluster/sim/clock';
 import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
 import type { KubectlResult } from '../cluster/kubectl/command';
+import type { GetWatchSession } from '../cluster/kubectl/cmd/get-watch';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import { reconcilersOf } from '../cluster/reconcilers';
 import { toYAML } from '../cluster/kubectl/cmd/output';
@@ -53,7 +54,7 @@ export interface ClusterLike {
   onChange(l: (c: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: string; object: KObject }) => void): () => void;
   deadlines(): Deadline[];
   now(): number;
-  kubectl(line: string): KubectlResult;
+  kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void): KubectlResult;
   readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
   readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
   /** traffic/nslookup.ts through cluster DNS */
@@ -123,6 +124,9 @@ export class ClusterHost implements ClusterApi {
   private dockerVersion = -1;
   /** Batches `importState` rebuilt before anyone subscribed (sent first on subscribe); null otherwise. */
   private importBatches: TickBatch[] | null = null;
+  /** The running `kubectl get -w` of the kubectl bar (kubectl/cmd/get-watch.ts), if any. */
+  private watch: { id: number; session: GetWatchSession } | null = null;
+  private watchSeq = 0;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
   private readonly sessionCluster = { seed: 1, nodes: 3 };
 
@@ -135,6 +139,8 @@ export class ClusterHost implements ClusterApi {
     this.unlisten?.();
     this.fault = null;
     this.applySeq = null;
+    this.watch?.session.stop();
+    this.watch = null;
     this.cluster = this.deps.createCluster();
     this.gen++;
     this.objects = new ChangeBatcher();
@@ -345,12 +351,19 @@ export class ClusterHost implements ClusterApi {
     this.flush();
   }
 
-  kubectl(line: string): KubectlResult {
+  kubectl(line: string): KubectlResult & { watchId?: number } {
+    // a new command line ends the running `get -w` (^C)
+    this.watch?.session.stop();
+    this.watch = null;
     if (/^\s*docker(\s|$)/.test(line)) return this.docker(line);
-    let result: KubectlResult;
+    let result: KubectlResult & { watchId?: number };
     this.record({ op: 'kubectl', line });
     try {
-      result = this.cluster.kubectl(line);
+      result = this.cluster.kubectl(line, undefined, (session) => {
+        this.watch = { id: ++this.watchSeq, session };
+      });
+      const opened = this.watch as { id: number } | null; // set by the callback above
+      if (opened) result = { ...result, watchId: opened.id };
     } catch (e) {
       // an engine bug must not take the worker down: say it the way kubectl reports errors
       result = { output: '', error: `error: ${e instanceof Error ? e.message : String(e)}\n`, exitCode: 1 };
@@ -358,6 +371,18 @@ export class ClusterHost implements ClusterApi {
     this.dirty = true;
     this.flush();
     return result;
+  }
+
+  kubectlWatchPoll(id: number): { output: string; open: boolean } {
+    const w = this.watch;
+    if (!w || w.id !== id || w.session.stopped) return { output: '', open: false };
+    return { output: w.session.drain(), open: true };
+  }
+
+  kubectlWatchStop(id: number): void {
+    if (this.watch?.id !== id) return;
+    this.watch.session.stop();
+    this.watch = null;
   }
 
   schedulingDecision(namespace: string, name: string): SchedulingDecision | null {

@@ -143,8 +143,16 @@ export interface ClusterApi {
   importState(log: SessionLog): void;
   /** Test only: crashes the worker (an uncaught error), for the crash-recovery test. */
   __crash(): void;
-  /** Runs one kubectl command line as the kubectl user (the kubectl bar): stdout, stderr, exit code. */
-  kubectl(line: string): KubectlResult;
+  /**
+   * Runs one kubectl command line as the kubectl user (the kubectl bar): stdout, stderr, exit code.
+   * A `get … -w` that started watching also carries `watchId` (poll it with `kubectlWatchPoll`);
+   * any new command line stops the previous watch (^C).
+   */
+  kubectl(line: string): KubectlResult & { watchId?: number };
+  /** What the `get -w` session `id` printed since the last poll; `open` is false once it stopped (then `output` is ""). */
+  kubectlWatchPoll(id: number): { output: string; open: boolean };
+  /** ^C: stops the `get -w` session `id` (kubectl prints nothing). */
+  kubectlWatchStop(id: number): void;
   /** The scheduler's latest decision record for a Pod ("why this node"), or null when it has none. */
   schedulingDecision(namespace: string, name: string): SchedulingDecision | null;
   /** A node's kube-proxy rules as `iptables-save` prints them, or null when the node runs no kube-proxy. */

@@ -15,6 +15,8 @@ import { EXEC_FLAGS, runExec } from './cmd/exec';
 import { ROLLOUT_FLAGS, runRollout } from './cmd/rollout';
 import { ANNOTATE_FLAGS, LABEL_FLAGS, SCALE_FLAGS, SET_IMAGE_FLAGS, runAnnotate, runLabel, runScale, runSetImage } from './cmd/mutate';
 import { CREATE_FLAGS, runCreate } from './cmd/create';
+import { RUN_FLAGS, runRun } from './cmd/run';
+import { EXPOSE_FLAGS, runExpose } from './cmd/expose';
 import { DELETE_FLAGS, runDelete } from './cmd/delete';
 import { CORDON_FLAGS, DRAIN_FLAGS, runCordon, runDrain } from './cmd/drain';
 import { API_RESOURCES_FLAGS, APPLY_FLAGS, EXPLAIN_FLAGS, TOP_FLAGS, VERSION_FLAGS, runApiResources, runApplyCmd, runExplain, runTop, runVersion } from './cmd/info';
@@ -37,6 +39,8 @@ const COMMANDS: Record<string, Command> = {
   label: { flags: LABEL_FLAGS, run: runLabel },
   annotate: { flags: ANNOTATE_FLAGS, run: runAnnotate },
   create: { flags: CREATE_FLAGS, run: runCreate },
+  run: { flags: RUN_FLAGS, run: runRun },
+  expose: { flags: EXPOSE_FLAGS, run: runExpose },
   delete: { flags: DELETE_FLAGS, run: runDelete },
   cordon: { flags: CORDON_FLAGS, run: (c) => runCordon(c, true) },
   uncordon: { flags: CORDON_FLAGS, run: (c) => runCordon(c, false) },

@@ -2,6 +2,8 @@
  * The kubectl bar: one command line (Enter runs it in the worker, ↑/↓ walk the history) and
  * what kubectl printed — stdout, then stderr in red — exactly as returned. While the timeline
  * is scrubbed back (`replayAt` set) a note says kubectl still runs against the live cluster.
+ * `get … -w` keeps appending the rows the watch prints (watch-lines.ts) until Ctrl+C or Esc in
+ * the input, or the next command.
  */
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +11,7 @@ import { useKubeStore } from '../store/store';
 import type { KubeState } from '../store/store';
 import { cluster } from '../cluster-client';
 import { emptyHistory, historyDown, historyUp, pushHistory, type History } from './history';
+import { stopWatch, useWatchSession, useWatchTail } from './watch-lines';
 
 const selectLast = (s: KubeState) => s.kubectlLast;
 const selectRunning = (s: KubeState) => s.kubectlRunning;
@@ -22,6 +25,10 @@ const Output = memo(function Output() {
   const running = useKubeStore(selectRunning);
   const replaying = useKubeStore(selectReplaying);
   const { t } = useTranslation();
+  const watchId = (last?.result as { watchId?: number } | undefined)?.watchId;
+  useWatchSession(watchId);
+  const tail = useWatchTail();
+  const watching = watchId !== undefined && tail.id === watchId;
   return (
     <div className="kubectl-result">
       {replaying && (
@@ -35,8 +42,16 @@ const Output = memo(function Output() {
           {last.result.exitCode !== 0 && <span className="exit"> (exit {last.result.exitCode})</span>}
         </div>
       )}
-      <pre className="kubectl-output" data-testid="kubectl-output" data-exit-code={last?.result.exitCode ?? ''} aria-live="polite" aria-busy={running}>
+      <pre
+        className="kubectl-output"
+        data-testid="kubectl-output"
+        data-exit-code={last?.result.exitCode ?? ''}
+        data-watching={watching && tail.open ? 'true' : undefined}
+        aria-live="polite"
+        aria-busy={running}
+      >
         {last?.result.output}
+        {watching && tail.lines}
         {last?.result.error && <span className="stderr">{last.result.error}</span>}
       </pre>
     </div>
@@ -54,7 +69,10 @@ export function KubectlBar() {
     void cluster.kubectl(line);
   };
   const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter') {
+    if (e.key === 'Escape' || (e.key === 'c' && e.ctrlKey && !e.currentTarget.value.slice(e.currentTarget.selectionStart ?? 0, e.currentTarget.selectionEnd ?? 0))) {
+      // ^C ends a running `get -w` (unless text is selected: then it copies)
+      stopWatch();
+    } else if (e.key === 'Enter') {
       e.preventDefault();
       run();
     } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {

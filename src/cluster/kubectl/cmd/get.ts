@@ -1,7 +1,7 @@
 /**
  * `kubectl get`, as staging/src/k8s.io/kubectl/pkg/cmd/get/get.go (Run, printGeneric,
  * table printing with a blank line between kinds, `kind/name` prefixes when several types
- * are requested, "No resources found in X namespace."), the human-readable table printer
+ * are requested, "No resources found in X namespace."; `-w` in ./get-watch.ts), the human-readable table printer
  * of k8s.io/cli-runtime/pkg/printers/tableprinter.go (NAMESPACE column, --show-labels,
  * -L, --no-headers), sorter.go (--sort-by) and customcolumn.go (-o custom-columns).
  */
@@ -12,6 +12,7 @@ import { formatTable } from '../tabwriter';
 import { customResourceTable, formatLabels, tableFor, type PrinterColumn, type TableDef } from '../table';
 import { evalPath, formatJSONPathValue, renderJSONPath } from '../jsonpath';
 import { listOf, toJSON, toYAML } from './output';
+import { runGetWatch } from './get-watch';
 import { KubectlError, fail, seeHelp, stderrOf, tryStatus, typeName, resolveTargets, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl get`. */
@@ -25,6 +26,7 @@ export const GET_FLAGS: FlagSpec = {
   'sort-by': {},
   'label-columns': { short: 'L' },
   watch: { bool: true, short: 'w' },
+  'watch-only': { bool: true },
   'show-kind': { bool: true },
   'ignore-not-found': { bool: true },
   'chunk-size': {},
@@ -133,6 +135,8 @@ export function runGet(ctx: Ctx): KubectlResult {
   }
   const sortExpr = ctx.flags.get('sort-by');
   if (sortExpr) for (const f of fetched) f.objs = sortBy(f.objs, sortExpr);
+  const on = (f: string) => ctx.flags.has(f) && ctx.flags.get(f) !== 'false';
+  if (on('watch') || on('watch-only')) return runGetWatch(ctx, targets, fetched.flatMap((f) => f.objs), errors);
   const items = fetched.flatMap((f) => f.objs.map((o) => ({ info: f.info, obj: o })));
   const exit = errors.length ? 1 : 0;
   const done = (output: string, extra: string[] = []): KubectlResult => ({ output, error: stderrOf([...extra, ...errors]), exitCode: exit });
@@ -175,37 +179,54 @@ export function runGet(ctx: Ctx): KubectlResult {
     const namespaced = targets.some((t) => t.info.namespaced);
     return { output: '', error: namespaced && !allNs ? `No resources found in ${ctx.namespace} namespace.\n` : 'No resources found\n', exitCode: 0 };
   }
-  const wide = outFmt === 'wide';
   const withKind = targets.length > 1 || ctx.flags.has('show-kind');
-  const labelCols = (ctx.multi.get('label-columns') ?? []).flatMap((l) => l.split(',')).filter(Boolean);
   const blocks: string[] = [];
   for (const f of fetched) {
     if (!f.objs.length) continue;
-    const def = tableForInfo(ctx.client, f.info);
-    const showNs = allNs && f.info.namespaced;
-    const keep = def.columns.map((c) => wide || !c.wide);
-    const header = [
-      ...(showNs ? ['NAMESPACE'] : []),
-      ...(def.noName ? [] : ['NAME']),
-      ...def.columns.filter((_, i) => keep[i]).map((c) => c.header),
-      ...labelCols.map((l) => l.toUpperCase()),
-      ...(ctx.flags.has('show-labels') ? ['LABELS'] : []),
-    ];
-    const rows: string[][] = ctx.flags.has('no-headers') ? [] : [header];
-    for (const o of f.objs) {
-      const cells = def.row(o, ctx.nowMs).filter((_, i) => keep[i]);
-      const name = withKind ? `${typeName(f.info)}/${displayName(o)}` : displayName(o);
-      rows.push([
-        ...(showNs ? [o.metadata.namespace ?? ''] : []),
-        ...(def.noName ? [] : [name]),
-        ...cells,
-        ...labelCols.map((l) => o.metadata.labels?.[l] ?? ''),
-        ...(ctx.flags.has('show-labels') ? [formatLabels(o.metadata.labels)] : []),
-      ]);
-    }
+    const layout = tableLayout(ctx, f.info, outFmt === 'wide', withKind);
+    const rows: string[][] = ctx.flags.has('no-headers') ? [] : [layout.header];
+    for (const o of f.objs) rows.push(layout.row(o, ctx.nowMs));
     blocks.push(formatTable(rows));
   }
   return done(blocks.join('\n'));
+}
+
+/** The columns of one resource's table: header cells, and the cells of an object's row at `nowMs` (ms since the epoch). */
+export interface TableLayout {
+  header: string[];
+  row(o: KObject, nowMs: number): string[];
+}
+
+/**
+ * The human-readable table of one resource as the flags shape it (tableprinter.go): NAMESPACE
+ * with -A, NAME (`kind/name` with several kinds or --show-kind), the printer's columns (wide
+ * ones with -o wide), -L label columns, LABELS with --show-labels.
+ */
+export function tableLayout(ctx: Ctx, info: ResourceInfo, wide: boolean, withKind: boolean): TableLayout {
+  const allNs = ctx.flags.has('all-namespaces') && ctx.flags.get('all-namespaces') !== 'false';
+  const labelCols = (ctx.multi.get('label-columns') ?? []).flatMap((l) => l.split(',')).filter(Boolean);
+  const def = tableForInfo(ctx.client, info);
+  const showNs = allNs && info.namespaced;
+  const keep = def.columns.map((c) => wide || !c.wide);
+  const header = [
+    ...(showNs ? ['NAMESPACE'] : []),
+    ...(def.noName ? [] : ['NAME']),
+    ...def.columns.filter((_, i) => keep[i]).map((c) => c.header),
+    ...labelCols.map((l) => l.toUpperCase()),
+    ...(ctx.flags.has('show-labels') ? ['LABELS'] : []),
+  ];
+  const row = (o: KObject, nowMs: number): string[] => {
+    const cells = def.row(o, nowMs).filter((_, i) => keep[i]);
+    const name = withKind ? `${typeName(info)}/${displayName(o)}` : displayName(o);
+    return [
+      ...(showNs ? [o.metadata.namespace ?? ''] : []),
+      ...(def.noName ? [] : [name]),
+      ...cells,
+      ...labelCols.map((l) => o.metadata.labels?.[l] ?? ''),
+      ...(ctx.flags.has('show-labels') ? [formatLabels(o.metadata.labels)] : []),
+    ];
+  };
+  return { header, row };
 }
 
 function stripManaged(ctx: Ctx, o: KObject): KObject {

@@ -1,4 +1,7 @@
-/** Where Pods wait before kube-scheduler binds them (Pending, no spec.nodeName). */
+/**
+ * Where Pods wait before kube-scheduler binds them (Pending, no spec.nodeName). The count sits
+ * in the header and the caption stays on one line, so the Pod cards below never cover them.
+ */
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import type { AreaFlowNode } from '../flow-types';
@@ -8,9 +11,12 @@ export const AreaCard = memo(function AreaCard({ data }: NodeProps<AreaFlowNode>
     <div className="area-card" style={{ width: data.width, height: data.height }} data-testid="unscheduled-area">
       <div className="node-header">
         <span className="node-name">unscheduled</span>
+        <span className="badge" data-testid="unscheduled-count">
+          {data.count}
+        </span>
       </div>
-      <div className="node-sub">
-        <span className="badge">{data.count}</span> Pending, no node yet
+      <div className="node-sub" title="Pending, no node yet">
+        <span className="area-sub-text">Pending, no node yet</span>
       </div>
     </div>
   );
