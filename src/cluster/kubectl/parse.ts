@@ -34,7 +34,7 @@ export const MAX_ALIAS_COUNT = 100;
 /** Largest manifest accepted, in characters (kubectl has no limit; the UI must not freeze). */
 export const MAX_MANIFEST_CHARS = 3 * 1024 * 1024;
 
-/** Splits the text as YAMLReader does: a line starting with `---` (then nothing or a comment) ends a document. */
+/** Splits the text as YAMLReader does: a line starting with `---` (then nothing or a comment) ends the current document (YAML text) */
 export function splitYAMLDocuments(text: string): { text: string; line: number }[] {
   const lines = text.split('\n');
   const out: { text: string; line: number }[] = [];

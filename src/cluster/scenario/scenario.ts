@@ -129,7 +129,7 @@ function requestStep(v: unknown, where: string): Step {
 }
 
 /**
- * Validates a parsed scenario document.
+ * Validates a parsed scenario (its YAML document)
  * @throws ScenarioError naming the step (`steps[3] (settle)`) and the problem.
  */
 export function parseScenario(doc: unknown): Scenario {

@@ -138,7 +138,7 @@ export class SimClock {
   /**
    * Fires every timer due at or before `untilMs`, in order, moving the clock to each
    * timer's time, then sets the clock to `untilMs`. Timers set while running fire too
-   * when they fall inside the window. `stop` is checked after each timer; when it returns
+   * when they fall inside that time window; `stop` is checked after each timer; when it returns
    * true, the clock stays at that timer's time and the call returns false.
    * @returns true when the window was completed.
    */
