@@ -10,6 +10,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
+import { applyAndWaitRunning, startRollout } from './rollout';
 
 test.skip(!process.env.UI_PROFILE, 'profiling only with UI_PROFILE=1');
 
@@ -24,20 +25,6 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const deployment = (image: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 300
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: app
-        image: ${image}
-        resources: {requests: {cpu: 10m, memory: 16Mi}}
-`;
 
 interface TraceEvent {
   name: string;
@@ -76,14 +63,10 @@ function summarise(p: Profile): { byFunction: [string, number][]; byFile: [strin
 }
 
 test('ui profile', async ({ page }) => {
-  type Hook = { setEditorText(t: string): void; objects: { kind: string; status?: { phase?: string }; spec?: { containers?: { image: string }[] } }[] };
   await page.goto('/');
   const apply = page.getByTestId('apply');
   await expect(apply).toBeEnabled({ timeout: 30_000 });
-  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.27'));
-  await page.getByTestId('speed').selectOption('10');
-  await apply.click();
-  await page.waitForFunction(() => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.objects.filter((o) => o.kind === 'Pod' && o.status?.phase === 'Running').length >= 300, null, { timeout: 180_000, polling: 1000 });
+  await applyAndWaitRunning(page);
 
   // long animation frames (> 50 ms) and the scripts in them, by invoker and function
   await page.evaluate(() => {
@@ -113,8 +96,7 @@ test('ui profile', async ({ page }) => {
   if (sample) {
     await browser.startTracing(page, { categories: ['devtools.timeline'] });
   }
-  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.28'));
-  await apply.click();
+  await startRollout(page);
   await page.waitForTimeout(10_000);
   if (sample) {
     const traceText = (await browser.stopTracing()).toString('utf8');

@@ -12,6 +12,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { applyAndWaitRunning, startRollout } from './rollout';
 
 const dist = process.env.E2E_DIST ?? '/tmp/dist-bench';
 const out = process.env.UI_BENCH_OUT ?? 'bench/results.json';
@@ -33,20 +34,6 @@ function chunkSizes() {
   };
 }
 
-const deployment = (image: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 300
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: app
-        image: ${image}
-        resources: {requests: {cpu: 10m, memory: 16Mi}}
-`;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -62,13 +49,7 @@ test('ui benchmark', async ({ page }) => {
   const interactiveMs = Math.round(await page.evaluate(() => performance.now()));
   const firstPaintMs = Math.round(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1));
 
-  type Hook = { setEditorText(t: string): void; objects: { kind: string; status?: { phase?: string }; spec?: { containers?: { image: string }[] } }[] };
-  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.27'));
-  await page.getByTestId('speed').selectOption('10');
-  await apply.click();
-  const running = (image: string) =>
-    page.waitForFunction((img) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.objects.filter((o) => o.kind === 'Pod' && o.status?.phase === 'Running' && o.spec?.containers?.[0].image === img).length >= 300, image, { timeout: 180_000, polling: 1000 });
-  await running('nginx:1.27');
+  await applyAndWaitRunning(page);
 
   await page.evaluate(() => {
     const w = window as unknown as { __frames: number[] };
@@ -81,8 +62,7 @@ test('ui benchmark', async ({ page }) => {
     };
     requestAnimationFrame(tick);
   });
-  await page.evaluate((t) => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.setEditorText(t), deployment('nginx:1.28'));
-  await apply.click();
+  await startRollout(page);
   await page.waitForTimeout(15_000);
   const frames = (await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames)).slice(1);
   await page.screenshot({ path: test.info().outputPath('rollout.png') });

@@ -2,30 +2,12 @@
  * The editor's tools: schema completion and validation (monaco-yaml + the generated
  * Kubernetes schema), apiserver dry-run markers, tabs, kubectl diff, dry run, bad input.
  */
-import { test, expect, openApp } from './fixtures';
+import { test, expect, openApp, SELECTOR_MISMATCH } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const editor = (page: Page) => page.getByTestId('editor');
 const markers = (page: Page) => page.evaluate(() => window.__kubeRelay!.editorMarkers);
 
-const SELECTOR_MISMATCH = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: peekcart
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: peekcart
-  template:
-    metadata:
-      labels:
-        app: peekcart-typo
-    spec:
-      containers:
-        - name: peekcart
-          image: ghcr.io/peekcart/peekcart:1.0.0
-`;
 
 test('Ctrl+Space after `kind: ` lists the kinds; an unknown field is a warning marker', async ({ page }) => {
   await openApp(page);

@@ -1,5 +1,5 @@
 /** The editor as a person uses it: paste from the clipboard, apply, read kubectl's answer. */
-import { test, expect, openApp, pasteIntoEditor } from './fixtures';
+import { test, expect, openApp, pasteIntoEditor, SELECTOR_MISMATCH } from './fixtures';
 
 const NGINX = `apiVersion: v1
 kind: Pod
@@ -36,24 +36,7 @@ test('a manifest pasted with the clipboard applies (Ctrl/Cmd+Enter)', async ({ p
 
 test('an invalid manifest shows the apiserver error verbatim, and YAML errors get markers', async ({ page }) => {
   await openApp(page);
-  const bad = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: peekcart
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: peekcart
-  template:
-    metadata:
-      labels:
-        app: peekcart-typo
-    spec:
-      containers:
-        - name: peekcart
-          image: ghcr.io/peekcart/peekcart:1.0.0
-`;
+  const bad = SELECTOR_MISMATCH;
   await page.evaluate((t) => window.__kubeRelay!.setEditorText(t), bad);
   await page.getByTestId('apply').click();
   const line = page.getByTestId('apply-result');

@@ -58,3 +58,23 @@ export async function pasteIntoEditor(page: Page, text: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('ControlOrMeta+V');
 }
+
+/** The seed's Deployment with a selector that does not match its template's labels (the apiserver rejects it). */
+export const SELECTOR_MISMATCH = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: peekcart
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: peekcart
+  template:
+    metadata:
+      labels:
+        app: peekcart-typo
+    spec:
+      containers:
+        - name: peekcart
+          image: ghcr.io/peekcart/peekcart:1.0.0
+`;

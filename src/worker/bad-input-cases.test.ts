@@ -9,21 +9,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
-import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
-import { ClusterHost } from './cluster-api';
+import { testHost } from './test-host';
 
-function host() {
-  return new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 1 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => `${o.kind.toLowerCase()}s`,
-    wallNow: () => 0,
-    setInterval: () => 1,
-    clearInterval: () => {},
-  });
-}
+const host = () => testHost({ nodes: 1, subscribe: false }).host;
 
 const cm = (name: string, extra = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${extra}`;
 const RFC1123 = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
@@ -210,6 +198,8 @@ kind: Widget
 metadata:
   name: w2
 `;
+    // before the CRD exists, the editor's dry run marks the instance's document (line 16)
+    expect(host().dryRun(crd).markers.find((m) => m.message.includes('"w1"'))!.line).toBe(16);
     const first = h.apply(crd);
     expect(first.map((r) => `${r.object} ${r.action}`)).toEqual(['customresourcedefinition.apiextensions.k8s.io/widgets.example.com created', 'widget.example.com/w1 error', 'widget.example.com/w2 error']);
     expect(first[1].message).toContain('resource mapping not found for name: "w1" namespace: "" from "STDIN": no matches for kind "Widget" in version "example.com/v1"\nensure CRDs are installed first');

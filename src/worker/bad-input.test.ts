@@ -3,23 +3,10 @@
  * message on a line, nothing hangs, nothing pollutes prototypes, nothing is half-applied.
  */
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../cluster/cluster';
-import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
-import { ClusterHost } from './cluster-api';
 import { fieldPaths, splitPath } from './markers';
+import { testHost } from './test-host';
 
-function host() {
-  return new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 1 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => `${o.kind.toLowerCase()}s`,
-    wallNow: () => 0,
-    setInterval: () => 1,
-    clearInterval: () => {},
-  });
-}
+const host = () => testHost({ nodes: 1, subscribe: false }).host;
 
 const cm = (name: string, extra = '') => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${extra}`;
 
@@ -78,34 +65,6 @@ describe('bad input → markers', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(results[0].action).toBe('error');
     expect(results[0].message).toContain('unknown field');
-  });
-
-  it('duplicate documents: the second one is unchanged; a CRD and its instance in one file', () => {
-    const h = host();
-    expect(h.apply(`${cm('dup')}---\n${cm('dup')}`).map((r) => `${r.object} ${r.action}`)).toEqual(['configmap/dup created', 'configmap/dup unchanged']);
-    const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  names: {kind: Widget, plural: widgets, singular: widget}
-  scope: Namespaced
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
----
-apiVersion: example.com/v1
-kind: Widget
-metadata:
-  name: w
-`;
-    const { results, markers } = h.dryRun(crd);
-    expect(results[1].message).toContain('no matches for kind "Widget" in version "example.com/v1"');
-    expect(markers.find((m) => m.message.includes('Widget'))!.line).toBe(16);
   });
 });
 

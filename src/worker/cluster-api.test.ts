@@ -3,36 +3,11 @@
  * (injected wallNow / setInterval), batches are collected as the UI would receive them.
  */
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../cluster/cluster';
-import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
-import { ClusterHost, TICK_MS } from './cluster-api';
-import type { TickBatch } from './protocol';
 import SEED_MANIFEST from '../scenarios/peekcart.yaml?raw';
+import { testHost } from './test-host';
 
-function setup() {
-  let wall = 0;
-  let tick: (() => void) | null = null;
-  const host = new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => (o.kind === 'Deployment' || o.kind === 'ReplicaSet' ? `${o.kind.toLowerCase()}s.apps` : `${o.kind.toLowerCase()}s`),
-    wallNow: () => wall,
-    setInterval: (fn) => ((tick = fn), 1),
-    clearInterval: () => (tick = null),
-  });
-  const batches: TickBatch[] = [];
-  host.subscribe((b) => batches.push(structuredClone(b)));
-  /** Lets `ms` of wall time pass, one tick at a time. */
-  const run = (ms: number) => {
-    for (let t = 0; t < ms; t += TICK_MS) {
-      wall += TICK_MS + 0.37; // performance.now() is fractional; simulated time must not be
-      tick!();
-    }
-  };
-  return { host, batches, run };
-}
+const setup = () =>
+  testHost({ resourceOf: (o) => (o.kind === 'Deployment' || o.kind === 'ReplicaSet' ? `${o.kind.toLowerCase()}s.apps` : `${o.kind.toLowerCase()}s`) });
 
 describe('ClusterHost', () => {
   it('starts with a reset batch holding the nodes, with their kubectl rows', () => {

@@ -4,37 +4,13 @@
  * live session's state.
  */
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../cluster/cluster';
 import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
-import { ClusterHost, TICK_MS } from './cluster-api';
 import { FramedRun, IMPORT_FRAME_MS, IMPORT_MAX_TIME_FRAMES, importStride } from './import-frames';
 import type { SessionLog, TickBatch } from './protocol';
 import SEED_MANIFEST from '../scenarios/peekcart.yaml?raw';
+import { testHost } from './test-host';
 
-function setup(subscribe = true) {
-  let wall = 0;
-  let tick: (() => void) | null = null;
-  const host = new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => `${o.kind.toLowerCase()}s`,
-    wallNow: () => wall,
-    setInterval: (fn) => ((tick = fn), 1),
-    clearInterval: () => (tick = null),
-  });
-  const batches: TickBatch[] = [];
-  const listen = () => host.subscribe((b) => batches.push(structuredClone(b)));
-  if (subscribe) listen();
-  const run = (ms: number) => {
-    for (let t = 0; t < ms; t += TICK_MS) {
-      wall += TICK_MS + 0.37;
-      tick!();
-    }
-  };
-  return { host, batches, run, listen };
-}
+const setup = (subscribe = true) => testHost({ subscribe });
 
 /** Folds batches as the UI's reducer does: key → [resourceVersion, uid, row status]. */
 function fold(batches: readonly TickBatch[]): Map<string, [string | undefined, string | undefined, string | undefined]> {

@@ -8,10 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Cluster } from '../cluster/cluster';
-import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
-import { ClusterHost } from './cluster-api';
 import { applyKustomize, kustomizationDirs, kustomizeBuild, normalizePath, type KustomizeFiles } from './kustomize';
+import { testHost } from './test-host';
 
 const SRC = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const GOLDENS = `${SRC}/cluster/kustomize/testdata`;
@@ -35,17 +33,7 @@ const goldenCases = Object.keys(goldenTabs)
   .filter((d, i, all) => all.indexOf(d) === i && statSync(`${GOLDENS}/${d}`).isDirectory() && readdirSync(`${GOLDENS}/${d}`).includes('expected.yaml'))
   .sort();
 
-function host() {
-  return new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => `${o.kind.toLowerCase()}s`,
-    wallNow: () => 0,
-    setInterval: () => 1,
-    clearInterval: () => {},
-  });
-}
+const host = () => testHost({ subscribe: false }).host;
 
 describe('kubectl kustomize over the tabs (in-memory FS) = the goldens', () => {
   it('finds every golden case', () => expect(goldenCases.length).toBeGreaterThanOrEqual(13));

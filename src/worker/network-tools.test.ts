@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
-import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
 import { ClusterHost } from './cluster-api';
+import { testHost } from './test-host';
 
 const APP = `apiVersion: apps/v1
 kind: Deployment
@@ -29,17 +28,7 @@ spec:
   ports: [{port: 80, nodePort: 30080}]
 `;
 
-function host() {
-  return new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => `${o.kind.toLowerCase()}s`,
-    wallNow: () => 0,
-    setInterval: () => 1,
-    clearInterval: () => {},
-  });
-}
+const host = () => testHost({ subscribe: false }).host;
 
 describe('ClusterHost network tools', () => {
   const h = host();

@@ -4,34 +4,12 @@
  * session log replays the same cluster.
  */
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../cluster/cluster';
 import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
-import { ClusterHost, TICK_MS } from './cluster-api';
-import type { Step, TickBatch } from './protocol';
+import { TICK_MS } from './cluster-api';
+import type { Step } from './protocol';
+import { testHost } from './test-host';
 
-function setup() {
-  let wall = 0;
-  let tick: (() => void) | null = null;
-  const host = new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => `${o.kind.toLowerCase()}s`,
-    wallNow: () => wall,
-    setInterval: (fn) => ((tick = fn), 1),
-    clearInterval: () => (tick = null),
-  });
-  const batches: TickBatch[] = [];
-  host.subscribe((b) => batches.push(b));
-  const run = (ms: number) => {
-    for (let t = 0; t < ms; t += TICK_MS) {
-      wall += TICK_MS;
-      tick!();
-    }
-  };
-  return { host, run, last: () => batches.at(-1)! };
-}
+const setup = () => testHost({ wallStep: TICK_MS });
 
 const TOUR: Step[] = [
   { kind: 'dockerRun', run: { node: 'node-1', name: 'web', image: 'nginx', restart: 'always' } },

@@ -3,35 +3,12 @@
  * cluster; a dry run or a diff changes nothing, not even the RNG or the relay counters.
  */
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../cluster/cluster';
-import { DEFAULT_START_MS } from '../cluster/sim/clock';
-import { describeRow } from '../cluster/kubectl/printers';
-import { ClusterHost, TICK_MS } from './cluster-api';
+import { ClusterHost } from './cluster-api';
 import type { TickBatch } from './protocol';
 import SEED_MANIFEST from '../scenarios/peekcart.yaml?raw';
+import { testHost } from './test-host';
 
-function setup() {
-  let wall = 0;
-  let tick: (() => void) | null = null;
-  const host = new ClusterHost({
-    createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-    startMs: DEFAULT_START_MS,
-    describeRow,
-    resourceOf: (o) => `${o.kind.toLowerCase()}s`,
-    wallNow: () => wall,
-    setInterval: (fn) => ((tick = fn), 1),
-    clearInterval: () => (tick = null),
-  });
-  let last: TickBatch | null = null;
-  host.subscribe((b) => (last = b));
-  const run = (ms: number) => {
-    for (let t = 0; t < ms; t += TICK_MS) {
-      wall += TICK_MS + 0.37;
-      tick!();
-    }
-  };
-  return { host, run, last: () => last! };
-}
+const setup = () => testHost();
 
 /** What the UI would see after a reset batch: every object, the relay, the time. */
 function picture(h: ClusterHost) {
