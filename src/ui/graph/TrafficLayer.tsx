@@ -46,11 +46,13 @@ const Packet = memo(function Packet({ flight, shownAs }: { flight: TrafficFlight
     if (first) points.unshift(first);
     const el = ref.current;
     if (!el || points.length === 0) return;
-    const elapsed = Math.max(0, performance.now() - flight.startedWallMs);
+    // the packet starts from its source when it is first drawn, not when the request was sent:
+    // on a busy main thread a flight may mount late, and a packet already half-way (or past its
+    // end) would never be seen; the store still drops the flight TRAFFIC_FLIGHT_MS after sending
     const frames = points.map((p, i) => ({ transform: `translate(${p.x - 6}px, ${p.y - 6}px)`, offset: points.length === 1 ? 0 : i / (points.length - 1) }));
     if (frames.length === 1) frames.push({ ...frames[0], offset: 1 });
-    const anim = el.animate(frames, { duration: TRAFFIC_FLIGHT_MS * 0.8, easing: 'ease-in-out', fill: 'forwards', delay: -Math.min(elapsed, TRAFFIC_FLIGHT_MS * 0.8) });
-    const timer = setTimeout(() => setDone(true), Math.max(0, TRAFFIC_FLIGHT_MS - elapsed));
+    const anim = el.animate(frames, { duration: TRAFFIC_FLIGHT_MS * 0.8, easing: 'ease-in-out', fill: 'forwards' });
+    const timer = setTimeout(() => setDone(true), TRAFFIC_FLIGHT_MS);
     return () => {
       anim.cancel();
       clearTimeout(timer);
