@@ -20,8 +20,12 @@ spec:
     expect(c.kubectl('get svc web').output).toMatch(/LoadBalancer\s+10\.\d+\.\d+\.\d+\s+172\.18\.255\.200\s+80:3\d{4}\/TCP/);
     const ev = c.events().filter((e) => e.involvedObject.name === 'web').map((e) => `${e.reason}: ${e.message}`);
     expect(ev).toEqual(['EnsuringLoadBalancer: Ensuring load balancer', 'EnsuredLoadBalancer: Ensured load balancer']);
-    // type change releases it
+    expect(svc.metadata.finalizers).toEqual(['service.kubernetes.io/load-balancer-cleanup']);
+    // deleting it waits for the cleanup finalizer; the IP goes back to the pool
     c.kubectl(`delete svc web`);
+    c.advance(1_000);
+    expect(c.get('services', 'default', 'web')).toBeUndefined();
+    expect(c.events().filter((e) => e.involvedObject.name === 'web').map((e) => e.reason)).toEqual(['EnsuringLoadBalancer', 'EnsuredLoadBalancer', 'DeletingLoadBalancer', 'DeletedLoadBalancer']);
     c.apply(`apiVersion: v1
 kind: Service
 metadata: {name: web2}
@@ -32,5 +36,29 @@ spec:
 `);
     c.advance(3_000);
     expect(c.get('services', 'default', 'web2')!.status.loadBalancer.ingress[0].ip).toBe('172.18.255.200');
+  });
+
+  it('a type change away from LoadBalancer deletes the load balancer and drops the finalizer', () => {
+    const c = new Cluster({ seed: 1 });
+    const svc = (type: string) => `apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  type: ${type}
+  selector: {app: web}
+  ports: [{port: 80}]
+`;
+    c.apply(svc('LoadBalancer'));
+    c.advance(3_000);
+    expect(c.kubectl('apply -f -', svc('ClusterIP')).output).toBe('service/web configured\n');
+    c.advance(1_000);
+    const s = c.get('services', 'default', 'web')!;
+    expect([s.metadata.finalizers, s.status.loadBalancer, s.spec.ports[0].nodePort]).toEqual([undefined, {}, undefined]);
+    expect(c.events().filter((e) => e.involvedObject.name === 'web').map((e) => `${e.reason}: ${e.message}`)).toEqual([
+      'EnsuringLoadBalancer: Ensuring load balancer',
+      'EnsuredLoadBalancer: Ensured load balancer',
+      'DeletingLoadBalancer: Deleting load balancer',
+      'DeletedLoadBalancer: Deleted load balancer',
+    ]);
   });
 });

@@ -5,7 +5,8 @@
  * (172.18.255.200–172.18.255.250). For every Service of type LoadBalancer it records
  * EnsuringLoadBalancer "Ensuring load balancer", provisions (2 s of simulated cloud time),
  * writes status.loadBalancer.ingress[0].ip, and records EnsuredLoadBalancer "Ensured load
- * balancer"; the IP is released when the Service is deleted or changes type.
+ * balancer"; the IP is released when the Service is deleted or changes type (DeletingLoadBalancer,
+ * DeletedLoadBalancer), guarded by the service.kubernetes.io/load-balancer-cleanup finalizer.
  */
 import type { ComponentContext } from '../component-context';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
@@ -17,6 +18,8 @@ import { deepCopy, metaNamespaceKey, type KObject } from '../api/types';
 const PARTICIPANT = 'service-controller';
 /** Simulated time the cloud takes to program a load balancer. */
 export const LB_PROVISION_MS = 2_000;
+/** servicehelper.LoadBalancerCleanupFinalizer (k8s.io/cloud-provider/service/helpers). */
+export const LB_CLEANUP_FINALIZER = 'service.kubernetes.io/load-balancer-cleanup';
 
 export class ServiceLoadBalancerController {
   readonly name = PARTICIPANT;
@@ -34,7 +37,7 @@ export class ServiceLoadBalancerController {
     this.services = informers.informerFor('', 'services');
     this.services.addEventHandler({
       participant: PARTICIPANT,
-      filter: (s) => s.spec?.type === 'LoadBalancer' || this.assigned.has(metaNamespaceKey(s)),
+      filter: (s) => s.spec?.type === 'LoadBalancer' || this.assigned.has(metaNamespaceKey(s)) || (s.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER),
       onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
       onUpdate: (_o, s) => this.queue.add(metaNamespaceKey(s)),
       onDelete: (s) => this.queue.add(metaNamespaceKey(s)),
@@ -58,16 +61,30 @@ export class ServiceLoadBalancerController {
     return undefined;
   }
 
-  /** syncService: ensure or delete the Service's load balancer. */
+  /**
+   * syncService (syncLoadBalancerIfNeeded): ensure or delete the Service's load balancer. The
+   * `service.kubernetes.io/load-balancer-cleanup` finalizer is added before provisioning and
+   * removed once the load balancer is gone, so a deleted Service waits for its cleanup
+   * (DeletingLoadBalancer "Deleting load balancer", then DeletedLoadBalancer "Deleted load
+   * balancer"), as on a type change away from LoadBalancer.
+   */
   syncService(key: string): void {
     const svc = this.services.get(key);
-    const wants = svc && svc.spec?.type === 'LoadBalancer' && !svc.metadata.deletionTimestamp;
+    if (!svc) {
+      this.assigned.delete(key);
+      return;
+    }
+    const hasFinalizer = (svc.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER);
+    const wants = svc.spec?.type === 'LoadBalancer' && !svc.metadata.deletionTimestamp;
     if (!wants) {
+      if (!hasFinalizer && !this.assigned.has(key)) return;
       if (this.assigned.delete(key)) {
+        this.recorder.event(svc, 'Normal', 'DeletingLoadBalancer', 'Deleting load balancer');
         this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', summary: `Service ${key} no longer needs a load balancer → release its IP` });
-        if (svc) this.recorder.event(svc, 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer');
-        if (svc?.status?.loadBalancer?.ingress?.length) this.writeStatus(svc, []);
       }
+      const cur = hasFinalizer ? this.setFinalizer(svc, false) : svc;
+      this.recorder.event(svc, 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer');
+      if (!svc.metadata.deletionTimestamp && cur.status?.loadBalancer?.ingress?.length) this.writeStatus(cur, []);
       return;
     }
     const ip = this.assigned.get(key);
@@ -84,6 +101,7 @@ export class ServiceLoadBalancerController {
       return;
     }
     this.recorder.event(svc, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer');
+    if (!(svc.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER)) this.setFinalizer(svc, true);
     this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', summary: `Service ${key} type LoadBalancer → provision ${next} in the cloud` });
     this.assigned.set(key, next);
     this.provisioning.add(key);
@@ -97,6 +115,16 @@ export class ServiceLoadBalancerController {
         this.recorder.event(cur, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer');
       });
     }, { deadline: true, label: `load balancer for Service ${key}`, object: `Service/${key}` });
+  }
+
+  /** addFinalizer / removeFinalizer: the cleanup finalizer on or off (an update of the Service). */
+  private setFinalizer(svc: KObject, on: boolean): KObject {
+    const next = deepCopy(svc);
+    const rest = (next.metadata.finalizers ?? []).filter((f: string) => f !== LB_CLEANUP_FINALIZER);
+    if (on) next.metadata.finalizers = [...rest, LB_CLEANUP_FINALIZER];
+    else if (rest.length) next.metadata.finalizers = rest;
+    else delete next.metadata.finalizers;
+    return this.client.resource('', 'services').update(next, { summary: `Service ${metaNamespaceKey(svc)} ${on ? 'add' : 'remove'} finalizer ${LB_CLEANUP_FINALIZER}` });
   }
 
   private writeStatus(svc: KObject, ingress: { ip: string; ipMode: string }[]): void {

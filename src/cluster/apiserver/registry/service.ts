@@ -44,6 +44,43 @@ export function defaultService(obj: KObject): void {
   if (s.type === 'LoadBalancer' && s.allocateLoadBalancerNodePorts === undefined) s.allocateLoadBalancerNodePorts = true;
 }
 
+const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** The set of non-zero nodePorts of `s`. */
+const nodePortSet = (s: Obj) => new Set<number>((Array.isArray(s.ports) ? s.ports : []).map((p: Obj) => p?.nodePort).filter((n: unknown): n is number => typeof n === 'number' && n !== 0));
+
+/**
+ * dropTypeDependentFields (pkg/registry/core/service/strategy.go): on an update that switches
+ * `type`, fields the new type does not use are wiped when the user did not change them
+ * (they were allocated or defaulted by the server), so `kubectl apply` of `type: ClusterIP`
+ * over a NodePort Service succeeds and its NodePorts go back to the pool. A value the user did
+ * change is left for validation to refuse.
+ */
+export function dropTypeDependentFields(obj: KObject, old: KObject): void {
+  const s: Obj = obj.spec ?? {};
+  const o: Obj = old.spec ?? {};
+  const isNodePortType = (x: Obj) => x.type === 'NodePort' || x.type === 'LoadBalancer';
+  if (needsClusterIP(o) && !needsClusterIP(s)) {
+    if (s.clusterIP === o.clusterIP && sameJSON(s.clusterIPs, o.clusterIPs)) {
+      delete s.clusterIP;
+      delete s.clusterIPs;
+    }
+    if (sameJSON(s.ipFamilies, o.ipFamilies)) delete s.ipFamilies;
+    if ((s.ipFamilyPolicy ?? '') === (o.ipFamilyPolicy ?? '')) delete s.ipFamilyPolicy;
+  }
+  if (isNodePortType(o) && !isNodePortType(s)) {
+    const before = nodePortSet(o);
+    if ([...nodePortSet(s)].every((n) => before.has(n))) for (const p of Array.isArray(s.ports) ? s.ports : []) if (p && typeof p === 'object') delete p.nodePort;
+  }
+  const needsHC = (x: Obj) => x.type === 'LoadBalancer' && x.externalTrafficPolicy === 'Local';
+  if (needsHC(o) && !needsHC(s) && s.healthCheckNodePort === o.healthCheckNodePort) delete s.healthCheckNodePort;
+  if (o.type === 'LoadBalancer' && s.type !== 'LoadBalancer') {
+    if (s.allocateLoadBalancerNodePorts !== undefined && o.allocateLoadBalancerNodePorts !== undefined && s.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts) delete s.allocateLoadBalancerNodePorts;
+    if (s.loadBalancerClass === o.loadBalancerClass) delete s.loadBalancerClass;
+  }
+  if (externallyAccessible(o) && !externallyAccessible(s) && s.externalTrafficPolicy === o.externalTrafficPolicy) delete s.externalTrafficPolicy;
+  if (s.type !== 'LoadBalancer' && obj.status) obj.status = { ...obj.status, loadBalancer: {} };
+}
+
 function goServicePortKey(p: Obj): string {
   return `core.ServicePort{Name:"", Protocol:${JSON.stringify(p.protocol ?? '')}, AppProtocol:(*string)(nil), Port:${p.port ?? 0}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`;
 }
@@ -150,6 +187,7 @@ export const serviceStrategy: Strategy = {
     const s: Obj = (obj.spec = obj.spec ?? {});
     const o: Obj = old.spec ?? {};
     defaultService(obj);
+    dropTypeDependentFields(obj, old);
     if (needsClusterIP(o) && needsClusterIP(s)) {
       if (!s.clusterIP) s.clusterIP = o.clusterIP;
       if (!s.clusterIPs?.length) s.clusterIPs = o.clusterIPs;
@@ -194,6 +232,8 @@ export const serviceStrategy: Strategy = {
           else if (!had) ctx.reserveNodePort?.(p.nodePort);
         }
       }
+      // a ClusterIP no longer used (type changed to ExternalName) goes back to the pool
+      if (!needsClusterIP(s)) for (const ip of o.clusterIPs ?? (o.clusterIP ? [o.clusterIP] : [])) if (ip && ip !== 'None') ctx.releaseClusterIP(ip);
       // ports no longer used go back to the pool
       for (const q of o.ports ?? []) {
         if (q.nodePort && !(needsNodePorts(s) && (s.ports ?? []).some((p: Obj) => p.nodePort === q.nodePort))) ctx.releaseNodePort?.(q.nodePort);
