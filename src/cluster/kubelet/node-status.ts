@@ -279,11 +279,10 @@ export class NodeStatusManager {
     try {
       node = this.nodes.get('', this.cfg.name, { quiet: true });
     } catch (err) {
-      if (err instanceof StatusError && err.code === 404) {
-        this.registered = false;
-        this.register();
-        return;
-      }
+      // registrationCompleted stays true: a kubelet whose Node object was deleted keeps failing
+      // "error getting node" and does not re-register until it restarts
+      // (kubernetes/kubernetes#71398, still so in v1.33)
+      if (err instanceof StatusError && err.code === 404) return;
       throw err;
     }
     const probe = this.computeStatus(node.status, false);
