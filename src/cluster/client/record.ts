@@ -35,27 +35,71 @@ export function refOf(obj: KObject, fieldPath?: string): ObjectRef {
   };
 }
 
-/** Shared cache of recent events per cluster, so every recorder aggregates the same way. */
-export class EventCache {
-  readonly byKey = new Map<string, { namespace: string; name: string; count: number }>();
-  /** maxLruCacheEntries of tools/record/events_cache.go. */
-  static readonly MAX_ENTRIES = 4096;
+/** A bounded map that forgets its least recently used entry (k8s.io/utils/lru). */
+export class Lru<V> {
+  readonly byKey = new Map<string, V>();
+  constructor(readonly max: number) {}
 
   /** Looks up an entry and marks it most recently used. */
-  get(key: string): { namespace: string; name: string; count: number } | undefined {
+  get(key: string): V | undefined {
     const hit = this.byKey.get(key);
-    if (hit) {
+    if (hit !== undefined) {
       this.byKey.delete(key);
       this.byKey.set(key, hit);
     }
     return hit;
   }
 
-  /** Adds an entry, evicting the least recently used one beyond {@link EventCache.MAX_ENTRIES}. */
-  set(key: string, v: { namespace: string; name: string; count: number }): void {
+  /** Adds an entry, evicting the least recently used one beyond {@link Lru.max}. */
+  set(key: string, v: V): void {
     this.byKey.delete(key);
     this.byKey.set(key, v);
-    if (this.byKey.size > EventCache.MAX_ENTRIES) this.byKey.delete(this.byKey.keys().next().value as string);
+    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value as string);
+  }
+}
+
+/** eventLog of events_cache.go: what the logger last wrote for an event key. */
+export interface EventLog {
+  namespace: string;
+  name: string;
+  count: number;
+  firstTimestamp: string;
+}
+
+/**
+ * The EventCorrelator's state (client-go tools/record/events_cache.go), shared by every
+ * recorder of the cluster (each key starts with the event's source, so this equals one
+ * correlator per component): the eventLogger's last observation per event, the
+ * EventAggregator's distinct messages per (source, object, type, reason), and the
+ * EventSourceObjectSpamFilter's token bucket per (source, object).
+ */
+export class EventCache {
+  /** maxLruCacheEntries of tools/record/events_cache.go. */
+  static readonly MAX_ENTRIES = 4096;
+  /** defaultAggregateMaxEvents: distinct messages before events are combined. */
+  static readonly AGGREGATE_MAX_EVENTS = 10;
+  /** defaultAggregateIntervalInSeconds, simulated ms. */
+  static readonly AGGREGATE_INTERVAL_MS = 600_000;
+  /** defaultSpamBurst and defaultSpamQPS (one event per 5 minutes), per source + object. */
+  static readonly SPAM_BURST = 25;
+  static readonly SPAM_QPS = 1 / 300;
+
+  /** eventLogger: event key → last observation. */
+  readonly logs = new Lru<EventLog>(EventCache.MAX_ENTRIES);
+  /** EventAggregator: aggregate key → distinct messages (insertion order) and last time (ms). */
+  readonly aggregates = new Lru<{ messages: Set<string>; last: number }>(EventCache.MAX_ENTRIES);
+  /** EventSourceObjectSpamFilter: spam key → tokens left and when they were counted (ms). */
+  readonly spam = new Lru<{ tokens: number; at: number }>(EventCache.MAX_ENTRIES);
+
+  /** EventSourceObjectSpamFilter.Filter: true when the event is to be dropped (no token). */
+  spamFiltered(key: string, nowMs: number): boolean {
+    const r = this.spam.get(key) ?? { tokens: EventCache.SPAM_BURST, at: nowMs };
+    r.tokens = Math.min(EventCache.SPAM_BURST, r.tokens + ((nowMs - r.at) / 1000) * EventCache.SPAM_QPS);
+    r.at = nowMs;
+    const accept = r.tokens >= 1;
+    if (accept) r.tokens -= 1;
+    this.spam.set(key, r);
+    return !accept;
   }
 }
 
@@ -73,45 +117,74 @@ export class EventRecorder {
     this.events = client.resource('', 'events');
   }
 
-  /** Records an event about `obj` (a stored object or an ObjectReference). Never throws. */
+  /**
+   * Records an event about `obj` (a stored object or an ObjectReference), through the
+   * EventCorrelator of events_cache.go:
+   * 1. EventAggregate: from the 10th distinct message of one (source, object, type, reason)
+   *    within 10 minutes, events are combined into one whose message is
+   *    "(combined from similar events): <message>";
+   * 2. eventObserve: a repeat of an event (same source, object, type, reason, message) counts
+   *    up the Event it created (`count`, `lastTimestamp`) instead of creating another;
+   * 3. the spam filter: each (source, object) may write 25 events at once and then one per
+   *    5 minutes; a dropped event still counts in step 2, so the next written one jumps.
+   * Never throws.
+   */
   event(obj: KObject | ObjectRef, type: EventType, reason: string, message: string): void {
     const ref: ObjectRef = 'metadata' in obj ? refOf(obj as KObject) : (obj as ObjectRef);
     const namespace = ref.namespace || 'default';
-    const key = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', ref.fieldPath ?? '', type, reason, message].join('\u0000');
+    const src = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', ref.apiVersion ?? ''];
+    const nowMs = this.clock.now();
     const now = this.clock.nowRFC3339();
+    // 1. EventAggregate (EventAggregatorByReasonFunc: reportingController/instance = source)
+    const aggKey = [...src, type, reason, this.component, this.host ?? ''].join('\u0000');
+    let agg = this.cache.aggregates.get(aggKey);
+    if (!agg || nowMs - agg.last > EventCache.AGGREGATE_INTERVAL_MS) agg = { messages: new Set(), last: nowMs };
+    agg.messages.add(message);
+    agg.last = nowMs;
+    this.cache.aggregates.set(aggKey, agg);
+    let key = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.fieldPath ?? '', ref.uid ?? '', ref.apiVersion ?? '', type, reason, message].join('\u0000');
+    let text = message;
+    if (agg.messages.size >= EventCache.AGGREGATE_MAX_EVENTS) {
+      agg.messages.delete(agg.messages.values().next().value as string);
+      key = aggKey;
+      text = `(combined from similar events): ${message}`;
+    }
+    // 2. eventObserve
+    const last = this.cache.logs.get(key);
+    const count = last ? last.count + 1 : 1;
+    const name = last ? last.name : `${ref.name}.${(BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
+    const firstTimestamp = last ? last.firstTimestamp : now;
+    this.cache.logs.set(key, { namespace, name, count, firstTimestamp });
+    // 3. EventSourceObjectSpamFilter
+    if (this.cache.spamFiltered(src.join('\u0000'), nowMs)) return;
     try {
-      const hit = this.cache.get(key);
-      if (hit) {
+      if (count > 1) {
         try {
-          const cur = this.events.get(hit.namespace, hit.name, { quiet: true });
-          const next = { ...cur, count: (cur.count ?? 1) + 1, lastTimestamp: now };
-          this.events.update(next, { category: 'event', summary: `event ${reason} ×${next.count}` });
-          hit.count = next.count;
+          const cur = this.events.get(namespace, name, { quiet: true });
+          const next = { ...cur, count, lastTimestamp: now, message: text };
+          this.events.update(next, { category: 'event', summary: `event ${reason} ×${count}` });
           return;
         } catch (err) {
           if (!(err instanceof StatusError) || err.code !== 404) throw err;
-          this.cache.byKey.delete(key);
         }
       }
-      const name = `${ref.name}.${(BigInt(Math.floor(this.clock.now())) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
       const ev: KObject = {
         apiVersion: 'v1',
         kind: 'Event',
         metadata: { name, namespace },
         involvedObject: ref,
         reason,
-        message,
+        message: text,
         source: this.host ? { component: this.component, host: this.host } : { component: this.component },
-        firstTimestamp: now,
+        firstTimestamp,
         lastTimestamp: now,
-        count: 1,
+        count,
         type,
         eventTime: null,
         reportingComponent: this.component,
         reportingInstance: this.host ?? '',
       };
-      this.events.create(namespace, ev, { category: 'event', summary: `event ${type} ${reason}: ${message}` });
-      this.cache.set(key, { namespace, name, count: 1 });
+      this.events.create(namespace, ev, { category: 'event', summary: `event ${type} ${reason}: ${text}` });
     } catch {
       // events are best effort, as in client-go
     }

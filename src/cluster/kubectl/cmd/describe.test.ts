@@ -74,8 +74,8 @@ describe('get hpa TARGETS (formatHPAMetrics)', () => {
     c.settle(600_000);
     expect(run(c, 'get hpa')).toMatchInlineSnapshot(`
       "NAME               REFERENCE                          TARGETS        MINPODS   MAXPODS   REPLICAS   AGE
-      gemma-server-hpa   Deployment/vllm-gemma-deployment   <unknown>/4    1         5         1          10m
-      pod-auto-scaler    Deployment/fake-app                cpu: 20%/70%   1         2         1          10m
+      gemma-server-hpa   Deployment/vllm-gemma-deployment   <unknown>/4    1         5         1          3m45s
+      pod-auto-scaler    Deployment/fake-app                cpu: 20%/70%   1         2         1          3m45s
       <exit 0>"
     `);
   });
