@@ -103,6 +103,9 @@ export class EventCache {
   }
 }
 
+/** Components that record through the events.k8s.io API (tools/events), not tools/record. */
+const NEW_EVENTS_API_COMPONENTS = new Set(['default-scheduler']);
+
 export class EventRecorder {
   private events: ResourceClient;
   constructor(
@@ -135,6 +138,9 @@ export class EventRecorder {
     const src = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', ref.apiVersion ?? ''];
     const nowMs = this.clock.now();
     const now = this.clock.nowRFC3339();
+    // kube-scheduler records through events.k8s.io (k8s.io/client-go/tools/events): no
+    // aggregator and no spam filter there, isomorphic events only count up
+    const legacy = !NEW_EVENTS_API_COMPONENTS.has(this.component);
     // 1. EventAggregate (EventAggregatorByReasonFunc: reportingController/instance = source)
     const aggKey = [...src, type, reason, this.component, this.host ?? ''].join('\u0000');
     let agg = this.cache.aggregates.get(aggKey);
@@ -144,7 +150,7 @@ export class EventRecorder {
     this.cache.aggregates.set(aggKey, agg);
     let key = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.fieldPath ?? '', ref.uid ?? '', ref.apiVersion ?? '', type, reason, message].join('\u0000');
     let text = message;
-    if (agg.messages.size >= EventCache.AGGREGATE_MAX_EVENTS) {
+    if (legacy && agg.messages.size >= EventCache.AGGREGATE_MAX_EVENTS) {
       agg.messages.delete(agg.messages.values().next().value as string);
       key = aggKey;
       text = `(combined from similar events): ${message}`;
@@ -156,7 +162,7 @@ export class EventRecorder {
     const firstTimestamp = last ? last.firstTimestamp : now;
     this.cache.logs.set(key, { namespace, name, count, firstTimestamp });
     // 3. EventSourceObjectSpamFilter
-    if (this.cache.spamFiltered(src.join('\u0000'), nowMs)) return;
+    if (legacy && this.cache.spamFiltered(src.join('\u0000'), nowMs)) return;
     try {
       if (count > 1) {
         try {
