@@ -1,9 +1,13 @@
 /**
  * The cluster as a React Flow graph. Subscribes only to the topology (which changes when
  * objects appear, vanish or bind) and the graph's view options; every card selects its own
- * object (STYLE.md Part D §8). The model (model.ts) and the blocks' positions (placement.ts) are
- * computed synchronously. The viewport fits the graph, but never below {@link READABLE_ZOOM}
- * (card text stays ≥ 9 px); beyond that the graph is panned, starting at its top left.
+ * object (STYLE.md Part D §8). The model (model.ts) is computed synchronously; the blocks'
+ * positions come from elk-positions.ts: placement.ts at once (rows, order, y; a new card is
+ * drawn in the same frame), then elkjs's layered layout from its Web Worker (x), the cards
+ * gliding there for a moment (`.layout-settling`). The flow carries `data-layout=elk|provisional`
+ * and `data-layout-count` (elk layouts done) for tests. The viewport fits the graph, but never
+ * below {@link READABLE_ZOOM} (card text stays ≥ 9 px); beyond that the graph is panned,
+ * starting at its top left.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { ConnectionMode, ReactFlow, ReactFlowProvider, Background, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
@@ -13,7 +17,8 @@ import { selectTopology } from '../store/selectors';
 import { select } from '../store/actions';
 import { layoutGraph, type Layout } from './layout';
 import { buildModel, type GraphModel } from './model';
-import { placeBlocks, type Pane } from './placement';
+import type { Pane, Positions } from './placement';
+import { useElkPositions } from './elk-positions';
 import { nodeTypes, edgeTypes } from './node-types';
 import type { FlowNode } from './flow-types';
 import { cluster } from '../cluster-client';
@@ -33,14 +38,14 @@ const selectView = (v: GraphView) => v;
 export const READABLE_ZOOM = 0.8;
 const MAX_FIT_ZOOM = 1.3;
 const FIT_PAD = 10;
-/** The pane's size rounded to 40 px steps (so a small resize does not move the cards). */
-const selectPaneKey = (s: ReactFlowState) => `${Math.round(s.width / 40) * 40}x${Math.round(s.height / 40) * 40}`;
-
 /** Remembers the previous layout, so unchanged nodes keep their identity. */
 function createRelayout() {
   let prev: Layout | undefined;
-  return (model: GraphModel, pane: Pane): Layout => (prev = layoutGraph(model, placeBlocks(model, pane), prev));
+  return (model: GraphModel, positions: Positions): Layout => (prev = layoutGraph(model, positions, prev));
 }
+
+/** The pane's size rounded to 40 px steps (so a small resize does not move the cards). */
+const selectPaneKey = (s: ReactFlowState) => `${Math.round(s.width / 40) * 40}x${Math.round(s.height / 40) * 40}`;
 
 /**
  * The viewport that shows a `w`×`h` graph in a `pane`: fitted and centred, but not below
@@ -62,8 +67,9 @@ function Graph() {
     return { width, height };
   }, [paneKey]);
   const model = useMemo(() => buildModel(topology, view), [topology, view]);
+  const elk = useElkPositions(model, pane);
   const [relayout] = useState(createRelayout);
-  const layout = useMemo(() => relayout(model, pane), [relayout, model, pane]);
+  const layout = useMemo(() => relayout(model, elk.positions), [relayout, model, elk.positions]);
   const { setViewport } = useReactFlow();
   const size = useMemo(() => {
     let w = 0;
@@ -99,7 +105,10 @@ function Graph() {
       minZoom={0.1}
       maxZoom={2}
       proOptions={proOptions}
+      className={elk.settling ? 'layout-settling' : undefined}
       data-testid="graph"
+      data-layout={elk.source}
+      data-layout-count={elk.layouts}
     >
       <Background gap={24} size={1} />
       <TrafficLayer shownAs={model.shownAs} />

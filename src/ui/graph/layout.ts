@@ -1,5 +1,6 @@
 /**
- * Positions the model's blocks (placement.ts) and keeps
+ * Positions the model's blocks (at elk-positions.ts's positions: placement.ts at once, elkjs's
+ * when it has answered) and keeps
  * identity: a node or edge whose position, size and data equal the previous layout's is returned
  * as the previous object (STYLE.md Part D §9), so React Flow and the memoized cards skip it.
  * Cards select their live object by key themselves; the layout only changes when the topology,
@@ -46,7 +47,7 @@ function sameEdge(a: FlowEdge, b: FlowEdge): boolean {
 }
 
 /**
- * Places the model: top-level nodes at `positions` (placeBlocks' answer for this model);
+ * Places the model: top-level nodes at `positions` (elk-positions.ts's answer for this model);
  * reuses `prev` objects that did not change.
  */
 export function layoutGraph(model: GraphModel, positions: Positions, prev?: Layout): Layout {

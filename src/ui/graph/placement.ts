@@ -1,9 +1,13 @@
 /**
- * Where the model's blocks go: rows top to bottom (model.ts ROW), the worker nodes as the main
- * row in name order, every object card above or below them as close as it can get to the
- * cards it has edges to, so ownership and selection edges stay short. Pure and synchronous:
- * the same model and pane give the same positions, and a card only moves when what it points
- * at moves (stable positions, no second layout pass).
+ * Where the model's blocks go at once: rows top to bottom (model.ts ROW), the worker nodes as
+ * the main row in name order, every object card above or below them as close as it can get to
+ * the cards it has edges to, so ownership and selection edges stay short. Pure and synchronous:
+ * the same model and pane give the same positions.
+ *
+ * These are the provisional positions and the source of the layout's order: elkjs (elk-layout.ts,
+ * off the main thread) takes the rows, their y, the node lines and the left-to-right order in
+ * every row from here and decides the final x of the object cards; until it answers, a new card
+ * stands where this module puts it (elk-positions.ts).
  *
  * - nodes: left to right in model order; when the pane is given and wrapping the row makes the
  *   whole picture bigger on screen (many nodes in a pane wider than tall), the row wraps.
