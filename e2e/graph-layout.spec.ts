@@ -109,3 +109,25 @@ test('the peekcart example from the gallery: elk layout, nodes in name order, no
   expect(await overlaps(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/graph-layout-peekcart.png' });
 });
+
+test('zoom controls: "fit the whole graph in view" shows every card of a graph bigger than the pane', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page);
+  await settled(page);
+  // five more nodes: the node row no longer fits at the readable zoom
+  for (let i = 0; i < 5; i++) await page.getByTestId('add-node').click();
+  await expect(page.locator('[data-testid=node-card]:not([data-node=control-plane])')).toHaveCount(8, { timeout: 30_000 });
+  await settled(page);
+  const pane = (await page.locator('.graph-host').boundingBox())!;
+  const outside = () =>
+    page.locator('.react-flow__node-nodeGroup, .react-flow__node-area').evaluateAll(
+      (els, p) => els.filter((el) => { const r = el.getBoundingClientRect(); return r.left < p.x - 1 || r.right > p.x + p.width + 1 || r.top < p.y - 1 || r.bottom > p.y + p.height + 1; }).map((el) => (el as HTMLElement).dataset.id),
+      pane,
+    );
+  expect((await outside()).length).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'fit the whole graph in view' }).click();
+  await expect.poll(outside).toEqual([]);
+  await expect(page.getByRole('button', { name: 'zoom in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'zoom out' })).toBeVisible();
+});

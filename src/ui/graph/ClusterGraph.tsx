@@ -10,7 +10,7 @@
  * starting at its top left.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { ConnectionMode, ReactFlow, ReactFlowProvider, Background, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
+import { ConnectionMode, ReactFlow, ReactFlowProvider, Background, Controls, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useKubeStore } from '../store/store';
 import { selectTopology } from '../store/selectors';
@@ -58,7 +58,15 @@ export function fitViewport(w: number, h: number, pane: Pane): { x: number; y: n
   return { x, y, zoom };
 }
 
+/** The zoom controls' fit: the whole graph, however small (the automatic fit keeps text readable). */
+const fitViewOptions = { padding: 0.04, duration: 200 };
+
 function Graph() {
+  const { t } = useTranslation();
+  const ariaLabels = useMemo(
+    () => ({ 'controls.ariaLabel': t('graph.controls'), 'controls.zoomIn.ariaLabel': t('graph.zoomIn'), 'controls.zoomOut.ariaLabel': t('graph.zoomOut'), 'controls.fitView.ariaLabel': t('graph.fitView') }),
+    [t],
+  );
   const topology = useKubeStore(selectTopology);
   const view = useGraphView(selectView);
   const paneKey = useStore(selectPaneKey);
@@ -105,12 +113,14 @@ function Graph() {
       minZoom={0.1}
       maxZoom={2}
       proOptions={proOptions}
+      ariaLabelConfig={ariaLabels}
       className={elk.settling ? 'layout-settling' : undefined}
       data-testid="graph"
       data-layout={elk.source}
       data-layout-count={elk.layouts}
     >
       <Background gap={24} size={1} />
+      <Controls showInteractive={false} position="bottom-right" fitViewOptions={fitViewOptions} />
       <TrafficLayer shownAs={model.shownAs} />
     </ReactFlow>
   );

@@ -86,6 +86,10 @@ export const en = {
     autoscaling: 'autoscaling',
     system: 'system',
     layerTitle: 'show or hide the {{layer}} cards and their edges',
+    controls: 'Zoom the cluster graph',
+    zoomIn: 'zoom in',
+    zoomOut: 'zoom out',
+    fitView: 'fit the whole graph in view',
   },
   node: {
     off: 'power off',

@@ -93,6 +93,10 @@ export const ko: Messages = {
     autoscaling: '오토스케일링',
     system: '시스템',
     layerTitle: '{{layer}} 카드와 연결선 보이기/숨기기',
+    controls: '클러스터 그래프 확대/축소',
+    zoomIn: '확대',
+    zoomOut: '축소',
+    fitView: '그래프 전체를 화면에 맞추기',
   },
   node: {
     off: '전원 끄기',
