@@ -133,6 +133,13 @@ export function runKubectl(client: Client, line: string, nowMs: number, env: Kub
       return fail(`error: unknown command "${verb}" for "kubectl"${more}`);
     }
     const { args, flags, multi, argsLenAtDash } = parseFlags([...pre, ...argv], cmd.flags, cmdName);
+    // cli-runtime resource.Builder FilenameParam: every -f path is checked before anything else;
+    // the kubectl bar has no file system, so only `-` (stdin: the editor) and URLs exist
+    if ('filename' in cmd.flags) {
+      for (const file of multi.get('filename') ?? (flags.has('filename') ? [flags.get('filename')!] : [])) {
+        if (file !== '-' && !/^https?:\/\//.test(file)) return fail(`error: the path "${file}" does not exist`);
+      }
+    }
     const dry = flags.get('dry-run');
     if (dry !== undefined && !['client', 'server', 'none', 'true', 'false'].includes(dry)) {
       return fail(`error: Invalid dry-run value (${dry}). Must be "none", "server", or "client".\n`);

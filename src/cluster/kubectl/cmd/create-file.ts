@@ -2,8 +2,9 @@
  * `kubectl create -f -` (staging/src/k8s.io/kubectl/pkg/cmd/create/create.go RunCreate): every
  * object of the manifest read from stdin is POSTed as it is (no last-applied annotation), each
  * printed as `<type>/<name> created`; a failed object prints `Error from server (…): error when
- * creating "STDIN": …` and the others still go through; no object at all is
- * `error: no objects passed to create`.
+ * creating "STDIN": …` and the others still go through, errors in document order (a kind
+ * with no mapping included, printed bare among several, `error: …` alone); no object at all
+ * is `error: no objects passed to create`.
  */
 import { StatusError, kubectlErrorMessage } from '../../api/errors';
 import { deepCopy, type KObject } from '../../api/types';
@@ -30,7 +31,7 @@ export function runCreateFromFile(ctx: Ctx, file: string): KubectlResult {
       const info = ctx.client.api.registry.forKind(String(doc?.apiVersion ?? ''), String(doc?.kind ?? ''));
       const name = String(doc?.metadata?.name ?? '');
       if (!info) {
-        errs.push(`error: resource mapping not found for name: "${name}" namespace: "${doc?.metadata?.namespace ?? ''}" from "${source}": no matches for kind "${doc?.kind}" in version "${doc?.apiVersion}"\nensure CRDs are installed first`);
+        errs.push(`resource mapping not found for name: "${name}" namespace: "${doc?.metadata?.namespace ?? ''}" from "${source}": no matches for kind "${doc?.kind}" in version "${doc?.apiVersion}"\nensure CRDs are installed first`);
         continue;
       }
       const obj = deepCopy(doc);
@@ -46,5 +47,7 @@ export function runCreateFromFile(ctx: Ctx, file: string): KubectlResult {
     }
   }
   if (!count && !errs.length) return fail('error: no objects passed to create');
+  // checkErr: a lone error that is not an API status gets "error: "; in an aggregate (MultipleErrors) each prints bare
+  if (errs.length === 1 && !/^(error: |Error from server)/.test(errs[0])) errs[0] = `error: ${errs[0]}`;
   return { output: out.join(''), error: errs.length ? errs.map((x) => `${x}\n`).join('') : null, exitCode: errs.length ? 1 : 0 };
 }

@@ -7,6 +7,7 @@
  */
 import type { KObject } from '../../api/types';
 import { since } from '../table';
+import { parseQuantity, type Quantity } from '../../api/quantity';
 
 /**
  * Go text/tabwriter over whole lines: a cell is text terminated by a tab; the trailing text
@@ -173,4 +174,48 @@ export function describeEvents(w: PrefixWriter, events: KObject[], nowMs: number
 export function controllerOf(obj: KObject): string {
   const ref = (obj.metadata.ownerReferences ?? []).find((r) => r.controller);
   return ref ? `${ref.kind}/${ref.name}` : '';
+}
+
+/**
+ * resource.Quantity's String() of a parsed quantity (quantity.go CanonicalizeBytes): a binary
+ * suffix stays binary when the value is a whole number of Ki ("1536Mi" for "1.5Gi"); otherwise
+ * decimal with the largest power-of-1000 suffix that keeps the mantissa whole ("1k", "500m",
+ * "8388608"). Returns "<nil>" for a missing value (Go's nil *Quantity) and the text unchanged
+ * when it does not parse.
+ */
+export function goQuantity(v: string | number | undefined | null): string {
+  if (v === undefined || v === null) return '<nil>';
+  let q: Quantity;
+  try {
+    q = parseQuantity(v);
+  } catch {
+    return String(v);
+  }
+  const sign = q.negative ? '-' : '';
+  if (q.num === 0n) return '0';
+  if (/(Ki|Mi|Gi|Ti|Pi|Ei)$/.test(q.text) && q.num % q.den === 0n) {
+    const bytes = q.num / q.den;
+    const units: [string, bigint][] = [['Ei', 1n << 60n], ['Pi', 1n << 50n], ['Ti', 1n << 40n], ['Gi', 1n << 30n], ['Mi', 1n << 20n], ['Ki', 1n << 10n]];
+    for (const [u, n] of units) if (bytes % n === 0n) return `${sign}${bytes / n}${u}`;
+  }
+  // nano units, rounded up as Quantity does for precision below 1n
+  const nanos = (q.num * 10n ** 9n + q.den - 1n) / q.den;
+  const suffixes: [string, number][] = [['E', 27], ['P', 24], ['T', 21], ['G', 18], ['M', 15], ['k', 12], ['', 9], ['m', 6], ['u', 3], ['n', 0]];
+  for (const [s, e] of suffixes) {
+    const f = 10n ** BigInt(e);
+    if (nanos % f === 0n) return `${sign}${nanos / f}${s}`;
+  }
+  return `${sign}${nanos}n`;
+}
+
+/** The number of bytes a base64 text decodes to (Secret and ConfigMap binary data). */
+export function base64Length(b64: string | undefined): number {
+  const s = (b64 ?? '').replace(/\s/g, '');
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  return Math.floor((s.length * 3) / 4) - pad;
+}
+
+/** Go's %v of an intstr.IntOrString (PDB minAvailable / maxUnavailable). */
+export function intOrString(v: string | number | undefined | null): string {
+  return v === undefined || v === null ? '' : String(v);
 }

@@ -2,8 +2,11 @@
  * `kubectl describe`, as staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go (names,
  * prefix match when the name is not found, -l, -A, blank lines between objects) and
  * pkg/describe/describe.go (NodeDescriber, DeploymentDescriber, ReplicaSetDescriber,
- * ServiceDescriber, and the genericDescriber for everything else); PVC, PV, StatefulSet,
- * Namespace and Ingress describers live in describe-storage.ts.
+ * ServiceDescriber, and the genericDescriber for everything else, e.g. Lease); PVC, PV,
+ * StatefulSet, Namespace and Ingress describers live in describe-storage.ts; HPA, Job,
+ * CronJob, DaemonSet and PDB in describe-workloads.ts; ConfigMap, Secret, StorageClass,
+ * EndpointSlice, Endpoints, IngressClass, ServiceAccount, PriorityClass and (Cluster)RoleBinding
+ * in describe-config.ts.
  */
 import type { KObject } from '../../api/types';
 import { formatLabelSelector } from '../../api/labels';
@@ -14,6 +17,27 @@ import { PrefixWriter, controllerOf, describeEvents, eventsFor, printAnnotations
 import { fail, resolveTargets, stderrOf, tryStatus, type Ctx, type FlagSpec, type KubectlResult } from './util';
 import { ownedReplicaSets } from './rollout';
 import { describeIngress, describeNamespace, describePersistentVolume, describePersistentVolumeClaim, describeStatefulSet, type DescribeEnv } from './describe-storage';
+import { describeCronJob, describeDaemonSet, describeHPA, describeJob, describePDB } from './describe-workloads';
+import { describeConfigMap, describeEndpointSlice, describeEndpoints, describeIngressClass, describePriorityClass, describeRoleBinding, describeSecret, describeServiceAccount, describeStorageClass } from './describe-config';
+
+/** The dedicated describers by kind (describe.go describerMap); every other kind gets the genericDescriber. */
+const DESCRIBERS: Record<string, (o: KObject, d: DescribeEnv) => string> = {
+  HorizontalPodAutoscaler: describeHPA,
+  Job: describeJob,
+  CronJob: describeCronJob,
+  DaemonSet: describeDaemonSet,
+  PodDisruptionBudget: describePDB,
+  ConfigMap: describeConfigMap,
+  Secret: (o) => describeSecret(o),
+  StorageClass: describeStorageClass,
+  EndpointSlice: describeEndpointSlice,
+  Endpoints: describeEndpoints,
+  IngressClass: describeIngressClass,
+  ServiceAccount: describeServiceAccount,
+  PriorityClass: describePriorityClass,
+  RoleBinding: (o) => describeRoleBinding(o),
+  ClusterRoleBinding: (o) => describeRoleBinding(o),
+};
 
 /** Flags of `kubectl describe`. */
 export const DESCRIBE_FLAGS: FlagSpec = {
@@ -345,7 +369,7 @@ export function runDescribe(ctx: Ctx): KubectlResult {
           docs.push(describeIngress(o, env, formatSliceEndpoints));
           break;
         default:
-          docs.push(describeGeneric(o, env));
+          docs.push((DESCRIBERS[o.kind] ?? describeGeneric)(o, env));
       }
     }
   }

@@ -2,7 +2,7 @@
  * Informational commands: `api-resources` (pkg/cmd/apiresources/apiresources.go: sorted by
  * group then name), `version` (pkg/cmd/version/version.go), `explain` (KIND/VERSION header
  * only; field documentation is out of scope), `top` (pkg/cmd/top: "error: Metrics API not
- * available" without a metrics source), and `apply -f -` (runApply of ../apply.ts).
+ * available" without a metrics source; nodes without metrics as `<unknown>` rows last), and `apply -f -` (runApply of ../apply.ts).
  */
 import { apiVersionOf } from '../../api/resources';
 import { KUBERNETES_GIT_VERSION } from '../../api/version';
@@ -105,6 +105,9 @@ export function runTop(ctx: Ctx): KubectlResult {
   const cpu = (m: number): string => `${Math.round(m)}m`;
   const mem = (b: number): string => `${Math.floor(b / (1024 * 1024))}Mi`;
   if (isNode) {
+    // top_node.go RunTopNode: a named node the metrics API has no NodeMetrics for is its NotFound; none at all is "metrics not available yet"
+    if (ctx.args[1] && !list.length) return fail(`Error from server (NotFound): nodemetrics.metrics.k8s.io "${ctx.args[1]}" not found`);
+    if (!list.length) return fail('error: metrics not available yet');
     const nodes = ctx.client.resource('', 'nodes').list(undefined, { quiet: true }).items;
     const rows: string[][] = ctx.flags.has('no-headers') ? [] : [['NAME', 'CPU(cores)', 'CPU(%)', 'MEMORY(bytes)', 'MEMORY(%)']];
     for (const m of list) {
@@ -116,6 +119,14 @@ export function runTop(ctx: Ctx): KubectlResult {
       const mp = bytesOf(alloc.memory ?? '0');
       rows.push([m.metadata.name, cpu(c), cp ? `${Math.trunc((c / cp) * 100)}%` : '<unknown>', mem(b), mp ? `${Math.trunc((b / mp) * 100)}%` : '<unknown>']);
     }
+    // top_node.go + metricsutil PrintNodeMetrics: nodes listed without metrics (a dead node's
+    // kubelet cannot be scraped) follow as printMissingMetricsNodeLine rows
+    const have = new Set(list.map((m) => m.metadata.name));
+    const missing = nodes
+      .map((n) => n.metadata.name as string)
+      .filter((name) => !have.has(name) && (!ctx.args[1] || name === ctx.args[1]))
+      .sort();
+    for (const name of missing) rows.push([name, '<unknown>', '<unknown>', '<unknown>', '<unknown>']);
     return ok(formatTable(rows));
   }
   if (!list.length) return { output: '', error: `No resources found in ${ctx.namespace} namespace.\n`, exitCode: 0 };

@@ -1,0 +1,83 @@
+/**
+ * `npx tsx src/cli/record-describe-goldens.ts` — records src/server/testdata/describe.txt: the
+ * REAL kubectl (v1.32 on PATH; nothing else needs it) describing one object of each kind in
+ * src/cluster/kubectl/testdata/describe/objects.yaml, plus the file-path and multi-document
+ * apply errors. The objects are applied in-process and the cluster settled (600 s simulated)
+ * BEFORE the server starts, and the server's clock is frozen (speed 0), so a test can rebuild
+ * exactly the same state with `new Cluster()` and compare the in-app kubectl's output with
+ * what real kubectl printed (after src/server/golden.ts normalisation: ages, times, uids).
+ * src/cluster/kubectl/cmd/describe-kinds.test.ts replays it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Cluster } from '../cluster/cluster';
+import { startServer } from '../server/server';
+import { kubeconfigYAML } from '../server/kubeconfig';
+import { formatTranscript, normalise, type GoldenBlock } from '../server/golden';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const OBJECTS = 'src/cluster/kubectl/testdata/describe/objects.yaml';
+const port = Number(process.argv[2] ?? 0);
+
+/** The commands recorded (kubectl argv as one line; arguments have no spaces). */
+export const DESCRIBE_COMMANDS = [
+  'describe hpa web',
+  'describe hpa rps',
+  'describe job pi',
+  'describe cronjob hello',
+  'describe configmap settings',
+  'describe configmap nginx-conf',
+  'describe secret db-pass',
+  'describe secret tls-cert',
+  'describe storageclass fast',
+  'describe storageclass standard',
+  'describe daemonset agent',
+  'describe pdb web',
+  'describe pdb agent',
+  'describe endpointslice -l kubernetes.io/service-name=web',
+  'describe ingressclass nginx',
+  'describe serviceaccount builder',
+  'describe lease leader',
+  'delete -f no-such-file.yaml',
+  'apply -f no-such-file.yaml',
+  'create -f no-such-file.yaml',
+  'get -f no-such-file.yaml',
+  'apply -f ../shared/manifests/real/node-exporter-daemonset.yaml',
+  'create -f ../shared/manifests/real/node-exporter-daemonset.yaml',
+];
+
+function run(kubeconfig: string, line: string): Promise<GoldenBlock> {
+  return new Promise((done) => {
+    const p = spawn('kubectl', line.split(' '), { cwd: ROOT, env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    p.on('close', (code) => done({ args: line, output: normalise(out + err), exitCode: code ?? 0 }));
+  });
+}
+
+const cluster = new Cluster();
+const applied = cluster.kubectl('apply -f -', readFileSync(join(ROOT, OBJECTS), 'utf8'));
+if (applied.exitCode) throw new Error(applied.error ?? 'apply failed');
+cluster.settle(600_000);
+const dir = mkdtempSync(join(tmpdir(), 'kube-relay-describe-'));
+const kubeconfig = join(dir, 'kubeconfig');
+const srv = await startServer(cluster, { port, speed: 0 });
+writeFileSync(kubeconfig, kubeconfigYAML(srv.url));
+const blocks: GoldenBlock[] = [];
+try {
+  for (const line of DESCRIBE_COMMANDS) {
+    const b = await run(kubeconfig, line);
+    blocks.push(b);
+    process.stdout.write(`kubectl ${line} → ${b.exitCode}\n`);
+  }
+} finally {
+  await srv.close();
+}
+writeFileSync(
+  join(ROOT, 'src/server/testdata/describe.txt'),
+  formatTranscript(`kubectl describe of each kind in ${OBJECTS}, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-describe-goldens.ts; real kubectl)`, blocks),
+);
