@@ -3,7 +3,8 @@
  * (CONTRACTS.md §4): runs the engine in Node and serves the Kubernetes REST API on
  * http://127.0.0.1:PORT. Prints the URL on its first line, writes the kubeconfig (context
  * kube-relay, user kubectl), and runs until SIGINT/SIGTERM. With --scenario the scenario's
- * cluster is built and its steps are played in fast-forward before serving.
+ * cluster is built and its steps are played in fast-forward before serving. The simulated clock
+ * starts at the wall-clock second the server starts (src/server/epoch.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -14,6 +15,7 @@ import { runStep } from '../cluster/scenario/runner';
 import { startServer } from '../server/server';
 import { kubeconfigYAML } from '../server/kubeconfig';
 import { kustomizeDir } from './kustomize';
+import { buildAnchored, serverEpochMs } from '../server/epoch';
 
 function usage(): never {
   process.stderr.write('usage: npm run apiserver -- [--port 6443] [--kubeconfig kube-relay.kubeconfig] [--speed 1] [--scenario FILE]\n');
@@ -36,20 +38,27 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (!Number.isInteger(port) || port < 0 || !(speed > 0)) usage();
 
+// The simulated clock starts at the wall-clock second the server starts (src/server/epoch.ts), so
+// real kubectl's client-side ages (describe, get -w) read like a real cluster's.
+const wallStartMs = Date.now();
 let cluster: Cluster;
 if (scenario) {
   try {
     const sc = parseScenario(parse(readFileSync(scenario, 'utf8'), { maxAliasCount: 100 }));
-    cluster = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images });
     const base = dirname(resolve(scenario));
-    sc.steps.forEach((s, i) => runStep(cluster, s, i, { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) }, []));
+    cluster = buildAnchored(wallStartMs, (startMs) => {
+      const c = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, startMs });
+      sc.steps.forEach((s, i) => runStep(c, s, i, { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) }, []));
+      return c;
+    });
   } catch (err) {
     process.stderr.write(`${err instanceof ScenarioError ? err.message : String(err)}\n`);
     process.exit(1);
   }
-} else cluster = new Cluster();
+} else cluster = buildAnchored(wallStartMs, (startMs) => new Cluster({ startMs }));
 
-const running = await startServer(cluster, { port, speed });
+// the clock catches up the time spent building (wall time since wallStartMs × speed) at its first tick
+const running = await startServer(cluster, { port, speed, wallStartMs: serverEpochMs(wallStartMs) });
 process.stdout.write(`${running.url}\n`);
 writeFileSync(kubeconfig, kubeconfigYAML(running.url));
 process.stdout.write(`kubeconfig written to ${kubeconfig} (context kube-relay); try: KUBECONFIG=${kubeconfig} kubectl get nodes\n`);

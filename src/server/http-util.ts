@@ -35,12 +35,17 @@ export function internalError(err: unknown): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${msg}`, reason: 'InternalError', details: { causes: [{ reason: '', message: msg }] }, code: 500 });
 }
 
-/** Reads the whole request body as text. */
-export function readBody(req: IncomingMessage): Promise<string> {
+/** Reads the whole request body as bytes. */
+export function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** Reads the whole request body as text. */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBodyBytes(req)).toString('utf8');
 }

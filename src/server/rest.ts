@@ -21,7 +21,8 @@ import { formatLabelSelector } from '../cluster/api/labels';
 import { dropFields, unknownFields } from '../cluster/kubectl/known-fields';
 import { PATCH_MEDIA_TYPES, newUnsupportedPatch, withManagedFields } from '../cluster/apiserver/patch';
 import { applyJSONPatch, applyMergePatch } from '../cluster/apiserver/patch-json';
-import { methodNotAllowed, notFoundPath, readBody, sendJSON } from './http-util';
+import { methodNotAllowed, notFoundPath, readBodyBytes, sendJSON } from './http-util';
+import { PROTOBUF_MEDIA_TYPE, decodeKubernetesProtobuf } from './protobuf';
 import { tableDefFor, toTable, wantsTable } from './table';
 import { checkFieldSelector, listPage } from './list';
 import { serveWatch } from './watch';
@@ -79,10 +80,16 @@ function writeOpts(q: URLSearchParams, user: RequestUser): WriteOptions & { forc
   };
 }
 
+/**
+ * The request body, decoded by its Content-Type: JSON, YAML (apply patches), or Kubernetes
+ * protobuf (kubectl's typed clients, protobuf.ts); undefined when empty.
+ */
 async function bodyOf(req: IncomingMessage): Promise<unknown> {
-  const text = await readBody(req);
-  if (!text.trim()) return undefined;
+  const bytes = await readBodyBytes(req);
   const ct = req.headers['content-type'] ?? '';
+  if (ct.split(';')[0].trim() === PROTOBUF_MEDIA_TYPE) return bytes.length ? decodeKubernetesProtobuf(bytes) : undefined;
+  const text = bytes.toString('utf8');
+  if (!text.trim()) return undefined;
   try {
     return /yaml/.test(ct) ? parseYAML(text) : JSON.parse(text);
   } catch (err) {

@@ -29,6 +29,12 @@ export interface ServerOptions {
   speed?: number;
   /** Wall ms between clock advances. */
   tickMs?: number;
+  /**
+   * Wall-clock ms at which the cluster's current simulated time was taken (default: when the
+   * server starts listening); the clock follows `now() + (wall − wallStartMs) × speed`, so time
+   * spent building the cluster after anchoring its epoch (src/server/epoch.ts) is caught up.
+   */
+  wallStartMs?: number;
 }
 
 /** A running server. */
@@ -129,7 +135,7 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
   await new Promise<void>((resolve) => server.listen(opts.port ?? 6443, hostname, resolve));
   const port = (server.address() as AddressInfo).port;
   hostPort = `${hostname}:${port}`;
-  const wallStart = Date.now();
+  const wallStart = opts.wallStartMs ?? Date.now();
   const simStart = cluster.now();
   const tick = setInterval(() => {
     const target = simStart + (Date.now() - wallStart) * speed;

@@ -36,6 +36,20 @@ export function tableDefFor(info: ResourceInfo, crd: KObject | undefined): Table
   return tableFor(info.kind);
 }
 
+/**
+ * The NAME cell: printers.go printStorageClass and printIngressClass append " (default)" to the
+ * default class (storageutil.IsDefaultAnnotation: the GA or beta is-default-class annotation
+ * "true"; networking.AnnotationIsDefaultIngressClass "true").
+ */
+export function nameCell(o: KObject): string {
+  const ann = o.metadata.annotations ?? {};
+  const isDefault =
+    o.kind === 'StorageClass'
+      ? ann['storageclass.kubernetes.io/is-default-class'] === 'true' || ann['storageclass.beta.kubernetes.io/is-default-class'] === 'true'
+      : o.kind === 'IngressClass' && ann['ingressclass.kubernetes.io/is-default-class'] === 'true';
+  return isDefault ? `${o.metadata.name} (default)` : o.metadata.name;
+}
+
 function partialMetadata(o: KObject): object {
   const md = { ...o.metadata };
   delete md.managedFields;
@@ -58,7 +72,7 @@ export function toTable(def: TableDef, objects: KObject[], nowMs: number, listMe
     priority: 'wide' in c && c.wide ? 1 : 0,
   }));
   const rows = objects.map((o) => ({
-    cells: [...(def.noName ? [] : [o.metadata.name]), ...def.row(o, nowMs).map((c) => (/^\d+$/.test(c) && c.length < 10 ? Number(c) : c))],
+    cells: [...(def.noName ? [] : [nameCell(o)]), ...def.row(o, nowMs).map((c) => (/^\d+$/.test(c) && c.length < 10 ? Number(c) : c))],
     ...(includeObject === 'None' ? {} : { object: includeObject === 'Object' ? o : partialMetadata(o) }),
   }));
   return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, ...(withColumns ? { columnDefinitions: columns } : { columnDefinitions: null }), rows };
