@@ -51,16 +51,16 @@ describe('JobController (real cluster)', () => {
     expect(st.completionTime).toBe(st.conditions[1].lastTransitionTime);
   });
 
-  it('the pi Job from the kubectl testdata: perl runs as an assumed long-lived process, so pi stays Running', () => {
+  it('the pi Job from the kubectl testdata: the perl one-liner prints π and exits 0, so pi completes', () => {
     const c = setup(readFileSync('/work/shared/manifests/real/pi-job.yaml', 'utf8'));
     c.settle(10 * 60_000);
     const pods = podsOf(c, 'pi');
     expect(pods).toHaveLength(1);
-    expect(pods[0].status.phase).toBe('Running');
-    expect(pods[0].metadata.finalizers).toEqual(['batch.kubernetes.io/job-tracking']);
+    expect(pods[0].status.phase).toBe('Succeeded');
+    expect(pods[0].metadata.finalizers ?? []).toEqual([]);
     expect(pods[0].metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Job', name: 'pi', controller: true, blockOwnerDeletion: true });
-    expect(getJob(c, 'pi').status).toMatchObject({ active: 1, ready: 1, terminating: 0, uncountedTerminatedPods: {} });
-    expect(jobEvents(c, 'pi')).toEqual([`Normal SuccessfulCreate: Created pod: ${pods[0].metadata.name}`]);
+    expect(getJob(c, 'pi').status).toMatchObject({ succeeded: 1, ready: 0, terminating: 0, uncountedTerminatedPods: {} });
+    expect(jobEvents(c, 'pi')).toEqual([`Normal SuccessfulCreate: Created pod: ${pods[0].metadata.name}`, 'Normal Completed: Job completed']);
   });
 
   it('backoffLimit 2 with `exit 1`: 3 Pods at 0 s, +10 s and +20 s after each failure, then BackoffLimitExceeded', () => {

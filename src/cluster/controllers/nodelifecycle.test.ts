@@ -30,6 +30,9 @@ describe('NodeLifecycleController + TaintEvictionController: the node-kill demo'
     expect(env.clock.deadlines().find((d) => d.object === 'Node/node-2')).toMatchObject({ label: 'node-2: node-monitor-grace-period runs out', at: env.t0 + 90_000 });
     env.clock.advance(2_000);
     expect(notReadyAt()).toBe(90);
+    // the reconcile note measures from the pass that observed the last renewal (35 s), not from renewTime (30 s)
+    const notes = env.relay.all().filter((h) => h.from === 'node-lifecycle-controller' && h.note !== undefined);
+    expect(notes.map((h) => [(h.time - env.t0) / 1000, h.note])).toEqual([[90, 'node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady']]);
     expect(notReadyAt()! - T).toBeGreaterThanOrEqual(50);
     expect(notReadyAt()! - T).toBeLessThanOrEqual(60);
     const node = env.api.store.get('nodes', 'node-2')!.obj;

@@ -329,12 +329,17 @@ export class NodeLifecycleController {
       const newReady = conds.find((c) => c.type === 'Ready');
       if (JSON.stringify(newReady) !== JSON.stringify(observed)) {
         const next = { ...node, status: { ...node.status, conditions: conds } };
-        // the reconcile note for the sequence diagram: "node-2 heartbeat 50 s old → NotReady"
+        // the reconcile note for the sequence diagram, measured as upstream does from
+        // probeTimestamp: when this controller last *observed* a Lease renewal or a new Ready
+        // heartbeat (not the renewTime itself). Monitor passes are 5 s apart and the probe
+        // timestamp is a pass time, so the first pass past the 50 s grace is at 55 s:
+        // "node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady"
         const age = Math.floor((now - health.probeTimestamp) / 1000);
+        const graceName = grace === this.ctx.timings.nodeMonitorGracePeriodMs ? 'node-monitor-grace-period' : 'node-startup-grace-period';
         const seq = this.ctx.relay.record({
           from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', resource: 'nodes', name,
-          summary: `Node ${name}: no heartbeat for ${age}s > node-monitor-grace-period ${grace / 1000}s → Ready=Unknown`,
-          reconcile: this.ctx.relay.newReconcile(), note: `${name} heartbeat ${age} s old → NotReady`,
+          summary: `Node ${name}: no Lease renewal or status heartbeat observed for ${age}s > ${graceName} ${grace / 1000}s → Ready=Unknown`,
+          reconcile: this.ctx.relay.newReconcile(), note: `${name}: no Lease renewal observed for ${age} s (> ${graceName} ${grace / 1000} s) → NotReady`,
         });
         const out = this.ctx.relay.withCause(seq, () => this.nodesClient.updateStatus(next, { summary: `Node ${name}: Kubelet stopped posting node status → Ready=Unknown` }));
         health.ready = readyOf(out) && { ...readyOf(out)! };

@@ -13,6 +13,14 @@
  * Before deleting, the Pod gets the condition DisruptionTarget=True, reason
  * DeletionByTaintManager, message "Taint manager: deleting due to NoExecute taint".
  *
+ * Reconcile notes (decision hops, RelayHop.note) say why a Pod goes, when the taint is seen
+ * and when the eviction fires:
+ *   `Pod default/web-x tolerates node.kubernetes.io/unreachable:NoExecute for 300 s → evict at 00:06:45`
+ *   `Pod default/web-x tolerates node.kubernetes.io/unreachable:NoExecute for 300 s, elapsed → evict`
+ *   `Pod default/web-x does not tolerate node.kubernetes.io/unreachable:NoExecute → evict now`
+ *   `Pod default/web-x tolerates node.kubernetes.io/unreachable:NoExecute forever → cancel eviction`
+ * (times of day are the simulated clock's, UTC).
+ *
  * Relay participant: CONTRACTS.md lists `node-lifecycle-controller` (where the taint manager
  * lived before v1.29); this controller's hops are recorded as `taint-eviction-controller`, its
  * v1.33 name. Times: simulated ms; tolerations in seconds.
@@ -33,6 +41,21 @@ interface Work {
   createdAt: number;
   fireAt: number;
   handle: TimerHandle;
+  /** the taints the Pod tolerates for `seconds` ("key:NoExecute", joined) */
+  taints: string;
+  seconds: number;
+  /** the decision hop that scheduled it */
+  cause: number | null;
+}
+
+/** "node.kubernetes.io/unreachable:NoExecute" (with "=value" when set), joined by ", ". */
+function taintList(taints: Taint[]): string {
+  return taints.map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`).join(', ');
+}
+
+/** "00:06:45": the time of day (UTC) of a simulated instant. */
+function timeOfDay(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 19);
 }
 
 function noExecuteTaints(node: KObject | undefined): Taint[] {
@@ -146,11 +169,17 @@ export class TaintEvictionController {
     const [all, used] = getMatchingTolerations(taints, tolerations);
     if (!all) {
       this.cancelWorkWithEvent(key);
-      this.addWork(key, now, now, 0);
+      const untolerated = taints.filter((t) => !getMatchingTolerations([t], tolerations)[0]);
+      const seq = this.decide(key, `Pod ${key} does not tolerate ${taintList(untolerated)} → evict now`);
+      this.ctx.relay.withCause(seq, () => this.addWork(key, now, now, 0, taintList(untolerated)));
       return;
     }
     const minS = getMinTolerationSeconds(used);
-    if (minS < 0) return this.cancelWorkWithEvent(key);
+    if (minS < 0) {
+      if (!this.work.has(key)) return;
+      const seq = this.decide(key, `Pod ${key} tolerates ${taintList(taints)} forever → cancel eviction`);
+      return this.ctx.relay.withCause(seq, () => this.cancelWorkWithEvent(key));
+    }
     let start = now;
     const trigger = now + minS * 1000;
     const existing = this.work.get(key);
@@ -159,16 +188,33 @@ export class TaintEvictionController {
       if (start + minS * 1000 < trigger) return;
       this.cancelWorkWithEvent(key);
     }
-    this.addWork(key, start, trigger, minS);
+    // the taint(s) whose toleration sets the time (used[i] tolerates taints[i])
+    const which = taintList(taints.filter((_, i) => used[i].tolerationSeconds != null && Math.max(0, used[i].tolerationSeconds!) === minS));
+    const seq = this.decide(key, `Pod ${key} tolerates ${which || taintList(taints)} for ${minS} s → evict at ${timeOfDay(start + minS * 1000)}`);
+    this.ctx.relay.withCause(seq, () => this.addWork(key, start, start + minS * 1000, minS, which || taintList(taints)));
   }
 
-  private addWork(key: string, createdAt: number, fireAt: number, seconds: number): void {
+  /** Records the decision hop that opens a reconciliation of the Pod (its note), returning its seq. */
+  private decide(key: string, note: string): number {
+    const [namespace, name] = key.split('/');
+    return this.ctx.relay.record({
+      from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', resource: 'pods', namespace, name,
+      summary: note, reconcile: this.ctx.relay.newReconcile(), note,
+    });
+  }
+
+  private addWork(key: string, createdAt: number, fireAt: number, seconds: number, taints: string): void {
     if (this.work.has(key)) return;
     const handle = this.ctx.clock.setTimer(Math.max(0, fireAt - this.ctx.clock.now()), () => {
+      const w = this.work.get(key);
       this.work.delete(key);
-      this.ctx.relay.withCause(null, () => this.deletePod(key));
+      this.ctx.relay.withCause(null, () => {
+        // an immediate eviction (not tolerated) was explained when it was scheduled
+        const seq = w && w.seconds > 0 ? this.decide(key, `Pod ${key} tolerates ${w.taints} for ${w.seconds} s, elapsed → evict`) : (w?.cause ?? null);
+        this.ctx.relay.withCause(seq, () => this.deletePod(key));
+      });
     }, { deadline: true, label: `taint eviction of ${key} at ${seconds}s`, object: `Pod/${key}` });
-    this.work.set(key, { createdAt, fireAt, handle });
+    this.work.set(key, { createdAt, fireAt, handle, taints, seconds, cause: this.ctx.relay.currentCause });
   }
 
   private cancelWorkWithEvent(key: string): void {

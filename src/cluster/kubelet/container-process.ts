@@ -9,9 +9,11 @@
  * ignores SIGTERM and the container only dies at the end of the grace period (exit 137) —
  * `kubectl delete pod` of a busybox sleeper takes 30 s — unless the script `trap`s TERM. A
  * busybox / alpine / ubuntu / debian container without command runs its default `sh` with no
- * stdin and exits 0 at once. A command the shell does not model (an app binary, perl, python,
- * a `$(…)` substitution) runs as a long-lived process that serves its ports and exits on
- * SIGTERM: it is *assumed* (the UI says so).
+ * stdin and exits 0 at once. Perl one-liners (perl.ts) print and exit: the docs' pi Job
+ * `perl -Mbignum=bpi -wle "print bpi(2000)"` logs 2000 digits of π and exits 0 after ~2 s.
+ * A command the shell does not model (an app binary, python, a `$(…)` substitution) runs as a
+ * long-lived process that serves its ports and exits on SIGTERM: it is *assumed* (the UI
+ * says so).
  *
  * Durations are simulated ms.
  */

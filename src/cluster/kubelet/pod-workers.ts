@@ -11,7 +11,11 @@
  * meanwhile runs after it. Events (component kubelet, host = node) with v1.33 texts:
  *   Created "Created container: nginx", Started "Started container nginx",
  *   Killing "Stopping container nginx", Failed "Error: ErrImagePull",
- *   BackOff "Back-off restarting failed container nginx in pod web-x_default(<uid>)".
+ *   BackOff "Back-off restarting failed container nginx in pod web-x_default(<uid>)" — on every
+ *   sync that hits the back-off: a failed sync (CrashLoopBackOff, ImagePullBackOff) is requeued
+ *   after 10–15 s (workerBackOffPeriod, jitter 0.5), so the event counts up (x25 over 5m, then
+ *   the EventCorrelator's spam filter lets one through per 5 min) while the restarts keep
+ *   their 10, 20, 40 … 300 s back-off.
  * Also: init containers in order before the app containers (restartable init containers —
  * sidecars — start and keep running; a failed init container restarts with the crash back-off
  * unless restartPolicy is Never), volumes set up before the sandbox (volumes.ts), the
@@ -40,6 +44,18 @@ import type { ContainerRuntime, PodRef, RuntimeContainer } from './runtime';
 import type { ContainerRecord, PodRecord, StatusManager, TerminatedInfo } from './status-manager';
 import type { OwnedTimers } from './timers';
 import type { TimerHandle } from '../sim/clock';
+
+/**
+ * The pod worker's requeue after a failed sync (pod_workers.go completeWork):
+ * wait.Jitter(backOffPeriod 10 s, workerBackOffPeriodJitterFactor 0.5) = 10–15 s, in ms.
+ * @param u a uniform sample in [0, 1)
+ */
+export function workerBackOffMs(u: number): number {
+  return Math.round(10_000 * (1 + 0.5 * u));
+}
+
+/** Waiting reasons of a container whose sync returned a back-off error. */
+const BACKOFF_REASONS = new Set(['CrashLoopBackOff', 'ImagePullBackOff']);
 
 /** format.Pod (pkg/kubelet/util/format): "name_namespace(uid)". */
 export function formatPod(pod: KObject): string {
@@ -291,8 +307,9 @@ export class PodWorkers {
       return 'start';
     }
     const delay = this.crashBackOff.get(key);
+    // doBackOff records the event on every sync that finds the container in back-off
+    this.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(rec.pod)}`);
     if (cur.kind !== 'waiting' || cur.reason !== 'CrashLoopBackOff') {
-      this.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(rec.pod)}`);
       if (cur.kind === 'terminated') c.last = { ...cur };
       c.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${formatGoDuration(delay)} restarting failed container=${c.name} pod=${formatPod(rec.pod)}` };
       this.retryAt(rec, c, finishedAt + delay, `back-off ${formatGoDuration(delay)} restarting failed container ${c.name} in pod ${rec.namespace}/${rec.name}`);
@@ -340,6 +357,10 @@ export class PodWorkers {
     if (rec.pendingSync) {
       rec.pendingSync = false;
       this.requestSync(rec);
+    } else if (!rec.done && this.allContainers(rec).some((c) => c.current.kind === 'waiting' && BACKOFF_REASONS.has(c.current.reason))) {
+      // the sync failed (ErrCrashLoopBackOff / ErrImagePullBackOff): completeWork requeues the
+      // Pod after backOffPeriod with jitter (pod_workers.go), and that sync hits the back-off again
+      this.requestSync(rec, workerBackOffMs(this.ctx.rng.float()));
     }
   }
 
@@ -388,7 +409,7 @@ export class PodWorkers {
         this.recorder.event(ref, 'Warning', 'Failed', `Error: ${env.message}`);
         c.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message: env.message };
         // the pod worker's error requeue: backOffPeriod 10 s with jitter factor 0.5
-        this.requestSync(rec, Math.round(10_000 * (1 + 0.5 * this.ctx.rng.float())), `kubelet/${this.nodeName}: resync ${rec.namespace}/${rec.name} after CreateContainerConfigError`);
+        this.requestSync(rec, workerBackOffMs(this.ctx.rng.float()), `kubelet/${this.nodeName}: resync ${rec.namespace}/${rec.name} after CreateContainerConfigError`);
         return then();
       }
       this.runtime.createContainer(sandbox, this.ref(rec), c.name, r.image, (created) => {

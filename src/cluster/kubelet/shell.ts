@@ -7,12 +7,15 @@
  * date, env, printenv, hostname, export, cd, trap, wait, ls, grep, wc, head, sh -c.
  *
  * Execution is a generator that yields each sleep (simulated ms; Infinity = forever) so the
- * runtime can run it on the simulated clock. A command it does not know (an app binary,
- * perl, python) makes the process *assumed*: it keeps running (serving its ports) forever.
+ * runtime can run it on the simulated clock. Perl one-liners run and exit (perl.ts: the docs'
+ * `perl -Mbignum=bpi -wle "print bpi(2000)"`). A command it does not know (an app binary,
+ * python, a Perl program beyond one-liners) makes the process *assumed*: it keeps running
+ * (serving its ports) forever.
  * Error texts are busybox's (`cat: can't open '/tmp/x': No such file or directory`).
  */
 import { ContainerFS, normalizePath } from './filesystem';
 
+import { perlOneLiner } from './perl';
 import { parse, type Node, type Word } from './shell-parse';
 
 export { parse };
@@ -324,11 +327,23 @@ export class Shell {
         }
         return 0;
       }
-      default:
+      default: {
+        // a Perl one-liner (perl.ts) runs and exits, e.g. the docs' pi Job
+        const perl = /^perl(5[\d.]*)?$/.test(name) ? perlOneLiner(args) : null;
+        if (perl) {
+          for (const s of perl) {
+            if ('out' in s) io.out(s.out);
+            else if ('err' in s) io.err(s.err);
+            else if ('sleepMs' in s) yield { ms: s.sleepMs, inLoop: this.loopDepth > 0 };
+            else return s.exit;
+          }
+          return 0;
+        }
         // an application we do not model: it keeps running, serving its ports (assumed)
         this.ctx.assumed = true;
         yield { ms: Infinity, inLoop: false };
         return 0;
+      }
     }
   }
 

@@ -78,7 +78,7 @@ describe('reconcile notes (exact strings)', () => {
     c.killNode('node-2');
     c.advance(2 * MIN);
     // checked every 5 s (nodeMonitorPeriod), so the age is in (50 s, 55 s]; this seed's is 55 s
-    expect(notes(c, 'node-lifecycle-controller')).toEqual(['node-2 heartbeat 55 s old → NotReady']);
+    expect(notes(c, 'node-lifecycle-controller')).toEqual(['node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady']);
   });
 });
 

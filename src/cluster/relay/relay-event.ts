@@ -48,7 +48,8 @@ export interface RelayHop {
    * The reconciliation's headline, on the decision hop that opens it: what the control loop
    * observed and what it does, e.g. `desired 3 ≠ current 2 → create 1 Pod` (ReplicaSet),
    * `current 250% / target 50% → desired 5` (HPA), `filtered 3/4 nodes → node-2 (score 187)`
-   * (kube-scheduler), `node-2 heartbeat 40 s old → NotReady` (node lifecycle).
+   * (kube-scheduler), `node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s)
+   * → NotReady` (node lifecycle).
    */
   note?: string;
 }
