@@ -103,8 +103,8 @@ test('sequence diagram windows, filters and hop selection; step, fast-forward an
   expect(secs).toBeGreaterThan(200);
   expect(secs).toBeLessThanOrEqual(300);
   await page.getByTestId('sequence-window').selectOption('reconcile');
-  const nlc = page.getByTestId('sequence-reconcile').locator('option', { hasText: new RegExp(`^node-lifecycle-controller: ${victim} heartbeat \\d+ s old → NotReady$`) });
+  const nlc = page.getByTestId('sequence-reconcile').locator('option', { hasText: new RegExp(`^node-lifecycle-controller: ${victim}: no Lease renewal observed for \\d+ s \\(> node-monitor-grace-period 50 s\\) → NotReady$`) });
   await page.getByTestId('sequence-reconcile').selectOption({ value: (await nlc.getAttribute('value'))! });
-  await expect(svg).toContainText(new RegExp(`${victim} heartbeat \\d+ s old → NotReady`));
+  await expect(svg).toContainText(new RegExp(`${victim}: no Lease renewal observed for \\d+ s \\(> node-monitor-grace-period 50 s\\) → NotReady`));
   await page.screenshot({ path: 'test-results/sequence-04-eviction.png' });
 });
