@@ -10,6 +10,8 @@ import type { ApplyResult, ClusterApi, DiffOutput, EditorMarker, SessionLog } fr
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../worker/protocol';
 
 import { receiveTourBatch } from './tours/tour-store';
+import { kubeStore } from './store/store';
+import { stepFilterOf } from './timeline/step-filter';
 import i18n from 'i18next';
 import { startAttach, type AttachHandle } from './attach/attach-client';
 import { engineStore, engineTarget } from './attach/engine';
@@ -115,7 +117,8 @@ export const cluster = {
   play: () => run(() => api().play()),
   pause: () => run(() => api().pause()),
   setSpeed: (speed: number) => run(() => api().setSpeed(speed)),
-  step: () => run(() => api().step()),
+  /** One hop of what the relay view shows (its folds and component filter), see ClusterApi.step. */
+  step: () => run(() => api().step(stepFilterOf(kubeStore.getState()))),
   /** Runs simulated time instantly until the cluster is quiet, past the next deadline. */
   fastForward: () => run(() => api().fastForward()),
   killNode: (name: string) => run(() => (attachment ? attachment.setPower(name, 'Off') : api().killNode(name))),

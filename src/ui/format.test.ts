@@ -7,6 +7,11 @@ describe('format', () => {
     expect(formatSimTime(5 * 3600_000 + 12 * 60_000 + 7_999)).toBe('05:12:07');
     expect(formatCountdown(4 * 60_000 + 11_001)).toBe('4:12');
     expect(formatCountdown(-5)).toBe('0:00');
+    // from one hour on h:mm:ss (a CronJob's next run), never "1323:09"
+    expect(formatCountdown(3599_000)).toBe('59:59');
+    expect(formatCountdown(3600_000)).toBe('1:00:00');
+    expect(formatCountdown(1323 * 60_000 + 9_000)).toBe('22:03:09');
+    expect(formatCountdown(7 * 86_400_000)).toBe('168:00:00');
   });
 
   it('prints AGE as kubectl does (duration.HumanDuration)', () => {

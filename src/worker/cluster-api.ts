@@ -26,7 +26,7 @@ import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
-import { MAX_HOPS_PER_BATCH, SPEEDS, objectKey, type ClusterApi, type ObjectChangeMsg, type TickBatch } from './protocol';
+import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, objectKey, type ClusterApi, type ObjectChangeMsg, type StepFilter, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
@@ -39,7 +39,7 @@ import type { ParsedTour } from './protocol';
 export interface ClusterLike {
   readonly options: { startMs?: number };
   readonly timings: { profile: string };
-  readonly clock: { runUntil(untilMs: number, stop?: () => boolean): boolean };
+  readonly clock: { runUntil(untilMs: number, stop?: () => boolean): boolean; nextAt(): number | undefined; nextDeadlineAt(): number | undefined };
   readonly relay: { since(afterSeq: number): RelayHop[]; readonly lastSeq: number };
   apply(text: string, opts?: { dryRun?: 'server' | 'client' | false }): ApplyResult[];
   step(): boolean;
@@ -67,7 +67,11 @@ export interface ClusterLike {
 
 export interface HostDeps {
   createCluster(): ClusterLike;
-  /** The simulated start of a fresh cluster (ms since the epoch). */
+  /**
+   * The origin of the clock the UI shows (ms since the epoch): batches carry `simMs` = now − startMs.
+   * The worker passes the cluster's boot (cluster.ts BOOT_MS before the engine's time zero), so the
+   * clock agrees with the nodes' AGE.
+   */
   startMs: number;
   /** The engine's printer (kubectl/printers.ts); `nowMs` is simulated now, for AGE. */
   describeRow(obj: KObject, nowMs: number): ResourceRow;
@@ -90,8 +94,16 @@ const FAST_FORWARD_QUIET_MS = 10_000;
 const FAST_FORWARD_IDLE_MS = 60_000;
 /** …or after this much simulated time. */
 const FAST_FORWARD_LIMIT_MS = 15 * 60_000;
-/** `step` fires at most this many timers looking for a visible hop. */
-const MAX_STEP_TIMERS = 2_000;
+/** Session logs from before steps recorded `until`: such a step fired at most this many timers looking for a non-heartbeat hop. */
+const LEGACY_STEP_TIMERS = 2_000;
+
+/** Whether the user's relay view (`f`, see {@link StepFilter}) shows hop `h`. */
+export function stepShows(h: RelayHop, f: StepFilter): boolean {
+  if (h.category === 'heartbeat' && !f.heartbeats) return false;
+  if (h.category === 'admission' && !f.admission) return false;
+  if (h.category === 'event' && !f.events) return false;
+  return !f.hiddenComponents?.length || !(f.hiddenComponents.includes(h.from) || f.hiddenComponents.includes(h.to));
+}
 
 export class ClusterHost implements ClusterApi {
   private cluster!: ClusterLike;
@@ -124,6 +136,11 @@ export class ClusterHost implements ClusterApi {
   private dockerVersion = -1;
   /** Batches `importState` rebuilt before anyone subscribed (sent first on subscribe); null otherwise. */
   private importBatches: TickBatch[] | null = null;
+  /**
+   * While stepping: the last relay hop sent to the UI; later hops (of the instant the last step
+   * ran) are held and revealed one shown hop per step. Null: every hop is sent.
+   */
+  private heldAfter: number | null = null;
   /** The running `kubectl get -w` of the kubectl bar (kubectl/cmd/get-watch.ts), if any. */
   private watch: { id: number; session: GetWatchSession } | null = null;
   private watchSeq = 0;
@@ -151,12 +168,14 @@ export class ClusterHost implements ClusterApi {
     this.lastSeq = 0;
     this.needReset = true;
     this.log = [];
+    this.heldAfter = null;
     this.script?.cancel();
     this.dockerVersion = -1;
   }
 
   /** Appends a user action to the session log (at the simulated time before it runs). */
   private record(a: SessionActionInput): void {
+    this.heldAfter = null; // any action releases the hops a step held back
     this.log.push({ ...a, at: this.cluster.now() } as SessionAction);
   }
 
@@ -223,6 +242,7 @@ export class ClusterHost implements ClusterApi {
   }
 
   play(): void {
+    this.heldAfter = null;
     this.running = true;
     this.fault = null;
     this.lastWall = this.deps.wallNow();
@@ -244,17 +264,40 @@ export class ClusterHost implements ClusterApi {
     this.flush();
   }
 
-  step(): boolean {
+  step(filter: StepFilter = {}): boolean {
     this.running = false;
     this.owedMs = 0;
-    this.record({ op: 'step' });
-    const fired = this.stepTimers();
+    const shows = (h: RelayHop) => stepShows(h, filter);
+    const c = this.cluster;
+    // a shown hop already run but held back: reveal it, the clock stays
+    if (this.heldAfter !== null) {
+      const next = c.relay.since(this.heldAfter).find(shows);
+      this.heldAfter = null;
+      if (next) {
+        this.holdAfter(next.seq, shows);
+        this.dirty = true;
+        this.flush();
+        return true;
+      }
+    }
+    const before = c.relay.lastSeq;
+    const start = c.now();
+    const fired = this.stepTimers(shows);
+    if (c.now() > start || c.relay.lastSeq > before) this.record({ op: 'step', until: c.now() });
+    const first = c.relay.since(before).find(shows);
+    if (first) this.holdAfter(first.seq, shows);
     this.dirty = true;
     this.flush();
     return fired;
   }
 
+  /** Sends hops up to `seq`; holds the rest when another shown hop follows (else sends them all). */
+  private holdAfter(seq: number, shows: (h: RelayHop) => boolean): void {
+    this.heldAfter = this.cluster.relay.since(seq).some(shows) ? seq : null;
+  }
+
   fastForward(): { untilMs: number; reason: 'quiet' | 'limit' } {
+    this.heldAfter = null;
     this.running = false;
     this.owedMs = 0;
     const c = this.cluster;
@@ -284,16 +327,39 @@ export class ClusterHost implements ClusterApi {
     return { untilMs: c.now(), reason };
   }
 
-  /** Fires timers until the next visible (non-heartbeat) hop. */
-  private stepTimers(): boolean {
-    const before = this.cluster.relay.lastSeq;
+  /**
+   * Runs timers one simulated instant at a time (always whole instants, so a replay can run
+   * the clock to the same `until`) until a hop `shows`, a known deadline's instant ran (the
+   * next thing that happens: never skipped), or the next timer lies more than
+   * {@link STEP_MAX_MS} ahead — then the clock moves exactly that far. False when no timer is pending.
+   */
+  private stepTimers(shows: (h: RelayHop) => boolean): boolean {
+    const c = this.cluster;
+    const before = c.relay.lastSeq;
+    const cap = c.now() + STEP_MAX_MS;
     let fired = false;
-    for (let i = 0; i < MAX_STEP_TIMERS; i++) {
-      if (!this.cluster.step()) break;
+    for (;;) {
+      const at = c.clock.nextAt();
+      if (at === undefined) break;
       fired = true;
-      if (this.cluster.relay.lastSeq > before && this.cluster.relay.since(before).some((h) => h.category !== 'heartbeat')) break;
+      if (at > cap) {
+        c.clock.runUntil(cap);
+        break;
+      }
+      const deadline = c.clock.nextDeadlineAt() === at;
+      c.clock.runUntil(at);
+      if (deadline || (c.relay.lastSeq > before && c.relay.since(before).some(shows))) break;
     }
     return fired;
+  }
+
+  /** A step as logged before steps recorded `until`: timers (each with its instant) until a non-heartbeat hop. */
+  private legacyStepTimers(): void {
+    const before = this.cluster.relay.lastSeq;
+    for (let i = 0; i < LEGACY_STEP_TIMERS; i++) {
+      if (!this.cluster.step()) break;
+      if (this.cluster.relay.lastSeq > before && this.cluster.relay.since(before).some((h) => h.category !== 'heartbeat')) break;
+    }
   }
 
   killNode(name: string): void {
@@ -578,7 +644,8 @@ export class ClusterHost implements ClusterApi {
           c.kubectl(a.line);
           break;
         case 'step':
-          this.stepTimers();
+          if (a.until === undefined) this.legacyStepTimers();
+          else run.runTo(a.until);
           break;
         case 'fastForward':
           run.runTo(a.until);
@@ -644,9 +711,12 @@ export class ClusterHost implements ClusterApi {
       events = this.eventChanges.drain(() => null);
     }
     for (const ch of changes) if (ch.type !== 'DELETED') ch.controllers = reconcilersOf(ch.object.kind);
+    // a step holds back the hops after the one it revealed (step)
+    const upTo = this.heldAfter ?? c.relay.lastSeq;
     let hops = c.relay.since(this.lastSeq);
+    if (this.heldAfter !== null) hops = hops.filter((h) => h.seq <= upTo);
     if (hops.length > MAX_HOPS_PER_BATCH) hops = hops.slice(hops.length - MAX_HOPS_PER_BATCH);
-    this.lastSeq = c.relay.lastSeq;
+    this.lastSeq = Math.max(this.lastSeq, upTo);
     if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length) return null;
     this.needReset = false;
     this.dirty = false;

@@ -3,7 +3,7 @@
  * through comlink (protocol.ts) and the batches ClusterHost pushes once per tick.
  */
 import * as Comlink from 'comlink';
-import { Cluster } from '../cluster/cluster';
+import { BOOT_MS, Cluster } from '../cluster/cluster';
 import { DEFAULT_START_MS } from '../cluster/sim/clock';
 import { BUILTIN_RESOURCES } from '../cluster/api/resources';
 import { describeRow } from '../cluster/kubectl/printers';
@@ -17,7 +17,9 @@ for (const r of BUILTIN_RESOURCES) {
 
 const host = new ClusterHost({
   createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-  startMs: DEFAULT_START_MS,
+  // the clock the user sees counts from the cluster's boot (30 s before the engine's time zero),
+  // so that it agrees with the nodes' AGE and creationTimestamps (CONTRACTS.md §2: ms since the cluster started)
+  startMs: DEFAULT_START_MS - BOOT_MS,
   describeRow,
   // kinds added by a CustomResourceDefinition (Machine…): the plural of the kind in its group
   resourceOf: (o: KObject) => resourceByKind.get(o.kind) ?? `${o.kind.toLowerCase()}s${o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : ''}`,

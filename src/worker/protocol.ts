@@ -97,6 +97,18 @@ export interface TickBatch {
   replayed?: boolean;
 }
 
+/** Which hops the user's relay view shows (the sequence diagram's folds and component filter); `step` stops at the next one. */
+export interface StepFilter {
+  heartbeats?: boolean;
+  admission?: boolean;
+  events?: boolean;
+  /** Participants unchecked in the component filter: a hop from or to one is not shown. */
+  hiddenComponents?: string[];
+}
+
+/** A step never runs the clock further than this (one heartbeat period) when no shown hop or deadline comes first. */
+export const STEP_MAX_MS = 10_000;
+
 /** Hops beyond this many in one tick are dropped from the batch (oldest first). */
 export const MAX_HOPS_PER_BATCH = 2_000;
 
@@ -109,8 +121,15 @@ export interface ClusterApi {
   play(): void;
   pause(): void;
   setSpeed(speed: number): void;
-  /** Pauses, then runs timers until the next visible (non-heartbeat) hop. False when nothing was pending. */
-  step(): boolean;
+  /**
+   * Pauses, then delivers the next relay hop the user's view shows (`filter`: the sequence
+   * diagram's folds; default heartbeats, admission notes and Event writes hidden). Hops of one
+   * simulated instant that are not shown yet are held in the worker and revealed one per step
+   * (the clock stays); otherwise timers run instant by instant until a shown hop, a known
+   * deadline fires, or {@link STEP_MAX_MS} passed (then the clock jumps exactly that far and
+   * the heartbeats of the jump are delivered). False when nothing was pending.
+   */
+  step(filter?: StepFilter): boolean;
   /**
    * Fast-forward: pauses, then runs simulated time instantly until the cluster is quiet
    * (no hop but heartbeats for 10 s) and at least past the next deadline known when it

@@ -15,7 +15,8 @@ export type SessionAction =
   | { at: number; op: 'image'; image: string; missing: boolean }
   | { at: number; op: 'deletePod'; namespace: string; name: string }
   | { at: number; op: 'kubectl'; line: string }
-  | { at: number; op: 'step' }
+  /** a step: the clock ran instant by instant to `until` (ms since the epoch); logs before it had no `until` */
+  | { at: number; op: 'step'; until?: number }
   /** fast-forward: the clock ran instantly to `until` (ms since the epoch) */
   | { at: number; op: 'fastForward'; until: number }
   /** a scenario step a tour ran on the live cluster (worker/script.ts) */

@@ -16,6 +16,8 @@ export interface TestHostOptions {
   wallStep?: number;
   /** subscribe at once (default true); otherwise call `listen()` */
   subscribe?: boolean;
+  /** the clock origin of batches (`simMs` = now − startMs; default DEFAULT_START_MS, the engine's time zero; the worker uses the boot) */
+  startMs?: number;
   /** the resource name of an object in batches (default `${kind}s`, lower case) */
   resourceOf?: (o: KObject) => string;
 }
@@ -29,7 +31,7 @@ export function testHost(opts: TestHostOptions = {}) {
   let tick: (() => void) | null = null;
   const host = new ClusterHost({
     createCluster: () => new Cluster({ seed: 1, nodes: opts.nodes ?? 3 }),
-    startMs: DEFAULT_START_MS,
+    startMs: opts.startMs ?? DEFAULT_START_MS,
     describeRow,
     resourceOf: opts.resourceOf ?? ((o) => `${o.kind.toLowerCase()}s`),
     wallNow: () => wall,

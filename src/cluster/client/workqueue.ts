@@ -18,6 +18,12 @@ export interface WorkQueueOptions {
   /** Base and max per-item back-off, ms. */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * The overall token bucket of DefaultControllerRateLimiter (util/workqueue/default_rate_limiters.go:
+   * MaxOf(exponential, BucketRateLimiter{rate.NewLimiter(10, 100)})): AddRateLimited waits for a
+   * token, `qps` per simulated second, at most `burst` saved. Off when not given.
+   */
+  bucket?: { qps: number; burst: number };
 }
 
 export class RateLimitingQueue {
@@ -34,13 +40,16 @@ export class RateLimitingQueue {
   private readonly maxDelayMs: number;
   /** When true, the queue holds keys but does not process them (a paused component). */
   paused = false;
+  /** The bucket's tokens (may go negative: reserved ahead) as of `tokensAt`; undefined: full. */
+  private tokens: number | undefined;
+  private tokensAt = 0;
 
   constructor(
     readonly name: string,
     private readonly clock: SimClock,
     private readonly relay: RelayRecorder,
     private readonly process: (key: string) => void,
-    opts: WorkQueueOptions = {},
+    private readonly opts: WorkQueueOptions = {},
   ) {
     this.baseDelayMs = opts.baseDelayMs ?? 5;
     this.maxDelayMs = opts.maxDelayMs ?? 1000_000;
@@ -78,12 +87,27 @@ export class RateLimitingQueue {
     );
   }
 
-  /** Re-adds after the item's back-off (5 ms · 2^failures, capped). The retry is a known deadline. */
-  addRateLimited(key: string): void {
+  /**
+   * Re-adds after the item's back-off (5 ms · 2^failures, capped; with a {@link WorkQueueOptions.bucket},
+   * at least until the bucket's next token). The retry is a known deadline unless `retry.deadline`
+   * is false: a requeue that by itself changes nothing (deployment's requeueStuckDeployment of a
+   * rollout that cannot time out) is periodic work, not "the next thing that happens".
+   */
+  addRateLimited(key: string, retry: { deadline?: boolean } = {}): void {
     const n = this.failures.get(key) ?? 0;
     this.failures.set(key, n + 1);
-    const delay = Math.min(this.baseDelayMs * 2 ** n, this.maxDelayMs);
-    this.addAfter(key, delay, { label: `${this.name}: retry ${key}` });
+    const delay = Math.max(Math.min(this.baseDelayMs * 2 ** n, this.maxDelayMs), this.bucketDelay());
+    this.addAfter(key, delay, retry.deadline === false ? undefined : { label: `${this.name}: retry ${key}` });
+  }
+
+  /** golang.org/x/time/rate Limiter.Reserve().Delay() of the bucket: ms until a token is ours (0: one was saved). */
+  private bucketDelay(): number {
+    const b = this.opts.bucket;
+    if (!b) return 0;
+    const now = this.clock.now();
+    this.tokens = Math.min(b.burst, (this.tokens ?? b.burst) + ((now - this.tokensAt) * b.qps) / 1000) - 1;
+    this.tokensAt = now;
+    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens * 1000) / b.qps);
   }
 
   /** Clears the item's failure count. */

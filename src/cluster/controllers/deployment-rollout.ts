@@ -179,6 +179,15 @@ export function syncRolloutStatus(dc: DeploymentController, allRSs: (KObject | u
  * requeueStuckDeployment: when a rollout shows no progress, check again when
  * lastUpdateTime + progressDeadlineSeconds passes (plus 1 s); cancels the check when the
  * rollout is complete or already timed out. Returns the delay in ms, or -1.
+ *
+ * With less than a second left (or none), upstream enqueues rate-limited, and does so again on
+ * every sync until the Deployment is complete or TimedOut. A Deployment whose Progressing
+ * condition is still NewReplicaSetAvailable (a finished rollout that has since lost available
+ * Pods, e.g. on a dead node) never times out (util.DeploymentTimedOut, and syncRolloutStatus
+ * skips the estimate), so these requeues go on — at the queue's 10 qps — until its Pods are
+ * available again. Such a retry changes nothing by itself and is not a known deadline (so
+ * `settle`, fast-forward and the countdowns look past it, to the eviction that will change
+ * something); a retry that can still time the rollout out is one.
  */
 export function requeueStuckDeployment(dc: DeploymentController, d: KObject, newStatus: util.DeploymentStatus): number {
   const key = metaNamespaceKey(d);
@@ -190,7 +199,7 @@ export function requeueStuckDeployment(dc: DeploymentController, d: KObject, new
   const after = Date.parse(cur.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 - dc.ctx.clock.now();
   if (after < 1000) {
     dc.scheduleProgressCheck(key, null);
-    dc.queue.addRateLimited(key);
+    dc.queue.addRateLimited(key, { deadline: cur.reason !== util.NewRSAvailableReason });
     return 0;
   }
   dc.scheduleProgressCheck(key, after + 1000);

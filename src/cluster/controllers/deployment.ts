@@ -64,7 +64,8 @@ export class DeploymentController {
     this.podInformer = informers.informerFor('', 'pods');
     ensurePodControllerUIDIndex(this.podInformer);
     this.syncHandler = (key) => this.syncDeployment(key);
-    this.queue = new RateLimitingQueue('deployment', ctx.clock, ctx.relay, (key) => this.syncHandler(key));
+    // workqueue.DefaultTypedControllerRateLimiter: per-item 5 ms · 2^n, overall 10 qps with a burst of 100
+    this.queue = new RateLimitingQueue('deployment', ctx.clock, ctx.relay, (key) => this.syncHandler(key), { bucket: { qps: 10, burst: 100 } });
     const participant = DeploymentControllerName;
     this.dInformer.addEventHandler({ participant, onAdd: (d) => this.enqueue(d), onUpdate: (_o, d) => this.enqueue(d), onDelete: (d) => this.enqueue(d) });
     this.rsInformer.addEventHandler({ participant, onAdd: (rs) => this.addReplicaSet(rs), onUpdate: (o, n) => this.updateReplicaSet(o, n), onDelete: (rs) => this.deleteReplicaSet(rs) });

@@ -51,6 +51,7 @@ export const en = {
       'grace-period': 'grace period',
       'progress-deadline': 'progress deadline',
       probe: 'probe',
+      cronjob: 'cronjob',
       other: 'timer',
     },
   },

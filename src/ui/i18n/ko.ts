@@ -58,6 +58,7 @@ export const ko: Messages = {
       'grace-period': '유예 기간',
       'progress-deadline': '진행 기한',
       probe: '프로브',
+      cronjob: '크론잡',
       other: '타이머',
     },
   },

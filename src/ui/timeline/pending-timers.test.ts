@@ -13,6 +13,7 @@ describe('timerReason (engine timer labels)', () => {
     ['node-2: node-monitor-grace-period runs out', 'grace-period'],
     ['default/web: progressDeadlineSeconds check', 'progress-deadline'],
     ['Readiness probe of default/web-1/app', 'probe'],
+    ['cronjob default/backup-daily: next run at 00:00:00', 'cronjob'],
     ['load balancer for Service default/web', 'other'],
   ])('%s → %s', (label, reason) => expect(timerReason(label)).toBe(reason));
 });

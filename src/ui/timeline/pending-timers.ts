@@ -9,11 +9,12 @@
  * - `job-deadline`: job.ts "activeDeadlineSeconds runs out"
  * - `grace-period`: nodelifecycle.ts "node-monitor-grace-period runs out"
  * - `progress-deadline`: deployment.ts "progressDeadlineSeconds check"
- * - `probe`: kubelet prober "Readiness probe of …"; `other` for the rest.
+ * - `probe`: kubelet prober "Readiness probe of …"
+ * - `cronjob`: cronjob.ts "cronjob NS/NAME: next run at HH:MM:SS"; `other` for the rest.
  */
 import type { Deadline } from '../../cluster/sim/clock';
 
-export type TimerReason = 'eviction' | 'backoff' | 'hpa-stabilization' | 'job-deadline' | 'grace-period' | 'progress-deadline' | 'probe' | 'other';
+export type TimerReason = 'eviction' | 'backoff' | 'hpa-stabilization' | 'job-deadline' | 'grace-period' | 'progress-deadline' | 'probe' | 'cronjob' | 'other';
 
 const RULES: [RegExp, TimerReason][] = [
   [/taint eviction/, 'eviction'],
@@ -23,6 +24,7 @@ const RULES: [RegExp, TimerReason][] = [
   [/node-monitor-grace-period/, 'grace-period'],
   [/progressDeadlineSeconds/, 'progress-deadline'],
   [/probe of /, 'probe'],
+  [/^cronjob \S+: next run at /, 'cronjob'],
 ];
 
 /** What a deadline is, from its engine label. */
