@@ -125,6 +125,11 @@ const EXTRA: Record<string, string> = {
   'PodSecurityContext.seLinuxChangePolicy': 'v1.PodSELinuxChangePolicy=string',
   'JobSpec.successPolicy': 'batch/v1.SuccessPolicy',
   'JobSpec.managedBy': 'string',
+  // Rule's fields, embedded inline in Go (`Rule `json:",inline"``); kubernetes-types drops them
+  'RuleWithOperations.resources': '[]string',
+  'RuleWithOperations.scope': 'v1.ScopeType=string',
+  'NamedRuleWithOperations.resources': '[]string',
+  'NamedRuleWithOperations.scope': 'v1.ScopeType=string',
 };
 
 /** Types decoded by their own UnmarshalJSON that accept any JSON (or that the engine leaves alone). */

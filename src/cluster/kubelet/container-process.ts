@@ -19,6 +19,9 @@
  */
 import { ContainerFS } from './filesystem';
 import { Shell, type ShellContext, type Sleep } from './shell';
+import { CERTGEN_IMAGE, runCertgen } from './images/certgen';
+import type { InCluster } from './images/in-cluster';
+import { INGRESS_NGINX_CONTROLLER_IMAGE, ingressNginxListenPorts } from './images/ingress-nginx-controller';
 
 /** Images whose default command is an interactive shell (exits at once without a TTY). */
 const SHELL_IMAGES = /(^|\/)(busybox|alpine|ubuntu|debian)(:|@|$)/;
@@ -49,18 +52,31 @@ export function containerArgv(c: ProcessSpec, env: Record<string, string> = {}):
   return [...(c.command ?? []), ...(c.args ?? [])].map((a) => expandKubeVars(a, env));
 }
 
+/**
+ * What a container process runs with: the shell's context (filesystem, env, clock) and, when
+ * the kubelet starts it in a Pod, its in-cluster API access (images/in-cluster.ts) for the
+ * programs that talk to the apiserver (images/*.ts).
+ */
+export type ProcessContext = Omit<ShellContext, 'write'> & { inCluster?: InCluster };
+
 /** The process of one container run: drive it with {@link ContainerProcess.step}. */
 export class ContainerProcess {
   private gen: Generator<Sleep, number> | null;
   readonly shell: Shell;
   private logText = '';
   private done: ProcessState | null = null;
+  /**
+   * The TCP ports the program listens on when its image is known (images/*.ts); undefined:
+   * an assumed process listens on its declared containerPorts (or its probes' ports).
+   */
+  readonly listenPorts?: readonly number[];
 
-  constructor(readonly spec: ProcessSpec, readonly ctx: Omit<ShellContext, 'write'>, private readonly log: (line: string) => void = () => {}) {
+  constructor(readonly spec: ProcessSpec, readonly ctx: ProcessContext, private readonly log: (line: string) => void = () => {}) {
     const full: ShellContext = ctx as ShellContext;
     full.write = (t) => this.write(t);
     this.shell = new Shell(full);
     const argv = containerArgv(spec, ctx.vars);
+    if (spec.image && INGRESS_NGINX_CONTROLLER_IMAGE.test(spec.image)) this.listenPorts = ingressNginxListenPorts(argv);
     if (argv.length === 0) {
       if (spec.image && SHELL_IMAGES.test(spec.image)) {
         this.gen = null;
@@ -73,6 +89,11 @@ export class ContainerProcess {
       return;
     }
     const io = { out: (s: string) => full.write(s), err: (s: string) => full.write(s), stdin: '' };
+    // programs simulated by image (images/*.ts) when the image's own entrypoint runs
+    if (ctx.inCluster && spec.image && CERTGEN_IMAGE.test(spec.image) && !spec.command?.length) {
+      this.gen = runCertgen(argv, ctx.inCluster, ctx.now, io);
+      return;
+    }
     this.gen = this.shell.exec(argv, io);
   }
 

@@ -32,6 +32,7 @@ import type { EventRecorder } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import { Backoff, formatGoDuration } from './backoff';
 import { ContainerProcess, execInContainer, type ExecResult } from './container-process';
+import { inClusterFor } from './images/in-cluster';
 import { makeEnvironmentVariables } from './env';
 import { ContainerFS, managedHostsFile, type KubeletManagedFiles, type Mount } from './filesystem';
 import { CLUSTER_DOMAIN } from '../dns/coredns';
@@ -111,10 +112,11 @@ export class PodWorkers {
     return execInContainer(argv, { fs: c.fs, vars: { ...c.process.ctx.vars }, hostname: rec.name, now: () => this.ctx.clock.now() }, timeoutMs);
   }
 
-  /** A running container of the Pod whose process is assumed serves its declared ports (or, with none declared, its probes' ports). */
+  /** A running container of the Pod whose process is assumed serves the ports its image listens on when known (images/*.ts), else its declared ports (or, with none declared, its probes' ports). */
   serves(rec: PodRecord, port: number): boolean {
     return this.allContainers(rec).some((c) => {
       if (c.current.kind !== 'running' || !c.process?.assumed) return false;
+      if (c.process.listenPorts) return c.process.listenPorts.includes(port);
       const declared = ((c.spec.ports ?? []) as { containerPort: number }[]).map((p) => p.containerPort);
       return (declared.length ? declared : ProbeManager.probePorts(c.spec)).includes(port);
     });
@@ -428,7 +430,7 @@ export class PodWorkers {
         }
         const fs = new ContainerFS(mounts, rec.name, kubeletManagedFiles(rec.pod, sandbox.ip));
         const logs: string[] = [];
-        const proc = new ContainerProcess(c.spec, { fs, vars, hostname: rec.name, now: () => this.ctx.clock.now() }, (line) => {
+        const proc = new ContainerProcess(c.spec, { fs, vars, hostname: rec.name, now: () => this.ctx.clock.now(), inCluster: inClusterFor(this.ctx, rec.pod, c.name) }, (line) => {
           logs.push(line);
           if (logs.length > 5000) logs.splice(0, logs.length - 5000);
         });

@@ -6,7 +6,7 @@
  * StatefulSet, Namespace and Ingress describers live in describe-storage.ts; HPA, Job,
  * CronJob, DaemonSet and PDB in describe-workloads.ts; ConfigMap, Secret, StorageClass,
  * EndpointSlice, Endpoints, IngressClass, ServiceAccount, PriorityClass and (Cluster)RoleBinding
- * in describe-config.ts.
+ * in describe-config.ts; Role and ClusterRole in describe-rbac.ts.
  */
 import type { KObject } from '../../api/types';
 import { formatLabelSelector } from '../../api/labels';
@@ -18,6 +18,7 @@ import { fail, resolveTargets, stderrOf, tryStatus, type Ctx, type FlagSpec, typ
 import { ownedReplicaSets } from './rollout';
 import { describeIngress, describeNamespace, describePersistentVolume, describePersistentVolumeClaim, describeStatefulSet, type DescribeEnv } from './describe-storage';
 import { describeCronJob, describeDaemonSet, describeHPA, describeJob, describePDB } from './describe-workloads';
+import { describeRole } from './describe-rbac';
 import { describeConfigMap, describeEndpointSlice, describeEndpoints, describeIngressClass, describePriorityClass, describeRoleBinding, describeSecret, describeServiceAccount, describeStorageClass } from './describe-config';
 
 /** The dedicated describers by kind (describe.go describerMap); every other kind gets the genericDescriber. */
@@ -37,6 +38,8 @@ const DESCRIBERS: Record<string, (o: KObject, d: DescribeEnv) => string> = {
   PriorityClass: describePriorityClass,
   RoleBinding: (o) => describeRoleBinding(o),
   ClusterRoleBinding: (o) => describeRoleBinding(o),
+  Role: (o) => describeRole(o),
+  ClusterRole: (o) => describeRole(o),
 };
 
 /** Flags of `kubectl describe`. */
