@@ -15,7 +15,7 @@
 import type { APIServer, RequestUser } from './apiserver';
 import { StatusError, newBadRequest, newNotFound, type Status } from '../api/errors';
 import { fromLabelSelector, matches } from '../api/labels';
-import type { KObject } from '../api/types';
+import { deepCopy, type KObject } from '../api/types';
 
 /** The body of POST pods/{name}/eviction (policy/v1 Eviction). */
 export interface Eviction {
@@ -70,7 +70,18 @@ export function evictPod(api: APIServer, user: RequestUser, namespace: string, n
   const pod = api.getObject('pods', namespace, name);
   if (!pod) throw newNotFound('pods', name);
   const dryRun = !!body.deleteOptions?.dryRun?.includes('All');
-  const del = () => api.delete(user, info, namespace, name, { gracePeriodSeconds: body.deleteOptions?.gracePeriodSeconds, preconditions: body.deleteOptions?.preconditions, dryRun, summary: `evict Pod ${namespace}/${name}` });
+  // addConditionAndDeletePod: DisruptionTarget=True "EvictionByEvictionAPI" on the status, then the delete
+  const del = () => {
+    if (!dryRun) {
+      const cur = deepCopy(api.getObject('pods', namespace, name) ?? pod);
+      const conds: { type: string; status: string; lastTransitionTime?: string }[] = cur.status?.conditions ?? [];
+      const prev = conds.find((c) => c.type === 'DisruptionTarget');
+      const cond = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : api.nowRFC3339(), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+      cur.status = { ...cur.status, conditions: prev ? conds.map((c) => (c === prev ? cond : c)) : [...conds, cond] };
+      api.update(user, info, namespace, cur, { subresource: 'status', summary: `Pod ${namespace}/${name}: DisruptionTarget (EvictionByEvictionAPI)` });
+    }
+    api.delete(user, info, namespace, name, { gracePeriodSeconds: body.deleteOptions?.gracePeriodSeconds, preconditions: body.deleteOptions?.preconditions, dryRun, summary: `evict Pod ${namespace}/${name}` });
+  };
   const phase = pod.status?.phase;
   const success = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as unknown as Status;
   if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata.deletionTimestamp) {

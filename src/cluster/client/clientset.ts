@@ -5,7 +5,10 @@
  * Mirrors k8s.io/client-go/kubernetes (typed clientsets) and dynamic.Interface.
  */
 import type { APIServer, DeleteOptions, ListOptions, RequestUser, WatchOptions, WriteOptions, WriteResult } from '../apiserver/apiserver';
+import type { PatchOptions, PatchResult, PatchType } from '../apiserver/patch';
 import type { ResourceInfo } from '../api/resources';
+import type { Eviction } from '../apiserver/eviction';
+import type { Status } from '../api/errors';
 import type { KList, KObject, WatchEvent } from '../api/types';
 
 /** Verbs on one resource, like dynamic.ResourceInterface. */
@@ -33,6 +36,13 @@ export class ResourceClient<T extends KObject = KObject> {
   updateStatus(obj: T, opts?: WriteOptions): T {
     return this.api.update(this.user, this.info, obj.metadata.namespace ?? '', obj, { ...opts, subresource: 'status' }).object as T;
   }
+  /**
+   * PATCH of one object (patch.go): `json`, `merge`, `strategic` or `apply` (server-side apply,
+   * `opts.fieldManager` required as upstream, `opts.force` to take conflicting fields).
+   */
+  patch(namespace: string, name: string, type: PatchType, body: unknown, opts?: PatchOptions): PatchResult {
+    return this.api.patch(this.user, this.info, namespace, name, type, body, opts);
+  }
   delete(namespace: string, name: string, opts?: DeleteOptions): KObject {
     return this.api.delete(this.user, this.info, namespace, name, opts);
   }
@@ -50,6 +60,15 @@ export class Client {
     const info = this.api.registry.forResource(group, resource);
     if (!info) throw new Error(`the server doesn't have a resource type "${resource}"`);
     return new ResourceClient<T>(this.api, this.user, info);
+  }
+
+  /**
+   * pods/eviction subresource (POST a policy/v1 Eviction): the Pod is deleted when its
+   * PodDisruptionBudget allows. Returns the Success Status.
+   * @throws StatusError 404, 429 TooManyRequests (budget), 500 (more than one budget).
+   */
+  evict(namespace: string, pod: string, body: Eviction = {}): Status {
+    return this.api.evict(this.user, namespace, pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace }, ...body });
   }
 
   /** pods/binding subresource. */

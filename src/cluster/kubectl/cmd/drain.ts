@@ -2,13 +2,14 @@
  * `kubectl cordon|uncordon|drain`, as staging/src/k8s.io/kubectl/pkg/cmd/drain/drain.go
  * and pkg/drain (filters.go: DaemonSet, mirror, local-storage and unreplicated Pod filters
  * with their messages; drain.go evictPods: "evicting pod ns/name", "pod/x evicted").
- * Evictions honour PodDisruptionBudgets as the pods/eviction subresource does
- * (pkg/registry/core/pod/storage/eviction.go): a budget with no disruptions left refuses
- * with 429 "Cannot evict pod as it would violate the pod's disruption budget."; drain does
- * not block here, it reports the retry line once and stops.
+ * Each Pod is evicted through the pods/eviction subresource (policy/v1), which honours its
+ * PodDisruptionBudget (pkg/registry/core/pod/storage/eviction.go): a budget with no
+ * disruptions left answers 429 "Cannot evict pod as it would violate the pod's disruption
+ * budget."; upstream drain retries every 5 s until its timeout, the bar (one instant) reports
+ * the retry line once and stops. `--disable-eviction` deletes instead.
  */
 import { deepCopy, type KObject } from '../../api/types';
-import { fromLabelSelector, matches } from '../../api/labels';
+import { StatusError } from '../../api/errors';
 import { fail, seeHelp, stderrOf, tryStatus, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl cordon` / `uncordon`. */
@@ -59,20 +60,6 @@ export function runCordon(ctx: Ctx, on: boolean): KubectlResult {
     if (r.error) errors.push(r.error);
   }
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
-}
-
-/** PDB status.disruptionsAllowed, or (without a disruption controller) the same number computed from the matching Pods. */
-function disruptionsAllowed(pdb: KObject, pods: KObject[]): number {
-  if (pdb.status?.observedGeneration !== undefined && pdb.status?.disruptionsAllowed !== undefined) return pdb.status.disruptionsAllowed;
-  const sel = fromLabelSelector(pdb.spec?.selector);
-  const mine = pods.filter((p) => matches(sel, p.metadata.labels) && !p.metadata.deletionTimestamp);
-  const healthy = mine.filter((p) => (p.status?.conditions ?? []).some((c: KObject) => c.type === 'Ready' && c.status === 'True')).length;
-  const expected = mine.length;
-  const resolve = (v: unknown): number => (typeof v === 'string' && v.endsWith('%') ? Math.ceil((Number(v.slice(0, -1)) * expected) / 100) : Number(v));
-  let desiredHealthy = 0;
-  if (pdb.spec?.minAvailable !== undefined) desiredHealthy = resolve(pdb.spec.minAvailable);
-  else if (pdb.spec?.maxUnavailable !== undefined) desiredHealthy = Math.max(0, expected - resolve(pdb.spec.maxUnavailable));
-  return Math.max(0, healthy - desiredHealthy);
 }
 
 /** Runs `kubectl drain`. */
@@ -144,37 +131,28 @@ export function runDrain(ctx: Ctx): KubectlResult {
     if (warns.length) stderr.push(`Warning: ${warns.join('; ')}`);
     const grace = ctx.flags.has('grace-period') && Number(ctx.flags.get('grace-period')) >= 0 ? Number(ctx.flags.get('grace-period')) : undefined;
     const evicted: string[] = [];
-    const pdbs = ctx.client.resource('policy', 'poddisruptionbudgets');
-    const used = new Map<string, number>();
     let blocked = false;
     for (const p of evict) {
+      const ns = p.metadata.namespace ?? '';
+      const name = p.metadata.name;
       output += `evicting pod ${id(p)}\n`;
-      if (!f('disable-eviction')) {
-        const budgets = pdbs.list(p.metadata.namespace, { quiet: true }).items.filter((b) => matches(fromLabelSelector(b.spec?.selector), p.metadata.labels));
-        if (budgets.length > 1) {
-          stderr.push(`error when evicting pods/"${p.metadata.name}" -n "${p.metadata.namespace}" (will retry after 5s): This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.`);
+      try {
+        // EvictPod (pods/eviction, policy/v1) — or DeletePod with --disable-eviction
+        if (f('disable-eviction')) podsRc.delete(ns, name, { gracePeriodSeconds: grace, summary: `delete pod ${id(p)} (drain ${node})` });
+        else ctx.client.evict(ns, name, grace !== undefined ? { deleteOptions: { gracePeriodSeconds: grace } } : {});
+        evicted.push(name);
+      } catch (err) {
+        if (!(err instanceof StatusError)) throw err;
+        if (err.code === 404) continue;
+        if (err.code === 429) {
+          // upstream retries every 5 s until --timeout; the bar runs at one instant, so it reports once and stops
+          stderr.push(`error when evicting pods/"${name}" -n "${ns}" (will retry after 5s): ${err.message}`);
           blocked = true;
           continue;
         }
-        if (budgets.length === 1) {
-          const b = budgets[0];
-          const key = `${b.metadata.namespace}/${b.metadata.name}`;
-          const nsPods = podsRc.list(p.metadata.namespace, { quiet: true }).items;
-          const left = disruptionsAllowed(b, nsPods) - (used.get(key) ?? 0);
-          if (left <= 0) {
-            stderr.push(`error when evicting pods/"${p.metadata.name}" -n "${p.metadata.namespace}" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.`);
-            blocked = true;
-            continue;
-          }
-          used.set(key, (used.get(key) ?? 0) + 1);
-        }
+        stderr.push(`error when evicting pods/"${name}" -n "${ns}": ${err.message}`);
+        blocked = true;
       }
-      const r = tryStatus(() => podsRc.delete(p.metadata.namespace ?? '', p.metadata.name, { gracePeriodSeconds: grace, summary: `evict pod ${id(p)} (drain ${node})` }));
-      if (r.error) {
-        if (!r.error.includes('(NotFound)')) stderr.push(`error when evicting pods/"${p.metadata.name}" -n "${p.metadata.namespace}": ${r.error.replace(/^Error from server \(\w+\): /, '')}`);
-        continue;
-      }
-      evicted.push(p.metadata.name);
     }
     for (const n of evicted) output += `pod/${n} evicted\n`;
     if (blocked) return { output, error: stderrOf(stderr), exitCode: 1 };

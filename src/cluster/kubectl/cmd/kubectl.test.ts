@@ -220,11 +220,20 @@ describe('kubectl cordon, drain', () => {
     const c = seeded();
     const onNode1 = c.list('pods').filter((p) => p.spec.nodeName === 'node-1');
     expect(onNode1.length).toBeGreaterThan(0);
+    const seen: string[] = [];
+    const stop = c.ctx.relay.listen((h) => {
+      if (h.from === 'kubectl' && h.to === 'kube-apiserver') seen.push(h.summary);
+    });
     const r = c.kubectl('drain node-1 --ignore-daemonsets');
+    stop();
     expect(r.output).toBe(
       ['node/node-1 cordoned', ...onNode1.map((p) => `evicting pod ${p.metadata.namespace}/${p.metadata.name}`), ...onNode1.map((p) => `pod/${p.metadata.name} evicted`), 'node/node-1 drained', ''].join('\n'),
     );
     expect(r.error).toBeNull();
+    // each Pod through the pods/eviction subresource, which marks it DisruptionTarget before deleting
+    expect(seen.filter((s) => /evict/i.test(s))).toEqual(onNode1.flatMap((p) => [`Pod ${p.metadata.namespace}/${p.metadata.name}: DisruptionTarget (EvictionByEvictionAPI)`, `evict Pod ${p.metadata.namespace}/${p.metadata.name}`]));
+    const victim = c.get('pods', onNode1[0].metadata.namespace, onNode1[0].metadata.name);
+    if (victim) expect(victim.status.conditions.find((x: { type: string }) => x.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' });
     c.settle(600_000);
     const pods = c.list('pods', 'default');
     expect(pods).toHaveLength(3);
