@@ -32,7 +32,7 @@ import { matches, parseSelector, type Selector } from '../api/labels';
 import { fieldsMatch, parseFieldSelector, type FieldRequirement } from './fields';
 import { strategyFor, type StrategyContext, type StrategyTable } from './registry/strategy';
 import { IPAllocator, PortAllocator } from './allocators';
-import { patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
+import { managedFieldsOnWrite, patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
 import { evictPod, type Eviction } from './eviction';
 import { checkDecode } from './decode';
 
@@ -59,8 +59,10 @@ export interface WriteOptions {
    * Namespaces, `finalize` (only spec.finalizers changes).
    */
   subresource?: 'status' | 'finalize';
-  /** fieldManager (recorded in managedFields). */
+  /** fieldManager (recorded in managedFields); default: the client's User-Agent prefix (fieldManagerOf). */
   fieldManager?: string;
+  /** Internal: metadata.managedFields are already computed (server-side apply), record no Update. */
+  managedFieldsSet?: boolean;
   /** Field validation directive: Strict (reject unknown fields), Warn (warnings), Ignore. */
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   /** Short text for the relay summary, e.g. "bind to node-2". */
@@ -333,6 +335,7 @@ export class APIServer implements StrategyContext {
         errs.push(...(strategy.validate?.(obj, this) ?? []));
         for (const v of this.validatingAdmission) errs.push(...(v('create', info, obj, undefined) ?? []));
         if (errs.length) throw newInvalid(groupKind(info), obj.metadata.name, errs);
+        if (!opts.managedFieldsSet) managedFieldsOnWrite(this, user, info, undefined, obj, input, opts);
         const warnings = strategy.warnings?.(obj, undefined) ?? [];
         if (info.deprecated) warnings.unshift(info.deprecated);
         if (opts.dryRun) {
@@ -465,6 +468,7 @@ export class APIServer implements StrategyContext {
           for (const v of this.validatingAdmission) errs.push(...(v('update', info, obj, old) ?? []));
         }
         if (errs.length) throw newInvalid(groupKind(info), name, errs);
+        if (!opts.managedFieldsSet && opts.subresource !== 'finalize') managedFieldsOnWrite(this, user, info, old, obj, input, opts, STATUS_KEEPS_ANNOTATIONS.has(groupResource(info)));
         const warnings = opts.subresource ? [] : strategy.warnings?.(obj, old) ?? [];
         // no-op writes are invisible (no new revision, no watch event)
         // managedFields count (the HTTP API's server-side apply and CSA→SSA migration change

@@ -37,20 +37,42 @@ const SEP = '\u0000';
 const SKIP_TOP = new Set(['apiVersion', 'kind']);
 const SKIP_META = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink']);
 
-/** Leaf paths (segments joined by NUL) of an object, each with its JSON value (`undefined` for a keyed element's `.`). */
-export function leafPaths(obj: KObject, opts: { status?: boolean } = {}): Map<string, unknown> {
+/**
+ * Lists the field manager keys although strategic merge patch (listStrategy) replaces them
+ * whole: `+listType=map` in k8s.io/api (conditions by type, podIPs/hostIPs by ip).
+ */
+function managedListKey(names: string[]): string | undefined {
+  const f = names[names.length - 1];
+  if (f === 'conditions' && names[0] === 'status') return 'type';
+  if ((f === 'podIPs' || f === 'hostIPs') && names[0] === 'status') return 'ip';
+  return undefined;
+}
+/** Keyed lists whose elements are atomic (`+structType=atomic`): the key is the leaf, as `k:{"uid":"…"}: {}`. */
+const ATOMIC_ELEMENTS = new Set(['ownerReferences']);
+
+/**
+ * Leaf paths (segments joined by NUL) of an object, each with its JSON value (`undefined` for a
+ * keyed element's `.`). `status`: the status subresource's fields (top-level `status`, plus
+ * `metadata.annotations` with `statusAnnotations`) instead of the main resource's.
+ */
+export function leafPaths(obj: KObject, opts: { status?: boolean; statusAnnotations?: boolean } = {}): Map<string, unknown> {
   const out = new Map<string, unknown>();
   const walk = (v: unknown, segs: string[], names: string[]): void => {
     if (isObj(v) && Object.keys(v).length) {
       for (const [k, x] of Object.entries(v)) {
-        if (segs.length === 0 && (SKIP_TOP.has(k) || (!opts.status && k === 'status') || (opts.status && k !== 'status'))) continue;
-        if (segs.length === 1 && segs[0] === 'f:metadata' && SKIP_META.has(k)) continue;
+        if (segs.length === 0 && (SKIP_TOP.has(k) || (!opts.status && k === 'status') || (opts.status && k !== 'status' && !(opts.statusAnnotations && k === 'metadata')))) continue;
+        if (segs.length === 1 && segs[0] === 'f:metadata' && (SKIP_META.has(k) || (opts.status && k !== 'annotations'))) continue;
         walk(x, [...segs, `f:${k}`], [...names, k]);
       }
       return;
     }
     if (Array.isArray(v) && v.length) {
-      const st = listStrategy(obj.kind, names);
+      const mk = managedListKey(names);
+      const st = mk ? { key: mk } : listStrategy(obj.kind, names);
+      if (typeof st === 'object' && ATOMIC_ELEMENTS.has(names[names.length - 1]) && v.every((e) => isObj(e) && e[st.key] !== undefined)) {
+        for (const e of v as Obj[]) out.set([...segs, `k:${JSON.stringify({ [st.key]: e[st.key] })}`].join(SEP), e);
+        return;
+      }
       if (typeof st === 'object' && v.every((e) => isObj(e) && e[st.key] !== undefined)) {
         for (const e of v as Obj[]) {
           const item = [...segs, `k:${JSON.stringify({ [st.key]: e[st.key] })}`];
@@ -135,12 +157,30 @@ function withOwner(list: ManagedFieldsEntry[], mine: ManagedFieldsEntry, take: S
  * managedFields after an Update by `manager` (create: `old` undefined). Returns the list to
  * store in metadata.managedFields of `next`.
  */
-export function managedFieldsForUpdate(old: KObject | undefined, next: KObject, manager: string, apiVersion: string, time: string, subresource?: string): ManagedFieldsEntry[] {
+export function managedFieldsForUpdate(
+  old: KObject | undefined,
+  next: KObject,
+  manager: string,
+  apiVersion: string,
+  time: string,
+  subresource?: string,
+  opts: { statusAnnotations?: boolean; serverSet?: (path: string) => boolean; input?: KObject } = {},
+): ManagedFieldsEntry[] {
   const status = subresource === 'status';
-  const before = old ? leafPaths(old, { status }) : new Map<string, unknown>();
-  const after = leafPaths(next, { status });
+  const lp = { status, statusAnnotations: opts.statusAnnotations };
+  const before = old ? leafPaths(old, lp) : new Map<string, unknown>();
+  const after = leafPaths(next, lp);
+  const sent = opts.serverSet && opts.input ? leafPaths(opts.input, lp) : undefined;
   const changed = new Set<string>();
-  for (const [p, v] of after) if (!before.has(p) || JSON.stringify(before.get(p)) !== JSON.stringify(v)) changed.add(p);
+  for (const [p, v] of after) {
+    if (before.has(p) && JSON.stringify(before.get(p)) === JSON.stringify(v)) continue;
+    // a template's `creationTimestamp: null` is already in the zero-valued object upstream
+    // compares a create against (create.go: liveObj = scope.Creater.New), so nobody owns it
+    if (v === null && p.endsWith(`${SEP}f:creationTimestamp`)) continue;
+    // set by admission / allocation after the field manager ran (the writer did not send it)
+    if (sent && !sent.has(p) && opts.serverSet!(p)) continue;
+    changed.add(p);
+  }
   const list = entries(next);
   if (!changed.size) return list;
   let mine = list.find((e) => sameEntry(e, manager, 'Update', subresource));
@@ -151,8 +191,67 @@ export function managedFieldsForUpdate(old: KObject | undefined, next: KObject, 
   mine.time = time;
   mine.apiVersion = apiVersion;
   mine.fieldsV1 = toFieldsV1(new Set([...fromFieldsV1(mine.fieldsV1), ...changed]));
-  const all = new Map([...leafPaths(next, { status: !status }), ...after]);
+  const all = new Map([...leafPaths(next, { status: !status }), ...leafPaths(next, { status: true, statusAnnotations: true }), ...after]);
   return withOwner(list, mine, changed, all);
+}
+
+/**
+ * Fields kube-apiserver sets after the field manager has run on a create — mutating admission
+ * (ServiceAccount, Priority, DefaultTolerationSeconds, DefaultStorageClass, the
+ * pvc/pv-protection finalizers) and REST allocations (a Service's ClusterIP, IP families,
+ * node ports) — so the creator does not own them unless it sent them
+ * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go: UpdateNoErrors before admit).
+ * Keyed by group/resource ("pods", "services", …); paths as FieldsV1 segments joined by NUL.
+ */
+export function serverSetOnCreate(resource: string): ((path: string) => boolean) | undefined {
+  const under = (...prefixes: string[]) => (p: string): boolean => prefixes.some((x) => p === x || p.startsWith(x + SEP));
+  switch (resource) {
+    case 'pods': {
+      const meta = under('f:spec\u0000f:serviceAccountName', 'f:spec\u0000f:serviceAccount', 'f:spec\u0000f:priority', 'f:spec\u0000f:preemptionPolicy', 'f:spec\u0000f:tolerations');
+      return (p) => meta(p) || /k:\{"(name|mountPath)":"(kube-api-access-|\/var\/run\/secrets\/kubernetes\.io\/serviceaccount)/.test(p);
+    }
+    case 'services':
+      return (p) => under('f:spec\u0000f:clusterIP', 'f:spec\u0000f:clusterIPs', 'f:spec\u0000f:ipFamilies', 'f:spec\u0000f:ipFamilyPolicy', 'f:spec\u0000f:healthCheckNodePort')(p) || (p.startsWith('f:spec\u0000f:ports\u0000') && p.endsWith('\u0000f:nodePort'));
+    case 'persistentvolumeclaims':
+      return under('f:metadata\u0000f:finalizers', 'f:spec\u0000f:storageClassName');
+    case 'persistentvolumes':
+      return under('f:metadata\u0000f:finalizers');
+    case 'namespaces':
+      return under('f:spec\u0000f:finalizers');
+    default:
+      return undefined;
+  }
+}
+
+/** The service accounts whose client is not kube-controller-manager: their binaries' User-Agent prefix. */
+const SA_MANAGERS: Record<string, string> = {
+  'kube-system:kube-proxy': 'kube-proxy',
+  'kube-system:metrics-server': 'metrics-server',
+  'kube-system:coredns': 'coredns',
+  'kube-system:machine-controller': 'machine-controller',
+  'kube-system:csi-provisioner': 'csi-provisioner',
+  'ingress-nginx:ingress-nginx': 'nginx-ingress-controller',
+  'local-path-storage:local-path-provisioner-service-account': 'local-path-provisioner',
+};
+
+/**
+ * The manager a write without `fieldManager` is recorded under: upstream uses the prefix of the
+ * client's User-Agent before the first "/" (handlers/rest.go managerOrUserAgent):
+ * "kubectl", "kube-controller-manager" (every controller, whatever its service account),
+ * "kube-scheduler", "kubelet" (system:node:*), "kube-apiserver" (its own bootstrap writes).
+ */
+export function fieldManagerOf(user: { name: string; participant: string }): string {
+  const n = user.name;
+  if (n === 'system:kube-scheduler') return 'kube-scheduler';
+  if (n.startsWith('system:node:')) return 'kubelet';
+  if (n.startsWith('system:serviceaccount:')) {
+    const sa = n.slice('system:serviceaccount:'.length);
+    if (SA_MANAGERS[sa]) return SA_MANAGERS[sa];
+    return sa.startsWith('kube-system:') ? 'kube-controller-manager' : sa.slice(sa.indexOf(':') + 1);
+  }
+  if (n === 'system:apiserver') return user.participant === 'kube-relay' ? 'kube-relay' : 'kube-apiserver';
+  if (user.participant.startsWith('kubectl')) return 'kubectl';
+  return user.participant.split('/')[0] || 'unknown';
 }
 
 /** fieldmanager's printManager. */
@@ -238,6 +337,8 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
   const list = entries(current);
   let mine = list.find((e) => sameEntry(e, opts.manager, 'Apply', undefined));
   const prev = mine ? fromFieldsV1(mine.fieldsV1) : new Set<string>();
+  // fields forced away from their managers; an applied field with the live value is co-owned
+  const taken = new Set<string>();
   if (current) {
     const live = leafPaths(current);
     const conflicts: { entry: ManagedFieldsEntry; path: string }[] = [];
@@ -249,11 +350,15 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
       }
     }
     if (conflicts.length && !opts.force) throw newApplyConflict(conflicts);
+    for (const c of conflicts) taken.add(c.path);
   }
   let next = current ? merge(current, applied) : JSON.parse(JSON.stringify(applied)) as KObject;
   if (current) {
     const othersOwn = new Set(list.filter((e) => e !== mine).flatMap((e) => [...fromFieldsV1(e.fieldsV1)]));
     for (const p of prev) if (!appliedPaths.has(p) && !othersOwn.has(p)) removePath(next as unknown as Obj, p);
+    // the merged object's managedFields share their field sets with `list`: prune must not
+    // empty them (they are replaced below anyway)
+    delete (next.metadata as { managedFields?: unknown }).managedFields;
     next = prune(next) as KObject;
   }
   if (!mine) {
@@ -264,6 +369,6 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
   mine.apiVersion = opts.apiVersion;
   mine.fieldsV1 = toFieldsV1(appliedPaths.keys());
   const all = new Map([...leafPaths(next), ...leafPaths(next, { status: true })]);
-  (next.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields = withOwner(list, mine, new Set(appliedPaths.keys()), all);
+  (next.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields = withOwner(list, mine, taken, all);
   return next;
 }

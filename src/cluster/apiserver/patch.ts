@@ -9,10 +9,11 @@
 import type { APIServer, RequestUser, WriteOptions, WriteResult } from './apiserver';
 import { apiVersionOf, groupResource, type ResourceInfo } from '../api/resources';
 import { StatusError, newBadRequest, newNotFound } from '../api/errors';
-import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { deepCopy, type KObject } from '../api/types';
 import { applyPatch as strategicMerge } from '../kubectl/strategic-merge';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
-import { managedFieldsForUpdate, serverSideApply } from './patch-managed-fields';
+import { unknownFields } from '../kubectl/known-fields';
+import { fieldManagerOf, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
 
 /** The four patch types (types.PatchType). */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -48,25 +49,33 @@ function newPatchInvalid(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Invalid', code: 422 });
 }
 
-/** The manager an Update writes as: fieldManager, or (as upstream) "unknown" when none is named. */
-function managerOf(opts: WriteOptions): string {
-  return opts.fieldManager || 'unknown';
+/**
+ * Kept for the HTTP layer's create/update/scale calls: the apiserver itself now records
+ * managedFields on every write (APIServer.create/update → managedFieldsOnWrite), so this
+ * returns `next` unchanged.
+ */
+export function withManagedFields(_api: APIServer, _info: ResourceInfo, _old: KObject | undefined, next: KObject, _opts: WriteOptions): KObject {
+  return next;
 }
 
 /**
- * Returns `next` with metadata.managedFields updated for an Update by `opts.fieldManager`
- * (`old` undefined for a create). Used by create/update requests from the HTTP API.
+ * metadata.managedFields of an object about to be stored by an Update (create, PUT, non-apply
+ * PATCH), as the fieldmanager does it (fieldmanager.go UpdateNoErrors): the request's
+ * managedFields when it sends some (kubectl's CSA→SSA migration replaces them), else the live
+ * object's; the writer (`opts.fieldManager`, else its User-Agent prefix) takes the fields it
+ * changed. A status write tracks status (and, for Deployments, annotations) only.
  */
-export function withManagedFields(api: APIServer, info: ResourceInfo, old: KObject | undefined, next: KObject, opts: WriteOptions): KObject {
-  const obj = deepCopy(next);
-  obj.metadata = obj.metadata ?? {};
-  // managedFields sent in the request replace the stored ones (kubectl's CSA→SSA migration
-  // does this); otherwise the stored ones carry over
-  if (old && (obj.metadata.managedFields === undefined || deepEqual(obj.metadata.managedFields, old.metadata.managedFields))) obj.metadata.managedFields = deepCopy(old.metadata.managedFields);
-  const mf = managedFieldsForUpdate(old, { ...obj, kind: info.kind }, managerOf(opts), apiVersionOf(info), api.clock.nowRFC3339(), opts.subresource);
+export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: ResourceInfo, old: KObject | undefined, obj: KObject, input: KObject, opts: WriteOptions, statusAnnotations = false): void {
+  const sent = input.metadata?.managedFields;
+  if (old && opts.subresource !== 'status' && (!Array.isArray(sent) || !sent.length)) obj.metadata.managedFields = deepCopy(old.metadata.managedFields);
+  if (opts.subresource === 'status') obj.metadata.managedFields = deepCopy(old?.metadata.managedFields);
+  const manager = opts.fieldManager || fieldManagerOf(user);
+  const mf = managedFieldsForUpdate(old, { ...obj, kind: info.kind }, manager, apiVersionOf(info), api.clock.nowRFC3339(), opts.subresource, {
+    statusAnnotations,
+    ...(old ? {} : { serverSet: serverSetOnCreate(groupResource(info)), input: { ...input, kind: info.kind } }),
+  });
   if (mf.length) obj.metadata.managedFields = mf as KObject['metadata']['managedFields'];
   else delete obj.metadata.managedFields;
-  return obj;
 }
 
 /**
@@ -88,14 +97,21 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     const cfg = body as KObject;
     if (!cfg.kind || !cfg.apiVersion) throw newBadRequest('invalid object type: /, Kind=');
     if (cfg.metadata?.name && cfg.metadata.name !== name) throw newBadRequest('the name of the object (' + cfg.metadata.name + ') does not match the name on the URL (' + name + ')');
+    // structured-merge-diff refuses fields the schema does not declare, whatever fieldValidation
+    // says (fieldmanager/internal/structuredmerge.go Apply: "failed to create typed patch object")
+    const unknown = info.custom ? [] : unknownFields(info.kind, cfg);
+    if (unknown.length) {
+      const errs = unknown.map((u) => `.${u}: field not declared in schema`);
+      throw newBadRequest(`failed to create typed patch object (${ns}/${name}; ${info.group ? `${info.group}/` : '/'}${info.version}, Kind=${info.kind}): ${errs.length === 1 ? errs[0] : `errors:\n  ${errs.join('\n  ')}`}`);
+    }
     const applied = deepCopy(cfg);
     applied.metadata = { ...applied.metadata, name };
     if (info.namespaced) applied.metadata.namespace = ns;
     const merge = (cur: KObject, c: KObject): KObject => strategicMerge(cur as never, c as never, { kind: info.kind, strategic }) as unknown as KObject;
     const next = serverSideApply(current, applied, merge, { manager: opts.fieldManager || 'unknown', force: !!opts.force, apiVersion: apiVersionOf(info), time });
-    if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary }), created: true };
+    if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: true };
     next.metadata.resourceVersion = current.metadata.resourceVersion;
-    return { ...api.update(user, info, ns, next, { ...opts, summary }), created: false };
+    return { ...api.update(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: false };
   }
   if (!current) throw newNotFound(groupResource(info), name);
   let patched: KObject;
@@ -110,9 +126,6 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw newBadRequest('the patch did not produce an object');
   patched.metadata = patched.metadata ?? {};
   if (patched.metadata.name !== name) patched.metadata.name = name;
-  if (opts.subresource === 'status') {
-    return { ...api.update(user, info, ns, withManagedFields(api, info, current, patched, opts), { ...opts, summary }), created: false };
-  }
-  if (!patched.metadata.resourceVersion) patched.metadata.resourceVersion = current.metadata.resourceVersion;
-  return { ...api.update(user, info, ns, withManagedFields(api, info, current, patched, opts), { ...opts, summary }), created: false };
+  if (opts.subresource !== 'status' && !patched.metadata.resourceVersion) patched.metadata.resourceVersion = current.metadata.resourceVersion;
+  return { ...api.update(user, info, ns, patched, { ...opts, summary }), created: false };
 }

@@ -17,6 +17,7 @@ import { deepCopy, type KObject } from '../api/types';
 import { parseManifest } from './parse';
 import { applyPatch, createThreeWayPatch, goJSON } from './strategic-merge';
 import { dropFields, unknownFields } from './known-fields';
+import { FIELD_MANAGER_SERVER_SIDE_APPLY, serverSideApplyObject } from './cmd/apply-server-side';
 
 export interface ApplyOptions {
   /** File name used in messages; default "STDIN". */
@@ -24,8 +25,12 @@ export interface ApplyOptions {
   dryRun?: 'client' | 'server' | false;
   /** Namespace for objects that name none; default "default". */
   defaultNamespace?: string;
-  /** Field manager; default "kubectl-client-side-apply". */
+  /** Field manager; default "kubectl-client-side-apply" ("kubectl" with `serverSide`). */
   fieldManager?: string;
+  /** `--server-side`: PATCH application/apply-patch+yaml (cmd/apply-server-side.ts). */
+  serverSide?: boolean;
+  /** `--force-conflicts` (server-side only): take conflicting fields from their managers. */
+  forceConflicts?: boolean;
   /** --validate: strict (default), warn, ignore. */
   validate?: 'strict' | 'warn' | 'ignore';
 }
@@ -33,7 +38,7 @@ export interface ApplyOptions {
 export interface ApplyResult {
   /** "deployment.apps/peekcart" (kubectl's name printer). */
   object: string;
-  action: 'created' | 'configured' | 'unchanged' | 'error';
+  action: 'created' | 'configured' | 'unchanged' | 'serverside-applied' | 'error';
   namespace: string | null;
   kind?: string;
   name?: string;
@@ -235,6 +240,13 @@ function applyOne(client: Client, i: Info, r: ApplyResult, source: string, opts:
   if (!i.name) {
     if (typeof obj.metadata.generateName === 'string' && obj.metadata.generateName) return { error: { text: `from ${obj.metadata.generateName}: cannot use generate name with apply` } };
     return { error: { text: `error when retrieving current configuration of:\n${infoString(i)}\nfrom server for: "${source}": resource name may not be empty` } };
+  }
+  if (opts.serverSide) {
+    if (opts.dryRun === 'client') return { action: 'serverside-applied' };
+    const fv = validate === 'strict' ? 'Strict' : validate === 'warn' ? 'Warn' : 'Ignore';
+    const out = serverSideApplyObject(rc, i.namespace, i.name, obj, { fieldManager: opts.fieldManager ?? FIELD_MANAGER_SERVER_SIDE_APPLY, force: !!opts.forceConflicts, dryRun: opts.dryRun === 'server', fieldValidation: fv });
+    r.warnings.push(...out.warnings);
+    return out.error ? { error: out.error } : { action: 'serverside-applied' };
   }
   // server-side field validation (strict decoding) of the body
   const unknown = unknownFields(i.info.kind, obj);

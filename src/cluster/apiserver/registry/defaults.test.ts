@@ -11,6 +11,7 @@ function strip(o: KObject): KObject {
   delete c.metadata.uid;
   delete c.metadata.resourceVersion;
   delete c.metadata.creationTimestamp;
+  delete c.metadata.managedFields; // kubectl's printers hide them (--show-managed-fields=false); managed-fields.test.ts checks them
   return c;
 }
 

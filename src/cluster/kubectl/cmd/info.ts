@@ -21,7 +21,7 @@ export const EXPLAIN_FLAGS: FlagSpec = { recursive: { bool: true }, 'api-version
 /** Flags of `kubectl top`. */
 export const TOP_FLAGS: FlagSpec = { 'all-namespaces': { bool: true, short: 'A' }, selector: { short: 'l' }, containers: { bool: true }, 'no-headers': { bool: true }, 'sort-by': {}, 'show-capacity': { bool: true }, 'use-protocol-buffers': { bool: true }, 'field-selector': {}, sum: { bool: true } };
 /** Flags of `kubectl apply`. */
-export const APPLY_FLAGS: FlagSpec = { filename: { short: 'f' }, 'dry-run': {}, 'server-side': { bool: true }, 'field-manager': {}, validate: {}, output: { short: 'o' }, force: { bool: true }, prune: { bool: true }, selector: { short: 'l' }, recursive: { bool: true, short: 'R' }, kustomize: { short: 'k' }, wait: { bool: true } };
+export const APPLY_FLAGS: FlagSpec = { filename: { short: 'f' }, 'dry-run': {}, 'server-side': { bool: true }, 'force-conflicts': { bool: true }, 'field-manager': {}, validate: {}, output: { short: 'o' }, force: { bool: true }, prune: { bool: true }, selector: { short: 'l' }, recursive: { bool: true, short: 'R' }, kustomize: { short: 'k' }, wait: { bool: true } };
 
 /** The version kube-relay's kubectl reports (client and server): the engine's one version. */
 export const KUBECTL_VERSION = KUBERNETES_GIT_VERSION;
@@ -150,7 +150,13 @@ export function runApplyCmd(ctx: Ctx): KubectlResult {
   if (file !== '-') return fail(`error: the path "${file}" does not exist`);
   const text = ctx.env.stdin ?? '';
   const dry = ctx.flags.get('dry-run');
-  const run = runApply(ctx.client, text, { dryRun: dry === 'client' || dry === 'server' ? dry : false, defaultNamespace: ctx.namespace });
+  // apply.go Complete: --server-side, --force-conflicts and --field-manager (runApply → cmd/apply-server-side.ts)
+  const on = (f: string): boolean => ctx.flags.has(f) && ctx.flags.get(f) !== 'false';
+  const serverSide = on('server-side');
+  if (on('force-conflicts') && !serverSide) return fail('error: --force-conflicts only works with --server-side');
+  if (dry === 'client' && serverSide) return fail("error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)");
+  if (serverSide && on('force')) return fail('error: --force cannot be used with --server-side');
+  const run = runApply(ctx.client, text, { dryRun: dry === 'client' || dry === 'server' ? dry : false, defaultNamespace: ctx.namespace, serverSide, forceConflicts: on('force-conflicts'), fieldManager: ctx.flags.get('field-manager') });
   // apply.go Run: `if len(infos) == 0 && len(errs) == 0` (an empty or comment-only manifest)
   if (!run.results.length && !run.stderr) return fail('error: no objects passed to apply');
   return { output: run.stdout, error: run.stderr || null, exitCode: run.stderr && run.results.some((r) => r.action === 'error') ? 1 : 0 };

@@ -232,8 +232,8 @@ describe('kubectl cordon, drain', () => {
     expect(r.error).toBeNull();
     // each Pod through the pods/eviction subresource, which marks it DisruptionTarget before deleting
     expect(seen.filter((s) => /evict/i.test(s))).toEqual(onNode1.flatMap((p) => [`Pod ${p.metadata.namespace}/${p.metadata.name}: DisruptionTarget (EvictionByEvictionAPI)`, `evict Pod ${p.metadata.namespace}/${p.metadata.name}`]));
-    const victim = c.get('pods', onNode1[0].metadata.namespace, onNode1[0].metadata.name);
-    if (victim) expect(victim.status.conditions.find((x: { type: string }) => x.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' });
+    const victim = c.get('pods', onNode1[0].metadata.namespace ?? '', onNode1[0].metadata.name);
+    expect(victim?.status.conditions.find((x: { type: string }) => x.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' });
     c.settle(600_000);
     const pods = c.list('pods', 'default');
     expect(pods).toHaveLength(3);
