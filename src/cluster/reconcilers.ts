@@ -12,10 +12,16 @@
 export const RECONCILERS: Readonly<Record<string, readonly string[]>> = {
   Deployment: ['deployment-controller'],
   ReplicaSet: ['replicaset-controller', 'garbage-collector-controller'],
-  Pod: ['kube-scheduler', 'kubelet', 'taint-eviction-controller', 'garbage-collector-controller'],
+  // every loop that writes Pods: binds, runs, creates/deletes them for an owner, marks them
+  // NotReady with their node, evicts, or cleans up orphans
+  Pod: [
+    'kube-scheduler', 'kubelet', 'replicaset-controller', 'statefulset-controller', 'daemonset-controller', 'job-controller',
+    'node-lifecycle-controller', 'taint-eviction-controller', 'pod-garbage-collector-controller', 'garbage-collector-controller',
+  ],
   Node: ['kubelet', 'node-lifecycle-controller'],
   Namespace: ['namespace-controller'],
-  Service: ['endpointslice-controller', 'kube-proxy', 'coredns'],
+  Service: ['endpointslice-controller', 'endpoints-controller', 'service-controller', 'kube-proxy', 'coredns'],
+  Endpoints: ['endpoints-controller'],
   EndpointSlice: ['endpointslice-controller', 'kube-proxy'],
   StatefulSet: ['statefulset-controller'],
   DaemonSet: ['daemonset-controller'],
