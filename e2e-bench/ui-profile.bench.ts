@@ -4,7 +4,8 @@
  * Chrome DevTools protocol's Profiler for 10 s of wall time, then prints the top functions
  * by self time (ms) and the totals per script file, and the renderer's main-thread phases
  * (a devtools.timeline trace: Paint, Layout…). The raw files go to the test's output folder:
- * rollout.cpuprofile and rollout.trace.json (open them in DevTools' Performance panel).
+ * rollout.cpuprofile and rollout.trace.json (open them in DevTools' Performance panel). It also
+ * prints the benchmark's own measure for the window (rAF deltas: p50, p95 and a histogram).
  *
  *   UI_PROFILE=1 E2E_DIST=/tmp/dist-x E2E_PORT=4299 npx playwright test -c playwright.bench.config.ts ui-profile
  */
@@ -40,6 +41,21 @@ function rendererPhases(events: TraceEvent[]): [string, number][] {
   const sum = new Map<string, number>();
   for (const e of events) if (e.ph === 'X' && e.tid === main && e.dur) sum.set(e.name, (sum.get(e.name) ?? 0) + e.dur / 1000);
   return [...sum].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => [k, Math.round(v)]);
+}
+
+/**
+ * "frames N, p50, p95; how many took 1, 2, 3, 4+ frame intervals (16.7 ms)", then a finer
+ * histogram: headless Chromium's rAF deltas jitter around 16.7 ms, and one at 16.8 already
+ * counts against a p95 of 16.7.
+ */
+function frameSummary(frames: number[]): string {
+  const sorted = [...frames].sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+  const intervals = [0, 0, 0, 0];
+  for (const f of frames) intervals[Math.min(3, Math.max(0, Math.round(f / (1000 / 60)) - 1))]++;
+  const bounds = [16.7, 16.75, 17, 20, 34, 50, Infinity];
+  const fine = bounds.map((b, i) => `≤${b}: ${frames.filter((f) => f <= b && (i === 0 || f > bounds[i - 1])).length}`);
+  return `frames ${frames.length}, p50 ${pct(50)} ms, p95 ${pct(95)} ms; by intervals 1/2/3/4+: ${intervals.join('/')}\n  ${fine.join(', ')}`;
 }
 
 /** Self time per "function file:line" and per file, in ms, largest first. */
@@ -94,10 +110,24 @@ test('ui profile', async ({ page }) => {
     await cdp.send('Profiler.start');
   }
   if (sample) {
-    await browser.startTracing(page, { categories: ['devtools.timeline'] });
+    // UI_TRACE_CATEGORIES=devtools.timeline,viz adds the display compositor (software compositing's cost per frame)
+    await browser.startTracing(page, { categories: (process.env.UI_TRACE_CATEGORIES ?? 'devtools.timeline').split(',') });
   }
+  // the benchmark's own measure (ui.bench.ts): requestAnimationFrame deltas over the same window
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[] };
+    w.__frames = [];
+    let last = performance.now();
+    const tick = (t: number) => {
+      w.__frames.push(t - last);
+      last = t;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
   await startRollout(page);
   await page.waitForTimeout(10_000);
+  const frames = (await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames)).slice(1);
   if (sample) {
     const traceText = (await browser.stopTracing()).toString('utf8');
     writeFileSync(test.info().outputPath('rollout.trace.json'), traceText);
@@ -112,6 +142,7 @@ test('ui profile', async ({ page }) => {
     for (const [k, v] of s.byFile) console.log(`file ${String(v).padStart(6)} ms  ${k}`);
     for (const [k, v] of s.byFunction) console.log(`fn   ${String(v).padStart(6)} ms  ${k}`);
   }
+  console.log(frameSummary(frames));
   const loaf = await page.evaluate(() => (window as unknown as { __loaf: { dur: number; block: number; render: number; scripts: string[] }[] }).__loaf);
   console.log(`long animation frames: ${loaf.length}, ${loaf.reduce((n, f) => n + f.dur, 0)} ms`);
   for (const f of loaf) console.log(`loaf ${f.dur} ms (render ${f.render} ms): ${f.scripts.join(' | ')}`);

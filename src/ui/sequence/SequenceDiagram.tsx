@@ -217,6 +217,7 @@ function highlight(root: HTMLElement, selected: number | null): void {
 export function SequenceDiagram() {
   const host = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLDivElement>(null);
+  const scratch = useRef<HTMLDivElement>(null);
   const baseId = `seq${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [empty, setEmpty] = useState<EmptyReason>('none');
   const [error, setError] = useState<string | null>(null);
@@ -264,14 +265,16 @@ export function SequenceDiagram() {
         lastText = '';
         return;
       }
-      const r = renderSequence(hops, MESSAGE_MAX, true);
+      const r = renderSequence(hops, MESSAGE_MAX, true, true);
       const text = r.text;
       if (text === lastText) return;
       rendering = true;
       try {
         const mermaid = await loadMermaid();
         const started = performance.now();
-        const { svg } = await mermaid.render(`${baseId}-${n++}`, text);
+        // Mermaid draws into a scratch box to measure its text (getBBox, one layout each):
+        // inside a `contain: strict` box each of those layouts stays in the box
+        const { svg } = await mermaid.render(`${baseId}-${n++}`, text, scratch.current ?? undefined);
         if (!alive || !host.current) return;
         const el = scroller.current;
         const follow = !s.sequence.pinned && (!el || el.scrollTop + el.clientHeight >= el.scrollHeight - 40);
@@ -357,6 +360,7 @@ export function SequenceDiagram() {
         {error && <div className="error">{error}</div>}
         <div ref={host} data-testid="sequence-diagram" className="sequence-diagram" />
       </div>
+      <div ref={scratch} className="sequence-scratch" aria-hidden="true" />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayHop } from '../store/types';
-import { escapeMermaidText, orderParticipants, relayToMermaid, renderSequence, toMermaid, visibleHops, type SequenceOptions } from './to-mermaid';
+import { NOTE_MAX, escapeMermaidText, orderParticipants, relayToMermaid, renderSequence, toMermaid, visibleHops, type SequenceOptions } from './to-mermaid';
 
 let seq = 0;
 function hop(from: string, to: string, kind: RelayHop['kind'], summary: string, extra: Partial<RelayHop> = {}): RelayHop {
@@ -204,5 +204,55 @@ describe('hostile names through the real Mermaid parser', () => {
     const oneLine = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
     for (const m of drawn) expect(m.message).not.toMatch(/[<>;\n\r]|%%/);
     expect(drawn.map((m) => decode(m.message))).toEqual([`create ConfigMap default/${oneLine}`, `note ${oneLine}`]);
+  });
+});
+
+describe('renderSequence with noWrap', () => {
+  const hops = () => [
+    hop('kubectl', 'kube-apiserver', 'request', 'create Pod default/web'),
+    hop('kube-apiserver', 'kubectl', 'response', 'wrap: 201 Created'),
+    hop('x-controller', 'x-controller', 'decision', 's', { reconcile: 3, note: 'desired 3 ≠ current 2 → create 1 Pod' }),
+  ];
+  type Db = { getMessages(): { message: string; type: number; wrap?: boolean }[]; getActors(): Map<string, { description: string }>; autoWrap(): boolean };
+  it.each([
+    // autoWrap (a deep copy of Mermaid's config each) runs for the rect's start and end (2), and for each
+    // participant (3) and each message or note (3) without its own prefix
+    { name: 'without the prefix', noWrap: false, autoWraps: 2 + 3 + 3, wraps: [false, true, false], texts: ['create Pod default/web', '201 Created', 'desired 3 ≠ current 2 → create 1 Pod'] },
+    { name: 'with the prefix', noWrap: true, autoWraps: 2, wraps: [false, false, false], texts: ['create Pod default/web', 'wrap: 201 Created', 'desired 3 ≠ current 2 → create 1 Pod'] },
+  ])('$name: $autoWraps config look-ups, statements drawn as $texts', async ({ noWrap, autoWraps, wraps, texts }) => {
+    const { default: mermaid } = await import('mermaid');
+    const r = renderSequence(hops(), 160, true, noWrap);
+    await mermaid.parse(r.text);
+    const proto = Object.getPrototypeOf((await mermaid.mermaidAPI.getDiagramFromText(r.text)).db as Db) as Db;
+    const original = proto.autoWrap;
+    let calls = 0;
+    proto.autoWrap = function (this: Db) {
+      calls++;
+      return original.call(this);
+    };
+    try {
+      const db = (await mermaid.mermaidAPI.getDiagramFromText(r.text)).db as unknown as Db;
+      const drawn = db.getMessages().filter((m) => m.type !== 22 && m.type !== 23);
+      expect(drawn.map((m) => m.message.trim())).toEqual(texts);
+      expect(drawn.map((m) => m.wrap)).toEqual(wraps);
+      expect([...db.getActors().values()].map((a) => a.description)).toEqual(['kubectl', 'kube-apiserver', 'x-controller']);
+      expect(calls).toBe(autoWraps);
+    } finally {
+      proto.autoWrap = original;
+    }
+  });
+});
+
+describe('renderSequence: cutting long text', () => {
+  const nlc = 'node-1: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady';
+  const summary = 'watch MODIFIED Pod default/web-95547d88-2cp5t (resourceVersion 18211)';
+  it.each([
+    { name: 'a message is cut at messageMax', kind: 'watch' as const, text: summary, max: 40, drawn: `${summary.slice(0, 39)}…` },
+    { name: 'a note is kept whole up to NOTE_MAX', kind: 'decision' as const, text: nlc, max: 40, drawn: nlc.replace('>', '#gt;') },
+    { name: 'a note is cut beyond NOTE_MAX', kind: 'decision' as const, text: 'x'.repeat(NOTE_MAX + 5), max: 40, drawn: `${'x'.repeat(NOTE_MAX - 1)}…` },
+  ])('$name', ({ kind, text, max, drawn }) => {
+    const h = kind === 'decision' ? hop('node-lifecycle-controller', 'node-lifecycle-controller', kind, 's', { reconcile: 1, note: text }) : hop('kube-apiserver', 'kubelet/node-1', kind, text);
+    const line = renderSequence([h], max).text.trim().split('\n').at(-1 - (kind === 'decision' ? 1 : 0))!;
+    expect(line.slice(line.indexOf(': ') + 2)).toBe(drawn);
   });
 });

@@ -141,7 +141,7 @@ export function relayToMermaid(hops: readonly RelayHop[], options: Partial<Seque
 
 /**
  * Renders hops (already filtered, oldest first) as a Mermaid sequenceDiagram; message text
- * longer than `messageMax` is cut with an ellipsis.
+ * longer than `messageMax` is cut with an ellipsis (a note's beyond {@link NOTE_MAX} at least).
  */
 export function toMermaid(hops: readonly RelayHop[], messageMax = 160): string {
   return renderSequence(hops, messageMax, false).text;
@@ -156,6 +156,13 @@ export interface RenderedSequence {
   notes: number[];
 }
 
+/**
+ * Notes (a controller's decision, "node-1: no Lease renewal observed for 55 s (>
+ * node-monitor-grace-period 50 s) → NotReady") are cut only beyond this many characters, even
+ * when messages are cut shorter: a note heads its reconciliation and says why it happened.
+ */
+export const NOTE_MAX = 120;
+
 /** Background tints of alternating reconciliation blocks (`rect`). */
 const GROUP_TINTS = ['rgba(66, 133, 244, 0.08)', 'rgba(52, 168, 83, 0.08)'];
 
@@ -165,14 +172,21 @@ const GROUP_TINTS = ['rgba(66, 133, 244, 0.08)', 'rgba(52, 168, 83, 0.08)'];
  * decision hop that opens one shows its note ("desired 3 ≠ current 2 → create 1 Pod")
  * instead of its longer summary. Every hop draws exactly one message or one note, so the
  * returned `messages`/`notes` map SVG elements back to hops.
+ *
+ * With `noWrap`, every participant label, message and note text starts with Mermaid's
+ * `nowrap:` prefix (not drawn): Mermaid 12's sequence parser otherwise asks its configuration
+ * whether to wrap for each statement, and each ask deep-copies the whole configuration (a
+ * third of a 60-hop render's parse). It also keeps a name that starts with `wrap:` from being
+ * read as the prefix.
  */
-export function renderSequence(hops: readonly RelayHop[], messageMax = 160, group = true): RenderedSequence {
+export function renderSequence(hops: readonly RelayHop[], messageMax = 160, group = true, noWrap = false): RenderedSequence {
   const participants = orderParticipants(hops.flatMap((h) => [h.from, h.to]));
   const id = new Map(participants.map((p, i) => [p, `P${i}`]));
   const lines = ['sequenceDiagram'];
   const messages: number[] = [];
   const notes: number[] = [];
-  for (const p of participants) lines.push(`  participant ${id.get(p)} as ${escapeMermaidText(p, 80)}`);
+  const nowrap = noWrap ? 'nowrap:' : '';
+  for (const p of participants) lines.push(`  participant ${id.get(p)} as ${nowrap}${escapeMermaidText(p, 80)}`);
   let open: number | undefined;
   let blocks = 0;
   for (const h of hops) {
@@ -184,8 +198,9 @@ export function renderSequence(hops: readonly RelayHop[], messageMax = 160, grou
     const pad = group && open !== undefined ? '    ' : '  ';
     const from = id.get(h.from)!;
     const to = id.get(h.to)!;
-    const text = escapeMermaidText(group && h.note !== undefined ? h.note : h.summary, messageMax);
-    if (h.kind === 'decision' || h.kind === 'note') {
+    const isNote = h.kind === 'decision' || h.kind === 'note';
+    const text = `${nowrap}${escapeMermaidText(group && h.note !== undefined ? h.note : h.summary, isNote ? Math.max(messageMax, NOTE_MAX) : messageMax)}`;
+    if (isNote) {
       lines.push(from === to ? `${pad}Note over ${from}: ${text}` : `${pad}Note over ${from},${to}: ${text}`);
       notes.push(h.seq);
     } else {
