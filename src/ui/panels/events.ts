@@ -23,7 +23,14 @@ export function eventIsAbout(e: KObject, obj: KObject): boolean {
   return !o.uid || !obj.metadata.uid || o.uid === obj.metadata.uid || o.uid === obj.metadata.name;
 }
 
-/** Events newest first. */
-export function sortEvents(events: Iterable<KObject>): KObject[] {
-  return [...events].sort((a, b) => eventTime(b) - eventTime(a));
+/**
+ * Events by when they last happened (lastTimestamp, second resolution), ties in the order the
+ * apiserver lists them (by name: `<object>.<hex of creation nanoseconds>`, i.e. creation order).
+ * `oldest` is kubectl describe's order (event.SortableEvents); the default, newest first, is
+ * the Events panel's.
+ */
+export function sortEvents(events: Iterable<KObject>, order: 'newest' | 'oldest' = 'newest'): KObject[] {
+  const sign = order === 'oldest' ? 1 : -1;
+  const byName = (a: KObject, b: KObject) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+  return [...events].sort((a, b) => sign * (eventTime(a) - eventTime(b) || byName(a, b)));
 }
