@@ -1,0 +1,73 @@
+/**
+ * The README's screenshots (docs/*.png), taken as a person would get them (not part of
+ * `npm run bench:ui`: runs only with SCREENSHOTS=1):
+ *
+ *   SCREENSHOTS=1 E2E_DIST=/tmp/dist-x E2E_PORT=4299 npx playwright test -c playwright.bench.config.ts screenshots
+ */
+import { test, expect, type Page } from '@playwright/test';
+
+test.skip(!process.env.SCREENSHOTS, 'screenshots only with SCREENSHOTS=1');
+
+async function open(page: Page, width = 1440, height = 900): Promise<void> {
+  await page.setViewportSize({ width, height });
+  await page.goto('/');
+  await expect(page.getByTestId('editor').locator('.monaco-editor .view-lines')).toContainText('kind: Deployment');
+  await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
+}
+
+async function kubectl(page: Page, line: string): Promise<void> {
+  await page.getByTestId('tab-kubectl').click();
+  await page.getByTestId('kubectl-input').fill(line);
+  await page.getByTestId('kubectl-input').press('Enter');
+}
+
+async function settledGraph(page: Page): Promise<void> {
+  await expect(page.getByTestId('graph')).toHaveAttribute('data-layout', 'elk');
+  await expect(page.getByTestId('graph')).not.toHaveClass(/layout-settling/);
+  await page.waitForTimeout(400);
+}
+
+test('README screenshots', async ({ page }) => {
+  test.setTimeout(240_000);
+  // 1. the seed applied: graph, and the ReplicaSet controller's reconciliation in the relay
+  await open(page);
+  await page.getByTestId('apply').click();
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await settledGraph(page);
+  await page.getByTestId('sequence-window').selectOption('reconcile');
+  const rs = page.getByTestId('sequence-reconcile').locator('option', { hasText: /replicaset-controller: desired 3 ≠ current 0 → create 3 Pods/ });
+  await page.getByTestId('sequence-reconcile').selectOption({ value: (await rs.getAttribute('value'))! });
+  await expect(page.getByTestId('sequence-diagram').locator('svg')).toContainText('desired 3 ≠ current 0');
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: 'docs/screenshot.png' });
+
+  // 2. the inspector's "why this node"
+  await page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"]').first().click();
+  await page.getByTestId('inspector').getByTestId('inspector-tab-scheduling').click();
+  await expect(page.getByTestId('scheduling-row')).toHaveCount(4);
+  await page.screenshot({ path: 'docs/screenshot-scheduling.png' });
+  await page.keyboard.press('Escape');
+
+  // 3. traffic from a Pod to the Service, spread over the endpoints
+  await kubectl(page, 'run client --image=busybox:1.36 -- sleep 3600');
+  await expect(page.locator('[data-testid=pod-card][data-pod="default/client"][data-status=Running]')).toHaveCount(1, { timeout: 60_000 });
+  await page.getByTestId('tab-network').click();
+  await page.getByTestId('traffic-source').selectOption('default/client');
+  await page.getByTestId('traffic-url').fill('http://peekcart');
+  await page.getByTestId('traffic-count').fill('12');
+  await page.getByTestId('traffic-send').click();
+  await expect(page.locator('[data-testid=traffic-result][data-ok=true]')).toHaveCount(12);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'docs/screenshot-network.png' });
+
+  // 4. the graph with the peekcart example (gallery)
+  await open(page, 1600, 1000);
+  await page.getByTestId('examples').click();
+  await page.locator('[data-testid=example][data-example=peekcart]').click();
+  await page.getByTestId('apply').click();
+  await page.getByTestId('speed').selectOption('10');
+  await expect(page.locator('[data-testid=pod-card][data-pod="default/mysql-0"][data-status=Running]')).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=pv-card]')).toHaveCount(1, { timeout: 30_000 });
+  await settledGraph(page);
+  await page.locator('.graph-pane').screenshot({ path: 'docs/screenshot-graph.png' });
+});
