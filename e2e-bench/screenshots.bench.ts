@@ -27,7 +27,7 @@ async function settledGraph(page: Page): Promise<void> {
   await page.waitForTimeout(400);
 }
 
-test('README screenshots', async ({ page }) => {
+test('README screenshots', async ({ page, browser }) => {
   test.setTimeout(240_000);
   // 1. the seed applied: graph, and the ReplicaSet controller's reconciliation in the relay
   await open(page);
@@ -39,6 +39,10 @@ test('README screenshots', async ({ page }) => {
   await page.getByTestId('sequence-reconcile').selectOption({ value: (await rs.getAttribute('value'))! });
   await expect(page.getByTestId('sequence-diagram').locator('svg')).toContainText('desired 3 ≠ current 0');
   await page.waitForTimeout(500);
+  // the reconciliation's note at the top of the pane
+  await page.getByTestId('sequence-diagram').evaluate((el) => {
+    for (let e: HTMLElement | null = el; e; e = e.parentElement) e.scrollTop = 0;
+  });
   await page.screenshot({ path: 'docs/screenshot.png' });
 
   // 2. the inspector's "why this node"
@@ -60,7 +64,8 @@ test('README screenshots', async ({ page }) => {
   await page.waitForTimeout(300);
   await page.screenshot({ path: 'docs/screenshot-network.png' });
 
-  // 4. the graph with the peekcart example (gallery)
+  // 4. the graph with the peekcart example (gallery), in a fresh session
+  page = await (await browser.newContext({ baseURL: test.info().project.use.baseURL })).newPage();
   await open(page, 1600, 1000);
   await page.getByTestId('examples').click();
   await page.locator('[data-testid=example][data-example=peekcart]').click();
@@ -69,5 +74,7 @@ test('README screenshots', async ({ page }) => {
   await expect(page.locator('[data-testid=pod-card][data-pod="default/mysql-0"][data-status=Running]')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.locator('[data-testid=pv-card]')).toHaveCount(1, { timeout: 30_000 });
   await settledGraph(page);
+  await page.getByRole('button', { name: 'fit the whole graph in view' }).click();
+  await page.waitForTimeout(400);
   await page.locator('.graph-pane').screenshot({ path: 'docs/screenshot-graph.png' });
 });
