@@ -41,7 +41,7 @@ test('README screenshots', async ({ page, browser }) => {
   await page.waitForTimeout(500);
   // the reconciliation's note at the top of the pane
   await page.getByTestId('sequence-diagram').evaluate((el) => {
-    for (let e: HTMLElement | null = el; e; e = e.parentElement) e.scrollTop = 0;
+    for (let e: Element | null = el; e; e = e.parentElement) e.scrollTop = 0;
   });
   await page.screenshot({ path: 'docs/screenshot.png' });
 

@@ -7,7 +7,9 @@
  *   `v:"x"` for set-like lists such as finalizers, `.` for a keyed list element itself);
  *   every other list is atomic (one leaf), as the k8s.io/api list-type tags make most of them;
  * - an Update (create, PUT, non-apply PATCH) gives its manager the fields whose values it
- *   changed and takes them from every other manager;
+ *   changed and takes them from every other manager; fields it removed leave every manager
+ *   (computed by a walk of both versions, managed-fields-diff.ts; entries are shared between
+ *   versions, never mutated);
  * - an Apply owns exactly the fields of the applied configuration; fields it owned before
  *   and no longer applies are removed when nobody else owns them; a field another manager
  *   owns with a different value is a conflict (409, upstream text) unless `force=true`,
@@ -17,7 +19,8 @@
  */
 import { listStrategy } from '../kubectl/strategic-merge';
 import { StatusError } from '../api/errors';
-import type { KObject } from '../api/types';
+import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { ATOMIC_ELEMENTS, SKIP_META, SKIP_TOP, diffFields, isEmptyFields, managedListKey, subtractFields, unionFields, type FieldsTree } from './managed-fields-diff';
 
 type Obj = Record<string, unknown>;
 /** One managedFields entry, as metav1.ManagedFieldsEntry serializes. */
@@ -33,23 +36,6 @@ export interface ManagedFieldsEntry {
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const SEP = '\u0000';
-/** Fields the field manager never tracks (system fields, identity, status of the main resource). */
-const SKIP_TOP = new Set(['apiVersion', 'kind']);
-const SKIP_META = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink']);
-
-/**
- * Lists the field manager keys although strategic merge patch (listStrategy) replaces them
- * whole: `+listType=map` in k8s.io/api (conditions by type, podIPs/hostIPs by ip).
- */
-function managedListKey(names: string[]): string | undefined {
-  const f = names[names.length - 1];
-  if (f === 'conditions' && names[0] === 'status') return 'type';
-  if ((f === 'podIPs' || f === 'hostIPs') && names[0] === 'status') return 'ip';
-  return undefined;
-}
-/** Keyed lists whose elements are atomic (`+structType=atomic`): the key is the leaf, as `k:{"uid":"…"}: {}`. */
-const ATOMIC_ELEMENTS = new Set(['ownerReferences']);
-
 /**
  * Leaf paths (segments joined by NUL) of an object, each with its JSON value (`undefined` for a
  * keyed element's `.`). `status`: the status subresource's fields (top-level `status`, plus
@@ -141,21 +127,43 @@ function sameEntry(e: ManagedFieldsEntry, manager: string, op: string, sub: stri
 }
 
 /** Drops paths from every entry but the writer's; empty entries disappear. */
-function withOwner(list: ManagedFieldsEntry[], mine: ManagedFieldsEntry, take: Set<string>, exists: Map<string, unknown>): ManagedFieldsEntry[] {
+function withOwner(list: ManagedFieldsEntry[], mine: ManagedFieldsEntry | undefined, take: Set<string>, exists: Map<string, unknown>): ManagedFieldsEntry[] {
   const out: ManagedFieldsEntry[] = [];
   for (const e of list) {
     if (e === mine) continue;
     const keep = [...fromFieldsV1(e.fieldsV1)].filter((p) => !take.has(p) && exists.has(p));
     if (keep.length) out.push({ ...e, fieldsV1: toFieldsV1(keep) });
   }
-  const own = [...fromFieldsV1(mine.fieldsV1)].filter((p) => exists.has(p));
-  if (own.length) out.push({ ...mine, fieldsV1: toFieldsV1(own) });
+  const own = mine ? [...fromFieldsV1(mine.fieldsV1)].filter((p) => exists.has(p)) : [];
+  if (own.length) out.push({ ...mine!, fieldsV1: toFieldsV1(own) });
   return out;
+}
+
+/** Options of {@link managedFieldsForUpdate}. */
+export interface UpdateFieldsOptions {
+  /** A status write of a resource whose status strategy keeps annotations (Deployments). */
+  statusAnnotations?: boolean;
+  /** Create only: fields admission/allocation set (owned only when `input` sent them); see {@link serverSetOnCreate}. */
+  serverSet?: (segs: readonly string[]) => boolean;
+  /** Create only: the request body. */
+  input?: KObject;
+  /**
+   * The stored object's entries, to be used as they are: immutable (shared with the stored
+   * version, never mutated) and consistent (every field they hold exists in `old`). Without it
+   * the entries of `next` are copied and checked against the object (a request that sends its
+   * own managedFields).
+   */
+  live?: readonly ManagedFieldsEntry[];
 }
 
 /**
  * managedFields after an Update by `manager` (create: `old` undefined). Returns the list to
- * store in metadata.managedFields of `next`.
+ * store in metadata.managedFields of `next`, as managedfields/internal/managedfieldsupdater.go
+ * with structured-merge-diff merge/update.go `Updater.Update`: the fields the write added or
+ * modified (in its part of the object: the main resource, or status) become the manager's and
+ * leave every other manager; removed fields leave every manager; the manager's entry gets the
+ * new `time` (and apiVersion) whenever the write changed a field, even one it already owned.
+ * Unchanged entries are returned as the same objects (structural sharing).
  */
 export function managedFieldsForUpdate(
   old: KObject | undefined,
@@ -164,35 +172,61 @@ export function managedFieldsForUpdate(
   apiVersion: string,
   time: string,
   subresource?: string,
-  opts: { statusAnnotations?: boolean; serverSet?: (path: string) => boolean; input?: KObject } = {},
+  opts: UpdateFieldsOptions = {},
 ): ManagedFieldsEntry[] {
   const status = subresource === 'status';
-  const lp = { status, statusAnnotations: opts.statusAnnotations };
-  const before = old ? leafPaths(old, lp) : new Map<string, unknown>();
-  const after = leafPaths(next, lp);
-  const sent = opts.serverSet && opts.input ? leafPaths(opts.input, lp) : undefined;
-  const changed = new Set<string>();
-  for (const [p, v] of after) {
-    if (before.has(p) && JSON.stringify(before.get(p)) === JSON.stringify(v)) continue;
-    // a template's `creationTimestamp: null` is already in the zero-valued object upstream
-    // compares a create against (create.go: liveObj = scope.Creater.New), so nobody owns it
-    if (v === null && p.endsWith(`${SEP}f:creationTimestamp`)) continue;
-    // set by admission / allocation after the field manager ran (the writer did not send it)
-    if (sent && !sent.has(p) && opts.serverSet!(p)) continue;
-    changed.add(p);
+  // a status write changes nothing but status (and annotations): the status strategy copies the rest
+  const { changed, removed } = diffFields(old, next, { kind: next.kind, status, statusAnnotations: opts.statusAnnotations, writerOnly: status, serverSet: opts.serverSet, input: opts.input });
+  if (!opts.live) return updateSlow(next, manager, apiVersion, time, subresource, changed, removed);
+  const list = opts.live;
+  if (!changed && !removed) return list.slice();
+  const mine = changed ? list.find((e) => sameEntry(e, manager, 'Update', subresource)) : undefined;
+  const out: ManagedFieldsEntry[] = [];
+  for (const e of list) {
+    if (e === mine) continue;
+    const f = subtractFields(subtractFields(e.fieldsV1, removed), changed);
+    if (f === e.fieldsV1) out.push(e);
+    else if (!isEmptyFields(f)) out.push({ ...e, fieldsV1: f });
   }
+  if (changed) {
+    const fieldsV1 = unionFields(mine ? subtractFields(mine.fieldsV1, removed) : {}, changed);
+    out.push(mine ? { ...mine, time, apiVersion, fieldsV1 } : { manager, operation: 'Update', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) });
+  }
+  return out;
+}
+
+/**
+ * The Update when the request sent its own managedFields (or a create): the entries are copied
+ * from `next` and, when the write changed fields, kept to fields the object has.
+ */
+function updateSlow(next: KObject, manager: string, apiVersion: string, time: string, subresource: string | undefined, changedTree: FieldsTree | undefined, removed: FieldsTree | undefined): ManagedFieldsEntry[] {
   const list = entries(next);
-  if (!changed.size) return list;
-  let mine = list.find((e) => sameEntry(e, manager, 'Update', subresource));
-  if (!mine) {
+  const changed = fromFieldsV1(changedTree);
+  if (!changed.size && !removed) return list;
+  let mine = changed.size ? list.find((e) => sameEntry(e, manager, 'Update', subresource)) : undefined;
+  if (changed.size && !mine) {
     mine = { manager, operation: 'Update', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1: {}, ...(subresource ? { subresource } : {}) };
     list.push(mine);
   }
+  const all = new Map([...leafPaths(next), ...leafPaths(next, { status: true, statusAnnotations: true })]);
+  if (!mine) return withOwner(list, undefined, changed, all);
   mine.time = time;
   mine.apiVersion = apiVersion;
   mine.fieldsV1 = toFieldsV1(new Set([...fromFieldsV1(mine.fieldsV1), ...changed]));
-  const all = new Map([...leafPaths(next, { status: !status }), ...leafPaths(next, { status: true, statusAnnotations: true }), ...after]);
   return withOwner(list, mine, changed, all);
+}
+
+/**
+ * The stored entries to reuse for a write that sent `sent` (the request's managedFields): the
+ * live ones when the request sent none or the same ones back (a client that read the object
+ * and wrote it), else undefined (the sent ones replace them: kubectl's CSA→SSA migration).
+ */
+export function liveEntries(live: unknown, sent: unknown): readonly ManagedFieldsEntry[] | undefined {
+  const l = (Array.isArray(live) ? live : []) as ManagedFieldsEntry[];
+  if (!Array.isArray(sent) || !sent.length || sent === l) return l;
+  if (sent.length !== l.length) return undefined;
+  for (let i = 0; i < l.length; i++) if (!deepEqual(sent[i], l[i])) return undefined;
+  return l;
 }
 
 /**
@@ -201,27 +235,28 @@ export function managedFieldsForUpdate(
  * pvc/pv-protection finalizers) and REST allocations (a Service's ClusterIP, IP families,
  * node ports) — so the creator does not own them unless it sent them
  * (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/create.go: UpdateNoErrors before admit).
- * Keyed by group/resource ("pods", "services", …); paths as FieldsV1 segments joined by NUL.
+ * Keyed by group/resource ("pods", "services", …); a path is its FieldsV1 segments
+ * (`["f:spec", "f:clusterIP"]`).
  */
-export function serverSetOnCreate(resource: string): ((path: string) => boolean) | undefined {
-  const under = (...prefixes: string[]) => (p: string): boolean => prefixes.some((x) => p === x || p.startsWith(x + SEP));
-  switch (resource) {
-    case 'pods': {
-      const meta = under('f:spec\u0000f:serviceAccountName', 'f:spec\u0000f:serviceAccount', 'f:spec\u0000f:priority', 'f:spec\u0000f:preemptionPolicy', 'f:spec\u0000f:tolerations');
-      return (p) => meta(p) || /k:\{"(name|mountPath)":"(kube-api-access-|\/var\/run\/secrets\/kubernetes\.io\/serviceaccount)/.test(p);
-    }
-    case 'services':
-      return (p) => under('f:spec\u0000f:clusterIP', 'f:spec\u0000f:clusterIPs', 'f:spec\u0000f:ipFamilies', 'f:spec\u0000f:ipFamilyPolicy', 'f:spec\u0000f:healthCheckNodePort')(p) || (p.startsWith('f:spec\u0000f:ports\u0000') && p.endsWith('\u0000f:nodePort'));
-    case 'persistentvolumeclaims':
-      return under('f:metadata\u0000f:finalizers', 'f:spec\u0000f:storageClassName');
-    case 'persistentvolumes':
-      return under('f:metadata\u0000f:finalizers');
-    case 'namespaces':
-      return under('f:spec\u0000f:finalizers');
-    default:
-      return undefined;
-  }
+export function serverSetOnCreate(resource: string): ((segs: readonly string[]) => boolean) | undefined {
+  return SERVER_SET[resource];
 }
+
+/** `<top>.<field>` (e.g. spec.clusterIP) and everything under it. */
+function under(s: readonly string[], top: string, fields: readonly string[]): boolean {
+  return s[0] === top && fields.includes(s[1]);
+}
+const POD_ADMISSION = ['f:serviceAccountName', 'f:serviceAccount', 'f:priority', 'f:preemptionPolicy', 'f:tolerations'];
+const POD_TOKEN = /^k:\{"(name|mountPath)":"(kube-api-access-|\/var\/run\/secrets\/kubernetes\.io\/serviceaccount)/;
+const SERVICE_ALLOC = ['f:clusterIP', 'f:clusterIPs', 'f:ipFamilies', 'f:ipFamilyPolicy', 'f:healthCheckNodePort'];
+const FINALIZERS = ['f:finalizers'];
+const SERVER_SET: Record<string, (s: readonly string[]) => boolean> = {
+  pods: (s) => under(s, 'f:spec', POD_ADMISSION) || s.some((x) => x.startsWith('k:') && POD_TOKEN.test(x)),
+  services: (s) => under(s, 'f:spec', SERVICE_ALLOC) || (s.length > 2 && s[0] === 'f:spec' && s[1] === 'f:ports' && s[s.length - 1] === 'f:nodePort'),
+  persistentvolumeclaims: (s) => under(s, 'f:metadata', FINALIZERS) || under(s, 'f:spec', ['f:storageClassName']),
+  persistentvolumes: (s) => under(s, 'f:metadata', FINALIZERS),
+  namespaces: (s) => under(s, 'f:spec', FINALIZERS),
+};
 
 /** The service accounts whose client is not kube-controller-manager: their binaries' User-Agent prefix. */
 const SA_MANAGERS: Record<string, string> = {
@@ -352,7 +387,9 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
     if (conflicts.length && !opts.force) throw newApplyConflict(conflicts);
     for (const c of conflicts) taken.add(c.path);
   }
-  let next = current ? merge(current, applied) : JSON.parse(JSON.stringify(applied)) as KObject;
+  // the merge shares unpatched subtrees with the stored object (read-only): removePath and
+  // prune below edit a copy
+  let next = current ? deepCopy(merge(current, applied)) : JSON.parse(JSON.stringify(applied)) as KObject;
   if (current) {
     const othersOwn = new Set(list.filter((e) => e !== mine).flatMap((e) => [...fromFieldsV1(e.fieldsV1)]));
     for (const p of prev) if (!appliedPaths.has(p) && !othersOwn.has(p)) removePath(next as unknown as Obj, p);

@@ -13,7 +13,7 @@ import { deepCopy, type KObject } from '../api/types';
 import { applyPatch as strategicMerge } from '../kubectl/strategic-merge';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
 import { unknownFields } from '../kubectl/known-fields';
-import { fieldManagerOf, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
+import { fieldManagerOf, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
 
 /** The four patch types (types.PatchType). */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -66,12 +66,14 @@ export function withManagedFields(_api: APIServer, _info: ResourceInfo, _old: KO
  * changed. A status write tracks status (and, for Deployments, annotations) only.
  */
 export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: ResourceInfo, old: KObject | undefined, obj: KObject, input: KObject, opts: WriteOptions, statusAnnotations = false): void {
-  const sent = input.metadata?.managedFields;
-  if (old && opts.subresource !== 'status' && (!Array.isArray(sent) || !sent.length)) obj.metadata.managedFields = deepCopy(old.metadata.managedFields);
-  if (opts.subresource === 'status') obj.metadata.managedFields = deepCopy(old?.metadata.managedFields);
+  // the stored entries are shared, not copied: entries are immutable (copy-on-write, see
+  // managed-fields-diff.ts), as the stored object itself is
+  const sent = opts.subresource === 'status' ? undefined : input.metadata?.managedFields;
+  const live = old ? liveEntries(old.metadata.managedFields, sent) : Array.isArray(sent) && sent.length ? undefined : [];
   const manager = opts.fieldManager || fieldManagerOf(user);
   const mf = managedFieldsForUpdate(old, { ...obj, kind: info.kind }, manager, apiVersionOf(info), api.clock.nowRFC3339(), opts.subresource, {
     statusAnnotations,
+    live,
     ...(old ? {} : { serverSet: serverSetOnCreate(groupResource(info)), input: { ...input, kind: info.kind } }),
   });
   if (mf.length) obj.metadata.managedFields = mf as KObject['metadata']['managedFields'];
