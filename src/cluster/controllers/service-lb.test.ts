@@ -57,6 +57,7 @@ spec:
     expect(c.events().filter((e) => e.involvedObject.name === 'web').map((e) => `${e.reason}: ${e.message}`)).toEqual([
       'EnsuringLoadBalancer: Ensuring load balancer',
       'EnsuredLoadBalancer: Ensured load balancer',
+      'Type: LoadBalancer -> ClusterIP',
       'DeletingLoadBalancer: Deleting load balancer',
       'DeletedLoadBalancer: Deleted load balancer',
     ]);

@@ -39,7 +39,12 @@ export class ServiceLoadBalancerController {
       participant: PARTICIPANT,
       filter: (s) => s.spec?.type === 'LoadBalancer' || this.assigned.has(metaNamespaceKey(s)) || (s.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER),
       onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
-      onUpdate: (_o, s) => this.queue.add(metaNamespaceKey(s)),
+      onUpdate: (o, s) => {
+        // needsUpdate: a change of whether the Service wants a load balancer is recorded first
+        const wants = (x: KObject) => x.spec?.type === 'LoadBalancer';
+        if (wants(o) !== wants(s)) this.recorder.event(s, 'Normal', 'Type', `${o.spec?.type} -> ${s.spec?.type}`);
+        this.queue.add(metaNamespaceKey(s));
+      },
       onDelete: (s) => this.queue.add(metaNamespaceKey(s)),
     });
   }
