@@ -302,6 +302,6 @@ async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string):
   const o = writeOpts(q, user);
   const next = { ...cur, spec: { ...cur.spec, replicas } };
   if (scale.metadata?.resourceVersion) next.metadata = { ...next.metadata, resourceVersion: scale.metadata.resourceVersion };
-  const r = api.update(user, t.info, ns, withManagedFields(api, t.info, cur, next, o), { ...o, summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}` });
+  const r = api.update(user, t.info, ns, withManagedFields(api, t.info, cur, next, o), { ...o, viaSubresource: 'scale', summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}` });
   sendJSON(res, 200, scaleOf(t.info, r.object));
 }

@@ -61,6 +61,11 @@ export interface WriteOptions {
   subresource?: 'status' | 'finalize';
   /** fieldManager (recorded in managedFields); default: the client's User-Agent prefix (fieldManagerOf). */
   fieldManager?: string;
+  /**
+   * The update arrived through another subresource of the same object — `scale` (the
+   * /scale endpoint writes spec.replicas): managedFields record it as `subresource: scale`.
+   */
+  viaSubresource?: 'scale';
   /** Internal: metadata.managedFields are already computed (server-side apply), record no Update. */
   managedFieldsSet?: boolean;
   /** Field validation directive: Strict (reject unknown fields), Warn (warnings), Ignore. */

@@ -90,8 +90,11 @@ describe('managedFields of Update operations (seed Deployment, client-side appli
     c2.settle(60_000);
     c2.kubectl('scale deploy peekcart --replicas=4');
     const d2 = c2.get('deployments.apps', 'default', 'peekcart')!;
-    const owners = entries(d2).filter((e) => e.fieldsV1['f:spec']?.['f:replicas']).map((e) => e.manager);
-    expect(owners).toHaveLength(1);
-    expect(owners[0]).not.toBe('kubectl-client-side-apply');
+    const owners = entries(d2).filter((e) => e.fieldsV1['f:spec']?.['f:replicas']).map((e) => [e.manager, e.operation, e.subresource]);
+    // through the scale subresource, as kubectl's scaler PATCHes …/scale
+    expect(owners).toEqual([['kubectl', 'Update', 'scale']]);
+    // a server-side apply of another replicas value then conflicts with that entry
+    const r = c2.kubectl('apply --server-side -f -', PEEKCART.replace(/replicas: \d+/, 'replicas: 5'));
+    expect(r.error).toContain('conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas');
   });
 });

@@ -378,7 +378,8 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
     const live = leafPaths(current);
     const conflicts: { entry: ManagedFieldsEntry; path: string }[] = [];
     for (const e of list) {
-      if (e === mine || e.subresource) continue;
+      // status writers own fields an apply of the main resource resets; /scale writers own spec.replicas
+      if (e === mine || e.subresource === 'status') continue;
       for (const p of fromFieldsV1(e.fieldsV1)) {
         if (!appliedPaths.has(p) || p.endsWith(`${SEP}.`)) continue;
         if (JSON.stringify(live.get(p)) !== JSON.stringify(appliedPaths.get(p))) conflicts.push({ entry: e, path: p });

@@ -71,7 +71,7 @@ export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: Re
   const sent = opts.subresource === 'status' ? undefined : input.metadata?.managedFields;
   const live = old ? liveEntries(old.metadata.managedFields, sent) : Array.isArray(sent) && sent.length ? undefined : [];
   const manager = opts.fieldManager || fieldManagerOf(user);
-  const mf = managedFieldsForUpdate(old, { ...obj, kind: info.kind }, manager, apiVersionOf(info), api.clock.nowRFC3339(), opts.subresource, {
+  const mf = managedFieldsForUpdate(old, { ...obj, kind: info.kind }, manager, apiVersionOf(info), api.clock.nowRFC3339(), opts.subresource ?? opts.viaSubresource, {
     statusAnnotations,
     live,
     ...(old ? {} : { serverSet: serverSetOnCreate(groupResource(info)), input: { ...input, kind: info.kind } }),

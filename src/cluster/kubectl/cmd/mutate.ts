@@ -58,7 +58,8 @@ export function runScale(ctx: Ctx): KubectlResult {
     }
     const c = deepCopy(obj);
     c.spec.replicas = Number(replicas);
-    const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `scale ${t.info.kind} ${c.metadata.namespace}/${c.metadata.name} to ${replicas}` }));
+    // through the scale subresource, as kubectl's scaler PATCHes …/scale
+    const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { viaSubresource: 'scale', summary: `scale ${t.info.kind} ${c.metadata.namespace}/${c.metadata.name} to ${replicas}` }));
     if (r.error) errors.push(r.error);
     else output += `${typeName(t.info)}/${obj.metadata.name} scaled\n`;
   }
