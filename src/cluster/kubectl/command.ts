@@ -20,6 +20,7 @@ import { EXPOSE_FLAGS, runExpose } from './cmd/expose';
 import { DELETE_FLAGS, runDelete } from './cmd/delete';
 import { CORDON_FLAGS, DRAIN_FLAGS, runCordon, runDrain } from './cmd/drain';
 import { API_RESOURCES_FLAGS, APPLY_FLAGS, EXPLAIN_FLAGS, TOP_FLAGS, VERSION_FLAGS, runApiResources, runApplyCmd, runExplain, runTop, runVersion } from './cmd/info';
+import { PATCH_FLAGS, runPatch } from './cmd/patch';
 import { KubectlError, editDistance, fail, parseFlags, splitArgs, type Ctx, type FlagSpec, type KubectlEnv, type KubectlResult } from './cmd/util';
 
 export { splitArgs };
@@ -50,6 +51,7 @@ const COMMANDS: Record<string, Command> = {
   version: { flags: VERSION_FLAGS, run: runVersion },
   explain: { flags: EXPLAIN_FLAGS, run: runExplain },
   apply: { flags: APPLY_FLAGS, run: runApplyCmd },
+  patch: { flags: PATCH_FLAGS, run: runPatch },
 };
 
 /** Every top-level command of kubectl v1.33 (for cobra's suggestions). */
