@@ -29,6 +29,7 @@ export const RECONCILERS: Readonly<Record<string, readonly string[]>> = {
   Job: ['job-controller', 'ttl-after-finished-controller'],
   CronJob: ['cronjob-controller'],
   HorizontalPodAutoscaler: ['horizontal-pod-autoscaler-controller'],
+  PodDisruptionBudget: ['disruption-controller'],
   PersistentVolume: ['persistentvolume-binder-controller', 'pv-protection-controller'],
   PersistentVolumeClaim: ['persistentvolume-binder-controller', 'pvc-protection-controller'],
   StorageClass: ['provisioner'],

@@ -1,21 +1,30 @@
 /**
  * pods/eviction (POST a policy/v1 Eviction), as pkg/registry/core/pod/storage/eviction.go
  * (EvictionREST.Create) of v1.33: a Pod that is not Running-and-counted (Pending, Succeeded,
- * Failed, or already terminating) is deleted at once; otherwise the one PodDisruptionBudget
- * selecting it must allow a disruption, or the answer is 429 TooManyRequests "Cannot evict
- * pod as it would violate the pod's disruption budget." with the DisruptionBudget cause.
- * Two budgets → 500 "This pod has more than one PodDisruptionBudget, which the eviction
- * subresource does not support.".
- *
- * kube-relay runs no disruption controller, so a budget without status (observedGeneration)
- * is evaluated here from the Pods it selects, as the disruption controller would compute
- * currentHealthy / desiredHealthy (pkg/controller/disruption/disruption.go); the number of
- * expected Pods is the number selected.
+ * Failed, or already terminating) is deleted at once (canIgnorePDB). Two budgets selecting the
+ * Pod → 500 "This pod has more than one PodDisruptionBudget, which the eviction subresource
+ * does not support.". With one budget:
+ * - an unready Pod is deleted without touching the budget when its
+ *   unhealthyPodEvictionPolicy is AlwaysAllow, or (IfHealthyBudget, the default) when
+ *   status.currentHealthy >= status.desiredHealthy > 0 — with the Pod's resourceVersion as a
+ *   precondition;
+ * - otherwise checkAndDecrement reads the budget's status, kept by the disruption controller
+ *   (controllers/disruption.ts): observedGeneration behind metadata.generation → 429 "The
+ *   disruption budget NAME is still being processed by the server." (retry after 10 s);
+ *   disruptionsAllowed 0 → 429 "The disruption budget NAME needs D healthy pods and has C
+ *   currently"; else disruptionsAllowed is decremented (the DisruptionAllowed condition
+ *   recomputed when it reaches 0), the Pod is added to status.disruptedPods with the current
+ *   time, and the status is written before the Pod is deleted (dry-run: nothing written).
  */
 import type { APIServer, RequestUser } from './apiserver';
-import { StatusError, newBadRequest, newNotFound, type Status } from '../api/errors';
+import { StatusError, newBadRequest, newConflict, newForbidden, newNotFound, type Status } from '../api/errors';
 import { fromLabelSelector, matches } from '../api/labels';
 import { deepCopy, type KObject } from '../api/types';
+import { updateDisruptionAllowedCondition } from '../api/poddisruptionbudget';
+
+/** MaxDisruptedPodSize: more unconfirmed evictions than this are refused. */
+export const MaxDisruptedPodSize = 2000;
+const VIOLATES = "Cannot evict pod as it would violate the pod's disruption budget.";
 
 /** The body of POST pods/{name}/eviction (policy/v1 Eviction). */
 export interface Eviction {
@@ -34,30 +43,33 @@ function tooManyRequests(message: string, retryAfterSeconds: number, cause: stri
   });
 }
 
+/** podutil.IsPodReady: the Ready condition is True. */
 function isReady(p: KObject): boolean {
-  return p.status?.phase === 'Running' && (p.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+  return (p.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
 }
 
-/** intstr.GetScaledValueFromIntOrPercent, rounding up. */
-function scaled(v: number | string, total: number): number {
-  if (typeof v === 'number') return v;
-  const m = /^(\d+)%$/.exec(v);
-  return m ? Math.ceil((Number(m[1]) * total) / 100) : Number(v) || 0;
-}
-
-/** currentHealthy / desiredHealthy / disruptionsAllowed of a budget, from its Pods. */
-export function budgetStatus(pdb: KObject, pods: KObject[]): { currentHealthy: number; desiredHealthy: number; disruptionsAllowed: number } {
-  if (pdb.status?.observedGeneration !== undefined && pdb.status?.disruptionsAllowed !== undefined) {
-    return { currentHealthy: pdb.status.currentHealthy ?? 0, desiredHealthy: pdb.status.desiredHealthy ?? 0, disruptionsAllowed: pdb.status.disruptionsAllowed };
-  }
-  const sel = fromLabelSelector(pdb.spec?.selector);
-  const selected = pods.filter((p) => matches(sel, p.metadata.labels) && !p.metadata.deletionTimestamp);
-  const expected = selected.length;
-  const currentHealthy = selected.filter(isReady).length;
-  let desiredHealthy = 0;
-  if (pdb.spec?.minAvailable !== undefined) desiredHealthy = scaled(pdb.spec.minAvailable, expected);
-  else if (pdb.spec?.maxUnavailable !== undefined) desiredHealthy = Math.max(0, expected - scaled(pdb.spec.maxUnavailable, expected));
-  return { currentHealthy, desiredHealthy, disruptionsAllowed: Math.max(0, currentHealthy - desiredHealthy) };
+/**
+ * checkAndDecrement: refuses (429/403) or takes one disruption from the budget and records the
+ * Pod in status.disruptedPods, writing the status (not on a dry run).
+ */
+function checkAndDecrement(api: APIServer, user: RequestUser, podName: string, pdb: KObject, dryRun: boolean): void {
+  const st = pdb.status ?? {};
+  const name = pdb.metadata.name;
+  if ((st.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw tooManyRequests(VIOLATES, 10, `The disruption budget ${name} is still being processed by the server.`);
+  const allowed: number = st.disruptionsAllowed ?? 0;
+  if (allowed < 0) throw newForbidden('poddisruptionbudget.policy', name, 'pdb disruptions allowed is negative');
+  if (Object.keys(st.disruptedPods ?? {}).length > MaxDisruptedPodSize) throw newForbidden('poddisruptionbudget.policy', name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+  if (allowed === 0) throw tooManyRequests(VIOLATES, 0, `The disruption budget ${name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently`);
+  const next = deepCopy(pdb);
+  next.status = { ...next.status, disruptionsAllowed: allowed - 1 };
+  if (allowed - 1 === 0) updateDisruptionAllowedCondition(next, api.nowRFC3339());
+  if (dryRun) return;
+  next.status.disruptedPods = { ...next.status.disruptedPods, [podName]: api.nowRFC3339() };
+  const info = api.registry.forResource('policy', 'poddisruptionbudgets')!;
+  api.update(user, info, pdb.metadata.namespace ?? '', next, {
+    subresource: 'status',
+    summary: `PodDisruptionBudget ${pdb.metadata.namespace}/${name}: disruptionsAllowed ${allowed} → ${allowed - 1}, disruptedPods += ${podName}`,
+  });
 }
 
 /**
@@ -70,17 +82,26 @@ export function evictPod(api: APIServer, user: RequestUser, namespace: string, n
   const pod = api.getObject('pods', namespace, name);
   if (!pod) throw newNotFound('pods', name);
   const dryRun = !!body.deleteOptions?.dryRun?.includes('All');
-  // addConditionAndDeletePod: DisruptionTarget=True "EvictionByEvictionAPI" on the status, then the delete
-  const del = () => {
+  // addConditionAndDeletePod: DisruptionTarget=True "EvictionByEvictionAPI" on the status (the
+  // UID/resourceVersion preconditions checked against the latest Pod first), then the delete
+  // with the resourceVersion precondition moved to the one the condition update produced
+  const del = (preconditions = body.deleteOptions?.preconditions) => {
     if (!dryRun) {
       const cur = deepCopy(api.getObject('pods', namespace, name) ?? pod);
+      if (preconditions?.uid && preconditions.uid !== cur.metadata.uid) {
+        throw newConflict('Pod', name, `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${cur.metadata.uid}). The object might have been deleted and then recreated`);
+      }
+      if (preconditions?.resourceVersion && preconditions.resourceVersion !== cur.metadata.resourceVersion) {
+        throw newConflict('Pod', name, `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata.resourceVersion}). The object might have been modified`);
+      }
       const conds: { type: string; status: string; lastTransitionTime?: string }[] = cur.status?.conditions ?? [];
       const prev = conds.find((c) => c.type === 'DisruptionTarget');
       const cond = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : api.nowRFC3339(), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
       cur.status = { ...cur.status, conditions: prev ? conds.map((c) => (c === prev ? cond : c)) : [...conds, cond] };
-      api.update(user, info, namespace, cur, { subresource: 'status', summary: `Pod ${namespace}/${name}: DisruptionTarget (EvictionByEvictionAPI)` });
+      const updated = api.update(user, info, namespace, cur, { subresource: 'status', summary: `Pod ${namespace}/${name}: DisruptionTarget (EvictionByEvictionAPI)` });
+      if (preconditions?.resourceVersion) preconditions = { ...preconditions, resourceVersion: updated.object.metadata.resourceVersion };
     }
-    api.delete(user, info, namespace, name, { gracePeriodSeconds: body.deleteOptions?.gracePeriodSeconds, preconditions: body.deleteOptions?.preconditions, dryRun, summary: `evict Pod ${namespace}/${name}` });
+    api.delete(user, info, namespace, name, { gracePeriodSeconds: body.deleteOptions?.gracePeriodSeconds, preconditions, dryRun, summary: `evict Pod ${namespace}/${name}` });
   };
   const phase = pod.status?.phase;
   const success = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as unknown as Status;
@@ -88,20 +109,32 @@ export function evictPod(api: APIServer, user: RequestUser, namespace: string, n
     del();
     return success;
   }
-  const pods = api.listObjects('pods', namespace);
-  const budgets = api.listObjects('poddisruptionbudgets.policy', namespace).filter((b) => matches(fromLabelSelector(b.spec?.selector), pod.metadata.labels));
+  const budgets = api.listObjects('poddisruptionbudgets.policy', namespace).filter((b) => {
+    try {
+      return matches(fromLabelSelector(b.spec?.selector), pod.metadata.labels);
+    } catch {
+      return false; // an invalid selector matches no Pod
+    }
+  });
   if (budgets.length > 1) {
     throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', reason: 'InternalError', code: 500 });
   }
   if (budgets.length === 1) {
     const b = budgets[0];
-    if (b.status?.observedGeneration !== undefined && b.status.observedGeneration < (b.metadata.generation ?? 0)) {
-      throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 10, `The disruption budget ${b.metadata.name} is still being processed by the server.`);
+    const st = b.status ?? {};
+    const unhealthyOk = !isReady(pod) && (b.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' || ((st.currentHealthy ?? 0) >= (st.desiredHealthy ?? 0) && (st.desiredHealthy ?? 0) > 0));
+    if (unhealthyOk) {
+      // the Pod must not have become ready since: its resourceVersion as a precondition
+      const rv = body.deleteOptions?.preconditions?.resourceVersion;
+      try {
+        del({ ...body.deleteOptions?.preconditions, resourceVersion: rv ?? pod.metadata.resourceVersion });
+      } catch (err) {
+        if (err instanceof StatusError && err.status.code === 409 && !rv) throw tooManyRequests(VIOLATES, 10, `The disruption budget ${b.metadata.name} is still being processed by the server.`);
+        throw err;
+      }
+      return success;
     }
-    const s = budgetStatus(b, pods);
-    if (s.disruptionsAllowed <= 0) {
-      throw tooManyRequests("Cannot evict pod as it would violate the pod's disruption budget.", 0, `The disruption budget ${b.metadata.name} needs ${s.desiredHealthy} healthy pods and has ${s.currentHealthy} currently`);
-    }
+    checkAndDecrement(api, user, name, b, dryRun);
   }
   del();
   return success;

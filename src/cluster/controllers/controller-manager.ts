@@ -38,6 +38,7 @@ import { PVCProtectionController, PVProtectionController } from './volume-protec
 import { ExternalProvisioners } from './external-provisioner';
 import { CronJobController } from './cronjob';
 import { HorizontalController } from './podautoscaler';
+import { DisruptionController } from './disruption';
 import type { ResourceMetricsAPI } from '../metrics/metrics-server';
 
 /** Relay participant of the process itself (pause/resume notes). */
@@ -76,6 +77,7 @@ export class ControllerManager {
   readonly ttlAfterFinished: TTLAfterFinishedController;
   readonly cronJob: CronJobController;
   readonly horizontalPodAutoscaler: HorizontalController;
+  readonly disruption: DisruptionController;
   readonly daemonSet: DaemonSetsController;
   readonly statefulSet: StatefulSetController;
   readonly persistentVolume: PersistentVolumeController;
@@ -108,6 +110,7 @@ export class ControllerManager {
     this.ttlAfterFinished = new TTLAfterFinishedController(ctx, this.informers);
     this.cronJob = new CronJobController(ctx, this.informers);
     this.horizontalPodAutoscaler = new HorizontalController(ctx, this.informers, opts.metrics);
+    this.disruption = new DisruptionController(ctx, this.informers);
     this.daemonSet = new DaemonSetsController(ctx, this.informers);
     this.statefulSet = new StatefulSetController(ctx, this.informers);
     this.persistentVolume = new PersistentVolumeController(ctx, this.informers);
@@ -119,7 +122,7 @@ export class ControllerManager {
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners, this.ingressNginx] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.disruption, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.provisioners, this.ingressNginx] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */

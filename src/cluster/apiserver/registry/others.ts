@@ -181,7 +181,8 @@ const pdbStrategy: Strategy = {
   hasStatus: true,
   prepareForCreate(obj) {
     checkMetaTypes(obj);
-    obj.status = { currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 };
+    // PrepareForCreate: status reset to PodDisruptionBudgetStatus{} (JSON in Go field order)
+    obj.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
   },
   prepareForUpdate: checkMetaTypes,
   validate: validatePDB,
