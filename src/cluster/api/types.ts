@@ -50,13 +50,22 @@ export interface WatchEvent<T extends KObject = KObject> {
   oldObject?: T;
 }
 
-/** Deep copy of a JSON value (objects are plain JSON; no Dates, no class instances). */
+/**
+ * Deep copy of a JSON value (objects are plain JSON; no Dates, no class instances).
+ *
+ * One exception, structural sharing: an array under a `managedFields` key (metadata.managedFields)
+ * is not copied but shared. Its entries are immutable once the apiserver computed them
+ * (managed-fields-diff.ts: field sets are copy-on-write, entries are shared between object
+ * versions) and no code edits that list in place — writers assign a new array. Copying it made
+ * every controller's copy of a Pod/ReplicaSet about twice as costly (and as much garbage).
+ */
 export function deepCopy<T>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(deepCopy) as unknown as T;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v as object)) {
-    const c = deepCopy((v as Record<string, unknown>)[k]);
+    const x = (v as Record<string, unknown>)[k];
+    const c = k === 'managedFields' && Array.isArray(x) ? x : deepCopy(x);
     // an own "__proto__" key (from untrusted YAML/JSON) stays an inert own property
     if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
     else out[k] = c;

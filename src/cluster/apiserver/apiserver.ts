@@ -128,6 +128,53 @@ const CAUSE_RING = 1 << 16;
 /** Resources whose status subresource also takes metadata.annotations (their upstream status strategies keep them). */
 const STATUS_KEEPS_ANNOTATIONS = new Set(['deployments.apps']);
 
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * Whether two versions of an object are the same write for the no-op check of update: equal
+ * but for metadata.resourceVersion and the `time` of managedFields entries (an absent
+ * managedFields counts as `[]`). Same result as deepEqual of both with resourceVersion
+ * cleared and every entry copied with `time: undefined`, without building those copies;
+ * entries shared between the versions (copy-on-write) are equal at once.
+ */
+export function sameButRevisionAndTimes(a: KObject, b: KObject): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if (!hasOwn(b, k)) return false;
+    if (k !== 'metadata' && !deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  const ma = a.metadata as Record<string, unknown>, mb = b.metadata as Record<string, unknown>;
+  if (!sameKeysBut(ma, mb, 'resourceVersion', 'managedFields')) return false;
+  for (const k of Object.keys(ma)) if (k !== 'resourceVersion' && k !== 'managedFields' && !deepEqual(ma[k], mb[k])) return false;
+  const la = (ma.managedFields ?? []) as Record<string, unknown>[], lb = (mb.managedFields ?? []) as Record<string, unknown>[];
+  if (la === lb) return true;
+  if (la.length !== lb.length) return false;
+  for (let i = 0; i < la.length; i++) {
+    const ea = la[i], eb = lb[i];
+    if (ea === eb) continue;
+    if (ea === null || eb === null || typeof ea !== 'object' || typeof eb !== 'object' || Array.isArray(ea) || Array.isArray(eb)) {
+      if (!deepEqual(ea, eb)) return false;
+      continue;
+    }
+    if (!sameKeysBut(ea, eb, 'time')) return false;
+    for (const k of Object.keys(ea)) if (k !== 'time' && !deepEqual(ea[k], eb[k])) return false;
+  }
+  return true;
+}
+
+/** Whether `a` and `b` have the same own keys once the `extra` keys are added to both. */
+function sameKeysBut(a: Record<string, unknown>, b: Record<string, unknown>, ...extra: string[]): boolean {
+  let na = 0, nb = 0;
+  for (const k of Object.keys(a)) {
+    if (extra.includes(k)) continue;
+    if (!hasOwn(b, k)) return false;
+    na++;
+  }
+  for (const k of Object.keys(b)) if (!extra.includes(k)) nb++;
+  return na === nb;
+}
+
 /** A Namespace's spec.finalizers (the namespace controller's "kubernetes" finalizer). */
 function namespaceFinalizers(info: ResourceInfo, obj: KObject): string[] {
   return info.group === '' && info.resource === 'namespaces' ? (obj.spec?.finalizers ?? []) : [];
@@ -478,10 +525,7 @@ export class APIServer implements StrategyContext {
         // no-op writes are invisible (no new revision, no watch event)
         // managedFields count (the HTTP API's server-side apply and CSA→SSA migration change
         // only them), their timestamps do not (a repeated apply is a no-op, as upstream)
-        const owners = (o: KObject) => (o.metadata.managedFields ?? []).map((e: object) => ({ ...e, time: undefined }));
-        const cmpA = { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined, managedFields: owners(obj) } };
-        const cmpB = { ...old, metadata: { ...old.metadata, resourceVersion: undefined, managedFields: owners(old) } };
-        if (deepEqual(cmpA, cmpB)) {
+        if (sameButRevisionAndTimes(obj, old)) {
           this.responseHop(user, 'update', info, ns, name, `200 OK (no change) ${this.describe(info, ns, name)}`, cause, old.metadata.resourceVersion, opts.category);
           return { object: old, warnings };
         }
