@@ -8,14 +8,9 @@
  * what real kubectl printed (after src/server/golden.ts normalisation: ages, times, uids).
  * src/cluster/kubectl/cmd/describe-kinds.test.ts replays it.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Cluster } from '../cluster/cluster';
-import { startServer } from '../server/server';
-import { kubeconfigYAML } from '../server/kubeconfig';
-import { formatTranscript, normalise, type GoldenBlock } from '../server/golden';
+import { recordFrozenGoldens } from './record-frozen-goldens';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const OBJECTS = 'src/cluster/kubectl/testdata/describe/objects.yaml';
@@ -54,36 +49,5 @@ export const DESCRIBE_COMMANDS = [
   'create -f ../shared/manifests/real/node-exporter-daemonset.yaml',
 ];
 
-function run(kubeconfig: string, line: string): Promise<GoldenBlock> {
-  return new Promise((done) => {
-    const p = spawn('kubectl', line.split(' '), { cwd: ROOT, env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') } });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    p.on('close', (code) => done({ args: line, output: normalise(out + err), exitCode: code ?? 0 }));
-  });
-}
+await recordFrozenGoldens({ objects: readFileSync(join(ROOT, OBJECTS), 'utf8'), commands: DESCRIBE_COMMANDS, out: 'src/server/testdata/describe.txt', title: `kubectl describe of each kind in ${OBJECTS}, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-describe-goldens.ts; real kubectl)`, port });
 
-const cluster = new Cluster();
-const applied = cluster.kubectl('apply -f -', readFileSync(join(ROOT, OBJECTS), 'utf8'));
-if (applied.exitCode) throw new Error(applied.error ?? 'apply failed');
-cluster.settle(600_000);
-const dir = mkdtempSync(join(tmpdir(), 'kube-relay-describe-'));
-const kubeconfig = join(dir, 'kubeconfig');
-const srv = await startServer(cluster, { port, speed: 0 });
-writeFileSync(kubeconfig, kubeconfigYAML(srv.url));
-const blocks: GoldenBlock[] = [];
-try {
-  for (const line of DESCRIBE_COMMANDS) {
-    const b = await run(kubeconfig, line);
-    blocks.push(b);
-    process.stdout.write(`kubectl ${line} → ${b.exitCode}\n`);
-  }
-} finally {
-  await srv.close();
-}
-writeFileSync(
-  join(ROOT, 'src/server/testdata/describe.txt'),
-  formatTranscript(`kubectl describe of each kind in ${OBJECTS}, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-describe-goldens.ts; real kubectl)`, blocks),
-);
