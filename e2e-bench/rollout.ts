@@ -41,3 +41,23 @@ export async function applyAndWaitRunning(page: Page): Promise<void> {
 
 /** Starts the rollout to nginx:1.28 (the measured part). */
 export const startRollout = (page: Page) => applyDeployment(page, 'nginx:1.28');
+
+/** Starts recording requestAnimationFrame deltas in the page (ms); read them with {@link frameDeltas}. */
+export async function startFrameRecording(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[] };
+    w.__frames = [];
+    let last = performance.now();
+    const tick = (t: number) => {
+      w.__frames.push(t - last);
+      last = t;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/** The rAF deltas recorded since {@link startFrameRecording} (the first, partial one dropped), ms. */
+export async function frameDeltas(page: Page): Promise<number[]> {
+  return (await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames)).slice(1);
+}

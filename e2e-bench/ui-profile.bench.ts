@@ -11,7 +11,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
-import { applyAndWaitRunning, startRollout } from './rollout';
+import { applyAndWaitRunning, frameDeltas, startFrameRecording, startRollout } from './rollout';
 
 test.skip(!process.env.UI_PROFILE, 'profiling only with UI_PROFILE=1');
 
@@ -114,20 +114,10 @@ test('ui profile', async ({ page }) => {
     await browser.startTracing(page, { categories: (process.env.UI_TRACE_CATEGORIES ?? 'devtools.timeline').split(',') });
   }
   // the benchmark's own measure (ui.bench.ts): requestAnimationFrame deltas over the same window
-  await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[] };
-    w.__frames = [];
-    let last = performance.now();
-    const tick = (t: number) => {
-      w.__frames.push(t - last);
-      last = t;
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await startFrameRecording(page);
   await startRollout(page);
   await page.waitForTimeout(10_000);
-  const frames = (await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames)).slice(1);
+  const frames = await frameDeltas(page);
   if (sample) {
     const traceText = (await browser.stopTracing()).toString('utf8');
     writeFileSync(test.info().outputPath('rollout.trace.json'), traceText);

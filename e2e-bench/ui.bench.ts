@@ -12,7 +12,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { applyAndWaitRunning, startRollout } from './rollout';
+import { applyAndWaitRunning, frameDeltas, startFrameRecording, startRollout } from './rollout';
 
 const dist = process.env.E2E_DIST ?? '/tmp/dist-bench';
 const out = process.env.UI_BENCH_OUT ?? 'bench/results.json';
@@ -51,20 +51,10 @@ test('ui benchmark', async ({ page }) => {
 
   await applyAndWaitRunning(page);
 
-  await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[] };
-    w.__frames = [];
-    let last = performance.now();
-    const tick = (t: number) => {
-      w.__frames.push(t - last);
-      last = t;
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await startFrameRecording(page);
   await startRollout(page);
   await page.waitForTimeout(15_000);
-  const frames = (await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames)).slice(1);
+  const frames = await frameDeltas(page);
   await page.screenshot({ path: test.info().outputPath('rollout.png') });
 
   const ui = { frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frames: frames.length, firstPaintMs, interactiveMs, ...chunkSizes() };
