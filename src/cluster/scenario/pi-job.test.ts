@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 
-const PI_JOB = readFileSync(new URL('../../../../shared/manifests/real/pi-job.yaml', import.meta.url), 'utf8');
+const PI_JOB = readFileSync(new URL('../kubectl/testdata/real/pi-job.yaml', import.meta.url), 'utf8');
 const PI_2000 = readFileSync(new URL('../kubelet/testdata/perl-bpi-2000.golden.txt', import.meta.url), 'utf8');
 
 describe('the docs pi Job completes', () => {
