@@ -1,8 +1,8 @@
 /**
  * The dedicated describers (HPA, Job, CronJob, ConfigMap, Secret, StorageClass, DaemonSet,
  * PDB, EndpointSlice, IngressClass, ServiceAccount, Role, ClusterRole, RoleBinding,
- * ClusterRoleBinding, PriorityClass, Endpoints; Lease stays generic as in kubectl) and the
- * `-f` error texts against REAL kubectl v1.32: src/server/testdata/describe.txt was recorded by
+ * ClusterRoleBinding, PriorityClass, Endpoints, NetworkPolicy, ResourceQuota, LimitRange,
+ * Namespace; Lease stays generic as in kubectl) and the `-f` error texts against REAL kubectl v1.32: src/server/testdata/describe.txt was recorded by
  * src/cli/record-describe-goldens.ts with the objects of testdata/describe/objects.yaml applied
  * in-process to `new Cluster()` and settled 600 s, the clock frozen. Here the same state is
  * rebuilt and the in-app kubectl must print the same text byte for byte after the golden
@@ -54,7 +54,7 @@ describe('kubectl describe and -f errors match real kubectl v1.32 (testdata/desc
   c.settle(600_000);
   it('covers every recorded command', () => {
     expect(GOLDEN.map((b) => b.args.split(' ').slice(0, 2).join(' '))).toEqual([
-      ...['hpa', 'hpa', 'job', 'cronjob', 'configmap', 'configmap', 'secret', 'secret', 'storageclass', 'storageclass', 'daemonset', 'pdb', 'pdb', 'endpointslice', 'ingressclass', 'serviceaccount', 'lease', 'role', 'clusterrole', 'rolebinding', 'clusterrolebinding', 'priorityclass', 'endpoints'].map((k) => `describe ${k}`),
+      ...['hpa', 'hpa', 'job', 'cronjob', 'configmap', 'configmap', 'secret', 'secret', 'storageclass', 'storageclass', 'daemonset', 'pdb', 'pdb', 'endpointslice', 'ingressclass', 'serviceaccount', 'lease', 'role', 'clusterrole', 'rolebinding', 'clusterrolebinding', 'priorityclass', 'endpoints', 'networkpolicy', 'networkpolicy', 'networkpolicy', 'resourcequota', 'resourcequota', 'limitrange', 'namespace'].map((k) => `describe ${k}`),
       'delete -f', 'apply -f', 'create -f', 'get -f', 'apply -f', 'create -f',
     ]);
   });

@@ -11,6 +11,7 @@ import { accessModes, since } from '../table';
 import { describePodTemplate } from './describe-pod';
 import { PrefixWriter, describeEvents, eventsFor, printAnnotationsMultiline, printLabelsMultiline, rfc1123z } from './describe-util';
 import type { Ctx } from './util';
+import { limitRangeRows, quotaScopeHelp, sortedScopes } from './describe-policy';
 
 /** What a describer needs: the kubectl context and every Event (searchEvents filters them). */
 export interface DescribeEnv {
@@ -224,6 +225,11 @@ export function describeNamespace(ns: KObject, d: DescribeEnv): string {
     w.write(0, 'Resource Quotas\n');
     for (const q of quotas) {
       w.write(1, `Name:\t${q.metadata.name}\n`);
+      const scopes = sortedScopes(q);
+      if (scopes.length) {
+        w.write(1, `Scopes:\t${scopes.join(', ')}\n`);
+        for (const sc of scopes) if (quotaScopeHelp(sc)) w.write(1, `* ${quotaScopeHelp(sc)}\n`);
+      }
       w.write(1, 'Resource\tUsed\tHard\n');
       w.write(1, '--------\t---\t---\n');
       const hard: Record<string, string> = q.status?.hard ?? {};
@@ -236,13 +242,7 @@ export function describeNamespace(ns: KObject, d: DescribeEnv): string {
   else {
     w.write(0, 'Resource Limits\n Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
     w.write(0, ' ----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
-    for (const lr of limits) {
-      for (const item of (lr.spec?.limits ?? []) as KObject[]) {
-        const maps = [item.min, item.max, item.defaultRequest, item.default, item.maxLimitRequestRatio].map((m) => (m ?? {}) as Record<string, string>);
-        const names = [...new Set(maps.flatMap((m) => Object.keys(m)))].sort();
-        for (const k of names) w.write(0, ` ${item.type}\t${k}\t${maps.map((m) => m[k] ?? '-').join('\t')}\n`);
-      }
-    }
+    for (const lr of limits) for (const row of limitRangeRows(lr, ' ')) w.write(0, row);
   }
   return w.toString();
 }

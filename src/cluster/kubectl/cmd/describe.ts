@@ -6,7 +6,8 @@
  * StatefulSet, Namespace and Ingress describers live in describe-storage.ts; HPA, Job,
  * CronJob, DaemonSet and PDB in describe-workloads.ts; ConfigMap, Secret, StorageClass,
  * EndpointSlice, Endpoints, IngressClass, ServiceAccount, PriorityClass and (Cluster)RoleBinding
- * in describe-config.ts; Role and ClusterRole in describe-rbac.ts.
+ * in describe-config.ts; Role and ClusterRole in describe-rbac.ts; NetworkPolicy, ResourceQuota
+ * and LimitRange in describe-policy.ts.
  */
 import type { KObject } from '../../api/types';
 import { formatLabelSelector } from '../../api/labels';
@@ -19,6 +20,7 @@ import { ownedReplicaSets } from './rollout';
 import { describeIngress, describeNamespace, describePersistentVolume, describePersistentVolumeClaim, describeStatefulSet, type DescribeEnv } from './describe-storage';
 import { describeCronJob, describeDaemonSet, describeHPA, describeJob, describePDB } from './describe-workloads';
 import { describeRole } from './describe-rbac';
+import { describeLimitRange, describeNetworkPolicy, describeResourceQuota } from './describe-policy';
 import { describeConfigMap, describeEndpointSlice, describeEndpoints, describeIngressClass, describePriorityClass, describeRoleBinding, describeSecret, describeServiceAccount, describeStorageClass } from './describe-config';
 
 /** The dedicated describers by kind (describe.go describerMap); every other kind gets the genericDescriber. */
@@ -40,6 +42,9 @@ const DESCRIBERS: Record<string, (o: KObject, d: DescribeEnv) => string> = {
   ClusterRoleBinding: (o) => describeRoleBinding(o),
   Role: (o) => describeRole(o),
   ClusterRole: (o) => describeRole(o),
+  NetworkPolicy: (o) => describeNetworkPolicy(o),
+  ResourceQuota: (o) => describeResourceQuota(o),
+  LimitRange: (o) => describeLimitRange(o),
 };
 
 /** Flags of `kubectl describe`. */
