@@ -17,7 +17,7 @@ import { selectTopology } from '../store/selectors';
 import { select } from '../store/actions';
 import { layoutGraph, type Layout } from './layout';
 import { buildModel, type GraphModel } from './model';
-import type { Pane, Positions } from './placement';
+import { READABLE_ZOOM, type Pane, type Positions } from './placement';
 import { useElkPositions } from './elk-positions';
 import { nodeTypes, edgeTypes } from './node-types';
 import type { FlowNode } from './flow-types';
@@ -34,8 +34,8 @@ const onNodeClick: NodeMouseHandler<FlowNode> = (_e, node) => {
 
 const proOptions = { hideAttribution: true };
 const selectView = (v: GraphView) => v;
-/** The lowest zoom the automatic fit uses: 11–12 px card text stays ≥ 9 px on screen. */
-export const READABLE_ZOOM = 0.8;
+/** The lowest zoom the automatic fit uses (placement.ts wraps long rows to fit the pane at it). */
+export { READABLE_ZOOM };
 const MAX_FIT_ZOOM = 1.3;
 const FIT_PAD = 10;
 /** Remembers the previous layout, so unchanged nodes keep their identity. */

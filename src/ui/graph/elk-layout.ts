@@ -72,11 +72,16 @@ const isElkBlock = (row: number) => row !== ROW.top;
  * Each line of the node row goes to elk as one box, its nodes side by side as placement.ts put
  * them (equal gaps, name order), an edge at a node or Pod ending at a fixed port at that x
  * (`portConstraints: FIXED_POS`, north side for links from above, south for links below). So
- * the node row stays a tidy row and elk places the object cards over and under it.
+ * the node row stays a tidy row and elk places the object cards over and under it. An object
+ * row placement.ts wrapped into lines (many Deployments, Services…) is not elk's: its long
+ * edges' dummy nodes would push the cards of the lines in between sideways until the row is as
+ * wide as unwrapped; it keeps placement.ts's x, moved as elk moved the node row (applyElk).
  */
 export function toElkInput(model: GraphModel, placed: Positions): ElkInput {
   const at = (id: string) => placed.get(id) ?? { x: 0, y: 0 };
-  const blocks = model.blocks.filter((b) => isElkBlock(b.row));
+  const ysOf = new Map<number, Set<number>>();
+  for (const b of model.blocks) ysOf.set(b.row, (ysOf.get(b.row) ?? new Set()).add(at(b.id).y));
+  const blocks = model.blocks.filter((b) => isElkBlock(b.row) && (b.row === ROW.nodes || (ysOf.get(b.row)?.size ?? 0) <= 1));
   const ys = [...new Set(blocks.map((b) => at(b.id).y))].sort((a, b) => a - b);
   const partition = new Map(blocks.map((b) => [b.id, ys.indexOf(at(b.id).y)]));
   blocks.sort((a, b) => (partition.get(a.id) ?? 0) - (partition.get(b.id) ?? 0) || at(a.id).x - at(b.id).x);
@@ -176,13 +181,18 @@ export function elkXs(out: ElkNode, lines: ElkInput['lines']): Map<string, numbe
 /**
  * Final positions: each elk block at elk's x and the provisional y; the control-plane strip
  * centred over the node row, kubectl left of it (as placement.ts does); everything shifted so
- * the leftmost card starts at x = 0. Blocks elk did not see keep their provisional position.
+ * the leftmost card starts at x = 0. Blocks elk did not see keep their provisional position
+ * (the rows of a wrapped object row shifted as elk shifted the node row).
  */
 export function applyElk(model: GraphModel, provisional: Positions, xs: ReadonlyMap<string, number>): Map<string, { x: number; y: number }> {
   const out = new Map<string, { x: number; y: number }>();
+  // a wrapped object row (not elk's) moves as elk moved the node row
+  const first = model.blocks.find((b) => b.row === ROW.nodes && xs.has(b.id) && provisional.has(b.id));
+  const shift = first ? (xs.get(first.id) ?? 0) - (provisional.get(first.id)?.x ?? 0) : 0;
+  const topIds = new Set(model.blocks.filter((b) => b.row === ROW.top).map((b) => b.id));
   for (const [id, p] of provisional) {
     const x = xs.get(id);
-    out.set(id, x === undefined ? p : { x, y: p.y });
+    out.set(id, x !== undefined ? { x, y: p.y } : topIds.has(id) ? p : { x: p.x + shift, y: p.y });
   }
   const top = model.blocks.filter((b) => b.row === ROW.top);
   const strip = top.find((b) => b.id !== KUBECTL_CARD);

@@ -34,6 +34,8 @@ export interface Pane {
 /** Horizontal gap between blocks in a row, and between rows. */
 export const GAP_X = 12;
 export const GAP_Y = 22;
+/** The lowest zoom the graph's automatic fit uses (ClusterGraph.tsx): 11–12 px card text stays ≥ 9 px on screen. */
+export const READABLE_ZOOM = 0.8;
 
 type Item = { block: Block; want: number; order: number };
 
@@ -99,7 +101,71 @@ function chooseLine(nodes: Block[], otherWidth: number, otherHeight: number, pan
   return best;
 }
 
-/** Positions of every block of `model`; `pane` (the graph pane's size) may wrap the node row. */
+/** Greedy split of `blocks` (kept in order) into lines at most `limit` wide; then the narrowest width giving as few lines, so the lines come out about equally long. */
+export function wrapRow(blocks: Block[], limit: number): Block[][] {
+  const split = (w: number): Block[][] => {
+    const lines: Block[][] = [];
+    let cur: Block[] = [];
+    let cw = 0;
+    for (const b of blocks) {
+      const add = (cur.length ? GAP_X : 0) + b.width;
+      if (cur.length && cw + add > w) {
+        lines.push(cur);
+        cur = [b];
+        cw = b.width;
+      } else {
+        cur.push(b);
+        cw += add;
+      }
+    }
+    if (cur.length) lines.push(cur);
+    return lines;
+  };
+  const first = split(limit);
+  if (first.length <= 1) return first;
+  let lo = Math.max(...blocks.map((b) => b.width)) - 1;
+  let hi = limit;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (split(mid).length <= first.length) hi = mid;
+    else lo = mid;
+  }
+  return split(hi);
+}
+
+/**
+ * How wide an object row may be before it wraps (flow px; Infinity: never). At least the node
+ * row and the strip (`floor`), at most the pane's width at {@link READABLE_ZOOM}; in between,
+ * the width that shows the whole graph largest in `pane` (rows of model order; among nearly
+ * equal choices the wider one, fewer lines).
+ */
+function chooseRowLimit(objectRows: Block[][], floor: number, fixedHeight: number, pane: Pane | undefined): number {
+  if (!pane || pane.width <= 0 || pane.height <= 0) return Infinity;
+  const widest = Math.max(0, ...objectRows.map(lineWidth));
+  const cap = Math.max(floor, pane.width / READABLE_ZOOM);
+  if (widest <= floor) return Infinity;
+  let best = Math.min(widest, cap);
+  let bestZoom = 0;
+  for (let limit = best; limit >= floor; limit = limit > floor && limit * 0.92 < floor ? floor : limit * 0.92) {
+    const wrapped = objectRows.map((row) => wrapRow(row, limit));
+    const w = Math.max(floor, ...wrapped.flat().map(lineWidth));
+    const h = fixedHeight + wrapped.flat().reduce((s, l) => s + rowHeight(l) + GAP_Y, 0);
+    const zoom = Math.min(pane.width / w, pane.height / h);
+    if (zoom > bestZoom * 1.05) {
+      best = limit;
+      bestZoom = zoom;
+    }
+    if (limit === floor) break;
+  }
+  return best >= widest ? Infinity : best;
+}
+
+/**
+ * Positions of every block of `model`; `pane` (the graph pane's size) may wrap the node row and
+ * the object rows. A wrapped object row reads left to right, top to bottom: its cards ordered by
+ * the line, then the x, of what they link to (nodes and object rows wrapped before it), each
+ * line as close as it can get over what it links to.
+ */
 export function placeBlocks(model: GraphModel, pane?: Pane): Map<string, { x: number; y: number }> {
   const rows = new Map<number, Block[]>();
   for (const b of model.blocks) rows.set(b.row, [...(rows.get(b.row) ?? []), b]);
@@ -110,33 +176,36 @@ export function placeBlocks(model: GraphModel, pane?: Pane): Map<string, { x: nu
   const kubectl = top.find((b) => b.id === KUBECTL_CARD);
   const topWidth = (strip?.width ?? 0) + (kubectl ? kubectl.width + 2 * GAP_X : 0);
 
-  // row heights and y, with the node row wrapped into lines
+  // the node row wrapped into lines (object rows counted at most as wide as the pane at the readable zoom)
   const objectRows = [...rows.keys()].filter((r) => r !== ROW.top && r !== ROW.nodes).sort((a, b) => a - b);
-  const otherHeight = (strip ? strip.height + GAP_Y : 0) + objectRows.reduce((s, r) => s + rowHeight(rows.get(r) ?? []) + GAP_Y, 0);
-  const widest = Math.max(topWidth, ...objectRows.map((r) => lineWidth(rows.get(r) ?? [])));
+  const stripHeight = strip ? strip.height + GAP_Y : 0;
+  const otherHeight = stripHeight + objectRows.reduce((s, r) => s + rowHeight(rows.get(r) ?? []) + GAP_Y, 0);
+  const paneCap = pane && pane.width > 0 ? pane.width / READABLE_ZOOM : Infinity;
+  const widest = Math.max(topWidth, Math.min(paneCap, ...objectRows.map((r) => lineWidth(rows.get(r) ?? []))));
   const nodes = rows.get(ROW.nodes) ?? [];
   const lines = nodeLines(nodes, chooseLine(nodes, widest, otherHeight, pane));
-  const rowY = new Map<number, number>();
-  let y = strip ? strip.height + GAP_Y : 0;
-  for (const r of objectRows.filter((r) => r < ROW.nodes)) {
-    rowY.set(r, y);
-    y += rowHeight(rows.get(r) ?? []) + GAP_Y;
-  }
-  for (const line of lines) {
+  const nodesHeight = lines.reduce((s, l) => s + rowHeight(l) + GAP_Y, 0);
+  const span = Math.max(topWidth, ...lines.map(lineWidth));
+  const limit = chooseRowLimit(
+    objectRows.map((r) => rows.get(r) ?? []),
+    span,
+    stripHeight + nodesHeight,
+    pane,
+  );
+  /** Line of each block inside its row (0: the row's first line). */
+  const lineOf = new Map<string, number>();
+  /** Lines of every row, top to bottom. */
+  const rowLines = new Map<number, Block[][]>([[ROW.nodes, lines]]);
+  lines.forEach((line, i) => {
     let x = 0;
     for (const b of line) {
-      out.set(b.id, { x, y });
+      out.set(b.id, { x, y: 0 });
+      lineOf.set(b.id, i);
       x += b.width + GAP_X;
     }
-    y += rowHeight(line) + GAP_Y;
-  }
-  for (const r of objectRows.filter((r) => r > ROW.nodes)) {
-    rowY.set(r, y);
-    y += rowHeight(rows.get(r) ?? []) + GAP_Y;
-  }
+  });
 
   // object rows, outward from the nodes: each card near its placed neighbours
-  const span = Math.max(topWidth, ...lines.map(lineWidth));
   const neighbours = new Map<string, string[]>();
   const note = (a: string, b: string) => neighbours.set(a, [...(neighbours.get(a) ?? []), b]);
   for (const e of model.edges as FlowEdge[]) {
@@ -145,40 +214,65 @@ export function placeBlocks(model: GraphModel, pane?: Pane): Map<string, { x: nu
     note(e.target, e.source);
   }
   // object cards have no children: their edges start and end at the card itself
-  const anchorsOf = (b: Block): number[] => {
-    const xs: number[] = [];
+  const anchorsOf = (b: Block): { x: number; line: number }[] => {
+    const xs: { x: number; line: number }[] = [];
     for (const other of neighbours.get(b.id) ?? []) {
       const o = endpoint(model, other, width);
       const p = out.get(o.block);
-      if (p && o.block !== b.id) xs.push(p.x + o.cx);
+      if (p && o.block !== b.id) xs.push({ x: p.x + o.cx, line: lineOf.get(o.block) ?? 0 });
+    }
+    return xs;
+  };
+  /** x of `items` (in order, no overlap, near their wants), kept inside the picture's width when they fit in it. */
+  const placeLine = (items: Item[], within: number): Map<string, number> => {
+    const xs = resolveRow(items);
+    if (items.length) {
+      const left = Math.min(...items.map((it) => xs.get(it.block.id) ?? 0));
+      const right = Math.max(...items.map((it) => (xs.get(it.block.id) ?? 0) + it.block.width));
+      const shift = right - left > within ? 0 : left < 0 ? -left : right > within ? within - right : 0;
+      if (shift) for (const [id, x] of xs) xs.set(id, x + shift);
     }
     return xs;
   };
   const order = [...objectRows.filter((r) => r < ROW.nodes).reverse(), ...objectRows.filter((r) => r > ROW.nodes)];
   for (const r of order) {
     const blocks = rows.get(r) ?? [];
-    const anchored: Item[] = [];
+    const anchored: (Item & { line: number })[] = [];
     const loose: Block[] = [];
     blocks.forEach((b, i) => {
-      const xs = anchorsOf(b);
-      if (xs.length) anchored.push({ block: b, want: xs.reduce((s, x) => s + x, 0) / xs.length, order: i });
+      const as = anchorsOf(b);
+      if (as.length) anchored.push({ block: b, want: as.reduce((s, a) => s + a.x, 0) / as.length, order: i, line: as.reduce((s, a) => s + a.line, 0) / as.length });
       else loose.push(b);
     });
-    anchored.sort((a, b) => a.want - b.want || a.order - b.order);
-    const xs = resolveRow(anchored);
-    // keep a row that fits inside the picture's width inside it (no overhang left or right)
-    if (anchored.length) {
-      const left = Math.min(...anchored.map((it) => xs.get(it.block.id) ?? 0));
-      const right = Math.max(...anchored.map((it) => (xs.get(it.block.id) ?? 0) + it.block.width));
-      const shift = right - left > span ? 0 : left < 0 ? -left : right > span ? span - right : 0;
-      if (shift) for (const [id, x] of xs) xs.set(id, x + shift);
-    }
-    let end = Math.max(0, ...anchored.map((it) => (xs.get(it.block.id) ?? 0) + it.block.width + GAP_X));
-    if (!anchored.length) end = 0;
-    for (const b of anchored) out.set(b.block.id, { x: xs.get(b.block.id) ?? 0, y: rowY.get(r) ?? 0 });
-    for (const b of loose) {
-      out.set(b.id, { x: end, y: rowY.get(r) ?? 0 });
-      end += b.width + GAP_X;
+    const wraps = lineWidth(blocks) > limit;
+    // a row that fits: by the x of what it links to; a wrapped one: by its line, then x
+    anchored.sort((a, b) => (wraps ? a.line - b.line : 0) || a.want - b.want || a.order - b.order);
+    const seq = [...anchored.map((it) => it.block), ...loose];
+    const parts = wraps ? wrapRow(seq, limit) : [seq];
+    rowLines.set(r, parts);
+    const item = new Map(anchored.map((it) => [it.block.id, it]));
+    parts.forEach((part, i) => {
+      const items = part.flatMap((b) => item.get(b.id) ?? []);
+      const xs = placeLine(items, wraps ? Math.max(span, limit) : span);
+      let end = items.length ? Math.max(...items.map((it) => (xs.get(it.block.id) ?? 0) + it.block.width + GAP_X)) : 0;
+      for (const b of part) {
+        let x = xs.get(b.id);
+        if (x === undefined) {
+          x = end;
+          end += b.width + GAP_X;
+        }
+        out.set(b.id, { x, y: 0 });
+        lineOf.set(b.id, i);
+      }
+    });
+  }
+
+  // y: the strip, the rows above the nodes, the node lines, the rows below; each line as tall as its tallest card
+  let y = stripHeight;
+  for (const r of [...objectRows.filter((r) => r < ROW.nodes), ROW.nodes, ...objectRows.filter((r) => r > ROW.nodes)]) {
+    for (const line of rowLines.get(r) ?? []) {
+      for (const b of line) out.set(b.id, { x: out.get(b.id)?.x ?? 0, y });
+      y += rowHeight(line) + GAP_Y;
     }
   }
 
