@@ -14,7 +14,7 @@ import type { Timings } from './timings';
 import type { ImageRegistry } from './kubelet/image-registry';
 
 export class ComponentContext {
-  readonly eventCache = new EventCache();
+  readonly eventCache = new EventCache(() => this.clock.now());
   constructor(
     readonly api: APIServer,
     readonly clock: SimClock,

@@ -19,7 +19,7 @@ import { StatusError, newBadRequest, newNotFound, type Status } from '../cluster
 import type { KObject } from '../cluster/api/types';
 import { formatLabelSelector } from '../cluster/api/labels';
 import { dropFields, unknownFields } from '../cluster/kubectl/known-fields';
-import { PATCH_MEDIA_TYPES, newUnsupportedPatch, withManagedFields } from '../cluster/apiserver/patch';
+import { PATCH_MEDIA_TYPES, newUnsupportedPatch } from '../cluster/apiserver/patch';
 import { applyJSONPatch, applyMergePatch } from '../cluster/apiserver/patch-json';
 import { methodNotAllowed, notFoundPath, readBodyBytes, sendJSON } from './http-util';
 import { PROTOBUF_MEDIA_TYPE, decodeKubernetesProtobuf } from './protobuf';
@@ -198,7 +198,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
         return;
       }
       checkKind(info, body);
-      const r = api.create(user, info, ns, withManagedFields(api, info, undefined, body, o), o);
+      const r = api.create(user, info, ns, body, o);
       sendObject(ctx, t, r.object, 201, [...warnings, ...r.warnings]);
       return;
     }
@@ -245,7 +245,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       const old = api.getObject(groupResource(info), ns, name);
       if (!old) throw newNotFound(groupResource(info), name);
       const sub = t.sub === 'status' || t.sub === 'finalize' ? t.sub : undefined;
-      const r = api.update(user, info, ns, withManagedFields(api, info, old, { ...body, metadata: { ...body.metadata, name } }, { ...o, subresource: sub }), { ...o, subresource: sub });
+      const r = api.update(user, info, ns, { ...body, metadata: { ...body.metadata, name } }, { ...o, subresource: sub });
       sendObject(ctx, t, r.object, 200, [...warnings, ...r.warnings]);
       return;
     }
@@ -302,6 +302,6 @@ async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string):
   const o = writeOpts(q, user);
   const next = { ...cur, spec: { ...cur.spec, replicas } };
   if (scale.metadata?.resourceVersion) next.metadata = { ...next.metadata, resourceVersion: scale.metadata.resourceVersion };
-  const r = api.update(user, t.info, ns, withManagedFields(api, t.info, cur, next, o), { ...o, viaSubresource: 'scale', summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}` });
+  const r = api.update(user, t.info, ns, next, { ...o, viaSubresource: 'scale', summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}` });
   sendJSON(res, 200, scaleOf(t.info, r.object));
 }

@@ -50,15 +50,6 @@ function newPatchInvalid(message: string): StatusError {
 }
 
 /**
- * Kept for the HTTP layer's create/update/scale calls: the apiserver itself now records
- * managedFields on every write (APIServer.create/update → managedFieldsOnWrite), so this
- * returns `next` unchanged.
- */
-export function withManagedFields(_api: APIServer, _info: ResourceInfo, _old: KObject | undefined, next: KObject, _opts: WriteOptions): KObject {
-  return next;
-}
-
-/**
  * metadata.managedFields of an object about to be stored by an Update (create, PUT, non-apply
  * PATCH), as the fieldmanager does it (fieldmanager.go UpdateNoErrors): the request's
  * managedFields when it sends some (kubectl's CSA→SSA migration replaces them), else the live

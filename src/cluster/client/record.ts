@@ -9,6 +9,7 @@ import type { Client, ResourceClient } from './clientset';
 import type { KObject } from '../api/types';
 import type { SimClock } from '../sim/clock';
 import { StatusError } from '../api/errors';
+import { TokenBucket } from './flowcontrol';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -88,19 +89,19 @@ export class EventCache {
   readonly logs = new Lru<EventLog>(EventCache.MAX_ENTRIES);
   /** EventAggregator: aggregate key → distinct messages (insertion order) and last time (ms). */
   readonly aggregates = new Lru<{ messages: Set<string>; last: number }>(EventCache.MAX_ENTRIES);
-  /** EventSourceObjectSpamFilter: spam key → tokens left and when they were counted (ms). */
-  readonly spam = new Lru<{ tokens: number; at: number }>(EventCache.MAX_ENTRIES);
+  /** EventSourceObjectSpamFilter: spam key → its token bucket. */
+  readonly spam = new Lru<TokenBucket>(EventCache.MAX_ENTRIES);
+
+  /** `now`: simulated ms (the cluster's clock). */
+  constructor(private readonly now: () => number = () => 0) {}
 
   /** EventSourceObjectSpamFilter.Filter: true when the event is to be dropped (no token). */
-  spamFiltered(key: string, nowMs: number): boolean {
-    const r = this.spam.get(key) ?? { tokens: EventCache.SPAM_BURST, at: nowMs };
-    r.tokens = Math.min(EventCache.SPAM_BURST, r.tokens + ((nowMs - r.at) / 1000) * EventCache.SPAM_QPS);
-    r.at = nowMs;
-    const accept = r.tokens >= 1;
-    if (accept) r.tokens -= 1;
-    this.spam.set(key, r);
-    return !accept;
+  spamFiltered(key: string): boolean {
+    let bucket = this.spam.get(key);
+    if (!bucket) this.spam.set(key, (bucket = new TokenBucket(EventCache.SPAM_QPS, EventCache.SPAM_BURST, this.now)));
+    return !bucket.tryAccept();
   }
+
 }
 
 /** Components that record through the events.k8s.io API (tools/events), not tools/record. */
@@ -162,7 +163,7 @@ export class EventRecorder {
     const firstTimestamp = last ? last.firstTimestamp : now;
     this.cache.logs.set(key, { namespace, name, count, firstTimestamp });
     // 3. EventSourceObjectSpamFilter
-    if (legacy && this.cache.spamFiltered(src.join('\u0000'), nowMs)) return;
+    if (legacy && this.cache.spamFiltered(src.join('\u0000'))) return;
     try {
       if (count > 1) {
         try {

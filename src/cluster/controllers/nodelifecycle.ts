@@ -29,6 +29,7 @@
  * So that `settle` sees it coming, a node whose heartbeats stopped for 2 update periods gets a
  * deadline timer at the monitor pass when its grace period runs out. Times: simulated ms.
  */
+import { TokenBucket } from '../client/flowcontrol';
 import { deepCopy, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import { users, type Client, type ResourceClient } from '../client/clientset';
@@ -38,7 +39,7 @@ import { RateLimitingQueue } from '../client/workqueue';
 import type { ComponentContext } from '../component-context';
 import type { TimerHandle } from '../sim/clock';
 import {
-  CONDITION_TAINTS, CONDITION_TAINT_KEYS, NODE_LIFECYCLE_DEFAULTS, NOT_READY_TAINT, TAINT_NODE_UNSCHEDULABLE, TokenBucket, UNREACHABLE_TAINT,
+  CONDITION_TAINTS, CONDITION_TAINT_KEYS, NODE_LIFECYCLE_DEFAULTS, NOT_READY_TAINT, TAINT_NODE_UNSCHEDULABLE, UNREACHABLE_TAINT,
   getZoneKey, markPodsNotReady, matchTaint, swapNodeControllerTaint, taintExists, type Taint,
 } from './nodelifecycle-utils';
 
