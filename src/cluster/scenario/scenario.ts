@@ -2,9 +2,16 @@
  * Scenario files (CONTRACTS.md §1): a YAML script of a cluster — its options and a list of
  * steps (apply, applyFile, kubectl, advance, settle, killNode, restoreNode, addNode,
  * deletePod, applyKustomize, snapshot). This module validates a parsed scenario and turns it
- * into typed steps; runner.ts plays them.
+ * into typed steps; runner.ts plays them. text.ts guards the file's text and YAML (size,
+ * aliases, nesting), nodes.ts validates node entries as kube-apiserver validates Nodes,
+ * limits.ts holds the bounds (simulated time, node and step counts).
  */
-import { parseDuration } from './duration';
+import { formatDuration, parseDuration } from './duration';
+import { ScenarioError, checkFields, isObj, kindOf } from './fields';
+import { nodeConfig } from './nodes';
+import { MAX_NODES, MAX_SIMULATED_MS, MAX_STEPS } from './limits';
+import { parseSelector } from '../api/labels';
+import { isDNS1123Label } from '../apiserver/registry/validation/names';
 import type { NodeConfig } from '../kubelet/kubelet';
 import { RESTART_POLICIES, type DockerRunSpec, type RestartPolicy } from '../docker/standalone';
 
@@ -46,8 +53,7 @@ export interface Scenario {
   steps: Step[];
 }
 
-/** Thrown for an invalid scenario file; the CLI prints it and exits 1. */
-export class ScenarioError extends Error {}
+export { ScenarioError };
 
 const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note', 'dockerRun', 'request', 'setLoad'];
 
@@ -55,52 +61,48 @@ function fail(where: string, msg: string): never {
   throw new ScenarioError(`${where}: ${msg}`);
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function str(v: unknown, where: string, what: string): string {
-  if (typeof v !== 'string' || v === '') fail(where, `${what} must be a non-empty string`);
+  if (typeof v !== 'string' || v === '') fail(where, `${what} must be a non-empty string${v === undefined ? '' : ` (got ${kindOf(v)})`}`);
   return v;
 }
 
-function dur(v: unknown, where: string, what: string): number {
+/** A duration field; `what` names a field of a mapping (`for`, `quiet`), undefined for the step's own value. */
+function dur(v: unknown, where: string, what?: string): number {
   try {
     return parseDuration(v as string);
-  } catch {
-    return fail(where, `${what} must be a duration such as 500ms, 90s, 6m or 1h (got ${JSON.stringify(v)})`);
+  } catch (e) {
+    return fail(where, `${what ? `${what}: ` : ''}${(e as Error).message}`);
   }
 }
 
 function podPick(v: unknown, where: string): PodPick {
   if (!isObj(v)) fail(where, 'expected {selector, index?, namespace?}');
+  checkFields(v, where, ['selector', 'index', 'namespace']);
   const selector = str(v.selector, where, 'selector');
+  try {
+    parseSelector(selector);
+  } catch (e) {
+    fail(where, `selector: ${(e as Error).message}`);
+  }
   const index = v.index === undefined ? 0 : v.index;
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) fail(where, 'index must be a non-negative integer');
-  return { selector, index, namespace: v.namespace === undefined ? undefined : str(v.namespace, where, 'namespace') };
+  if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) fail(where, 'index must be a non-negative integer');
+  return { selector, index, namespace: v.namespace === undefined ? undefined : namespace(v.namespace, where) };
 }
 
-function nodeConfig(v: unknown, where: string): NodeConfig {
-  if (!isObj(v)) fail(where, 'a node must be a mapping with at least a name');
-  const name = str(v.name, where, 'node name');
-  const cfg: NodeConfig = { name };
-  if (v.labels !== undefined) {
-    if (!isObj(v.labels)) fail(where, 'labels must be a mapping');
-    cfg.labels = Object.fromEntries(Object.entries(v.labels).map(([k, x]) => [k, String(x ?? '')]));
-  }
-  if (v.taints !== undefined) {
-    if (!Array.isArray(v.taints)) fail(where, 'taints must be a list');
-    cfg.taints = v.taints.map((t, i) => {
-      if (!isObj(t)) fail(`${where}.taints[${i}]`, 'must be a mapping');
-      return { key: str(t.key, where, 'taint key'), value: t.value === undefined ? undefined : String(t.value), effect: str(t.effect, where, 'taint effect') };
-    });
-  }
-  if (v.capacity !== undefined) {
-    if (!isObj(v.capacity)) fail(where, 'capacity must be a mapping');
-    cfg.capacity = Object.fromEntries(Object.entries(v.capacity).map(([k, x]) => [k, String(x)]));
-  }
-  if (v.controlPlane !== undefined) cfg.controlPlane = Boolean(v.controlPlane);
-  return cfg;
+/** A namespace name: a DNS-1123 label, as kube-apiserver validates Namespace names. */
+function namespace(v: unknown, where: string): string {
+  const ns = str(v, where, 'namespace');
+  const errs = isDNS1123Label(ns);
+  if (errs.length) fail(where, `namespace: Invalid value: ${JSON.stringify(ns)}: ${errs.join(', ')}`);
+  return ns;
+}
+
+/** `NS/NAME` or `NAME` (namespace default). */
+function nsName(v: unknown, where: string, what: string): { namespace: string; name: string } {
+  const s = str(v, where, what);
+  const [ns, name, extra] = s.includes('/') ? s.split('/') : ['default', s];
+  if (!ns || !name || extra !== undefined) fail(where, `${what} must be NAMESPACE/NAME or NAME (got ${JSON.stringify(s)})`);
+  return { namespace: namespace(ns, where), name };
 }
 
 function cpuQuantity(q: string, where: string): number {
@@ -112,6 +114,7 @@ function cpuQuantity(q: string, where: string): number {
 /** `request: {from: external | {pod: NS/NAME} | {selector, namespace?, index?}, url, count?}` (count 1..100, default 1). */
 function requestStep(v: unknown, where: string): Step {
   if (!isObj(v)) fail(where, 'expected {from, url, count?}');
+  checkFields(v, where, ['from', 'url', 'count']);
   const url = str(v.url, where, 'url');
   const count = v.count === undefined ? 1 : v.count;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100) fail(where, 'count must be an integer from 1 to 100');
@@ -119,108 +122,195 @@ function requestStep(v: unknown, where: string): Step {
   const f = v.from === undefined ? 'external' : v.from;
   if (f === 'external') from = { kind: 'external' };
   else if (isObj(f) && f.pod !== undefined) {
-    const s = str(f.pod, where, 'from.pod');
-    const [ns, name] = s.includes('/') ? s.split('/', 2) : ['default', s];
-    if (!name) fail(where, 'from.pod must be NAMESPACE/NAME');
-    from = { kind: 'pod', namespace: ns, name };
+    checkFields(f, `${where} from`, ['pod']);
+    from = { kind: 'pod', ...nsName(f.pod, where, 'from.pod') };
   } else if (isObj(f) && f.selector !== undefined) from = { kind: 'pick', pick: podPick(f, where) };
   else return fail(where, 'from must be external, {pod: NS/NAME} or {selector, namespace?, index?}');
   return { kind: 'request', from, url, count };
 }
 
+/** One step's mapping → a typed step (no cross-step checks; see {@link parseScenario}). */
+function parseStep(raw: unknown, i: number): Step {
+  if (!isObj(raw)) fail(`steps[${i}]`, `each step must be a mapping with one key, e.g. \`- advance: 90s\` (got ${kindOf(raw)})`);
+  const keys = Object.keys(raw);
+  if (keys.length !== 1) fail(`steps[${i}]`, `a step has exactly one key (one of ${STEP_KINDS.join(', ')}); got ${keys.join(', ') || 'none'}`);
+  const kind = keys[0];
+  const v = raw[kind];
+  const where = `steps[${i}] (${kind})`;
+  switch (kind) {
+    case 'apply':
+      return { kind, manifest: str(v, where, 'the manifest') };
+    case 'applyFile':
+      return { kind, path: str(v, where, 'the path') };
+    case 'applyKustomize':
+      return { kind, path: str(v, where, 'the path') };
+    case 'kubectl':
+      return { kind, command: str(v, where, 'the command') };
+    case 'advance':
+      return { kind, ms: dur(v, where) };
+    case 'settle':
+      if (isObj(v)) {
+        checkFields(v, where, ['for', 'quiet']);
+        if (v.for === undefined) fail(where, 'for is required, e.g. {for: 10m, quiet: 30s}');
+        return { kind, limitMs: dur(v.for, where, 'for'), quietMs: v.quiet === undefined ? 30_000 : dur(v.quiet, where, 'quiet') };
+      }
+      return { kind, limitMs: dur(v, where), quietMs: 30_000 };
+    case 'killNode':
+      if (isObj(v)) {
+        if (!('nodeOfPod' in v)) fail(where, 'expected a node name or {nodeOfPod: {selector, index}}');
+        checkFields(v, where, ['nodeOfPod']);
+        return { kind, node: { nodeOfPod: podPick(v.nodeOfPod, where) } };
+      }
+      return { kind, node: str(v, where, 'the node name') };
+    case 'restoreNode':
+    case 'removeNode':
+      return { kind, node: str(v, where, 'the node name') };
+    case 'addNode':
+      return { kind, node: nodeConfig(v, where) };
+    case 'deletePod': {
+      if (isObj(v)) {
+        if (v.name !== undefined) {
+          checkFields(v, where, ['namespace', 'name']);
+          return { kind, pod: { namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where), name: str(v.name, where, 'name') } };
+        }
+        return { kind, pod: podPick(v, where) };
+      }
+      return { kind, pod: nsName(v, where, 'the Pod') };
+    }
+    case 'snapshot':
+      return { kind, name: str(v, where, 'the snapshot name') };
+    case 'note':
+      if (typeof v === 'string') return { kind, text: { en: v } };
+      if (!isObj(v)) fail(where, 'a note is text or {en, ko}');
+      return {
+        kind,
+        text: Object.fromEntries(
+          Object.entries(v).map(([k, x]) => {
+            if (!/^[a-z]{2}(-[A-Za-z]{2})?$/.test(k)) fail(where, `a note's keys are language codes such as en or ko (got ${JSON.stringify(k)})`);
+            return [k, str(x, where, k)];
+          }),
+        ),
+      };
+    case 'dockerRun': {
+      // `docker run -d` on one machine, outside Kubernetes: {node, image, name?, restart?}
+      if (!isObj(v)) fail(where, 'expected {node, image, name?, restart?}');
+      checkFields(v, where, ['node', 'image', 'name', 'restart']);
+      const restart = v.restart === undefined ? 'no' : str(v.restart, where, 'restart');
+      if (!RESTART_POLICIES.includes(restart as RestartPolicy)) fail(where, `restart must be one of ${RESTART_POLICIES.join(', ')}`);
+      return { kind, run: { node: str(v.node, where, 'node'), image: str(v.image, where, 'image'), name: v.name === undefined ? undefined : str(v.name, where, 'name'), restart: restart as RestartPolicy } };
+    }
+    case 'request':
+      return requestStep(v, where);
+    case 'setLoad': {
+      // {namespace?, workload: deployment/web | app=web, cpu: 900m} — total CPU over the workload's Ready Pods
+      if (!isObj(v)) fail(where, 'expected {namespace?, workload, cpu}');
+      checkFields(v, where, ['namespace', 'workload', 'cpu']);
+      const cpu = typeof v.cpu === 'number' ? v.cpu * 1000 : cpuQuantity(str(v.cpu, where, 'cpu'), where);
+      if (!Number.isFinite(cpu) || cpu < 0 || cpu > 1e12) fail(where, 'cpu must be a non-negative quantity such as 900m or 2');
+      return { kind, namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where), workload: str(v.workload, where, 'workload'), cpuMillicores: Math.round(cpu) };
+    }
+    default:
+      return fail(`steps[${i}]`, `unknown step ${JSON.stringify(kind)} (expected one of ${STEP_KINDS.join(', ')})`);
+  }
+}
+
+/** The names a `nodes: N` count gives: the control-plane node and node-1..node-N. */
+function countNodeNames(n: number): string[] {
+  const out = ['control-plane'];
+  for (let i = 1; i <= n; i++) out.push(`node-${i}`);
+  return out;
+}
+
 /**
- * Validates a parsed scenario (its YAML document)
- * @throws ScenarioError naming the step (`steps[3] (settle)`) and the problem.
+ * Cross-step checks, in step order: node names must exist where a step names them (the
+ * scenario's node list, plus addNode steps before, minus removeNode steps before) and the
+ * scenario's simulated time (advance and settle limits added up) must stay within
+ * {@link MAX_SIMULATED_MS}.
+ */
+function checkSteps(steps: Step[], nodeNames: string[]): void {
+  const known = new Set(nodeNames);
+  const listed = () => [...known].join(', ') || 'none';
+  let simMs = 0;
+  steps.forEach((s, i) => {
+    const where = `steps[${i}] (${s.kind})`;
+    const need = (name: string) => {
+      if (!known.has(name)) fail(where, `node ${JSON.stringify(name)} is not in the scenario (nodes at this step: ${listed()})`);
+    };
+    switch (s.kind) {
+      case 'killNode':
+        if (typeof s.node === 'string') need(s.node);
+        break;
+      case 'restoreNode':
+        need(s.node);
+        break;
+      case 'removeNode':
+        need(s.node);
+        known.delete(s.node);
+        break;
+      case 'dockerRun':
+        need(s.run.node);
+        break;
+      case 'addNode':
+        if (known.has(s.node.name)) fail(where, `nodes ${JSON.stringify(s.node.name)} already exists`);
+        known.add(s.node.name);
+        break;
+      case 'advance':
+      case 'settle': {
+        simMs += s.kind === 'advance' ? s.ms : s.limitMs;
+        if (simMs > MAX_SIMULATED_MS) fail(where, `the scenario's simulated time would reach ${formatDuration(simMs)}; the limit is ${formatDuration(MAX_SIMULATED_MS)} (advance and settle limits added up)`);
+        break;
+      }
+    }
+  });
+}
+
+/**
+ * Validates a parsed scenario (its YAML document) before anything runs: every field of the
+ * cluster and of every step (types, unknown fields, node names and capacities as
+ * kube-apiserver validates Nodes, durations by Go's time.ParseDuration rules), the node
+ * names steps refer to, and the limits of limits.ts.
+ * @throws ScenarioError naming where (`cluster.nodes[1]`, `steps[3] (settle)`) and the problem.
  */
 export function parseScenario(doc: unknown): Scenario {
   if (!isObj(doc)) fail('scenario', 'the file must be a YAML mapping with `steps`');
+  checkFields(doc, 'scenario', ['name', 'title', 'cluster', 'steps']);
+  if (doc.name !== undefined && typeof doc.name !== 'string') fail('name', `must be text (got ${kindOf(doc.name)})`);
+  if (doc.title !== undefined && !isObj(doc.title) && typeof doc.title !== 'string') fail('title', 'must be text or {en, ko}');
   const c = doc.cluster === undefined ? {} : doc.cluster;
-  if (!isObj(c)) fail('cluster', 'must be a mapping');
+  if (!isObj(c)) fail('cluster', `must be a mapping (got ${kindOf(c)})`);
+  checkFields(c, 'cluster', ['seed', 'nodes', 'images']);
   const seed = c.seed === undefined ? 1 : c.seed;
-  if (typeof seed !== 'number' || !Number.isInteger(seed)) fail('cluster.seed', 'must be an integer');
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) fail('cluster.seed', `must be an integer (got ${kindOf(seed)})`);
   let nodes: number | NodeConfig[] = 3;
+  let nodeNames: string[];
   if (c.nodes !== undefined) {
     if (typeof c.nodes === 'number') {
-      if (!Number.isInteger(c.nodes) || c.nodes < 0 || c.nodes > 10_000) fail('cluster.nodes', 'must be a count from 0 to 10000 or a list of nodes');
+      if (!Number.isInteger(c.nodes) || c.nodes < 0 || c.nodes > MAX_NODES) fail('cluster.nodes', `must be a count from 0 to ${MAX_NODES} or a list of nodes (got ${c.nodes})`);
       nodes = c.nodes;
+      nodeNames = countNodeNames(c.nodes);
     } else if (Array.isArray(c.nodes)) {
-      nodes = c.nodes.map((n, i) => nodeConfig(n, `cluster.nodes[${i}]`));
-    } else fail('cluster.nodes', 'must be a count or a list of nodes');
-  }
+      if (c.nodes.length > MAX_NODES + 1) fail('cluster.nodes', `at most ${MAX_NODES + 1} nodes (got ${c.nodes.length})`);
+      const seen = new Map<string, number>();
+      nodes = c.nodes.map((n, i) => {
+        const cfg = nodeConfig(n, `cluster.nodes[${i}]`);
+        const before = seen.get(cfg.name);
+        if (before !== undefined) fail(`cluster.nodes[${i}]`, `nodes ${JSON.stringify(cfg.name)} already exists (cluster.nodes[${before}] has that name)`);
+        seen.set(cfg.name, i);
+        return cfg;
+      });
+      nodeNames = [...seen.keys()];
+    } else fail('cluster.nodes', `must be a count or a list of nodes (got ${kindOf(c.nodes)})`);
+  } else nodeNames = countNodeNames(3);
   const images = c.images === undefined ? {} : c.images;
-  if (!isObj(images)) fail('cluster.images', 'must be a mapping');
+  if (!isObj(images)) fail('cluster.images', `must be a mapping (got ${kindOf(images)})`);
+  checkFields(images, 'cluster.images', ['missing']);
   const missing = images.missing === undefined ? [] : images.missing;
   if (!Array.isArray(missing) || missing.some((m) => typeof m !== 'string')) fail('cluster.images.missing', 'must be a list of image references');
 
-  if (!Array.isArray(doc.steps)) fail('steps', 'must be a list');
-  const steps: Step[] = doc.steps.map((raw, i): Step => {
-    if (!isObj(raw)) fail(`steps[${i}]`, 'each step must be a mapping with one key, e.g. `- advance: 90s`');
-    const keys = Object.keys(raw);
-    if (keys.length !== 1) fail(`steps[${i}]`, `a step has exactly one key (one of ${STEP_KINDS.join(', ')}); got ${keys.join(', ') || 'none'}`);
-    const kind = keys[0];
-    const v = raw[kind];
-    const where = `steps[${i}] (${kind})`;
-    switch (kind) {
-      case 'apply':
-        return { kind, manifest: str(v, where, 'the manifest') };
-      case 'applyFile':
-        return { kind, path: str(v, where, 'the path') };
-      case 'applyKustomize':
-        return { kind, path: str(v, where, 'the path') };
-      case 'kubectl':
-        return { kind, command: str(v, where, 'the command') };
-      case 'advance':
-        return { kind, ms: dur(v, where, 'advance') };
-      case 'settle':
-        if (isObj(v)) return { kind, limitMs: dur(v.for, where, 'for'), quietMs: v.quiet === undefined ? 30_000 : dur(v.quiet, where, 'quiet') };
-        return { kind, limitMs: dur(v, where, 'settle'), quietMs: 30_000 };
-      case 'killNode':
-        if (isObj(v)) {
-          if (!('nodeOfPod' in v)) fail(where, 'expected a node name or {nodeOfPod: {selector, index}}');
-          return { kind, node: { nodeOfPod: podPick(v.nodeOfPod, where) } };
-        }
-        return { kind, node: str(v, where, 'the node name') };
-      case 'restoreNode':
-      case 'removeNode':
-        return { kind, node: str(v, where, 'the node name') };
-      case 'addNode':
-        return { kind, node: nodeConfig(v, where) };
-      case 'deletePod': {
-        if (isObj(v)) {
-          if (v.name !== undefined) return { kind, pod: { namespace: v.namespace === undefined ? 'default' : str(v.namespace, where, 'namespace'), name: str(v.name, where, 'name') } };
-          return { kind, pod: podPick(v, where) };
-        }
-        const s = str(v, where, 'the Pod');
-        const [ns, name] = s.includes('/') ? s.split('/', 2) : ['default', s];
-        if (!name) fail(where, 'expected NAMESPACE/NAME');
-        return { kind, pod: { namespace: ns, name } };
-      }
-      case 'snapshot':
-        return { kind, name: str(v, where, 'the snapshot name') };
-      case 'note':
-        if (typeof v === 'string') return { kind, text: { en: v } };
-        if (!isObj(v)) fail(where, 'a note is text or {en, ko}');
-        return { kind, text: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)])) };
-      case 'dockerRun': {
-        // `docker run -d` on one machine, outside Kubernetes: {node, image, name?, restart?}
-        if (!isObj(v)) fail(where, 'expected {node, image, name?, restart?}');
-        const restart = v.restart === undefined ? 'no' : str(v.restart, where, 'restart');
-        if (!RESTART_POLICIES.includes(restart as RestartPolicy)) fail(where, `restart must be one of ${RESTART_POLICIES.join(', ')}`);
-        return { kind, run: { node: str(v.node, where, 'node'), image: str(v.image, where, 'image'), name: v.name === undefined ? undefined : str(v.name, where, 'name'), restart: restart as RestartPolicy } };
-      }
-      case 'request':
-        return requestStep(v, where);
-      case 'setLoad': {
-        // {namespace?, workload: deployment/web | app=web, cpu: 900m} — total CPU over the workload's Ready Pods
-        if (!isObj(v)) fail(where, 'expected {namespace?, workload, cpu}');
-        const cpu = typeof v.cpu === 'number' ? v.cpu * 1000 : cpuQuantity(str(v.cpu, where, 'cpu'), where);
-        if (!Number.isFinite(cpu) || cpu < 0) fail(where, 'cpu must be a non-negative quantity such as 900m or 2');
-        return { kind, namespace: v.namespace === undefined ? 'default' : str(v.namespace, where, 'namespace'), workload: str(v.workload, where, 'workload'), cpuMillicores: Math.round(cpu) };
-      }
-      default:
-        return fail(`steps[${i}]`, `unknown step "${kind}" (expected one of ${STEP_KINDS.join(', ')})`);
-    }
-  });
+  if (!Array.isArray(doc.steps)) fail('steps', `must be a list (got ${kindOf(doc.steps)})`);
+  if (doc.steps.length > MAX_STEPS) fail('steps', `at most ${MAX_STEPS} steps (got ${doc.steps.length})`);
+  const steps = doc.steps.map(parseStep);
+  checkSteps(steps, nodeNames);
   return {
     name: typeof doc.name === 'string' ? doc.name : '',
     cluster: { seed, nodes, images: { missing: missing as string[] } },

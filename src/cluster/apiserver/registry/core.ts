@@ -176,7 +176,7 @@ const namespaceStrategy: Strategy = {
   },
 };
 
-function validateTaints(taints: Obj[] | undefined, path: string): FieldError[] {
+export function validateTaints(taints: Obj[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   (taints ?? []).forEach((t, i) => {
