@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --big] [-- --only NAME]`: engine benchmarks in Node, fast-forward, with
+ * `npm run bench [-- --big] [-- --only NAME] [-- --no-peer]`: engine benchmarks in Node, fast-forward, with
  * the case names of CONTRACTS.md §3. Writes bench/results.json and prints a table.
  * The 150k-Pod case runs only with --big (it takes minutes on a 2-core machine).
  *
@@ -12,6 +12,8 @@ import { cpus } from 'node:os';
 import { Cluster, type NodeConfig } from '../cluster/cluster';
 import { describeRow } from '../cluster/kubectl/printers';
 import { marginalCpuPerPod, runPeer, type PeerResult } from './bench-peer';
+import { BENCH_USAGE, parseBenchArgs } from './bench-args';
+import { argsOrExit } from './args';
 
 interface CaseResult {
   name: string;
@@ -24,11 +26,9 @@ interface CaseResult {
   note?: string;
 }
 
-const args = process.argv.slice(2);
-const big = args.includes('--big');
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-/** `--no-peer` skips the webernetes cases (they run at wall speed, a few minutes). */
-const peer = !args.includes('--no-peer') && (!only || only.startsWith('webernetes'));
+// flags first: a bad command line ends before any case runs (`--no-peer` skips the
+// webernetes cases, which run at wall speed, a few minutes)
+const { big, only, peer } = argsOrExit(BENCH_USAGE, () => parseBenchArgs(process.argv.slice(2)));
 
 function workers(n: number): NodeConfig[] {
   const out: NodeConfig[] = [];

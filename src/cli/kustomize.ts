@@ -5,12 +5,24 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { kustomizeOutput, type KustomizeFS } from '../cluster/kustomize';
+import { KustomizeError } from '../cluster/kustomize/types';
+import { MAX_FILE_BYTES } from '../cluster/scenario/limits';
+import { formatBytes } from '../cluster/scenario/text';
+import { UsageError, isMainModule, parseArgs, processIO, runMain, type CliIO } from './args';
 
-/** The kustomize virtual file system over the real disk. */
+/** The kustomize virtual file system over the real disk: regular files only, each at most MAX_FILE_BYTES (else a KustomizeError). */
 export const diskFS: KustomizeFS = {
   readFile(p) {
+    let st;
     try {
-      return statSync(p).isFile() ? readFileSync(p, 'utf8') : undefined;
+      st = statSync(p);
+    } catch {
+      return undefined;
+    }
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_FILE_BYTES) throw new KustomizeError(`file ${JSON.stringify(p)} is ${st.size} bytes; the limit is ${formatBytes(MAX_FILE_BYTES)}`);
+    try {
+      return readFileSync(p, 'utf8');
     } catch {
       return undefined;
     }
@@ -32,15 +44,25 @@ export function kustomizeDir(dir: string): string {
   return out.stdout;
 }
 
-const isMain = process.argv[1] && resolve(process.argv[1]).replace(/\.ts$/, '') === resolve(import.meta.dirname ?? '.', 'kustomize');
-if (isMain) {
-  const args = process.argv.slice(2).filter((a) => a !== '--');
-  if (args.length !== 1) {
-    process.stderr.write('usage: npm run kustomize -- DIR\n');
-    process.exit(1);
+export const KUSTOMIZE_USAGE = 'usage: npm run kustomize -- [DIR]   (DIR defaults to ".", as kubectl kustomize)';
+
+/**
+ * The entry point with injected argv and output; returns the exit code. Arguments as
+ * `kubectl kustomize`: at most one DIR (default "."), more is `specify one path to
+ * kustomization.yaml`; no flags are supported.
+ * @throws UsageError for an unknown flag
+ */
+export function kustomizeMain(argv: readonly string[], io: CliIO): number {
+  const args = parseArgs(argv, {});
+  if (args.flags.has('help')) {
+    io.stdout(`${KUSTOMIZE_USAGE}\n`);
+    return 0;
   }
-  const out = kustomizeOutput(diskFS, resolve(args[0]));
-  process.stdout.write(out.stdout);
-  process.stderr.write(out.stderr);
-  process.exit(out.code);
+  if (args.positional.length > 1) throw new UsageError('specify one path to kustomization.yaml');
+  const out = kustomizeOutput(diskFS, resolve(args.positional[0] ?? '.'));
+  io.stdout(out.stdout);
+  io.stderr(out.stderr);
+  return out.code;
 }
+
+if (isMainModule(import.meta.url)) void runMain(KUSTOMIZE_USAGE, () => kustomizeMain(process.argv.slice(2), processIO));

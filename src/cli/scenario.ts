@@ -2,51 +2,80 @@
  * `npm run scenario -- path/to/scenario.yaml [--out result.json] [--mermaid relay.mmd]`
  *
  * Plays a scenario headless in fast-forward and prints the JSON result (CONTRACTS.md §1).
- * Exit 0 when the scenario ran (rejected applies are data), 1 when the file is invalid.
+ * Exit 0 when the scenario ran (rejected applies and failed steps are data), 1 when the
+ * command line or the file is invalid: `error: FILE: WHERE: PROBLEM` on stderr, checked
+ * before anything runs (cluster/scenario/text.ts, scenario-files.ts).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parse } from 'yaml';
-import { parseScenario, ScenarioError } from '../cluster/scenario/scenario';
+import { ScenarioError } from '../cluster/scenario/fields';
+import { parseScenarioText } from '../cluster/scenario/text';
 import { runScenario } from '../cluster/scenario/runner';
 import { relayToMermaid } from '../ui/sequence/to-mermaid';
-import { kustomizeDir } from './kustomize';
+import { UsageError, isMainModule, outputPathFlag, parseArgs, processIO, runMain, type CliIO } from './args';
+import { FileError, checkScenarioFiles, readRegularFile, runnerIO } from './scenario-files';
+import { writeJSON } from './result-json';
 
-function usage(): never {
-  process.stderr.write('usage: npm run scenario -- SCENARIO.yaml [--out result.json] [--mermaid relay.mmd]\n');
-  process.exit(1);
+export const SCENARIO_USAGE = 'usage: npm run scenario -- SCENARIO.yaml [--out result.json] [--mermaid relay.mmd]';
+
+/** Writes `text` pieces to a new file (or truncates it). */
+function fileWriter(path: string): { write: (s: string) => void; close: () => void } {
+  const fd = openSync(path, 'w');
+  return { write: (s) => void writeSync(fd, s), close: () => closeSync(fd) };
 }
 
-const argv = process.argv.slice(2);
-let file: string | undefined;
-let out: string | undefined;
-let mermaid: string | undefined;
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--out') out = argv[++i];
-  else if (argv[i] === '--mermaid') mermaid = argv[++i];
-  else if (argv[i].startsWith('--')) usage();
-  else file = argv[i];
-}
-if (!file) usage();
+/**
+ * The entry point with injected argv and output: validates the flags, reads and validates the
+ * scenario, plays it and writes the result. Returns the exit code.
+ * @throws UsageError for a bad command line (runMain prints it with the usage line).
+ */
+export function scenarioMain(argv: readonly string[], io: CliIO): number {
+  const args = parseArgs(argv, { out: 'value', mermaid: 'value' });
+  if (args.flags.has('help')) {
+    io.stdout(`${SCENARIO_USAGE}\n`);
+    return 0;
+  }
+  if (args.positional.length === 0) throw new UsageError('a scenario file is required');
+  if (args.positional.length > 1) throw new UsageError(`one scenario file at a time (got ${args.positional.length}: ${args.positional.join(' ')})`);
+  const file = args.positional[0];
+  const out = outputPathFlag(args, 'out');
+  const mermaid = outputPathFlag(args, 'mermaid');
 
-let text: string;
-try {
-  text = readFileSync(file, 'utf8');
-} catch (e) {
-  process.stderr.write(`error: cannot read ${file}: ${(e as Error).message}\n`);
-  process.exit(1);
+  let text: string;
+  try {
+    text = readRegularFile(file);
+  } catch (e) {
+    if (!(e instanceof FileError)) throw e;
+    io.stderr(`error: ${e.message}\n`);
+    return 1;
+  }
+  let sc;
+  try {
+    sc = parseScenarioText(text);
+    checkScenarioFiles(sc, dirname(resolve(file)));
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    io.stderr(`error: ${file}: ${e.message}\n`);
+    return 1;
+  }
+  const result = runScenario(sc, runnerIO(file));
+  if (out) {
+    const w = fileWriter(out);
+    try {
+      writeJSON(result, w.write);
+    } finally {
+      w.close();
+    }
+  } else writeJSON(result, io.stdout);
+  if (mermaid) {
+    const w = fileWriter(mermaid);
+    try {
+      w.write(relayToMermaid(result.relay.map((h) => ({ ...h, time: Date.parse(h.time) }))));
+    } finally {
+      w.close();
+    }
+  }
+  return 0;
 }
-let sc;
-try {
-  sc = parseScenario(parse(text, { maxAliasCount: 100 }));
-} catch (e) {
-  const msg = e instanceof ScenarioError ? e.message : `invalid YAML: ${(e as Error).message}`;
-  process.stderr.write(`error: ${file}: ${msg}\n`);
-  process.exit(1);
-}
-const base = dirname(resolve(file));
-const result = runScenario(sc, { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) });
-const json = JSON.stringify(result, null, 2) + '\n';
-if (out) writeFileSync(out, json);
-else process.stdout.write(json);
-if (mermaid) writeFileSync(mermaid, relayToMermaid(result.relay.map((h) => ({ ...h, time: Date.parse(h.time) }))));
+
+if (isMainModule(import.meta.url)) void runMain(SCENARIO_USAGE, () => scenarioMain(process.argv.slice(2), processIO));

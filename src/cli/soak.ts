@@ -7,12 +7,10 @@
 import fc from 'fast-check';
 import { runSequence } from '../cluster/testing/invariants';
 import { sequenceArb } from '../cluster/testing/arbitraries';
+import { argsOrExit } from './args';
+import { SOAK_USAGE, parseSoakArgs } from './soak-args';
 
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: number): number => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt);
-const runs = opt('--runs', 10_000);
-const seed = opt('--seed', 1);
-const maxActions = opt('--max-actions', 30);
+const { runs, seed, maxActions } = argsOrExit(SOAK_USAGE, () => parseSoakArgs(process.argv.slice(2)));
 
 let done = 0;
 const t0 = performance.now();

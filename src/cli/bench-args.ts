@@ -1,0 +1,35 @@
+/**
+ * The command line of `npm run bench [-- --big] [-- --only NAME] [-- --no-peer]`, checked
+ * before any case runs (args.ts messages): `--only` must name a case of CONTRACTS.md §3.
+ */
+import { UsageError, invalidArgument, parseArgs, strFlag } from './args';
+
+export const BENCH_USAGE = 'usage: npm run bench -- [--big] [--only CASE] [--no-peer]';
+
+/** Engine case names (CONTRACTS.md §3, plus the two halves of the peer ratio). */
+export const ENGINE_CASES = ['seed-3-replicas', 'pods-1k-nodes-100', 'pods-10k-nodes-1k', 'scheduler-nodes-5k', 'pods-30-nodes-30', 'pods-300-nodes-30', 'node-kill-pods-1k', 'pods-150k-nodes-5k'] as const;
+/** The peer's cases (bench-peer.ts); `--only` with one of them runs the peer only. */
+export const PEER_CASES = ['webernetes-seed-3-replicas', 'webernetes-pods-30-nodes-30', 'webernetes-pods-300-nodes-30'] as const;
+
+export interface BenchArgs {
+  /** Also run pods-150k-nodes-5k (also implied by `--only pods-150k-nodes-5k`). */
+  big: boolean;
+  only?: string;
+  /** Run the webernetes cases. */
+  peer: boolean;
+  help: boolean;
+}
+
+/** @throws UsageError `invalid argument "x" for "--only" flag: no such case (cases: …)` */
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  const args = parseArgs(argv, { big: 'bool', only: 'value', 'no-peer': 'bool' });
+  if (args.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(args.positional[0])}`);
+  const only = strFlag(args, 'only');
+  if (only !== undefined && ![...ENGINE_CASES, ...PEER_CASES].includes(only as never)) throw invalidArgument('only', only, `no such case (cases: ${[...ENGINE_CASES, ...PEER_CASES].join(', ')})`);
+  return {
+    big: args.flags.has('big') || only === 'pods-150k-nodes-5k',
+    only,
+    peer: !args.flags.has('no-peer') && (!only || only.startsWith('webernetes')),
+    help: args.flags.has('help'),
+  };
+}
