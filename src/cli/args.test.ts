@@ -45,6 +45,7 @@ describe('npm run soak flags', () => {
   it('takes the defaults and valid values', () => {
     expect(parseSoakArgs([])).toEqual({ runs: 10_000, seed: 1, maxActions: 30, help: false });
     expect(parseSoakArgs(['--runs', '5', '--seed=-7', '--max-actions', '3'])).toEqual({ runs: 5, seed: -7, maxActions: 3, help: false });
+    expect(parseSoakArgs(['--runs', '5', '--', '--seed', '2'])).toEqual({ runs: 5, seed: 2, maxActions: 30, help: false });
   });
 });
 
@@ -52,7 +53,7 @@ describe('npm run bench flags', () => {
   it.each([
     ['unknown flag', ['--bigger'], 'error: unknown flag: --bigger'],
     ['--only without a value', ['--only'], 'error: flag needs an argument: --only'],
-    ['--only an unknown case', ['--only', 'pods-1m'], 'error: invalid argument "pods-1m" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)'],
+    ['--only an unknown case', ['--only', 'pods-1m'], 'error: invalid argument "pods-1m" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, webernetes, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)'],
     ['a bool flag with a value', ['--big=yes'], 'error: invalid argument "yes" for "--big" flag: strconv.ParseBool: parsing "yes": invalid syntax'],
     ['a positional argument', ['seed-3-replicas'], 'error: unexpected argument "seed-3-replicas"'],
   ])('%s', async (_name, argv, want) => {
@@ -65,6 +66,8 @@ describe('npm run bench flags', () => {
     [['--only', 'seed-3-replicas'], { big: false, only: 'seed-3-replicas', peer: false, help: false }],
     [['--only=pods-150k-nodes-5k'], { big: true, only: 'pods-150k-nodes-5k', peer: false, help: false }],
     [['--only', 'webernetes-seed-3-replicas'], { big: false, only: 'webernetes-seed-3-replicas', peer: true, help: false }],
+    [['--only', 'webernetes'], { big: false, only: 'webernetes', peer: true, help: false }],
+    [['--big', '--', '--only', 'seed-3-replicas'], { big: true, only: 'seed-3-replicas', peer: false, help: false }],
   ])('%j', (argv, want) => expect(parseBenchArgs(argv)).toEqual(want));
 });
 

@@ -8,7 +8,7 @@ export const BENCH_USAGE = 'usage: npm run bench -- [--big] [--only CASE] [--no-
 
 /** Engine case names (CONTRACTS.md §3, plus the two halves of the peer ratio). */
 export const ENGINE_CASES = ['seed-3-replicas', 'pods-1k-nodes-100', 'pods-10k-nodes-1k', 'scheduler-nodes-5k', 'pods-30-nodes-30', 'pods-300-nodes-30', 'node-kill-pods-1k', 'pods-150k-nodes-5k'] as const;
-/** The peer's cases (bench-peer.ts); `--only` with one of them runs the peer only. */
+/** The peer's cases (bench-peer.ts); `--only` with one of them, or `--only webernetes`, runs the peer only. */
 export const PEER_CASES = ['webernetes-seed-3-replicas', 'webernetes-pods-30-nodes-30', 'webernetes-pods-300-nodes-30'] as const;
 
 export interface BenchArgs {
@@ -22,10 +22,12 @@ export interface BenchArgs {
 
 /** @throws UsageError `invalid argument "x" for "--only" flag: no such case (cases: …)` */
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
-  const args = parseArgs(argv, { big: 'bool', only: 'value', 'no-peer': 'bool' });
+  // `npm run bench -- --big -- --only X` passes a second `--`: no positionals here, so it is skipped
+  const args = parseArgs(argv.filter((a) => a !== '--'), { big: 'bool', only: 'value', 'no-peer': 'bool' });
   if (args.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(args.positional[0])}`);
   const only = strFlag(args, 'only');
-  if (only !== undefined && ![...ENGINE_CASES, ...PEER_CASES].includes(only as never)) throw invalidArgument('only', only, `no such case (cases: ${[...ENGINE_CASES, ...PEER_CASES].join(', ')})`);
+  const known = [...ENGINE_CASES, 'webernetes', ...PEER_CASES];
+  if (only !== undefined && !known.includes(only)) throw invalidArgument('only', only, `no such case (cases: ${known.join(', ')})`);
   return {
     big: args.flags.has('big') || only === 'pods-150k-nodes-5k',
     only,
