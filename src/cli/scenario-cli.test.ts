@@ -18,6 +18,8 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'scenario-cli-'));
   mkdirSync(join(dir, 'folder'));
+  mkdirSync(join(dir, 'broken'));
+  writeFileSync(join(dir, 'broken', 'kustomization.yaml'), 'resources: [missing.yaml]\n');
   writeFileSync(join(dir, 'app.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata: {a: "1"}\n');
   const fd = openSync(join(dir, 'big.yaml'), 'w');
   ftruncateSync(fd, MAX_FILE_BYTES + 1); // sparse: costs no disk
@@ -39,7 +41,7 @@ async function play(yaml: string) {
   const file = join(dir, 's.yaml');
   writeFileSync(file, yaml);
   const r = await runAsync([file]);
-  return { ...r, stderr: r.stderr.split(file).join('FILE') };
+  return { ...r, stderr: r.stderr.split(file).join('FILE').split(dir).join('DIR') };
 }
 
 const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
@@ -112,6 +114,8 @@ const INVALID: [string, string, string][] = [
   ['applyFile over 3 MiB', 'steps:\n  - applyFile: big.yaml\n', `steps[0] (applyFile): "big.yaml" is ${MAX_FILE_BYTES + 1} bytes; the limit is 3 MiB (3145728 bytes)`],
   ['applyKustomize missing', 'steps:\n  - applyKustomize: overlays/none\n', 'steps[0] (applyKustomize): the path "overlays/none" does not exist'],
   ['applyKustomize a file', 'steps:\n  - applyKustomize: app.yaml\n', 'steps[0] (applyKustomize): "app.yaml" is not a folder (applyKustomize takes a kustomization folder, as kubectl apply -k)'],
+  ['applyKustomize a folder without a kustomization', 'steps:\n  - applyKustomize: folder\n', "steps[0] (applyKustomize): unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory 'DIR/folder'"],
+  ['applyKustomize of a missing resource', 'steps:\n  - applyKustomize: broken\n', "steps[0] (applyKustomize): accumulating resources: accumulation err='accumulating resources from 'missing.yaml': evalsymlink failure on 'DIR/broken/missing.yaml' : lstat DIR/broken/missing.yaml: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on 'DIR/broken/missing.yaml' : lstat DIR/broken/missing.yaml: no such file or directory"],
   ['kubectl a list', 'steps:\n  - kubectl: [get, pods]\n', 'steps[0] (kubectl): the command must be a non-empty string (got a list)'],
   ['advance in days', 'steps:\n  - advance: 1d\n', 'steps[0] (advance): time: unknown unit "d" in duration "1d"'],
   ['advance without a unit', 'steps:\n  - advance: 90\n', 'steps[0] (advance): time: missing unit in duration "90"'],

@@ -12,7 +12,8 @@ import type { Scenario } from '../cluster/scenario/scenario';
 import { ScenarioError } from '../cluster/scenario/fields';
 import { MAX_FILE_BYTES } from '../cluster/scenario/limits';
 import { formatBytes } from '../cluster/scenario/text';
-import { kustomizeDir } from './kustomize';
+import { diskFS, kustomizeDir } from './kustomize';
+import { kustomizeOutput } from '../cluster/kustomize';
 
 /** A file that cannot be read as asked; the message names the path and why. */
 export class FileError extends Error {}
@@ -76,7 +77,7 @@ function openError(e: unknown, shown: string): FileError {
 
 /**
  * Checks the paths of `applyFile` (a regular file within the limit) and `applyKustomize`
- * (a folder) steps, relative to `base` (the scenario file's folder), before anything runs.
+ * (a folder that kustomize renders without error) steps, relative to `base` (the scenario file's folder), before anything runs.
  * @throws ScenarioError `steps[3] (applyFile): the path "app.yaml" does not exist`
  */
 export function checkScenarioFiles(sc: Scenario, base: string): void {
@@ -100,6 +101,9 @@ export function checkScenarioFiles(sc: Scenario, base: string): void {
         throw new ScenarioError(`${where}: ${openError(e, s.path).message}`);
       }
       if (!st.isDirectory()) throw new ScenarioError(`${where}: ${JSON.stringify(s.path)} is not a folder (applyKustomize takes a kustomization folder, as kubectl apply -k)`);
+      // render it once now, so a broken kustomization is a file error (kustomize's message)
+      const out = kustomizeOutput(diskFS, resolve(base, s.path));
+      if (out.code !== 0) throw new ScenarioError(`${where}: ${out.stderr.trim().split('\n').pop()!.replace(/^error: /, '')}`);
     }
   });
 }
