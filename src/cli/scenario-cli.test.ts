@@ -156,6 +156,10 @@ const INVALID: [string, string, string][] = [
   ['request count too large', 'steps:\n  - request: {url: web, count: 1000}\n', 'steps[0] (request): count must be an integer from 1 to 100'],
   ['request from a bad Pod', 'steps:\n  - request: {url: web, from: {pod: a/b/c}}\n', 'steps[0] (request): from.pod must be NAMESPACE/NAME or NAME (got "a/b/c")'],
   ['request unknown field', 'steps:\n  - request: {url: web, method: POST}\n', 'steps[0] (request): unknown field "method" (expected one of from, url, count)'],
+  ['101 snapshot steps', `steps:\n${'  - snapshot: s\n'.repeat(101)}`, 'steps[100] (snapshot): at most 100 snapshot steps (each holds a copy of every object)'],
+  ['request steps over 10,000 requests', `steps:\n${'  - request: {url: web, count: 100}\n'.repeat(101)}`, 'steps[100] (request): the request steps would send more than 10000 requests in all'],
+  ['addNode past 10,001 nodes', `cluster: {nodes: 10000}\nsteps:\n  - addNode: {name: extra-1}\n`, 'steps[0] (addNode): the scenario would have more than 10001 nodes'],
+  ['a label key __proto__', 'cluster: {nodes: [{name: n1, labels: {__proto__: x}}]}\nsteps: []\n', `cluster.nodes[0]: Node "n1" is invalid: metadata.labels: Invalid value: "__proto__": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`],
   ['setLoad negative cpu', 'steps:\n  - setLoad: {workload: deployment/web, cpu: -1}\n', 'steps[0] (setLoad): cpu must be a non-negative quantity such as 900m or 2'],
   ['setLoad cpu not a quantity', 'steps:\n  - setLoad: {workload: deployment/web, cpu: lots}\n', 'steps[0] (setLoad): cpu must be a quantity such as 900m or 2 (got "lots")'],
 ];

@@ -15,7 +15,7 @@ export const MAX_FILE_BYTES = 3 * 1024 * 1024;
  */
 export const MAX_SIMULATED_MS = 24 * 3600_000;
 
-/** Most worker nodes a `nodes: N` count asks for (a list may add the control-plane node). */
+/** Most worker nodes a `nodes: N` count asks for; a list, and the list with every addNode, may hold one more (the control-plane node). */
 export const MAX_NODES = 10_000;
 
 /** Most steps in one scenario. */
@@ -26,3 +26,9 @@ export const MAX_YAML_DEPTH = 64;
 
 /** Most alias expansions in a scenario file (billion-laughs guard, as kubectl/parse.ts). */
 export const MAX_YAML_ALIASES = 100;
+
+/** Most `snapshot` steps: each holds a copy of every stored object and event. */
+export const MAX_SNAPSHOTS = 100;
+
+/** Most requests the `request` steps of one scenario send in all (each is one result in the output). */
+export const MAX_REQUESTS = 10_000;

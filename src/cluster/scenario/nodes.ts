@@ -29,9 +29,8 @@ function scalar(v: unknown, where: string, what: string): string {
 
 function stringMap(v: unknown, where: string, what: string): Record<string, string> {
   if (!isObj(v)) throw new ScenarioError(`${where}: ${what} must be a mapping`);
-  const out: Record<string, string> = Object.create(null);
-  for (const [k, x] of Object.entries(v)) out[k] = scalar(x, where, `${what}.${k}`);
-  return { ...out };
+  // fromEntries defines own properties, so a "__proto__" key stays a key (and fails validation)
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scalar(x, where, `${what}.${k}`)]));
 }
 
 /**

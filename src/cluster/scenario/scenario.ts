@@ -9,7 +9,7 @@
 import { formatDuration, parseDuration } from './duration';
 import { ScenarioError, checkFields, isObj, kindOf } from './fields';
 import { nodeConfig } from './nodes';
-import { MAX_NODES, MAX_SIMULATED_MS, MAX_STEPS } from './limits';
+import { MAX_NODES, MAX_REQUESTS, MAX_SIMULATED_MS, MAX_SNAPSHOTS, MAX_STEPS } from './limits';
 import { parseSelector } from '../api/labels';
 import { isDNS1123Label } from '../apiserver/registry/validation/names';
 import type { NodeConfig } from '../kubelet/kubelet';
@@ -223,14 +223,16 @@ function countNodeNames(n: number): string[] {
 
 /**
  * Cross-step checks, in step order: node names must exist where a step names them (the
- * scenario's node list, plus addNode steps before, minus removeNode steps before) and the
- * scenario's simulated time (advance and settle limits added up) must stay within
- * {@link MAX_SIMULATED_MS}.
+ * scenario's node list, plus addNode steps before, minus removeNode steps before); the
+ * scenario's simulated time (advance and settle limits added up), its node, snapshot and
+ * request counts stay within limits.ts.
  */
 function checkSteps(steps: Step[], nodeNames: string[]): void {
   const known = new Set(nodeNames);
   const listed = () => [...known].join(', ') || 'none';
   let simMs = 0;
+  let snapshots = 0;
+  let requests = 0;
   steps.forEach((s, i) => {
     const where = `steps[${i}] (${s.kind})`;
     const need = (name: string) => {
@@ -253,6 +255,14 @@ function checkSteps(steps: Step[], nodeNames: string[]): void {
       case 'addNode':
         if (known.has(s.node.name)) fail(where, `nodes ${JSON.stringify(s.node.name)} already exists`);
         known.add(s.node.name);
+        if (known.size > MAX_NODES + 1) fail(where, `the scenario would have more than ${MAX_NODES + 1} nodes`);
+        break;
+      case 'snapshot':
+        if (++snapshots > MAX_SNAPSHOTS) fail(where, `at most ${MAX_SNAPSHOTS} snapshot steps (each holds a copy of every object)`);
+        break;
+      case 'request':
+        requests += s.count;
+        if (requests > MAX_REQUESTS) fail(where, `the request steps would send more than ${MAX_REQUESTS} requests in all`);
         break;
       case 'advance':
       case 'settle': {
