@@ -126,6 +126,7 @@ const INVALID: [string, string, string][] = [
   ['advance past int64 nanoseconds', 'steps:\n  - advance: 100000000h\n', 'steps[0] (advance): time: invalid duration "100000000h"'],
   ['advance past the simulated-time limit', 'steps:\n  - advance: 2000000h\n', "steps[0] (advance): the scenario's simulated time would reach 2000000h0m0s; the limit is 24h0m0s (advance and settle limits added up)"],
   ['advance and settle add up past the limit', 'steps:\n  - advance: 20h\n  - settle: 4h\n  - advance: 1ms\n', "steps[2] (advance): the scenario's simulated time would reach 24h0m0.001s; the limit is 24h0m0s (advance and settle limits added up)"],
+  ['more node-hours than the limit', 'cluster: {nodes: 200}\nsteps:\n  - advance: 10h\n  - addNode: {name: extra}\n  - settle: 2h\n', 'steps[2] (settle): the scenario would simulate 2414 node-hours (202 nodes for 2h0m0s here); the limit is 2400 node-hours'],
   ['settle with a misspelt field', 'steps:\n  - settle: {for: 5m, quite: 30s}\n', 'steps[0] (settle): unknown field "quite" (expected one of for, quiet)'],
   ['settle without for', 'steps:\n  - settle: {quiet: 30s}\n', 'steps[0] (settle): for is required, e.g. {for: 10m, quiet: 30s}'],
   ['settle quiet not a duration', 'steps:\n  - settle: {for: 5m, quiet: soon}\n', 'steps[0] (settle): quiet: time: invalid duration "soon"'],

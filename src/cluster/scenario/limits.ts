@@ -15,6 +15,14 @@ export const MAX_FILE_BYTES = 3 * 1024 * 1024;
  */
 export const MAX_SIMULATED_MS = 24 * 3600_000;
 
+/**
+ * Most node-hours of simulated time (each `advance`/`settle` limit × the nodes at that step):
+ * every node's kubelet heartbeats and renews its Lease, about 0.15 s of CPU per node per
+ * simulated hour, so 2,400 node-hours (100 nodes for a day, 1,000 for 2.4 h) is about six
+ * minutes, while 10,000 nodes for a day would run for hours.
+ */
+export const MAX_NODE_HOURS = 2_400;
+
 /** Most worker nodes a `nodes: N` count asks for; a list, and the list with every addNode, may hold one more (the control-plane node). */
 export const MAX_NODES = 10_000;
 

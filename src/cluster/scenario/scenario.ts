@@ -9,7 +9,7 @@
 import { formatDuration, parseDuration } from './duration';
 import { ScenarioError, checkFields, isObj, kindOf } from './fields';
 import { nodeConfig } from './nodes';
-import { MAX_NODES, MAX_REQUESTS, MAX_SIMULATED_MS, MAX_SNAPSHOTS, MAX_STEPS } from './limits';
+import { MAX_NODE_HOURS, MAX_NODES, MAX_REQUESTS, MAX_SIMULATED_MS, MAX_SNAPSHOTS, MAX_STEPS } from './limits';
 import { parseSelector } from '../api/labels';
 import { isDNS1123Label } from '../apiserver/registry/validation/names';
 import type { NodeConfig } from '../kubelet/kubelet';
@@ -214,6 +214,8 @@ function parseStep(raw: unknown, i: number): Step {
   }
 }
 
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
 /** The names a `nodes: N` count gives: the control-plane node and node-1..node-N. */
 function countNodeNames(n: number): string[] {
   const out = ['control-plane'];
@@ -224,13 +226,14 @@ function countNodeNames(n: number): string[] {
 /**
  * Cross-step checks, in step order: node names must exist where a step names them (the
  * scenario's node list, plus addNode steps before, minus removeNode steps before); the
- * scenario's simulated time (advance and settle limits added up), its node, snapshot and
- * request counts stay within limits.ts.
+ * scenario's simulated time (advance and settle limits added up), that time × the nodes
+ * there are, its node, snapshot and request counts stay within limits.ts.
  */
 function checkSteps(steps: Step[], nodeNames: string[]): void {
   const known = new Set(nodeNames);
   const listed = () => [...known].join(', ') || 'none';
   let simMs = 0;
+  let nodeMs = 0;
   let snapshots = 0;
   let requests = 0;
   steps.forEach((s, i) => {
@@ -266,8 +269,11 @@ function checkSteps(steps: Step[], nodeNames: string[]): void {
         break;
       case 'advance':
       case 'settle': {
-        simMs += s.kind === 'advance' ? s.ms : s.limitMs;
+        const ms = s.kind === 'advance' ? s.ms : s.limitMs;
+        simMs += ms;
         if (simMs > MAX_SIMULATED_MS) fail(where, `the scenario's simulated time would reach ${formatDuration(simMs)}; the limit is ${formatDuration(MAX_SIMULATED_MS)} (advance and settle limits added up)`);
+        nodeMs += ms * known.size;
+        if (nodeMs > MAX_NODE_HOURS * 3600_000) fail(where, `the scenario would simulate ${round1(nodeMs / 3600_000)} node-hours (${known.size} nodes for ${formatDuration(ms)} here); the limit is ${MAX_NODE_HOURS} node-hours`);
         break;
       }
     }
