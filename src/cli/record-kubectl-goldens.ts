@@ -8,7 +8,7 @@
  * Machine off, get -w until the replacement runs), workloads (scale, set image, rollout
  * history|undo, wait, logs [-f], cordon, uncordon, drain, delete, explain, --server-side,
  * apply -k), and `apply -f` (client-side, then --server-side on a fresh server) of every file
- * in ../shared/manifests/real/.
+ * in the design brief's manifests/real/ folder (the repository's copy: src/cluster/kubectl/testdata/real).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * `npm run scenario -- path/to/scenario.yaml [--out result.json] [--mermaid relay.mmd]`
  *
- * Plays a scenario headless in fast-forward and prints the JSON result (CONTRACTS.md §1).
+ * Plays a scenario headless in fast-forward and prints the JSON result (docs/scenario-format.md).
  * Exit 0 when the scenario ran (rejected applies are data), 1 when the file is invalid.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
