@@ -19,8 +19,8 @@ const ROOT = join(import.meta.dirname, '..');
 const md = (name: string) => `${name}.md`;
 const SHARED = ['..', 'shared'].join('/');
 
-/** A design-brief document, or a path into the folder beside the repository. */
-const OUTSIDE = /\b(?:CONTRACTS|TOOLCHAIN|DIGEST)\b|\b(?:STYLE|DESIGN)\.md\b|\.\.\/shared\b/;
+/** A design-brief document (or the seed's original note), or a path into the folder beside the repository. */
+const OUTSIDE = /\b(?:CONTRACTS|TOOLCHAIN|DIGEST)\b|\b(?:STYLE|DESIGN)\.md\b|\.\.\/shared\b|apply-to-pod-relay\.ko/;
 /**
  * A citation of a repository doc, with an optional section anchor. Not one of another
  * repository's docs, which comments name after the repository (`kubernetes/dns docs/specification.md`).
@@ -131,6 +131,7 @@ describe('the comment scanner', () => {
     ['a brief name without .md', 'README.md', 'participants beyond CONTRACTS §1', true],
     ['a YAML comment', 'x.yaml', `# the seed (seed/${md('DIGEST')})\nkind: Pod`, true],
     ['code, not a comment', 'a.ts', `const REAL = resolve(ROOT, '${SHARED}/manifests/real');`, false],
+    ['the seed note', 'ko.ts', ' * Vocabulary of the seed (seed/apply-to-pod-relay.ko.md)', true],
     ['a YAML value', 'x.yaml', `note: see ${md('DESIGN')}`, false],
     ['a repository doc', 'a.ts', '// docs/ui-hooks.md#share-links', false],
   ])('%s', (_name, path, text, flagged) => {
