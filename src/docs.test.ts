@@ -131,7 +131,7 @@ describe('the comment scanner', () => {
     ['a brief name without .md', 'README.md', 'participants beyond CONTRACTS §1', true],
     ['a YAML comment', 'x.yaml', `# the seed (seed/${md('DIGEST')})\nkind: Pod`, true],
     ['code, not a comment', 'a.ts', `const REAL = resolve(ROOT, '${SHARED}/manifests/real');`, false],
-    ['the seed note', 'ko.ts', ' * Vocabulary of the seed (seed/apply-to-pod-relay.ko.md)', true],
+    ['the seed note', 'ko.ts', '/**\n * Vocabulary of the seed (seed/apply-to-pod-relay.ko.md)\n */', true],
     ['a YAML value', 'x.yaml', `note: see ${md('DESIGN')}`, false],
     ['a repository doc', 'a.ts', '// docs/ui-hooks.md#share-links', false],
   ])('%s', (_name, path, text, flagged) => {
