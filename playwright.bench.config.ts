@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import base from './playwright.config';
 
-// `npm run bench:ui`: the UI benchmark (CONTRACTS.md §3 `ui`), not part of `npm test`.
+// `npm run bench:ui`: the UI benchmark (docs/benchmarks.md#results-file `ui`), not part of `npm test`.
 // Same Chromium and preview server as the end-to-end tests; its own folder, port and output.
 const port = Number(process.env.E2E_PORT ?? 4206);
 const dist = process.env.E2E_DIST ?? '/tmp/dist-bench';

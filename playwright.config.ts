@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-// Debian's Chromium, driven against `vite preview` (TOOLCHAIN.md §6). No devices['Desktop Chrome']:
+// Debian's Chromium, driven against `vite preview` (Playwright's own browser download is never used). No devices['Desktop Chrome']:
 // its Windows user agent makes Monaco use CRLF line endings.
 // E2E_PORT lets a second checkout run its tests while another preview holds 4173.
 const port = Number(process.env.E2E_PORT ?? 4173);

@@ -29,12 +29,12 @@ export default defineConfig({
     alias: [
       // monaco-editor ≥ 0.56 has an exports map, so monaco-worker-manager's (monaco-yaml's)
       // deep import `monaco-editor/esm/vs/editor/editor.worker.js` no longer resolves
-      // (TOOLCHAIN.md §3, pitfall A).
+      // (`Rolldown failed to resolve import`); this alias points it at the file.
       { find: /^monaco-editor\/esm\/vs\/(.*?)(\.js)?$/, replacement: `${monacoEsm}$1.js` },
     ],
   },
   worker: { format: 'es' },
-  // worker-only dependencies discovered late make the dev server reload the page (TOOLCHAIN.md §6)
+  // worker-only dependencies discovered late make the dev server reload the page, so they are pre-bundled
   optimizeDeps: { include: ['monaco-yaml/yaml.worker.js', 'yaml', 'comlink'] },
   build: {
     target: 'es2022',

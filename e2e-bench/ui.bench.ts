@@ -1,5 +1,5 @@
 /**
- * UI benchmark (CONTRACTS.md §3 `ui`), in Debian's Chromium against `vite preview`:
+ * UI benchmark (docs/benchmarks.md#results-file `ui`), in Debian's Chromium against `vite preview`:
  * - firstPaintMs: the `first-contentful-paint` entry of a cold load; interactiveMs: navigation
  *   start → the Apply button enabled with the editor showing the manifest and the nodes drawn.
  * - frameP50Ms / frameP95Ms: requestAnimationFrame deltas collected in the page for 15 s of

@@ -1,4 +1,4 @@
-/** The test hook's type (CONTRACTS.md §2); read by src/ui/test-hook.ts and e2e/. */
+/** The test hook's type (docs/ui-hooks.md#window__kuberelay); read by src/ui/test-hook.ts and e2e/. */
 import type { KObject } from './cluster/api/types';
 import type { RelayHop } from './cluster/relay/relay-event';
 

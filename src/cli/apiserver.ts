@@ -1,6 +1,6 @@
 /**
  * `npm run apiserver -- [--port 6443] [--kubeconfig kube-relay.kubeconfig] [--speed 1] [--scenario FILE]`
- * (CONTRACTS.md §4): runs the engine in Node and serves the Kubernetes REST API on
+ * (docs/architecture.md#the-http-server): runs the engine in Node and serves the Kubernetes REST API on
  * http://127.0.0.1:PORT. Prints the URL on its first line, writes the kubeconfig (context
  * kube-relay, user kubectl), and runs until SIGINT/SIGTERM. With --scenario the scenario's
  * cluster is built and its steps are played in fast-forward before serving. The simulated clock

@@ -1,12 +1,12 @@
 /**
  * The command line of `npm run bench [-- --big] [-- --only NAME] [-- --no-peer]`, checked
- * before any case runs (args.ts messages): `--only` must name a case of CONTRACTS.md §3.
+ * before any case runs (args.ts messages): `--only` must name a case of docs/benchmarks.md.
  */
 import { UsageError, invalidArgument, parseArgs, strFlag } from './args';
 
 export const BENCH_USAGE = 'usage: npm run bench -- [--big] [--only CASE] [--no-peer]';
 
-/** Engine case names (CONTRACTS.md §3, plus the two halves of the peer ratio). */
+/** Engine case names (docs/benchmarks.md, plus the two halves of the peer ratio). */
 export const ENGINE_CASES = ['seed-3-replicas', 'pods-1k-nodes-100', 'pods-10k-nodes-1k', 'scheduler-nodes-5k', 'pods-30-nodes-30', 'pods-300-nodes-30', 'node-kill-pods-1k', 'pods-150k-nodes-5k'] as const;
 /** The peer's cases (bench-peer.ts); `--only` with one of them, or `--only webernetes`, runs the peer only. */
 export const PEER_CASES = ['webernetes-seed-3-replicas', 'webernetes-pods-30-nodes-30', 'webernetes-pods-300-nodes-30'] as const;

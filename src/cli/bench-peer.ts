@@ -1,5 +1,5 @@
 /**
- * The peer benchmark of CONTRACTS.md §3: the same Deployments on @ngrok/webernetes 0.3.5
+ * The peer benchmark (docs/benchmarks.md#the-peer-ratio): the same Deployments on @ngrok/webernetes 0.3.5
  * (Apache-2.0), a browser Kubernetes simulator that runs at wall speed.
  *
  * How it runs in Node: the package's `dist/` is compiled with bundler resolution
@@ -17,7 +17,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** One peer case as written to bench/results.json `peer` (CONTRACTS.md §3). */
+/** One peer case as written to bench/results.json `peer` (docs/benchmarks.md#results-file). */
 export interface PeerResult {
   name: string;
   nodes: number;
@@ -120,7 +120,7 @@ export async function runPeerCase(mod: PeerModule, name: string, nodes: number, 
   return r;
 }
 
-/** The three peer cases of CONTRACTS.md §3; a load failure is reported per case. */
+/** The three peer cases of docs/benchmarks.md; a load failure is reported per case. */
 export async function runPeer(limitMs = 240_000): Promise<PeerResult[]> {
   const plan: [string, number, number][] = [
     ['webernetes-seed-3-replicas', 3, 3],
@@ -148,7 +148,7 @@ export async function runPeer(limitMs = 240_000): Promise<PeerResult[]> {
 }
 
 /**
- * Marginal CPU per Pod: (CPU at 300 Pods − CPU at 30 Pods) / 270, on 30 nodes (CONTRACTS.md §3).
+ * Marginal CPU per Pod: (CPU at 300 Pods − CPU at 30 Pods) / 270, on 30 nodes (docs/benchmarks.md#the-peer-ratio).
  * Undefined when either run is missing or incomplete.
  */
 export function marginalCpuPerPod(at30: { cpuMs: number; pods: number } | undefined, at300: { cpuMs: number; pods: number } | undefined): number | undefined {

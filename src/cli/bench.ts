@@ -1,6 +1,11 @@
 /**
+<<<<<<< HEAD
  * `npm run bench [-- --big] [-- --only NAME] [-- --no-peer]`: engine benchmarks in Node, fast-forward, with
- * the case names of CONTRACTS.md §3. Writes bench/results.json and prints a table.
+ * the case names of docs/benchmarks.md. Writes bench/results.json and prints a table.
+=======
+ * `npm run bench [-- --big] [-- --only NAME]`: engine benchmarks in Node, fast-forward, with
+ * the case names of docs/benchmarks.md. Writes bench/results.json and prints a table.
+>>>>>>> docs
  * The 150k-Pod case runs only with --big (it takes minutes on a 2-core machine).
  *
  * wallMs / cpuMs cover the measured work only (cluster construction excluded); `pods` is
@@ -131,7 +136,7 @@ const cases: [string, () => CaseResult][] = [
     c.apply(deployment('web', 10000));
     untilRunning(c, 10000, 3_600_000);
   })],
-  // The engine side of the peer ratio (CONTRACTS.md §3): the same Deployment on 30 nodes.
+  // The engine side of the peer ratio (docs/benchmarks.md#the-peer-ratio): the same Deployment on 30 nodes.
   ['pods-30-nodes-30', () => measure('pods-30-nodes-30', 30, () => new Cluster({ seed: 1, nodes: workers(30) }), (c) => {
     c.apply(deployment('web', 30));
     untilRunning(c, 30, 300_000);
@@ -180,7 +185,7 @@ mkdirSync('bench', { recursive: true });
 const prev = existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const merged = new Map<string, CaseResult>((prev.engine ?? []).map((e: CaseResult) => [e.name, e]));
 for (const e of engine) merged.set(e.name, e);
-/** bench/results.json (CONTRACTS.md §3); `ui` is written by `npm run bench:ui`. */
+/** bench/results.json (docs/benchmarks.md#results-file); `ui` is written by `npm run bench:ui`. */
 interface Results {
   commit: string;
   date: string;
@@ -204,7 +209,7 @@ results.ratios = ratios(results.engine, results.peer);
 /**
  * cpuPerPodVsWebernetes: engine marginal CPU per Pod ÷ webernetes marginal CPU per Pod, each
  * (CPU at 300 Pods − CPU at 30 Pods) / 270 on 30 nodes. Below 1 the engine is cheaper; the
- * budget (DESIGN.md) is ≤ 0.01. Null when a run is missing or incomplete.
+ * budget (docs/benchmarks.md#budgets) is ≤ 0.01. Null when a run is missing or incomplete.
  */
 function ratios(eng: CaseResult[], peers: PeerResult[] | undefined): Record<string, number | null> {
   const e = marginalCpuPerPod(eng.find((x) => x.name === 'pods-30-nodes-30'), eng.find((x) => x.name === 'pods-300-nodes-30'));

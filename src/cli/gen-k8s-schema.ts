@@ -1,6 +1,6 @@
 /**
  * `npm run gen:k8s`: generates the editor's JSON Schema (src/ui/editor/k8s-schema.json) from
- * kubernetes-types with ts-json-schema-generator (TOOLCHAIN.md §9). The output is committed,
+ * kubernetes-types with ts-json-schema-generator. The output is committed,
  * so builds need nothing; regenerate when kubernetes-types is bumped.
  *
  * Post-processing:

@@ -1,5 +1,5 @@
 /**
- * `npm run kustomize -- DIR`: prints what `kubectl kustomize DIR` prints (CONTRACTS.md §1):
+ * `npm run kustomize -- DIR`: prints what `kubectl kustomize DIR` prints (docs/scenario-format.md#kustomize):
  * the rendered documents on stdout, deprecation warnings and errors on stderr (exit 1 on error).
  */
 import { readFileSync, statSync } from 'node:fs';

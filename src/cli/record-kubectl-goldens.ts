@@ -8,10 +8,10 @@
  * Machine off, get -w until the replacement runs), workloads (scale, set image, rollout
  * history|undo, wait, logs [-f], cordon, uncordon, drain, delete, explain, --server-side,
  * apply -k), and `apply -f` (client-side, then --server-side on a fresh server) of every file
- * in ../shared/manifests/real/.
+ * in src/cluster/kubectl/testdata/real (given to kubectl as manifests/real/FILE).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Cluster } from '../cluster/cluster';
@@ -22,7 +22,7 @@ import { formatTranscript, normalise, type GoldenBlock } from '../server/golden'
 /** Simulated ms per wall ms while recording. */
 const SPEED = 60;
 const ROOT = resolve(import.meta.dirname, '../..');
-const REAL = resolve(ROOT, '../shared/manifests/real');
+const REAL = resolve(ROOT, 'src/cluster/kubectl/testdata/real');
 const OUT = join(ROOT, 'src/server/testdata');
 
 /** One step: kubectl's argv, and for a command that never ends (-w, -f) how long it runs (wall ms). */
@@ -122,14 +122,18 @@ const WORKLOADS: Step[] = [
 
 function realManifests(serverSide: boolean): Step[] {
   const files = readdirSync(REAL).filter((f) => f.endsWith('.yaml')).sort();
-  return files.map((f) => ({ args: ['apply', ...(serverSide ? ['--server-side'] : []), '-f', `manifests/real/${f}`], cwd: resolve(REAL, '../..') }));
+  // kubectl is given `manifests/real/FILE` (the path the transcripts show): run it where
+  // `manifests` links to the folder holding real/
+  const cwd = mkdtempSync(join(tmpdir(), 'kube-relay-real-'));
+  symlinkSync(resolve(REAL, '..'), join(cwd, 'manifests'));
+  return files.map((f) => ({ args: ['apply', ...(serverSide ? ['--server-side'] : []), '-f', `manifests/real/${f}`], cwd }));
 }
 
 const only = process.argv.slice(2);
 const sessions: [string, string, Step[]][] = [
   ['seed-story', 'The seed story with real kubectl: apply peekcart, power node-2 off, watch the replacement', SEED],
   ['workloads', 'Real kubectl verbs against the engine: scale, rollout, wait, logs, cordon, drain, delete, explain, server-side apply, apply -k', WORKLOADS],
-  ['real-manifests-client-side', 'kubectl apply -f of every file in ../shared/manifests/real (one server, in file order)', realManifests(false)],
-  ['real-manifests-server-side', 'kubectl apply --server-side -f of every file in ../shared/manifests/real (one fresh server, in file order)', realManifests(true)],
+  ['real-manifests-client-side', 'kubectl apply -f of every file in src/cluster/kubectl/testdata/real (one server, in file order)', realManifests(false)],
+  ['real-manifests-server-side', 'kubectl apply --server-side -f of every file in src/cluster/kubectl/testdata/real (one fresh server, in file order)', realManifests(true)],
 ];
 for (const [name, title, steps] of sessions) if (!only.length || only.includes(name)) await session(name, title, steps);

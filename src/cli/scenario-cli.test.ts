@@ -3,7 +3,7 @@
  * before anything runs, exit 1, one line on stderr naming the step or field and the problem;
  * what depends on the cluster's state at run time (a selector that matches no Pod, a Pod
  * that does not exist) is a recorded step error and the scenario still exits 0, as a
- * rejected apply does (CONTRACTS.md §1).
+ * rejected apply does (docs/scenario-format.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';

@@ -46,7 +46,7 @@ import { runDocker } from './docker/cli';
 
 export type { ApplyResult, ApplyOptions, NodeConfig, RelayHop, Deadline, Timings, KubectlResult };
 
-/** Options of {@link Cluster}; everything optional (CONTRACTS.md §1 `cluster:`). */
+/** Options of {@link Cluster}; everything optional (docs/scenario-format.md#cluster). */
 export interface ClusterOptions {
   /** RNG seed (default 1). */
   seed?: number;
@@ -333,7 +333,7 @@ export class Cluster {
   }
 
   /**
-   * Advances until quiet (CONTRACTS.md §1 `settle`): no object other than Leases and node
+   * Advances until quiet (docs/time-model.md#settle): no object other than Leases and node
    * heartbeats changed for `quietMs`, and no known deadline falls before the limit.
    * @returns true when the quiet came, false when the limit ended it.
    */

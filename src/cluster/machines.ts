@@ -1,5 +1,5 @@
 /**
- * Machines as declared state (CONTRACTS.md §4): each node's machine is a cluster-scoped
+ * Machines as declared state (docs/architecture.md#machines): each node's machine is a cluster-scoped
  * custom resource `machines.sim.kube-relay.dev` (kind Machine, name = the node's name) with
  * `spec.power: On|Off`. Powering a node off is a write to that object — from the UI's kill
  * button, a scenario's `killNode`, or `kubectl patch machine node-2 --type=merge

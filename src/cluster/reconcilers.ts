@@ -5,7 +5,7 @@
  * (ingress-nginx serves class `nginx`), a NetworkPolicy without a network plugin that enforces it, RBAC objects (the simulated
  * authorizer does not read them), webhook configurations, custom resources other than Machine.
  *
- * Names are the relay participant names of CONTRACTS.md §1 (per-node components without the
+ * Names are the relay participant names of docs/architecture.md#relay-participants (per-node components without the
  * `/NODE` suffix). The garbage collector acts on every kind with ownerReferences; it is
  * listed only where it is the reason an object goes away on its own.
  */

@@ -1,5 +1,5 @@
 /**
- * The kubeconfig `npm run apiserver` writes (CONTRACTS.md §4): cluster and context
+ * The kubeconfig `npm run apiserver` writes (docs/architecture.md#the-http-server): cluster and context
  * `kube-relay`, user `kubectl`, plain HTTP on 127.0.0.1 (no credentials: the server trusts
  * every local client as the kubectl user, kubernetes-admin).
  */

@@ -1,5 +1,5 @@
 /**
- * The engine served over the Kubernetes HTTP API (CONTRACTS.md §4): a Node `http` server in
+ * The engine served over the Kubernetes HTTP API (docs/architecture.md#the-http-server): a Node `http` server in
  * front of a Cluster, which runs on its simulated clock advanced by wall time × speed.
  * Routes: /version, /healthz|/livez|/readyz, discovery (/api, /apis, aggregated v2),
  * /openapi/v2 and /openapi/v3, the resource endpoints (rest.ts), and kube-relay's own

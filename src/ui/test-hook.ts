@@ -1,5 +1,5 @@
 /**
- * `window.__kubeRelay` (CONTRACTS.md §2): read-only state and `setEditorText`, for end-to-end
+ * `window.__kubeRelay` (docs/ui-hooks.md#window__kuberelay): read-only state and `setEditorText`, for end-to-end
  * tests only — nothing in the app depends on it. Present in every build.
  */
 import { kubeStore } from './store/store';

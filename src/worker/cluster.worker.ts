@@ -18,7 +18,7 @@ for (const r of BUILTIN_RESOURCES) {
 const host = new ClusterHost({
   createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
   // the clock the user sees counts from the cluster's boot (30 s before the engine's time zero),
-  // so that it agrees with the nodes' AGE and creationTimestamps (CONTRACTS.md §2: ms since the cluster started)
+  // so that it agrees with the nodes' AGE and creationTimestamps (docs/time-model.md#boot-and-time-zero)
   startMs: DEFAULT_START_MS - BOOT_MS,
   describeRow,
   // kinds added by a CustomResourceDefinition (Machine…): the plural of the kind in its group

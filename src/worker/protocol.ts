@@ -1,9 +1,9 @@
 /**
- * The worker boundary (STYLE.md Part D §11): the API `cluster.worker.ts` exposes over comlink,
+ * The worker boundary (docs/architecture.md#the-worker-boundary): the API `cluster.worker.ts` exposes over comlink,
  * and the per-tick batch it pushes to the UI. Every payload is structured-clone safe: plain
  * JSON objects, no class instances, no functions except the `Comlink.proxy` batch callback.
  *
- * Batch contract (Part D §6): one batch per worker tick, and only when something changed.
+ * Batch contract: one batch per worker tick, and only when something changed.
  * `changes` hold at most one entry per object key within a tick (see batch.ts for how
  * ADDED/MODIFIED/DELETED fold together), in first-touched order; `hops` are the relay hops
  * recorded since the previous batch, oldest first. A batch with `reset: true` replaces the
@@ -63,7 +63,7 @@ export interface TickBatch {
   gen: number;
   /** True when this batch replaces the whole state (changes then list every object as ADDED). */
   reset: boolean;
-  /** Simulated ms since the cluster started (CONTRACTS.md §2 `data-sim-ms`). */
+  /** Simulated ms since the cluster started (`data-sim-ms`, docs/ui-hooks.md). */
   simMs: number;
   /** The simulated start, ms since the Unix epoch (2026-01-01T00:00:00Z by default). */
   startMs: number;

@@ -1,7 +1,7 @@
 /**
  * The manifest union the editor's JSON Schema is generated from (`npm run gen:k8s`,
  * src/cli/gen-k8s-schema.ts). kubernetes-types marks apiVersion/kind optional, so each kind
- * is intersected with its required literals (TOOLCHAIN.md §9). These are the Kubernetes 1.30
+ * is intersected with its required literals. These are the Kubernetes 1.30
  * API types (kubernetes-types 1.30.0); the engine behaves as v1.33.
  */
 import type { ConfigMap, Endpoints, LimitRange, Namespace, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1';

@@ -8,7 +8,7 @@
  * lifecycle and taint eviction. Each is constructed with `(ctx, informers)` and registers its handlers in its
  * constructor.
  *
- * pause/resume (DESIGN.md "pause one component"): pause stops the informers' watches and holds
+ * pause/resume (a paused component misses what happens meanwhile): pause stops the informers' watches and holds
  * every work queue, so the controllers miss what happens meanwhile; resume relists (the
  * reflector's relist emits adds, updates and deletes for everything that changed), releases
  * the queues and resyncs every controller — level-triggered loops catch up on what they

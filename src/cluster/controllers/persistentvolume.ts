@@ -34,7 +34,7 @@ import {
   isDelayBindingMode, isDelayBindingProvisioning, isPodTerminated, isVolumeBoundToClaim, podPVCIndex, rvOf, volumeModeMismatch,
 } from './persistentvolume-utils';
 
-/** Relay participant (CONTRACTS.md). */
+/** Relay participant (docs/architecture.md#relay-participants). */
 export const PV_CONTROLLER_PARTICIPANT = 'persistentvolume-binder-controller';
 /** Events' source.component, as kube-controller-manager writes it. */
 export const PV_CONTROLLER_COMPONENT = 'persistentvolume-controller';

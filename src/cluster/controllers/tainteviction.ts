@@ -21,7 +21,7 @@
  *   `Pod default/web-x tolerates node.kubernetes.io/unreachable:NoExecute forever → cancel eviction`
  * (times of day are the simulated clock's, UTC).
  *
- * Relay participant: CONTRACTS.md lists `node-lifecycle-controller` (where the taint manager
+ * Relay participant: docs/architecture.md#relay-participants lists `node-lifecycle-controller` (where the taint manager
  * lived before v1.29); this controller's hops are recorded as `taint-eviction-controller`, its
  * v1.33 name. Times: simulated ms; tolerations in seconds.
  */

@@ -1,5 +1,5 @@
 /**
- * Hostile-input arbitraries shared by the fuzz tests (issue 8 §5, DESIGN.md "Bad input"):
+ * Hostile-input arbitraries shared by the fuzz tests (issue 8 §5, docs/style.md#hostile-input):
  * markup, unicode (RTL marks, emoji, combining characters), control characters, prototype
  * keys, huge strings, and values of the wrong type.
  */

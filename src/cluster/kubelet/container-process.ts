@@ -1,6 +1,6 @@
 /**
- * What a container's main process does, interpreted from the manifest (image, command, args),
- * as DESIGN.md's "container behaviour interpreted from what the manifest says". The argv is
+ * What a container's main process does, interpreted from the manifest (image, command, args):
+ * no real image runs, the manifest says what the container does. The argv is
  * the kubelet's (command replaces the image ENTRYPOINT, args its CMD, `$(VAR)` expanded as
  * pkg/kubelet/kuberuntime/kuberuntime_container.go → container.ExpandContainerCommandAndArgs)
  * run by the small shell of shell.ts against the container's filesystem (filesystem.ts).

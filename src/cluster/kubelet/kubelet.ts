@@ -40,7 +40,7 @@ export interface ContainerInfo {
   previousLogs: string[];
 }
 
-/** How a node is configured (CONTRACTS.md scenario `cluster.nodes`). */
+/** How a node is configured (docs/scenario-format.md#cluster `nodes`). */
 export interface NodeConfig {
   name: string;
   labels?: Record<string, string>;

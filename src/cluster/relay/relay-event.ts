@@ -2,7 +2,7 @@
  * The relay: every hop a change takes through the control plane, as the seed's sequence
  * diagram draws it (kubectl → kube-apiserver → etcd → controllers → kube-scheduler → kubelet).
  *
- * Participant names (CONTRACTS.md §1): `kubectl` (or another client), `kube-apiserver`,
+ * Participant names (docs/architecture.md#relay-participants): `kubectl` (or another client), `kube-apiserver`,
  * `etcd`, `kube-scheduler`, `<name>-controller` for each kube-controller-manager controller,
  * and per node `kubelet/NODE`, `kube-proxy/NODE`, `containerd/NODE`; `coredns`.
  */

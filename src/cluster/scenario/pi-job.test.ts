@@ -1,5 +1,5 @@
 /**
- * The Kubernetes docs' pi Job (kubectl testdata/set/job.yaml, ../shared/manifests/real/pi-job.yaml):
+ * The Kubernetes docs' pi Job (kubectl testdata/set/job.yaml, kubectl/testdata/real/pi-job.yaml):
  * `perl -Mbignum=bpi -wle "print bpi(2000)"` runs to completion — Complete 1/1, 2000 digits of π
  * in the log, the job-controller's events — at exact simulated times (seed 1: the perl image
  * pulls in 8.134 s, bpi(2000) computes for 2 s).

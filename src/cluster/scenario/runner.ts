@@ -1,6 +1,6 @@
 /**
  * Plays a scenario (scenario.ts) on a fresh {@link Cluster} in fast-forward and collects
- * the JSON result of CONTRACTS.md §1: per-step results, snapshots, the final state and the
+ * the JSON result of docs/scenario-format.md: per-step results, snapshots, the final state and the
  * relay. File access (applyFile, applyKustomize) is injected, so this stays pure.
  */
 import { Cluster, type ApplyResult } from '../cluster';

@@ -1,5 +1,5 @@
 /**
- * Scenario files (CONTRACTS.md §1): a YAML script of a cluster — its options and a list of
+ * Scenario files (docs/scenario-format.md): a YAML script of a cluster — its options and a list of
  * steps (apply, applyFile, kubectl, advance, settle, killNode, restoreNode, addNode,
  * deletePod, applyKustomize, snapshot). This module validates a parsed scenario and turns it
  * into typed steps; runner.ts plays them. text.ts guards the file's text and YAML (size,

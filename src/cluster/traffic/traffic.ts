@@ -34,7 +34,7 @@
  * ({@link CONNECT_TIMEOUT_MS}). Success: HTTP 200 and a one-line body naming the Pod
  * (`Hostname: NAME`, as google-samples/hello-app and podinfo print it).
  *
- * Relay hops (participants beyond CONTRACTS.md §1: `client` for an off-cluster client,
+ * Relay hops (participants beyond docs/architecture.md#relay-participants: `client` for an off-cluster client,
  * `pod/NS/NAME` for a Pod, `ingress-nginx-controller`): source → kube-proxy/NODE (request: the
  * connection), kube-proxy/NODE → kube-proxy/NODE (decision: DNAT via KUBE-SVC-… → KUBE-SEP-…,
  * or REJECT), kube-proxy/NODE → pod/NS/NAME (request), pod → source (response: 200 or refused).

@@ -6,7 +6,7 @@
  *
  * - who: the writer's managedFields manager (metav1.ManagedFieldsEntry: the newest entry for
  *   the part that changed, the status subresource or the object), mapped to relay participants
- *   (CONTRACTS.md §1): `kubectl-client-side-apply`/`kubectl-*` → kubectl, `kube-scheduler`,
+ *   (docs/architecture.md#relay-participants): `kubectl-client-side-apply`/`kubectl-*` → kubectl, `kube-scheduler`,
  *   `kubelet` → kubelet/NODE, `kube-controller-manager` → the controller that owns this kind
  *   (pkg/controller/*: a new Pod owned by a ReplicaSet comes from replicaset-controller, a new
  *   ReplicaSet owned by a Deployment from deployment-controller, …);

@@ -6,7 +6,8 @@
  * The createWebWorker shim: since monaco-editor 0.55 `editor.createWebWorker` needs
  * `opts.worker` and no longer sends `createData`; monaco-yaml (through monaco-worker-manager
  * 2.0.1) still passes `{ moduleId, label, createData }`. Without the shim, YAML validation
- * silently never runs (TOOLCHAIN.md §3, pitfall B; monaco-yaml issues 272/275).
+ * silently never runs (no markers; console: "Missing requestHandler or method: doValidation";
+ * monaco-editor issue 5310, monaco-yaml issues 272/275).
  */
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/register.all';

@@ -1,7 +1,7 @@
 /**
  * The cluster as a React Flow graph. Subscribes only to the topology (which changes when
  * objects appear, vanish or bind) and the graph's view options; every card selects its own
- * object (STYLE.md Part D §8). The model (model.ts) is computed synchronously; the blocks'
+ * object (docs/style.md#ui-state). The model (model.ts) is computed synchronously; the blocks'
  * positions come from elk-positions.ts: placement.ts at once (rows, order, y; a new card is
  * drawn in the same frame), then elkjs's layered layout from its Web Worker (x), the cards
  * gliding there for a moment (`.layout-settling`). The flow carries `data-layout=elk|provisional`

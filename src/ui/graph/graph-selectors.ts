@@ -1,5 +1,5 @@
 /**
- * Graph-only selectors, memoized per key (stable function identities, STYLE.md Part D §8).
+ * Graph-only selectors, memoized per key (stable function identities, docs/style.md#ui-state).
  * Each returns a primitive, so a card re-renders only when its own text changes.
  */
 import type { KubeState } from '../store/store';

@@ -2,7 +2,7 @@
  * Positions the model's blocks (at elk-positions.ts's positions: placement.ts at once, elkjs's
  * when it has answered) and keeps
  * identity: a node or edge whose position, size and data equal the previous layout's is returned
- * as the previous object (STYLE.md Part D §9), so React Flow and the memoized cards skip it.
+ * as the previous object (docs/style.md#ui-state), so React Flow and the memoized cards skip it.
  * Cards select their live object by key themselves; the layout only changes when the topology,
  * the view or the block positions do.
  */

@@ -1,5 +1,5 @@
 /**
- * Relay participants (CONTRACTS.md §1) → the graph cards that stand for them, and the link a
+ * Relay participants (docs/architecture.md#relay-participants) → the graph cards that stand for them, and the link a
  * hop travels along. Every link touches kube-apiserver: components never call each other.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The graph's own view options (not cluster state, not replayed by the timeline): which layers
  * are drawn and which Pod groups are expanded. A small vanilla zustand store with module-level
- * actions, like the app's store (STYLE.md Part D §7).
+ * actions, like the app's store (docs/style.md#ui-state).
  */
 import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';

@@ -1,5 +1,5 @@
 /**
- * 한국어 UI. Vocabulary of the seed (seed/apply-to-pod-relay.ko.md): 원하는 상태 (desired
+ * 한국어 UI. Vocabulary of the seed (docs/seed.md#vocabulary): 원하는 상태 (desired
  * state), 현재 상태 (current state), 조정 (reconciliation), 제어 루프 (control loop),
  * 컨트롤러, 제어 평면 (control plane), 노드. Kubernetes names (Pod, Deployment, kubelet…),
  * kubectl output and event messages stay as Kubernetes prints them.

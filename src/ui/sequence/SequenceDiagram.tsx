@@ -1,6 +1,6 @@
 /**
  * The relay as a live Mermaid sequence diagram. Mermaid is imperative and heavy, so it is
- * imported lazily and driven by a transient store subscription (STYLE.md Part D §10): the
+ * imported lazily and driven by a transient store subscription (docs/style.md#ui-state): the
  * component never re-renders per hop; the diagram re-renders at most every RENDER_MS (longer
  * when rendering is slow: RENDER_GAP_FACTOR), only while the pane is on screen, and
  * only the current window (window.ts: last N hops, one reconciliation, one object's story,

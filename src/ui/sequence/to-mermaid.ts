@@ -5,8 +5,8 @@
  * Participants are declared in a fixed order that follows the seed's diagram — clients
  * (kubectl), kube-apiserver, etcd, the controllers (deployment, replicaset, then the others),
  * kube-scheduler, then per node its kubelet, containerd and kube-proxy — so the columns
- * never jump while the window slides. Each gets a safe id (P0, P1…) and its CONTRACTS.md
- * name as the label.
+ * never jump while the window slides. Each gets a safe id (P0, P1…) and its participant
+ * name (docs/architecture.md#relay-participants) as the label.
  *
  * Arrows: request `->>`, response `-->>`, watch event `--)` (dashed, as the seed's
  * "watch로 발견"), decisions and notes as `Note over`. Every user-controlled string (object
@@ -28,7 +28,7 @@ export interface SequenceOptions {
   fromSeq?: number | null;
 }
 
-/** Canonical controller order after deployment and replicaset (CONTRACTS.md §1 list). */
+/** Canonical controller order after deployment and replicaset (docs/architecture.md#relay-participants). */
 const CONTROLLER_ORDER = [
   'deployment-controller',
   'replicaset-controller',

@@ -1,5 +1,5 @@
 /**
- * Share links (CONTRACTS.md §2): `/#manifest=<base64url YAML>` and
+ * Share links (docs/ui-hooks.md#share-links): `/#manifest=<base64url YAML>` and
  * `/?scenario=<url-encoded path or base64url YAML>`, applied only with `&apply=1`.
  * Pure: no DOM beyond the strings given.
  */

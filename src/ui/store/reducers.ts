@@ -1,6 +1,6 @@
 /**
  * Pure reducers: (state, worker batch) → the next state's changed fields. Collections are
- * replaced, never mutated (STYLE.md Part D §7), so subscribers see every change by identity.
+ * replaced, never mutated (docs/style.md#ui-state), so subscribers see every change by identity.
  */
 import type { TickBatch } from '../../worker/protocol';
 import { linkOfHop } from '../graph/participants';

@@ -1,5 +1,5 @@
 /**
- * Module-level selectors (stable function identities, STYLE.md Part D §8). Per-item
+ * Module-level selectors (stable function identities, docs/style.md#ui-state). Per-item
  * selectors are factories memoized per key, so each card subscribes to its own object only.
  */
 import type { KubeState } from './store';
@@ -77,5 +77,5 @@ export const selectDeadlineList = (s: KubeState): string =>
 export const selectMoreDeadlines = (s: KubeState) => Math.max(0, futureDeadlines(s).length - 1);
 export const selectEventCount = (s: KubeState) => s.events.size;
 
-/** Whether a node's machine is powered off (its Machine's `spec.power`, CONTRACTS.md §4). */
+/** Whether a node's machine is powered off (its Machine's `spec.power`, docs/architecture.md#machines). */
 export const selectPoweredOffNode = memoByKey((node) => (s: KubeState) => s.objects.get(`Machine/${node}`)?.object.spec?.power === 'Off');

@@ -1,5 +1,5 @@
 /**
- * The one vanilla zustand store (STYLE.md Part D §7), built from typed slices and fed by
+ * The one vanilla zustand store (docs/style.md#ui-state), built from typed slices and fed by
  * module-level actions (actions.ts) — the worker bridge needs no React to write to it.
  * Components read it through {@link useKubeStore} with module-level selectors (selectors.ts).
  */

@@ -1,4 +1,4 @@
-/** Shapes held by the UI store. Engine types cross as `import type` only (STYLE.md Part D §1). */
+/** Shapes held by the UI store. Engine types cross as `import type` only (docs/architecture.md#dependency-rules). */
 import type { ApplyResult, Deadline, KObject, KubectlResult, RelayHop, ResourceRow, SchedulingDecision } from '../../worker/protocol';
 
 export type { ApplyResult, Deadline, KObject, KubectlResult, RelayHop, ResourceRow, SchedulingDecision };

@@ -1,6 +1,6 @@
 /**
  * kube-webhook-certgen in ingress-nginx's admission Jobs (images/certgen.ts): the kind manifest
- * of ../shared/manifests/real applied to a fresh cluster — `create` makes Secret
+ * of src/cluster/kubectl/testdata/real applied to a fresh cluster — `create` makes Secret
  * ingress-nginx-admission (ca/cert/key), `patch` writes its CA into the
  * ValidatingWebhookConfiguration, both Jobs complete (and the TTL-after-finished controller
  * deletes them, ttlSecondsAfterFinished: 0), the controller's webhook-cert volume mounts and

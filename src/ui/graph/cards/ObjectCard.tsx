@@ -1,7 +1,7 @@
 /**
  * A Service, EndpointSlice, PVC, PV, StorageClass, HPA, Ingress, or a StatefulSet / DaemonSet /
  * Job / CronJob: kind, name and one or two lines of its state (object-summary.ts). The test hooks
- * follow CONTRACTS.md §2 style: `[data-testid=service-card][data-service=NS/NAME][data-endpoints=N]` …
+ * follow the style of docs/ui-hooks.md: `[data-testid=service-card][data-service=NS/NAME][data-endpoints=N]` …
  */
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
