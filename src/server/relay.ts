@@ -12,7 +12,8 @@
  *   streams each new hop as it is recorded, until the client goes away or the server stops.
  *   `heartbeats=0` leaves out Lease / node-status hops (category `heartbeat`).
  *   Content-Type `application/x-ndjson`.
- * The CORS rules of server.ts apply, so a local browser app can read them.
+ * The filters of server.ts apply (token, Host check, CORS). A watching client that stops reading
+ * is closed as a slow watcher is (watch.ts closeIfSlow).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Cluster } from '../cluster/cluster';
@@ -20,6 +21,9 @@ import type { RelayHop } from '../cluster/relay/relay-event';
 import { newBadRequest } from '../cluster/api/errors';
 import { VERSION_INFO } from './discovery';
 import { methodNotAllowed, notFoundPath, sendJSON } from './http-util';
+import type { ServerContext } from './server';
+import { closeIfSlow, countStream } from './watch';
+import { goQueryBool } from './params';
 
 /** The answer of GET /kube-relay/v1/info. */
 export interface EngineInfo {
@@ -38,7 +42,9 @@ export interface EngineInfo {
 export const RELAY_PREFIX = '/kube-relay/v1';
 
 /** Serves /kube-relay/v1/…; `path` has no trailing slash. */
-export function serveRelay(cluster: Cluster, speed: number, path: string, query: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
+export function serveRelay(server: ServerContext, path: string, query: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
+  const cluster: Cluster = server.cluster;
+  const speed = server.speed;
   if (req.method !== 'GET') throw methodNotAllowed();
   if (path === `${RELAY_PREFIX}/info`) {
     const info: EngineInfo = { engine: 'kube-relay', version: VERSION_INFO.gitVersion, simMs: cluster.now(), speed, lastSeq: cluster.relay.lastSeq };
@@ -48,7 +54,7 @@ export function serveRelay(cluster: Cluster, speed: number, path: string, query:
   const sinceText = query.get('sinceSeq') ?? '0';
   const since = Number(sinceText);
   if (!Number.isInteger(since) || since < 0) throw newBadRequest(`invalid sinceSeq: ${sinceText}`);
-  const watch = query.get('watch') === '1' || query.get('watch') === 'true';
+  const watch = goQueryBool(query, 'watch') ?? false;
   const heartbeats = query.get('heartbeats') !== '0' && query.get('heartbeats') !== 'false';
   const keep = (h: RelayHop) => heartbeats || h.category !== 'heartbeat';
   res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-cache, private', ...(watch ? { 'Transfer-Encoding': 'chunked' } : {}) });
@@ -59,11 +65,14 @@ export function serveRelay(cluster: Cluster, speed: number, path: string, query:
     res.end();
     return;
   }
+  countStream(server, res);
   let last = cluster.relay.lastSeq;
   const stop = cluster.relay.listen((h) => {
     if (h.seq <= last || res.writableEnded) return;
     last = h.seq;
-    if (keep(h)) res.write(`${JSON.stringify(h)}\n`);
+    if (!keep(h)) return;
+    res.write(`${JSON.stringify(h)}\n`);
+    closeIfSlow(server, res, stop);
   });
   const end = () => {
     stop();

@@ -8,6 +8,8 @@ import { Cluster } from '../cluster/cluster';
 import { startServer, type RunningServer } from './server';
 
 let srv: RunningServer;
+/** Every request carries the server's bearer token (auth.ts). */
+const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
 let cluster: Cluster;
 const j = async (path: string, init: RequestInit = {}) => {
   const r = await fetch(srv.url + path, init);
@@ -107,7 +109,7 @@ describe('/kube-relay/v1', () => {
     expect(r.ended).toBe(false);
     expect(hops.some((h) => h.category === 'heartbeat')).toBe(false);
     const req = hops.find((h) => h.kind === 'request' && h.verb === 'create');
-    expect([req.from, req.to, req.resource, req.namespace, req.name]).toEqual(['node', 'kube-apiserver', 'configmaps', 'default', 'relay-cm']);
+    expect([req.from, req.to, req.resource, req.namespace, req.name]).toEqual(['kubectl', 'kube-apiserver', 'configmaps', 'default', 'relay-cm']);
   });
 
   it.each([
