@@ -246,8 +246,17 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
         res.end();
         return;
       }
-      if (s.code === 413) res.setHeader('Connection', 'close');
-      sendStatus(res, s);
+      if (s.code === 413) {
+        res.setHeader('Connection', 'close');
+        sendStatus(res, s);
+        return;
+      }
+      // a body refused before it was read is drained first, so the answer is not cut off by it
+      if (req.complete) sendStatus(res, s);
+      else {
+        req.resume();
+        req.once('end', () => sendStatus(res, s));
+      }
     };
     try {
       const uri = parseRequestURI(req.url ?? '/');
@@ -276,6 +285,18 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
   const timeouts = { headersTimeout: 32_000, requestTimeout: 60_000, keepAliveTimeout: 90_000, connectionsCheckingInterval: 1000 };
   const plain = createHTTPServer(timeouts, handle);
   const secure = createHTTPSServer({ ...timeouts, key: cert.keyPem, cert: cert.certPem }, handle);
+  // a request Node cannot parse gets Go's plain `400 Bad Request`; bytes after an answer that
+  // closed the connection are dropped
+  const clientError = (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'HPE_CLOSED_CONNECTION' || err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  };
+  plain.on('clientError', clientError);
+  secure.on('clientError', clientError);
   const sockets = new Set<Socket>();
   // one port, two protocols: a TLS ClientHello starts with 0x16 (a handshake record)
   const listener = createNetServer((socket) => {
