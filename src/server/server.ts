@@ -61,7 +61,7 @@ export interface ServerOptions {
   maxRequestsInflight?: number;
   /** --max-mutating-requests-inflight (default 200; 0 = no limit). */
   maxMutatingRequestsInflight?: number;
-  /** Bytes a watch or relay stream may have queued for a client that does not read before it is closed; default 1 MiB. */
+  /** Bytes a watch or relay stream may have queued for a client that does not read before it is closed; default 256 KiB. */
   watchBufferBytes?: number;
   /** Request body limit, bytes; default 3 MiB. */
   maxRequestBodyBytes?: number;
@@ -225,7 +225,7 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
   const inflight = new MaxInFlight(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
   const stats: ServerStats = { requests: 0, tooManyRequests: 0, slowWatchersClosed: 0, openStreams: 0 };
   let port = 0;
-  const ctx: ServerContext = { cluster, hostPort: '', speed, stats, watchBufferBytes: opts.watchBufferBytes ?? 1 << 20, maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES };
+  const ctx: ServerContext = { cluster, hostPort: '', speed, stats, watchBufferBytes: opts.watchBufferBytes ?? 256 * 1024, maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     res.on('finish', () => stats.requests++);
@@ -299,7 +299,7 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
   secure.on('clientError', clientError);
   const sockets = new Set<Socket>();
   // one port, two protocols: a TLS ClientHello starts with 0x16 (a handshake record)
-  const listener = createNetServer((socket) => {
+  const listener = createNetServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.once('data', (first: Buffer) => {

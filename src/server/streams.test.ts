@@ -88,7 +88,7 @@ describe('pods/log', () => {
 describe('/kube-relay/v1', () => {
   it('GET /info names the engine, the Kubernetes version, the simulated now and the speed', async () => {
     const r = await j('/kube-relay/v1/info');
-    expect({ ...r.body, simMs: typeof r.body.simMs, lastSeq: typeof r.body.lastSeq }).toEqual({ engine: 'kube-relay', version: 'v1.33.1', simMs: 'number', speed: 50, lastSeq: 'number' });
+    expect({ ...r.body, simMs: typeof r.body.simMs, lastSeq: typeof r.body.lastSeq, server: Object.keys(r.body.server) }).toEqual({ engine: 'kube-relay', version: 'v1.33.1', simMs: 'number', speed: 50, lastSeq: 'number', server: ['requests', 'tooManyRequests', 'slowWatchersClosed', 'openStreams', 'heapUsedMB'] });
     expect(r.body.simMs).toBeGreaterThan(Date.parse('2026-01-01T00:00:00Z'));
     expect(r.body.simMs).toBeLessThanOrEqual(cluster.now());
     expect(r.body.lastSeq).toBeLessThanOrEqual(cluster.relay.lastSeq);

@@ -32,19 +32,46 @@ export function closeIfSlow(server: ServerContext, res: ServerResponse, stop: ()
   if (res.writableLength <= server.watchBufferBytes) return false;
   server.stats.slowWatchersClosed++;
   stop();
+  // the response lets go of its socket once ended, but the socket still holds what was queued
+  const socket = res.socket;
   if (!res.writableEnded) res.end();
-  const t = setTimeout(() => res.destroy(), 10_000);
+  const t = setTimeout(() => socket?.destroy(), 10_000);
   t.unref();
-  res.on('close', () => clearTimeout(t));
+  socket?.once('close', () => clearTimeout(t));
   return true;
 }
 
 /**
- * Counts an open stream in the server's stats until its response closes.
+ * Counts an open stream in the server's stats until it ends or its connection closes.
  */
 export function countStream(server: ServerContext, res: ServerResponse): void {
   server.stats.openStreams++;
-  res.on('close', () => server.stats.openStreams--);
+  let counted = true;
+  const done = () => {
+    if (!counted) return;
+    counted = false;
+    server.stats.openStreams--;
+  };
+  res.once('finish', done);
+  res.once('close', done);
+}
+
+/**
+ * One JSON line per stored object and event type, shared by every watcher that sends it (the
+ * watch cache's cachingObject does the same: an event is serialized once, not once per watcher).
+ */
+const encoded = new Map<object, Map<string, string>>();
+/** Entries kept: a fan-out happens at once, so a short memory is enough (and stays small). */
+const ENCODED_KEPT = 512;
+function jsonLine(ev: WatchEvent): string {
+  let byType = encoded.get(ev.object);
+  if (!byType) {
+    encoded.set(ev.object, (byType = new Map()));
+    if (encoded.size > ENCODED_KEPT) encoded.delete(encoded.keys().next().value!);
+  }
+  let line = byType.get(ev.type);
+  if (line === undefined) byType.set(ev.type, (line = `${JSON.stringify({ type: ev.type, object: ev.object })}\n`));
+  return line;
 }
 
 /** Serves GET …?watch=true. @throws StatusError 500 for a resourceVersion the versioner cannot parse (before any header). */
@@ -59,6 +86,7 @@ export function serveWatch(ctx: RequestCtx, t: Target, lq: ListQuery): void {
   const def = table ? tableDefFor(t.info, crd) : undefined;
   let first = true;
   const encode = (ev: WatchEvent): string => {
+    if (!def) return jsonLine(ev);
     let object: unknown = ev.object;
     if (def && ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
       object = toTable(def, [ev.object as KObject], cluster.now(), { resourceVersion: ev.object.metadata.resourceVersion }, q.get('includeObject') ?? 'Metadata', first);
@@ -76,7 +104,10 @@ export function serveWatch(ctx: RequestCtx, t: Target, lq: ListQuery): void {
   let rv = lq.resourceVersion;
   if (!rv || rv === '0') {
     const list = api.list(user, t.info, ns, { labelSelector, fieldSelector: fields, quiet: true });
-    for (const o of list.items) res.write(encode({ type: 'ADDED', object: o }));
+    for (const o of list.items) {
+      res.write(encode({ type: 'ADDED', object: o }));
+      if (closeIfSlow(ctx.server, res, () => undefined)) return;
+    }
     rv = list.metadata.resourceVersion ?? '';
   }
   let stop: (() => void) | null = null;
