@@ -256,7 +256,13 @@ describe('body kinds (create.go / update.go decode, versionCheckManager)', () =>
   });
 });
 
-describe('limits: request body, max-in-flight', () => {
+describe('limits: request body, max-in-flight, headers', () => {
+  it('answers headers over 16 KiB with 431, as a plain-text HTTP error', async () => {
+    const r = await raw('/api/v1/namespaces/victim/configmaps', { headers: { 'X-Big': 'x'.repeat(20_000) } });
+    expect([r.code, r.text]).toEqual([431, '431 Request Header Fields Too Large']);
+    expect((await raw('/readyz')).code).toBe(200);
+  });
+
   it('refuses a body over the limit with 413 (streamed and declared)', async () => {
     const s2 = await startServer(new Cluster(), { port: 0, token: TOKEN, maxRequestBodyBytes: 1024 });
     try {
