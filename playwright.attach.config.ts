@@ -9,13 +9,16 @@ const apiPort = Number(process.env.E2E_API_PORT ?? 16443);
 // attach.spec.ts runs only under this config (the default config has no apiserver)
 process.env.KUBE_RELAY_ATTACH_E2E = '1';
 const dist = process.env.E2E_DIST ? ` --outDir ${process.env.E2E_DIST}` : '';
+// the apiserver writes its per-start token here; the preview's /k8s proxy and the spec read it
+const kubeconfig = `${process.env.TMPDIR ?? '/tmp'}/kube-relay-attach-${apiPort}.kubeconfig`;
+process.env.KUBE_RELAY_ATTACH_KUBECONFIG = kubeconfig;
 
 export default defineConfig({
   ...base,
   testMatch: 'attach.spec.ts',
   webServer: [
     {
-      command: `npx tsx src/cli/apiserver.ts --port ${apiPort} --speed 20 --kubeconfig ${process.env.TMPDIR ?? '/tmp'}/kube-relay-attach-${apiPort}.kubeconfig`,
+      command: `npx tsx src/cli/apiserver.ts --port ${apiPort} --speed 20 --kubeconfig ${kubeconfig}`,
       url: `http://127.0.0.1:${apiPort}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -23,7 +26,7 @@ export default defineConfig({
     {
       command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort${dist}`,
       url: `http://127.0.0.1:${port}`,
-      env: { KUBE_RELAY_API: `http://127.0.0.1:${apiPort}` },
+      env: { KUBE_RELAY_API: `http://127.0.0.1:${apiPort}`, KUBE_RELAY_KUBECONFIG: kubeconfig },
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -1,21 +1,81 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import type { ProxyOptions } from 'vite';
+import type { Connect, Plugin, ProxyOptions } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { readFileSync, statSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 
 const monacoEsm = fileURLToPath(new URL('./node_modules/monaco-editor/esm/vs/', import.meta.url));
 
 // The browser attaches to an API server through the app's own server (src/ui/attach):
 // `/k8s/…` → KUBE_RELAY_API (default `kubectl proxy`'s http://127.0.0.1:8001), which sends no
 // CORS headers. Watches stream through; the target is echoed as x-kube-relay-upstream.
+// `npm run apiserver` wants its bearer token: KUBE_RELAY_API_TOKEN, or KUBE_RELAY_KUBECONFIG
+// naming the kubeconfig it wrote; requests other sites' pages make through the proxy are
+// refused (403), since it holds that credential (src/server/app-proxy.test.ts).
+
+/**
+ * The proxy's bearer token: `token`, else the `token:` line of the kubeconfig at `kubeconfig`
+ * (re-read when the file changes, so a restarted `npm run apiserver` is followed); undefined
+ * when neither gives one.
+ */
+export function proxyToken(src: { token?: string; kubeconfig?: string }): () => string | undefined {
+  let cached: { mtimeMs: number; token: string | undefined } | undefined;
+  return () => {
+    if (src.token) return src.token;
+    if (!src.kubeconfig) return undefined;
+    try {
+      const { mtimeMs } = statSync(src.kubeconfig);
+      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, token: /^\s+token:\s*(\S+)\s*$/m.exec(readFileSync(src.kubeconfig, 'utf8'))?.[1] };
+      return cached.token;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/**
+ * Whether a request comes from another site's page: `Sec-Fetch-Site` other than same-origin /
+ * none, or an `Origin` whose host is not the request's own Host (browsers send Origin on every
+ * cross-origin fetch and form post).
+ */
+export function isCrossSite(req: IncomingMessage): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site && site !== 'same-origin' && site !== 'none') return true;
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  try {
+    return new URL(origin).host !== (req.headers.host ?? '');
+  } catch {
+    return true;
+  }
+}
+
+const CROSS_SITE_STATUS = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: "forbidden: the /k8s proxy serves this app's own pages only (cross-site request refused)", reason: 'Forbidden', code: 403 });
+
 const kubeRelayApi = process.env.KUBE_RELAY_API ?? 'http://127.0.0.1:8001';
+const tokenFor = proxyToken({ token: process.env.KUBE_RELAY_API_TOKEN, kubeconfig: process.env.KUBE_RELAY_KUBECONFIG });
+const sameSiteOnly: Connect.NextHandleFunction = (req, res, next) => {
+  if (!req.url?.startsWith('/k8s') || !isCrossSite(req)) return next();
+  res.writeHead(403, { 'Content-Type': 'application/json' });
+  res.end(CROSS_SITE_STATUS);
+};
+const k8sGuard: Plugin = {
+  name: 'kube-relay-k8s-proxy-guard',
+  configureServer: (server) => void server.middlewares.use(sameSiteOnly),
+  configurePreviewServer: (server) => void server.middlewares.use(sameSiteOnly),
+};
 const k8sProxy: Record<string, ProxyOptions> = {
   '/k8s': {
     target: kubeRelayApi,
     changeOrigin: true,
     rewrite: (p) => p.replace(/^\/k8s/, '') || '/',
     configure: (proxy) => {
-      proxy.on('proxyReq', (req) => req.removeHeader('origin'));
+      proxy.on('proxyReq', (req) => {
+        req.removeHeader('origin');
+        const token = tokenFor();
+        if (token) req.setHeader('Authorization', `Bearer ${token}`);
+      });
       proxy.on('proxyRes', (res) => {
         res.headers['x-kube-relay-upstream'] = kubeRelayApi;
       });
@@ -24,7 +84,7 @@ const k8sProxy: Record<string, ProxyOptions> = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), k8sGuard],
   resolve: {
     alias: [
       // monaco-editor ≥ 0.56 has an exports map, so monaco-worker-manager's (monaco-yaml's)

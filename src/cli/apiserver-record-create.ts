@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       const body = Buffer.concat(chunks);
       const ct = req.headers['content-type'] ?? '';
       if (ct.startsWith('application/vnd.kubernetes.protobuf')) seen.push({ method: req.method ?? '', path: req.url ?? '', contentType: ct, body });
-      const up = request({ host: '127.0.0.1', port: srv.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      const up = request({ host: '127.0.0.1', port: srv.port, path: req.url, method: req.method, headers: { ...req.headers, host: `127.0.0.1:${srv.port}`, authorization: `Bearer ${srv.token}` } }, (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
         r.pipe(res);
       });

@@ -40,7 +40,7 @@ export async function recordFrozenGoldens(opts: { objects: string; commands: rea
   cluster.settle(600_000);
   const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kube-relay-goldens-')), 'kubeconfig');
   const srv = await startServer(cluster, { port: opts.port, speed: 0 });
-  writeFileSync(kubeconfig, kubeconfigYAML(srv.url));
+  writeFileSync(kubeconfig, kubeconfigYAML(srv.httpsUrl, { token: srv.token, caPem: srv.caPem }));
   const blocks: GoldenBlock[] = [];
   try {
     for (const line of opts.commands) {

@@ -55,7 +55,7 @@ async function session(name: string, title: string, steps: Step[]): Promise<void
   const dir = mkdtempSync(join(tmpdir(), 'kube-relay-goldens-'));
   const kubeconfig = join(dir, 'kubeconfig');
   const srv = await startServer(new Cluster(), { port: 0, speed: SPEED });
-  writeFileSync(kubeconfig, kubeconfigYAML(srv.url));
+  writeFileSync(kubeconfig, kubeconfigYAML(srv.httpsUrl, { token: srv.token, caPem: srv.caPem }));
   const blocks: GoldenBlock[] = [];
   try {
     for (const s of steps) {

@@ -16,6 +16,10 @@ import { startServer, type RunningServer } from './server';
 import { decodeKubernetesProtobuf } from './protobuf';
 import { cells, normalise, parseTranscript } from './golden';
 
+/** The servers here take this bearer token (auth.ts); every request carries it. */
+const TOKEN = 'goldens-test-token';
+const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+
 interface Captured {
   args: string;
   method: string;
@@ -85,7 +89,7 @@ describe('kubectl create: protobuf request bodies (testdata/create-protobuf.json
 describe('kubectl create against the server (testdata/create.txt)', () => {
   let srv: RunningServer;
   beforeAll(async () => {
-    srv = await startServer(new Cluster(), { port: 0, speed: 1 });
+    srv = await startServer(new Cluster(), { port: 0, speed: 1, token: TOKEN });
   });
   afterAll(async () => srv.close());
 

@@ -14,6 +14,10 @@ import { kustomizeDir } from '../cli/kustomize';
 import { startServer, type RunningServer } from './server';
 import { cells, normalise, parseTranscript, type GoldenBlock } from './golden';
 
+/** The servers here take this bearer token (auth.ts); every request carries it. */
+const TOKEN = 'goldens-test-token';
+const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+
 const ROOT = new URL('../../', import.meta.url).pathname;
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 
@@ -101,7 +105,7 @@ describe.each([
   let cluster: Cluster;
   beforeAll(async () => {
     cluster = new Cluster();
-    srv = await startServer(cluster, { port: 0, speed: 1 });
+    srv = await startServer(cluster, { port: 0, speed: 1, token: TOKEN });
   });
   afterAll(async () => srv.close());
 

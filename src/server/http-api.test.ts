@@ -8,6 +8,8 @@ import { Cluster } from '../cluster/cluster';
 import { startServer, type RunningServer } from './server';
 
 let srv: RunningServer;
+/** Every request carries the server's bearer token (auth.ts). */
+const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
 const j = async (path: string, init: RequestInit = {}) => {
   const r = await fetch(srv.url + path, init);
   return { code: r.status, body: (await r.json()) as any, headers: r.headers };

@@ -3,11 +3,23 @@
  * (RFC 7234 299 warnings, as the apiserver's warning recorder writes them), body reading.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringify as toYAML } from 'yaml';
 import { StatusError, type Status } from '../cluster/api/errors';
 
-/** Writes a JSON body. */
+const yamlResponses = new WeakSet<ServerResponse>();
+
+/** Marks a response as negotiated to application/yaml (negotiation.ts): sendJSON writes YAML. */
+export function answerInYAML(res: ServerResponse): void {
+  yamlResponses.add(res);
+}
+
+/** Writes a JSON body (YAML when the response was negotiated to it and the type is plain JSON). */
 export function sendJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = []): void {
-  const text = JSON.stringify(body);
+  let text: string;
+  if (contentType === 'application/json' && yamlResponses.has(res)) {
+    text = toYAML(body, { aliasDuplicateObjects: false });
+    contentType = 'application/yaml';
+  } else text = JSON.stringify(body);
   const headers: Record<string, string | string[]> = { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache, private' };
   if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
   res.writeHead(code, headers);
@@ -17,6 +29,16 @@ export function sendJSON(res: ServerResponse, code: number, body: unknown, conte
 /** A metav1.Status failure as kube-apiserver answers it. */
 export function sendStatus(res: ServerResponse, s: Status): void {
   sendJSON(res, s.code, s);
+}
+
+/**
+ * A Failure Status with any metav1.StatusReason, including those the engine never raises
+ * (Unauthorized, RequestEntityTooLarge, TooManyRequests) and "" (StatusReasonUnknown, which the
+ * wire form omits: ErrorToAPIStatus for an error that is not an APIStatus).
+ */
+export function statusError(code: number, reason: string, message: string): StatusError {
+  const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason ? { reason } : {}), code };
+  return new StatusError(s as Status);
 }
 
 /** 404 for a path nothing serves (the apiserver's NotFound handler). */

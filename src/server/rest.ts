@@ -12,6 +12,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYAML } from 'yaml';
+import type { ServerContext } from './server';
+import { checkApplyKind, decodeObjectBody, readLimitedBody } from './body';
+import { negotiateInput } from './negotiation';
+import { checkListResourceVersion, goQueryBool, parseListQuery, queryInt64 } from './params';
 import type { Cluster } from '../cluster/cluster';
 import type { RequestUser, WriteOptions } from '../cluster/apiserver/apiserver';
 import { apiVersionOf, groupResource, type ResourceInfo } from '../cluster/api/resources';
@@ -21,8 +25,8 @@ import { formatLabelSelector } from '../cluster/api/labels';
 import { dropFields, unknownFields } from '../cluster/kubectl/known-fields';
 import { PATCH_MEDIA_TYPES, newUnsupportedPatch } from '../cluster/apiserver/patch';
 import { applyJSONPatch, applyMergePatch } from '../cluster/apiserver/patch-json';
-import { methodNotAllowed, notFoundPath, readBodyBytes, sendJSON } from './http-util';
-import { PROTOBUF_MEDIA_TYPE, decodeKubernetesProtobuf } from './protobuf';
+import { methodNotAllowed, notFoundPath, sendJSON } from './http-util';
+import { decodeKubernetesProtobuf } from './protobuf';
 import { tableDefFor, toTable, wantsTable } from './table';
 import { checkFieldSelector, listPage } from './list';
 import { serveWatch } from './watch';
@@ -61,40 +65,60 @@ export function isObserver(req: IncomingMessage): boolean {
 
 export interface RequestCtx {
   cluster: Cluster;
+  /** Who the credential (and any impersonation) says is calling. */
   user: RequestUser;
   query: URLSearchParams;
   req: IncomingMessage;
   res: ServerResponse;
+  /** The default field manager: the User-Agent's product (handlers/rest.go managerOrUserAgent). */
+  manager: string;
+  /** Limits and counters of the server. */
+  server: ServerContext;
 }
 
-function writeOpts(q: URLSearchParams, user: RequestUser): WriteOptions & { force?: boolean } {
+function writeOpts(q: URLSearchParams, manager: string): WriteOptions & { force?: boolean } {
   const fv = q.get('fieldValidation');
   if (fv && !['Strict', 'Warn', 'Ignore'].includes(fv)) throw newBadRequest(`fieldValidation parameter unsupported: ${fv}`);
   const dry = q.getAll('dryRun');
   for (const d of dry) if (d !== 'All') throw newBadRequest(`Invalid dryRun: ${d}; supported values: "All"`);
   return {
     dryRun: dry.includes('All'),
-    fieldManager: q.get('fieldManager') ?? user.participant,
+    fieldManager: q.get('fieldManager') ?? (manager || undefined),
     fieldValidation: (fv as 'Strict' | 'Warn' | 'Ignore' | null) ?? 'Warn',
     force: q.get('force') === 'true',
   };
 }
 
 /**
- * The request body, decoded by its Content-Type: JSON, YAML (apply patches), or Kubernetes
- * protobuf (kubectl's typed clients, protobuf.ts); undefined when empty.
+ * A body that is not an object to create or update (DeleteOptions, Eviction, Binding, Scale,
+ * patches), decoded by its Content-Type: JSON (also when absent), YAML (apply patches), or
+ * Kubernetes protobuf; undefined when empty. Read within the server's body limit.
+ * @param patch true for a PATCH, whose Content-Type was checked against the patch types.
+ * @throws StatusError 413, 415, 400.
  */
-async function bodyOf(req: IncomingMessage): Promise<unknown> {
-  const bytes = await readBodyBytes(req);
+async function bodyOf(ctx: RequestCtx, patch = false): Promise<unknown> {
+  const { req } = ctx;
   const ct = req.headers['content-type'] ?? '';
-  if (ct.split(';')[0].trim() === PROTOBUF_MEDIA_TYPE) return bytes.length ? decodeKubernetesProtobuf(bytes) : undefined;
+  const format = patch ? (/yaml/.test(ct) ? 'yaml' : 'json') : negotiateInput(ct);
+  const bytes = await readLimitedBody(req, ctx.server.maxRequestBodyBytes);
+  if (format === 'protobuf') return bytes.length ? decodeKubernetesProtobuf(bytes) : undefined;
   const text = bytes.toString('utf8');
   if (!text.trim()) return undefined;
   try {
-    return /yaml/.test(ct) ? parseYAML(text) : JSON.parse(text);
+    return format === 'yaml' ? parseYAML(text, { maxAliasCount: 100 }) : JSON.parse(text);
   } catch (err) {
-    throw newBadRequest(`error decoding ${/yaml/.test(ct) ? 'YAML' : 'JSON'}: ${err instanceof Error ? err.message : String(err)}`);
+    throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/**
+ * The object of a create or update, decoded into the endpoint's kind (body.ts: 415 for a media
+ * type the resource does not decode, 400 for a body of another kind or no kind at all).
+ */
+async function objectBodyOf(ctx: RequestCtx, info: ResourceInfo): Promise<KObject> {
+  const format = negotiateInput(ctx.req.headers['content-type'], !!info.custom);
+  const bytes = await readLimitedBody(ctx.req, ctx.server.maxRequestBodyBytes);
+  return decodeObjectBody(bytes, format, info, ctx.cluster.api.registry);
 }
 
 /**
@@ -114,8 +138,9 @@ function decode(info: ResourceInfo, obj: KObject, fv: WriteOptions['fieldValidat
   return obj;
 }
 
+/** Custom resources: the unstructured decoder keeps what the body says; a kind of another endpoint is refused. */
 function checkKind(info: ResourceInfo, obj: KObject): void {
-  if (obj.kind && obj.kind !== info.kind) throw newBadRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(info)})`);
+  if (info.custom && obj.kind && obj.kind !== info.kind) throw newBadRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(info)})`);
 }
 
 function scaleOf(info: ResourceInfo, o: KObject): KObject {
@@ -146,8 +171,9 @@ function sendObject(ctx: RequestCtx, t: Target, obj: KObject, code = 200, warnin
 
 function deleteOptionsOf(q: URLSearchParams, body: unknown): { gracePeriodSeconds?: number; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean } {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, any>;
-  const grace = q.get('gracePeriodSeconds') ?? b.gracePeriodSeconds;
-  const policy = q.get('propagationPolicy') ?? b.propagationPolicy ?? (b.orphanDependents === true ? 'Orphan' : undefined);
+  const grace = queryInt64(q, 'gracePeriodSeconds') ?? b.gracePeriodSeconds;
+  const orphan = goQueryBool(q, 'orphanDependents') ?? b.orphanDependents;
+  const policy = q.get('propagationPolicy') ?? b.propagationPolicy ?? (orphan === true ? 'Orphan' : undefined);
   if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy)) throw newBadRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
   const dry = [...q.getAll('dryRun'), ...((b.dryRun as string[] | undefined) ?? [])];
   return { gracePeriodSeconds: grace !== undefined && grace !== null ? Number(grace) : undefined, propagationPolicy: policy, preconditions: b.preconditions, dryRun: dry.includes('All') };
@@ -175,10 +201,12 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
     if (method === 'GET') {
       const labelSelector = q.get('labelSelector') ?? undefined;
       const fieldSelector = q.get('fieldSelector') ?? undefined;
+      const lq = parseListQuery(q);
       checkFieldSelector(info, fieldSelector);
-      if (q.get('watch') === 'true' || q.get('watch') === '1') return serveWatch(ctx, t);
+      if (lq.watch) return serveWatch(ctx, t, lq);
+      checkListResourceVersion(lq);
       const list = api.list(user, info, ns || undefined, { labelSelector, fieldSelector, quiet: isObserver(req) });
-      const page = listPage(list, q);
+      const page = listPage(list, q, lq.limit, lq.continueToken);
       if (wantsTable(req.headers.accept)) {
         const def = tableDefFor(info, crdOf(cluster, info));
         sendJSON(res, 200, toTable(def, page.items, cluster.now(), page.metadata, q.get('includeObject') ?? 'Metadata'), 'application/json;as=Table;v=v1;g=meta.k8s.io');
@@ -188,9 +216,9 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       return;
     }
     if (method === 'POST') {
-      const o = writeOpts(q, user);
+      const o = writeOpts(q, ctx.manager);
       const warnings: string[] = [];
-      const body = decode(info, (await bodyOf(req)) as KObject, o.fieldValidation, warnings);
+      const body = decode(info, await objectBodyOf(ctx, info), o.fieldValidation, warnings);
       if (info.resource === 'bindings') {
         const b = body as KObject;
         api.bind(user, ns, b.metadata?.name ?? '', b.target?.name ?? '');
@@ -203,7 +231,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       return;
     }
     if (method === 'DELETE') {
-      const body = await bodyOf(req);
+      const body = await bodyOf(ctx);
       const dopts = deleteOptionsOf(q, body);
       const list = api.list(user, info, ns || undefined, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
       const items = list.items.map((o) => api.delete(user, info, o.metadata.namespace ?? '', o.metadata.name, dopts));
@@ -219,7 +247,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
   }
   if (t.sub === 'binding' || t.sub === 'eviction') {
     if (method !== 'POST') throw methodNotAllowed();
-    const body = ((await bodyOf(req)) ?? {}) as KObject;
+    const body = ((await bodyOf(ctx)) ?? {}) as KObject;
     if (t.sub === 'binding') {
       api.bind(user, ns, name, body.target?.name ?? '');
       sendJSON(res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
@@ -237,9 +265,9 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       return;
     }
     case 'PUT': {
-      const o = writeOpts(q, user);
+      const o = writeOpts(q, ctx.manager);
       const warnings: string[] = [];
-      const body = decode(info, (await bodyOf(req)) as KObject, o.fieldValidation, warnings);
+      const body = decode(info, await objectBodyOf(ctx, info), o.fieldValidation, warnings);
       checkKind(info, body);
       if (body.metadata?.name && body.metadata.name !== name) throw newBadRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
       const old = api.getObject(groupResource(info), ns, name);
@@ -251,11 +279,12 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
     }
     case 'PATCH': {
       const ct = (req.headers['content-type'] ?? '').split(';')[0].trim();
-      const type = PATCH_MEDIA_TYPES[ct];
+      const type = Object.hasOwn(PATCH_MEDIA_TYPES, ct) ? PATCH_MEDIA_TYPES[ct] : undefined;
       if (!type) throw newUnsupportedPatch(!!info.custom);
-      const o = writeOpts(q, user);
+      const o = writeOpts(q, ctx.manager);
       if (type === 'apply' && !q.get('fieldManager')) throw newBadRequest('PATCH, application/apply-patch+yaml requests require fieldManager to be set');
-      const body = await bodyOf(req);
+      const body = await bodyOf(ctx, true);
+      if (type === 'apply') checkApplyKind(info, body);
       const warnings: string[] = [];
       const r = api.patch(user, info, ns, name, type, body, { ...o, subresource: t.sub === 'status' ? 'status' : undefined });
       if (type !== 'apply' && !info.custom) {
@@ -266,7 +295,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       return;
     }
     case 'DELETE': {
-      const dopts = deleteOptionsOf(q, await bodyOf(req));
+      const dopts = deleteOptionsOf(q, await bodyOf(ctx));
       const r = api.delete(user, info, ns, name, dopts);
       deleted(ctx, t, name, r, !!dopts.dryRun);
       return;
@@ -285,13 +314,14 @@ async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string):
     return;
   }
   if (req.method !== 'PUT' && req.method !== 'PATCH') throw methodNotAllowed();
-  const body = await bodyOf(req);
+  const isPatch = req.method === 'PATCH';
+  const sct = (req.headers['content-type'] ?? '').split(';')[0].trim();
+  if (isPatch && !Object.hasOwn(PATCH_MEDIA_TYPES, sct)) throw newUnsupportedPatch(false);
+  const body = await bodyOf(ctx, isPatch);
   let scale: KObject;
   if (req.method === 'PUT') scale = body as KObject;
   else {
-    const ct = (req.headers['content-type'] ?? '').split(';')[0].trim();
-    const type = PATCH_MEDIA_TYPES[ct];
-    if (!type) throw newUnsupportedPatch(false);
+    const type = PATCH_MEDIA_TYPES[sct];
     scale = (type === 'json' ? applyJSONPatch(scaleOf(t.info, cur), body) : applyMergePatch(scaleOf(t.info, cur), body)) as KObject;
   }
   const replicas = scale?.spec?.replicas;
@@ -299,7 +329,7 @@ async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string):
   if (replicas < 0) {
     throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`, reason: 'Invalid', details: { name, group: 'autoscaling', kind: 'Scale', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }] }, code: 422 });
   }
-  const o = writeOpts(q, user);
+  const o = writeOpts(q, ctx.manager);
   const next = { ...cur, spec: { ...cur.spec, replicas } };
   if (scale.metadata?.resourceVersion) next.metadata = { ...next.metadata, resourceVersion: scale.metadata.resourceVersion };
   const r = api.update(user, t.info, ns, next, { ...o, viaSubresource: 'scale', summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}` });

@@ -30,8 +30,8 @@ beforeAll(async () => {
   srv = await startServer(cluster, { port: 0, speed: SPEED });
   kc = new k8s.KubeConfig();
   kc.loadFromOptions({
-    clusters: [{ name: 'kube-relay', server: srv.url, skipTLSVerify: true }],
-    users: [{ name: 'client-node' }],
+    clusters: [{ name: 'kube-relay', server: srv.httpsUrl, caData: Buffer.from(srv.caPem).toString('base64') }],
+    users: [{ name: 'client-node', token: srv.token }],
     contexts: [{ name: 'kube-relay', cluster: 'kube-relay', user: 'client-node' }],
     currentContext: 'kube-relay',
   });

@@ -8,6 +8,8 @@ import { Cluster } from '../cluster/cluster';
 import { startServer, type RunningServer } from './server';
 
 let srv: RunningServer;
+/** Every request carries the server's bearer token (auth.ts). */
+const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
 let cluster: Cluster;
 const j = async (path: string, init: RequestInit = {}) => {
   const r = await fetch(srv.url + path, init);
@@ -86,7 +88,7 @@ describe('pods/log', () => {
 describe('/kube-relay/v1', () => {
   it('GET /info names the engine, the Kubernetes version, the simulated now and the speed', async () => {
     const r = await j('/kube-relay/v1/info');
-    expect({ ...r.body, simMs: typeof r.body.simMs, lastSeq: typeof r.body.lastSeq }).toEqual({ engine: 'kube-relay', version: 'v1.33.1', simMs: 'number', speed: 50, lastSeq: 'number' });
+    expect({ ...r.body, simMs: typeof r.body.simMs, lastSeq: typeof r.body.lastSeq, server: Object.keys(r.body.server) }).toEqual({ engine: 'kube-relay', version: 'v1.33.1', simMs: 'number', speed: 50, lastSeq: 'number', server: ['requests', 'tooManyRequests', 'slowWatchersClosed', 'openStreams', 'heapUsedMB'] });
     expect(r.body.simMs).toBeGreaterThan(Date.parse('2026-01-01T00:00:00Z'));
     expect(r.body.simMs).toBeLessThanOrEqual(cluster.now());
     expect(r.body.lastSeq).toBeLessThanOrEqual(cluster.relay.lastSeq);
@@ -107,7 +109,7 @@ describe('/kube-relay/v1', () => {
     expect(r.ended).toBe(false);
     expect(hops.some((h) => h.category === 'heartbeat')).toBe(false);
     const req = hops.find((h) => h.kind === 'request' && h.verb === 'create');
-    expect([req.from, req.to, req.resource, req.namespace, req.name]).toEqual(['node', 'kube-apiserver', 'configmaps', 'default', 'relay-cm']);
+    expect([req.from, req.to, req.resource, req.namespace, req.name]).toEqual(['kubectl', 'kube-apiserver', 'configmaps', 'default', 'relay-cm']);
   });
 
   it.each([

@@ -2,8 +2,9 @@
  * Which engine the page runs on: the in-browser worker (default) or an API server it attaches
  * to. Chosen with the toolbar's engine select (EngineControl.tsx), kept in localStorage, and
  * overridable per page load with `?attach=BASE` (`?attach=/k8s`: through the app's own proxy,
- * vite.config.ts; `?attach=http://127.0.0.1:6443`: a server sending CORS headers, as
- * `npm run apiserver` does for localhost origins; `?attach=off`: the worker). Switching reloads
+ * vite.config.ts, which adds `npm run apiserver`'s token; `?attach=http://…`: a server that
+ * sends CORS headers for this origin and asks for no token — the page holds none; `?attach=off`:
+ * the worker). Switching reloads
  * the page, so the worker and the attach client never run side by side.
  */
 import { createStore } from 'zustand/vanilla';
