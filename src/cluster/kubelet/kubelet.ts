@@ -114,7 +114,7 @@ export class Kubelet {
     this.runtime.wipe();
     this.podWorkers.reset();
     this.statusManager.reset();
-    this.images.backOff.clear();
+    this.images.reset();
     this.volumes.reset();
     this.lease.reset();
   }
