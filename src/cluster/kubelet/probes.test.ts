@@ -150,13 +150,17 @@ describe('probe handlers against what the container serves', () => {
     else expect(un.some(([, r]) => r === 'Killing')).toBe(false);
   });
 
-  test('the declared port answers; an assumed process is reported by containerInfo', () => {
+  test('an unknown image: the declared port answers (assumed), and containerInfo says so', () => {
     const env = newEnv();
-    createPod(env, 'web', 'node-1', [{ name: 'web', image: 'nginx:1.14.2', ports: [{ containerPort: 8080, name: 'http' }],
+    createPod(env, 'web', 'node-1', [{ name: 'web', image: 'ghcr.io/example/shop:1.0', ports: [{ containerPort: 8080, name: 'http' }],
       livenessProbe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' }, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 } }]);
     env.clock.advance(60_000);
     expect(timeline(env, 'web', ['Unhealthy', 'Killing'])).toEqual([]);
-    expect(env.kubelets.get('node-1')!.containerInfo('default', 'web')).toEqual([{ name: 'web', assumed: true, logs: [], previousLogs: [] }]);
+    expect(env.kubelets.get('node-1')!.containerInfo('default', 'web')).toEqual([{ name: 'web', assumed: true, logs: [], previousLogs: [], serves: { kind: 'assumed', ports: [8080] } }]);
+    // nginx's default server is modelled: port 80 only, whatever containerPorts say
+    createPod(env, 'ng', 'node-1', [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }] }]);
+    env.clock.advance(10_000);
+    expect(env.kubelets.get('node-1')!.containerInfo('default', 'ng')[0].serves).toEqual({ kind: 'known', ports: [80] });
   });
 });
 
