@@ -40,7 +40,7 @@ describe.each([
   test('history lists each revision with the CHANGE-CAUSE the object carried', () => {
     expect(c.kubectl(`rollout history ${res} web`).output).toBe(`${id} \nREVISION  CHANGE-CAUSE\n1         v1.26\n2         v1.27\n\n`);
     const h = c.list('controllerrevisions.apps', 'default')[0];
-    expect(Object.keys(h.metadata.labels).sort()).toEqual(['app', label]);
+    expect(Object.keys(h.metadata.labels ?? {}).sort()).toEqual(['app', label]);
   });
 
   test('undo --to-revision=1 renumbers revision 1 to 3; a plain undo then goes back to 1.27 (revision 4)', () => {
