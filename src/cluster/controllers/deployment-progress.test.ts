@@ -44,8 +44,8 @@ describe('Deployment Progressing condition', () => {
     expect(progressing(false)).toEqual([
       [0.001, 'True', 'NewReplicaSetCreated', 'Created new replica set "web-5c94f75b5d"', '00:00:00Z', '00:00:00Z'],
       [0.004, 'True', 'ReplicaSetUpdated', 'ReplicaSet "web-5c94f75b5d" is progressing.', '00:00:00Z', '00:00:00Z'],
-      [2.538, 'True', 'ReplicaSetUpdated', 'ReplicaSet "web-5c94f75b5d" is progressing.', '00:00:02Z', '00:00:00Z'],
-      [2.63, 'True', 'NewReplicaSetAvailable', 'ReplicaSet "web-5c94f75b5d" has successfully progressed.', '00:00:02Z', '00:00:00Z'],
+      [2.249, 'True', 'ReplicaSetUpdated', 'ReplicaSet "web-5c94f75b5d" is progressing.', '00:00:02Z', '00:00:00Z'],
+      [2.263, 'True', 'NewReplicaSetAvailable', 'ReplicaSet "web-5c94f75b5d" has successfully progressed.', '00:00:02Z', '00:00:00Z'],
     ]);
   });
 

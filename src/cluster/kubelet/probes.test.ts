@@ -66,7 +66,7 @@ describe('scenario: liveness-exec (test/fixtures/doc-yaml/user-guide/liveness/ex
 
   test('kubectl describe view (seed 1): Unhealthy (x3 over 20s) at 20–40 s, Killing at 40 s, restarted at 70 s', () => {
     expect(at80).toEqual([
-      [0, 0, 1, 'Scheduled'], [0, 70, 2, 'Pulling'], [0, 0, 1, 'Pulled'], [1, 70, 2, 'Created'], [1, 70, 2, 'Started'],
+      [0, 0, 1, 'Scheduled'], [0, 70, 2, 'Pulling'], [1, 1, 1, 'Pulled'], [1, 70, 2, 'Created'], [1, 70, 2, 'Started'],
       [20, 40, 3, 'Unhealthy'], [40, 40, 1, 'Killing'], [70, 70, 1, 'Pulled'],
     ]);
   });

@@ -132,7 +132,7 @@ spec:
     // so the 4th kill is the first that waits (20 s, then 40 s, 80 s)
     expect(seen).toEqual([
       [1, 'ContainerCreating 0'], [3, 'Running 0'], [12, 'Running 1'], [21, 'Running 2'], [31, 'Running 3'],
-      [41, 'CrashLoopBackOff 3'], [61, 'Running 4'], [71, 'CrashLoopBackOff 4'], [112, 'Running 5'], [121, 'CrashLoopBackOff 5'],
+      [41, 'CrashLoopBackOff 3'], [61, 'Running 4'], [71, 'CrashLoopBackOff 4'], [111, 'Running 5'], [121, 'CrashLoopBackOff 5'],
     ]);
     const s = c.get('pods', 'default', 'live')!.status.containerStatuses[0];
     // nginx's STOPSIGNAL (SIGQUIT) makes it quit gracefully: exit 0, Completed

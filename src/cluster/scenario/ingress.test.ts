@@ -19,7 +19,7 @@ describe('traffic to an Ingress host and path', () => {
   const sc = parseScenario(parse(readFileSync(resolve(scenarios, 'ingress.scenario.yaml'), 'utf8')));
   const result = runScenario(sc, { readFile: (p) => readFileSync(resolve(scenarios, p), 'utf8') });
   const steps = result.steps;
-  const shop = ['shop-5468b47755-rxzm9', 'shop-5468b47755-zdflr'];
+  const shop = ['shop-5468b47755-v9lql', 'shop-5468b47755-lr5fs'];
 
   it('an Ingress with neither rules nor defaultBackend is rejected; the others are created', () => {
     expect(steps[0].results!.filter((r) => r.kind === 'Ingress').map((r) => [r.object, r.action])).toEqual([
@@ -43,7 +43,7 @@ describe('traffic to an Ingress host and path', () => {
   const nf = 'HTTP/1.1 404 Not Found';
   it.each([
     { step: 3, url: 'http://shop.example.com/', want: [[200, ok, 'Service/default/shop', `Pod/default/${shop[0]}`], [200, ok, 'Service/default/shop', `Pod/default/${shop[1]}`]] },
-    { step: 4, url: '/cart/items: Prefix /cart (longest match); nginx has no /cart/items', want: [[404, nf, 'Service/default/cart', 'Pod/default/cart-6697db476f-xswv9']] },
+    { step: 4, url: '/cart/items: Prefix /cart (longest match); nginx has no /cart/items', want: [[404, nf, 'Service/default/cart', 'Pod/default/cart-6697db476f-9hjlb']] },
     { step: 5, url: '/cartoon: not under /cart (element-wise Prefix) → /', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[0]}`]] },
     { step: 6, url: '/status: Exact → a Service without endpoints', want: [[503, 'HTTP/1.1 503 Service Temporarily Unavailable', 'Service/default/empty', null]] },
     { step: 7, url: '/status/x: Exact does not match → /', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[1]}`]] },
@@ -88,8 +88,8 @@ describe('traffic to an Ingress host and path', () => {
     expect(hops.slice(0, 5).map((h) => `${h.from} → ${h.to} ${h.kind}: ${h.summary}`)).toEqual([
       'client → client note: curl http://shop.example.com/',
       'client → ingress-nginx-controller request: GET / Host: shop.example.com',
-      `ingress-nginx-controller → ingress-nginx-controller decision: shop.example.com/ matches Ingress/default/shop / (Prefix) → Service/default/shop → upstream 10.244.2.2:80`,
-      `ingress-nginx-controller → pod/default/${shop[0]} request: GET / Host: shop.example.com → 10.244.2.2:80`,
+      `ingress-nginx-controller → ingress-nginx-controller decision: shop.example.com/ matches Ingress/default/shop / (Prefix) → Service/default/shop → upstream 10.244.2.3:80`,
+      `ingress-nginx-controller → pod/default/${shop[0]} request: GET / Host: shop.example.com → 10.244.2.3:80`,
       `pod/default/${shop[0]} → client response: ${ok}`,
     ]);
   });
