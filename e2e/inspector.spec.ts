@@ -14,6 +14,8 @@ test('click a Pod: the Scheduling tab shows why its node was chosen; owners lead
   await expect(inspector).toBeVisible();
   await expect(inspector.getByTestId('inspector-yaml')).toContainText('spec — desired state');
   await expect(inspector.getByTestId('inspector-yaml')).toContainText('status — current state');
+  // peekcart's image is not one kube-relay models: what it serves is assumed, and the inspector says so
+  await expect(inspector.getByTestId('inspector-assumed')).toHaveText('Assumed: kube-relay does not model ghcr.io/peekcart/peekcart:1.0.0; container peekcart is taken to listen on 8080 and answer 200 on every path.');
   await inspector.getByTestId('inspector-tab-scheduling').click();
   const rows = inspector.getByTestId('scheduling-row');
   await expect(rows).toHaveCount(4);

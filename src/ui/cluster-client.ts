@@ -15,7 +15,7 @@ import { stepFilterOf } from './timeline/step-filter';
 import i18n from 'i18next';
 import { startAttach, type AttachHandle } from './attach/attach-client';
 import { engineStore, engineTarget } from './attach/engine';
-import type { ParsedTour, Step } from '../worker/protocol';
+import type { ParsedTour, PodContainerServes, Step } from '../worker/protocol';
 
 let connection: ClusterConnection | null = null;
 
@@ -155,6 +155,8 @@ export const cluster = {
   /** `kubectl get -o yaml` printing of each value, by the engine's printer in the worker. */
   printYAML: (values: unknown[]): Promise<string[]> => api().printYAML(values),
   proxyRules: (node: string): Promise<string | null> => api().proxyRules(node),
+  /** What each container of a Pod listens on, known or assumed (the Pod inspector's note). */
+  podServes: (namespace: string, name: string): Promise<PodContainerServes[]> => api().podServes(namespace, name),
   // tours (ui/tours): the worker parses tour files and plays their steps on the live cluster
   parseTour: (text: string): Promise<ParsedTour> => api().parseTour(text),
   runScenarioSteps: (steps: Step[]) => run(() => api().runScenarioSteps(steps)),

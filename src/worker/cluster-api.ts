@@ -33,7 +33,7 @@ import { parseScenario, type Step } from '../cluster/scenario/scenario';
 import type { StandaloneContainer } from '../cluster/docker/standalone';
 import { ScriptPlayer } from './script';
 import { FramedRun, importStride } from './import-frames';
-import type { ParsedTour } from './protocol';
+import type { ParsedTour, PodContainerServes } from './protocol';
 
 /** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
 export interface ClusterLike {
@@ -57,6 +57,8 @@ export interface ClusterLike {
   kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void): KubectlResult;
   readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
   readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
+  /** the kubelets by node name (Kubelet.containerInfo: what a container serves, known or assumed) */
+  readonly kubelets?: ReadonlyMap<string, { containerInfo(namespace: string, name: string): { name: string; serves?: { kind: 'known' | 'assumed' | 'none'; ports: number[] } }[] }>;
   /** traffic/nslookup.ts through cluster DNS */
   dnsLookup(name: string, fromNamespace: string): DnsLookupResult;
   /** traffic/traffic.ts */
@@ -461,6 +463,15 @@ export class ClusterHost implements ClusterApi {
 
   proxyRules(node: string): string | null {
     return this.cluster.kubeProxies.get(node)?.rules() ?? null;
+  }
+
+  podServes(namespace: string, name: string): PodContainerServes[] {
+    const pod = this.cluster.objects().find((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && o.metadata.name === name);
+    const kubelet = pod?.spec?.nodeName ? this.cluster.kubelets?.get(pod.spec.nodeName) : undefined;
+    if (!pod || !kubelet) return [];
+    const specs: { name: string; image?: string }[] = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
+    const images = new Map<string, string>(specs.map((c) => [c.name, c.image ?? '']));
+    return kubelet.containerInfo(namespace, name).flatMap((c) => (c.serves ? [{ name: c.name, image: images.get(c.name) ?? '', kind: c.serves.kind, ports: c.serves.ports }] : []));
   }
 
   // ── network tools (issue 5): traffic/*.ts ──

@@ -27,6 +27,14 @@ import type { StandaloneContainer } from '../cluster/docker/standalone';
 import type { Step, Scenario } from '../cluster/scenario/scenario';
 import type { StepResult } from '../cluster/scenario/runner';
 import type { ScriptStatus } from './script';
+
+/** One container's entry of {@link ClusterApi.podServes}. */
+export interface PodContainerServes {
+  name: string;
+  image: string;
+  kind: 'known' | 'assumed' | 'none';
+  ports: number[];
+}
 export type { StandaloneContainer, Step, Scenario, StepResult, ScriptStatus };
 
 /** A tour file parsed by the worker: the scenario plus its optional `title: {en, ko}`. */
@@ -176,6 +184,12 @@ export interface ClusterApi {
   schedulingDecision(namespace: string, name: string): SchedulingDecision | null;
   /** A node's kube-proxy rules as `iptables-save` prints them, or null when the node runs no kube-proxy. */
   proxyRules(node: string): string | null;
+  /**
+   * What each container of a Pod listens on, as the kubelet simulates it: `known` for a
+   * modelled image (nginx's port 80 and pages), `assumed` when kube-relay assumes what an
+   * unknown program serves. Empty when no kubelet runs the Pod.
+   */
+  podServes(namespace: string, name: string): PodContainerServes[];
   /** `nslookup name` from a Pod in `fromNamespace`, through cluster DNS (CoreDNS). Read-only. */
   dnsLookup(name: string, fromNamespace: string): DnsLookupResult;
   /** Sends `count` HTTP requests (traffic generator); routed by kube-proxy rules; recorded in the session log (it draws from the RNG). */

@@ -244,6 +244,11 @@ export class APIServer implements StrategyContext {
   randomSuffix(n: number): string {
     return this.rng.string(n);
   }
+  private tokenVolumeRng?: Rng;
+  serviceAccountVolumeSuffix(): string {
+    this.tokenVolumeRng ??= this.rng.derive('kube-api-access');
+    return this.tokenVolumeRng.string(5);
+  }
 
   // ---- helpers -----------------------------------------------------------------------
   private resourceKey(info: ResourceInfo): string {

@@ -34,6 +34,8 @@ export const StatefulSetControllerName = 'statefulset-controller';
 export const StatefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
 export const PodIndexLabel = 'apps.kubernetes.io/pod-index';
 export const StatefulSetRevisionLabel = 'controller-revision-hash';
+/** history.ControllerRevisionHashLabel: the hash label pkg/controller/history puts on a StatefulSet's ControllerRevisions. */
+export const ControllerRevisionHashLabel = 'controller.kubernetes.io/hash';
 
 /** getOrdinal: the trailing ordinal of `<set>-<n>`, or -1. */
 export function getOrdinal(set: KObject, pod: KObject): number {
@@ -124,20 +126,40 @@ export class StatefulSetController {
     this.updateStatefulSet(set, pods);
   }
 
-  /** getStatefulSetRevisions: the current and update ControllerRevisions (the update one created if missing). */
+  /**
+   * getStatefulSetRevisions: the current and update ControllerRevisions. The update revision is
+   * the one whose data equals the set's template: when it is the newest it is kept; when an older
+   * one is equal (a `rollout undo`, or editing the template back) it is renumbered to max + 1
+   * (history.UpdateControllerRevision), so `rollout history` lists it last and a later plain
+   * `undo` goes back the other way; otherwise a new one is created (newRevision: the set's
+   * template labels plus `controller.kubernetes.io/hash`, the set's annotations — so
+   * `kubernetes.io/change-cause` becomes the history's CHANGE-CAUSE).
+   */
   private revisions(set: KObject): [string, string, number] {
     const ns = set.metadata.namespace ?? '';
     const mine = this.historyInformer.list(ns).filter((h) => getControllerOf(h)?.uid === set.metadata.uid);
     const hash = computeHash(set.spec?.template, set.status?.collisionCount ?? 0);
     const updateName = `${set.metadata.name}-${hash}`;
     const maxRev = Math.max(0, ...mine.map((h) => h.revision ?? 0));
-    let updateRevNum = mine.find((h) => h.metadata.name === updateName)?.revision;
-    if (updateRevNum === undefined) {
+    const equal = mine.find((h) => h.metadata.name === updateName);
+    let updateRevNum = equal?.revision;
+    if (equal && (equal.revision ?? 0) < maxRev) {
+      updateRevNum = maxRev + 1;
+      try {
+        this.historyClient.update({ ...deepCopy(equal), revision: updateRevNum }, { summary: `update ControllerRevision ${ns}/${updateName}: revision ${updateRevNum}` });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    } else if (updateRevNum === undefined) {
       updateRevNum = maxRev + 1;
       try {
         this.historyClient.create(ns, {
           apiVersion: 'apps/v1', kind: 'ControllerRevision',
-          metadata: { name: updateName, namespace: ns, labels: { ...(set.spec?.template?.metadata?.labels ?? {}), [StatefulSetRevisionLabel]: hash }, ownerReferences: [newControllerRef(set)] },
+          metadata: {
+            name: updateName, namespace: ns, labels: { ...(set.spec?.template?.metadata?.labels ?? {}), [ControllerRevisionHashLabel]: hash },
+            ...(set.metadata.annotations ? { annotations: { ...set.metadata.annotations } } : {}),
+            ownerReferences: [newControllerRef(set)],
+          },
           data: { spec: { template: { ...deepCopy(set.spec?.template), $patch: 'replace' } } },
           revision: updateRevNum,
         }, { summary: `create ControllerRevision ${ns}/${updateName} (revision ${updateRevNum})` });

@@ -8,6 +8,9 @@
  *   Normal  Pulled   Container image "nginx:1.14.2" already present on machine
  *   Warning Failed   Failed to pull image "nginx:1.161": rpc error: code = NotFound desc = …: not found
  *   Normal  BackOff  Back-off pulling image "nginx:1.161"
+ * While backing off, the container's waiting message carries the last pull error (v1.33's
+ * prevPullErrMsg): `Back-off pulling image "nginx:1.161": ErrImagePull: rpc error: …`; the
+ * event's message stays without it.
  *   Warning ErrImageNeverPull  Container image "x" is not present with pull policy of Never
  *   Warning InspectFailed      Failed to apply default image tag "x": …
  * Durations are simulated ms.
@@ -55,6 +58,8 @@ export function containerRef(pod: KObject, name: string): ObjectRef {
 
 export class ImageManager {
   readonly backOff: Backoff;
+  /** the last failed pull's `<err>: <msg>` per back-off key (image_manager.go prevPullErrMsg) */
+  private readonly prevPullErrMsg = new Map<string, string>();
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -62,6 +67,12 @@ export class ImageManager {
     private readonly recorder: EventRecorder,
   ) {
     this.backOff = new Backoff(ctx.timings.backOffInitialMs, ctx.timings.backOffMaxMs, () => ctx.clock.now());
+  }
+
+  /** Forgets the back-off and the remembered pull errors (a kubelet restart: both live in memory). */
+  reset(): void {
+    this.backOff.clear();
+    this.prevPullErrMsg.clear();
   }
 
   /** EnsureImageExists: calls `cb` once, asynchronously when a pull is needed. */
@@ -92,7 +103,9 @@ export class ImageManager {
     if (this.backOff.isInBackOffSinceUpdate(key, now)) {
       const msg = `Back-off pulling image "${image}"`;
       this.recorder.event(ref, 'Normal', 'BackOff', msg);
-      cb({ ok: false, reason: 'ImagePullBackOff', message: msg, retryAt: (this.backOff.lastUpdate(key) ?? now) + this.backOff.get(key) });
+      // wrap the error from the actual pull: it becomes state.waiting.message
+      const prev = this.prevPullErrMsg.get(key);
+      cb({ ok: false, reason: 'ImagePullBackOff', message: prev === undefined ? msg : `${msg}: ${prev}`, retryAt: (this.backOff.lastUpdate(key) ?? now) + this.backOff.get(key) });
       return;
     }
     this.recorder.event(ref, 'Normal', 'Pulling', `Pulling image "${image}"`);
@@ -100,9 +113,12 @@ export class ImageManager {
       if (!r.ok) {
         this.recorder.event(ref, 'Warning', 'Failed', `Failed to pull image "${image}": ${r.error}`);
         this.backOff.next(key, this.ctx.clock.now());
+        // evalCRIPullErr's fallback: the error as is, ErrImagePull
+        this.prevPullErrMsg.set(key, `ErrImagePull: ${r.error}`);
         cb({ ok: false, reason: 'ErrImagePull', message: r.error });
         return;
       }
+      this.prevPullErrMsg.delete(key);
       this.recorder.event(ref, 'Normal', 'Pulled',
         `Successfully pulled image "${image}" in ${formatGoDuration(r.pullMs)} (${formatGoDuration(r.totalMs)} including waiting). Image size: ${r.image.sizeBytes} bytes.`);
       cb({ ok: true, image: r.image });

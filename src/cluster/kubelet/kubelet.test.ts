@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { newEnv, createPod, getPod, timeline, since, type TestEnv } from './test-env';
 
+const NOT_FOUND = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.161": failed to resolve reference "docker.io/library/nginx:1.161": docker.io/library/nginx:1.161: not found';
 const NGINX = { name: 'nginx', image: 'nginx:1.14.2', imagePullPolicy: 'IfNotPresent' };
 
 function statusOf(env: TestEnv, name: string) {
@@ -163,7 +164,8 @@ describe('Pod workers', () => {
     expect(states.map(([, s]) => s).slice(0, 6)).toEqual(['-', 'ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull', 'ImagePullBackOff']);
     const s = statusOf(env, 'web');
     expect(s.phase).toBe('Pending');
-    expect(s.containerStatuses[0].state.waiting).toEqual({ reason: 'ImagePullBackOff', message: 'Back-off pulling image "nginx:1.161"' });
+    // v1.33 wraps the last pull error into the back-off's waiting message (prevPullErrMsg)
+    expect(s.containerStatuses[0].state.waiting).toEqual({ reason: 'ImagePullBackOff', message: `Back-off pulling image "nginx:1.161": ErrImagePull: ${NOT_FOUND}` });
     expect(env.clock.deadlines().some((d) => d.label === 'back-off pulling image nginx:1.161 for default/web')).toBe(true);
   });
 
@@ -270,5 +272,31 @@ describe('power', () => {
     const boot = timeline(env, 'node-1').slice(-3);
     expect(boot.map(([, r]) => r)).toEqual(['Starting', 'NodeAllocatableEnforced', 'Rebooted']);
     expect(boot[2][2]).toMatch(/^Node node-1 has been rebooted, boot id: [0-9a-f-]{36}$/);
+  });
+});
+
+describe('image pull waiting messages (image_manager.go v1.33)', () => {
+  test('ErrImagePull carries the pull error; ImagePullBackOff wraps it, alternating on upstream\'s timing', () => {
+    const env = newEnv({ missing: ['nginx:1.161'] });
+    const msgs: [number, string, string][] = [];
+    env.api.store.listen((ev) => {
+      if (ev.resource !== 'pods' || ev.obj.metadata.name !== 'web') return;
+      const w = ev.obj.status?.containerStatuses?.[0]?.state?.waiting;
+      if (w && (!msgs.length || msgs[msgs.length - 1][2] !== w.message)) msgs.push([since(env), w.reason, w.message]);
+    });
+    createPod(env, 'web', 'node-1', [{ name: 'nginx', image: 'nginx:1.161' }]);
+    env.clock.advance(40_000);
+    expect(msgs.map(([, r, m]) => [r, m])).toEqual([
+      ['ContainerCreating', undefined],
+      ['ErrImagePull', NOT_FOUND],
+      ['ImagePullBackOff', `Back-off pulling image "nginx:1.161": ErrImagePull: ${NOT_FOUND}`],
+      ['ErrImagePull', NOT_FOUND],
+      ['ImagePullBackOff', `Back-off pulling image "nginx:1.161": ErrImagePull: ${NOT_FOUND}`],
+      ['ErrImagePull', NOT_FOUND],
+      ['ImagePullBackOff', `Back-off pulling image "nginx:1.161": ErrImagePull: ${NOT_FOUND}`],
+    ]);
+    // pull fails → ErrImagePull; the resync 1 s later hits the back-off; the retry comes 10 s,
+    // then 20 s after the failed pull (image back-off 10 s doubling)
+    expect(msgs.map(([t]) => t)).toEqual([0.001, 0.996, 1.996, 11.433, 12.433, 32.076, 33.076]);
   });
 });

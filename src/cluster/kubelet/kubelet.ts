@@ -38,6 +38,13 @@ export interface ContainerInfo {
   /** the current run's log lines (kubectl logs) and the previous run's (kubectl logs --previous) */
   logs: string[];
   previousLogs: string[];
+  /**
+   * What the running container listens on (kubelet/images/web-servers.ts): `known` when the
+   * image's default server is modelled (nginx: port 80, its pages), `assumed` when kube-relay
+   * assumes an unknown program serves its declared (or probed) ports with 200 on every path,
+   * `none` when a modelled script listens on nothing. Absent while the container is not running.
+   */
+  serves?: { kind: 'known' | 'assumed' | 'none'; ports: number[] };
 }
 
 /** How a node is configured (docs/scenario-format.md#cluster `nodes`). */
@@ -114,7 +121,7 @@ export class Kubelet {
     this.runtime.wipe();
     this.podWorkers.reset();
     this.statusManager.reset();
-    this.images.backOff.clear();
+    this.images.reset();
     this.volumes.reset();
     this.lease.reset();
   }
@@ -159,7 +166,7 @@ export class Kubelet {
     if (!rec) return [];
     return [...rec.initContainers, ...rec.containers]
       .filter((c) => !container || c.name === container)
-      .map((c) => ({ name: c.name, assumed: !!c.process?.assumed, logs: [...c.logs], previousLogs: [...(c.previousLogs ?? [])] }));
+      .map((c) => ({ name: c.name, assumed: !!c.process?.assumed, logs: [...c.logs], previousLogs: [...(c.previousLogs ?? [])], ...(c.current.kind === 'running' ? { serves: this.podWorkers.servedPorts(c) } : {}) }));
   }
 
   /** Why a Pod's volumes are not set up yet (e.g. an unbound claim), empty when they are. */

@@ -45,13 +45,40 @@ describe('BackOff events during CrashLoopBackOff and ImagePullBackOff', () => {
     expect(ev.map((e) => [e.count, e.firstTimestamp, e.lastTimestamp])).toEqual([[count, first, last]]);
   });
 
-  test('kubectl describe: BackOff (x26 over 4m58s), last seen 1s ago; restarts unchanged (5 in 5 min)', () => {
+  // seed-dependent: once the kubelet has written 25 Events about the Pod (Pulled messages differ
+  // by pull time, so each is new) the spam filter drops the rest — here BackOff stops at x7
+  test('kubectl describe: BackOff (x7 over 4m58s), last seen 3m48s ago (spam filter); restarts unchanged (5 in 5 min)', () => {
     const c = new Cluster({ seed: 1 });
     c.kubectl('run crash --image=busybox --restart=Always -- sh -c "sleep 2; exit 1"');
     c.advance(304_000);
     const uid = c.get('pods', 'default', 'crash')!.metadata.uid;
     const events = c.kubectl('describe pod crash').output.split('Events:\n')[1].split('\n');
-    expect(events.find((l) => l.includes('BackOff'))).toBe(`  Warning  BackOff    1s (x26 over 4m58s)   kubelet            Back-off restarting failed container crash in pod crash_default(${uid})`);
+    expect(events.find((l) => l.includes('BackOff'))).toBe(`  Warning  BackOff    3m48s (x7 over 4m58s)  kubelet            Back-off restarting failed container crash in pod crash_default(${uid})`);
     expect(c.kubectl('get pod crash').output).toBe('NAME    READY   STATUS             RESTARTS        AGE\ncrash   0/1     CrashLoopBackOff   5 (2m17s ago)   5m4s\n');
+  });
+});
+
+describe('an image that cannot be pulled, as kubectl shows it (seed 1, 120 s)', () => {
+  const c = new Cluster({ seed: 1 });
+  c.images.markMissing('nginx:1.161');
+  c.kubectl('run web --image=nginx:1.161');
+  c.advance(120_000);
+  const NOT_FOUND = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.161": failed to resolve reference "docker.io/library/nginx:1.161": docker.io/library/nginx:1.161: not found';
+
+  test('describe: Pulling, Failed (pull error, ErrImagePull, ImagePullBackOff) and BackOff counted up (25 kubelet Events: the spam filter’s burst)', () => {
+    const rows = c.kubectl('describe pod web').output.split('Events:\n')[1].split('\n').slice(2, -1).map((l) => l.trim().split(/\s{2,}/));
+    expect(rows.map(([type, reason, age, , msg]) => [type, reason, age, msg])).toEqual([
+      ['Normal', 'Scheduled', '2m', 'Successfully assigned default/web to node-3'],
+      ['Warning', 'Failed', '58s (x6 over 118s)', 'Error: ImagePullBackOff'],
+      ['Normal', 'Pulling', '48s (x4 over 2m)', 'Pulling image "nginx:1.161"'],
+      ['Warning', 'Failed', '48s (x4 over 119s)', `Failed to pull image "nginx:1.161": ${NOT_FOUND}`],
+      ['Warning', 'Failed', '48s (x4 over 119s)', 'Error: ErrImagePull'],
+      ['Normal', 'BackOff', '47s (x7 over 118s)', 'Back-off pulling image "nginx:1.161"'],
+    ]);
+  });
+
+  test('get pod: STATUS ImagePullBackOff with the v1.33 waiting message', () => {
+    expect(c.kubectl('get pod web').output).toBe('NAME   READY   STATUS             RESTARTS   AGE\nweb    0/1     ImagePullBackOff   0          2m\n');
+    expect(c.get('pods', 'default', 'web')!.status.containerStatuses[0].state.waiting).toEqual({ reason: 'ImagePullBackOff', message: `Back-off pulling image "nginx:1.161": ErrImagePull: ${NOT_FOUND}` });
   });
 });

@@ -31,6 +31,7 @@ import type { KObject } from '../api/types';
 import type { EventRecorder } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import { Backoff, formatGoDuration } from './backoff';
+import { defaultServer, httpAnswer, imageRepoName, IMAGE_PORTS, type HttpAnswer } from './images/web-servers';
 import { ContainerProcess, execInContainer, type ExecResult } from './container-process';
 import { inClusterFor } from './images/in-cluster';
 import { makeEnvironmentVariables } from './env';
@@ -91,6 +92,7 @@ export class PodWorkers {
     this.probes = new ProbeManager(ctx, recorder, timers, {
       exec: (rec, c, argv, timeoutMs) => this.exec(rec, c, argv, timeoutMs),
       serves: (rec, port) => this.serves(rec, port),
+      httpGet: (rec, port, path) => this.httpGet(rec, port, path),
       onResult: (rec, c, type, result) => {
         if (result === 'Failure' && type !== 'readiness') this.killForProbe(rec, c, type);
         else {
@@ -112,14 +114,46 @@ export class PodWorkers {
     return execInContainer(argv, { fs: c.fs, vars: { ...c.process.ctx.vars }, hostname: rec.name, now: () => this.ctx.clock.now() }, timeoutMs);
   }
 
-  /** A running container of the Pod whose process is assumed serves the ports its image listens on when known (images/*.ts), else its declared ports (or, with none declared, its probes' ports). */
+  /**
+   * A running container of the Pod listens on `port`: a known image running its default server
+   * (images/web-servers.ts) on that server's ports; another process the shell does not model
+   * (assumed) on its declared containerPorts (or, with none declared, its probes' ports) and its
+   * image's known ports; a modelled script on nothing (ingress-nginx: its flags' ports).
+   */
   serves(rec: PodRecord, port: number): boolean {
-    return this.allContainers(rec).some((c) => {
+    return this.listener(rec, port) !== undefined;
+  }
+
+  /** The running container of the Pod that listens on `port` (see {@link serves}), or undefined. */
+  listener(rec: PodRecord, port: number): ContainerRecord | undefined {
+    return this.allContainers(rec).find((c) => {
       if (c.current.kind !== 'running' || !c.process?.assumed) return false;
       if (c.process.listenPorts) return c.process.listenPorts.includes(port);
+      const server = defaultServer(c.spec);
+      if (server) return server.ports.includes(port);
       const declared = ((c.spec.ports ?? []) as { containerPort: number }[]).map((p) => p.containerPort);
+      if ((IMAGE_PORTS[imageRepoName(c.spec.image ?? '')] ?? []).includes(port)) return true;
       return (declared.length ? declared : ProbeManager.probePorts(c.spec)).includes(port);
     });
+  }
+
+  /** What a running container listens on, and whether that is known or assumed (see {@link listener}). */
+  servedPorts(c: ContainerRecord): { kind: 'known' | 'assumed' | 'none'; ports: number[] } {
+    if (!c.process?.assumed) return { kind: 'none', ports: [] };
+    if (c.process.listenPorts) return { kind: 'known', ports: [...c.process.listenPorts] };
+    const server = defaultServer(c.spec);
+    if (server) return { kind: 'known', ports: [...server.ports] };
+    const declared = ((c.spec.ports ?? []) as { containerPort: number }[]).map((p) => p.containerPort);
+    const ports = new Set([...(declared.length ? declared : ProbeManager.probePorts(c.spec)), ...(IMAGE_PORTS[imageRepoName(c.spec.image ?? '')] ?? [])]);
+    return { kind: 'assumed', ports: [...ports].sort((a, b) => a - b) };
+  }
+
+  /** GET `path` on `port` of the Pod: null when nothing listens, else the server's answer (images/web-servers.ts). */
+  httpGet(rec: PodRecord, port: number, path: string): (HttpAnswer & { assumed: boolean }) | null {
+    const c = this.listener(rec, port);
+    if (!c) return null;
+    if (c.process?.listenPorts) return { status: 200, body: '', assumed: true };
+    return httpAnswer(c.spec, path, rec.name);
   }
 
   private ref(rec: PodRecord): PodRef {
@@ -337,7 +371,9 @@ export class PodWorkers {
         c.finishedAtMs = rc.finishedAt;
       }
       if (!restart) c.probeKill = undefined;
-      this.status.setPodStatus(rec);
+      // SyncPod kills and starts again in one pass (computePodActions: ContainersToStart): the
+      // exited container is only seen by the next sync's status, next to its successor
+      if (!restart) this.status.setPodStatus(rec);
       this.syncPass(rec, 0);
     });
   }

@@ -11,8 +11,11 @@
  *   Warning Unhealthy "Readiness probe failed: timeout: failed to connect service \"10.244.1.5:9555\" within 1s: context deadline exceeded"   (grpc)
  *   Warning Unhealthy "Readiness probe errored and resulted in unknown state: strconv.Atoi: parsing \"http\": invalid syntax"
  * What a probe reaches is the simulated container: exec runs through the shell against the
- * container's files; httpGet/tcpSocket/grpc succeed when a running container of the Pod serves
- * the port (see {@link ProbeHooks.serves}). Probe ticks are periodic work, but a tick that the
+ * container's files; tcpSocket/grpc succeed when a running container of the Pod serves
+ * the port (see {@link ProbeHooks.serves}); httpGet gets the status code that container's server
+ * answers for the path (kubelet/images/web-servers.ts: nginx 404s paths it has no file for):
+ *   Warning Unhealthy "Readiness probe failed: HTTP probe failed with statuscode: 404"   (pkg/probe/http/http.go)
+ * Probe ticks are periodic work, but a tick that the
  * engine knows will change a result (first probe of a container, a streak below its
  * threshold) is a deadline for `settle`. Times: seconds in the API, simulated ms here.
  */
@@ -51,6 +54,8 @@ export interface ProbeHooks {
   exec(rec: PodRecord, c: ContainerRecord, argv: string[], timeoutMs: number): ExecResult;
   /** True when a running container of the Pod serves `port`. */
   serves(rec: PodRecord, port: number): boolean;
+  /** GET `path` on `port` of the Pod: null when nothing listens (connection refused), else the status code. */
+  httpGet?(rec: PodRecord, port: number, path: string): { status: number } | null;
   /** A result changed (after thresholds): readiness → status; liveness/startup failure → kill. */
   onResult(rec: PodRecord, c: ContainerRecord, type: ProbeType, result: Result): void;
 }
@@ -262,8 +267,14 @@ export class ProbeManager {
       if (typeof port === 'string') return { result: 'Failure', output: '', error: port, tookMs: 0 };
       const host = p.httpGet.host || podIP;
       const hostPort = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-      if (this.hooks.serves(rec, port) && (!p.httpGet.host || p.httpGet.host === podIP)) return { result: 'Success', output: '', tookMs: 0 };
       const path = p.httpGet.path ?? '/';
+      const target = path.startsWith('/') ? path : '/' + path;
+      if (!p.httpGet.host || p.httpGet.host === podIP) {
+        const answer = this.hooks.httpGet ? this.hooks.httpGet(rec, port, target) : this.hooks.serves(rec, port) ? { status: 200 } : null;
+        // DoHTTPProbe: 200 ≤ code < 400 is success (redirects are followed or warned about)
+        if (answer && answer.status >= 200 && answer.status < 400) return { result: 'Success', output: '', tookMs: 0 };
+        if (answer) return { result: 'Failure', output: `HTTP probe failed with statuscode: ${answer.status}`, tookMs: 0 };
+      }
       return { result: 'Failure', output: `Get "${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${hostPort}${path.startsWith('/') ? path : '/' + path}": dial tcp ${hostPort}: connect: connection refused`, tookMs: 0 };
     }
     if (p.tcpSocket) {

@@ -66,7 +66,7 @@ describe('scenario: liveness-exec (test/fixtures/doc-yaml/user-guide/liveness/ex
 
   test('kubectl describe view (seed 1): Unhealthy (x3 over 20s) at 20–40 s, Killing at 40 s, restarted at 70 s', () => {
     expect(at80).toEqual([
-      [0, 0, 1, 'Scheduled'], [0, 70, 2, 'Pulling'], [0, 0, 1, 'Pulled'], [1, 70, 2, 'Created'], [1, 70, 2, 'Started'],
+      [0, 0, 1, 'Scheduled'], [0, 70, 2, 'Pulling'], [1, 1, 1, 'Pulled'], [1, 70, 2, 'Created'], [1, 70, 2, 'Started'],
       [20, 40, 3, 'Unhealthy'], [40, 40, 1, 'Killing'], [70, 70, 1, 'Pulled'],
     ]);
   });
@@ -150,13 +150,17 @@ describe('probe handlers against what the container serves', () => {
     else expect(un.some(([, r]) => r === 'Killing')).toBe(false);
   });
 
-  test('the declared port answers; an assumed process is reported by containerInfo', () => {
+  test('an unknown image: the declared port answers (assumed), and containerInfo says so', () => {
     const env = newEnv();
-    createPod(env, 'web', 'node-1', [{ name: 'web', image: 'nginx:1.14.2', ports: [{ containerPort: 8080, name: 'http' }],
+    createPod(env, 'web', 'node-1', [{ name: 'web', image: 'ghcr.io/example/shop:1.0', ports: [{ containerPort: 8080, name: 'http' }],
       livenessProbe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' }, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 } }]);
     env.clock.advance(60_000);
     expect(timeline(env, 'web', ['Unhealthy', 'Killing'])).toEqual([]);
-    expect(env.kubelets.get('node-1')!.containerInfo('default', 'web')).toEqual([{ name: 'web', assumed: true, logs: [], previousLogs: [] }]);
+    expect(env.kubelets.get('node-1')!.containerInfo('default', 'web')).toEqual([{ name: 'web', assumed: true, logs: [], previousLogs: [], serves: { kind: 'assumed', ports: [8080] } }]);
+    // nginx's default server is modelled: port 80 only, whatever containerPorts say
+    createPod(env, 'ng', 'node-1', [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }] }]);
+    env.clock.advance(10_000);
+    expect(env.kubelets.get('node-1')!.containerInfo('default', 'ng')[0].serves).toEqual({ kind: 'known', ports: [80] });
   });
 });
 

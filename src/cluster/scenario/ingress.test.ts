@@ -19,7 +19,7 @@ describe('traffic to an Ingress host and path', () => {
   const sc = parseScenario(parse(readFileSync(resolve(scenarios, 'ingress.scenario.yaml'), 'utf8')));
   const result = runScenario(sc, { readFile: (p) => readFileSync(resolve(scenarios, p), 'utf8') });
   const steps = result.steps;
-  const shop = ['shop-5468b47755-rxzm9', 'shop-5468b47755-zdflr'];
+  const shop = ['shop-5468b47755-v9lql', 'shop-5468b47755-lr5fs'];
 
   it('an Ingress with neither rules nor defaultBackend is rejected; the others are created', () => {
     expect(steps[0].results!.filter((r) => r.kind === 'Ingress').map((r) => [r.object, r.action])).toEqual([
@@ -37,19 +37,28 @@ describe('traffic to an Ingress host and path', () => {
     );
   });
 
+  // ingress-nginx passes the path through (no rewrite): nginx:1.27 answers its welcome page on
+  // `/` and 404 on paths it has no file for (kubelet/images/web-servers.ts)
+  const ok = 'HTTP/1.1 200 OK · Welcome to nginx!';
+  const nf = 'HTTP/1.1 404 Not Found';
   it.each([
-    { step: 3, url: 'http://shop.example.com/', want: [[200, `Hostname: ${shop[0]}`, 'Service/default/shop'], [200, `Hostname: ${shop[1]}`, 'Service/default/shop']] },
-    { step: 4, url: '/cart/items: Prefix /cart (longest match)', want: [[200, 'Hostname: cart-6697db476f-xswv9', 'Service/default/cart']] },
-    { step: 5, url: '/cartoon: not under /cart (element-wise Prefix) → /', want: [[200, `Hostname: ${shop[0]}`, 'Service/default/shop']] },
-    { step: 6, url: '/status: Exact → a Service without endpoints', want: [[503, '503 Service Temporarily Unavailable', 'Service/default/empty']] },
-    { step: 7, url: '/status/x: Exact does not match → /', want: [[200, `Hostname: ${shop[1]}`, 'Service/default/shop']] },
-    { step: 8, url: 'a host without paths → default backend', want: [[404, 'default backend - 404', null]] },
-    { step: 9, url: 'the address without a matching host → default backend', want: [[404, 'default backend - 404', null]] },
-    { step: 13, url: 'after a catch-all defaultBackend Ingress', want: [[200, `Hostname: ${shop[0]}`, 'Service/default/shop']] },
+    { step: 3, url: 'http://shop.example.com/', want: [[200, ok, 'Service/default/shop', `Pod/default/${shop[0]}`], [200, ok, 'Service/default/shop', `Pod/default/${shop[1]}`]] },
+    { step: 4, url: '/cart/items: Prefix /cart (longest match); nginx has no /cart/items', want: [[404, nf, 'Service/default/cart', 'Pod/default/cart-6697db476f-9hjlb']] },
+    { step: 5, url: '/cartoon: not under /cart (element-wise Prefix) → /', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[0]}`]] },
+    { step: 6, url: '/status: Exact → a Service without endpoints', want: [[503, 'HTTP/1.1 503 Service Temporarily Unavailable', 'Service/default/empty', null]] },
+    { step: 7, url: '/status/x: Exact does not match → /', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[1]}`]] },
+    { step: 8, url: 'a host without paths → default backend', want: [[404, 'HTTP/1.1 404 Not Found · default backend - 404', null, null]] },
+    { step: 9, url: 'the address without a matching host → default backend', want: [[404, 'HTTP/1.1 404 Not Found · default backend - 404', null, null]] },
+    { step: 13, url: 'after a catch-all defaultBackend Ingress', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[0]}`]] },
   ])('$url', ({ step, want }) => {
     const rs = steps[step].requests!;
-    expect(rs.map((r) => [r.status, r.body, r.serviceKey])).toEqual(want);
+    expect(rs.map((r) => [r.status, r.message, r.serviceKey, r.podKey])).toEqual(want);
     expect(rs.every((r) => r.viaNode === 'control-plane' && r.ok === (r.status === 200))).toBe(true);
+  });
+
+  it('the body is nginx\'s own page: index.html on /, the 404 page naming nginx/1.27 elsewhere', () => {
+    expect(steps[3].requests![0].body).toContain('<title>Welcome to nginx!</title>');
+    expect(steps[4].requests![0].body).toBe('<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n');
   });
 
   it('routes name the Ingress that matched; the round robin alternates the shop Pods', () => {
@@ -57,7 +66,7 @@ describe('traffic to an Ingress host and path', () => {
     expect(steps[8].requests![0].ingressKey).toBeNull();
     expect(steps[13].requests![0].ingressKey).toBe('Ingress/default/fallback');
     expect(steps[6].requests![0].message).toBe('HTTP/1.1 503 Service Temporarily Unavailable');
-    expect(steps[3].requests![0].message).toBe(`HTTP/1.1 200 OK · Hostname: ${shop[0]}`);
+    expect(steps[3].requests![0].message).toBe(ok);
   });
 
   it('a host no Ingress serves does not resolve from outside', () => {
@@ -79,9 +88,9 @@ describe('traffic to an Ingress host and path', () => {
     expect(hops.slice(0, 5).map((h) => `${h.from} → ${h.to} ${h.kind}: ${h.summary}`)).toEqual([
       'client → client note: curl http://shop.example.com/',
       'client → ingress-nginx-controller request: GET / Host: shop.example.com',
-      `ingress-nginx-controller → ingress-nginx-controller decision: shop.example.com/ matches Ingress/default/shop / (Prefix) → Service/default/shop → upstream 10.244.2.2:80`,
-      `ingress-nginx-controller → pod/default/${shop[0]} request: GET / Host: shop.example.com → 10.244.2.2:80`,
-      `pod/default/${shop[0]} → client response: HTTP/1.1 200 OK · Hostname: ${shop[0]}`,
+      `ingress-nginx-controller → ingress-nginx-controller decision: shop.example.com/ matches Ingress/default/shop / (Prefix) → Service/default/shop → upstream 10.244.2.3:80`,
+      `ingress-nginx-controller → pod/default/${shop[0]} request: GET / Host: shop.example.com → 10.244.2.3:80`,
+      `pod/default/${shop[0]} → client response: ${ok}`,
     ]);
   });
 });

@@ -53,9 +53,9 @@ describe('the docs pi Job completes', () => {
     expect(pod.metadata.name).toMatch(/^pi-[a-z0-9]{5}$/);
     const kubelet = c.events().filter((e) => e.involvedObject.name === pod.metadata.name).map((e) => `${e.reason}: ${e.message}`);
     expect(kubelet).toEqual([
-      `Scheduled: Successfully assigned default/${pod.metadata.name} to node-2`,
+      `Scheduled: Successfully assigned default/${pod.metadata.name} to node-3`,
       'Pulling: Pulling image "perl"',
-      'Pulled: Successfully pulled image "perl" in 8.134s (8.134s including waiting). Image size: 346730235 bytes.',
+      'Pulled: Successfully pulled image "perl" in 7.303s (7.303s including waiting). Image size: 346730235 bytes.',
       'Created: Created container: pi',
       'Started: Started container pi',
     ]);

@@ -45,12 +45,12 @@ describe('PVC: WaitForFirstConsumer, data that outlives its Pod, reclaimPolicy',
     const pvName = `pvc-${uid(name)}`;
     expect(c.status.phase).toBe('Bound');
     expect(c.spec.volumeName).toBe(pvName);
-    expect(c.metadata.annotations).toMatchObject({ 'volume.kubernetes.io/selected-node': 'node-2', 'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path', 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
+    expect(c.metadata.annotations).toMatchObject({ 'volume.kubernetes.io/selected-node': 'node-3', 'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path', 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
     const pv = get('bound', 'PersistentVolume', pvName)!;
     expect(pv.status.phase).toBe('Bound');
     expect(pv.spec).toMatchObject({ capacity: { storage: size }, storageClassName: cls, persistentVolumeReclaimPolicy: policy, claimRef: { namespace: 'default', name, uid: uid(name) } });
     expect(pv.metadata.annotations?.['pv.kubernetes.io/provisioned-by']).toBe('rancher.io/local-path');
-    expect(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]).toEqual({ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-2'] });
+    expect(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]).toEqual({ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-3'] });
     expect(pvcEvents(name)).toEqual([
       ['WaitForFirstConsumer', 'persistentvolume-controller', '2026-01-01T00:00:00Z'],
       ['ExternalProvisioning', 'persistentvolume-controller', '2026-01-01T00:00:30Z'],
@@ -59,10 +59,10 @@ describe('PVC: WaitForFirstConsumer, data that outlives its Pod, reclaimPolicy',
     ]);
   });
 
-  it('the Pod is bound to node-2 only after its volumes are (00:00:33), kubectl get pvc shows both Bound', () => {
+  it('the Pod is bound to node-3 only after its volumes are (00:00:33), kubectl get pvc shows both Bound', () => {
     const bind = result.relay.find((h) => h.from === 'kube-scheduler' && h.resource === 'pods/binding' && h.name === 'writer')!;
     expect(bind.time).toBe('2026-01-01T00:00:33.003Z');
-    expect(bind.summary).toBe('bind Pod default/writer to node-2');
+    expect(bind.summary).toBe('bind Pod default/writer to node-3');
     expect(result.steps[6].output).toBe(
       'NAME      STATUS   VOLUME                                     CAPACITY   ACCESS MODES   STORAGECLASS   VOLUMEATTRIBUTESCLASS   AGE\n' +
         `archive   Bound    pvc-${uid('archive')}   2Gi        RWO            keep           <unset>                 70s\n` +
@@ -74,7 +74,7 @@ describe('PVC: WaitForFirstConsumer, data that outlives its Pod, reclaimPolicy',
     expect(result.steps[7].output).toBe('pod "writer" deleted\n');
     expect(result.steps[11]).toMatchObject({ step: 'kubectl', output: 'hello from writer\n', error: null });
     const bind = result.relay.find((h) => h.from === 'kube-scheduler' && h.resource === 'pods/binding' && h.name === 'reader')!;
-    expect(bind.summary).toBe('bind Pod default/reader to node-2');
+    expect(bind.summary).toBe('bind Pod default/reader to node-3');
   });
 
   it("deleting the claims: Retain → Released at once; Delete → the PV goes 30 s (the reader Pod's grace period) + 2 s later", () => {

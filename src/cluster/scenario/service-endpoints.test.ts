@@ -43,7 +43,7 @@ describe('a Service following scale up/down and a readiness failure', () => {
   it('one EndpointSlice web-<5> managed by the endpointslice controller, port http → 8080', () => {
     const [s] = slice(snap('two-ready'));
     expect(slice(snap('two-ready'))).toHaveLength(1);
-    expect(s.metadata.name).toBe('web-l8rxp');
+    expect(s.metadata.name).toBe('web-c647k');
     expect(s.metadata.generateName).toBe('web-');
     expect(s.metadata.labels).toMatchObject({ 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io', 'kubernetes.io/service-name': 'web' });
     expect(s.addressType).toBe('IPv4');
@@ -53,45 +53,31 @@ describe('a Service following scale up/down and a readiness failure', () => {
   it.each([
     {
       at: 'two-ready', time: '2026-01-01T00:00:40Z',
-      endpoints: ['2qlwk 10.244.1.3 node-1 ready=true serving=true terminating=false', 't7jc6 10.244.2.2 node-2 ready=true serving=true terminating=false'],
-      rules: ['10.244.1.3:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-2AZ33KU3V5PGPQZH', '10.244.2.2:8080" -j KUBE-SEP-4EX2N4PG4ASNZOBF'],
+      endpoints: ['h9895 10.244.1.3 node-1 ready=true serving=true terminating=false', 'wkphc 10.244.3.2 node-3 ready=true serving=true terminating=false'],
+      rules: ['10.244.1.3:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-2AZ33KU3V5PGPQZH', '10.244.3.2:8080" -j KUBE-SEP-UTFLDO4GY7FI2SFB'],
     },
     {
       at: 'four-ready', time: '2026-01-01T00:01:20Z',
-      endpoints: [
-        '2qlwk 10.244.1.3 node-1 ready=true serving=true terminating=false', 'hjlbf 10.244.3.3 node-3 ready=true serving=true terminating=false',
-        'ssj4l 10.244.2.3 node-2 ready=true serving=true terminating=false', 't7jc6 10.244.2.2 node-2 ready=true serving=true terminating=false',
-      ],
-      rules: [
-        '10.244.1.3:8080" -m statistic --mode random --probability 0.25000000000 -j KUBE-SEP-2AZ33KU3V5PGPQZH',
-        '10.244.2.2:8080" -m statistic --mode random --probability 0.33333333349 -j KUBE-SEP-4EX2N4PG4ASNZOBF',
-        '10.244.2.3:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-VQGOCFX4X6FWJPNR',
-        '10.244.3.3:8080" -j KUBE-SEP-5KYHQA6S7JV2SJHX',
-      ],
+      endpoints: ['6p9l6 10.244.3.3 node-3 ready=true serving=true terminating=false', 'h9895 10.244.1.3 node-1 ready=true serving=true terminating=false', 'ldhg8 10.244.2.3 node-2 ready=true serving=true terminating=false', 'wkphc 10.244.3.2 node-3 ready=true serving=true terminating=false'],
+      rules: ['10.244.1.3:8080" -m statistic --mode random --probability 0.25000000000 -j KUBE-SEP-2AZ33KU3V5PGPQZH', '10.244.2.3:8080" -m statistic --mode random --probability 0.33333333349 -j KUBE-SEP-VQGOCFX4X6FWJPNR', '10.244.3.2:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-UTFLDO4GY7FI2SFB', '10.244.3.3:8080" -j KUBE-SEP-5KYHQA6S7JV2SJHX'],
     },
     {
-      // kubectl exec deploy/web -- rm /tmp/ready at 00:01:20: the oldest Running Pod (2qlwk, first by name of the two oldest) fails readiness 3× (period 5 s)
+      // kubectl exec deploy/web -- rm /tmp/ready at 00:01:20: the oldest Running Pod (h9895, first by name of the two oldest) fails readiness 3× (period 5 s)
       at: 'one-unready', time: '2026-01-01T00:01:50Z',
-      endpoints: [
-        '2qlwk 10.244.1.3 node-1 ready=false serving=false terminating=false', 'hjlbf 10.244.3.3 node-3 ready=true serving=true terminating=false',
-        'ssj4l 10.244.2.3 node-2 ready=true serving=true terminating=false', 't7jc6 10.244.2.2 node-2 ready=true serving=true terminating=false',
-      ],
-      rules: [
-        '10.244.2.2:8080" -m statistic --mode random --probability 0.33333333349 -j KUBE-SEP-4EX2N4PG4ASNZOBF',
-        '10.244.2.3:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-VQGOCFX4X6FWJPNR',
-        '10.244.3.3:8080" -j KUBE-SEP-5KYHQA6S7JV2SJHX',
-      ],
+      endpoints: ['6p9l6 10.244.3.3 node-3 ready=true serving=true terminating=false', 'h9895 10.244.1.3 node-1 ready=false serving=false terminating=false', 'ldhg8 10.244.2.3 node-2 ready=true serving=true terminating=false', 'wkphc 10.244.3.2 node-3 ready=true serving=true terminating=false'],
+      rules: ['10.244.2.3:8080" -m statistic --mode random --probability 0.33333333349 -j KUBE-SEP-VQGOCFX4X6FWJPNR', '10.244.3.2:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-UTFLDO4GY7FI2SFB', '10.244.3.3:8080" -j KUBE-SEP-5KYHQA6S7JV2SJHX'],
     },
     {
       // scaled to 1 at 00:01:50: three Pods terminating (30 s grace; sh ignores SIGTERM) — still serving if ready, never ready
       at: 'scaling-down', time: '2026-01-01T00:01:55Z',
-      endpoints: [
-        '2qlwk 10.244.1.3 node-1 ready=false serving=false terminating=true', 'hjlbf 10.244.3.3 node-3 ready=true serving=true terminating=false',
-        'ssj4l 10.244.2.3 node-2 ready=false serving=true terminating=true', 't7jc6 10.244.2.2 node-2 ready=false serving=true terminating=true',
-      ],
-      rules: ['10.244.3.3:8080" -j KUBE-SEP-5KYHQA6S7JV2SJHX'],
+      endpoints: ['6p9l6 10.244.3.3 node-3 ready=false serving=true terminating=true', 'h9895 10.244.1.3 node-1 ready=false serving=false terminating=true', 'ldhg8 10.244.2.3 node-2 ready=true serving=true terminating=false', 'wkphc 10.244.3.2 node-3 ready=false serving=true terminating=true'],
+      rules: ['10.244.2.3:8080" -j KUBE-SEP-VQGOCFX4X6FWJPNR'],
     },
-    { at: 'one-left', time: '2026-01-01T00:02:50.004Z', endpoints: ['hjlbf 10.244.3.3 node-3 ready=true serving=true terminating=false'], rules: ['10.244.3.3:8080" -j KUBE-SEP-5KYHQA6S7JV2SJHX'] },
+    {
+      at: 'one-left', time: '2026-01-01T00:02:50.004Z',
+      endpoints: ['ldhg8 10.244.2.3 node-2 ready=true serving=true terminating=false'],
+      rules: ['10.244.2.3:8080" -j KUBE-SEP-VQGOCFX4X6FWJPNR'],
+    },
   ])('$at ($time): endpoints and KUBE-SVC-CDGGSHYLG3RE2FKL', ({ at, time, endpoints: eps, rules: want }) => {
     expect(snap(at).time).toBe(time);
     expect(endpoints(snap(at))).toEqual(eps);
@@ -100,9 +86,9 @@ describe('a Service following scale up/down and a readiness failure', () => {
 
   it('the readiness failure: Ready False at 00:01:30 (3 failed probes 5 s apart after the rm at 00:01:20)', () => {
     expect(steps[6]).toMatchObject({ step: 'kubectl', time: '2026-01-01T00:01:20Z', output: '', error: null });
-    const pod = snap('one-unready').objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'web-7f7748cb9f-2qlwk')!;
+    const pod = snap('one-unready').objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'web-7f7748cb9f-h9895')!;
     expect(pod.status.conditions.find((x: KObject) => x.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [web]', lastTransitionTime: '2026-01-01T00:01:30Z' });
-    const unhealthy = snap('one-unready').events.filter((e) => e.reason === 'Unhealthy' && e.involvedObject.name === 'web-7f7748cb9f-2qlwk');
+    const unhealthy = snap('one-unready').events.filter((e) => e.reason === 'Unhealthy' && e.involvedObject.name === 'web-7f7748cb9f-h9895');
     expect(unhealthy[0].message).toBe("Readiness probe failed: cat: can't open '/tmp/ready': No such file or directory\n");
   });
 });

@@ -4,6 +4,7 @@
  * listens on (endpoints exist, the connection is refused by the Pod). Played from
  * src/scenarios/service-no-endpoints.scenario.yaml.
  */
+import { NGINX_INDEX } from '../kubelet/images/web-servers';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -33,9 +34,9 @@ describe('a Service selecting nothing; a Service with the wrong targetPort', () 
       [
         'NAME                   ADDRESSTYPE   PORTS     ENDPOINTS               AGE',
         'kubernetes             IPv4          6443      172.18.0.2              70s',
-        'web-7jc64              IPv4          80        10.244.3.3,10.244.1.3   40s',
-        'web-typo-qdk2q         IPv4          <unset>   <unset>                 40s',
-        'web-wrong-port-hct5c   IPv4          8080      10.244.3.3,10.244.1.3   40s',
+        'web-kphct              IPv4          80        10.244.1.3,10.244.2.3   40s',
+        'web-typo-z42h9         IPv4          <unset>   <unset>                 40s',
+        'web-wrong-port-z6ng4   IPv4          8080      10.244.1.3,10.244.2.3   40s',
         '',
       ].join('\n'),
     );
@@ -49,22 +50,22 @@ describe('a Service selecting nothing; a Service with the wrong targetPort', () 
 
   it.each([
     { step: 3, service: 'web-typo', pods: [null], chains: ['PREROUTING', 'KUBE-SERVICES', 'FORWARD', 'KUBE-PROXY-FIREWALL', 'KUBE-FORWARD', 'KUBE-SERVICES'] },
-    { step: 4, service: 'web-wrong-port', pods: ['web-64c8bdf64c-85grx', 'web-64c8bdf64c-85grx'], endpoint: ':8080' },
+    { step: 4, service: 'web-wrong-port', pods: ['web-64c8bdf64c-xqp8k', 'web-64c8bdf64c-vqmlj'], endpoint: ':8080' },
   ])('request to $service: refused as curl 8 says it', ({ step, service, pods, chains, endpoint }) => {
     const rs = steps[step].requests!;
     expect(rs.map((r) => r.message)).toEqual(pods.map(() => `curl: (7) Failed to connect to ${ip(service)} port 80 after 0 ms: Couldn't connect to server`));
     expect(rs.map((r) => r.podKey)).toEqual(pods.map((p) => (p ? `Pod/default/${p}` : null)));
-    expect(rs.every((r) => !r.ok && r.status === null && r.serviceKey === `Service/default/${service}` && r.viaNode === 'node-2')).toBe(true);
+    expect(rs.every((r) => !r.ok && r.status === null && r.serviceKey === `Service/default/${service}` && r.viaNode === 'node-3')).toBe(true);
     if (chains) expect(rs[0].chains).toEqual(chains);
     if (endpoint) expect(rs.every((r) => r.endpoint!.endsWith(endpoint))).toBe(true);
   });
 
-  it('the correct Service answers 200; the seeded statistic match picks 10.244.1.3 once in 12', () => {
+  it('the correct Service answers 200; the seeded statistic match spreads 12 requests 8 / 4', () => {
     const rs = steps[5].requests!;
-    expect(rs.every((r) => r.ok && r.status === 200 && r.body === `Hostname: ${r.podKey!.split('/')[2]}`)).toBe(true);
-    expect(rs.map((r) => r.endpoint)).toEqual([...Array(4).fill('10.244.3.3:80'), '10.244.1.3:80', ...Array(7).fill('10.244.3.3:80')]);
-    expect(rs[4].podKey).toBe('Pod/default/web-64c8bdf64c-f9gwh');
-    expect(rs[0].podKey).toBe('Pod/default/web-64c8bdf64c-85grx');
+    expect(rs.every((r) => r.ok && r.status === 200 && r.body === NGINX_INDEX)).toBe(true);
+    expect(rs.map((r) => r.endpoint)).toEqual(['1', '1', '2', '1', '1', '1', '2', '1', '2', '2', '1', '1'].map((n) => `10.244.${n}.3:80`));
+    expect(rs[2].podKey).toBe('Pod/default/web-64c8bdf64c-xqp8k');
+    expect(rs[0].podKey).toBe('Pod/default/web-64c8bdf64c-vqmlj');
   });
 
   it('kubectl exec client -- curl -s: silent, exit code 7; nslookup still resolves the ClusterIP', () => {

@@ -14,8 +14,12 @@ export class Rng {
   private c: number;
   private d: number;
 
+  /** The seed this stream started from (for {@link Rng.derive}). */
+  readonly seed: number;
+
   /** @param seed any 32-bit integer; the scenario's `cluster.seed`. */
   constructor(seed: number) {
+    this.seed = seed >>> 0;
     let s = seed >>> 0;
     const next = () => {
       s = (s + 0x9e3779b9) >>> 0;
@@ -29,6 +33,16 @@ export class Rng {
     this.c = next();
     this.d = next();
     for (let i = 0; i < 12; i++) this.uint32();
+  }
+
+  /**
+   * A separate stream derived from this one's seed and `label` (FNV-1a): draws from it do not
+   * shift this stream, so adding a use of randomness (a volume name) keeps every other name.
+   */
+  derive(label: string): Rng {
+    let h = 0x811c9dc5 ^ this.seed;
+    for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193) >>> 0;
+    return new Rng(h >>> 0);
   }
 
   /** Uniform 32-bit unsigned integer. */

@@ -2,6 +2,7 @@
  * The traffic generator against a live cluster: DNS through the search path, kube-proxy's DNAT,
  * NodePort and LoadBalancer entry, and the ways a request fails as curl 8 prints it.
  */
+import { NGINX_INDEX } from '../kubelet/images/web-servers';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 import { parseURL } from './traffic';
@@ -77,7 +78,7 @@ describe('traffic generator', () => {
     expect(r.status).toBe(200);
     expect(r.serviceKey).toBe('Service/default/web');
     expect(pods.map((p) => `Pod/default/${p}`)).toContain(r.podKey);
-    expect(r.body).toBe(`Hostname: ${r.podKey!.split('/')[2]}`);
+    expect(r.body).toBe(NGINX_INDEX);
     expect(r.chains.slice(0, 2)).toEqual(['PREROUTING', 'KUBE-SERVICES']);
     expect(r.chains.some((x) => x.startsWith('KUBE-SEP-'))).toBe(true);
   });
@@ -200,7 +201,7 @@ spec:
   const pod = c.list('pods', 'default')[0].metadata.name;
 
   it.each([
-    { name: 'a path to a serving Pod', url: 'http://web.example.com/', status: 200, message: `HTTP/1.1 200 OK · Hostname: ${pod}` },
+    { name: 'a path to a serving Pod', url: 'http://web.example.com/', status: 200, message: 'HTTP/1.1 200 OK · Welcome to nginx!' },
     { name: 'a path whose Pod refuses the port: 502 from nginx', url: 'http://web.example.com/broken', status: 502, message: 'HTTP/1.1 502 Bad Gateway' },
     { name: 'from a Pod the Ingress host does not resolve (no upstream DNS)', url: 'http://web.example.com/', from: pod, status: null, message: 'curl: (6) Could not resolve host: web.example.com' },
   ])('$name', ({ url, status, message, from }) => {

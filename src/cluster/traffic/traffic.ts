@@ -22,17 +22,18 @@
  *    cannot reach ClusterIPs or Pod IPs (not routed), nor a node without a load balancer.
  * 5. The chosen Pod must be Running on a powered node, and one of its running containers must
  *    listen on the endpoint's port. The rule (shared with the kubelet's httpGet/tcpSocket
- *    probes, kubelet/pod-workers.ts `serves`): a container whose process is the image's own
- *    (not a shell script from `command`/`args`) listens on its declared containerPorts — or, with
- *    none declared, on its probes' ports — and, for images whose default listen port is known
- *    ({@link IMAGE_PORTS}: nginx, httpd, … → 80), on that port too. A container running a script
- *    listens on nothing.
+ *    probes, kubelet/pod-workers.ts `serves`): a known image running its default server
+ *    (kubelet/images/web-servers.ts: nginx, httpd → 80, …) listens on that server's ports and
+ *    answers as it does (nginx: 200 on `/` and `/index.html`, 404 elsewhere); another process
+ *    the shell does not model (assumed) listens on its declared containerPorts — or, with none
+ *    declared, on its probes' ports — and answers 200 on every path. A container running a
+ *    script listens on nothing.
  *
  * curl 8's words (lib/connect.c `Failed to connect to %s port %u after %ld ms: %s`, with
  * curl_easy_strerror(CURLE_COULDNT_CONNECT) = "Couldn't connect to server"): a refused connection
  * (REJECT, nothing listening) fails after 0 ms; an unroutable one after the kernel's SYN retries
- * ({@link CONNECT_TIMEOUT_MS}). Success: HTTP 200 and a one-line body naming the Pod
- * (`Hostname: NAME`, as google-samples/hello-app and podinfo print it).
+ * ({@link CONNECT_TIMEOUT_MS}). An assumed server answers HTTP 200 with a one-line body naming the
+ * Pod (`Hostname: NAME`, as google-samples/hello-app prints it); a known one its own page.
  *
  * Relay hops (participants beyond docs/architecture.md#relay-participants: `client` for an off-cluster client,
  * `pod/NS/NAME` for a Pod, `ingress-nginx-controller`): source → kube-proxy/NODE (request: the
@@ -47,7 +48,7 @@ import { route, type RouteResult } from '../proxy/route';
 import type { Kubelet } from '../kubelet/kubelet';
 import type { IngressNginxController } from '../controllers/ingress-nginx';
 import type { TrafficRequest, TrafficResult } from './types';
-import { podServes } from './serves';
+import { podHttpGet } from './serves';
 
 /** Linux's connect() timeout with tcp_syn_retries=6 (1+2+4+8+16+32+64 s), ms. */
 export const CONNECT_TIMEOUT_MS = 127_000;
@@ -67,7 +68,7 @@ export interface TrafficDeps {
 const isIPv4 = (s: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(s);
 const refused = (ip: string, port: number) => `curl: (7) Failed to connect to ${ip} port ${port} after 0 ms: Couldn't connect to server`;
 const timedOut = (ip: string, port: number) => `curl: (7) Failed to connect to ${ip} port ${port} after ${CONNECT_TIMEOUT_MS} ms: Couldn't connect to server`;
-const REASONS: Record<number, string> = { 200: 'OK', 404: 'Not Found', 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable' };
+const REASONS: Record<number, string> = { 200: 'OK', 301: 'Moved Permanently', 302: 'Found', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable' };
 
 /** One request's working state. */
 interface Ctx {
@@ -224,24 +225,26 @@ export class TrafficGenerator {
     c.cause = this.d.ctx.relay.record({ from: hopFrom, to: podPart, kind: 'request', verb: 'GET', summary: `GET ${path} Host: ${host} → ${ip}:${port}`, cause: c.cause });
     const kubelet = pod?.spec?.nodeName ? this.d.kubelets.get(pod.spec.nodeName) : undefined;
     const reachable = !!pod && !!kubelet?.powered;
-    const listening = reachable && pod.status?.phase === 'Running' && podServes(kubelet!, pod, port);
-    if (!listening) {
+    const answer = reachable && pod.status?.phase === 'Running' ? podHttpGet(kubelet!, pod, port, path) : null;
+    if (!answer) {
       const why = !pod ? 'no such Pod' : !reachable ? `node ${pod.spec?.nodeName ?? '?'} is down` : `nothing listens on port ${port}`;
       this.d.ctx.relay.record({ from: podPart, to: hopFrom, kind: 'response', summary: `${reachable ? 'RST (connection refused)' : 'no answer'}: ${why}`, cause: c.cause });
       if (!refusedMsg) return this.http(c, hopFrom, 502, '502 Bad Gateway');
       return this.fail(c, reachable ? refusedMsg() : refusedMsg().replace(' after 0 ms', ` after ${CONNECT_TIMEOUT_MS} ms`));
     }
-    return this.http(c, podPart, 200, `Hostname: ${pod.metadata.name}`);
+    // behind ingress-nginx an upstream's 404 passes through as is
+    return this.http(c, podPart, answer.status, answer.body, answer.summary);
   }
 
-  /** An HTTP answer from `by`; ok for 2xx. */
-  private http(c: Ctx, by: string, status: number, body: string): TrafficResult {
+  /** An HTTP answer from `by`; ok for 2xx. `summary` stands for an HTML body in the message. */
+  private http(c: Ctx, by: string, status: number, body: string, summary?: string): TrafficResult {
     const res = c.res;
     res.status = status;
     res.ok = status >= 200 && status < 300;
     res.body = body;
     const line = `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trimEnd();
-    res.message = body.endsWith(REASONS[status] ?? '\u0000') ? line : `${line} · ${body}`;
+    const shown = summary ?? body;
+    res.message = shown.endsWith(REASONS[status] ?? '\u0000') ? line : `${line} · ${shown}`;
     this.d.ctx.relay.record({ from: by, to: c.from, kind: 'response', verb: 'GET', summary: res.message, cause: c.cause });
     return res;
   }

@@ -190,6 +190,8 @@ export const en = {
     notScored: 'not scored',
     proxyRules: 'iptables-save on {{node}}',
     noProxy: 'No kube-proxy runs on this node.',
+    assumedServes: 'Assumed: kube-relay does not model {{image}}; container {{container}} is taken to listen on {{ports}} and answer 200 on every path.',
+    noPorts: 'no port',
   },
   help: {
     title: 'Keyboard shortcuts',

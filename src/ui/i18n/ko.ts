@@ -197,6 +197,8 @@ export const ko: Messages = {
     notScored: '점수 없음',
     proxyRules: '{{node}}의 iptables-save',
     noProxy: '이 노드에는 kube-proxy가 없다.',
+    assumedServes: '가정: kube-relay는 {{image}}를 모델링하지 않는다. 컨테이너 {{container}}는 {{ports}}에서 듣고 모든 경로에 200으로 답한다고 가정한다.',
+    noPorts: '포트 없음',
   },
   help: {
     title: '키보드 단축키',

@@ -1,6 +1,7 @@
 /**
  * The selected object, over the side panel: tabs YAML (metadata / spec / status), Events,
  * Owners, and per kind Scheduling (Pods: "why this node") or kube-proxy (Nodes: iptables rules).
+ * A Pod whose containers run programs kube-relay does not model gets a note saying what is assumed.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,7 @@ import { EventsTab } from '../inspector/EventsTab';
 import { OwnersTab } from '../inspector/OwnersTab';
 import { SchedulingTab } from '../inspector/SchedulingTab';
 import { ProxyTab } from '../inspector/ProxyTab';
+import { ServesNote } from '../inspector/ServesNote';
 
 type Tab = 'yaml' | 'events' | 'owners' | 'scheduling' | 'proxy';
 
@@ -54,6 +56,7 @@ function InspectorBody({ selected }: { selected: string }) {
           </button>
         ))}
       </nav>
+      {obj.kind === 'Pod' && <ServesNote pod={obj} />}
       <div className="scroll" role="tabpanel">
         {tab === 'yaml' && <YamlTab obj={obj} />}
         {tab === 'events' && <EventsTab obj={obj} />}

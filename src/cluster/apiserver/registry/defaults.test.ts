@@ -52,6 +52,8 @@ describe('defaults: what `kubectl create … --dry-run=server -o json` shows (pk
       metadata: { name: 'x', labels: { run: 'x' } },
       spec: { containers: [{ name: 'x', image: 'nginx:1.27', resources: {}, ports: [{ containerPort: 80 }], readinessProbe: { httpGet: { port: 80 } } }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always' },
     });
+    const vol: string = out.spec.volumes[0].name;
+    expect(vol).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     expect(strip(out)).toEqual({
       apiVersion: 'v1', kind: 'Pod',
       metadata: { name: 'x', namespace: 'default', generation: 1, labels: { run: 'x' } },
@@ -61,6 +63,19 @@ describe('defaults: what `kubectl create … --dry-run=server -o json` shows (pk
           terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File',
           ports: [{ containerPort: 80, protocol: 'TCP' }],
           readinessProbe: { httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+          volumeMounts: [{ name: vol, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }],
+        }],
+        // ServiceAccount admission's projected token volume (TokenVolumeSource)
+        volumes: [{
+          name: vol,
+          projected: {
+            defaultMode: 420,
+            sources: [
+              { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+              { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+              { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+            ],
+          },
         }],
         dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', enableServiceLinks: true, securityContext: {},
         terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler',

@@ -79,19 +79,72 @@ export function admitDefaultTolerationSeconds(pod: KObject, seconds = 300): void
   pod.spec.tolerations = ts;
 }
 
+/** DefaultAPITokenMountPath (plugin/pkg/admission/serviceaccount). */
+export const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** ServiceAccountVolumeName: the prefix of the projected token volume's name. */
+export const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
+/** serviceaccount.WarnOnlyBoundTokenExpirationSeconds: 1 h + 7 s. */
+export const WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS = 3607;
+
+/** TokenVolumeSource: the projected token, the root CA bundle and the namespace file. */
+export function tokenVolumeSource(): Record<string, unknown> {
+  return {
+    defaultMode: 420,
+    sources: [
+      { serviceAccountToken: { expirationSeconds: WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS, path: 'token' } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+    ],
+  };
+}
+
 /**
- * ServiceAccount admission: default the name to "default" and require a named account to
- * exist. (The "default" account is not required here: the engine may run without the
- * serviceaccount controller. The token volume is not injected.) @throws 403
+ * ServiceAccount admission (plugin/pkg/admission/serviceaccount/admission.go): default the
+ * name to "default", require a named account to exist (the "default" one is not required
+ * here: the engine may run without the serviceaccount controller), and — unless
+ * automountServiceAccountToken is false on the Pod, or else on the ServiceAccount
+ * (shouldAutomount) — mountServiceAccountToken: a `kube-api-access-<5 random>` projected
+ * volume (TokenVolumeSource) mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount
+ * in every init container and container that has no mount there yet; an existing
+ * `kube-api-access-*` volume is reused. Mirror Pods are left alone. The ServiceAccount's
+ * imagePullSecrets are copied when the Pod has none. @throws 403
  */
 export function admitServiceAccount(pod: KObject, ctx: StrategyContext): void {
   const spec = pod.spec;
   if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || 'default';
   spec.serviceAccount = spec.serviceAccountName;
   const ns = pod.metadata.namespace ?? '';
-  if (spec.serviceAccountName !== 'default' && !ctx.getObject('serviceaccounts', ns, spec.serviceAccountName)) {
+  const sa = ctx.getObject('serviceaccounts', ns, spec.serviceAccountName);
+  if (spec.serviceAccountName !== 'default' && !sa) {
     throw newForbidden('pods', admissionName(pod), `error looking up service account ${ns}/${spec.serviceAccountName}: serviceaccount "${spec.serviceAccountName}" not found`);
   }
+  if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
+  const automount = typeof spec.automountServiceAccountToken === 'boolean' ? spec.automountServiceAccountToken
+    : typeof sa?.automountServiceAccountToken === 'boolean' ? sa.automountServiceAccountToken : true;
+  if (automount) mountServiceAccountToken(pod, () => ctx.serviceAccountVolumeSuffix?.() ?? ctx.randomSuffix(5));
+  if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length) && Array.isArray(sa?.imagePullSecrets) && sa.imagePullSecrets.length) {
+    spec.imagePullSecrets = sa.imagePullSecrets.map((s: { name?: string }) => ({ name: s?.name }));
+  }
+}
+
+/** mountServiceAccountToken: the volume (reused when present) and each container's mount. */
+function mountServiceAccountToken(pod: KObject, suffix: () => string): void {
+  const spec = pod.spec;
+  const volumes: Record<string, any>[] = Array.isArray(spec.volumes) ? spec.volumes : [];
+  const existing = volumes.find((v) => typeof v?.name === 'string' && v.name.startsWith(SERVICE_ACCOUNT_VOLUME_NAME + '-'));
+  const name: string = existing?.name ?? `${SERVICE_ACCOUNT_VOLUME_NAME}-${suffix()}`;
+  let needsTokenVolume = false;
+  for (const list of [spec.initContainers, spec.containers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) {
+      if (!c || typeof c !== 'object') continue;
+      const mounts: Record<string, any>[] = Array.isArray(c.volumeMounts) ? c.volumeMounts : [];
+      if (mounts.some((m) => m?.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH)) continue;
+      c.volumeMounts = [...mounts, { name, readOnly: true, mountPath: DEFAULT_API_TOKEN_MOUNT_PATH }];
+      needsTokenVolume = true;
+    }
+  }
+  if (!existing && needsTokenVolume) spec.volumes = [...volumes, { name, projected: tokenVolumeSource() }];
 }
 
 const UPDATABLE = '`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';

@@ -30,6 +30,11 @@ export interface StrategyContext {
   allocateNodePort(): number;
   /** Random 5-character suffix from the apimachinery alphabet. */
   randomSuffix(n: number): string;
+  /**
+   * The 5 random characters of a `kube-api-access-` volume name (ServiceAccount admission's
+   * names.SimpleNameGenerator), from its own seeded stream; absent: {@link randomSuffix}.
+   */
+  serviceAccountVolumeSuffix?(): string;
 }
 
 export interface Strategy {

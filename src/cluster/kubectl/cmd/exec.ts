@@ -89,7 +89,8 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
     }
     return { exitCode: curlExit(r.message), stdout: '', stderr: !silent || showErr ? `${r.message}\n` : '' };
   }
-  const body = `${r.body ?? ''}\n`;
+  // a server's page as sent (nginx's ends with a newline); the assumed one-line answer gets one
+  const body = (r.body ?? '').endsWith('\n') ? (r.body ?? '') : `${r.body ?? ''}\n`;
   if (tool === 'wget') {
     if (r.status >= 400) return { exitCode: 1, stdout: '', stderr: `wget: server returned error: HTTP/1.1 ${r.message.replace(/^HTTP\/1\.1 /, '').replace(/ · .*$/, '')}\n` };
     return { exitCode: 0, stdout: body, stderr: '' };

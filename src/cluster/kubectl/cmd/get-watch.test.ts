@@ -33,7 +33,7 @@ function start(line: string) {
   return { c, r, session: session as GetWatchSession | null };
 }
 
-const NEW = 'web-5c94f75b5d-bml86';
+const NEW = 'web-5c94f75b5d-z85xd';
 
 describe('kubectl get -w while web scales 3 → 4', () => {
   const cases: { name: string; line: string; first: string; live: string }[] = [
@@ -42,9 +42,9 @@ describe('kubectl get -w while web scales 3 → 4', () => {
       line: 'get pods -w',
       first:
         'NAME                   READY   STATUS    RESTARTS   AGE\n' +
-        'web-5c94f75b5d-97qdk   1/1     Running   0          40s\n' +
-        'web-5c94f75b5d-swv4h   1/1     Running   0          40s\n' +
-        'web-5c94f75b5d-tc6lb   1/1     Running   0          40s\n',
+        'web-5c94f75b5d-4ht7j   1/1     Running   0          40s\n' +
+        'web-5c94f75b5d-dk2ql   1/1     Running   0          40s\n' +
+        'web-5c94f75b5d-j9z42   1/1     Running   0          40s\n',
       live:
         `${NEW}   0/1     Pending   0          0s\n` +
         `${NEW}   0/1     Pending   0          0s\n` +
@@ -57,9 +57,9 @@ describe('kubectl get -w while web scales 3 → 4', () => {
       line: 'get pods -w --output-watch-events',
       first:
         'EVENT      NAME                   READY   STATUS    RESTARTS   AGE\n' +
-        'ADDED      web-5c94f75b5d-97qdk   1/1     Running   0          40s\n' +
-        'ADDED      web-5c94f75b5d-swv4h   1/1     Running   0          40s\n' +
-        'ADDED      web-5c94f75b5d-tc6lb   1/1     Running   0          40s\n',
+        'ADDED      web-5c94f75b5d-4ht7j   1/1     Running   0          40s\n' +
+        'ADDED      web-5c94f75b5d-dk2ql   1/1     Running   0          40s\n' +
+        'ADDED      web-5c94f75b5d-j9z42   1/1     Running   0          40s\n',
       live:
         `ADDED      ${NEW}   0/1     Pending   0          0s\n` +
         `MODIFIED   ${NEW}   0/1     Pending   0          0s\n` +
@@ -99,10 +99,10 @@ describe('kubectl get -w while web scales 3 → 4', () => {
   it('AGE is the simulated time at which each event arrives', () => {
     const { c, session } = start('get pods -w');
     c.advance(65_000);
-    c.kubectl('delete pod web-5c94f75b5d-97qdk');
+    c.kubectl('delete pod web-5c94f75b5d-4ht7j');
     c.advance(1_000);
     const rows = session!.drain().split('\n').filter(Boolean);
-    expect(rows[0]).toBe('web-5c94f75b5d-97qdk   1/1     Terminating   0          105s');
+    expect(rows[0]).toBe('web-5c94f75b5d-4ht7j   1/1     Terminating   0          105s');
   });
 
   it('-o yaml: one document per event, separated by ---', () => {

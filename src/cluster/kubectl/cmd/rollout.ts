@@ -9,6 +9,7 @@ import { deepCopy, deepEqual, type KObject } from '../../api/types';
 import { KubectlError, fail, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
 import { objectsOf } from './mutate';
 import { describePodTemplate } from './describe-pod';
+import { controlledHistory, controllerRollbackTarget, printControllerHistory, revisionTemplate } from './rollout-history';
 
 /** Flags of `kubectl rollout …`. */
 export const ROLLOUT_FLAGS: FlagSpec = {
@@ -120,6 +121,14 @@ export function runRollout(ctx: Ctx): KubectlResult {
         break;
       }
       case 'history': {
+        if (obj.kind === 'DaemonSet' || obj.kind === 'StatefulSet') {
+          try {
+            output += printControllerHistory(id, controlledHistory(ctx, obj), ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0);
+          } catch (e) {
+            errors.push((e as Error).message);
+          }
+          break;
+        }
         if (obj.kind !== 'Deployment') throw new KubectlError(`error: no history viewer has been implemented for ${obj.kind}`);
         const rss = ownedReplicaSets(ctx, obj).filter((rs) => !Number.isNaN(rev(rs)));
         const want = ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0;
@@ -142,6 +151,18 @@ export function runRollout(ctx: Ctx): KubectlResult {
         break;
       }
       case 'undo': {
+        if (obj.kind === 'DaemonSet' || obj.kind === 'StatefulSet') {
+          const r = controllerRollbackTarget(obj, controlledHistory(ctx, obj), Number(ctx.flags.get('to-revision') ?? 0));
+          if (r.error) errors.push(r.error);
+          else if (r.skipped) output += `${id} ${r.skipped}\n`;
+          else {
+            // the revision's data is a strategic-merge patch replacing spec.template
+            const c = deepCopy(obj);
+            c.spec.template = revisionTemplate(r.target!);
+            if (patch(c, `rollback ${obj.metadata.name} to revision ${r.target!.revision}`)) output += `${id} rolled back\n`;
+          }
+          break;
+        }
         if (obj.kind !== 'Deployment') throw new KubectlError(`error: no rollbacker has been implemented for "${obj.kind}"`);
         if (obj.spec?.paused) {
           errors.push(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again`);

@@ -27,12 +27,12 @@ describe('kubectl top node with node-2 powered off', () => {
     [
       'all nodes before: every node has metrics',
       before,
-      'NAME            CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)\ncontrol-plane   0m           0%       0Mi             0%\nnode-1          2m           0%       16Mi            0%\nnode-2          1m           0%       8Mi             0%\nnode-3          2m           0%       16Mi            0%\n<exit 0>',
+      'NAME            CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)\ncontrol-plane   0m           0%       0Mi             0%\nnode-1          2m           0%       16Mi            0%\nnode-2          2m           0%       16Mi            0%\nnode-3          1m           0%       8Mi             0%\n<exit 0>',
     ],
     [
       'all nodes after: node-2 last, <unknown>',
       run(c, 'top nodes'),
-      'NAME            CPU(cores)   CPU(%)      MEMORY(bytes)   MEMORY(%)\ncontrol-plane   0m           0%          0Mi             0%\nnode-1          2m           0%          16Mi            0%\nnode-3          2m           0%          16Mi            0%\nnode-2          <unknown>    <unknown>   <unknown>       <unknown>\n<exit 0>',
+      'NAME            CPU(cores)   CPU(%)      MEMORY(bytes)   MEMORY(%)\ncontrol-plane   0m           0%          0Mi             0%\nnode-1          2m           0%          16Mi            0%\nnode-3          1m           0%          8Mi             0%\nnode-2          <unknown>    <unknown>   <unknown>       <unknown>\n<exit 0>',
     ],
     ['the dead node by name: NotFound from the metrics API', run(c, 'top node node-2'), '<stderr>Error from server (NotFound): nodemetrics.metrics.k8s.io "node-2" not found\n<exit 1>'],
     ['a live node by name: its row only', run(c, 'top node node-1'), 'NAME     CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)\nnode-1   2m           0%       16Mi            0%\n<exit 0>'],

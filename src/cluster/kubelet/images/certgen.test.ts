@@ -89,8 +89,8 @@ describe('ingress-nginx admission Jobs (kube-webhook-certgen)', () => {
       '',
     ]);
     expect(run.logs.get('ingress-nginx-admission-patch')!.split('\n').slice(1)).toEqual([
-      `{"level":"info","msg":"patching webhook configurations 'ingress-nginx-admission' mutating=false, validating=true, failurePolicy=Fail","source":"k8s/k8s.go:118","time":"2026-01-01T00:00:02Z"}`,
-      '{"level":"info","msg":"Patched hook(s)","source":"k8s/k8s.go:138","time":"2026-01-01T00:00:02Z"}',
+      `{"level":"info","msg":"patching webhook configurations 'ingress-nginx-admission' mutating=false, validating=true, failurePolicy=Fail","source":"k8s/k8s.go:118","time":"2026-01-01T00:00:03Z"}`,
+      '{"level":"info","msg":"Patched hook(s)","source":"k8s/k8s.go:138","time":"2026-01-01T00:00:03Z"}',
       '',
     ]);
   });
