@@ -15,6 +15,7 @@
  * everything else (scalars, empty maps/lists, atomic lists) is one leaf. A property whose value is
  * `undefined` is absent, as in the JSON the real apiserver compares.
  */
+import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 import { listStrategy } from '../kubectl/strategic-merge';
 import { deepEqual } from '../api/types';
 
@@ -23,7 +24,6 @@ export type FieldsTree = Record<string, unknown>;
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 /** True for `{}` (a leaf, or an empty set). */
 export function isEmptyFields(t: unknown): boolean {
   for (const k in t as Obj) if (hasOwn(t as Obj, k)) return false;
@@ -368,7 +368,7 @@ export function sentAt(obj: unknown, segs: readonly string[]): boolean {
     if (s === '.') return true;
     if (s.startsWith('f:')) {
       if (!isObj(cur)) return false;
-      cur = cur[s.slice(2)];
+      cur = getOwn(cur, s.slice(2));
     } else {
       if (!Array.isArray(cur)) return false;
       const want = JSON.parse(s.slice(2)) as unknown;
@@ -392,7 +392,7 @@ export function unionFields(a: FieldsTree, b: FieldsTree | undefined): FieldsTre
     if (!hasOwn(b, k)) continue;
     const av = hasOwn(a, k) ? (a[k] as FieldsTree) : undefined;
     const u = av === undefined ? (b[k] as FieldsTree) : unionFields(av, b[k] as FieldsTree);
-    if (u !== av) (out ??= { ...a })[k] = u;
+    if (u !== av) setOwn((out ??= { ...a }), k, u);
   }
   return out ?? a;
 }
@@ -417,7 +417,7 @@ export function subtractFields(a: FieldsTree, b: FieldsTree | undefined): Fields
     }
     out ??= { ...a };
     if (r === undefined) delete out[k];
-    else out[k] = r;
+    else setOwn(out, k, r);
   }
   return out ?? a;
 }
