@@ -11,6 +11,7 @@ import { defaultPodTemplate } from './pod-defaults';
 import { checkMetaTypes, goLabelSelector, goStringMap, immutable, nameIsDNSSubdomain, nonNegative, validateLabelSelector, validateObjectMeta } from './validation/meta';
 import { checkPodSpecDecode, validatePodTemplateSpec } from './validation/podspec';
 import { isValidLabelValue } from './validation/names';
+import { hasOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;
 
@@ -39,8 +40,8 @@ export function generateJobSelector(obj: KObject): void {
   const tpl = (s.template = s.template ?? {});
   tpl.metadata = tpl.metadata ?? {};
   const labels: Record<string, string> = (tpl.metadata.labels = tpl.metadata.labels ?? {});
-  for (const k of ['job-name', 'batch.kubernetes.io/job-name']) if (!(k in labels)) labels[k] = obj.metadata.name;
-  for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) if (!(k in labels)) labels[k] = obj.metadata.uid ?? '';
+  for (const k of ['job-name', 'batch.kubernetes.io/job-name']) if (!hasOwn(labels, k)) labels[k] = obj.metadata.name;
+  for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) if (!hasOwn(labels, k)) labels[k] = obj.metadata.uid ?? '';
   s.selector = s.selector ?? {};
   s.selector.matchLabels = s.selector.matchLabels ?? {};
   if (!('batch.kubernetes.io/controller-uid' in s.selector.matchLabels)) s.selector.matchLabels['batch.kubernetes.io/controller-uid'] = obj.metadata.uid ?? '';

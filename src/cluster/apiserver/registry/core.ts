@@ -9,6 +9,7 @@ import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy } from './strategy';
 import { checkMetaTypes, checkStringMap, decodeError, jsonType, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './validation/meta';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from './validation/names';
+import { setOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;
 
@@ -113,7 +114,7 @@ function convertSecret(obj: KObject): void {
   if (obj.stringData !== undefined) {
     checkStringMap(obj, obj.stringData, 'Secret', 'stringData');
     obj.data = obj.data ?? {};
-    for (const [k, v] of Object.entries(obj.stringData as Record<string, string>)) obj.data[k] = base64Encode(v);
+    for (const [k, v] of Object.entries(obj.stringData as Record<string, string>)) setOwn(obj.data, k, base64Encode(v));
     delete obj.stringData;
   }
   if (obj.data !== undefined && obj.data !== null) {

@@ -9,6 +9,7 @@ import { deepCopy, deepEqual, type KObject } from '../../api/types';
 import { KubectlError, fail, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
 import { objectsOf } from './mutate';
 import { describePodTemplate } from './describe-pod';
+import { getOwn, setOwn } from '../../api/safe-object';
 
 /** Flags of `kubectl rollout …`. */
 export const ROLLOUT_FLAGS: FlagSpec = {
@@ -180,8 +181,8 @@ export function runRollout(ctx: Ctx): KubectlResult {
         const c = deepCopy(obj);
         c.spec.template = tmpl;
         const ann: Record<string, string> = {};
-        for (const k of SKIP_ANNOTATIONS) if (obj.metadata.annotations?.[k] !== undefined) ann[k] = obj.metadata.annotations[k];
-        for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) ann[k] = v;
+        for (const k of SKIP_ANNOTATIONS) { const v = getOwn(obj.metadata.annotations, k); if (v !== undefined) ann[k] = v; }
+        for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) setOwn(ann, k, v as string);
         c.metadata.annotations = ann;
         if (patch(c, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
         break;
