@@ -53,7 +53,7 @@ export function unifiedHunks(a: string, b: string, context = 3): string {
   if (n * m <= 4_000_000) {
     const w = m + 1;
     const t = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) t[i * w + j] = x[i] === y[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]);
+    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) t[i * w + j] = x[i] === y[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]); // array index
     let i = 0;
     let j = 0;
     while (i < n || j < m) {

@@ -19,6 +19,7 @@
 import type { KObject } from '../api/types';
 import { newBadRequest, type StatusError } from '../api/errors';
 import { goKindKey, goStructFields, type GoType } from './decode';
+import { setOwn } from '../api/safe-object';
 
 /** encoding/json's maxNestingDepth (Go's scanner). */
 export const MAX_JSON_DEPTH = 10_000;
@@ -117,16 +118,16 @@ export function applyGoZeroValues(info: { group: string; version: string; kind: 
       const elem = t.elem;
       for (let i = 0; i < v.length; i++) {
         if (v[i] === null) {
-          if (elem.k === 'struct') v[i] = {};
-          else if (ZERO[elem.k] !== undefined) v[i] = ZERO[elem.k];
+          if (elem.k === 'struct') v[i] = {}; // array index
+          else if (ZERO[elem.k] !== undefined) v[i] = ZERO[elem.k]; // array index
         } else stack.push([v[i], elem]);
       }
     } else if (t.k === 'map' && !Array.isArray(v)) {
       const o = v as Record<string, unknown>;
       for (const k of Object.keys(o)) {
         if (o[k] === null) {
-          if (t.elem.k === 'struct') o[k] = {};
-          else if (ZERO[t.elem.k] !== undefined) o[k] = ZERO[t.elem.k];
+          if (t.elem.k === 'struct') setOwn(o, k, {});
+          else if (ZERO[t.elem.k] !== undefined) setOwn(o, k, ZERO[t.elem.k]);
         } else stack.push([o[k], t.elem]);
       }
     }

@@ -238,8 +238,8 @@ class Walker {
         const av = a !== undefined && hasOwn(a, k) ? a[k] : undefined;
         if (av === bv) continue;
         const seg = this.field(k, av, bv, tracked);
-        if (this.ch) (ch ??= {})[seg] = this.ch;
-        if (this.rm) (rm ??= {})[seg] = this.rm;
+        if (this.ch) setOwn((ch ??= {}), seg, this.ch);
+        if (this.rm) setOwn((rm ??= {}), seg, this.rm);
       }
     }
     if (a !== undefined) {
@@ -248,7 +248,7 @@ class Walker {
         const av = a[k];
         if (av === undefined) continue;
         const seg = this.field(k, av, undefined, tracked);
-        if (this.rm) (rm ??= {})[seg] = this.rm;
+        if (this.rm) setOwn((rm ??= {}), seg, this.rm);
       }
     }
     this.ch = ch;
@@ -282,8 +282,8 @@ class Walker {
         if (a[i] === b[i]) continue;
         const seg = keySeg(key, b[i][key]);
         this.elem(seg, a[i], b[i], tracked);
-        if (this.ch) (ch ??= {})[seg] = this.ch;
-        if (this.rm) (rm ??= {})[seg] = this.rm;
+        if (this.ch) setOwn((ch ??= {}), seg, this.ch);
+        if (this.rm) setOwn((rm ??= {}), seg, this.rm);
       }
     } else {
       const ia = this.index(a, key);
@@ -291,15 +291,15 @@ class Walker {
       if (ib) {
         for (const [seg, eb] of ib) {
           this.elem(seg, ia?.get(seg), eb, tracked);
-          if (this.ch) (ch ??= {})[seg] = this.ch;
-          if (this.rm) (rm ??= {})[seg] = this.rm;
+          if (this.ch) setOwn((ch ??= {}), seg, this.ch);
+          if (this.rm) setOwn((rm ??= {}), seg, this.rm);
         }
       }
       if (ia) {
         for (const [seg, ea] of ia) {
           if (ib?.has(seg)) continue;
           this.elem(seg, ea, undefined, tracked);
-          if (this.rm) (rm ??= {})[seg] = this.rm;
+          if (this.rm) setOwn((rm ??= {}), seg, this.rm);
         }
       }
     }
@@ -316,10 +316,10 @@ class Walker {
     if (ib) {
       for (const [seg, eb] of ib) {
         const ea = ia?.get(seg);
-        if ((ea === undefined || !deepEqual(ea, eb)) && this.owns(tracked, eb, seg)) (ch ??= {})[seg] = {};
+        if ((ea === undefined || !deepEqual(ea, eb)) && this.owns(tracked, eb, seg)) setOwn((ch ??= {}), seg, {});
       }
     }
-    if (ia) for (const seg of ia.keys()) if (!ib?.has(seg)) (rm ??= {})[seg] = {};
+    if (ia) for (const seg of ia.keys()) if (!ib?.has(seg)) setOwn((rm ??= {}), seg, {});
     this.ch = ch;
     this.rm = rm;
   }
@@ -332,9 +332,9 @@ class Walker {
     for (const e of b ?? []) {
       const seg = `v:${JSON.stringify(e)}`;
       sb.add(seg);
-      if (!sa.has(seg) && this.owns(tracked, e, seg)) (ch ??= {})[seg] = {};
+      if (!sa.has(seg) && this.owns(tracked, e, seg)) setOwn((ch ??= {}), seg, {});
     }
-    for (const seg of sa) if (!sb.has(seg)) (rm ??= {})[seg] = {};
+    for (const seg of sa) if (!sb.has(seg)) setOwn((rm ??= {}), seg, {});
     this.ch = ch;
     this.rm = rm;
   }

@@ -95,7 +95,7 @@ function addAt(doc: Json, path: string, value: Json, replace: boolean): Json {
   const last = parts[parts.length - 1];
   if (Array.isArray(parent)) {
     const i = index(parent, last, path, !replace);
-    if (replace) parent[i] = value;
+    if (replace) parent[i] = value; // array index
     else parent.splice(i, 0, value);
   } else {
     if (replace && !hasOwn(parent, last)) throw new PatchApplyError(`doc is missing key: ${path}: missing value`);

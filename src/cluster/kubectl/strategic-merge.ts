@@ -222,11 +222,11 @@ function mergeKeyedList(c: Obj[], p: Obj[], order: Obj[] | undefined, key: strin
     if (pe.$patch === 'replace') {
       const r: Obj = {};
       for (const k of Object.keys(pe)) if (k !== '$patch') setOwn(r, k, pe[k]);
-      if (i >= 0) out[i] = r;
+      if (i >= 0) out[i] = r; // array index
       else out.push(r);
       continue;
     }
-    if (i >= 0) out[i] = mergeMap(out[i], pe, path, opts);
+    if (i >= 0) out[i] = mergeMap(out[i], pe, path, opts); // array index
     else out.push(stripNulls(mergeMap({}, pe, path, opts)));
   }
   if (order) out = reorder(out, order, key);

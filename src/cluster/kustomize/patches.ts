@@ -143,7 +143,7 @@ function addAt(doc: Obj, path: string, value: unknown, op: string, replace: bool
   if (Array.isArray(c)) {
     const i = k === '-' ? c.length : Number(k);
     if (!Number.isInteger(i) || i < 0 || i > c.length || (replace && i >= c.length)) throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
-    if (replace) c[i] = value;
+    if (replace) c[i] = value; // array index
     else c.splice(i, 0, value);
   } else setOwn(c, k, value);
 }

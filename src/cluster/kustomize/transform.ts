@@ -160,7 +160,7 @@ export function fixNameReferences(resources: Res[]): void {
           const v = parent[key];
           if (typeof v === 'string') {
             const n = resolve(referrals, referrer, v);
-            if (n !== null) parent[key] = n;
+            if (n !== null) setOwn(parent, key, n);
           } else if (Array.isArray(v)) {
             if (key === 'subjects') {
               for (const s of v) {
@@ -169,7 +169,7 @@ export function fixNameReferences(resources: Res[]): void {
                 if (n !== null) s.name = n;
               }
             } else {
-              parent[key] = v.map((x) => (typeof x === 'string' ? (resolve(referrals, referrer, x) ?? x) : x));
+              setOwn(parent, key, v.map((x) => (typeof x === 'string' ? (resolve(referrals, referrer, x) ?? x) : x)));
             }
           } else if (isObj(v) && typeof v.name === 'string') {
             const n = resolve(referrals, referrer, v.name, typeof v.namespace === 'string' ? v.namespace : undefined);

@@ -9,7 +9,7 @@ import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy } from './strategy';
 import { checkMetaTypes, checkStringMap, decodeError, jsonType, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './validation/meta';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from './validation/names';
-import { setOwn } from '../../api/safe-object';
+import { hasOwn, setOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;
 
@@ -136,7 +136,7 @@ const secretStrategy: Strategy = {
   validate(obj) {
     const seen = new Set<string>();
     const errs = [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validateDataKeys(obj, 'data', seen)];
-    for (const k of SECRET_REQUIRED_KEYS[obj.type] ?? []) if (!(obj.data && k in obj.data)) errs.push({ type: 'Required', field: `data[${k}]` });
+    for (const k of SECRET_REQUIRED_KEYS[obj.type] ?? []) if (!hasOwn(obj.data, k)) errs.push({ type: 'Required', field: `data[${k}]` });
     if (obj.type === 'kubernetes.io/service-account-token' && !obj.metadata.annotations?.['kubernetes.io/service-account.name']) {
       errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
     }

@@ -114,7 +114,7 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     const changed = JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(cur).sort());
     if (changed) {
       const c = deepCopy(obj);
-      if (Object.keys(next).length) c.metadata[field] = next;
+      if (Object.keys(next).length) setOwn(c.metadata, field, next);
       else delete c.metadata[field];
       const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `${what} ${obj.metadata.name}` }));
       if (r.error) {
