@@ -48,6 +48,26 @@ describe('hostile kubectl bar lines (issue 14)', () => {
     if (error !== undefined) expect(r.error).toBe(error);
   });
 
+  it('YAML with __proto__ and constructor keys applies as ordinary keys, and is unchanged when applied again', () => {
+    const { host } = testHost({ nodes: 1, subscribe: false });
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pc\n  labels: {constructor: a}\ndata:\n  __proto__: x\n  constructor: c\n';
+    expect(host.apply(yaml).map((r) => `${r.object} ${r.action}`)).toEqual(['configmap/pc created']);
+    expect(host.apply(yaml).map((r) => `${r.object} ${r.action}`)).toEqual(['configmap/pc unchanged']);
+    expect(host.kubectl('get cm pc -o jsonpath={.data}{.metadata.labels}').output).toBe('{"__proto__":"x","constructor":"c"}{"constructor":"a"}');
+  });
+
+  it.each([
+    ['a JSON 6902 patch through /__proto__ fails as kustomize does', '- op: add\n      path: /__proto__/polluted\n      value: yes', '', 'error: add operation does not apply: doc is missing path: "/__proto__/polluted": missing value\n'],
+    ['a JSON 6902 patch adding data/__proto__ is an ordinary key', '- op: add\n      path: /data/__proto__\n      value: z', 'apiVersion: v1\ndata:\n  __proto__: z\n  a: b\nkind: ConfigMap\nmetadata:\n  labels:\n    constructor: x\n  name: pc\n', ''],
+  ])('kustomize: %s', (_name, patch, stdout, stderr) => {
+    const { host } = testHost({ nodes: 1, subscribe: false });
+    const files = {
+      'k/kustomization.yaml': `resources: [cm.yaml]\nlabels:\n- pairs: {constructor: x}\npatches:\n- target: {kind: ConfigMap}\n  patch: |-\n    ${patch}\n`,
+      'k/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: pc}\ndata: {a: b}\n',
+    };
+    expect(host.kustomizeBuild(files, 'k')).toEqual({ stdout, stderr, code: stderr ? 1 : 0 });
+  });
+
   it('after the __proto__ patch the cluster is intact: no Pod terminating, nodes Ready, creates work; the same after a reload and a Reset', () => {
     const a = testHost({ nodes: 2 });
     a.host.kubectl('create configmap pc --from-literal=a=b');
