@@ -30,6 +30,8 @@ const GUARDED = [
   'cluster/kubectl/jsonpath.ts',
   'cluster/kubectl/cmd/create.ts',
   'cluster/kubectl/cmd/mutate.ts',
+  'cluster/kubectl/cmd/apply-server-side.ts',
+  'cluster/kubectl/cmd/rollout.ts',
   'cluster/kustomize/patches.ts',
   'cluster/kustomize/transform.ts',
   'cluster/kustomize/generators.ts',

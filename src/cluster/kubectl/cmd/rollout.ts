@@ -181,7 +181,7 @@ export function runRollout(ctx: Ctx): KubectlResult {
         const c = deepCopy(obj);
         c.spec.template = tmpl;
         const ann: Record<string, string> = {};
-        for (const k of SKIP_ANNOTATIONS) { const v = getOwn(obj.metadata.annotations, k); if (v !== undefined) ann[k] = v; }
+        for (const k of SKIP_ANNOTATIONS) { const v = getOwn(obj.metadata.annotations, k); if (v !== undefined) setOwn(ann, k, v); }
         for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) setOwn(ann, k, v as string);
         c.metadata.annotations = ann;
         if (patch(c, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
