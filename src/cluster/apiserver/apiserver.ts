@@ -592,7 +592,7 @@ export class APIServer implements StrategyContext {
    * finalizers get a deletionTimestamp and wait for them; everything else is removed now.
    * Foreground/Orphan propagation add the foregroundDeletion/orphan finalizer for the
    * garbage collector. Returns the object as it was left (or was, when removed).
-   * @throws StatusError 404, 409 (precondition failed).
+   * @throws StatusError 404, 403 (an immortal namespace: default, kube-system, kube-public), 409 (precondition failed).
    */
   delete(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: DeleteOptions = {}): KObject {
     const ns = info.namespaced ? namespace : '';

@@ -77,9 +77,13 @@ export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: Re
 /**
  * patch: PATCH …/{resource}/{name}[/status] with a parsed patch document (`body`: the
  * JSON value of the request; for `apply`, the YAML/JSON applied configuration).
+ * The patched document of a built-in kind is decoded as the apiserver does (decodePatched):
+ * unknown fields (a top-level `__proto__`) are dropped with a warning in `warnings`.
  * @throws StatusError 404 (not found, except apply), 415 (strategic merge of a custom
- * resource), 400 (malformed patch), 422 (a JSON patch that does not apply, invalid result),
- * 409 (apply conflict, stale resourceVersion).
+ * resource), 400 (malformed patch, nesting deeper than 10,000), 413 (more than 10,000 JSON
+ * patch operations), 422 (a JSON patch that does not apply, a patched document that does not
+ * decode, unknown fields with fieldValidation=Strict, invalid result), 409 (apply conflict,
+ * stale resourceVersion).
  */
 export function patchObject(api: APIServer, user: RequestUser, info: ResourceInfo, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
   const ns = info.namespaced ? namespace : '';
