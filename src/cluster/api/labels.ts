@@ -98,6 +98,22 @@ export function labelSelectorMatches(ls: LabelSelector | null | undefined, label
 }
 
 /**
+ * Whether a metav1.LabelSelector converts and does not select the labels, as validation
+ * checks a template (`selector, err := LabelSelectorAsSelector(sel); err == nil &&
+ * !selector.Matches(labels)`): a selector with an invalid operator is reported by its own
+ * validation, never here (and never thrown).
+ */
+export function labelSelectorMismatch(ls: LabelSelector | null | undefined, labels: Record<string, string> | undefined): boolean {
+  let sel: Selector;
+  try {
+    sel = fromLabelSelector(ls);
+  } catch {
+    return false;
+  }
+  return !matches(sel, labels);
+}
+
+/**
  * Parses the string form used by `kubectl -l` and `?labelSelector=`.
  * @throws SelectorParseError (selector-parser.ts) with selector.go's text, e.g.
  * `unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt`.

@@ -5,7 +5,7 @@
  */
 import type { FieldError } from '../../api/errors';
 import { deepEqual, type KObject } from '../../api/types';
-import { labelSelectorMatches } from '../../api/labels';
+import { labelSelectorMismatch } from '../../api/labels';
 import type { Strategy } from './strategy';
 import { defaultPodTemplate } from './pod-defaults';
 import { checkMetaTypes, goLabelSelector, goStringMap, immutable, nameIsDNSSubdomain, nonNegative, validateLabelSelector, validateObjectMeta } from './validation/meta';
@@ -66,7 +66,7 @@ export function validateJobSpec(s: Obj, path: string, isTemplate: boolean): Fiel
     if (!s.selector) errs.push({ type: 'Required', field: `${path}.selector` });
     else {
       errs.push(...validateLabelSelector(s.selector, `${path}.selector`));
-      if (!labelSelectorMatches(s.selector, s.template?.metadata?.labels)) {
+      if (labelSelectorMismatch(s.selector, s.template?.metadata?.labels)) {
         errs.push({ type: 'Invalid', field: `${path}.template.metadata.labels`, value: s.template?.metadata?.labels, rawValue: goStringMap(s.template?.metadata?.labels), detail: '`selector` does not match template `labels`' });
       }
     }

@@ -9,7 +9,7 @@ import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy } from './strategy';
 import { checkMetaTypes, checkStringMap, decodeError, jsonType, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './validation/meta';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from './validation/names';
-import { hasOwn, setOwn } from '../../api/safe-object';
+import { getOwn, hasOwn, setOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;
 
@@ -111,6 +111,7 @@ const SECRET_REQUIRED_KEYS: Record<string, string[]> = {
 /** Secret conversion: stringData overwrites data (base64-encoded) and disappears; data must be base64. */
 function convertSecret(obj: KObject): void {
   checkMetaTypes(obj);
+  if (obj.stringData === null) delete obj.stringData; // JSON null: Go's nil map
   if (obj.stringData !== undefined) {
     checkStringMap(obj, obj.stringData, 'Secret', 'stringData');
     obj.data = obj.data ?? {};
@@ -136,7 +137,7 @@ const secretStrategy: Strategy = {
   validate(obj) {
     const seen = new Set<string>();
     const errs = [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validateDataKeys(obj, 'data', seen)];
-    for (const k of SECRET_REQUIRED_KEYS[obj.type] ?? []) if (!hasOwn(obj.data, k)) errs.push({ type: 'Required', field: `data[${k}]` });
+    for (const k of getOwn(SECRET_REQUIRED_KEYS, obj.type) ?? []) if (!hasOwn(obj.data, k)) errs.push({ type: 'Required', field: `data[${k}]` });
     if (obj.type === 'kubernetes.io/service-account-token' && !obj.metadata.annotations?.['kubernetes.io/service-account.name']) {
       errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
     }
