@@ -2,7 +2,7 @@
  * Fuzz of issue 14 §5 (crashes where kube-apiserver answers 400/422): bodies that decode — every
  * field of the right JSON type, drawn from the kind's Go struct (apiserver/go-types.generated.ts)
  * with a few values each (empty strings, `__proto__`, `constructor`, 0, -1, 65536, odd
- * quantities and IntOrStrings, nulls, empty lists) — created, updated and deleted through the
+ * quantities and IntOrStrings, nulls, empty lists) — created, updated, patched (merge, strategic) and deleted through the
  * apiserver for 28 built-in kinds while the controllers run. Every answer is an object or a
  * StatusError with an upstream code; nothing throws, in the request or in a controller after it;
  * no prototype changes. It found: ownerReferences without a version/kind/name/uid (the garbage
@@ -89,6 +89,10 @@ describe('well-typed hostile bodies through the apiserver', () => {
           const cur = c.api.getObject(`${info.resource}${info.group ? `.${info.group}` : ''}`, ns, created.metadata.name);
           if (!cur) return;
           status(() => void c.api.update(u, info, ns, { ...body(seed + 1), metadata: cur.metadata }));
+          c.advance(30);
+          const p = body(seed + 2);
+          delete (p as { metadata?: unknown }).metadata;
+          status(() => void c.api.patch(u, info, ns, created.metadata.name, seed % 2 ? 'merge' : 'strategic', p));
           c.advance(30);
           status(() => void c.api.delete(u, info, ns, created.metadata.name, { gracePeriodSeconds: 0 }));
           c.advance(30);
