@@ -137,6 +137,28 @@ describe('hostile keys through the kubectl bar (worker API)', () => {
   });
 });
 
+describe('random kubectl bar lines', () => {
+  const h = harness();
+  const VERBS = ['get', 'describe', 'create', 'delete', 'label', 'annotate', 'patch', 'scale', 'set image', 'rollout status', 'rollout history', 'rollout undo', 'logs', 'exec', 'expose', 'run', 'top', 'explain', 'cordon', 'uncordon', 'drain', 'wait', 'api-resources', 'config view', 'apply', 'replace', 'diff', 'taint', 'autoscale', 'auth can-i', 'version', 'cluster-info', 'events'];
+  const WORDS = ['cm', 'configmap', 'target', 'pod', 'pods', 'deployment', 'deploy/web', 'node', 'node-1', 'ns', 'default', 'kube-system', 'svc', 'secret', 'generic', 'job', 'cronjob', 'all', '-A', '-l', 'app=x', '-o', 'yaml', 'json', 'wide', 'name', 'jsonpath={.metadata}', '--replicas=2', '--image=nginx', '--type=merge', '-p', '{}', '--overwrite', '--all', '--dry-run=server', '--from-literal=a=b', '--', 'sh', '-c', 'echo', '--field-selector', 'metadata.name=target', '--for=condition=Ready', '--timeout=1s', '-f', '-', 'key=value:NoSchedule', '__proto__', 'constructor', 'constructor=x', '__proto__=x', 'prototype-'];
+  const word = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: hostileString.map((x) => q(x)) });
+
+  it('never crash: no engine exception text, no prototype key, the host still answers', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...VERBS), fc.array(word, { maxLength: 6 }), (verb, args) => {
+        const line = `${verb} ${args.join(' ')}`;
+        const r = h.host.kubectl(line);
+        h.host.kubectlWatchStop(r.watchId ?? -1);
+        expect(protoKeys(), line).toEqual(CLEAN);
+        expect(`${r.output}\n${r.error ?? ''}`, line).not.toMatch(CRASH);
+        // the host answers (default may not be deleted; anything else may be, by a random line)
+        expect(h.host.kubectl('get ns default -o name').output).toBe('namespace/default\n');
+      }),
+      { seed: 19, numRuns: fuzzRuns(150) },
+    );
+  });
+});
+
 describe('hostile bodies through the apiserver', () => {
   const c = new Cluster({ seed: 12, nodes: 1 });
   const u = users.kubectl();

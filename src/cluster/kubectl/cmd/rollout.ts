@@ -89,7 +89,7 @@ function checkKinds(targets: Target[], allowed: string[]): void {
 export function runRollout(ctx: Ctx): KubectlResult {
   const sub = ctx.cmd.split(' ')[1];
   if (!['status', 'history', 'undo', 'restart', 'pause', 'resume'].includes(sub)) return fail(`error: unknown command "${sub}" for "kubectl rollout"`);
-  if (!ctx.args.length && !ctx.flags.has('selector')) return fail(`error: required resource not specified\n`);
+  if (!ctx.args.length) return fail(`error: required resource not specified\n`);
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
   let output = '';
