@@ -72,6 +72,7 @@ function harness() {
   });
   host.kubectl('create configmap target --from-literal=a=b');
   host.kubectl('label cm target app=x');
+  host.kubectl('create deployment web --image=nginx');
   const key = (o: KObject) => `${o.apiVersion}/${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
   const snapshot = () => new Map(cluster.objects().filter((o) => o.kind !== 'Event').map((o) => [key(o), o.metadata.resourceVersion]));
   return { host, cluster: () => cluster, snapshot };
@@ -140,7 +141,7 @@ describe('hostile keys through the kubectl bar (worker API)', () => {
 describe('random kubectl bar lines', () => {
   const h = harness();
   const VERBS = ['get', 'describe', 'create', 'delete', 'label', 'annotate', 'patch', 'scale', 'set image', 'rollout status', 'rollout history', 'rollout undo', 'logs', 'exec', 'expose', 'run', 'top', 'explain', 'cordon', 'uncordon', 'drain', 'wait', 'api-resources', 'config view', 'apply', 'replace', 'diff', 'taint', 'autoscale', 'auth can-i', 'version', 'cluster-info', 'events'];
-  const WORDS = ['cm', 'configmap', 'target', 'pod', 'pods', 'deployment', 'deploy/web', 'node', 'node-1', 'ns', 'default', 'kube-system', 'svc', 'secret', 'generic', 'job', 'cronjob', 'all', '-A', '-l', 'app=x', '-o', 'yaml', 'json', 'wide', 'name', 'jsonpath={.metadata}', '--replicas=2', '--image=nginx', '--type=merge', '-p', '{}', '--overwrite', '--all', '--dry-run=server', '--from-literal=a=b', '--', 'sh', '-c', 'echo', '--field-selector', 'metadata.name=target', '--for=condition=Ready', '--timeout=1s', '-f', '-', 'key=value:NoSchedule', '__proto__', 'constructor', 'constructor=x', '__proto__=x', 'prototype-'];
+  const WORDS = ['cm', 'configmap', 'target', 'pod', 'pods', 'deployment', 'deploy/web', 'node', 'node-1', 'ns', 'default', 'kube-system', 'svc', 'secret', 'generic', 'job', 'cronjob', 'all', '-A', '-l', 'app=x', '-o', 'yaml', 'json', 'wide', 'name', 'jsonpath={.metadata}', '--replicas=2', '--image=nginx', '--type=merge', '-p', '{}', '--overwrite', '--all', '--dry-run=server', '--from-literal=a=b', '--', 'sh', '-c', 'echo', '--field-selector', 'metadata.name=target', '--for=condition=Ready', '--timeout=1s', '-f', '-', 'key=value:NoSchedule', '__proto__', 'constructor', 'constructor=x', '__proto__=x', 'prototype-', '--selector', '--subresource=scale', '--subresource=status', '--type=json', q('[{"op":"add","path":"/x"}]'), '--to-revision=2', '--show-labels', '--sort-by=.metadata.name', q('--sort-by={.x}'), '-w', '-c', '--tail=-1', '--since=1s', 'custom-columns=A:.x', q('go-template={{.x}}'), '--port=80', '--target-port=x', '--cpu-percent=50', '--min=1', '--max=0', 'pod/x', 'rs', 'sts', 'ds', 'hpa', 'pvc', 'ing', 'pdb', 'cm/target', '--grace-period=-5', '--force', '--cascade=orphan', '--namespace=kube-system', '-n', '--context=x'];
   const word = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: hostileString.map((x) => q(x)) });
 
   it('never crash: no engine exception text, no prototype key, the host still answers', () => {
