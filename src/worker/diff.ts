@@ -15,6 +15,7 @@ import { LAST_APPLIED, lastAppliedConfiguration } from '../cluster/kubectl/apply
 import { parseManifest } from '../cluster/kubectl/parse';
 import { applyPatch, createThreeWayPatch } from '../cluster/kubectl/strategic-merge';
 import { sandboxed } from './sandbox';
+import { getOwn, setOwn } from '../cluster/api/safe-object';
 
 export interface DiffOutput {
   /** What `kubectl diff` prints on stdout (empty: no differences). */
@@ -35,7 +36,7 @@ function cleaned(obj: KObject | null, mask?: Record<string, string>): string {
   if (o.kind === 'Secret' && mask) {
     for (const field of ['data', 'stringData'] as const) {
       const d = (o as Record<string, unknown>)[field] as Record<string, string> | undefined;
-      if (d) for (const k of Object.keys(d)) d[k] = mask[k] ?? '***';
+      if (d) for (const k of Object.keys(d)) setOwn(d, k, getOwn(mask, k) ?? '***');
     }
   }
   return toKubeYAML(o);
@@ -52,7 +53,7 @@ export function unifiedHunks(a: string, b: string, context = 3): string {
   if (n * m <= 4_000_000) {
     const w = m + 1;
     const t = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) t[i * w + j] = x[i] === y[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]);
+    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) t[i * w + j] = x[i] === y[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]); // array index
     let i = 0;
     let j = 0;
     while (i < n || j < m) {
@@ -192,9 +193,9 @@ export function kubectlDiff(cluster: Cluster, text: string): DiffOutput {
         const a = { ...(current?.data ?? {}) } as Record<string, string>;
         const b = { ...(next.data ?? {}) } as Record<string, string>;
         for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-          const diff = a[k] !== b[k];
-          maskA[k] = diff ? '*** (before)' : '***';
-          maskB[k] = diff ? '*** (after)' : '***';
+          const diff = getOwn(a, k) !== getOwn(b, k);
+          setOwn(maskA, k, diff ? '*** (before)' : '***');
+          setOwn(maskB, k, diff ? '*** (after)' : '***');
         }
       }
       const body = unifiedHunks(cleaned(current, maskA), cleaned(next, maskB));

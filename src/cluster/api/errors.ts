@@ -19,7 +19,8 @@ export type StatusReason =
   | 'Expired'
   | 'InternalError'
   | 'NotAcceptable'
-  | 'UnsupportedMediaType';
+  | 'UnsupportedMediaType'
+  | 'RequestEntityTooLarge';
 
 /** A metav1.StatusCause (one per field error). */
 export interface StatusCause {
@@ -258,6 +259,12 @@ function splitGroupResource(gr: string): [string, string] {
  */
 export function kubectlErrorMessage(err: StatusError): string {
   const s = err.status;
+  if (s.reason === 'Invalid' && s.details && !s.details.kind && !s.details.name && s.details.causes?.length) {
+    // checkErr's "The request is invalid" for an Invalid without kind or name (a patch that does not decode)
+    const causes = s.details.causes;
+    if (causes.length === 1) return `The request is invalid: ${causes[0].field}: ${causes[0].message}`;
+    return `The request is invalid: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
+  }
   if (s.reason === 'Invalid' && s.details?.kind) {
     const causes = s.details.causes ?? [];
     const gk = s.details.kind; // kubectl prints the bare kind: "The Deployment \"x\" is invalid"

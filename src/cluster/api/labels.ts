@@ -4,6 +4,7 @@
  * metav1.LabelSelector (matchLabels + matchExpressions) as metav1.LabelSelectorAsSelector.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import { parseRequirements } from './selector-parser';
 
 export type Operator = 'in' | 'notin' | 'exists' | '!' | '=' | '==' | '!=' | 'gt' | 'lt';
 
@@ -97,40 +98,29 @@ export function labelSelectorMatches(ls: LabelSelector | null | undefined, label
 }
 
 /**
+ * Whether a metav1.LabelSelector converts and does not select the labels, as validation
+ * checks a template (`selector, err := LabelSelectorAsSelector(sel); err == nil &&
+ * !selector.Matches(labels)`): a selector with an invalid operator is reported by its own
+ * validation, never here (and never thrown).
+ */
+export function labelSelectorMismatch(ls: LabelSelector | null | undefined, labels: Record<string, string> | undefined): boolean {
+  let sel: Selector;
+  try {
+    sel = fromLabelSelector(ls);
+  } catch {
+    return false;
+  }
+  return !matches(sel, labels);
+}
+
+/**
  * Parses the string form used by `kubectl -l` and `?labelSelector=`.
- * Throws Error("unable to parse requirement: …") on bad syntax.
+ * @throws SelectorParseError (selector-parser.ts) with selector.go's text, e.g.
+ * `unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt`.
  */
 export function parseSelector(text: string): Selector {
-  const s = text.trim();
-  if (!s) return everything;
-  const reqs: Requirement[] = [];
-  // split on commas that are not inside parentheses
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of s) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) {
-      parts.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  parts.push(cur);
-  for (const raw of parts) {
-    const p = raw.trim();
-    let m: RegExpMatchArray | null;
-    if ((m = p.match(/^!\s*([^\s!=(),]+)$/))) reqs.push({ key: m[1], op: '!', values: [] });
-    else if ((m = p.match(/^([^\s!=(),]+)\s+(in|notin)\s*\(([^)]*)\)$/))) {
-      reqs.push({ key: m[1], op: m[2] as Operator, values: m[3].split(',').map((x) => x.trim()).filter((x) => x !== '') });
-    } else if ((m = p.match(/^([^\s!=(),<>]+)\s*(==|!=|=)\s*([^\s!=(),]*)$/))) {
-      reqs.push({ key: m[1], op: m[2] as Operator, values: [m[3]] });
-    } else if ((m = p.match(/^([^\s!=(),<>]+)\s*([<>])\s*(\d+)$/))) {
-      reqs.push({ key: m[1], op: m[2] === '>' ? 'gt' : 'lt', values: [m[3]] });
-    } else if ((m = p.match(/^([^\s!=(),]+)$/))) reqs.push({ key: m[1], op: 'exists', values: [] });
-    else throw new Error(`unable to parse requirement: found '${p}', expected: identifier`);
-  }
-  return { requirements: reqs };
+  if (!text.trim()) return everything;
+  return { requirements: parseRequirements(text) };
 }
 
 /** The string form of a selector (labels.Selector.String), e.g. `app=web,tier in (a,b)`. */

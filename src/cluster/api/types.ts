@@ -4,6 +4,7 @@
  * passed through untyped).
  */
 import type { ObjectMeta as K8sObjectMeta, OwnerReference as K8sOwnerReference } from 'kubernetes-types/meta/v1';
+import { setOwn } from './safe-object';
 
 /** Removes `readonly` (kubernetes-types marks server-set fields readonly; the server sets them). */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -67,8 +68,7 @@ export function deepCopy<T>(v: T): T {
     const x = (v as Record<string, unknown>)[k];
     const c = k === 'managedFields' && Array.isArray(x) ? x : deepCopy(x);
     // an own "__proto__" key (from untrusted YAML/JSON) stays an inert own property
-    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
-    else out[k] = c;
+    setOwn(out, k, c);
   }
   return out as T;
 }

@@ -35,6 +35,7 @@ import { IPAllocator, PortAllocator } from './allocators';
 import { managedFieldsOnWrite, patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
 import { evictPod, type Eviction } from './eviction';
 import { checkDecode } from './decode';
+import { applyGoZeroValues, bodyDecodeError } from './body-limits';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -353,7 +354,10 @@ export class APIServer implements StrategyContext {
    * @throws StatusError 400/403/404/409/422 as kube-apiserver would.
    */
   create(user: RequestUser, info: ResourceInfo, namespace: string, input: KObject, opts: WriteOptions = {}): WriteResult {
-    const obj = deepCopy(input);
+    // body-limits.ts: a body too deep to copy, or with a metadata that is not an object, is a 400
+    const undecodable = user.trusted ? undefined : bodyDecodeError(info, input);
+    const obj = undecodable ? ({ apiVersion: input.apiVersion, kind: input.kind, metadata: {} } as KObject) : deepCopy(input);
+    if (!user.trusted && !undecodable) applyGoZeroValues(info, obj);
     obj.metadata = obj.metadata ?? {};
     if (info.namespaced) obj.metadata.namespace = obj.metadata.namespace || namespace;
     else delete obj.metadata.namespace;
@@ -366,6 +370,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
+        if (undecodable) throw undecodable;
         if (!user.trusted) checkDecode(info, input); // decode.ts: a field of the wrong JSON type is a 400
         this.admissionHop(user, 'create', info, ns, displayName, cause, opts.category);
         obj.apiVersion = apiVersionOf(info);
@@ -432,8 +437,7 @@ export class APIServer implements StrategyContext {
 
   /** list: every object of a resource (one namespace or all), filtered by selectors. */
   list(user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): KList {
-    const labels = typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : opts.labelSelector;
-    const fields = typeof opts.fieldSelector === 'string' ? parseFieldSelector(opts.fieldSelector) : opts.fieldSelector;
+    const { labels, fields } = selectorsOf(opts);
     const items: KObject[] = [];
     for (const e of this.store.list(this.resourceKey(info), info.namespaced ? namespace || undefined : undefined)) {
       if (labels && !matches(labels, e.obj.metadata.labels)) continue;
@@ -465,6 +469,10 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'update', info, ns, name);
+        if (!user.trusted) {
+          const undecodable = bodyDecodeError(info, input);
+          if (undecodable) throw undecodable;
+        }
         if (!user.trusted && (opts.subresource === undefined || opts.subresource === 'status')) checkDecode(info, input);
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
@@ -494,6 +502,7 @@ export class APIServer implements StrategyContext {
           obj = next;
         } else {
           obj = deepCopy(input);
+          if (!user.trusted) applyGoZeroValues(info, obj);
           obj.apiVersion = apiVersionOf(info);
           obj.kind = info.kind;
           if (strategy.hasStatus || (info.custom && info.subresources.includes('status'))) {
@@ -588,7 +597,7 @@ export class APIServer implements StrategyContext {
    * finalizers get a deletionTimestamp and wait for them; everything else is removed now.
    * Foreground/Orphan propagation add the foregroundDeletion/orphan finalizer for the
    * garbage collector. Returns the object as it was left (or was, when removed).
-   * @throws StatusError 404, 409 (precondition failed).
+   * @throws StatusError 404, 403 (an immortal namespace: default, kube-system, kube-public), 409 (precondition failed).
    */
   delete(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: DeleteOptions = {}): KObject {
     const ns = info.namespaced ? namespace : '';
@@ -600,6 +609,8 @@ export class APIServer implements StrategyContext {
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
         if (!cur) throw newNotFound(groupResource(info), name);
+        // NamespaceLifecycle admission (plugin/namespace/lifecycle/admission.go): immortal namespaces
+        if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) throw newForbidden('namespaces', name, 'this namespace may not be deleted');
         const old = cur.obj;
         if (opts.preconditions?.uid && opts.preconditions.uid !== old.metadata.uid) {
           throw newConflict(groupResource(info), name, `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${old.metadata.uid}`);
@@ -721,8 +732,7 @@ export class APIServer implements StrategyContext {
    * @throws StatusError 410 Gone when `resourceVersion` is compacted.
    */
   watch(_user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, handler: (ev: WatchEvent) => void): () => void {
-    const labels = typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : opts.labelSelector;
-    const fields = typeof opts.fieldSelector === 'string' ? parseFieldSelector(opts.fieldSelector) : opts.fieldSelector;
+    const { labels, fields } = selectorsOf(opts);
     const nodeReq = fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=');
     const w: Watcher = {
       id: ++this.watcherSeq,
@@ -860,3 +870,28 @@ export class APIServer implements StrategyContext {
   /** The last-applied annotation key kubectl uses for client-side apply. */
   static readonly LAST_APPLIED = ANNOTATION_LAST_APPLIED;
 }
+
+/**
+ * The parsed label and field selectors of a list or watch. A selector that does not parse is a
+ * 400 BadRequest with the parser's text, as the apiserver's parameter decoding answers
+ * (metainternalversion conversion of `labelSelector` / `fieldSelector`).
+ * @throws StatusError 400
+ */
+function selectorsOf(opts: { labelSelector?: string | Selector; fieldSelector?: string | FieldRequirement[] }): { labels: Selector | undefined; fields: FieldRequirement[] | undefined } {
+  try {
+    return {
+      labels: typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : opts.labelSelector,
+      fields: typeof opts.fieldSelector === 'string' ? parseFieldSelector(opts.fieldSelector) : opts.fieldSelector,
+    };
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    throw newBadRequest(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * The namespaces kube-apiserver's NamespaceLifecycle admission refuses to delete (its Register:
+ * metav1.NamespaceDefault, NamespaceSystem, NamespacePublic). kube-node-lease is not among
+ * them upstream: deleting it succeeds there.
+ */
+export const IMMORTAL_NAMESPACES: ReadonlySet<string> = new Set(['default', 'kube-system', 'kube-public']);

@@ -17,6 +17,7 @@ import type { ResourceInfo } from '../api/resources';
 import type { FieldError } from '../api/errors';
 import { users } from '../client/clientset';
 import { validateAgainstSchema, type JSONSchemaProps } from './openapi-schema';
+import { hasOwn, setOwn } from '../api/safe-object';
 
 const CRD_RESOURCE = 'customresourcedefinitions.apiextensions.k8s.io';
 
@@ -127,8 +128,8 @@ export function installCRDSupport(api: APIServer): void {
     delete props.properties!.metadata;
     const pruned = validateAgainstSchema(rest, props, '', errs) as Record<string, unknown>;
     // prune in place: unknown fields are dropped before storage
-    for (const k of Object.keys(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && !(k in pruned)) delete obj[k];
-    for (const [k, v] of Object.entries(pruned)) obj[k] = v;
+    for (const k of Object.keys(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata' && !hasOwn(pruned, k)) delete obj[k];
+    for (const [k, v] of Object.entries(pruned)) setOwn(obj, k, v);
     void apiVersion;
     void kind;
     void metadata;

@@ -4,6 +4,7 @@
  * (pkg/registry/core/pod/strategy.go ToSelectableFields and friends).
  */
 import type { KObject } from '../api/types';
+import { getOwn } from '../api/safe-object';
 
 export interface FieldRequirement {
   field: string;
@@ -26,7 +27,7 @@ export function fieldValue(obj: KObject, field: string): string {
   let cur: unknown = obj;
   for (const p of field.split('.')) {
     if (cur === null || typeof cur !== 'object') return '';
-    cur = (cur as Record<string, unknown>)[p];
+    cur = getOwn(cur as Record<string, unknown>, p);
   }
   if (cur === undefined || cur === null) return '';
   return String(cur);

@@ -15,6 +15,7 @@
  * everything else (scalars, empty maps/lists, atomic lists) is one leaf. A property whose value is
  * `undefined` is absent, as in the JSON the real apiserver compares.
  */
+import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 import { listStrategy } from '../kubectl/strategic-merge';
 import { deepEqual } from '../api/types';
 
@@ -23,7 +24,6 @@ export type FieldsTree = Record<string, unknown>;
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 /** True for `{}` (a leaf, or an empty set). */
 export function isEmptyFields(t: unknown): boolean {
   for (const k in t as Obj) if (hasOwn(t as Obj, k)) return false;
@@ -238,8 +238,8 @@ class Walker {
         const av = a !== undefined && hasOwn(a, k) ? a[k] : undefined;
         if (av === bv) continue;
         const seg = this.field(k, av, bv, tracked);
-        if (this.ch) (ch ??= {})[seg] = this.ch;
-        if (this.rm) (rm ??= {})[seg] = this.rm;
+        if (this.ch) setOwn((ch ??= {}), seg, this.ch);
+        if (this.rm) setOwn((rm ??= {}), seg, this.rm);
       }
     }
     if (a !== undefined) {
@@ -248,7 +248,7 @@ class Walker {
         const av = a[k];
         if (av === undefined) continue;
         const seg = this.field(k, av, undefined, tracked);
-        if (this.rm) (rm ??= {})[seg] = this.rm;
+        if (this.rm) setOwn((rm ??= {}), seg, this.rm);
       }
     }
     this.ch = ch;
@@ -282,8 +282,8 @@ class Walker {
         if (a[i] === b[i]) continue;
         const seg = keySeg(key, b[i][key]);
         this.elem(seg, a[i], b[i], tracked);
-        if (this.ch) (ch ??= {})[seg] = this.ch;
-        if (this.rm) (rm ??= {})[seg] = this.rm;
+        if (this.ch) setOwn((ch ??= {}), seg, this.ch);
+        if (this.rm) setOwn((rm ??= {}), seg, this.rm);
       }
     } else {
       const ia = this.index(a, key);
@@ -291,15 +291,15 @@ class Walker {
       if (ib) {
         for (const [seg, eb] of ib) {
           this.elem(seg, ia?.get(seg), eb, tracked);
-          if (this.ch) (ch ??= {})[seg] = this.ch;
-          if (this.rm) (rm ??= {})[seg] = this.rm;
+          if (this.ch) setOwn((ch ??= {}), seg, this.ch);
+          if (this.rm) setOwn((rm ??= {}), seg, this.rm);
         }
       }
       if (ia) {
         for (const [seg, ea] of ia) {
           if (ib?.has(seg)) continue;
           this.elem(seg, ea, undefined, tracked);
-          if (this.rm) (rm ??= {})[seg] = this.rm;
+          if (this.rm) setOwn((rm ??= {}), seg, this.rm);
         }
       }
     }
@@ -316,10 +316,10 @@ class Walker {
     if (ib) {
       for (const [seg, eb] of ib) {
         const ea = ia?.get(seg);
-        if ((ea === undefined || !deepEqual(ea, eb)) && this.owns(tracked, eb, seg)) (ch ??= {})[seg] = {};
+        if ((ea === undefined || !deepEqual(ea, eb)) && this.owns(tracked, eb, seg)) setOwn((ch ??= {}), seg, {});
       }
     }
-    if (ia) for (const seg of ia.keys()) if (!ib?.has(seg)) (rm ??= {})[seg] = {};
+    if (ia) for (const seg of ia.keys()) if (!ib?.has(seg)) setOwn((rm ??= {}), seg, {});
     this.ch = ch;
     this.rm = rm;
   }
@@ -332,9 +332,9 @@ class Walker {
     for (const e of b ?? []) {
       const seg = `v:${JSON.stringify(e)}`;
       sb.add(seg);
-      if (!sa.has(seg) && this.owns(tracked, e, seg)) (ch ??= {})[seg] = {};
+      if (!sa.has(seg) && this.owns(tracked, e, seg)) setOwn((ch ??= {}), seg, {});
     }
-    for (const seg of sa) if (!sb.has(seg)) (rm ??= {})[seg] = {};
+    for (const seg of sa) if (!sb.has(seg)) setOwn((rm ??= {}), seg, {});
     this.ch = ch;
     this.rm = rm;
   }
@@ -368,7 +368,7 @@ export function sentAt(obj: unknown, segs: readonly string[]): boolean {
     if (s === '.') return true;
     if (s.startsWith('f:')) {
       if (!isObj(cur)) return false;
-      cur = cur[s.slice(2)];
+      cur = getOwn(cur, s.slice(2));
     } else {
       if (!Array.isArray(cur)) return false;
       const want = JSON.parse(s.slice(2)) as unknown;
@@ -392,7 +392,7 @@ export function unionFields(a: FieldsTree, b: FieldsTree | undefined): FieldsTre
     if (!hasOwn(b, k)) continue;
     const av = hasOwn(a, k) ? (a[k] as FieldsTree) : undefined;
     const u = av === undefined ? (b[k] as FieldsTree) : unionFields(av, b[k] as FieldsTree);
-    if (u !== av) (out ??= { ...a })[k] = u;
+    if (u !== av) setOwn((out ??= { ...a }), k, u);
   }
   return out ?? a;
 }
@@ -417,7 +417,7 @@ export function subtractFields(a: FieldsTree, b: FieldsTree | undefined): Fields
     }
     out ??= { ...a };
     if (r === undefined) delete out[k];
-    else out[k] = r;
+    else setOwn(out, k, r);
   }
   return out ?? a;
 }

@@ -6,6 +6,7 @@
  * x-kubernetes-preserve-unknown-fields is set (pkg/apiserver/schema/pruning).
  */
 import type { FieldError } from '../api/errors';
+import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 
 export interface JSONSchemaProps {
   type?: string;
@@ -81,14 +82,14 @@ export function validateAgainstSchema(value: unknown, schema: JSONSchemaProps | 
   }
   if (t === 'object') {
     const obj = value as Record<string, unknown>;
-    for (const r of schema.required ?? []) if (!(r in obj)) errs.push({ type: 'Required', field: path ? `${path}.${r}` : r });
+    for (const r of schema.required ?? []) if (!hasOwn(obj, r)) errs.push({ type: 'Required', field: path ? `${path}.${r}` : r });
     const out: Record<string, unknown> = {};
     const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
     for (const [k, v] of Object.entries(obj)) {
-      const sub = schema.properties?.[k] ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      const sub = getOwn(schema.properties, k) ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
       const childPath = path ? `${path}.${k}` : k;
-      if (sub) out[k] = validateAgainstSchema(v, sub, childPath, errs);
-      else if (preserve || schema.additionalProperties === true || (!schema.properties && !schema.type)) out[k] = v;
+      if (sub) setOwn(out, k, validateAgainstSchema(v, sub, childPath, errs));
+      else if (preserve || schema.additionalProperties === true || (!schema.properties && !schema.type)) setOwn(out, k, v);
       // else: pruned, as the apiserver prunes unknown fields of structural schemas
     }
     return out;

@@ -6,6 +6,8 @@
  * Pure functions over plain JSON values; the inputs are never changed.
  */
 
+import { deleteOwn, getOwn, hasOwn, setOwn } from '../api/safe-object';
+
 type Json = unknown;
 type Obj = Record<string, unknown>;
 
@@ -44,8 +46,8 @@ function pointer(path: string): string[] {
 function parentOf(doc: Json, parts: string[], path: string): Obj | unknown[] {
   let cur: Json = doc;
   for (const p of parts.slice(0, -1)) {
-    if (Array.isArray(cur)) cur = cur[Number(p)];
-    else if (isObj(cur)) cur = cur[p];
+    if (Array.isArray(cur)) cur = /^\d+$/.test(p) ? cur[Number(p)] : undefined;
+    else if (isObj(cur)) cur = getOwn(cur, p);
     else cur = undefined;
     if (cur === undefined || cur === null) throw new PatchApplyError(`doc is missing path: "${path}": missing value`);
   }
@@ -67,7 +69,7 @@ function getAt(doc: Json, path: string): Json {
   if (!parts.length) return doc;
   const parent = parentOf(doc, parts, path);
   const last = parts[parts.length - 1];
-  const v = Array.isArray(parent) ? parent[index(parent, last, path, false)] : parent[last];
+  const v = Array.isArray(parent) ? parent[index(parent, last, path, false)] : getOwn(parent, last);
   if (v === undefined) throw new PatchApplyError(`doc is missing path: "${path}": missing value`);
   return v;
 }
@@ -80,9 +82,9 @@ function removeAt(doc: Json, path: string, op: string): Json {
     const i = index(parent, last, path, false);
     return parent.splice(i, 1)[0];
   }
-  if (!(last in parent)) throw new PatchApplyError(`Unable to ${op} nonexistent key: ${last}: missing value`);
+  if (!hasOwn(parent, last)) throw new PatchApplyError(`Unable to ${op} nonexistent key: ${last}: missing value`);
   const v = parent[last];
-  delete parent[last];
+  deleteOwn(parent, last);
   return v;
 }
 
@@ -93,11 +95,11 @@ function addAt(doc: Json, path: string, value: Json, replace: boolean): Json {
   const last = parts[parts.length - 1];
   if (Array.isArray(parent)) {
     const i = index(parent, last, path, !replace);
-    if (replace) parent[i] = value;
+    if (replace) parent[i] = value; // array index
     else parent.splice(i, 0, value);
   } else {
-    if (replace && !(last in parent)) throw new PatchApplyError(`doc is missing key: ${path}: missing value`);
-    parent[last] = value;
+    if (replace && !hasOwn(parent, last)) throw new PatchApplyError(`doc is missing key: ${path}: missing value`);
+    setOwn(parent, last, value);
   }
   return doc;
 }
@@ -152,8 +154,8 @@ export function applyMergePatch(doc: Json, patch: Json): Json {
   if (!isObj(patch)) return clone(patch);
   const out: Obj = isObj(doc) ? clone(doc) : {};
   for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k], v);
+    if (v === null) deleteOwn(out, k);
+    else setOwn(out, k, applyMergePatch(getOwn(out, k), v));
   }
   return out;
 }

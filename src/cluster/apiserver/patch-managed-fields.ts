@@ -19,6 +19,7 @@
  */
 import { listStrategy } from '../kubectl/strategic-merge';
 import { StatusError } from '../api/errors';
+import { getOwn, setOwn } from '../api/safe-object';
 import { deepCopy, deepEqual, type KObject } from '../api/types';
 import { ATOMIC_ELEMENTS, SKIP_META, SKIP_TOP, diffFields, isEmptyFields, managedListKey, subtractFields, unionFields, type FieldsTree } from './managed-fields-diff';
 
@@ -83,7 +84,7 @@ export function toFieldsV1(paths: Iterable<string>): Obj {
   const root: Obj = {};
   for (const p of paths) {
     let cur = root;
-    for (const s of p.split(SEP)) cur = (cur[s] ??= {}) as Obj;
+    for (const s of p.split(SEP)) cur = (getOwn(cur, s) ?? setOwn(cur, s, {})) as Obj;
   }
   return root;
 }
@@ -94,7 +95,7 @@ export function fromFieldsV1(f: Obj | undefined): Set<string> {
   const walk = (o: Obj, segs: string[]): void => {
     const keys = Object.keys(o);
     if (!keys.length && segs.length) out.add(segs.join(SEP));
-    for (const k of keys) walk(o[k] as Obj, [...segs, k]);
+    for (const k of keys) walk(isObj(o[k]) ? (o[k] as Obj) : {}, [...segs, k]);
   };
   if (f) walk(f, []);
   return out;
@@ -239,7 +240,7 @@ export function liveEntries(live: unknown, sent: unknown): readonly ManagedField
  * (`["f:spec", "f:clusterIP"]`).
  */
 export function serverSetOnCreate(resource: string): ((segs: readonly string[]) => boolean) | undefined {
-  return SERVER_SET[resource];
+  return getOwn(SERVER_SET, resource);
 }
 
 /** `<top>.<field>` (e.g. spec.clusterIP) and everything under it. */
@@ -281,7 +282,8 @@ export function fieldManagerOf(user: { name: string; participant: string }): str
   if (n.startsWith('system:node:')) return 'kubelet';
   if (n.startsWith('system:serviceaccount:')) {
     const sa = n.slice('system:serviceaccount:'.length);
-    if (SA_MANAGERS[sa]) return SA_MANAGERS[sa];
+    const known = getOwn(SA_MANAGERS, sa);
+    if (known) return known;
     return sa.startsWith('kube-system:') ? 'kube-controller-manager' : sa.slice(sa.indexOf(':') + 1);
   }
   if (n === 'system:apiserver') return user.participant === 'kube-relay' ? 'kube-relay' : 'kube-apiserver';
@@ -335,7 +337,7 @@ function removePath(obj: Obj, p: string): void {
         delete cur[s.slice(2)];
         return;
       }
-      cur = cur[s.slice(2)];
+      cur = getOwn(cur, s.slice(2));
     } else if ((s.startsWith('k:') || s.startsWith('v:')) && Array.isArray(cur)) {
       const want = JSON.parse(s.slice(2)) as unknown;
       const idx = cur.findIndex((e) => (s.startsWith('v:') ? JSON.stringify(e) === JSON.stringify(want) : isObj(e) && Object.entries(want as Obj).every(([k, v]) => JSON.stringify(e[k]) === JSON.stringify(v))));
@@ -356,7 +358,7 @@ function prune(v: unknown, top = true): unknown {
   for (const k of Object.keys(v)) {
     const x = prune(v[k], false);
     if (!top && ((isObj(x) && !Object.keys(x).length) || (Array.isArray(x) && !x.length))) delete v[k];
-    else v[k] = x;
+    else setOwn(v, k, x);
   }
   return v;
 }

@@ -8,11 +8,14 @@
  */
 import type { APIServer, RequestUser, WriteOptions, WriteResult } from './apiserver';
 import { apiVersionOf, groupResource, type ResourceInfo } from '../api/resources';
-import { StatusError, newBadRequest, newNotFound } from '../api/errors';
+import { StatusError, newBadRequest, newInvalid, newNotFound } from '../api/errors';
 import { deepCopy, type KObject } from '../api/types';
 import { applyPatch as strategicMerge } from '../kubectl/strategic-merge';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
-import { unknownFields } from '../kubectl/known-fields';
+import { dropFields, unknownFields } from '../kubectl/known-fields';
+import { goJSON } from '../kubectl/strategic-merge';
+import { decodeTypeError, goKindKey } from './decode';
+import { applyGoZeroValues, exceedsDepth } from './body-limits';
 import { fieldManagerOf, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
 
 /** The four patch types (types.PatchType). */
@@ -74,9 +77,13 @@ export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: Re
 /**
  * patch: PATCH …/{resource}/{name}[/status] with a parsed patch document (`body`: the
  * JSON value of the request; for `apply`, the YAML/JSON applied configuration).
+ * The patched document of a built-in kind is decoded as the apiserver does (decodePatched):
+ * unknown fields (a top-level `__proto__`) are dropped with a warning in `warnings`.
  * @throws StatusError 404 (not found, except apply), 415 (strategic merge of a custom
- * resource), 400 (malformed patch), 422 (a JSON patch that does not apply, invalid result),
- * 409 (apply conflict, stale resourceVersion).
+ * resource), 400 (malformed patch, nesting deeper than 10,000), 413 (more than 10,000 JSON
+ * patch operations), 422 (a JSON patch that does not apply, a patched document that does not
+ * decode, unknown fields with fieldValidation=Strict, invalid result), 409 (apply conflict,
+ * stale resourceVersion).
  */
 export function patchObject(api: APIServer, user: RequestUser, info: ResourceInfo, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
   const ns = info.namespaced ? namespace : '';
@@ -107,6 +114,10 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     return { ...api.update(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: false };
   }
   if (!current) throw newNotFound(groupResource(info), name);
+  if (exceedsDepth(body)) throw newBadRequest('error decoding patch: exceeded max depth');
+  if (type === 'json' && Array.isArray(body) && body.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${body.length}`, reason: 'RequestEntityTooLarge', code: 413 });
+  }
   let patched: KObject;
   try {
     if (type === 'json') patched = applyJSONPatch(current, body) as KObject;
@@ -117,8 +128,39 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     throw newBadRequest(err instanceof Error ? err.message : String(err));
   }
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw newBadRequest('the patch did not produce an object');
+  const warnings = decodePatched(info, patched, opts.fieldValidation);
   patched.metadata = patched.metadata ?? {};
   if (patched.metadata.name !== name) patched.metadata.name = name;
   if (opts.subresource !== 'status' && !patched.metadata.resourceVersion) patched.metadata.resourceVersion = current.metadata.resourceVersion;
-  return { ...api.update(user, info, ns, patched, { ...opts, summary }), created: false };
+  const r = api.update(user, info, ns, patched, { ...opts, summary });
+  return { ...r, warnings: [...warnings, ...r.warnings], created: false };
+}
+
+/** handlers/patch.go maxJSONPatchOperations. */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+/**
+ * jsonPatcher.applyPatchToCurrentObject's DecodeInto of the patched document (built-in kinds):
+ * a field of the wrong JSON type (`metadata` replaced by a string) is 422 `patch: Invalid
+ * value: "<patched JSON>": json: cannot unmarshal …`; unknown fields (a top-level `__proto__`,
+ * `metadata.constructor`) are dropped with a warning (fieldValidation Warn, the default when
+ * the client names none), rejected with Strict (422 `strict decoding error: unknown field …`),
+ * dropped silently with Ignore. JSON nulls become Go zero values. Edits `patched` in place.
+ * @returns the warnings
+ * @throws StatusError 422
+ */
+function decodePatched(info: ResourceInfo, patched: KObject, fieldValidation: WriteOptions['fieldValidation']): string[] {
+  if (info.custom) return [];
+  const key = goKindKey(info.group, info.version, info.kind);
+  if (!key) return [];
+  const invalidPatch = (detail: string) => newInvalid('', '', [{ type: 'Invalid', field: 'patch', value: goJSON(patched), detail }]);
+  const typeErr = decodeTypeError(key, patched);
+  if (typeErr !== undefined) throw invalidPatch(typeErr);
+  const unknown = unknownFields(info.kind, patched);
+  if (unknown.length) {
+    if (fieldValidation === 'Strict') throw invalidPatch(`strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`);
+    dropFields(patched as unknown as Record<string, unknown>, unknown);
+  }
+  applyGoZeroValues(info, patched);
+  return fieldValidation === 'Ignore' ? [] : unknown.map((u) => `unknown field "${u}"`);
 }

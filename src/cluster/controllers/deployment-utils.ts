@@ -10,6 +10,7 @@
 import { deepCopy, deepEqual, type KObject } from '../api/types';
 import { byCreationTimestamp, filterActiveReplicaSets, specReplicas } from './controller-utils';
 import { utf8 } from '../proxy/hash';
+import { getOwn, setOwn } from '../api/safe-object';
 
 // ---- constants -----------------------------------------------------------------------------
 
@@ -271,8 +272,8 @@ export function setNewReplicaSetAnnotations(d: KObject, rs: KObject, newRevision
   let changed = false;
   const a = (rs.metadata.annotations = rs.metadata.annotations ?? {});
   for (const [k, v] of Object.entries((d.metadata.annotations ?? {}) as Record<string, string>)) {
-    if (annotationsToSkip.has(k) || a[k] === v) continue;
-    a[k] = v;
+    if (annotationsToSkip.has(k) || getOwn(a, k) === v) continue;
+    setOwn(a, k, v);
     changed = true;
   }
   const oldRevision = a[RevisionAnnotation];

@@ -36,6 +36,7 @@ import { formatMilliCPU, quantityMilliValue } from '../api/quantity';
 import type { ResourceMetricsAPI } from '../metrics/metrics-server';
 import { errorMessage, recordDecision } from './controller-utils';
 import * as u from './podautoscaler-utils';
+import { getOwn } from '../api/safe-object';
 
 /** Relay participant of this controller. */
 export const HPAControllerName = 'horizontal-pod-autoscaler-controller';
@@ -392,7 +393,7 @@ export class HorizontalController {
 
   /** The scale subresource of the target (autoscaling/v1 Scale: spec.replicas, status.replicas, status.selector). */
   private getScale(ns: string, ref: KObject): Scale {
-    const r = SCALE_TARGETS[ref.kind];
+    const r = getOwn(SCALE_TARGETS, ref.kind);
     if (!r) throw new Error(`no matches for kind "${ref.kind}" in group "${String(ref.apiVersion ?? '').split('/').slice(0, -1).join('/')}"`);
     const obj = this.client.resource(r[0], r[1]).get(ns, ref.name, { quiet: true });
     return { specReplicas: obj.spec?.replicas ?? 1, statusReplicas: obj.status?.replicas ?? 0, selector: obj.spec?.selector ? JSON.stringify(obj.spec.selector) : '', resource: r };

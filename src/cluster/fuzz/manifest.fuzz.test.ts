@@ -13,6 +13,7 @@ import { performance as wall } from 'node:perf_hooks';
 import { Cluster } from '../cluster';
 import type { ApplyResult } from '../kubectl/apply';
 import { hostileString, nested, wrongTypeValue } from './hostile';
+import { fuzzRuns } from './runs';
 
 /** Per-input wall-time bound (generous: the CI machine is shared). */
 const MAX_MS = 3_000;
@@ -81,18 +82,18 @@ const hostileManifest = fc
 
 describe('manifest path fuzz', () => {
   it('hostile manifests: no throw, bounded time, nothing half-applied', () => {
-    fc.assert(fc.property(hostileManifest, (text) => void applyChecked(text)), { seed: 42, numRuns: 250 });
+    fc.assert(fc.property(hostileManifest, (text) => void applyChecked(text)), { seed: 42, numRuns: fuzzRuns(250) });
   }, 120_000);
 
   it('any JSON value as YAML, several documents', () => {
     fc.assert(fc.property(fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 1, maxLength: 3 }), (docs) => {
       applyChecked(docs.map((d) => stringify(d)).join('---\n'));
-    }), { seed: 7, numRuns: 150 });
+    }), { seed: 7, numRuns: fuzzRuns(150) });
   }, 120_000);
 
   it('raw text with YAML punctuation', () => {
     const token = fc.oneof(hostileString, fc.constantFrom(':', '- ', '---\n', '\n', '  ', '&a', '*a', '!!binary', '!<tag:x>', '{', '}', '[', ']', '? ', '|', '>', '#', '"', "'", '%YAML 1.2\n', 'kind: Pod\n', 'apiVersion: v1\n', 'metadata:\n  name: '));
-    fc.assert(fc.property(fc.array(token, { maxLength: 40 }), (parts) => void applyChecked(parts.join(''))), { seed: 9, numRuns: 250 });
+    fc.assert(fc.property(fc.array(token, { maxLength: 40 }), (parts) => void applyChecked(parts.join(''))), { seed: 9, numRuns: fuzzRuns(250) });
   }, 120_000);
 
   it.each([

@@ -5,6 +5,7 @@
  * `[?(@.a=="x")]`, `range … end`, and string literals like `{"\n"}`. Missing keys print
  * nothing (kubectl sets AllowMissingKeys(true)).
  */
+import { hasOwn } from '../api/safe-object';
 
 type Step =
   | { t: 'field'; name: string }
@@ -139,7 +140,7 @@ function walk(values: unknown[], steps: Step[]): unknown[] {
     for (const v of cur) {
       switch (st.t) {
         case 'field':
-          if (isObj(v) && st.name in v && v[st.name] !== undefined) next.push(v[st.name]);
+          if (isObj(v) && hasOwn(v, st.name) && v[st.name] !== undefined) next.push(v[st.name]);
           break;
         case 'all':
           if (Array.isArray(v)) next.push(...v);
@@ -156,7 +157,7 @@ function walk(values: unknown[], steps: Step[]): unknown[] {
         case 'recursive': {
           const visit = (x: unknown): void => {
             if (isObj(x)) {
-              if (st.name in x) next.push(x[st.name]);
+              if (hasOwn(x, st.name)) next.push(x[st.name]);
               for (const k of Object.keys(x).sort()) visit(x[k]);
             } else if (Array.isArray(x)) x.forEach(visit);
           };

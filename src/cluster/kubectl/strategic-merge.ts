@@ -11,6 +11,8 @@
  * other lists are replaced whole.
  */
 
+import { getOwn, setOwn } from '../api/safe-object';
+
 type Obj = Record<string, unknown>;
 
 /** How lists merge under a field: by a key, as a set of primitives, or replaced. */
@@ -83,12 +85,12 @@ function diffMaps(o: Obj, m: Obj, c: Obj, path: string[], opts: PatchOptions): O
   const patch: Obj = {};
   for (const k of Object.keys(m)) {
     const mv = m[k];
-    const cv = c[k];
-    const ov = o[k];
+    const cv = getOwn(c, k);
+    const ov = getOwn(o, k);
     const p = [...path, k];
     if (isObj(mv) && isObj(cv)) {
       const sub = diffMaps(isObj(ov) ? ov : {}, mv, cv, p, opts);
-      if (Object.keys(sub).length) patch[k] = sub;
+      if (Object.keys(sub).length) setOwn(patch, k, sub);
       continue;
     }
     if (Array.isArray(mv) && Array.isArray(cv)) {
@@ -96,7 +98,7 @@ function diffMaps(o: Obj, m: Obj, c: Obj, path: string[], opts: PatchOptions): O
       if (typeof st === 'object' && mv.every(isObj) && cv.every(isObj)) {
         const res = diffKeyedList(Array.isArray(ov) ? (ov as Obj[]) : [], mv as Obj[], cv as Obj[], st.key, p, opts);
         if (res) {
-          if (res.list.length) patch[k] = res.list;
+          if (res.list.length) setOwn(patch, k, res.list);
           patch[`$setElementOrder/${k}`] = res.order;
         }
         continue;
@@ -105,19 +107,19 @@ function diffMaps(o: Obj, m: Obj, c: Obj, path: string[], opts: PatchOptions): O
         const add = mv.filter((x) => !cv.some((y) => jsonEqual(x, y)));
         const del = (Array.isArray(ov) ? ov : []).filter((x) => !mv.some((y) => jsonEqual(x, y)));
         if (add.length || del.length || !jsonEqual(mv, cv.filter((x) => mv.some((y) => jsonEqual(x, y))))) {
-          if (add.length) patch[k] = add;
+          if (add.length) setOwn(patch, k, add);
           if (del.length) patch[`$deleteFromPrimitiveList/${k}`] = del;
           patch[`$setElementOrder/${k}`] = mv;
         }
         continue;
       }
     }
-    if (!jsonEqual(mv, cv)) patch[k] = mv;
+    if (!jsonEqual(mv, cv)) setOwn(patch, k, mv);
   }
   // deletions: in original (last-applied) but no longer in modified
   for (const k of Object.keys(o)) {
     if (Object.prototype.hasOwnProperty.call(m, k)) continue;
-    patch[k] = null;
+    setOwn(patch, k, null);
   }
   return patch;
 }
@@ -154,7 +156,7 @@ function mergeMap(c: Obj, patch: Obj, path: string[], opts: PatchOptions): Obj {
   for (const k of Object.keys(c)) Object.defineProperty(out, k, { value: c[k], enumerable: true, writable: true, configurable: true });
   if (patch.$patch === 'replace') {
     const r: Obj = {};
-    for (const k of Object.keys(patch)) if (k !== '$patch') r[k] = patch[k];
+    for (const k of Object.keys(patch)) if (k !== '$patch') setOwn(r, k, patch[k]);
     return r;
   }
   for (const k of Object.keys(patch)) {
@@ -165,32 +167,37 @@ function mergeMap(c: Obj, patch: Obj, path: string[], opts: PatchOptions): Obj {
       delete out[k];
       continue;
     }
-    const cv = out[k];
-    if (isObj(pv) && isObj(cv)) out[k] = mergeMap(cv, pv, p, opts);
-    else if (isObj(pv)) out[k] = stripNulls(mergeMap({}, pv, p, opts));
+    const cv = getOwn(out, k);
+    if (isObj(pv) && isObj(cv)) setOwn(out, k, mergeMap(cv, pv, p, opts));
+    else if (isObj(pv)) setOwn(out, k, stripNulls(mergeMap({}, pv, p, opts)));
     else if (Array.isArray(pv)) {
       const st = strategyAt(opts, p);
-      const order = patch[`$setElementOrder/${k}`] as Obj[] | undefined;
-      if (typeof st === 'object') out[k] = mergeKeyedList(Array.isArray(cv) ? (cv as Obj[]) : [], pv as Obj[], order, st.key, p, opts);
+      const order = getOwn(patch, `$setElementOrder/${k}`) as Obj[] | undefined;
+      if (typeof st === 'object') setOwn(out, k, mergeKeyedList(Array.isArray(cv) ? (cv as Obj[]) : [], pv as Obj[], order, st.key, p, opts));
       else if (st === 'primitive-merge') {
         const base = Array.isArray(cv) ? [...cv] : [];
         for (const x of pv) if (!base.some((y) => jsonEqual(x, y))) base.push(x);
-        out[k] = base;
-      } else out[k] = pv;
-    } else out[k] = pv;
+        setOwn(out, k, base);
+      } else setOwn(out, k, pv);
+    } else setOwn(out, k, pv);
   }
   // directives without a list change: deletions from primitive lists, reorder
   for (const k of Object.keys(patch)) {
     if (k.startsWith('$deleteFromPrimitiveList/')) {
       const f = k.slice('$deleteFromPrimitiveList/'.length);
       const del = patch[k] as unknown[];
-      if (Array.isArray(out[f])) out[f] = (out[f] as unknown[]).filter((x) => !del.some((d) => jsonEqual(d, x)));
-      if (Array.isArray(out[f]) && (out[f] as unknown[]).length === 0) delete out[f];
+      const cur = getOwn(out, f);
+      if (Array.isArray(cur) && Array.isArray(del)) {
+        const kept = cur.filter((x) => !del.some((d) => jsonEqual(d, x)));
+        if (kept.length) setOwn(out, f, kept);
+        else delete out[f];
+      }
     } else if (k.startsWith('$setElementOrder/')) {
       const f = k.slice('$setElementOrder/'.length);
-      if (Array.isArray(out[f]) && !Object.prototype.hasOwnProperty.call(patch, f)) {
+      const cur = getOwn(out, f);
+      if (Array.isArray(cur) && Array.isArray(patch[k]) && !Object.prototype.hasOwnProperty.call(patch, f)) {
         const st = strategyAt(opts, [...path, f]);
-        if (typeof st === 'object') out[f] = reorder(out[f] as Obj[], patch[k] as Obj[], st.key);
+        if (typeof st === 'object') setOwn(out, f, reorder(cur as Obj[], patch[k] as Obj[], st.key));
       }
     }
   }
@@ -214,12 +221,12 @@ function mergeKeyedList(c: Obj[], p: Obj[], order: Obj[] | undefined, key: strin
     }
     if (pe.$patch === 'replace') {
       const r: Obj = {};
-      for (const k of Object.keys(pe)) if (k !== '$patch') r[k] = pe[k];
-      if (i >= 0) out[i] = r;
+      for (const k of Object.keys(pe)) if (k !== '$patch') setOwn(r, k, pe[k]);
+      if (i >= 0) out[i] = r; // array index
       else out.push(r);
       continue;
     }
-    if (i >= 0) out[i] = mergeMap(out[i], pe, path, opts);
+    if (i >= 0) out[i] = mergeMap(out[i], pe, path, opts); // array index
     else out.push(stripNulls(mergeMap({}, pe, path, opts)));
   }
   if (order) out = reorder(out, order, key);

@@ -22,6 +22,7 @@ import { Shell, type ShellContext, type Sleep } from './shell';
 import { CERTGEN_IMAGE, runCertgen } from './images/certgen';
 import type { InCluster } from './images/in-cluster';
 import { INGRESS_NGINX_CONTROLLER_IMAGE, ingressNginxListenPorts } from './images/ingress-nginx-controller';
+import { hasOwn } from '../api/safe-object';
 
 /** Images whose default command is an interactive shell (exits at once without a TTY). */
 const SHELL_IMAGES = /(^|\/)(busybox|alpine|ubuntu|debian)(:|@|$)/;
@@ -44,7 +45,7 @@ export type ProcessState =
  * `$(VAR)` replaced from the container env, `$$(VAR)` escapes to `$(VAR)`, unknown stay as-is.
  */
 export function expandKubeVars(s: string, env: Record<string, string>): string {
-  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name) => (m === '$$' ? '$' : name in env ? env[name] : m));
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name) => (m === '$$' ? '$' : hasOwn(env, name) ? env[name] : m));
 }
 
 /** The argv a container runs (image defaults are not known, so an empty argv means "the image's own"). */

@@ -9,6 +9,7 @@
 import type { KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import { expandKubeVars } from './container-process';
+import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 
 /** Reads a ConfigMap or Secret (the kubelet's configmap/secret manager); throws StatusError 404. */
 export type ObjectGetter = (resource: 'configmaps' | 'secrets', namespace: string, name: string) => KObject;
@@ -101,10 +102,10 @@ export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: Obj
     return o;
   };
   const dataOf = (o: KObject, secret: boolean): Record<string, string> => {
-    if (!secret) return { ...(o.binaryData ?? {}), ...(o.data ?? {}) };
+    if (!secret) return { ...(o.binaryData ?? {}), ...(o.data ?? {}) }; // spread defines own keys
     const d: Record<string, string> = {};
-    for (const [k, v] of Object.entries((o.data ?? {}) as Record<string, string>)) d[k] = base64Decode(v);
-    for (const [k, v] of Object.entries((o.stringData ?? {}) as Record<string, string>)) d[k] = v;
+    for (const [k, v] of Object.entries((o.data ?? {}) as Record<string, string>)) setOwn(d, k, base64Decode(v));
+    for (const [k, v] of Object.entries((o.stringData ?? {}) as Record<string, string>)) setOwn(d, k, v);
     return d;
   };
   try {
@@ -119,11 +120,11 @@ export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: Obj
         if (notFound(err) && ref.optional) continue;
         throw err;
       }
-      for (const [k, v] of Object.entries(dataOf(o, secret))) out[(ef.prefix ?? '') + k] = v;
+      for (const [k, v] of Object.entries(dataOf(o, secret))) setOwn(out, (ef.prefix ?? '') + k, v);
     }
     for (const e of c.env ?? []) {
       if (e.valueFrom === undefined) {
-        out[e.name] = expandKubeVars(e.value ?? '', out);
+        setOwn(out, e.name, expandKubeVars(e.value ?? '', out));
         continue;
       }
       const vf = e.valueFrom;
@@ -138,13 +139,13 @@ export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: Obj
           throw err;
         }
         const data = dataOf(o, secret);
-        if (!(kref.key in data)) {
+        if (!hasOwn(data, kref.key)) {
           if (kref.optional) continue;
           return { ok: false, message: `couldn't find key ${kref.key} in ${secret ? 'Secret' : 'ConfigMap'} ${ns}/${kref.name}` };
         }
-        out[e.name] = data[kref.key];
-      } else if (vf.fieldRef) out[e.name] = fieldRef(pod, vf.fieldRef.fieldPath, podIP, hostIP);
-      else if (vf.resourceFieldRef) out[e.name] = c.resources?.limits?.[vf.resourceFieldRef.resource.replace(/^limits\.|^requests\./, '')] ?? '0';
+        setOwn(out, e.name, data[kref.key]);
+      } else if (vf.fieldRef) setOwn(out, e.name, fieldRef(pod, vf.fieldRef.fieldPath, podIP, hostIP));
+      else if (vf.resourceFieldRef) setOwn(out, e.name, getOwn(c.resources?.limits, vf.resourceFieldRef.resource.replace(/^limits\.|^requests\./, '')) ?? '0');
     }
   } catch (err) {
     return { ok: false, message: errText(err) };

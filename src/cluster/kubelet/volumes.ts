@@ -25,6 +25,7 @@ import { FileStore } from './filesystem';
 import { base64Decode } from './env';
 import type { OwnedTimers } from './timers';
 import type { TimerHandle } from '../sim/clock';
+import { setOwn } from '../api/safe-object';
 
 const claimStores = new WeakMap<ComponentContext, Map<string, FileStore>>();
 
@@ -113,7 +114,7 @@ export class VolumeManager {
       const s = new FileStore();
       const o = this.fetch('secrets', ns, v.secret.secretName, !!v.secret.optional);
       const data: Record<string, string> = {};
-      for (const [k, val] of Object.entries((o?.data ?? {}) as Record<string, string>)) data[k] = base64Decode(val);
+      for (const [k, val] of Object.entries((o?.data ?? {}) as Record<string, string>)) setOwn(data, k, base64Decode(val));
       if (o) this.fill(s, data, v.secret.items, 'secret', v.secret.secretName);
       return s;
     }
@@ -146,7 +147,7 @@ export class VolumeManager {
         } else if (src.secret) {
           const o = this.fetch('secrets', ns, src.secret.name, !!src.secret.optional);
           const data: Record<string, string> = {};
-          for (const [k, val] of Object.entries((o?.data ?? {}) as Record<string, string>)) data[k] = base64Decode(val);
+          for (const [k, val] of Object.entries((o?.data ?? {}) as Record<string, string>)) setOwn(data, k, base64Decode(val));
           if (o) this.fill(s, data, src.secret.items, 'secret', src.secret.name);
         } else if (src.serviceAccountToken) s.files.set('/' + (src.serviceAccountToken.path ?? 'token'), 'eyJhbGciOiJSUzI1NiJ9.simulated.token');
       }

@@ -8,6 +8,7 @@ import { hex, sha256, utf8 } from '../proxy/hash';
 import { goJSON } from '../kubectl/strategic-merge';
 import { KustomizeError, meta, type GeneratorArgs, type GeneratorOptions, type KustomizeFS, type Obj } from './types';
 import { join } from './paths';
+import { setOwn } from '../api/safe-object';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
@@ -114,7 +115,7 @@ export function generate(fs: KustomizeFS, dir: string, kind: 'ConfigMap' | 'Secr
   const data: Obj = {};
   for (const [k, v] of pairs(fs, dir, args)) {
     if (Object.prototype.hasOwnProperty.call(data, k)) throw new KustomizeError(`configmap ${args.name} illegally repeats the key \`${k}\``);
-    data[k] = kind === 'Secret' ? base64(v) : v;
+    setOwn(data, k, kind === 'Secret' ? base64(v) : v);
   }
   if (Object.keys(data).length) obj.data = data;
   if (kind === 'Secret') obj.type = args.type ?? 'Opaque';

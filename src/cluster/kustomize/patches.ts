@@ -8,6 +8,7 @@ import { applyPatch } from '../kubectl/strategic-merge';
 import { matches, parseSelector } from '../api/labels';
 import { KustomizeError, clone, groupVersion, idString, kindOf, nameOf, nsOf, type Obj, type PatchTarget, type Res } from './types';
 import { hadName } from './transform';
+import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 
 function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -101,8 +102,8 @@ function pointer(path: string): string[] {
 function container(doc: Obj, segs: string[], op: string, path: string): Obj | unknown[] {
   let node: unknown = doc;
   for (const s of segs.slice(0, -1)) {
-    if (Array.isArray(node)) node = node[Number(s)];
-    else if (isObj(node)) node = node[s];
+    if (Array.isArray(node)) node = /^\d+$/.test(s) ? node[Number(s)] : undefined;
+    else if (isObj(node)) node = getOwn(node, s);
     else node = undefined;
     if (node === undefined || node === null) throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   }
@@ -115,7 +116,7 @@ function getAt(doc: Obj, path: string, op: string): unknown {
   if (!segs.length) return doc;
   const c = container(doc, segs, op, path);
   const k = segs[segs.length - 1];
-  const v = Array.isArray(c) ? c[Number(k)] : c[k];
+  const v = Array.isArray(c) ? c[Number(k)] : getOwn(c, k);
   if (v === undefined) throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   return v;
 }
@@ -129,7 +130,7 @@ function removeAt(doc: Obj, path: string, op: string): unknown {
     if (!Number.isInteger(i) || i < 0 || i >= c.length) throw new KustomizeError(`Unable to remove nonexistent key: ${k}: missing value`);
     return c.splice(i, 1)[0];
   }
-  if (!(k in c)) throw new KustomizeError(`Unable to remove nonexistent key: ${k}: missing value`);
+  if (!hasOwn(c, k)) throw new KustomizeError(`Unable to remove nonexistent key: ${k}: missing value`);
   const v = c[k];
   delete c[k];
   return v;
@@ -142,9 +143,9 @@ function addAt(doc: Obj, path: string, value: unknown, op: string, replace: bool
   if (Array.isArray(c)) {
     const i = k === '-' ? c.length : Number(k);
     if (!Number.isInteger(i) || i < 0 || i > c.length || (replace && i >= c.length)) throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
-    if (replace) c[i] = value;
+    if (replace) c[i] = value; // array index
     else c.splice(i, 0, value);
-  } else c[k] = value;
+  } else setOwn(c, k, value);
 }
 
 /** Applies RFC 6902 operations to an object (returns the new object). */

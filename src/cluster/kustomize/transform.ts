@@ -5,6 +5,7 @@
  */
 import { CLUSTER_SCOPED, groupVersion, kindOf, meta, nameOf, nsOf, type FieldSpec, type Image, type Obj, type Res } from './types';
 import { NAME_REFERENCES } from './fieldspecs';
+import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 
 function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -33,12 +34,12 @@ export function visitField(o: Obj, spec: FieldSpec, fn: (parent: Obj, key: strin
     if (!isObj(node)) return;
     const k = segs[i];
     if (i === segs.length - 1) {
-      if (k in node || spec.create) fn(node, k);
+      if (hasOwn(node, k) || spec.create) fn(node, k);
       return;
     }
-    if (!(k in node) || node[k] === null) {
+    if (!hasOwn(node, k) || node[k] === null) {
       if (!spec.create) return;
-      node[k] = {};
+      setOwn(node, k, {});
     }
     walk(node[k], i + 1);
   };
@@ -51,9 +52,9 @@ export function addMapEntries(resources: Res[], pairs: Record<string, string>, s
     for (const spec of specs) {
       if (!specSelects(spec, r.obj)) continue;
       visitField(r.obj, spec, (parent, key) => {
-        if (!isObj(parent[key])) parent[key] = {};
+        if (!isObj(getOwn(parent, key))) setOwn(parent, key, {});
         const m = parent[key] as Obj;
-        for (const [k, v] of Object.entries(pairs)) m[k] = v;
+        for (const [k, v] of Object.entries(pairs)) setOwn(m, k, v);
       });
     }
   }
@@ -159,7 +160,7 @@ export function fixNameReferences(resources: Res[]): void {
           const v = parent[key];
           if (typeof v === 'string') {
             const n = resolve(referrals, referrer, v);
-            if (n !== null) parent[key] = n;
+            if (n !== null) setOwn(parent, key, n);
           } else if (Array.isArray(v)) {
             if (key === 'subjects') {
               for (const s of v) {
@@ -168,7 +169,7 @@ export function fixNameReferences(resources: Res[]): void {
                 if (n !== null) s.name = n;
               }
             } else {
-              parent[key] = v.map((x) => (typeof x === 'string' ? (resolve(referrals, referrer, x) ?? x) : x));
+              setOwn(parent, key, v.map((x) => (typeof x === 'string' ? (resolve(referrals, referrer, x) ?? x) : x)));
             }
           } else if (isObj(v) && typeof v.name === 'string') {
             const n = resolve(referrals, referrer, v.name, typeof v.namespace === 'string' ? v.namespace : undefined);

@@ -6,7 +6,7 @@
  */
 import type { FieldError } from '../../api/errors';
 import { deepEqual, type KObject } from '../../api/types';
-import { labelSelectorMatches } from '../../api/labels';
+import { labelSelectorMismatch } from '../../api/labels';
 import type { Strategy } from './strategy';
 import { defaultPodTemplate } from './pod-defaults';
 import { defaultPVCSpec } from './storage';
@@ -130,7 +130,7 @@ function selectorAndTemplate(s: Obj, kindWord: string, forKind: string): FieldEr
   const tpl = s.template ?? {};
   const labels = tpl.metadata?.labels;
   const emptySel = s.selector && Object.keys(s.selector.matchLabels ?? {}).length + (s.selector.matchExpressions ?? []).length === 0;
-  if (!emptySel && !labelSelectorMatches(s.selector, labels)) {
+  if (!emptySel && labelSelectorMismatch(s.selector, labels)) {
     errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, rawValue: goStringMap(labels), detail: '`selector` does not match template `labels`' });
   }
   errs.push(...validatePodTemplateSpec(tpl, 'spec.template'));
@@ -207,7 +207,7 @@ export function validateStatefulSetSpec(s: Obj): FieldError[] {
   const tpl = s.template ?? {};
   if (selectorParses(s.selector)) {
     const empty = s.selector && Object.keys(s.selector.matchLabels ?? {}).length + (s.selector.matchExpressions ?? []).length === 0;
-    if (!empty && !labelSelectorMatches(s.selector, tpl.metadata?.labels)) {
+    if (!empty && labelSelectorMismatch(s.selector, tpl.metadata?.labels)) {
       errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: tpl.metadata?.labels, rawValue: goStringMap(tpl.metadata?.labels), detail: '`selector` does not match template `labels`' });
     }
     errs.push(...validateLabels(tpl.metadata?.labels, 'spec.template.labels'), ...validateAnnotations(tpl.metadata?.annotations, 'spec.template.annotations'));
@@ -226,7 +226,7 @@ export function validateDaemonSetSpec(s: Obj): FieldError[] {
   if (selectorParses(s.selector)) {
     const sel = s.selector;
     const empty = !sel || Object.keys(sel.matchLabels ?? {}).length + (sel.matchExpressions ?? []).length === 0;
-    if (!labelSelectorMatches(sel, tpl.metadata?.labels) && !(sel && empty)) {
+    if (labelSelectorMismatch(sel, tpl.metadata?.labels) && !(sel && empty)) {
       errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: tpl.metadata?.labels, rawValue: goStringMap(tpl.metadata?.labels), detail: '`selector` does not match template `labels`' });
     }
     if (sel && empty) errs.push({ type: 'Invalid', field: 'spec.selector', value: sel, rawValue: goLabelSelector(sel), detail: 'empty selector is invalid for daemonset' });

@@ -5,12 +5,13 @@
  */
 import type { FieldError } from '../../api/errors';
 import { deepEqual, type KObject } from '../../api/types';
-import { labelSelectorMatches } from '../../api/labels';
+import { labelSelectorMismatch } from '../../api/labels';
 import type { Strategy } from './strategy';
 import { defaultPodTemplate } from './pod-defaults';
 import { checkMetaTypes, goLabelSelector, goStringMap, immutable, nameIsDNSSubdomain, nonNegative, validateLabelSelector, validateObjectMeta } from './validation/meta';
 import { checkPodSpecDecode, validatePodTemplateSpec } from './validation/podspec';
 import { isValidLabelValue } from './validation/names';
+import { hasOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;
 
@@ -39,8 +40,8 @@ export function generateJobSelector(obj: KObject): void {
   const tpl = (s.template = s.template ?? {});
   tpl.metadata = tpl.metadata ?? {};
   const labels: Record<string, string> = (tpl.metadata.labels = tpl.metadata.labels ?? {});
-  for (const k of ['job-name', 'batch.kubernetes.io/job-name']) if (!(k in labels)) labels[k] = obj.metadata.name;
-  for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) if (!(k in labels)) labels[k] = obj.metadata.uid ?? '';
+  for (const k of ['job-name', 'batch.kubernetes.io/job-name']) if (!hasOwn(labels, k)) labels[k] = obj.metadata.name;
+  for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) if (!hasOwn(labels, k)) labels[k] = obj.metadata.uid ?? '';
   s.selector = s.selector ?? {};
   s.selector.matchLabels = s.selector.matchLabels ?? {};
   if (!('batch.kubernetes.io/controller-uid' in s.selector.matchLabels)) s.selector.matchLabels['batch.kubernetes.io/controller-uid'] = obj.metadata.uid ?? '';
@@ -65,7 +66,7 @@ export function validateJobSpec(s: Obj, path: string, isTemplate: boolean): Fiel
     if (!s.selector) errs.push({ type: 'Required', field: `${path}.selector` });
     else {
       errs.push(...validateLabelSelector(s.selector, `${path}.selector`));
-      if (!labelSelectorMatches(s.selector, s.template?.metadata?.labels)) {
+      if (labelSelectorMismatch(s.selector, s.template?.metadata?.labels)) {
         errs.push({ type: 'Invalid', field: `${path}.template.metadata.labels`, value: s.template?.metadata?.labels, rawValue: goStringMap(s.template?.metadata?.labels), detail: '`selector` does not match template `labels`' });
       }
     }

@@ -9,6 +9,7 @@ import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy } from './strategy';
 import { checkMetaTypes, checkStringMap, decodeError, jsonType, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './validation/meta';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from './validation/names';
+import { getOwn, hasOwn, setOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;
 
@@ -110,10 +111,11 @@ const SECRET_REQUIRED_KEYS: Record<string, string[]> = {
 /** Secret conversion: stringData overwrites data (base64-encoded) and disappears; data must be base64. */
 function convertSecret(obj: KObject): void {
   checkMetaTypes(obj);
+  if (obj.stringData === null) delete obj.stringData; // JSON null: Go's nil map
   if (obj.stringData !== undefined) {
     checkStringMap(obj, obj.stringData, 'Secret', 'stringData');
     obj.data = obj.data ?? {};
-    for (const [k, v] of Object.entries(obj.stringData as Record<string, string>)) obj.data[k] = base64Encode(v);
+    for (const [k, v] of Object.entries(obj.stringData as Record<string, string>)) setOwn(obj.data, k, base64Encode(v));
     delete obj.stringData;
   }
   if (obj.data !== undefined && obj.data !== null) {
@@ -135,7 +137,7 @@ const secretStrategy: Strategy = {
   validate(obj) {
     const seen = new Set<string>();
     const errs = [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validateDataKeys(obj, 'data', seen)];
-    for (const k of SECRET_REQUIRED_KEYS[obj.type] ?? []) if (!(obj.data && k in obj.data)) errs.push({ type: 'Required', field: `data[${k}]` });
+    for (const k of getOwn(SECRET_REQUIRED_KEYS, obj.type) ?? []) if (!hasOwn(obj.data, k)) errs.push({ type: 'Required', field: `data[${k}]` });
     if (obj.type === 'kubernetes.io/service-account-token' && !obj.metadata.annotations?.['kubernetes.io/service-account.name']) {
       errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
     }

@@ -7,6 +7,7 @@
  */
 import type { KObject } from '../../api/types';
 import { parseQuantity } from './quantity';
+import { hasOwn, setOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;
 
@@ -132,7 +133,7 @@ function limitsToRequests(c: Obj): void {
   const lim = c?.resources?.limits;
   if (!lim || typeof lim !== 'object') return;
   c.resources.requests = c.resources.requests ?? {};
-  for (const k of Object.keys(lim)) if (!(k in c.resources.requests)) c.resources.requests[k] = lim[k];
+  for (const k of Object.keys(lim)) if (!hasOwn(c.resources.requests, k)) setOwn(c.resources.requests, k, lim[k]);
 }
 
 function hostNetworkPorts(cs: unknown): void {

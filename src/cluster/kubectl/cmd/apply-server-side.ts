@@ -16,6 +16,7 @@
 import type { ResourceClient } from '../../client/clientset';
 import { StatusError } from '../../api/errors';
 import { deepCopy, type KObject } from '../../api/types';
+import { hasOwn, setOwn } from '../../api/safe-object';
 
 /** apply.go's annotation (corev1.LastAppliedConfigAnnotation), as ../apply.ts LAST_APPLIED. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -62,13 +63,13 @@ const entriesOf = (o: KObject): ManagedEntry[] => (Array.isArray(o.metadata?.man
 /** csaupgrade.FindFieldsOwners for metadata.annotations[last-applied-configuration]. */
 function ownsLastApplied(e: ManagedEntry): boolean {
   const ann = ((e.fieldsV1?.['f:metadata'] as Record<string, unknown> | undefined)?.['f:annotations'] as Record<string, unknown> | undefined) ?? {};
-  return `f:${LAST_APPLIED}` in ann;
+  return hasOwn(ann, `f:${LAST_APPLIED}`);
 }
 
 /** Deep union of two FieldsV1 trees. */
 function unionFields(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = deepCopy(a);
-  for (const [k, v] of Object.entries(b)) out[k] = k in out ? unionFields(out[k] as Record<string, unknown>, v as Record<string, unknown>) : deepCopy(v);
+  for (const [k, v] of Object.entries(b)) setOwn(out, k, hasOwn(out, k) ? unionFields(out[k] as Record<string, unknown>, v as Record<string, unknown>) : deepCopy(v));
   return out;
 }
 

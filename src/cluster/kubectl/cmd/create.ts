@@ -5,6 +5,7 @@
  * "<kind>/<name> created" (or "(dry run)"/"(server dry run)").
  */
 import type { KObject } from '../../api/types';
+import { setOwn } from '../../api/safe-object';
 import { toJSON, toYAML } from './output';
 import { runCreateFromFile } from './create-file';
 import { fail, resolveType, seeHelp, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult } from './util';
@@ -37,7 +38,7 @@ function literals(ctx: Ctx): Record<string, string> | string {
   for (const l of ctx.multi.get('from-literal') ?? []) {
     const i = l.indexOf('=');
     if (i <= 0) return `error: invalid literal source ${l}, expected key=value`;
-    out[l.slice(0, i)] = l.slice(i + 1);
+    setOwn(out, l.slice(0, i), l.slice(i + 1));
   }
   return out;
 }

@@ -22,6 +22,7 @@ import { describeCronJob, describeDaemonSet, describeHPA, describeJob, describeP
 import { describeRole } from './describe-rbac';
 import { describeLimitRange, describeNetworkPolicy, describeResourceQuota } from './describe-policy';
 import { describeConfigMap, describeEndpointSlice, describeEndpoints, describeIngressClass, describePriorityClass, describeRoleBinding, describeSecret, describeServiceAccount, describeStorageClass } from './describe-config';
+import { getOwn } from '../../api/safe-object';
 
 /** The dedicated describers by kind (describe.go describerMap); every other kind gets the genericDescriber. */
 const DESCRIBERS: Record<string, (o: KObject, d: DescribeEnv) => string> = {
@@ -377,7 +378,7 @@ export function runDescribe(ctx: Ctx): KubectlResult {
           docs.push(describeIngress(o, env, formatSliceEndpoints));
           break;
         default:
-          docs.push((DESCRIBERS[o.kind] ?? describeGeneric)(o, env));
+          docs.push((getOwn(DESCRIBERS, o.kind) ?? describeGeneric)(o, env));
       }
     }
   }

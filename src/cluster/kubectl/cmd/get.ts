@@ -13,7 +13,7 @@ import { customResourceTable, formatLabels, tableFor, type PrinterColumn, type T
 import { evalPath, formatJSONPathValue, renderJSONPath } from '../jsonpath';
 import { listOf, toJSON, toYAML } from './output';
 import { runGetWatch } from './get-watch';
-import { KubectlError, fail, seeHelp, stderrOf, tryStatus, typeName, resolveTargets, type Ctx, type FlagSpec, type KubectlResult } from './util';
+import { KubectlError, fail, listVisited, seeHelp, stderrOf, tryStatus, typeName, resolveTargets, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl get`. */
 export const GET_FLAGS: FlagSpec = {
@@ -102,7 +102,7 @@ export function fetch(ctx: Ctx, targets: { info: ResourceInfo; names: string[] }
       }
       out.push({ info: t.info, objs, named: true });
     } else {
-      const list = rc.list(t.info.namespaced && !allNs ? ctx.namespace : undefined, { labelSelector: selector, fieldSelector });
+      const list = listVisited(t.info, selector, fieldSelector, () => rc.list(t.info.namespaced && !allNs ? ctx.namespace : undefined, { labelSelector: selector, fieldSelector }));
       const objs = [...list.items].sort((a, b) => {
         const ka = `${a.metadata.namespace ?? ''}/${a.metadata.name}`;
         const kb = `${b.metadata.namespace ?? ''}/${b.metadata.name}`;

@@ -5,7 +5,8 @@
  * and `set image` (set/set_image.go).
  */
 import { deepCopy, type KObject } from '../../api/types';
-import { KubectlError, fail, ok, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
+import { copyOwn, deleteOwn, hasOwn, setOwn } from '../../api/safe-object';
+import { KubectlError, fail, listVisited, ok, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
 
 const SELECT: FlagSpec = { selector: { short: 'l' }, all: { bool: true }, 'all-namespaces': { bool: true, short: 'A' }, 'dry-run': {}, output: { short: 'o' }, filename: { short: 'f' }, 'field-selector': {} };
 /** Flags of `kubectl scale`. */
@@ -30,7 +31,7 @@ export function objectsOf(ctx: Ctx, targets: Target[], errors: string[], require
         else errors.push(r.error!);
       }
     } else if (ctx.flags.has('selector') || ctx.flags.has('all') || !requireNames) {
-      const list = rc.list(t.info.namespaced && !ctx.flags.has('all-namespaces') ? ns : undefined, { labelSelector: ctx.flags.get('selector'), fieldSelector: ctx.flags.get('field-selector'), quiet: true });
+      const list = listVisited(t.info, ctx.flags.get('selector'), ctx.flags.get('field-selector'), () => rc.list(t.info.namespaced && !ctx.flags.has('all-namespaces') ? ns : undefined, { labelSelector: ctx.flags.get('selector'), fieldSelector: ctx.flags.get('field-selector'), quiet: true }));
       for (const o of list.items) out.push({ t, obj: o });
     } else throw new KubectlError('error: resource(s) were provided, but no name was specified');
   }
@@ -67,18 +68,19 @@ export function runScale(ctx: Ctx): KubectlResult {
 }
 
 interface KVChanges {
-  set: Record<string, string>;
+  /** key → value, in the order given (a Map: label keys are user data). */
+  set: Map<string, string>;
   remove: string[];
   resources: string[];
 }
 
 function splitChanges(args: string[], what: 'label' | 'annotation'): KVChanges {
-  const res: KVChanges = { set: {}, remove: [], resources: [] };
+  const res: KVChanges = { set: new Map(), remove: [], resources: [] };
   for (const a of args) {
     const eq = a.indexOf('=');
-    if (eq > 0) res.set[a.slice(0, eq)] = a.slice(eq + 1);
+    if (eq > 0) res.set.set(a.slice(0, eq), a.slice(eq + 1));
     else if (a.endsWith('-') && a.length > 1 && !a.includes('/')) res.remove.push(a.slice(0, -1));
-    else if (Object.keys(res.set).length || res.remove.length) throw new KubectlError(`error: all resources must be specified before ${what} changes: ${a}`);
+    else if (res.set.size || res.remove.length) throw new KubectlError(`error: all resources must be specified before ${what} changes: ${a}`);
     else res.resources.push(a);
   }
   return res;
@@ -87,9 +89,9 @@ function splitChanges(args: string[], what: 'label' | 'annotation'): KVChanges {
 function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
   const ch = splitChanges(ctx.args, what);
   const field = what === 'label' ? 'labels' : 'annotations';
-  if (!Object.keys(ch.set).length && !ch.remove.length && !ctx.flags.has('list')) return fail(`error: at least one ${what} update is required\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
+  if (!ch.set.size && !ch.remove.length && !ctx.flags.has('list')) return fail(`error: at least one ${what} update is required\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
   if (!ch.resources.length) return fail(`error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
-  for (const k of ch.remove) if (k in ch.set) return fail(`error: can not both modify and remove ${what}s in the same command`);
+  for (const k of ch.remove) if (ch.set.has(k)) return fail(`error: can not both modify and remove ${what}s in the same command`);
   const targets = resolveTargets(ctx.client, ch.resources);
   const errors: string[] = [];
   let output = '';
@@ -97,22 +99,22 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
   for (const { t, obj } of objectsOf(ctx, targets, errors)) {
     const cur: Record<string, string> = obj.metadata[field] ?? {};
     if (!overwrite) {
-      const clashes = Object.entries(ch.set).filter(([k, v]) => k in cur && cur[k] !== v);
+      const clashes = [...ch.set].filter(([k, v]) => hasOwn(cur, k) && cur[k] !== v);
       if (clashes.length) {
         if (what === 'label') errors.push(clashes.map(([k]) => `error: '${k}' already has a value (${cur[k]}), and --overwrite is false`).join('\n'));
         else errors.push(`error: --overwrite is false but found the following declared annotation(s): ${clashes.map(([k]) => `'${k}' already has a value (${cur[k]})`).join(', ')}`);
         continue;
       }
     }
-    const next = { ...cur, ...ch.set };
+    const next = copyOwn(cur);
+    for (const [k, v] of ch.set) setOwn(next, k, v);
     for (const k of ch.remove) {
-      if (!(k in next) && what === 'label') output += `label "${k}" not found.\n`;
-      delete next[k];
+      if (!deleteOwn(next, k) && what === 'label') output += `label "${k}" not found.\n`;
     }
     const changed = JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(cur).sort());
     if (changed) {
       const c = deepCopy(obj);
-      if (Object.keys(next).length) c.metadata[field] = next;
+      if (Object.keys(next).length) setOwn(c.metadata, field, next);
       else delete c.metadata[field];
       const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `${what} ${obj.metadata.name}` }));
       if (r.error) {

@@ -11,12 +11,12 @@
  * the one read (reflect.DeepEqual; no " (dry run)" suffix: patch sets the printer's operation
  * itself). The scale subresource is the autoscaling/v1 Scale view the HTTP layer serves.
  */
-import { formatLabelSelector } from '../../api/labels';
 import { StatusError, kubectlErrorMessage } from '../../api/errors';
 import { deepCopy, type KObject } from '../../api/types';
 import type { ResourceInfo } from '../../api/resources';
 import type { PatchType } from '../../apiserver/patch';
-import { PatchApplyError, applyJSONPatch, applyMergePatch } from '../../apiserver/patch-json';
+import { applyJSONPatch, applyMergePatch } from '../../apiserver/patch-json';
+import { patchScaleDocument, scaleOf } from '../../apiserver/scale';
 import { applyPatch as strategicMerge } from '../strategic-merge';
 import { parseManifest } from '../parse';
 import { objectsOf } from './mutate';
@@ -101,18 +101,6 @@ function decodeJSON(text: string): unknown {
   }
 }
 
-/** The autoscaling/v1 Scale of an object (pkg/registry/apps/deployment/storage ScaleREST). */
-function scaleOf(info: ResourceInfo, o: KObject): KObject {
-  const sel = formatLabelSelector(info.kind === 'ReplicationController' ? { matchLabels: o.spec?.selector ?? {} } : o.spec?.selector);
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: { name: o.metadata.name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
-    spec: { replicas: o.spec?.replicas ?? 0 },
-    status: { replicas: o.status?.replicas ?? 0, ...(sel !== '<none>' ? { selector: sel } : {}) },
-  } as KObject;
-}
-
 /** getPatchedJSON: the patch applied locally (--dry-run=client, --local). */
 function patchLocally(info: ResourceInfo, obj: KObject, type: PatchType, body: unknown): KObject {
   try {
@@ -127,13 +115,7 @@ function patchLocally(info: ResourceInfo, obj: KObject, type: PatchType, body: u
 
 /** PATCH of …/scale: the patch applied to the Scale, spec.replicas written back to the object. */
 function patchScale(ctx: Ctx, info: ResourceInfo, obj: KObject, type: PatchType, body: unknown, dryRun: boolean): KObject {
-  let scale: KObject;
-  try {
-    scale = (type === 'json' ? applyJSONPatch(scaleOf(info, obj), body) : applyMergePatch(scaleOf(info, obj), body as never)) as KObject;
-  } catch (err) {
-    if (err instanceof PatchApplyError) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'Invalid', code: 422 });
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: (err as Error).message, reason: 'BadRequest', code: 400 });
-  }
+  const scale = patchScaleDocument(info, obj, type, body);
   const replicas = scale?.spec?.replicas;
   const name = obj.metadata.name;
   if (typeof replicas !== 'number' || replicas < 0) {
@@ -223,6 +205,7 @@ export function runPatch(ctx: Ctx): KubectlResult {
   }
 
   let output = '';
+  const warnings: string[] = [];
   for (const { info, obj } of found) {
     try {
       const body = 'json' in parsed ? decodeJSON(parsed.json) : parsed.value;
@@ -233,11 +216,14 @@ export function runPatch(ctx: Ctx): KubectlResult {
       else if (sub === 'scale') after = patchScale(ctx, info, obj, type, body, dryMode === 'server');
       else {
         try {
-          after = ctx.client.resource(info.group, info.resource).patch(obj.metadata.namespace ?? '', obj.metadata.name, type, body, {
+          const r = ctx.client.resource(info.group, info.resource).patch(obj.metadata.namespace ?? '', obj.metadata.name, type, body, {
             dryRun: dryMode === 'server',
             fieldManager: ctx.flags.get('field-manager') || 'kubectl-patch',
             subresource: sub === 'status' ? 'status' : undefined,
-          }).object;
+          });
+          after = r.object;
+          // the server's warnings (unknown fields), printed by client-go's warning handler
+          for (const w of r.warnings) warnings.push(`Warning: ${w}`);
         } catch (e) {
           // patch.go: apierrors.IsUnsupportedMediaType → errors.Wrap(err, "<type> is not supported by <gvk>")
           if (e instanceof StatusError && e.status.code === 415) throw new KubectlError(`error: ${MEDIA_TYPE[type]} is not supported by ${gvkString(info)}: ${e.status.message}`);
@@ -254,6 +240,6 @@ export function runPatch(ctx: Ctx): KubectlResult {
     }
   }
   if (!found.length && !errors.length) return fail('error: no objects passed to patch');
-  return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
+  return { output, error: stderrOf([...warnings, ...errors]), exitCode: errors.length ? 1 : 0 };
 }
 

@@ -10,6 +10,7 @@ import { KubectlError, fail, resolveTargets, seeHelp, stderrOf, tryStatus, typeN
 import { objectsOf } from './mutate';
 import { describePodTemplate } from './describe-pod';
 import { controlledHistory, controllerRollbackTarget, printControllerHistory, revisionTemplate } from './rollout-history';
+import { getOwn, setOwn } from '../../api/safe-object';
 
 /** Flags of `kubectl rollout …`. */
 export const ROLLOUT_FLAGS: FlagSpec = {
@@ -89,7 +90,7 @@ function checkKinds(targets: Target[], allowed: string[]): void {
 export function runRollout(ctx: Ctx): KubectlResult {
   const sub = ctx.cmd.split(' ')[1];
   if (!['status', 'history', 'undo', 'restart', 'pause', 'resume'].includes(sub)) return fail(`error: unknown command "${sub}" for "kubectl rollout"`);
-  if (!ctx.args.length && !ctx.flags.has('selector')) return fail(`error: required resource not specified\n`);
+  if (!ctx.args.length) return fail(`error: required resource not specified\n`);
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
   let output = '';
@@ -201,8 +202,8 @@ export function runRollout(ctx: Ctx): KubectlResult {
         const c = deepCopy(obj);
         c.spec.template = tmpl;
         const ann: Record<string, string> = {};
-        for (const k of SKIP_ANNOTATIONS) if (obj.metadata.annotations?.[k] !== undefined) ann[k] = obj.metadata.annotations[k];
-        for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) ann[k] = v;
+        for (const k of SKIP_ANNOTATIONS) { const v = getOwn(obj.metadata.annotations, k); if (v !== undefined) setOwn(ann, k, v); }
+        for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) setOwn(ann, k, v as string);
         c.metadata.annotations = ann;
         if (patch(c, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
         break;

@@ -5,7 +5,7 @@
  * k8s.io/cli-runtime/pkg/resource (builder: TYPE NAME…, TYPE/NAME…, comma lists).
  */
 import type { Client } from '../../client/clientset';
-import { StatusError, kubectlErrorMessage } from '../../api/errors';
+import { StatusError, goQuote, kubectlErrorMessage } from '../../api/errors';
 import type { ResourceInfo } from '../../api/resources';
 
 /** What a kubectl run prints. */
@@ -230,4 +230,22 @@ export function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length][b.length];
+}
+
+/**
+ * A list by selector as kubectl's resource.Selector visitor runs it
+ * (staging/src/k8s.io/cli-runtime/pkg/resource/selector.go Visit): a 400 or 404 from the
+ * server keeps its reason, its message prefixed with what was listed —
+ * `Unable to find "/v1, Resource=pods" that match label selector "a b", field selector "": …`.
+ * @throws StatusError (rewritten), anything else unchanged
+ */
+export function listVisited<T>(info: ResourceInfo, labelSelector: string | undefined, fieldSelector: string | undefined, list: () => T): T {
+  try {
+    return list();
+  } catch (e) {
+    if (!(e instanceof StatusError) || (e.status.code !== 400 && e.status.code !== 404)) throw e;
+    const gvr = goQuote(`${info.group}/${info.version}, Resource=${info.resource}`);
+    const message = !labelSelector && !fieldSelector ? `Unable to list ${gvr}: ${e.status.message}` : `Unable to find ${gvr} that match label selector ${goQuote(labelSelector ?? '')}, field selector ${goQuote(fieldSelector ?? '')}: ${e.status.message}`;
+    throw new StatusError({ ...e.status, message });
+  }
 }

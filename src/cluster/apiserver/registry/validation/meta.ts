@@ -85,6 +85,31 @@ export function validateObjectMeta(obj: KObject, namespaced: boolean, nameFn: Na
   for (const [i, f] of (m.finalizers ?? []).entries()) {
     for (const msg of isQualifiedName(f)) errs.push({ type: 'Invalid', field: `${path}.finalizers[${i}]`, value: f, detail: msg });
   }
+  errs.push(...validateOwnerReferences(m.ownerReferences, `${path}.ownerReferences`));
+  return errs;
+}
+
+type OwnerRef = { apiVersion?: string; kind?: string; name?: string; uid?: string };
+
+/**
+ * validateOwnerReference of ValidateOwnerReferences (apimachinery/pkg/api/validation/
+ * objectmeta.go): every reference names a version, kind, name and uid; the field path has no
+ * index, as upstream's. Not modelled: BannedOwners (an Event as owner) and the
+ * one-controller rule.
+ */
+export function validateOwnerReferences(refs: readonly (OwnerRef | null)[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const r of refs ?? []) {
+    const ref: OwnerRef = r ?? {};
+    // schema.FromAPIVersionAndKind: an unparsable apiVersion (more than one "/") has no version
+    const av = ref.apiVersion ?? '';
+    const parts = av.split('/');
+    const version = parts.length === 1 ? parts[0] : parts.length === 2 ? parts[1] : '';
+    if (!version) errs.push({ type: 'Invalid', field: `${path}.apiVersion`, value: av, detail: 'version must not be empty' });
+    if (!ref.kind) errs.push({ type: 'Invalid', field: `${path}.kind`, value: ref.kind ?? '', detail: 'kind must not be empty' });
+    if (!ref.name) errs.push({ type: 'Invalid', field: `${path}.name`, value: ref.name ?? '', detail: 'name must not be empty' });
+    if (!ref.uid) errs.push({ type: 'Invalid', field: `${path}.uid`, value: ref.uid ?? '', detail: 'uid must not be empty' });
+  }
   return errs;
 }
 
