@@ -256,6 +256,15 @@ export const en = {
     backToWorker: 'use in-browser engine',
     backToWorkerTitle: 'Leave the API server and reload with the in-browser engine',
   },
+  share: {
+    title: 'Apply what this link brings?',
+    intro: 'The link you opened asks to apply these objects to the cluster ({{source}}):',
+    fromLink: 'manifest in the link',
+    none: 'The dry run found no object to apply.',
+    apply: 'Apply',
+    cancel: 'Do not apply',
+    cancelled: 'The link’s manifest is in the editor; nothing was applied.',
+  },
 };
 
 export type Messages = typeof en;
