@@ -265,6 +265,15 @@ export const en = {
     cancel: 'Do not apply',
     cancelled: 'The link’s manifest is in the editor; nothing was applied.',
   },
+  layout: {
+    resizeEditor: 'Resize the manifest editor (arrow keys, Home, End)',
+    resizeSide: 'Resize the side panel (arrow keys, Home, End)',
+    resizeRelay: 'Resize the relay pane (arrow keys, Home, End)',
+    relayMax: 'relay: full window',
+    relayMaxTitle: 'Let the relay pane take the whole window',
+    relayRestore: 'restore panes',
+    relayRestoreTitle: 'Show the editor, the graph and the side panel again',
+  },
 };
 
 export type Messages = typeof en;

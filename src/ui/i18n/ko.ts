@@ -272,4 +272,13 @@ export const ko: Messages = {
     cancel: '적용하지 않기',
     cancelled: '링크의 매니페스트는 편집기에 있습니다. 아무것도 적용하지 않았습니다.',
   },
+  layout: {
+    resizeEditor: '매니페스트 편집기 크기 조절 (화살표 키, Home, End)',
+    resizeSide: '사이드 패널 크기 조절 (화살표 키, Home, End)',
+    resizeRelay: '릴레이 창 크기 조절 (화살표 키, Home, End)',
+    relayMax: '릴레이: 전체 창',
+    relayMaxTitle: '릴레이 창이 창 전체를 차지하게 합니다',
+    relayRestore: '창 되돌리기',
+    relayRestoreTitle: '편집기, 그래프, 사이드 패널을 다시 보여 줍니다',
+  },
 };
