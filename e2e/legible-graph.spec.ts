@@ -130,3 +130,122 @@ for (const size of SIZES) {
     await expect(page.locator('[data-testid=pv-card] .title')).toHaveText(`pv ${pv}`);
   });
 }
+
+test('panes resize by drag and by keyboard (role=separator), the sizes survive a reload; the relay takes the full window', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page);
+  const width = (sel: string) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().width);
+  const height = (sel: string) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().height);
+  const editor0 = await width('.editor-pane');
+  const side0 = await width('.pane.side');
+  const graph0 = await width('.graph-pane');
+
+  // drag the editor's splitter 80 px to the right
+  const split = page.getByTestId('splitter-editor');
+  await expect(split).toHaveAttribute('role', 'separator');
+  await expect(split).toHaveAttribute('aria-orientation', 'vertical');
+  const b = (await split.boundingBox())!;
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2 + 40, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.move(b.x + b.width / 2 + 80, b.y + b.height / 2, { steps: 4 });
+  await page.mouse.up();
+  expect(Math.round(await width('.editor-pane'))).toBe(Math.round(editor0 + 80));
+  expect(Math.round(await width('.graph-pane'))).toBe(Math.round(graph0 - 80));
+
+  // keyboard: the side panel's splitter, ArrowLeft grows the panel by 16 px, Shift+ArrowRight shrinks it by 64
+  const side = page.getByTestId('splitter-side');
+  await side.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  expect(Math.round(await width('.pane.side'))).toBe(Math.round(side0 + 32));
+  await expect(side).toHaveAttribute('aria-valuenow', String(Math.round(side0 + 32)));
+  await page.keyboard.press('Shift+ArrowRight');
+  expect(Math.round(await width('.pane.side'))).toBe(Math.round(side0 - 32));
+  expect(Number(await side.getAttribute('aria-valuemin'))).toBe(280);
+  expect(Number(await side.getAttribute('aria-valuemax'))).toBeGreaterThan(side0);
+
+  // the relay row: ArrowDown grows the top row
+  const top0 = await height('.graph-pane');
+  const row = page.getByTestId('splitter-top');
+  await expect(row).toHaveAttribute('aria-orientation', 'horizontal');
+  await row.focus();
+  await page.keyboard.press('ArrowUp');
+  expect(Math.round(await height('.graph-pane'))).toBe(Math.round(top0 - 16));
+
+  // kept across a reload
+  const sizes = [await width('.editor-pane'), await width('.pane.side'), await height('.graph-pane')].map(Math.round);
+  await page.reload();
+  await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
+  expect([await width('.editor-pane'), await width('.pane.side'), await height('.graph-pane')].map(Math.round)).toEqual(sizes);
+
+  // the relay pane takes the whole window, and gives it back
+  const relay0 = await height('.sequence-pane');
+  await page.getByTestId('relay-max').click();
+  await expect(page.getByTestId('relay-max')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.graph-pane')).toBeHidden();
+  expect(await height('.sequence-pane')).toBeGreaterThan(800 - 44 - 60);
+  await page.getByTestId('relay-max').click();
+  await expect(page.locator('.graph-pane')).toBeVisible();
+  expect(Math.round(await height('.sequence-pane'))).toBe(Math.round(relay0));
+});
+
+test('the side panel grows with the window; at 1280 the toolbar chips, the side tabs and the scheduling table headers read whole', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openApp(page);
+  const side1280 = await page.locator('.pane.side').evaluate((el) => el.getBoundingClientRect().width);
+  await page.getByTestId('apply').click();
+  // the Deployment's progress deadline: time, reason and object, whole
+  const chip = page.locator('[data-testid=countdown][data-reason=progress-deadline]');
+  await expect(chip).toHaveText(/^\d+:\d\d progress deadline peekcart$/, { timeout: 30_000 });
+  const clipped = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.toolbar *, .pane.side > .pane-header *')]
+        // visually hidden text (screen readers only) and a select's options are not what a person reads
+        .filter((el) => el.tagName !== 'OPTION' && getComputedStyle(el).clipPath === 'none' && el.getBoundingClientRect().width > 2)
+        .filter((el) => (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') || (el.tagName !== 'SELECT' && el.textContent?.trim().endsWith('…')))
+        .map((el) => `${el.className}: ${el.textContent?.trim()}`),
+    );
+  expect(await clipped()).toEqual([]);
+  // every chip and side tab inside the window
+  for (const sel of ['[data-testid=countdown]', '.pane.side > .pane-header button']) {
+    for (const r of await page.locator(sel).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) expect(r).toBeLessThanOrEqual(1280);
+  }
+  await page.getByTestId('speed').selectOption('10');
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"]').first().click();
+  await page.getByTestId('inspector').getByTestId('inspector-tab-scheduling').click();
+  await expect(page.getByTestId('scheduling-row')).toHaveCount(4);
+  // plugin names wrap between words: no header line is a single letter, none is cut inside a word
+  const lines = await page.locator('.sched-table th').evaluateAll((els) =>
+    els.map((th) => {
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      return { text: th.textContent ?? '', lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size, words: (th.textContent ?? '').split(/(?=[A-Z][a-z])/).length };
+    }),
+  );
+  for (const l of lines) expect(l.lines, l.text).toBeLessThanOrEqual(l.words);
+  await page.screenshot({ path: 'test-results/legible-scheduling-1280.png' });
+
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.waitForTimeout(300);
+  const side1920 = await page.locator('.pane.side').evaluate((el) => el.getBoundingClientRect().width);
+  expect(side1920).toBeGreaterThan(side1280 + 200);
+  // kubectl get: the pods table's RESTARTS column lies inside the panel
+  await page.keyboard.press('Escape');
+  await page.getByTestId('tab-resources').click();
+  const panel = (await page.locator('.pane.side').boundingBox())!;
+  const restarts = page.locator('.kubectl-table th', { hasText: 'RESTARTS' }).first();
+  const rb = (await restarts.boundingBox())!;
+  expect(rb.x + rb.width).toBeLessThanOrEqual(panel.x + panel.width);
+});
+
+test('all kinds: kubectl get captions name each resource by its plural', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('all-kinds').check();
+  const captions = await page.locator('.kubectl-table caption').allTextContents();
+  expect(captions.join('\n')).toContain('kubectl get storageclasses');
+  expect(captions.join('\n')).toContain('kubectl get endpointslices -A');
+  for (const c of captions) expect(c).not.toMatch(/classs|endpointss|(?<!e)ss\b/);
+});
