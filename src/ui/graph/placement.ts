@@ -20,7 +20,7 @@
  */
 import type { FlowEdge } from './flow-types';
 import { KUBECTL_CARD } from './participants';
-import { ROW, STRIP_B_Y, type Block, type GraphModel } from './model';
+import { ROW, STRIP_B_Y, UNSCHEDULED_AREA, type Block, type GraphModel } from './model';
 
 /** Top-left corners of blocks by id, flow coordinates. */
 export type Positions = ReadonlyMap<string, { x: number; y: number }>;
@@ -90,6 +90,9 @@ function chooseLine(nodes: Block[], otherWidth: number, otherHeight: number, pan
   let bestZoom = 0;
   for (let per = nodes.length; per >= 2; per--) {
     const lines = nodeLines(nodes, per);
+    // the unscheduled area never stands alone on a line of its own
+    const last = lines.at(-1);
+    if (lines.length > 1 && last?.length === 1 && last[0].id === UNSCHEDULED_AREA) continue;
     const w = Math.max(otherWidth, ...lines.map(lineWidth));
     const h = otherHeight + lines.reduce((s, l) => s + rowHeight(l) + GAP_Y, 0);
     const zoom = Math.min(pane.width / w, pane.height / h);
