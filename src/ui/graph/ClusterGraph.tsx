@@ -12,7 +12,7 @@
  * with text-measure.ts, once per distinct string).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ConnectionMode, ReactFlow, ReactFlowProvider, Background, Controls, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
+import { ConnectionMode, ReactFlow, type FitViewOptions, ReactFlowProvider, Background, Controls, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { kubeStore, useKubeStore } from '../store/store';
 import { measureText } from './text-measure';
@@ -84,7 +84,7 @@ export function fitViewport(w: number, h: number, pane: Pane): { x: number; y: n
 }
 
 /** The zoom controls' fit: the whole graph, however small (the automatic fit keeps text readable). */
-const fitViewOptions = { padding: 0.04, duration: 200 };
+const fitViewOptions: FitViewOptions = { padding: { top: '10px', bottom: '10px', left: '10px', right: `${CONTROLS_W + 10}px` }, duration: 200 };
 
 function Graph() {
   const { t } = useTranslation();
