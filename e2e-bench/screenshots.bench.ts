@@ -77,4 +77,16 @@ test('README screenshots', async ({ page, browser }) => {
   await page.getByRole('button', { name: 'fit the whole graph in view' }).click();
   await page.waitForTimeout(400);
   await page.locator('.graph-pane').screenshot({ path: 'docs/screenshot-graph.png' });
+
+  // 5. a 1920×1080 window: the seed applied, the Events tab in the wider side panel
+  page = await (await browser.newContext({ baseURL: test.info().project.use.baseURL })).newPage();
+  await open(page, 1920, 1080);
+  await page.getByTestId('apply').click();
+  await page.getByTestId('speed').selectOption('10');
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await page.getByTestId('speed').selectOption('1');
+  await settledGraph(page);
+  await page.getByTestId('tab-events').click();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: 'docs/screenshot-1920.png' });
 });

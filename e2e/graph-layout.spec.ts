@@ -110,16 +110,19 @@ test('the peekcart example from the gallery: elk layout, nodes in name order, no
   await page.screenshot({ path: 'test-results/graph-layout-peekcart.png' });
 });
 
-test('zoom controls: "fit the whole graph in view" shows every card of a graph bigger than the pane', async ({ page }) => {
+test('zoom controls: after the person zooms in, the graph is no longer fitted by itself; "fit the whole graph in view" shows every card', async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await openApp(page);
   await settled(page);
-  // five more nodes: the node row no longer fits at the readable zoom
+  const pane = (await page.locator('.graph-host').boundingBox())!;
+  // zoomed in by the person: the automatic fit leaves the viewport alone from now on
+  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'zoom in' }).click();
+  await page.waitForTimeout(400);
+  // five more nodes: they land outside the view the person chose
   for (let i = 0; i < 5; i++) await page.getByTestId('add-node').click();
   await expect(page.locator('[data-testid=node-card]:not([data-node=control-plane])')).toHaveCount(8, { timeout: 30_000 });
   await settled(page);
-  const pane = (await page.locator('.graph-host').boundingBox())!;
   const outside = () =>
     page.locator('.react-flow__node-nodeGroup, .react-flow__node-area').evaluateAll(
       (els, p) => els.filter((el) => { const r = el.getBoundingClientRect(); return r.left < p.x - 1 || r.right > p.x + p.width + 1 || r.top < p.y - 1 || r.bottom > p.y + p.height + 1; }).map((el) => (el as HTMLElement).dataset.id),
@@ -127,6 +130,11 @@ test('zoom controls: "fit the whole graph in view" shows every card of a graph b
     );
   expect((await outside()).length).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'fit the whole graph in view' }).click();
+  await expect.poll(outside).toEqual([]);
+  // fitted again from now on: another node is fitted in by itself
+  await page.getByTestId('add-node').click();
+  await expect(page.locator('[data-testid=node-card]:not([data-node=control-plane])')).toHaveCount(9, { timeout: 30_000 });
+  await settled(page);
   await expect.poll(outside).toEqual([]);
   await expect(page.getByRole('button', { name: 'zoom in' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'zoom out' })).toBeVisible();

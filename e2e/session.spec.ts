@@ -49,11 +49,13 @@ test('a worker crash is reported and the cluster restored from the saved log', a
   expect(await uidOf(page)).toBe(uid);
 });
 
-test('/#manifest= opens the YAML in a tab; &apply=1 applies it; ?scenario= without apply does not', async ({ page }) => {
+test('/#manifest= opens the YAML in a tab; &apply=1 applies it once agreed; ?scenario= without apply does not', async ({ page }) => {
   const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared\ndata:\n  a: "1"\n';
   await page.goto(`/#manifest=${b64url(cm)}&apply=1`);
   await expect(page.locator('[data-testid=editor-tab][data-tab="shared.yaml"]')).toBeVisible();
   await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorText)).toBe(cm);
+  // a link applies nothing before the person agrees (share-links.spec.ts)
+  await page.getByTestId('share-apply').click();
   await expect(page.getByTestId('apply-result')).toHaveText(['configmap/shared created']);
 
   const page2 = await page.context().newPage();

@@ -6,13 +6,19 @@
  * drawn in the same frame), then elkjs's layered layout from its Web Worker (x), the cards
  * gliding there for a moment (`.layout-settling`). The flow carries `data-layout=elk|provisional`
  * and `data-layout-count` (elk layouts done) for tests. The viewport fits the graph, but never
- * below {@link READABLE_ZOOM} (card text stays ≥ 9 px); beyond that the graph is panned,
- * starting at its top left.
+ * below {@link MIN_FIT_ZOOM} (rows wrap to fit at {@link READABLE_ZOOM}); beyond that the graph is panned,
+ * starting at its top left. Each change of the graph's size fits it again, until the person pans
+ * or zooms (the fit button resumes it). Cards are as wide as their text (model.ts measures it
+ * with text-measure.ts, once per distinct string).
  */
-import { useEffect, useMemo, useState } from 'react';
-import { ConnectionMode, ReactFlow, ReactFlowProvider, Background, Controls, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ConnectionMode, ReactFlow, type FitViewOptions, ReactFlowProvider, Background, Controls, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useKubeStore } from '../store/store';
+import { kubeStore, useKubeStore } from '../store/store';
+import { measureText } from './text-measure';
+import { summarize } from './object-summary';
+import { selectServiceEndpoints } from './graph-selectors';
+import type { Sizing } from './model';
 import { selectTopology } from '../store/selectors';
 import { select } from '../store/actions';
 import { layoutGraph, type Layout } from './layout';
@@ -33,11 +39,28 @@ const onNodeClick: NodeMouseHandler<FlowNode> = (_e, node) => {
 };
 
 const proOptions = { hideAttribution: true };
+
+/** Card sizes from the browser's text widths and the object cards' current summaries. */
+const sizing: Sizing = {
+  measure: measureText,
+  cardText: (key) => {
+    const stored = kubeStore.getState().objects.get(key);
+    return stored ? summarize(stored, selectServiceEndpoints(key)(kubeStore.getState())) : undefined;
+  },
+};
 const selectView = (v: GraphView) => v;
 /** The lowest zoom the automatic fit uses (placement.ts wraps long rows to fit the pane at it). */
 export { READABLE_ZOOM };
 const MAX_FIT_ZOOM = 1.3;
+/**
+ * The automatic fit's lowest zoom: below {@link READABLE_ZOOM} only when a graph does not fit
+ * otherwise (the peekcart example in a 1280×800 window needs ~0.65), so every card stays in the
+ * pane; a graph bigger still is panned.
+ */
+export const MIN_FIT_ZOOM = 0.55;
 const FIT_PAD = 10;
+/** Width the zoom controls take at the pane's right edge (React Flow's Controls, 15 px margins). */
+const CONTROLS_W = 42;
 /** Remembers the previous layout, so unchanged nodes keep their identity. */
 function createRelayout() {
   let prev: Layout | undefined;
@@ -49,17 +72,19 @@ const selectPaneKey = (s: ReactFlowState) => `${Math.round(s.width / 40) * 40}x$
 
 /**
  * The viewport that shows a `w`×`h` graph in a `pane`: fitted and centred, but not below
- * {@link READABLE_ZOOM}; a graph bigger than that starts at its top left (the rest is panned to).
+ * {@link MIN_FIT_ZOOM}; a graph bigger than that starts at its top left (the rest is panned to).
  */
 export function fitViewport(w: number, h: number, pane: Pane): { x: number; y: number; zoom: number } {
-  const zoom = Math.min(MAX_FIT_ZOOM, Math.max(READABLE_ZOOM, Math.min((pane.width - 2 * FIT_PAD) / w, (pane.height - 2 * FIT_PAD) / h)));
-  const x = w * zoom <= pane.width - 2 * FIT_PAD ? (pane.width - w * zoom) / 2 : FIT_PAD;
+  // the zoom controls stand at the bottom right: the graph is fitted beside them
+  const room = pane.width - 2 * FIT_PAD - CONTROLS_W;
+  const zoom = Math.min(MAX_FIT_ZOOM, Math.max(MIN_FIT_ZOOM, Math.min(room / w, (pane.height - 2 * FIT_PAD) / h)));
+  const x = w * zoom <= room ? (pane.width - CONTROLS_W - w * zoom) / 2 : FIT_PAD;
   const y = h * zoom <= pane.height - 2 * FIT_PAD ? (pane.height - h * zoom) / 2 : FIT_PAD;
   return { x, y, zoom };
 }
 
 /** The zoom controls' fit: the whole graph, however small (the automatic fit keeps text readable). */
-const fitViewOptions = { padding: 0.04, duration: 200 };
+const fitViewOptions: FitViewOptions = { padding: { top: '10px', bottom: '10px', left: '10px', right: `${CONTROLS_W + 10}px` }, duration: 200 };
 
 function Graph() {
   const { t } = useTranslation();
@@ -74,7 +99,7 @@ function Graph() {
     const [width, height] = paneKey.split('x').map(Number);
     return { width, height };
   }, [paneKey]);
-  const model = useMemo(() => buildModel(topology, view), [topology, view]);
+  const model = useMemo(() => buildModel(topology, view, sizing), [topology, view]);
   const elk = useElkPositions(model, pane);
   const [relayout] = useState(createRelayout);
   const layout = useMemo(() => relayout(model, elk.positions), [relayout, model, elk.positions]);
@@ -91,13 +116,25 @@ function Graph() {
   }, [layout]);
   const paneW = useStore((s: ReactFlowState) => s.width);
   const paneH = useStore((s: ReactFlowState) => s.height);
+  // the automatic fit follows the graph until the person pans or zooms; the fit button resumes it
+  const userMoved = useRef(false);
   useEffect(() => {
-    if (paneW <= 0 || paneH <= 0) return;
+    if (paneW <= 0 || paneH <= 0 || userMoved.current) return;
     const [w, h] = size.split(':').map(Number);
     if (w <= 0 || h <= 0) return;
     const id = requestAnimationFrame(() => void setViewport(fitViewport(w, h, { width: paneW, height: paneH }), { duration: 200 }));
     return () => cancelAnimationFrame(id);
   }, [size, paneW, paneH, setViewport]);
+  const onMoveStart = useCallback((event: MouseEvent | TouchEvent | null) => {
+    if (event) userMoved.current = true;
+  }, []);
+  const onZoomed = useCallback(() => {
+    userMoved.current = true;
+  }, []);
+  // the fit button shows the whole graph (however small); later changes are fitted again
+  const onFitView = useCallback(() => {
+    userMoved.current = false;
+  }, []);
 
   return (
     <ReactFlow
@@ -110,6 +147,7 @@ function Graph() {
       nodesConnectable={false}
       elementsSelectable={false}
       onNodeClick={onNodeClick}
+      onMoveStart={onMoveStart}
       minZoom={0.1}
       maxZoom={2}
       proOptions={proOptions}
@@ -120,7 +158,7 @@ function Graph() {
       data-layout-count={elk.layouts}
     >
       <Background gap={24} size={1} />
-      <Controls showInteractive={false} position="bottom-right" fitViewOptions={fitViewOptions} />
+      <Controls showInteractive={false} position="bottom-right" fitViewOptions={fitViewOptions} onFitView={onFitView} onZoomIn={onZoomed} onZoomOut={onZoomed} />
       <TrafficLayer shownAs={model.shownAs} />
     </ReactFlow>
   );

@@ -205,6 +205,26 @@ export function applyElk(model: GraphModel, provisional: Positions, xs: Readonly
     out.set(strip.id, { x, y: out.get(strip.id)?.y ?? 0 });
     if (kubectl) out.set(kubectl.id, { x: x - 2 * GAP_X - kubectl.width, y: STRIP_B_Y });
   }
+  // an object line sticking out right of the picture (the node row, the strip) moves left into it:
+  // elk does not see links inside a row (a PV beside its claim), so such a line may trail off
+  const blockOf = new Map(model.blocks.map((b) => [b.id, b]));
+  const rightOf = (id: string) => (out.get(id)?.x ?? 0) + (blockOf.get(id)?.width ?? 0);
+  const frame = [...nodeRow, ...(strip ? [strip] : [])].map((b) => b.id);
+  if (frame.length) {
+    const picture = Math.max(...frame.map(rightOf));
+    const lines = new Map<number, string[]>();
+    for (const b of model.blocks) {
+      if (b.row === ROW.top || b.row === ROW.nodes || !out.has(b.id)) continue;
+      const y = out.get(b.id)?.y ?? 0;
+      lines.set(y, [...(lines.get(y) ?? []), b.id]);
+    }
+    for (const ids of lines.values()) {
+      const right = Math.max(...ids.map(rightOf));
+      const left = Math.min(...ids.map((id) => out.get(id)?.x ?? 0));
+      const shift = right > picture ? Math.min(right - picture, Math.max(0, left)) : 0;
+      if (shift > 0) for (const id of ids) out.set(id, { x: (out.get(id)?.x ?? 0) - shift, y: out.get(id)?.y ?? 0 });
+    }
+  }
   const minX = Math.min(0, ...[...out.values()].map((p) => p.x));
   if (minX < 0) for (const [id, p] of out) out.set(id, { x: p.x - minX, y: p.y });
   return out;

@@ -228,16 +228,45 @@ describe('placement', () => {
     const p = placeBlocks(m);
     const row = ['Node/node-1', 'Node/node-2', 'Node/node-3', 'Node/node-10', UNSCHEDULED_AREA];
     expect(row.map((id) => p.get(id)?.y)).toEqual(row.map(() => p.get('Node/node-1')?.y));
-    expect(row.map((id) => xOf(p, id))).toEqual([0, 1, 2, 3, 4].map((i) => i * (NODE_W + GAP_X)));
-    expect(m.nodes.find((n) => n.id === UNSCHEDULED_AREA)?.width).toBe(AREA_EMPTY_W);
+    const nodeW = m.blocks.find((b) => b.id === 'Node/node-1')!.width;
+    expect(nodeW).toBeGreaterThanOrEqual(NODE_W);
+    expect(row.map((id) => xOf(p, id))).toEqual([0, 1, 2, 3, 4].map((i) => i * (nodeW + GAP_X)));
+    expect(m.nodes.find((n) => n.id === UNSCHEDULED_AREA)?.width).toBeGreaterThanOrEqual(AREA_EMPTY_W);
   });
 
-  it('rows go top to bottom: strip, HPA/Ingress, owners, owned, nodes, PVC, PV, StorageClass', () => {
-    const p = placeBlocks(buildModel(demo(), view()));
-    const order = ['Node/control-plane', 'HorizontalPodAutoscaler/default/web', 'Deployment/default/web', 'ReplicaSet/default/web-7c9f', 'Node/node-1', 'PersistentVolumeClaim/default/data', 'PersistentVolume/pvc-1', 'StorageClass/standard'];
+  it('rows go top to bottom: strip, Ingress, HPA beside the Deployment, owned, nodes, PVC with its PV and StorageClass', () => {
+    const m = buildModel(demo(), view());
+    const p = placeBlocks(m);
+    const order = ['Node/control-plane', 'Ingress/default/web', 'Deployment/default/web', 'ReplicaSet/default/web-7c9f', 'Node/node-1', 'PersistentVolumeClaim/default/data'];
     const ys = order.map((id) => p.get(id)?.y ?? NaN);
     expect(ys).toEqual([...ys].sort((a, b) => a - b));
     expect(new Set(ys).size).toBe(order.length);
+    const y = (id: string) => p.get(id)?.y;
+    const right = (id: string) => xOf(p, id) + (m.blocks.find((b) => b.id === id)?.width ?? 0);
+    // the HPA just left of what it scales; the PV right of its claim, the class right of the PV
+    expect(y('HorizontalPodAutoscaler/default/web')).toBe(y('Deployment/default/web'));
+    expect(xOf(p, 'Deployment/default/web')).toBe(right('HorizontalPodAutoscaler/default/web') + GAP_X);
+    expect([y('PersistentVolume/pvc-1'), y('StorageClass/standard')]).toEqual([y('PersistentVolumeClaim/default/data'), y('PersistentVolumeClaim/default/data')]);
+    expect(xOf(p, 'PersistentVolume/pvc-1')).toBeGreaterThanOrEqual(right('PersistentVolumeClaim/default/data') + GAP_X);
+    expect(xOf(p, 'StorageClass/standard')).toBeGreaterThanOrEqual(right('PersistentVolume/pvc-1') + GAP_X);
+    // same-row links run side to side, links into Pods enter from the left
+    const edge = (id: string) => m.edges.find((e) => e.id === id)!;
+    expect([edge('bind:PersistentVolumeClaim/default/data>PersistentVolume/pvc-1').sourceHandle, edge('bind:PersistentVolumeClaim/default/data>PersistentVolume/pvc-1').targetHandle]).toEqual(['r', 'l']);
+    expect(edge('own:Pod/default/web-7c9f-a').targetHandle).toBe('l');
+  });
+
+  it.each([
+    ['a Pod name with its hash', 'Pod/default/peekcart-57f6cd6664-2qlwk', 'peekcart-57f6cd6664-2qlwk'],
+  ])('cards are as wide as their text: %s', (_name, key, text) => {
+    const t = cluster(['node-1'], [[key.split('/')[2], 'node-1']]);
+    const measure = (s: string) => s.length * 9;
+    const m = buildModel(t, view(), { measure });
+    const pod = m.nodes.find((n) => n.id === key)!;
+    expect(pod.width).toBeGreaterThanOrEqual(text.length * 9 + 17);
+    expect(m.blocks.find((b) => b.id === 'Node/node-1')!.width).toBeGreaterThanOrEqual((pod.width ?? 0) + 16);
+    // the strip's chips hold their names
+    const kcm = m.nodes.find((n) => n.id === 'cp:kube-controller-manager')!;
+    expect(kcm.width).toBeGreaterThanOrEqual('kube-controller-manager'.length * 9 + 16);
   });
 
   it('places an owner above the node holding its Pods (short edges)', () => {
@@ -276,6 +305,9 @@ describe('placement', () => {
     const m = buildModel(cluster(Array.from({ length: 8 }, (_, i) => `node-${i + 1}`)), view());
     const p = placeBlocks(m, pane);
     expect(new Set(m.blocks.filter((b) => b.row === 4).map((b) => p.get(b.id)?.y)).size).toBe(lines);
+    // the unscheduled area shares its line with nodes
+    const areaY = p.get(UNSCHEDULED_AREA)?.y;
+    expect(m.blocks.filter((b) => b.row === 4 && b.id !== UNSCHEDULED_AREA && p.get(b.id)?.y === areaY).length).toBeGreaterThan(0);
   });
 });
 

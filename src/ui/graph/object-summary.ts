@@ -16,7 +16,7 @@ export const SHORT_KIND: Record<string, string> = {
   StatefulSet: 'sts',
   DaemonSet: 'ds',
   Job: 'job',
-  CronJob: 'cronjob',
+  CronJob: 'cj',
 };
 
 export interface Summary {

@@ -20,7 +20,7 @@
  */
 import type { FlowEdge } from './flow-types';
 import { KUBECTL_CARD } from './participants';
-import { ROW, STRIP_B_Y, type Block, type GraphModel } from './model';
+import { ROW, STRIP_B_Y, UNSCHEDULED_AREA, type Block, type GraphModel } from './model';
 
 /** Top-left corners of blocks by id, flow coordinates. */
 export type Positions = ReadonlyMap<string, { x: number; y: number }>;
@@ -34,8 +34,8 @@ export interface Pane {
 /** Horizontal gap between blocks in a row, and between rows. */
 export const GAP_X = 12;
 export const GAP_Y = 22;
-/** The lowest zoom the graph's automatic fit uses (ClusterGraph.tsx): 11–12 px card text stays ≥ 9 px on screen. */
-export const READABLE_ZOOM = 0.8;
+/** The lowest zoom the graph's automatic fit uses (ClusterGraph.tsx): rows wrap to stay within the pane at it (11–13 px card text ≥ 7.7 px on screen). */
+export const READABLE_ZOOM = 0.7;
 
 type Item = { block: Block; want: number; order: number };
 
@@ -90,6 +90,9 @@ function chooseLine(nodes: Block[], otherWidth: number, otherHeight: number, pan
   let bestZoom = 0;
   for (let per = nodes.length; per >= 2; per--) {
     const lines = nodeLines(nodes, per);
+    // the unscheduled area never stands alone on a line of its own
+    const last = lines.at(-1);
+    if (lines.length > 1 && last?.length === 1 && last[0].id === UNSCHEDULED_AREA) continue;
     const w = Math.max(otherWidth, ...lines.map(lineWidth));
     const h = otherHeight + lines.reduce((s, l) => s + rowHeight(l) + GAP_Y, 0);
     const zoom = Math.min(pane.width / w, pane.height / h);
@@ -234,6 +237,13 @@ export function placeBlocks(model: GraphModel, pane?: Pane): Map<string, { x: nu
     }
     return xs;
   };
+  const rowOfBlock = new Map(model.blocks.map((b) => [b.id, b.row]));
+  /** Edges between two cards of one row, by each end. */
+  const sameRowEdges = new Map<string, FlowEdge[]>();
+  for (const e of model.edges as FlowEdge[]) {
+    if (e.type !== 'owner' || rowOfBlock.get(e.source) === undefined || rowOfBlock.get(e.source) !== rowOfBlock.get(e.target)) continue;
+    for (const id of [e.source, e.target]) sameRowEdges.set(id, [...(sameRowEdges.get(id) ?? []), e]);
+  }
   const order = [...objectRows.filter((r) => r < ROW.nodes).reverse(), ...objectRows.filter((r) => r > ROW.nodes)];
   for (const r of order) {
     const blocks = rows.get(r) ?? [];
@@ -244,6 +254,20 @@ export function placeBlocks(model: GraphModel, pane?: Pane): Map<string, { x: nu
       if (as.length) anchored.push({ block: b, want: as.reduce((s, a) => s + a.x, 0) / as.length, order: i, line: as.reduce((s, a) => s + a.line, 0) / as.length });
       else loose.push(b);
     });
+    // a card linked only inside its row (an HPA to what it scales, a PV to its claim, a class to
+    // its PV) stands beside that card: a source left of its target, a target right of its source
+    for (let pass = 0; pass < 3 && loose.length; pass++) {
+      for (const b of [...loose]) {
+        for (const e of sameRowEdges.get(b.id) ?? []) {
+          const other = anchored.find((it) => it.block.id === (e.source === b.id ? e.target : e.source));
+          if (!other) continue;
+          const left = e.source === b.id;
+          anchored.push({ block: b, want: other.want + (left ? -0.001 : 0.001) * (pass + 1), order: other.order + (left ? -0.5 : 0.5), line: other.line });
+          loose.splice(loose.indexOf(b), 1);
+          break;
+        }
+      }
+    }
     const wraps = lineWidth(blocks) > limit;
     // a row that fits: by the x of what it links to; a wrapped one: by its line, then x
     anchored.sort((a, b) => (wraps ? a.line - b.line : 0) || a.want - b.want || a.order - b.order);

@@ -258,6 +258,24 @@ export const en = {
     backToWorker: 'use in-browser engine',
     backToWorkerTitle: 'Leave the API server and reload with the in-browser engine',
   },
+  share: {
+    title: 'Apply what this link brings?',
+    intro: 'The link you opened asks to apply these objects to the cluster ({{source}}):',
+    fromLink: 'manifest in the link',
+    none: 'The dry run found no object to apply.',
+    apply: 'Apply',
+    cancel: 'Do not apply',
+    cancelled: 'The link’s manifest is in the editor; nothing was applied.',
+  },
+  layout: {
+    resizeEditor: 'Resize the manifest editor (arrow keys, Home, End)',
+    resizeSide: 'Resize the side panel (arrow keys, Home, End)',
+    resizeRelay: 'Resize the relay pane (arrow keys, Home, End)',
+    relayMax: 'relay: full window',
+    relayMaxTitle: 'Let the relay pane take the whole window',
+    relayRestore: 'restore panes',
+    relayRestoreTitle: 'Show the editor, the graph and the side panel again',
+  },
 };
 
 export type Messages = typeof en;

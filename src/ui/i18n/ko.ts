@@ -265,4 +265,22 @@ export const ko: Messages = {
     backToWorker: '브라우저 엔진 쓰기',
     backToWorkerTitle: 'API 서버를 떠나 브라우저 안의 엔진으로 다시 불러옵니다',
   },
+  share: {
+    title: '이 링크의 매니페스트를 적용할까요?',
+    intro: '연 링크가 다음 오브젝트를 클러스터에 적용하려 합니다 ({{source}}):',
+    fromLink: '링크 안의 매니페스트',
+    none: '드라이 런에서 적용할 오브젝트를 찾지 못했습니다.',
+    apply: '적용',
+    cancel: '적용하지 않기',
+    cancelled: '링크의 매니페스트는 편집기에 있습니다. 아무것도 적용하지 않았습니다.',
+  },
+  layout: {
+    resizeEditor: '매니페스트 편집기 크기 조절 (화살표 키, Home, End)',
+    resizeSide: '사이드 패널 크기 조절 (화살표 키, Home, End)',
+    resizeRelay: '릴레이 창 크기 조절 (화살표 키, Home, End)',
+    relayMax: '릴레이: 전체 창',
+    relayMaxTitle: '릴레이 창이 창 전체를 차지하게 합니다',
+    relayRestore: '창 되돌리기',
+    relayRestoreTitle: '편집기, 그래프, 사이드 패널을 다시 보여 줍니다',
+  },
 };

@@ -3,7 +3,7 @@
  * per node: the filter plugin that rejected it and why, or each score plugin's score
  * (normalized × weight) and the total; the chosen node highlighted.
  */
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cluster } from '../cluster-client';
 import type { KObject, SchedulingDecision } from '../store/types';
@@ -33,7 +33,7 @@ function Table({ d }: { d: SchedulingDecision }) {
             <th>{t('inspector.filter')}</th>
             {table.plugins.map((p) => (
               <th key={p} className="num" title={p}>
-                {p}
+                {words(p)}
               </th>
             ))}
             <th className="num">{t('inspector.total')}</th>
@@ -70,6 +70,16 @@ function Table({ d }: { d: SchedulingDecision }) {
       {d.postFilter && <p className="muted sched-note">{d.postFilter.plugin}: {d.postFilter.message}</p>}
     </>
   );
+}
+
+/** A plugin name with a line-break chance between its words ("Node<wbr>Resources<wbr>Fit"): headers wrap between words, never letter by letter. */
+function words(name: string) {
+  return name.split(/(?=[A-Z][a-z])/).map((w, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {w}
+    </Fragment>
+  ));
 }
 
 export function SchedulingTab({ pod }: { pod: KObject }) {

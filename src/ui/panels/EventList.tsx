@@ -27,7 +27,7 @@ export const EventRow = memo(function EventRow({ e, now }: { e: KObject; now: nu
 /** The `kubectl get events` table for a list of Events (also the inspector's Events tab). */
 export function EventTable({ events, now }: { events: KObject[]; now: number }) {
   return (
-    <table className="kubectl-table">
+    <table className="kubectl-table events-table">
       <thead>
         <tr>
           <th>LAST SEEN</th>

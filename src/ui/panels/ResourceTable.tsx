@@ -6,6 +6,7 @@ import { selectNowSec, selectObjects, selectSelected } from '../store/selectors'
 import { select } from '../store/actions';
 import type { StoredObject } from '../store/types';
 import { formatAge } from '../format';
+import { plural } from './kubectl-names';
 import { useRowWindow, WINDOW_MIN_ROWS } from './row-window';
 
 const MAIN_KINDS = ['Node', 'Deployment', 'ReplicaSet', 'Pod', 'Service'];
@@ -64,7 +65,7 @@ function KindTable({ kind, rows, selected, nowSec }: { kind: string; rows: Store
   return (
     <table className="kubectl-table">
       <caption title={controllers?.length ? t('resources.reconciledBy', { list: controllers.join(', ') }) : undefined}>
-        kubectl get {kind.toLowerCase()}s{namespaced ? ' -A' : ''}
+        kubectl get {plural(rows[0])}{namespaced ? ' -A' : ''}
         {controllers && controllers.length === 0 && (
           <span className="badge stored-only" data-testid="no-controller" data-kind={kind} title={t('resources.storedOnlyTitle', { kind })}>
             {t('resources.storedOnly')}

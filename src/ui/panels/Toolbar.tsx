@@ -42,8 +42,9 @@ const selectPendingTimers = (s: KubeState): PendingTimer[] => {
 
 /**
  * The "Pending timers" strip: `[data-testid=countdown][data-reason=…]`, seconds left in simulated
- * time. Each chip reads time first ("4:35 eviction ×2"): when the toolbar is narrow the reason
- * truncates, never the time; the title holds the whole text and the nearest timer's label.
+ * time. Each chip reads whole: time, reason and the nearest timer's object ("9:59 progress
+ * deadline peekcart", "4:35 eviction peekcart-7c9f-x ×2"); in a narrow window the strip takes a
+ * toolbar row of its own (app.css). The title holds the nearest timer's label.
  */
 const PendingTimers = memo(function PendingTimers() {
   const timers = useKubeStore(selectPendingTimers);
@@ -55,7 +56,10 @@ const PendingTimers = memo(function PendingTimers() {
       {timers.map((p) => (
         <span key={p.reason} role="listitem" className={`countdown reason-${p.reason}`} data-testid="countdown" data-reason={p.reason} data-seconds={p.secondsLeft} title={`${formatCountdown(p.secondsLeft * 1000)} ${t(`sequence.reason.${p.reason}`)}${p.count > 1 ? ` ×${p.count}` : ''}: ${p.label}${p.count > 1 ? ` (+${p.count - 1})` : ''}`}>
           <span className="countdown-time">{formatCountdown(p.secondsLeft * 1000)}</span>{' '}
-          <span className="countdown-text">{t(`sequence.reason.${p.reason}`)}</span>
+          <span className="countdown-text">
+            {t(`sequence.reason.${p.reason}`)}
+            {p.object ? ` ${p.object.slice(p.object.lastIndexOf('/') + 1)}` : ''}
+          </span>
           {p.count > 1 && <span className="more"> ×{p.count}</span>}
         </span>
       ))}

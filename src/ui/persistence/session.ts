@@ -6,7 +6,8 @@
  *
  * Order on load: tabs first (the editor waits for {@link tabsReady}), then the cluster
  * worker replays the saved log before its first batch (cluster-client's restorer); a share
- * link's content opens in a new tab, and is applied once the cluster is ready when `apply=1`.
+ * link's content opens in a new tab; with `apply=1`, once the cluster is ready, the objects it
+ * would apply are shown (share/ShareConfirm.tsx) and applied only when the person agrees.
  * The replay also rebuilds the timeline: the worker sends the frames the session would have
  * sent live (protocol.ts `replayed`, ui/timeline/replay.ts), so the slider reaches back to
  * before the reload (or the crash, or the imported file's start).
@@ -14,6 +15,8 @@
 import { cluster, clusterReady, setSessionRestorer } from '../cluster-client';
 import { newTab, restoreTabs, snapshotTabs, tabsStore, type TabSnapshot } from '../editor/editor-bridge';
 import { parseShareLink, scenarioFetchProblem } from '../share/links';
+import { askToApply } from '../share/confirm-apply';
+import { i18next } from '../i18n/i18n';
 import { setNotice } from '../store/actions';
 import { kubeStore } from '../store/store';
 import { loadClusterLog, loadTabs, saveClusterLog, saveTabs } from './db';
@@ -61,15 +64,17 @@ async function restoreEditor(): Promise<void> {
   const saved = await loadTabs();
   if (saved?.tabs?.length) restoreTabs(saved.tabs.filter(isTab), saved.active);
   let applyText: string | null = null;
-  const link = parseShareLink(location.search, location.hash);
+  let source = '';
+  const link = parseShareLink(location.search, location.hash, location.href);
   if (link) {
     history.replaceState(null, '', location.pathname);
     if (link.kind === 'invalid') setNotice(link.reason);
     else {
-      const text = link.kind === 'text' ? link.text : await fetchScenario(link.path);
+      const text = link.kind === 'text' ? link.text : await fetchScenario(link.url, link.path);
       if (text !== null) {
         newTab(link.name, text);
         if (link.apply) applyText = text;
+        source = link.kind === 'path' ? link.url : i18next.t('share.fromLink');
       }
     }
   }
@@ -83,6 +88,13 @@ async function restoreEditor(): Promise<void> {
   if (applyText !== null) {
     const text = applyText;
     await clusterReady;
+    // a link applies nothing by itself: the person sees what it would apply (a dry run) and says yes
+    const dry = await cluster.dryRun(text);
+    const objects = (dry?.results ?? []).map((r) => ({ object: r.object, namespace: r.namespace, error: r.action === 'error' ? r.message : undefined }));
+    if (!(await askToApply({ source, objects }))) {
+      setNotice(i18next.t('share.cancelled'));
+      return;
+    }
     await cluster.apply(text);
     await saveCluster();
   }
@@ -93,10 +105,11 @@ function isTab(t: unknown): t is TabSnapshot {
   return !!o && typeof o.id === 'string' && typeof o.name === 'string' && typeof o.text === 'string';
 }
 
-/** A same-origin scenario file; null (with a notice) when it is not there. */
-async function fetchScenario(path: string): Promise<string | null> {
+/** A same-origin scenario file (`url`, checked by share/links.ts); null (with a notice) when it is not there. */
+async function fetchScenario(url: string, path: string): Promise<string | null> {
   try {
-    const res = await fetch(new URL(path, location.origin));
+    if (new URL(url).origin !== location.origin) throw new Error('not on this origin');
+    const res = await fetch(url, { credentials: 'same-origin', redirect: 'error' });
     const body = res.ok ? await res.text() : '';
     const problem = scenarioFetchProblem(res.status, res.statusText, res.headers.get('content-type') ?? '', body);
     if (problem !== null) throw new Error(problem);

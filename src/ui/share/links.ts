@@ -26,7 +26,7 @@ export function decodeBase64Url(s: string): string | null {
 
 export type SharedContent =
   | { kind: 'text'; text: string; name: string; apply: boolean }
-  | { kind: 'path'; path: string; name: string; apply: boolean }
+  | { kind: 'path'; path: string; name: string; apply: boolean; /** the resolved same-origin address to fetch */ url: string }
   | { kind: 'invalid'; reason: string };
 
 function fileName(path: string): string {
@@ -34,11 +34,35 @@ function fileName(path: string): string {
 }
 
 /**
- * What a page address asks to open, or null when it is an ordinary address. A scenario value
- * that looks like a path (has a `/` or a `.yaml`/`.yml`/`.json` ending) is a same-origin path;
- * otherwise it must decode as base64url YAML.
+ * The address a `?scenario=` path stands for, or null when it leaves `base`'s origin. Resolved
+ * as the browser's fetch would resolve it (`new URL(value, base)`: a leading backslash, `/\`, tabs
+ * and newlines inside are read as the URL parser reads them, so `\/evil.example` is
+ * protocol-relative), then the origins compared; only http(s) on the same origin is allowed.
  */
-export function parseShareLink(search: string, hash: string): SharedContent | null {
+export function resolveScenarioUrl(value: string, base: string): URL | null {
+  let u: URL;
+  let b: URL;
+  try {
+    b = new URL(base);
+    u = new URL(value, b);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (u.origin !== b.origin || u.username || u.password) return null;
+  return u;
+}
+
+/** The origin a share link is checked against when the caller gives none (tests). */
+const DEFAULT_BASE = 'http://localhost/';
+
+/**
+ * What a page address asks to open, or null when it is an ordinary address. A scenario value
+ * that looks like a path (has a `/` or a `.yaml`/`.yml`/`.json` ending) is a path on `base`'s
+ * origin (resolved by {@link resolveScenarioUrl}; another origin is `invalid`); otherwise it
+ * must decode as base64url YAML. `base` is the page's address (`location.href`).
+ */
+export function parseShareLink(search: string, hash: string, base: string = DEFAULT_BASE): SharedContent | null {
   const q = new URLSearchParams(search.replace(/^\?/, ''));
   const h = new URLSearchParams(hash.replace(/^#/, ''));
   const apply = q.get('apply') === '1' || h.get('apply') === '1';
@@ -50,10 +74,11 @@ export function parseShareLink(search: string, hash: string): SharedContent | nu
   const scenario = q.get('scenario');
   if (scenario === null) return null;
   const s = scenario.trim();
-  if (/[/.]/.test(s) && /(^|\/)[^/]*\.(ya?ml|json)$/i.test(s)) {
-    // only same-origin paths: no scheme, no protocol-relative `//host`
-    if (/^[a-z][a-z0-9+.-]*:/i.test(s) || s.startsWith('//') || s.includes('..')) return { kind: 'invalid', reason: `scenario path not allowed: ${s}` };
-    return { kind: 'path', path: s.replace(/^\/+/, ''), name: fileName(s), apply };
+  if (/[/\\.]/.test(s) && /(^|[/\\])[^/\\]*\.(ya?ml|json)$/i.test(s)) {
+    const url = s.includes('..') ? null : resolveScenarioUrl(s, base);
+    if (!url) return { kind: 'invalid', reason: `scenario path not allowed: ${JSON.stringify(s).slice(1, -1)}` };
+    const path = url.pathname.replace(/^\/+/, '');
+    return { kind: 'path', path, name: fileName(path), apply, url: url.href };
   }
   const text = decodeBase64Url(s);
   return text === null ? { kind: 'invalid', reason: 'the ?scenario= link is neither a path nor base64url YAML' } : { kind: 'text', text, name: 'scenario.yaml', apply };

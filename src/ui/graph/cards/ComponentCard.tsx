@@ -14,7 +14,9 @@ export const ComponentCard = memo(function ComponentCard({ data }: NodeProps<Com
       <Handles />
       {data.card !== APISERVER_CARD && <Flash card={data.card} />}
       <div className="title">{data.title}</div>
-      <div className="subtitle">{data.subtitle}</div>
+      <div className="subtitle" title={data.tip}>
+        {data.subtitle}
+      </div>
       {data.items && (
         <ul className="items">
           {data.items.map((c) => (

@@ -32,7 +32,7 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
   const status = stored?.row?.status ?? (ready === 'true' ? 'Ready' : ready === 'false' ? 'NotReady' : 'Unknown');
   return (
     <div
-      className={`node-card ready-${ready} ${data.controlPlane ? 'control-plane' : ''} ${off ? 'off' : ''}`}
+      className={`node-card ready-${ready} ${data.controlPlane ? 'control-plane' : 'worker'} ${off ? 'off' : ''}`}
       style={{ width: data.width, height: data.height }}
       data-testid="node-card"
       data-node={data.name}

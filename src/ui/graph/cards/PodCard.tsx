@@ -1,10 +1,10 @@
-/** A Pod: its `kubectl get pods` STATUS (coloured), READY and IP. */
+/** A Pod: its whole name, its `kubectl get pods` STATUS (coloured) and READY, and its IP, one a line. */
 import { memo } from 'react';
 import type { NodeProps } from '@xyflow/react';
 import type { PodFlowNode } from '../flow-types';
 import { useKubeStore } from '../../store/store';
 import { selectObject } from '../../store/selectors';
-import { shortName, statusTone } from '../../format';
+import { statusTone } from '../../format';
 import { Handles } from './Handles';
 
 export const PodCard = memo(function PodCard({ data }: NodeProps<PodFlowNode>) {
@@ -24,12 +24,12 @@ export const PodCard = memo(function PodCard({ data }: NodeProps<PodFlowNode>) {
       title={`${ns}/${o.metadata.name}\n${status}${o.status?.podIP ? `\nIP ${o.status.podIP}` : ''}`}
     >
       <Handles />
-      <div className="pod-name">{shortName(o.metadata.name)}</div>
+      <div className="pod-name">{o.metadata.name}</div>
       <div className="pod-meta">
         <span className="pod-status">{status}</span>
         <span>{stored.row?.ready ?? ''}</span>
-        <span className="ip">{(o.status?.podIP as string | undefined) ?? ''}</span>
       </div>
+      <div className="ip">{(o.status?.podIP as string | undefined) ?? ''}</div>
     </div>
   );
 });

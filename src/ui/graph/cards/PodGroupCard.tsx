@@ -1,5 +1,5 @@
 /**
- * Pods of one owner on one node, collapsed into a chip ("web-7c9f… ×24", with their statuses);
+ * Pods of one owner on one node, collapsed into a chip ("web-7c9f ×24", with their statuses);
  * a click expands the group (the chip then heads its Pods) or collapses it again.
  */
 import { memo, useMemo } from 'react';
@@ -7,7 +7,7 @@ import type { NodeProps } from '@xyflow/react';
 import type { PodGroupFlowNode } from '../flow-types';
 import { useKubeStore } from '../../store/store';
 import { podGroupStatusSelector } from '../graph-selectors';
-import { shortName, statusTone } from '../../format';
+import { statusTone } from '../../format';
 import { Handles } from './Handles';
 
 export const PodGroupCard = memo(function PodGroupCard({ data }: NodeProps<PodGroupFlowNode>) {
@@ -27,7 +27,7 @@ export const PodGroupCard = memo(function PodGroupCard({ data }: NodeProps<PodGr
     >
       <Handles />
       <div className="pod-name">
-        {data.expanded ? '▾' : '▸'} {shortName(owner, 16)} ×{data.keys.length}
+        {data.expanded ? '▾' : '▸'} {owner} ×{data.keys.length}
       </div>
       <div className="pod-meta">
         <span className="pod-status">{status}</span>
