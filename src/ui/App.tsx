@@ -5,6 +5,7 @@ import { ClusterGraph } from './graph/ClusterGraph';
 import { SequenceDiagram } from './sequence/SequenceDiagram';
 import { SidePanel } from './panels/SidePanel';
 import { Gallery } from './gallery/Gallery';
+import { WatchdogBanner } from './watchdog/WatchdogBanner';
 
 export function App() {
   return (
@@ -17,6 +18,7 @@ export function App() {
         <SequenceDiagram />
       </main>
       <Gallery />
+      <WatchdogBanner />
     </div>
   );
 }
