@@ -63,8 +63,9 @@ export function startCluster(): void {
   if (attachBase) return startAttached(attachBase);
   connection ??= connectCluster({
     onBatch: (b) => {
-      receiveBatch(b);
+      const folded = receiveBatch(b);
       receiveTourBatch(b);
+      return folded; // the worker sends the next batch once this one is folded
     },
     onStatus: (status, detail) => {
       setConnection(status, detail);

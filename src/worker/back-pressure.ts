@@ -1,7 +1,8 @@
 /**
  * BatchGate: back-pressure for the worker's batches. The worker posts a batch only when the
  * main thread has taken the previous one: over comlink, the batch callback's call resolves
- * once the main thread ran it, i.e. once its event loop reached the message. Until then,
+ * when the page's callback (connect.ts sink) settles — the page resolves it once the store
+ * folded the batch (ui/store/batch-pump.ts), at most once per animation frame. Until then,
  * changes stay in the worker's ChangeBatchers, where they fold per object key (batch.ts), so
  * however slow the page, at most one batch is in flight and the queue never grows; the page
  * then gets the latest state, not a backlog.

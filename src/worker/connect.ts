@@ -11,7 +11,11 @@ import type { ClusterApi, TickBatch } from './protocol';
 export type ConnectionStatus = 'starting' | 'ready' | 'restarting' | 'failed';
 
 export interface ClusterSink {
-  onBatch(batch: TickBatch): void;
+  /**
+   * Takes a batch; a returned promise holds the worker's next batch until it settles
+   * (back-pressure.ts): resolve it once the batch is folded.
+   */
+  onBatch(batch: TickBatch): void | Promise<void>;
   onStatus(status: ConnectionStatus, detail?: string): void;
   /**
    * Runs on every new worker before it is subscribed (first start and each restart): the UI
@@ -60,7 +64,7 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
             failures = 0;
             sink.onStatus('ready');
           }
-          sink.onBatch(batch);
+          return sink.onBatch(batch);
         }),
       ),
       )
