@@ -18,6 +18,7 @@ import { engineStore, engineTarget } from './attach/engine';
 import type { ParsedTour, Step } from '../worker/protocol';
 import { createWatchdog, type Watchdog } from './watchdog/watchdog';
 import { watchdogStore } from './watchdog/watchdog-store';
+import { acknowledgeAfter } from './store/back-pressure';
 
 let connection: ClusterConnection | null = null;
 
@@ -65,7 +66,7 @@ export function startCluster(): void {
     onBatch: (b) => {
       const folded = receiveBatch(b);
       receiveTourBatch(b);
-      return folded; // the worker sends the next batch once this one is folded
+      return acknowledgeAfter(folded, b); // the worker sends the next batch once this one is folded (store/back-pressure.ts)
     },
     onStatus: (status, detail) => {
       setConnection(status, detail);
