@@ -94,7 +94,7 @@ export const TICK_MS = 50;
 /** Most wall time one tick may spend running simulated timers. */
 export const TICK_BUDGET_MS = 35;
 /** Most object changes (and, separately, Event changes) one batch carries; the rest follow in the next batches. */
-export const MAX_CHANGES_PER_BATCH = 1_000;
+export const MAX_CHANGES_PER_BATCH = 500;
 /** A tick after a long stall (tab in background) advances at most this much wall time. */
 const MAX_TICK_WALL_MS = 250;
 /** Fast-forward stops after this much simulated quiet (no hop but heartbeats)… */

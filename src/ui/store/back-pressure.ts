@@ -10,7 +10,7 @@
 import type { TickBatch } from '../../worker/protocol';
 
 /** Wall ms the acknowledgement waits per change of a large batch. */
-export const ACK_MS_PER_CHANGE = 0.4;
+export const ACK_MS_PER_CHANGE = 0.8;
 /** Batches with fewer changes (objects + Events) than this are acknowledged at once. */
 export const SMALL_BATCH = 200;
 
