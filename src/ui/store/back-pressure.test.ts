@@ -37,7 +37,7 @@ describe('acknowledgeAfter', () => {
     foldedBig();
     await Promise.resolve();
     await Promise.resolve();
-    expect([timers, bigDone]).toEqual([[400], false]);
+    expect([timers, bigDone]).toEqual([[Math.round(1_000 * ACK_MS_PER_CHANGE)], false]);
     fire[0]();
     await big;
     expect(bigDone).toBe(true);
