@@ -18,6 +18,8 @@ declare global {
     setEditorText(text: string): void;
     /** Crashes the cluster worker (the crash-recovery test); nothing else calls it. */
     crashWorker(): Promise<void>;
+    /** Makes the cluster worker busy-loop for `ms` wall ms (at most 60,000; the watchdog test); nothing else calls it. */
+    hangWorker(ms: number): void;
   }
   interface Window {
     __kubeRelay?: KubeRelayTestHook;

@@ -26,6 +26,7 @@ function layoutStyle(s: PaneSizes): CSSProperties {
   if (s.top && !s.relayMax) style.gridTemplateRows = `minmax(0, ${s.top}px) var(--split-row) minmax(0, 1fr)`;
   return style as CSSProperties;
 }
+import { WatchdogBanner } from './watchdog/WatchdogBanner';
 
 export function App() {
   const sizes = useStore(paneStore, selectSizes);
@@ -57,6 +58,7 @@ export function App() {
       </main>
       <Gallery />
       <ShareConfirm />
+      <WatchdogBanner />
     </div>
   );
 }

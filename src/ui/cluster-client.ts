@@ -16,6 +16,9 @@ import i18n from 'i18next';
 import { startAttach, type AttachHandle } from './attach/attach-client';
 import { engineStore, engineTarget } from './attach/engine';
 import type { ParsedTour, PodContainerServes, Step } from '../worker/protocol';
+import { createWatchdog, type Watchdog } from './watchdog/watchdog';
+import { watchdogStore } from './watchdog/watchdog-store';
+import { acknowledgeAfter } from './store/back-pressure';
 
 let connection: ClusterConnection | null = null;
 
@@ -61,8 +64,9 @@ export function startCluster(): void {
   if (attachBase) return startAttached(attachBase);
   connection ??= connectCluster({
     onBatch: (b) => {
-      receiveBatch(b);
+      const folded = receiveBatch(b);
       receiveTourBatch(b);
+      return acknowledgeAfter(folded, b); // the worker sends the next batch once this one is folded (store/back-pressure.ts)
     },
     onStatus: (status, detail) => {
       setConnection(status, detail);
@@ -70,6 +74,20 @@ export function startCluster(): void {
     },
     prepare: (api, restarted) => restore?.(api, restarted) ?? Promise.resolve(),
   });
+  // a worker that stops answering is noticed (ui/watchdog): the banner offers Pause and Reset
+  watchdog ??= createWatchdog(
+    () => connection!.api().ping(),
+    (stuck, sinceMs) => watchdogStore.setState({ stuck, sinceMs }),
+  );
+}
+
+let watchdog: Watchdog | null = null;
+
+/** The watchdog's Reset: a new worker with an empty cluster in place of the stuck one. */
+export function restartWorkerFresh(): void {
+  if (!connection) return;
+  connection.restartFresh();
+  watchdog?.reset();
 }
 
 /** While attached, every worker call rejects with {@link attachedOnly} (never throws synchronously). */
@@ -138,6 +156,8 @@ export const cluster = {
   importState: (log: SessionLog): Promise<void> => api().importState(log),
   /** Test only (e2e crash recovery). */
   crash: (): Promise<void> => api().__crash(),
+  /** Test only (e2e watchdog): the worker busy-loops for `ms` wall ms. */
+  hang: (ms: number): Promise<void> => api().__hang(ms),
   /** Runs a kubectl command line in the worker; the output lands in the store (kubectl bar). */
   async kubectl(line: string): Promise<void> {
     kubectlStarted();

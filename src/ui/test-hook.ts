@@ -28,6 +28,7 @@ export function installTestHook(): void {
     },
     setEditorText,
     crashWorker: () => cluster.crash(),
+    hangWorker: (ms: number) => void cluster.hang(ms),
   };
   Object.defineProperty(window, '__kubeRelay', { value: Object.freeze(hook), configurable: true });
 }

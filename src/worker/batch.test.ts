@@ -53,4 +53,24 @@ describe('ChangeBatcher', () => {
     });
     expect(calls).toBe(1);
   });
+
+  it('drains at most `limit` changes, oldest first; the rest keep folding until the next drain', () => {
+    const b = new ChangeBatcher();
+    for (const n of ['a', 'b', 'c', 'd']) b.add('ADDED', 'pods', pod(n, 'Pending'));
+    expect(b.drain(row, 2).map((c) => [c.type, c.key])).toEqual([
+      ['ADDED', 'Pod/default/a'],
+      ['ADDED', 'Pod/default/b'],
+    ]);
+    expect(b.size).toBe(2);
+    // c (not sent yet) folds as before: ADDED + MODIFIED → ADDED; d: ADDED + DELETED → nothing
+    b.add('MODIFIED', 'pods', pod('c', 'Running'));
+    b.add('DELETED', 'pods', pod('d', 'Pending'));
+    // a was sent: its deletion is a change of its own
+    b.add('DELETED', 'pods', pod('a', 'Pending'));
+    expect(b.drain(row, 2).map((c) => [c.type, c.key, c.row?.status ?? null])).toEqual([
+      ['ADDED', 'Pod/default/c', 'Running'],
+      ['DELETED', 'Pod/default/a', null],
+    ]);
+    expect(b.size).toBe(0);
+  });
 });

@@ -46,13 +46,20 @@ export class ChangeBatcher {
     this.pending.set(key, { type: folded, resource, object });
   }
 
-  /** Returns the folded changes (with rows) and empties the batcher. */
-  drain(describe: (o: KObject) => ResourceRow | null): ObjectChangeMsg[] {
+  /**
+   * Returns the folded changes (with rows), oldest-touched first, and removes them from the
+   * batcher. With `limit`, at most that many are returned; the rest stay pending (in their
+   * order) for the next drain, where later changes of the same key keep folding into them —
+   * so a batch never carries more than `limit` changes however many objects changed.
+   */
+  drain(describe: (o: KObject) => ResourceRow | null, limit = Infinity): ObjectChangeMsg[] {
     const out: ObjectChangeMsg[] = [];
     for (const [key, p] of this.pending) {
+      if (out.length >= limit) break;
       out.push({ type: p.type, resource: p.resource, key, object: p.object, row: p.type === 'DELETED' ? null : describe(p.object) });
     }
-    this.pending.clear();
+    if (out.length === this.pending.size) this.pending.clear();
+    else for (const c of out) this.pending.delete(c.key);
     return out;
   }
 }

@@ -21,12 +21,14 @@ import { reconcilersOf } from '../cluster/reconcilers';
 import { toYAML } from '../cluster/kubectl/cmd/output';
 import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
+import { BatchGate } from './back-pressure';
+import { PaceMeter, SLICE_MS } from './time-slice';
 import { markersFor, type EditorMarker } from './markers';
 import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
-import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, objectKey, type ClusterApi, type ObjectChangeMsg, type StepFilter, type TickBatch } from './protocol';
+import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
@@ -82,12 +84,19 @@ export interface HostDeps {
   /** Wall clock, ms (performance.now in the worker). */
   wallNow(): number;
   setInterval(fn: () => void, ms: number): unknown;
+  /**
+   * Schedules a continuation slice (time-slice.ts) when a tick could not run all its timers
+   * within one slice; without it (tests), a tick runs one slice of {@link TICK_BUDGET_MS}.
+   */
+  setTimeout?(fn: () => void, ms: number): unknown;
   clearInterval(handle: unknown): void;
 }
 
 export const TICK_MS = 50;
 /** Most wall time one tick may spend running simulated timers. */
 export const TICK_BUDGET_MS = 35;
+/** Most object changes (and, separately, Event changes) one batch carries; the rest follow in the next batches. */
+export const MAX_CHANGES_PER_BATCH = 500;
 /** A tick after a long stall (tab in background) advances at most this much wall time. */
 const MAX_TICK_WALL_MS = 250;
 /** Fast-forward stops after this much simulated quiet (no hop but heartbeats)… */
@@ -121,7 +130,14 @@ export class ClusterHost implements ClusterApi {
   private speed = 1;
   private fault: string | null = null;
   private applySeq: number | null = null;
-  private onBatch: ((b: TickBatch) => void) | null = null;
+  private onBatch: ((b: TickBatch) => unknown) | null = null;
+  /** At most one batch in flight to the UI (back-pressure.ts). */
+  private gate: BatchGate | null = null;
+  /** The simulated ms the current tick runs to, pursued by continuation slices (time-slice.ts). */
+  private sliceTarget: number | null = null;
+  private sliceScheduled = false;
+  /** Simulated ms per wall ms actually reached (sent as `pace`). */
+  private readonly paceMeter = new PaceMeter();
   private timer: unknown = null;
   private lastWall: number;
   /** Simulated time owed but not yet run: the engine's clock moves in whole milliseconds. */
@@ -181,8 +197,9 @@ export class ClusterHost implements ClusterApi {
     this.log.push({ ...a, at: this.cluster.now() } as SessionAction);
   }
 
-  subscribe(onBatch: (batch: TickBatch) => void): void {
+  subscribe(onBatch: (batch: TickBatch) => unknown): void {
     this.onBatch = onBatch;
+    this.gate = new BatchGate(onBatch, () => this.flush());
     // an import before the first subscriber: its replayed batches (a reset first) come first
     const imported = this.importBatches;
     this.importBatches = null;
@@ -200,7 +217,12 @@ export class ClusterHost implements ClusterApi {
     this.unlisten?.();
   }
 
-  /** One loop iteration: advance while playing, then push a batch. */
+  /**
+   * One loop iteration: advance while playing, then push a batch. With `setTimeout` injected
+   * (the worker), timers run in slices of {@link SLICE_MS} wall ms with a yield between them,
+   * until this tick's target or the next tick (which drops what is left: simulated time slips
+   * rather than piling up a debt); without it, one slice of {@link TICK_BUDGET_MS}.
+   */
   tick(): void {
     const wall = this.deps.wallNow();
     const dt = Math.min(wall - this.lastWall, MAX_TICK_WALL_MS);
@@ -209,19 +231,35 @@ export class ClusterHost implements ClusterApi {
     const whole = Math.floor(this.owedMs);
     if (this.running && whole > 0) {
       this.owedMs -= whole;
-      const target = this.script.limit(this.cluster.now() + whole);
-      const budgetEnd = wall + TICK_BUDGET_MS;
-      try {
-        this.cluster.clock.runUntil(target, () => this.deps.wallNow() > budgetEnd);
-      } catch (e) {
-        // an engine bug: stop the loop (rather than crash the worker) and say what happened
-        this.running = false;
-        this.fault = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-        this.dirty = true;
-      }
+      this.sliceTarget = this.script.limit(this.cluster.now() + whole);
+      this.runSlice(this.deps.setTimeout ? SLICE_MS : TICK_BUDGET_MS);
     }
+    if (this.running) this.paceMeter.record(wall, this.cluster.now());
     if (this.script.status.pending) this.pumpScript();
     this.flush();
+  }
+
+  /** Runs timers toward `sliceTarget` for at most `budgetMs` wall ms; schedules the next slice when not there yet. */
+  private runSlice(budgetMs: number): void {
+    const target = this.sliceTarget;
+    if (target === null || !this.running) return;
+    const budgetEnd = this.deps.wallNow() + budgetMs;
+    try {
+      if (this.cluster.clock.runUntil(target, () => this.deps.wallNow() > budgetEnd)) this.sliceTarget = null;
+    } catch (e) {
+      // an engine bug: stop the loop (rather than crash the worker) and say what happened
+      this.running = false;
+      this.sliceTarget = null;
+      this.fault = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      this.dirty = true;
+    }
+    if (this.sliceTarget !== null && this.deps.setTimeout && !this.sliceScheduled) {
+      this.sliceScheduled = true;
+      this.deps.setTimeout(() => {
+        this.sliceScheduled = false;
+        this.runSlice(SLICE_MS);
+      }, 0);
+    }
   }
 
   /** Runs the tour's next steps once its wait is over (an engine error pauses, as in tick). */
@@ -255,6 +293,8 @@ export class ClusterHost implements ClusterApi {
   pause(): void {
     this.running = false;
     this.owedMs = 0;
+    this.sliceTarget = null;
+    this.paceMeter.clear();
     this.dirty = true;
     this.flush();
   }
@@ -262,6 +302,7 @@ export class ClusterHost implements ClusterApi {
   setSpeed(speed: number): void {
     if (!(SPEEDS as readonly number[]).includes(speed)) throw new Error(`unsupported speed ${speed}`);
     this.speed = speed;
+    this.paceMeter.clear();
     this.dirty = true;
     this.flush();
   }
@@ -616,7 +657,7 @@ export class ClusterHost implements ClusterApi {
 
   /** Sends (or, before any subscriber, holds) the next batch flagged `replayed`. */
   private replayFrame(): void {
-    const b = this.nextBatch();
+    const b = this.nextBatch(Infinity); // a timeline frame is whole, never split
     if (!b) return;
     b.replayed = true;
     if (this.onBatch) this.onBatch(b);
@@ -687,6 +728,17 @@ export class ClusterHost implements ClusterApi {
   }
 
   /** Test only: makes the worker crash (an uncaught error outside any call). */
+  ping(): number {
+    return this.gen;
+  }
+
+  __hang(ms: number): void {
+    const end = this.deps.wallNow() + Math.min(Math.max(Number(ms) || 0, 0), 60_000);
+    while (this.deps.wallNow() < end) {
+      // stuck on purpose (the watchdog test)
+    }
+  }
+
   __crash(): void {
     setTimeout(() => {
       throw new Error('kube-relay test crash');
@@ -697,30 +749,35 @@ export class ClusterHost implements ClusterApi {
     return this.cluster as unknown as Cluster;
   }
 
-  /** Pushes one batch when anything changed since the last one. */
+  /**
+   * Pushes one batch when anything changed since the last one — unless the previous batch is
+   * not acknowledged yet (back-pressure.ts): then it goes once the UI took that one.
+   */
   flush(): void {
-    if (!this.onBatch) return;
-    const b = this.nextBatch();
-    if (b) this.onBatch(b);
+    if (!this.onBatch || !this.gate) return;
+    this.gate.offer(() => this.nextBatch());
+    // changes beyond one batch's share: the next batch right after the acknowledgement
+    if (this.objects.size || this.eventChanges.size) this.gate.again();
   }
 
   /** The batch of what changed since the last one (drains the batchers); null when nothing did. */
-  private nextBatch(): TickBatch | null {
+  private nextBatch(limit = MAX_CHANGES_PER_BATCH): TickBatch | null {
     const c = this.cluster;
     const simMs = c.now() - this.deps.startMs;
     const reset = this.needReset;
     let changes;
     let events;
     if (reset) {
-      // a full snapshot replaces whatever the UI had; pending deltas are part of it
-      this.objects.drain(() => null);
-      this.eventChanges.drain(() => null);
-      changes = c.objects().map((o) => this.snapshotChange(o));
-      events = c.events().map((o) => this.snapshotChange(o));
-    } else {
-      changes = this.objects.drain((o) => this.row(o));
-      events = this.eventChanges.drain(() => null);
+      // a full snapshot replaces whatever the UI had; pending deltas are part of it. It goes
+      // in shares of MAX_CHANGES_PER_BATCH: the reset batch empties the UI and carries the
+      // first share, the next batches add the rest as ADDED (folded with later changes)
+      this.objects = new ChangeBatcher();
+      this.eventChanges = new ChangeBatcher();
+      for (const o of c.objects()) this.objects.add('ADDED', this.deps.resourceOf(o), o);
+      for (const o of c.events()) this.eventChanges.add('ADDED', this.deps.resourceOf(o), o);
     }
+    changes = this.objects.drain((o) => this.row(o), limit);
+    events = this.eventChanges.drain(() => null, limit);
     for (const ch of changes) if (ch.type !== 'DELETED') ch.controllers = reconcilersOf(ch.object.kind);
     // a step holds back the hops after the one it revealed (step)
     const upTo = this.heldAfter ?? c.relay.lastSeq;
@@ -743,6 +800,7 @@ export class ClusterHost implements ClusterApi {
       deadlines: c.deadlines(),
       running: this.running,
       speed: this.speed,
+      pace: this.running ? this.paceMeter.pace() : null,
       profile: c.timings.profile,
       applySeq: this.applySeq,
       fault: this.fault,
@@ -757,10 +815,6 @@ export class ClusterHost implements ClusterApi {
     if (!d || d.version === this.dockerVersion) return {};
     this.dockerVersion = d.version;
     return { standalone: d.list() };
-  }
-
-  private snapshotChange(o: KObject): ObjectChangeMsg {
-    return { type: 'ADDED' as const, resource: this.deps.resourceOf(o), key: objectKey(o), object: o, row: o.kind === 'Event' ? null : this.row(o) };
   }
 
   private row(o: KObject): ResourceRow | null {

@@ -26,6 +26,8 @@ const host = new ClusterHost({
   wallNow: () => performance.now(),
   setInterval: (fn, ms) => setInterval(fn, ms),
   clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+  // continuation slices (time-slice.ts): a zero timeout yields to the messages queued meanwhile
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
 });
 
 Comlink.expose(host);

@@ -11,7 +11,11 @@ import type { ClusterApi, TickBatch } from './protocol';
 export type ConnectionStatus = 'starting' | 'ready' | 'restarting' | 'failed';
 
 export interface ClusterSink {
-  onBatch(batch: TickBatch): void;
+  /**
+   * Takes a batch; a returned promise holds the worker's next batch until it settles
+   * (back-pressure.ts): resolve it once the batch is folded.
+   */
+  onBatch(batch: TickBatch): void | Promise<void>;
   onStatus(status: ConnectionStatus, detail?: string): void;
   /**
    * Runs on every new worker before it is subscribed (first start and each restart): the UI
@@ -23,6 +27,12 @@ export interface ClusterSink {
 export interface ClusterConnection {
   /** The current worker's API (replaced after a restart). */
   api(): Comlink.Remote<ClusterApi>;
+  /**
+   * Terminates the current worker (even a stuck one) and starts a new one: an empty cluster,
+   * without the sink's `prepare` (the watchdog's Reset: the saved session may be what is too
+   * big). Calls made to the old worker never settle.
+   */
+  restartFresh(): void;
   dispose(): void;
 }
 
@@ -34,7 +44,7 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
   let failures = 0;
   let disposed = false;
 
-  const start = () => {
+  const start = (fresh = false) => {
     sink.onStatus(failures ? 'restarting' : 'starting');
     worker = new Worker(new URL('./cluster.worker.ts', import.meta.url), { type: 'module', name: 'kube-relay cluster' });
     worker.addEventListener('error', (e) => {
@@ -44,7 +54,7 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
     api = Comlink.wrap<ClusterApi>(worker);
     let healthy = false;
     const restarted = failures > 0;
-    Promise.resolve(sink.prepare?.(api, restarted))
+    Promise.resolve(fresh ? undefined : sink.prepare?.(api, restarted))
       .catch((e: unknown) => sink.onStatus(restarted ? 'restarting' : 'starting', `could not restore the session: ${String(e)}`))
       .then(() =>
         api.subscribe(
@@ -54,7 +64,7 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
             failures = 0;
             sink.onStatus('ready');
           }
-          sink.onBatch(batch);
+          return sink.onBatch(batch);
         }),
       ),
       )
@@ -76,6 +86,12 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
   start();
   return {
     api: () => api,
+    restartFresh() {
+      if (disposed) return;
+      worker.terminate();
+      failures = 0;
+      start(true);
+    },
     dispose() {
       disposed = true;
       worker.terminate();

@@ -8,6 +8,9 @@
  * ADDED/MODIFIED/DELETED fold together), in first-touched order; `hops` are the relay hops
  * recorded since the previous batch, oldest first. A batch with `reset: true` replaces the
  * whole UI state (first batch after subscribe, after `reset()`, after a worker restart).
+ * No batch carries more than MAX_CHANGES_PER_BATCH (cluster-api.ts) object changes: a large
+ * snapshot goes as a reset with the first share, then ADDED deltas; and the worker sends the
+ * next batch only once the UI took the previous one (back-pressure.ts).
  */
 import type { KObject } from '../cluster/api/types';
 import type { RelayHop } from '../cluster/relay/relay-event';
@@ -69,7 +72,7 @@ export interface ObjectChangeMsg {
 export interface TickBatch {
   /** Cluster generation: increments on every reset; batches of an older generation are stale. */
   gen: number;
-  /** True when this batch replaces the whole state (changes then list every object as ADDED). */
+  /** True when this batch replaces the whole state (changes then list objects as ADDED; beyond one batch's share, the next batches add the rest). */
   reset: boolean;
   /** Simulated ms since the cluster started (`data-sim-ms`, docs/ui-hooks.md). */
   simMs: number;
@@ -85,6 +88,13 @@ export interface TickBatch {
   deadlines: Deadline[];
   running: boolean;
   speed: number;
+  /**
+   * Simulated ms per wall ms actually reached over the last seconds (worker/time-slice.ts);
+   * below `speed` when the engine cannot keep up (the simulated clock falls behind rather
+   * than the worker freezing). Null while paused or not measured yet; absent from sources
+   * that do not measure it (attach mode).
+   */
+  pace?: number | null;
   /** Timing profile ("kubernetes-defaults" or "teaching"). */
   profile: string;
   /** seq of the first relay hop of the latest `apply` (null before any). */
@@ -170,6 +180,13 @@ export interface ClusterApi {
   importState(log: SessionLog): void;
   /** Test only: crashes the worker (an uncaught error), for the crash-recovery test. */
   __crash(): void;
+  /**
+   * Answers at once (the UI's watchdog, ui/watchdog): the cluster generation. A worker that
+   * does not answer within the watchdog's limit is stuck.
+   */
+  ping(): number;
+  /** Test only: busy-loops for `ms` wall ms (at most 60,000), for the watchdog test. */
+  __hang(ms: number): void;
   /**
    * Runs one kubectl command line as the kubectl user (the kubectl bar): stdout, stderr, exit code.
    * A `get … -w` that started watching also carries `watchId` (poll it with `kubectlWatchPoll`);

@@ -238,6 +238,14 @@ export const en = {
     progress: 'Step {{n}} of {{total}}',
     region: 'Tour narration',
   },
+  watchdog: {
+    stuck: 'The simulation is not answering (for {{seconds}} s): the cluster worker is busy or stuck.',
+    pause: 'Pause',
+    pauseTitle: 'pause playback as soon as the worker answers',
+    reset: 'Reset',
+    resetTitle: 'stop the worker and start an empty cluster',
+    behind: 'running at ×{{pace}} of ×{{speed}}: the cluster is too large for real time',
+  },
   docker: {
     label: 'docker run container {{name}} ({{image}}, --restart={{restart}}): {{state}}',
     running: 'running',

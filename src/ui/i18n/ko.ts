@@ -245,6 +245,14 @@ export const ko: Messages = {
     progress: '{{total}}단계 중 {{n}}단계',
     region: '투어 설명',
   },
+  watchdog: {
+    stuck: '시뮬레이션이 응답하지 않습니다 ({{seconds}}초째): 클러스터 워커가 바쁘거나 멈췄습니다.',
+    pause: '일시정지',
+    pauseTitle: '워커가 응답하는 대로 재생을 멈춥니다',
+    reset: '초기화',
+    resetTitle: '워커를 멈추고 빈 클러스터로 시작합니다',
+    behind: '×{{speed}} 중 ×{{pace}}로 실행 중: 클러스터가 실시간으로 돌리기에는 너무 큽니다',
+  },
   docker: {
     label: 'docker run 컨테이너 {{name}} ({{image}}, --restart={{restart}}): {{state}}',
     running: '실행 중',

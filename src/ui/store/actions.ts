@@ -20,8 +20,9 @@ const replay = createReplay(kubeStore);
  */
 const pump = createBatchPump((batches) => replay.receiveAll(mergeBatches(batches)));
 
-export function receiveBatch(batch: TickBatch): void {
-  pump.push(batch);
+/** Queues a worker batch; resolves once the store folded it (the worker's back-pressure waits for that). */
+export function receiveBatch(batch: TickBatch): Promise<void> {
+  return pump.push(batch);
 }
 
 /** Shows the cluster as it was at `simMs` (the timeline slider). */

@@ -104,4 +104,25 @@ describe('createBatchPump', () => {
       expect(folds).toEqual([[1], [2, 3]]);
     });
   }
+
+  it("push resolves once the batch is folded (the worker's back-pressure waits for it), also when the fold throws", async () => {
+    const page = fakePage();
+    let fail = false;
+    const pump = createBatchPump(() => {
+      if (fail) throw new Error('fold failed');
+    }, page.deps);
+    const settled: number[] = [];
+    void pump.push(batch(1)).then(() => settled.push(1));
+    void pump.push(batch(2)).then(() => settled.push(2));
+    await Promise.resolve();
+    expect(settled).toEqual([]); // queued, not folded yet
+    page.frame();
+    await Promise.resolve();
+    expect(settled).toEqual([1, 2]);
+    fail = true;
+    void pump.push(batch(3)).then(() => settled.push(3));
+    expect(() => page.frame()).toThrow('fold failed');
+    await Promise.resolve();
+    expect(settled).toEqual([1, 2, 3]);
+  });
 });

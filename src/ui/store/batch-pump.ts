@@ -37,7 +37,12 @@ export interface PumpDeps {
 }
 
 export interface BatchPump {
-  push(batch: TickBatch): void;
+  /**
+   * Queues a batch; the promise resolves once it was folded (also when the fold threw). The
+   * worker's back-pressure (worker/back-pressure.ts) waits for it: it sends the next batch only
+   * then, so at most one batch waits here and the worker coalesces the rest.
+   */
+  push(batch: TickBatch): Promise<void>;
   /** Batches waiting for the next fold. */
   readonly queued: number;
   /** Earliest wall time (ms) the next fold may run. */
@@ -54,6 +59,8 @@ export const browserPumpDeps: PumpDeps = {
 /** `fold` gets the queued batches in arrival order; it must fold every one of them. */
 export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: PumpDeps = browserPumpDeps): BatchPump {
   let queue: TickBatch[] = [];
+  /** Resolvers of the queued batches' `push` promises. */
+  let waiters: (() => void)[] = [];
   let scheduled = false;
   /** Bumped per fold, so the frame and the fallback timer of one schedule fold once. */
   let token = 0;
@@ -64,11 +71,14 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
     token++;
     scheduled = false;
     const batches = queue;
+    const done = waiters;
     queue = [];
+    waiters = [];
     const start = deps.now();
     try {
       fold(batches);
     } finally {
+      for (const w of done) w();
       deps.queueMicrotask(() => {
         const end = deps.now();
         nextAllowedMs = end + Math.min((end - start) * GAP_FACTOR, MAX_GAP_MS);
@@ -85,11 +95,13 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
   return {
     push(batch) {
       queue.push(batch);
-      if (scheduled) return;
+      const folded = new Promise<void>((r) => waiters.push(r));
+      if (scheduled) return folded;
       scheduled = true;
       const wait = nextAllowedMs - deps.now();
       if (wait > 0) deps.setTimeout(onTime, wait);
       else onTime();
+      return folded;
     },
     get queued() {
       return queue.length;

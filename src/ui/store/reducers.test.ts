@@ -105,4 +105,14 @@ describe('reduceBatch', () => {
     feed({ deadlines: [{ at: 1, label: 'x' }] });
     expect(store.getState().deadlines).toHaveLength(1);
   });
+
+  it.each([
+    ['the worker measured ×37 at ×100', { pace: 37.5, speed: 100 }, 37.5],
+    ['paused: no pace', { pace: null, running: false }, null],
+    ['a source that does not measure (attach mode)', {}, null],
+  ] as const)('pace: %s', (_name, b, pace) => {
+    feed({ pace: 12 });
+    feed(b as Partial<TickBatch>);
+    expect(store.getState().pace).toBe(pace);
+  });
 });

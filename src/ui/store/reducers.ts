@@ -26,6 +26,7 @@ export function reduceBatch(s: KubeState, b: TickBatch): Partial<KubeState> {
     startMs: b.startMs,
     running: b.running,
     speed: b.speed,
+    pace: b.pace ?? null,
     profile: b.profile,
   };
   if (b.applySeq !== s.applySeq) out.applySeq = b.applySeq;

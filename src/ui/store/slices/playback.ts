@@ -10,6 +10,8 @@ export interface PlaybackSlice {
   startMs: number;
   running: boolean;
   speed: number;
+  /** Simulated ms per wall ms the worker actually reached (TickBatch.pace); null when paused or unknown. */
+  pace: number | null;
   deadlines: Deadline[];
   profile: string;
   connection: ConnectionStatus;
@@ -22,6 +24,7 @@ export const createPlaybackSlice: StateCreator<KubeState, [], [], PlaybackSlice>
   startMs: Date.UTC(2026, 0, 1),
   running: true,
   speed: 1,
+  pace: null,
   deadlines: [],
   profile: 'kubernetes-defaults',
   connection: 'starting',

@@ -1,0 +1,96 @@
+/**
+ * Large-Deployment benchmark (issue 21 §5), not part of `npm test`: a Deployment with
+ * LARGE_REPLICAS replicas (default 200,000) applied at ×100 through the editor; for
+ * LARGE_SECONDS (default 40) of wall time it records requestAnimationFrame deltas, the
+ * wall time a kubectl bar command (`get deploy`) takes to answer (issued every 5 s), and the
+ * page's JS heap (CDP Performance.getMetrics). Prints one JSON line; writes nothing.
+ */
+import { test, expect } from '@playwright/test';
+
+const replicas = Number(process.env.LARGE_REPLICAS ?? 200_000);
+const seconds = Number(process.env.LARGE_SECONDS ?? 40);
+
+const manifest = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: huge}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: huge}}
+  template:
+    metadata: {labels: {app: huge}}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        resources: {requests: {cpu: 1m, memory: 1Mi}}
+`;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]) : -1;
+};
+
+test('large deployment at ×100', async ({ page }) => {
+  test.setTimeout((seconds + 120) * 1000);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const heapMB = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return Math.round((metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 1e6);
+  };
+  await page.goto('/');
+  await expect(page.getByTestId('apply')).toBeEnabled({ timeout: 30_000 });
+  await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
+  await page.getByTestId('speed').selectOption('100');
+  await page.evaluate((t) => (window as unknown as { __kubeRelay: { setEditorText(t: string): void } }).__kubeRelay.setEditorText(t), manifest);
+  await page.evaluate(() => {
+    const w = window as unknown as { __frames: number[] };
+    w.__frames = [];
+    let last = performance.now();
+    const loop = (t: number) => {
+      w.__frames.push(t - last);
+      last = t;
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  });
+  // LARGE_PROFILE=1: samples the main thread for the first 15 s and prints the top functions by self time
+  const profiling = !!process.env.LARGE_PROFILE;
+  if (profiling) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+    setTimeout(() => {
+      void cdp.send('Profiler.stop').then(({ profile }) => {
+        const self = new Map<string, number>();
+        const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+        profile.samples!.forEach((id, i) => {
+          const f = byId.get(id)!.callFrame;
+          const k = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+          self.set(k, (self.get(k) ?? 0) + profile.timeDeltas![i] / 1000);
+        });
+        console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([k, v]) => `${Math.round(v)} ms  ${k}`).join('\n'));
+      });
+    }, 15_000);
+  }
+  await page.getByTestId('apply').click();
+  await page.getByTestId('tab-kubectl').click();
+  const input = page.getByTestId('kubectl-input');
+  const answers: number[] = [];
+  const heaps: number[] = [];
+  const t0 = Date.now();
+  while (Date.now() - t0 < seconds * 1000) {
+    const start = Date.now();
+    // alternate two commands, so the echo line changes with every answer
+    const line = answers.length % 2 ? 'get deploy -o wide' : 'get deploy';
+    await input.fill(line);
+    await input.press('Enter');
+    await expect(page.locator('.kubectl-echo')).toHaveText(`$ kubectl ${line}`, { timeout: 600_000 });
+    answers.push(Date.now() - start);
+    heaps.push(await heapMB());
+    await page.waitForTimeout(5000);
+  }
+  const frames = await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames);
+  const pods = await page.evaluate(() => (window as unknown as { __kubeRelay: { objects: { kind: string }[] } }).__kubeRelay.objects.filter((o) => o.kind === 'Pod').length);
+  const simMs = await page.evaluate(() => (window as unknown as { __kubeRelay: { simMs: number } }).__kubeRelay.simMs);
+  console.log(JSON.stringify({ replicas, seconds, frames: frames.length, frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frameMaxMs: pct(frames, 100), kubectlMs: answers, heapMB: heaps, pods, simMs }));
+});
