@@ -6,6 +6,7 @@
  *
  * Mirrors k8s.io/apimachinery/pkg/api/meta (RESTMapper) and the discovery documents.
  */
+import { deprecationWarning } from '../apiserver/deprecation';
 
 /** One served resource. */
 export interface ResourceInfo {
@@ -27,7 +28,7 @@ export interface ResourceInfo {
   categories?: string[];
   /** True for kinds added by a CustomResourceDefinition. */
   custom?: boolean;
-  /** True for versions that are served but deprecated (kubectl prints a warning). */
+  /** The deprecation warning of a served but deprecated version (apiserver/deprecation.ts); every request to it carries it. */
   deprecated?: string;
 }
 
@@ -43,7 +44,8 @@ function r(
   subresources: string[] = [],
   categories?: string[],
 ): ResourceInfo {
-  return { group, version, kind, resource, singular: kind.toLowerCase(), namespaced, shortNames, verbs: RW, subresources, categories };
+  const deprecated = deprecationWarning(group ? `${group}/${version}` : version, kind);
+  return { group, version, kind, resource, singular: kind.toLowerCase(), namespaced, shortNames, verbs: RW, subresources, categories, ...(deprecated ? { deprecated } : {}) };
 }
 
 /** Built-in resources of a v1.33 kube-apiserver that the engine serves. */

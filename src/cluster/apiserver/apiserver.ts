@@ -35,6 +35,8 @@ import { IPAllocator, PortAllocator } from './allocators';
 import { managedFieldsOnWrite, patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
 import { evictPod, type Eviction } from './eviction';
 import { checkDecode } from './decode';
+import { etcdKey } from '../storage/etcd-keys';
+import { allowUnconditionalUpdate, isUnsetResourceVersion, newResourceVersionRequired } from './registry/unconditional-update';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -398,7 +400,7 @@ export class APIServer implements StrategyContext {
         const e = this.store.create(this.resourceKey(info), key, obj);
         if (!e) throw newAlreadyExists(groupResource(info), obj.metadata.name);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('create', info, ns, obj.metadata.name, `put /registry/${groupResource(info)}/${key} (rev ${rv})`, cause, rv, opts.category);
+        this.storageHop('create', info, ns, obj.metadata.name, `put ${etcdKey(info, ns, obj.metadata.name)} (rev ${rv})`, cause, rv, opts.category);
         this.responseHop(user, 'create', info, ns, obj.metadata.name, `201 Created ${this.describe(info, ns, obj.metadata.name)}`, cause, rv, opts.category);
         return { object: e.obj, warnings };
       } catch (err) {
@@ -445,7 +447,8 @@ export class APIServer implements StrategyContext {
 
   /**
    * update: PUT. Optimistic concurrency on metadata.resourceVersion (409 Conflict when stale;
-   * an empty resourceVersion means unconditional). Status-only with `subresource: 'status'`.
+   * an empty or "0" resourceVersion is unconditional where the strategy allows it, else 422 —
+   * registry/unconditional-update.ts). Status-only with `subresource: 'status'`.
    * A write that changes nothing is not stored and produces no watch event.
    */
   update(user: RequestUser, info: ResourceInfo, namespace: string, input: KObject, opts: WriteOptions = {}): WriteResult {
@@ -464,8 +467,11 @@ export class APIServer implements StrategyContext {
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
         if (!cur) throw newNotFound(groupResource(info), name);
+        // store.go Update: no resourceVersion (or "0") is unconditional where the strategy allows it
         const rvIn = input.metadata?.resourceVersion;
-        if (rvIn && rvIn !== cur.obj.metadata.resourceVersion) throw newConflict(groupResource(info), name);
+        if (isUnsetResourceVersion(rvIn)) {
+          if (!allowUnconditionalUpdate(info)) throw newResourceVersionRequired(info, name);
+        } else if (rvIn !== cur.obj.metadata.resourceVersion) throw newConflict(groupResource(info), name);
         const old = cur.obj;
         const strategy = strategyFor(this.strategies, info);
         let obj: KObject;
@@ -540,7 +546,7 @@ export class APIServer implements StrategyContext {
           if (d === 'conflict') throw newConflict(groupResource(info), name);
           if (d === 'notfound') throw newNotFound(groupResource(info), name);
           strategy.afterDelete?.(old, this);
-          this.storageHop('delete', info, ns, name, `delete /registry/${groupResource(info)}/${key} (finalizers done, rev ${d.modRev})`, cause, String(d.modRev), opts.category);
+          this.storageHop('delete', info, ns, name, `delete ${etcdKey(info, ns, name)} (finalizers done, rev ${d.modRev})`, cause, String(d.modRev), opts.category);
           this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)} (deleted)`, cause, String(d.modRev), opts.category);
           return { object: d.obj, warnings };
         }
@@ -548,7 +554,7 @@ export class APIServer implements StrategyContext {
         if (e === 'conflict') throw newConflict(groupResource(info), name);
         if (e === 'notfound') throw newNotFound(groupResource(info), name);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('update', info, ns, name, `put /registry/${groupResource(info)}/${key} (rev ${rv})`, cause, rv, opts.category);
+        this.storageHop('update', info, ns, name, `put ${etcdKey(info, ns, name)} (rev ${rv})`, cause, rv, opts.category);
         this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)}`, cause, rv, opts.category);
         return { object: e.obj, warnings };
       } catch (err) {
@@ -649,7 +655,7 @@ export class APIServer implements StrategyContext {
           if (e === 'conflict') throw newConflict(groupResource(info), name);
           if (e === 'notfound') throw newNotFound(groupResource(info), name);
           const rv = e.obj.metadata.resourceVersion!;
-          this.storageHop('update', info, ns, name, `put /registry/${groupResource(info)}/${key} (deletionTimestamp set, rev ${rv})`, cause, rv);
+          this.storageHop('update', info, ns, name, `put ${etcdKey(info, ns, name)} (deletionTimestamp set, rev ${rv})`, cause, rv);
           this.responseHop(user, 'delete', info, ns, name, `200 OK ${this.describe(info, ns, name)} terminating`, cause, rv);
           return e.obj;
         }
@@ -657,7 +663,7 @@ export class APIServer implements StrategyContext {
         if (d === 'conflict') throw newConflict(groupResource(info), name);
         if (d === 'notfound') throw newNotFound(groupResource(info), name);
         strategyFor(this.strategies, info).afterDelete?.(old, this);
-        this.storageHop('delete', info, ns, name, `delete /registry/${groupResource(info)}/${key} (rev ${d.modRev})`, cause, String(d.modRev));
+        this.storageHop('delete', info, ns, name, `delete ${etcdKey(info, ns, name)} (rev ${d.modRev})`, cause, String(d.modRev));
         this.responseHop(user, 'delete', info, ns, name, `200 OK ${this.describe(info, ns, name)} deleted`, cause, String(d.modRev));
         return d.obj;
       } catch (err) {
@@ -696,7 +702,7 @@ export class APIServer implements StrategyContext {
         if (e === 'conflict') throw newConflict('pods', podName);
         if (e === 'notfound') throw newNotFound('pods', podName);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('update', info, namespace, podName, `put /registry/pods/${key} spec.nodeName=${nodeName} (rev ${rv})`, cause, rv);
+        this.storageHop('update', info, namespace, podName, `put ${etcdKey(info, namespace, podName)} spec.nodeName=${nodeName} (rev ${rv})`, cause, rv);
         this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: 'pods/binding', namespace, name: podName, summary: `201 Created binding ${podName} → ${nodeName}`, cause, resourceVersion: rv });
         return e.obj;
       } catch (err) {
