@@ -58,6 +58,15 @@ function patchMeta(prop: string, owner: string): Json {
   return {};
 }
 
+/**
+ * DeploymentSpec.strategy (patchStrategy:"retainKeys"), as kube-apiserver publishes a tagged
+ * struct property: the $ref wrapped in allOf beside the extension, so kubectl builds $retainKeys.
+ */
+function retainKeysProperty(prop: any): any {
+  const { $ref, ...rest } = prop ?? {};
+  return { ...rest, ...($ref ? { allOf: [{ $ref }] } : {}), 'x-kubernetes-patch-strategy': 'retainKeys' };
+}
+
 /** JSON Schema (draft 7, as generated) → OpenAPI schema: refs moved, const → enum, patch metadata added. */
 function convert(s: unknown, owner: string, refBase: string): any {
   if (Array.isArray(s)) return s.map((x) => convert(x, owner, refBase));
@@ -72,7 +81,7 @@ function convert(s: unknown, owner: string, refBase: string): any {
     else if (k === 'additionalProperties' && v === false) continue;
     else if (k === 'properties') {
       out.properties = {};
-      for (const [p, ps] of Object.entries(v as Json)) out.properties[p] = { ...convert(ps, owner, refBase), ...((ps as Json)?.type === 'array' ? patchMeta(p, owner) : {}) };
+      for (const [p, ps] of Object.entries(v as Json)) out.properties[p] = p === 'strategy' && owner === 'DeploymentSpec' ? retainKeysProperty(convert(ps, owner, refBase)) : { ...convert(ps, owner, refBase), ...((ps as Json)?.type === 'array' ? patchMeta(p, owner) : {}) };
     } else out[k] = convert(v, owner, refBase);
   }
   return out;

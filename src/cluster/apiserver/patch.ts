@@ -10,7 +10,9 @@ import type { APIServer, RequestUser, WriteOptions, WriteResult } from './apiser
 import { apiVersionOf, groupResource, type ResourceInfo } from '../api/resources';
 import { StatusError, newBadRequest, newNotFound } from '../api/errors';
 import { deepCopy, type KObject } from '../api/types';
-import { applyPatch as strategicMerge } from '../kubectl/strategic-merge';
+import { applyPatch as strategicMerge, goJSON } from '../kubectl/strategic-merge';
+import { decodeTypeError, goKindKey } from './decode';
+import { fromUnstructuredError, goPrintV, newPatchInvalid as newPatchDecodeInvalid } from './patch-errors';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
 import { unknownFields } from '../kubectl/known-fields';
 import { fieldManagerOf, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
@@ -117,6 +119,17 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     throw newBadRequest(err instanceof Error ? err.message : String(err));
   }
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw newBadRequest('the patch did not produce an object');
+  // patch.go: the result must fit the kind's Go types (patch-errors.ts) — 422, not the create/update 400
+  if (!info.custom) {
+    if (type === 'strategic') {
+      const err = fromUnstructuredError(info, patched);
+      if (err !== undefined) throw newPatchDecodeInvalid(goPrintV(body), err);
+    } else {
+      const key = goKindKey(info.group, info.version, info.kind);
+      const err = key && decodeTypeError(key, patched);
+      if (err) throw newPatchDecodeInvalid(goJSON(patched), err);
+    }
+  }
   patched.metadata = patched.metadata ?? {};
   if (patched.metadata.name !== name) patched.metadata.name = name;
   if (opts.subresource !== 'status' && !patched.metadata.resourceVersion) patched.metadata.resourceVersion = current.metadata.resourceVersion;
