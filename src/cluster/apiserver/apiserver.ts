@@ -182,6 +182,8 @@ function namespaceFinalizers(info: ResourceInfo, obj: KObject): string[] {
   return info.group === '' && info.resource === 'namespaces' ? (obj.spec?.finalizers ?? []) : [];
 }
 const ANNOTATION_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** Namespaces NamespaceLifecycle admission refuses to delete. */
+const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 export class APIServer implements StrategyContext {
   readonly store: MVCCStore;
@@ -598,6 +600,8 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'delete', info, ns, name);
+        // NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): immortal namespaces
+        if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) throw newForbidden('namespaces', name, 'this namespace may not be deleted');
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
         if (!cur) throw newNotFound(groupResource(info), name);
