@@ -44,7 +44,7 @@ function load(): { defs: Json; kinds: Map<string, Json> } {
 
 /** Strategic-merge patch metadata of a list property, by name (and the schema it sits in). */
 function patchMeta(prop: string, owner: string): Json {
-  const byName = ['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates'];
+  const byName = ['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'webhooks'];
   if (byName.includes(prop)) return { 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': prop === 'volumes' ? 'merge,retainKeys' : 'merge' };
   if (prop === 'ports' && owner === 'Container') return { 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'ports' && owner === 'ServiceSpec') return { 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' };

@@ -15,7 +15,7 @@ import { decodeTypeError, goKindKey } from './decode';
 import { fromUnstructuredError, goPrintV, newPatchInvalid as newPatchDecodeInvalid } from './patch-errors';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
 import { unknownFields } from '../kubectl/known-fields';
-import { fieldManagerOf, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
+import { fieldManagerOf, leafPaths, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
 
 /** The four patch types (types.PatchType). */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -44,6 +44,44 @@ export interface PatchResult extends WriteResult {
 export function newUnsupportedPatch(custom: boolean): StatusError {
   const accepted = custom ? 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml' : 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: ${accepted}`, reason: 'UnsupportedMediaType', code: 415 });
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * lastappliedmanager.go allowedConflictsFromLastApplied: the fields of the live object's
+ * last-applied-configuration whose live value is still the one applied (neither modified nor
+ * removed since); undefined without the annotation (or with one that is not a JSON object).
+ */
+export function allowedConflictsFromLastApplied(live: KObject): Set<string> | undefined {
+  const text = live.metadata.annotations?.[LAST_APPLIED];
+  if (typeof text !== 'string') return undefined;
+  let last: unknown;
+  try {
+    last = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!last || typeof last !== 'object' || Array.isArray(last)) return undefined;
+  const livePaths = leafPaths(live);
+  const out = new Set<string>();
+  for (const [p, v] of leafPaths(last as KObject)) if (livePaths.has(p) && JSON.stringify(livePaths.get(p)) === JSON.stringify(v)) out.add(p);
+  return out;
+}
+
+/**
+ * lastappliedupdater.go buildLastApplied + setLastApplied: the applied configuration, without
+ * the annotation itself, encoded as unstructured JSON (keys sorted, no trailing newline).
+ */
+function setLastApplied(next: KObject, cfg: KObject): void {
+  const c = deepCopy(cfg);
+  // an annotations map the configuration had stays (empty: `{}`), as Unstructured.SetAnnotations keeps it
+  if (c.metadata?.annotations && typeof c.metadata.annotations === 'object') {
+    const ann = { ...c.metadata.annotations };
+    delete ann[LAST_APPLIED];
+    c.metadata.annotations = ann;
+  }
+  next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [LAST_APPLIED]: goJSON(c) };
 }
 
 /** 422 with the json-patch library's text (errors.NewGenericServerResponse with no resource). */
@@ -103,7 +141,10 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     applied.metadata = { ...applied.metadata, name };
     if (info.namespaced) applied.metadata.namespace = ns;
     const merge = (cur: KObject, c: KObject): KObject => strategicMerge(cur as never, c as never, { kind: info.kind, strategic }) as unknown as KObject;
-    const next = serverSideApply(current, applied, merge, { manager: opts.fieldManager || 'unknown', force: !!opts.force, apiVersion: apiVersionOf(info), time });
+    const manager = opts.fieldManager || 'unknown';
+    const next = serverSideApply(current, applied, merge, { manager, force: !!opts.force, apiVersion: apiVersionOf(info), time, allowedConflicts: manager === 'kubectl' && current ? allowedConflictsFromLastApplied(current) : undefined });
+    // lastappliedupdater.go: kubectl's server-side apply keeps an existing last-applied annotation in step
+    if (manager === 'kubectl' && current?.metadata.annotations?.[LAST_APPLIED] !== undefined) setLastApplied(next, cfg);
     if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: true };
     next.metadata.resourceVersion = current.metadata.resourceVersion;
     return { ...api.update(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: false };

@@ -16,7 +16,7 @@ type Obj = Record<string, unknown>;
 /** How lists merge under a field: by a key, as a set of primitives, or replaced. */
 export type ListStrategy = { key: string } | 'primitive-merge' | 'replace';
 
-const NAME_KEYED = new Set(['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'secrets']);
+const NAME_KEYED = new Set(['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'secrets', 'webhooks']);
 
 /**
  * The list strategy of a field, from the k8s.io/api struct tags. `path` is the chain of
