@@ -94,7 +94,7 @@ describe('PATCH', () => {
 
   it('rejects a failing JSON patch test with 422 and a strategic merge of a custom resource with 415', async () => {
     const t = await patch('/api/v1/namespaces/default/configmaps/page-b', 'application/json-patch+json', '[{"op":"test","path":"/data/k","value":"other"}]');
-    expect([t.code, t.body.message]).toEqual([422, 'testing value /data/k failed: test failed']);
+    expect([t.code, t.body.message, t.body.details]).toEqual([422, 'the server rejected our request due to an error in our request', {}]);
     const m = await patch('/apis/sim.kube-relay.dev/v1alpha1/machines/node-1', 'application/strategic-merge-patch+json', '{}');
     expect([m.code, m.body.reason]).toEqual([415, 'UnsupportedMediaType']);
   });

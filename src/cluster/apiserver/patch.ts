@@ -84,9 +84,14 @@ function setLastApplied(next: KObject, cfg: KObject): void {
   next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [LAST_APPLIED]: goJSON(c) };
 }
 
-/** 422 with the json-patch library's text (errors.NewGenericServerResponse with no resource). */
-function newPatchInvalid(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Invalid', code: 422 });
+/**
+ * A JSON patch that does not apply: patch.go answers errors.NewGenericServerResponse(422, "",
+ * GroupResource{}, "", err.Error(), 0, false), whose message is the fixed 422 text — the
+ * json-patch library's own words (`testing value /x failed: test failed`) are not sent.
+ * kubectl prints `The request is invalid: the server rejected our request due to an error in our request`.
+ */
+function newPatchInvalid(): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 });
 }
 
 /**
@@ -156,7 +161,7 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     else if (type === 'merge') patched = applyMergePatch(current, body) as KObject;
     else patched = strategicMerge(current as never, body as never, { kind: info.kind, strategic: true }) as unknown as KObject;
   } catch (err) {
-    if (err instanceof PatchApplyError) throw newPatchInvalid(err.message);
+    if (err instanceof PatchApplyError) throw newPatchInvalid();
     throw newBadRequest(err instanceof Error ? err.message : String(err));
   }
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw newBadRequest('the patch did not produce an object');
