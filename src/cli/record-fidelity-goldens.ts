@@ -1,7 +1,7 @@
 /**
  * `npx tsx src/cli/record-fidelity-goldens.ts [PORT]` — records src/server/testdata/fidelity.txt:
  * the REAL kubectl (v1.32 on PATH; nothing else needs it) against the engine for the API
- * fidelity of issues 16, 21 and 22: the v1 Endpoints deprecation warning, discovery
+ * fidelity of issues 16, 21 and 22: the v1 Endpoints and ComponentStatus deprecation warnings, discovery
  * (`api-resources -o wide`, `--categories`, a category get), `replace` with resourceVersion
  * "0" (unconditional for a ConfigMap, 422 for a Lease), strategic-merge patch type
  * errors, an apply of several objects (successes first, errors after), `$retainKeys`
@@ -22,6 +22,9 @@ const port = Number(process.argv[2] ?? 0);
 /** The commands recorded (kubectl argv as one line). */
 export const FIDELITY_COMMANDS = [
   'get endpoints kubernetes',
+  'get componentstatuses',
+  'get cs etcd-0 -o yaml',
+  'delete cs scheduler',
   'api-resources -o wide',
   'api-resources --categories=api-extensions',
   'api-resources --api-group=apps -o wide',

@@ -41,6 +41,27 @@ describe('deprecation warnings', () => {
   });
 });
 
+describe('v1 ComponentStatus (read-only, never stored)', () => {
+  const CS = '299 - "v1 ComponentStatus is deprecated in v1.19+"';
+  it('lists the three components Healthy, with the warning', async () => {
+    const r = await fetch(`${srv.url}/api/v1/componentstatuses`);
+    const body = (await r.json()) as { items: { metadata: { name: string }; conditions: { type: string; status: string; message: string }[] }[] };
+    expect({ code: r.status, warning: r.headers.get('warning') }).toEqual({ code: 200, warning: CS });
+    expect(body.items.map((i) => `${i.metadata.name} ${i.conditions[0].type}=${i.conditions[0].status} ${i.conditions[0].message}`)).toEqual(['controller-manager Healthy=True ok', 'etcd-0 Healthy=True ok', 'scheduler Healthy=True ok']);
+  });
+  it.each([
+    ['DELETE', '/api/v1/componentstatuses/scheduler', 405],
+    ['POST', '/api/v1/componentstatuses', 405],
+    ['GET', '/api/v1/componentstatuses/nope', 404],
+  ])('%s %s → %s', async (method, path, code) => {
+    const init: RequestInit = { method, ...(method === 'POST' ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'x' } }) } : {}) };
+    const r = await fetch(srv.url + path, init);
+    const body = (await r.json()) as { message: string };
+    expect({ code: r.status, warning: r.headers.get('warning') }).toEqual({ code, warning: CS });
+    expect(body.message).toBe(code === 405 ? 'the server does not allow this method on the requested resource' : `componentstatuses "nope" not found`);
+  });
+});
+
 describe('PUT without resourceVersion over HTTP', () => {
   const put = async (path: string, body: object) => {
     const r = await fetch(srv.url + path, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

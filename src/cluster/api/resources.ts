@@ -55,6 +55,8 @@ export const BUILTIN_RESOURCES: ResourceInfo[] = [
   r('', 'v1', 'Node', 'nodes', false, ['no'], ['status', 'proxy']),
   r('', 'v1', 'Pod', 'pods', true, ['po'], ['status', 'binding', 'eviction', 'log', 'ephemeralcontainers', 'resize'], ['all']),
   { ...r('', 'v1', 'Binding', 'bindings', true), verbs: ['create'] },
+  // read-only and never stored (apiserver/componentstatus.ts); deprecated in v1.19
+  { ...r('', 'v1', 'ComponentStatus', 'componentstatuses', false, ['cs']), verbs: ['get', 'list'] },
   r('', 'v1', 'Service', 'services', true, ['svc'], ['status', 'proxy'], ['all']),
   r('', 'v1', 'Endpoints', 'endpoints', true, ['ep']),
   r('', 'v1', 'ConfigMap', 'configmaps', true, ['cm']),

@@ -24,6 +24,7 @@ import {
   newForbidden,
   newGone,
   newInvalid,
+  newMethodNotAllowed,
   newNotFound,
   type FieldError,
   type Status,
@@ -36,6 +37,7 @@ import { managedFieldsOnWrite, patchObject, type PatchOptions, type PatchResult,
 import { evictPod, type Eviction } from './eviction';
 import { checkDecode } from './decode';
 import { etcdKey } from '../storage/etcd-keys';
+import { componentStatusNamed, componentStatuses } from './componentstatus';
 import { allowUnconditionalUpdate, isUnsetResourceVersion, newResourceVersionRequired } from './registry/unconditional-update';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
@@ -182,6 +184,14 @@ function namespaceFinalizers(info: ResourceInfo, obj: KObject): string[] {
   return info.group === '' && info.resource === 'namespaces' ? (obj.spec?.finalizers ?? []) : [];
 }
 const ANNOTATION_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** v1 ComponentStatus: served from probes, never stored (componentstatus.ts). */
+const isComponentStatus = (info: ResourceInfo): boolean => info.group === '' && info.resource === 'componentstatuses';
+
+/** A verb the resource's REST storage does not implement (not in discovery's verbs): 405, as the installer answers. */
+function checkVerb(info: ResourceInfo, verb: string): void {
+  if (!info.verbs.includes(verb)) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+}
+
 /** Namespaces NamespaceLifecycle admission refuses to delete. */
 const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
@@ -365,6 +375,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
+        checkVerb(info, 'create');
         if (!user.trusted) checkDecode(info, input); // decode.ts: a field of the wrong JSON type is a 400
         this.admissionHop(user, 'create', info, ns, displayName, cause, opts.category);
         obj.apiVersion = apiVersionOf(info);
@@ -420,7 +431,8 @@ export class APIServer implements StrategyContext {
 
   /** get: read one object. @throws StatusError 404. */
   get(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: { quiet?: boolean } = {}): KObject {
-    const e = this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
+    const virtual = isComponentStatus(info) ? componentStatusNamed(name) : undefined;
+    const e = isComponentStatus(info) ? (virtual ? { obj: virtual } : undefined) : this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
     if (!opts.quiet) {
       const cause = this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`);
       this.responseHop(user, 'get', info, namespace, name, e ? `200 OK ${this.describe(info, namespace, name)}` : `404 NotFound`, cause, e?.obj.metadata.resourceVersion);
@@ -434,7 +446,8 @@ export class APIServer implements StrategyContext {
     const labels = typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : opts.labelSelector;
     const fields = typeof opts.fieldSelector === 'string' ? parseFieldSelector(opts.fieldSelector) : opts.fieldSelector;
     const items: KObject[] = [];
-    for (const e of this.store.list(this.resourceKey(info), info.namespaced ? namespace || undefined : undefined)) {
+    const entries = isComponentStatus(info) ? componentStatuses().map((obj) => ({ obj })) : this.store.list(this.resourceKey(info), info.namespaced ? namespace || undefined : undefined);
+    for (const e of entries) {
       if (labels && !matches(labels, e.obj.metadata.labels)) continue;
       if (fields && fields.length && !fieldsMatch(e.obj, fields)) continue;
       items.push(e.obj);
@@ -465,6 +478,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'update', info, ns, name);
+        checkVerb(info, 'update');
         if (!user.trusted && (opts.subresource === undefined || opts.subresource === 'status')) checkDecode(info, input);
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
@@ -600,6 +614,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'delete', info, ns, name);
+        checkVerb(info, 'delete');
         // NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): immortal namespaces
         if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) throw newForbidden('namespaces', name, 'this namespace may not be deleted');
         const key = this.objKey(info, ns, name);
