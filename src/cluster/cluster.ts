@@ -7,7 +7,7 @@
  * Components are wired exactly as in a real cluster: they only watch and write the
  * apiserver; none calls another.
  */
-import { KubernetesServiceController, kubernetesEndpoints, kubernetesEndpointSlice, kubernetesService } from './apiserver/bootstrap-controller';
+import { KubernetesServiceController, SystemNamespacesController, kubernetesEndpoints, kubernetesEndpointSlice, kubernetesService } from './apiserver/bootstrap-controller';
 import { SimClock, DEFAULT_START_MS, type Deadline } from './sim/clock';
 import { Rng } from './sim/rng';
 import { RelayRecorder } from './relay/recorder';
@@ -229,6 +229,7 @@ export class Cluster {
     sys.resource('discovery.k8s.io', 'endpointslices').create('default', kubernetesEndpointSlice(ip));
     // …and keeps all three (a deleted one is back at the next EndpointInterval tick)
     new KubernetesServiceController(this.ctx, ip).start();
+    new SystemNamespacesController(this.ctx).start();
   }
 
   private startKubelet(cfg: NodeConfig): Kubelet {

@@ -37,6 +37,29 @@ describe('the kubernetes Service is kept', () => {
     expect(c.get('endpointslices.discovery.k8s.io', 'default', 'kubernetes')?.endpoints?.[0]?.addresses).toEqual(['172.18.0.2']);
   });
 
+  it('a deleted kube-node-lease comes back at the next one-minute tick after it is gone', () => {
+    const c = new Cluster();
+    const bootEnd = c.clock.now(); // the apiserver started 30 s before (the boot settles 30 s)
+    c.advance(15_000);
+    expect(c.kubectl('delete namespace kube-node-lease').output).toBe('namespace "kube-node-lease" deleted\n');
+    let goneAt = -1;
+    for (let t = 0; t < 120_000 && goneAt < 0; t += 500) {
+      c.advance(500);
+      if (!c.get('namespaces', '', 'kube-node-lease')) goneAt = c.clock.now();
+    }
+    expect(goneAt).toBeGreaterThan(0);
+    let backAt = -1;
+    for (let t = 0; t < 61_000 && backAt < 0; t += 500) {
+      c.advance(500);
+      if (c.get('namespaces', '', 'kube-node-lease')) backAt = c.clock.now();
+    }
+    expect(backAt).toBeGreaterThan(goneAt);
+    expect(backAt - goneAt).toBeLessThanOrEqual(60_500);
+    // the controller's ticks: apiserver start + k·60 s = boot end + 30 s + k·60 s
+    expect((backAt - bootEnd) % 60_000).toBe(30_000);
+    expect(c.get('namespaces', '', 'kube-node-lease')!.metadata.labels).toEqual({ 'kubernetes.io/metadata.name': 'kube-node-lease' });
+  });
+
   it.each(['default', 'kube-system', 'kube-public'])('namespace %s may not be deleted', (ns) => {
     const c = new Cluster();
     expect(c.kubectl(`delete namespace ${ns}`).error).toBe(`Error from server (Forbidden): namespaces "${ns}" is forbidden: this namespace may not be deleted\n`);

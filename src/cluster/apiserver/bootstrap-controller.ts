@@ -106,3 +106,53 @@ export class KubernetesServiceController {
     }
   }
 }
+
+/** The system namespaces controller's period, simulated ms. */
+export const SYSTEM_NAMESPACES_INTERVAL_MS = 60_000;
+
+/**
+ * kube-apiserver's system namespaces controller
+ * (pkg/controlplane/controller/systemnamespaces): every minute from the apiserver's start it
+ * creates kube-system, kube-public and kube-node-lease when missing. NamespaceLifecycle keeps
+ * the first two (and `default`) from being deleted, so in practice a deleted kube-node-lease is
+ * back at the next one-minute tick after it is gone. As above, the engine schedules that tick
+ * only after such a deletion.
+ */
+export class SystemNamespacesController {
+  private readonly startMs: number;
+  private pending = false;
+  private stop: (() => void) | undefined;
+
+  constructor(private readonly ctx: ComponentContext) {
+    this.startMs = ctx.clock.now();
+  }
+
+  /** Starts watching for deletions of the system namespaces. */
+  start(): void {
+    this.stop = this.ctx.api.store.listen((ev) => {
+      if (ev.type !== 'DELETED' || ev.resource !== 'namespaces' || !SYSTEM_NAMESPACES.includes(ev.key) || this.pending) return;
+      const now = this.ctx.clock.now();
+      const next = this.startMs + (Math.floor((now - this.startMs) / SYSTEM_NAMESPACES_INTERVAL_MS) + 1) * SYSTEM_NAMESPACES_INTERVAL_MS;
+      this.pending = true;
+      this.ctx.clock.setTimer(next - now, () => this.sync(), { label: 'kube-apiserver: recreate the system namespaces', deadline: true, object: `Namespace/${ev.key}` });
+    });
+  }
+
+  /** Stops the controller. */
+  close(): void {
+    this.stop?.();
+  }
+
+  /** sync: createNamespaceIfNeeded for each system namespace. */
+  private sync(): void {
+    this.pending = false;
+    const ns = this.ctx.client(users.system('kube-apiserver')).resource('', 'namespaces');
+    for (const name of SYSTEM_NAMESPACES) {
+      if (this.ctx.api.getObject('namespaces', '', name)) continue;
+      ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KObject, { summary: `create Namespace ${name} (system namespaces controller)` });
+    }
+  }
+}
+
+/** The namespaces the system namespaces controller keeps. */
+const SYSTEM_NAMESPACES = ['kube-system', 'kube-public', 'kube-node-lease'];
