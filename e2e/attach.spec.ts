@@ -48,7 +48,7 @@ test('attach to a kube-relay apiserver, create the seed Deployment over the API,
   await expect(diagram.locator('svg')).toContainText('kube-scheduler');
   await expect(page.getByTestId('engine-badge')).not.toContainText('inferred relay');
   await page.getByTestId('sequence-filter-object').fill('default/peekcart');
-  await expect(diagram.locator('svg')).toContainText('put /registry/deployments.apps/default/peekcart');
+  await expect(diagram.locator('svg')).toContainText('put /registry/deployments/default/peekcart');
   await expect(diagram.locator('svg')).not.toContainText('(inferred)');
   await page.getByTestId('sequence-filter-object').fill('');
 

@@ -1,11 +1,6 @@
 /**
-<<<<<<< HEAD
  * `npm run bench [-- --big] [-- --only NAME] [-- --no-peer]`: engine benchmarks in Node, fast-forward, with
  * the case names of docs/benchmarks.md. Writes bench/results.json and prints a table.
-=======
- * `npm run bench [-- --big] [-- --only NAME]`: engine benchmarks in Node, fast-forward, with
- * the case names of docs/benchmarks.md. Writes bench/results.json and prints a table.
->>>>>>> docs
  * The 150k-Pod case runs only with --big (it takes minutes on a 2-core machine).
  *
  * wallMs / cpuMs cover the measured work only (cluster construction excluded); `pods` is

@@ -1,15 +1,10 @@
 /**
  * `npm run scenario -- path/to/scenario.yaml [--out result.json] [--mermaid relay.mmd]`
  *
-<<<<<<< HEAD
  * Plays a scenario headless in fast-forward and prints the JSON result (docs/scenario-format.md).
  * Exit 0 when the scenario ran (rejected applies and failed steps are data), 1 when the
  * command line or the file is invalid: `error: FILE: WHERE: PROBLEM` on stderr, checked
  * before anything runs (cluster/scenario/text.ts, scenario-files.ts).
-=======
- * Plays a scenario headless in fast-forward and prints the JSON result (docs/scenario-format.md).
- * Exit 0 when the scenario ran (rejected applies are data), 1 when the file is invalid.
->>>>>>> docs
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -7,6 +7,7 @@
  * Components are wired exactly as in a real cluster: they only watch and write the
  * apiserver; none calls another.
  */
+import { KubernetesServiceController, SystemNamespacesController, kubernetesEndpoints, kubernetesEndpointSlice, kubernetesService } from './apiserver/bootstrap-controller';
 import { SimClock, DEFAULT_START_MS, type Deadline } from './sim/clock';
 import { Rng } from './sim/rng';
 import { RelayRecorder } from './relay/recorder';
@@ -175,12 +176,7 @@ export class Cluster {
     for (const name of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
       ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
     }
-    sys.resource('', 'services').create('default', {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
-    });
+    sys.resource('', 'services').create('default', kubernetesService());
     sys.resource('apiextensions.k8s.io', 'customresourcedefinitions').create('', MACHINE_CRD);
     // kind's default StorageClass (local-path-provisioner under the name `standard`)
     sys.resource('storage.k8s.io', 'storageclasses').create('', {
@@ -229,20 +225,11 @@ export class Cluster {
     const idx = cp ? nodes.indexOf(cp) : 0;
     const ip = `172.18.0.${idx + 2}`;
     const sys = this.ctx.client(users.system('kube-apiserver'));
-    sys.resource('', 'endpoints').create('default', {
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-      subsets: [{ addresses: [{ ip }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }],
-    });
-    sys.resource('discovery.k8s.io', 'endpointslices').create('default', {
-      apiVersion: 'discovery.k8s.io/v1',
-      kind: 'EndpointSlice',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
-      addressType: 'IPv4',
-      endpoints: [{ addresses: [ip], conditions: { ready: true } }],
-      ports: [{ name: 'https', port: 6443, protocol: 'TCP' }],
-    });
+    sys.resource('', 'endpoints').create('default', kubernetesEndpoints(ip));
+    sys.resource('discovery.k8s.io', 'endpointslices').create('default', kubernetesEndpointSlice(ip));
+    // …and keeps all three (a deleted one is back at the next EndpointInterval tick)
+    new KubernetesServiceController(this.ctx, ip).start();
+    new SystemNamespacesController(this.ctx).start();
   }
 
   private startKubelet(cfg: NodeConfig): Kubelet {

@@ -5,6 +5,7 @@
  * (apidiscovery.k8s.io/v2 APIGroupDiscoveryList, what kubectl ≥ 1.30 asks for first;
  * staging/src/k8s.io/apiserver/pkg/endpoints/discovery/aggregated).
  */
+import { createHash } from 'node:crypto';
 import type { ResourceInfo, ResourceRegistry } from '../cluster/api/resources';
 
 /** The media type of aggregated discovery (v2). */
@@ -52,9 +53,47 @@ export function groupVersions(reg: ResourceRegistry): { group: string; versions:
   return out;
 }
 
-/** Resources served at one group/version. */
+/**
+ * Resources served at one group/version, sorted by name as the APIInstaller registers its
+ * storage paths (endpoints/installer.go `sort.Strings(paths)`), so `kubectl api-resources` lists
+ * them in that order within a group.
+ */
 export function resourcesAt(reg: ResourceRegistry, group: string, version: string): ResourceInfo[] {
-  return reg.allVersions().filter((i) => i.group === group && i.version === version);
+  return reg.allVersions().filter((i) => i.group === group && i.version === version).sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+}
+
+/**
+ * discovery.StorageVersionHash (staging/src/k8s.io/apiserver/pkg/endpoints/discovery/
+ * storageversionhash.go): base64 of the first 8 bytes of sha256("group/version/kind") of the
+ * version the resource is *stored* as — the same for every served version (HPA autoscaling/v1
+ * and v2 both hash autoscaling/v2). "/v1/Pod" → "xPOwRZ+Yhw8=".
+ */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+}
+
+/**
+ * Resources stored under another group's type (the storage factory's cohabitating resources):
+ * events.k8s.io Events are stored as core v1 Events.
+ */
+const STORED_AS = new Map<string, [string, string, string]>([['events.k8s.io/events', ['', 'v1', 'Event']]]);
+/** Resources with no storage behind them (no StorageVersionProvider, so no hash). */
+const NO_STORAGE = new Set(['/bindings']);
+
+/** The storageVersionHash a resource's discovery entry carries, or undefined (bindings). */
+function hashOf(reg: ResourceRegistry, i: ResourceInfo): string | undefined {
+  const gr = `${i.group}/${i.resource}`;
+  if (NO_STORAGE.has(gr)) return undefined;
+  const as = STORED_AS.get(gr);
+  if (as) return storageVersionHash(...as);
+  // the preferred (first registered) version is the storage version (CRDs register theirs first)
+  const stored = reg.forResource(i.group, i.resource) ?? i;
+  return storageVersionHash(stored.group, stored.version, stored.kind);
+}
+
+/** Subresources in path order (they follow their resource, sorted, as the installer registers them). */
+function sortedSubresources(i: ResourceInfo): string[] {
+  return [...i.subresources].sort();
 }
 
 /** GET /api. */
@@ -91,8 +130,9 @@ export function apiResourceList(reg: ResourceRegistry, group: string, version: s
       verbs: i.verbs,
       ...(i.shortNames.length ? { shortNames: i.shortNames } : {}),
       ...(i.categories?.length ? { categories: i.categories } : {}),
+      ...(hashOf(reg, i) !== undefined ? { storageVersionHash: hashOf(reg, i) } : {}),
     });
-    for (const s of i.subresources) {
+    for (const s of sortedSubresources(i)) {
       const sh = subresourceShape(i, s);
       resources.push({ name: `${i.resource}/${s}`, singularName: '', namespaced: i.namespaced, ...(sh.group !== group || sh.version !== version ? { group: sh.group, version: sh.version } : {}), kind: sh.kind, verbs: sh.verbs });
     }
@@ -118,7 +158,7 @@ export function aggregatedDiscovery(reg: ResourceRegistry, core: boolean): objec
           ...(i.categories?.length ? { categories: i.categories } : {}),
           ...(i.subresources.length
             ? {
-                subresources: i.subresources.map((s) => {
+                subresources: sortedSubresources(i).map((s) => {
                   const sh = subresourceShape(i, s);
                   return { subresource: s, responseKind: { group: sh.group, version: sh.version, kind: sh.kind }, verbs: sh.verbs };
                 }),

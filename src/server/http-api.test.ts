@@ -28,7 +28,7 @@ describe('discovery', () => {
   it.each([
     ['/version', (b: any) => `${b.major}.${b.minor} ${b.gitVersion}`, '1.33 v1.33.1'],
     ['/api', (b: any) => `${b.kind} ${b.versions}`, 'APIVersions v1'],
-    ['/apis/apps/v1', (b: any) => b.resources.filter((r: any) => r.name.startsWith('deployments')).map((r: any) => `${r.name}:${r.kind}`).join(' '), 'deployments:Deployment deployments/status:Deployment deployments/scale:Scale'],
+    ['/apis/apps/v1', (b: any) => b.resources.filter((r: any) => r.name.startsWith('deployments')).map((r: any) => `${r.name}:${r.kind}`).join(' '), 'deployments:Deployment deployments/scale:Scale deployments/status:Deployment'],
     ['/apis', (b: any) => b.groups.some((g: any) => g.name === 'sim.kube-relay.dev'), true],
   ])('GET %s', async (path, pick, want) => {
     const r = await j(path);
@@ -41,7 +41,7 @@ describe('discovery', () => {
     expect(r.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
     const apps = r.body.items.find((i: any) => i.metadata.name === 'apps');
     const dep = apps.versions[0].resources.find((x: any) => x.resource === 'deployments');
-    expect(dep.subresources.map((s: any) => `${s.subresource}:${s.responseKind.kind}`)).toEqual(['status:Deployment', 'scale:Scale']);
+    expect(dep.subresources.map((s: any) => `${s.subresource}:${s.responseKind.kind}`)).toEqual(['scale:Scale', 'status:Deployment']);
   });
 
   it('publishes the fieldValidation parameter on PATCH in OpenAPI v3 (kubectl checks it)', async () => {
@@ -96,7 +96,7 @@ describe('PATCH', () => {
 
   it('rejects a failing JSON patch test with 422 and a strategic merge of a custom resource with 415', async () => {
     const t = await patch('/api/v1/namespaces/default/configmaps/page-b', 'application/json-patch+json', '[{"op":"test","path":"/data/k","value":"other"}]');
-    expect([t.code, t.body.message]).toEqual([422, 'testing value /data/k failed: test failed']);
+    expect([t.code, t.body.message, t.body.details]).toEqual([422, 'the server rejected our request due to an error in our request', {}]);
     const m = await patch('/apis/sim.kube-relay.dev/v1alpha1/machines/node-1', 'application/strategic-merge-patch+json', '{}');
     expect([m.code, m.body.reason]).toEqual([415, 'UnsupportedMediaType']);
   });

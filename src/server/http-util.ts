@@ -21,7 +21,10 @@ export function sendJSON(res: ServerResponse, code: number, body: unknown, conte
     contentType = 'application/yaml';
   } else text = JSON.stringify(body);
   const headers: Record<string, string | string[]> = { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache, private' };
-  if (warnings.length) headers.Warning = warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+  // warnings set earlier on the response (a deprecated API's, rest.ts) come first, each once
+  const prior = res.getHeader('Warning');
+  const all = [...new Set([...(prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)]), ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)])];
+  if (all.length) headers.Warning = all;
   res.writeHead(code, headers);
   res.end(text);
 }

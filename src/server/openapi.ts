@@ -44,7 +44,7 @@ function load(): { defs: Json; kinds: Map<string, Json> } {
 
 /** Strategic-merge patch metadata of a list property, by name (and the schema it sits in). */
 function patchMeta(prop: string, owner: string): Json {
-  const byName = ['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates'];
+  const byName = ['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'webhooks'];
   if (byName.includes(prop)) return { 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': prop === 'volumes' ? 'merge,retainKeys' : 'merge' };
   if (prop === 'ports' && owner === 'Container') return { 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'ports' && owner === 'ServiceSpec') return { 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' };
@@ -56,6 +56,15 @@ function patchMeta(prop: string, owner: string): Json {
   if (prop === 'finalizers' && owner === 'ObjectMeta') return { 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'conditions') return { 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' };
   return {};
+}
+
+/**
+ * DeploymentSpec.strategy (patchStrategy:"retainKeys"), as kube-apiserver publishes a tagged
+ * struct property: the $ref wrapped in allOf beside the extension, so kubectl builds $retainKeys.
+ */
+function retainKeysProperty(prop: any): any {
+  const { $ref, ...rest } = prop ?? {};
+  return { ...rest, ...($ref ? { allOf: [{ $ref }] } : {}), 'x-kubernetes-patch-strategy': 'retainKeys' };
 }
 
 /** JSON Schema (draft 7, as generated) → OpenAPI schema: refs moved, const → enum, patch metadata added. */
@@ -72,7 +81,7 @@ function convert(s: unknown, owner: string, refBase: string): any {
     else if (k === 'additionalProperties' && v === false) continue;
     else if (k === 'properties') {
       out.properties = {};
-      for (const [p, ps] of Object.entries(v as Json)) out.properties[p] = { ...convert(ps, owner, refBase), ...((ps as Json)?.type === 'array' ? patchMeta(p, owner) : {}) };
+      for (const [p, ps] of Object.entries(v as Json)) out.properties[p] = p === 'strategy' && owner === 'DeploymentSpec' ? retainKeysProperty(convert(ps, owner, refBase)) : { ...convert(ps, owner, refBase), ...((ps as Json)?.type === 'array' ? patchMeta(p, owner) : {}) };
     } else out[k] = convert(v, owner, refBase);
   }
   return out;

@@ -273,5 +273,13 @@ export function kubectlErrorMessage(err: StatusError): string {
     if (causes.length === 1) return `The ${gk} ${goQuote(name)} is invalid: ${causes[0].field}: ${causes[0].message}`;
     return `The ${gk} ${goQuote(name)} is invalid: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
   }
+  if (s.reason === 'Invalid' && !s.details?.name && !s.details?.kind) {
+    // helpers.go checkErr: an Invalid with neither kind nor name is "The request is invalid",
+    // with its causes, else with the server's message
+    const causes = s.details?.causes ?? [];
+    if (causes.length === 0) return s.message ? `The request is invalid: ${s.message}` : 'The request is invalid';
+    if (causes.length === 1) return `The request is invalid: ${causes[0].field}: ${causes[0].message}`;
+    return `The request is invalid: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
+  }
   return `Error from server (${s.reason}): ${s.message}`;
 }

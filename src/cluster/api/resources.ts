@@ -6,6 +6,7 @@
  *
  * Mirrors k8s.io/apimachinery/pkg/api/meta (RESTMapper) and the discovery documents.
  */
+import { deprecationWarning } from '../apiserver/deprecation';
 
 /** One served resource. */
 export interface ResourceInfo {
@@ -27,7 +28,7 @@ export interface ResourceInfo {
   categories?: string[];
   /** True for kinds added by a CustomResourceDefinition. */
   custom?: boolean;
-  /** True for versions that are served but deprecated (kubectl prints a warning). */
+  /** The deprecation warning of a served but deprecated version (apiserver/deprecation.ts); every request to it carries it. */
   deprecated?: string;
 }
 
@@ -43,15 +44,19 @@ function r(
   subresources: string[] = [],
   categories?: string[],
 ): ResourceInfo {
-  return { group, version, kind, resource, singular: kind.toLowerCase(), namespaced, shortNames, verbs: RW, subresources, categories };
+  const deprecated = deprecationWarning(group ? `${group}/${version}` : version, kind);
+  return { group, version, kind, resource, singular: kind.toLowerCase(), namespaced, shortNames, verbs: RW, subresources, categories, ...(deprecated ? { deprecated } : {}) };
 }
 
 /** Built-in resources of a v1.33 kube-apiserver that the engine serves. */
 export const BUILTIN_RESOURCES: ResourceInfo[] = [
-  r('', 'v1', 'Namespace', 'namespaces', false, ['ns'], ['status', 'finalize']),
+  // namespaces' REST has no DeleteCollection; bindings only take create (discovery's verbs)
+  { ...r('', 'v1', 'Namespace', 'namespaces', false, ['ns'], ['status', 'finalize']), verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
   r('', 'v1', 'Node', 'nodes', false, ['no'], ['status', 'proxy']),
   r('', 'v1', 'Pod', 'pods', true, ['po'], ['status', 'binding', 'eviction', 'log', 'ephemeralcontainers', 'resize'], ['all']),
-  r('', 'v1', 'Binding', 'bindings', true),
+  { ...r('', 'v1', 'Binding', 'bindings', true), verbs: ['create'] },
+  // read-only and never stored (apiserver/componentstatus.ts); deprecated in v1.19
+  { ...r('', 'v1', 'ComponentStatus', 'componentstatuses', false, ['cs']), verbs: ['get', 'list'] },
   r('', 'v1', 'Service', 'services', true, ['svc'], ['status', 'proxy'], ['all']),
   r('', 'v1', 'Endpoints', 'endpoints', true, ['ep']),
   r('', 'v1', 'ConfigMap', 'configmaps', true, ['cm']),
@@ -87,11 +92,12 @@ export const BUILTIN_RESOURCES: ResourceInfo[] = [
   r('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true),
   r('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false),
   r('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
-  r('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, ['crd', 'crds'], ['status']),
-  r('admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false),
-  r('admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false),
-  r('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', false, [], ['status']),
-  r('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', false),
+  // the api-extensions category (kubectl get api-extensions): CRDs, webhook configurations, admission policies
+  r('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, ['crd', 'crds'], ['status'], ['api-extensions']),
+  r('admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false, [], [], ['api-extensions']),
+  r('admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false, [], [], ['api-extensions']),
+  r('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', false, [], ['status'], ['api-extensions']),
+  r('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', false, [], [], ['api-extensions']),
   r('events.k8s.io', 'v1', 'Event', 'events', true, ['ev']),
   r('node.k8s.io', 'v1', 'RuntimeClass', 'runtimeclasses', false),
   r('certificates.k8s.io', 'v1', 'CertificateSigningRequest', 'certificatesigningrequests', false, ['csr'], ['approval', 'status']),

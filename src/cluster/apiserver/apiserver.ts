@@ -24,6 +24,7 @@ import {
   newForbidden,
   newGone,
   newInvalid,
+  newMethodNotAllowed,
   newNotFound,
   type FieldError,
   type Status,
@@ -36,6 +37,9 @@ import { managedFieldsOnWrite, patchObject, type PatchOptions, type PatchResult,
 import { evictPod, type Eviction } from './eviction';
 import { checkDecode } from './decode';
 import { applyGoZeroValues, bodyDecodeError } from './body-limits';
+import { etcdKey } from '../storage/etcd-keys';
+import { componentStatusNamed, componentStatuses } from './componentstatus';
+import { allowUnconditionalUpdate, isUnsetResourceVersion, newResourceVersionRequired } from './registry/unconditional-update';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -181,6 +185,13 @@ function namespaceFinalizers(info: ResourceInfo, obj: KObject): string[] {
   return info.group === '' && info.resource === 'namespaces' ? (obj.spec?.finalizers ?? []) : [];
 }
 const ANNOTATION_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** v1 ComponentStatus: served from probes, never stored (componentstatus.ts). */
+const isComponentStatus = (info: ResourceInfo): boolean => info.group === '' && info.resource === 'componentstatuses';
+
+/** A verb the resource's REST storage does not implement (not in discovery's verbs): 405, as the installer answers. */
+function checkVerb(info: ResourceInfo, verb: string): void {
+  if (!info.verbs.includes(verb)) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+}
 
 export class APIServer implements StrategyContext {
   readonly store: MVCCStore;
@@ -370,6 +381,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
+        checkVerb(info, 'create');
         if (undecodable) throw undecodable;
         if (!user.trusted) checkDecode(info, input); // decode.ts: a field of the wrong JSON type is a 400
         this.admissionHop(user, 'create', info, ns, displayName, cause, opts.category);
@@ -408,7 +420,7 @@ export class APIServer implements StrategyContext {
         const e = this.store.create(this.resourceKey(info), key, obj);
         if (!e) throw newAlreadyExists(groupResource(info), obj.metadata.name);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('create', info, ns, obj.metadata.name, `put /registry/${groupResource(info)}/${key} (rev ${rv})`, cause, rv, opts.category);
+        this.storageHop('create', info, ns, obj.metadata.name, `put ${etcdKey(info, ns, obj.metadata.name)} (rev ${rv})`, cause, rv, opts.category);
         this.responseHop(user, 'create', info, ns, obj.metadata.name, `201 Created ${this.describe(info, ns, obj.metadata.name)}`, cause, rv, opts.category);
         return { object: e.obj, warnings };
       } catch (err) {
@@ -426,7 +438,8 @@ export class APIServer implements StrategyContext {
 
   /** get: read one object. @throws StatusError 404. */
   get(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: { quiet?: boolean } = {}): KObject {
-    const e = this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
+    const virtual = isComponentStatus(info) ? componentStatusNamed(name) : undefined;
+    const e = isComponentStatus(info) ? (virtual ? { obj: virtual } : undefined) : this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
     if (!opts.quiet) {
       const cause = this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`);
       this.responseHop(user, 'get', info, namespace, name, e ? `200 OK ${this.describe(info, namespace, name)}` : `404 NotFound`, cause, e?.obj.metadata.resourceVersion);
@@ -439,7 +452,8 @@ export class APIServer implements StrategyContext {
   list(user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): KList {
     const { labels, fields } = selectorsOf(opts);
     const items: KObject[] = [];
-    for (const e of this.store.list(this.resourceKey(info), info.namespaced ? namespace || undefined : undefined)) {
+    const entries = isComponentStatus(info) ? componentStatuses().map((obj) => ({ obj })) : this.store.list(this.resourceKey(info), info.namespaced ? namespace || undefined : undefined);
+    for (const e of entries) {
       if (labels && !matches(labels, e.obj.metadata.labels)) continue;
       if (fields && fields.length && !fieldsMatch(e.obj, fields)) continue;
       items.push(e.obj);
@@ -454,7 +468,8 @@ export class APIServer implements StrategyContext {
 
   /**
    * update: PUT. Optimistic concurrency on metadata.resourceVersion (409 Conflict when stale;
-   * an empty resourceVersion means unconditional). Status-only with `subresource: 'status'`.
+   * an empty or "0" resourceVersion is unconditional where the strategy allows it, else 422 —
+   * registry/unconditional-update.ts). Status-only with `subresource: 'status'`.
    * A write that changes nothing is not stored and produces no watch event.
    */
   update(user: RequestUser, info: ResourceInfo, namespace: string, input: KObject, opts: WriteOptions = {}): WriteResult {
@@ -469,6 +484,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'update', info, ns, name);
+        checkVerb(info, 'update');
         if (!user.trusted) {
           const undecodable = bodyDecodeError(info, input);
           if (undecodable) throw undecodable;
@@ -477,8 +493,11 @@ export class APIServer implements StrategyContext {
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
         if (!cur) throw newNotFound(groupResource(info), name);
+        // store.go Update: no resourceVersion (or "0") is unconditional where the strategy allows it
         const rvIn = input.metadata?.resourceVersion;
-        if (rvIn && rvIn !== cur.obj.metadata.resourceVersion) throw newConflict(groupResource(info), name);
+        if (isUnsetResourceVersion(rvIn)) {
+          if (!allowUnconditionalUpdate(info)) throw newResourceVersionRequired(info, name);
+        } else if (rvIn !== cur.obj.metadata.resourceVersion) throw newConflict(groupResource(info), name);
         const old = cur.obj;
         const strategy = strategyFor(this.strategies, info);
         let obj: KObject;
@@ -554,7 +573,7 @@ export class APIServer implements StrategyContext {
           if (d === 'conflict') throw newConflict(groupResource(info), name);
           if (d === 'notfound') throw newNotFound(groupResource(info), name);
           strategy.afterDelete?.(old, this);
-          this.storageHop('delete', info, ns, name, `delete /registry/${groupResource(info)}/${key} (finalizers done, rev ${d.modRev})`, cause, String(d.modRev), opts.category);
+          this.storageHop('delete', info, ns, name, `delete ${etcdKey(info, ns, name)} (finalizers done, rev ${d.modRev})`, cause, String(d.modRev), opts.category);
           this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)} (deleted)`, cause, String(d.modRev), opts.category);
           return { object: d.obj, warnings };
         }
@@ -562,7 +581,7 @@ export class APIServer implements StrategyContext {
         if (e === 'conflict') throw newConflict(groupResource(info), name);
         if (e === 'notfound') throw newNotFound(groupResource(info), name);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('update', info, ns, name, `put /registry/${groupResource(info)}/${key} (rev ${rv})`, cause, rv, opts.category);
+        this.storageHop('update', info, ns, name, `put ${etcdKey(info, ns, name)} (rev ${rv})`, cause, rv, opts.category);
         this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)}`, cause, rv, opts.category);
         return { object: e.obj, warnings };
       } catch (err) {
@@ -606,11 +625,12 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'delete', info, ns, name);
+        checkVerb(info, 'delete');
+        // NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): immortal namespaces
+        if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) throw newForbidden('namespaces', name, 'this namespace may not be deleted');
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
         if (!cur) throw newNotFound(groupResource(info), name);
-        // NamespaceLifecycle admission (plugin/namespace/lifecycle/admission.go): immortal namespaces
-        if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) throw newForbidden('namespaces', name, 'this namespace may not be deleted');
         const old = cur.obj;
         if (opts.preconditions?.uid && opts.preconditions.uid !== old.metadata.uid) {
           throw newConflict(groupResource(info), name, `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${old.metadata.uid}`);
@@ -665,7 +685,7 @@ export class APIServer implements StrategyContext {
           if (e === 'conflict') throw newConflict(groupResource(info), name);
           if (e === 'notfound') throw newNotFound(groupResource(info), name);
           const rv = e.obj.metadata.resourceVersion!;
-          this.storageHop('update', info, ns, name, `put /registry/${groupResource(info)}/${key} (deletionTimestamp set, rev ${rv})`, cause, rv);
+          this.storageHop('update', info, ns, name, `put ${etcdKey(info, ns, name)} (deletionTimestamp set, rev ${rv})`, cause, rv);
           this.responseHop(user, 'delete', info, ns, name, `200 OK ${this.describe(info, ns, name)} terminating`, cause, rv);
           return e.obj;
         }
@@ -673,7 +693,7 @@ export class APIServer implements StrategyContext {
         if (d === 'conflict') throw newConflict(groupResource(info), name);
         if (d === 'notfound') throw newNotFound(groupResource(info), name);
         strategyFor(this.strategies, info).afterDelete?.(old, this);
-        this.storageHop('delete', info, ns, name, `delete /registry/${groupResource(info)}/${key} (rev ${d.modRev})`, cause, String(d.modRev));
+        this.storageHop('delete', info, ns, name, `delete ${etcdKey(info, ns, name)} (rev ${d.modRev})`, cause, String(d.modRev));
         this.responseHop(user, 'delete', info, ns, name, `200 OK ${this.describe(info, ns, name)} deleted`, cause, String(d.modRev));
         return d.obj;
       } catch (err) {
@@ -712,7 +732,7 @@ export class APIServer implements StrategyContext {
         if (e === 'conflict') throw newConflict('pods', podName);
         if (e === 'notfound') throw newNotFound('pods', podName);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('update', info, namespace, podName, `put /registry/pods/${key} spec.nodeName=${nodeName} (rev ${rv})`, cause, rv);
+        this.storageHop('update', info, namespace, podName, `put ${etcdKey(info, namespace, podName)} spec.nodeName=${nodeName} (rev ${rv})`, cause, rv);
         this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: 'pods/binding', namespace, name: podName, summary: `201 Created binding ${podName} → ${nodeName}`, cause, resourceVersion: rv });
         return e.obj;
       } catch (err) {

@@ -25,6 +25,8 @@ interface CRDVersion {
   name: string;
   served?: boolean;
   storage?: boolean;
+  deprecated?: boolean;
+  deprecationWarning?: string;
   schema?: { openAPIV3Schema?: JSONSchemaProps };
   subresources?: { status?: object; scale?: object };
 }
@@ -57,6 +59,8 @@ export function installCRDSupport(api: APIServer): void {
         subresources: [...(v.subresources?.status ? ['status'] : []), ...(v.subresources?.scale ? ['scale'] : [])],
         categories: names.categories,
         custom: true,
+        // apiextensions-apiserver crdHandler: a deprecated version's warning, or its default text
+        ...(v.deprecated ? { deprecated: v.deprecationWarning ?? `${group}/${v.name} ${names.kind} is deprecated` } : {}),
       };
       api.registry.add(info);
       schemas.set(`${group}/${v.name}/${names.kind}`, v.schema?.openAPIV3Schema);

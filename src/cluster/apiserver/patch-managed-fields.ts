@@ -369,7 +369,7 @@ function prune(v: unknown, top = true): unknown {
  * @returns the object to store, with its managedFields.
  * @throws StatusError 409 on a conflict without `force`.
  */
-export function serverSideApply(current: KObject | undefined, applied: KObject, merge: (cur: KObject, cfg: KObject) => KObject, opts: { manager: string; force: boolean; apiVersion: string; time: string }): KObject {
+export function serverSideApply(current: KObject | undefined, applied: KObject, merge: (cur: KObject, cfg: KObject) => KObject, opts: { manager: string; force: boolean; apiVersion: string; time: string; allowedConflicts?: ReadonlySet<string> }): KObject {
   const appliedPaths = leafPaths(applied);
   const list = entries(current);
   let mine = list.find((e) => sameEntry(e, opts.manager, 'Apply', undefined));
@@ -387,7 +387,11 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
         if (JSON.stringify(live.get(p)) !== JSON.stringify(appliedPaths.get(p))) conflicts.push({ entry: e, path: p });
       }
     }
-    if (conflicts.length && !opts.force) throw newApplyConflict(conflicts);
+    // lastappliedmanager.go: conflicts only on fields client-side apply set (and nobody changed
+    // since) are forced, for kubectl's CSA → SSA upgrade
+    const allowed = opts.allowedConflicts;
+    const forced = opts.force || (allowed !== undefined && conflicts.every((c) => allowed.has(c.path)));
+    if (conflicts.length && !forced) throw newApplyConflict(allowed ? conflicts.filter((c) => !allowed.has(c.path)) : conflicts);
     for (const c of conflicts) taken.add(c.path);
   }
   // the merge shares unpatched subtrees with the stored object (read-only): removePath and

@@ -10,13 +10,13 @@ import type { APIServer, RequestUser, WriteOptions, WriteResult } from './apiser
 import { apiVersionOf, groupResource, type ResourceInfo } from '../api/resources';
 import { StatusError, newBadRequest, newInvalid, newNotFound } from '../api/errors';
 import { deepCopy, type KObject } from '../api/types';
-import { applyPatch as strategicMerge } from '../kubectl/strategic-merge';
+import { applyPatch as strategicMerge, goJSON } from '../kubectl/strategic-merge';
+import { decodeTypeError, goKindKey } from './decode';
+import { fromUnstructuredError, goPrintV, newPatchInvalid as newPatchDecodeInvalid } from './patch-errors';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
 import { dropFields, unknownFields } from '../kubectl/known-fields';
-import { goJSON } from '../kubectl/strategic-merge';
-import { decodeTypeError, goKindKey } from './decode';
 import { applyGoZeroValues, exceedsDepth } from './body-limits';
-import { fieldManagerOf, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
+import { fieldManagerOf, leafPaths, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
 
 /** The four patch types (types.PatchType). */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -47,9 +47,52 @@ export function newUnsupportedPatch(custom: boolean): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: ${accepted}`, reason: 'UnsupportedMediaType', code: 415 });
 }
 
-/** 422 with the json-patch library's text (errors.NewGenericServerResponse with no resource). */
-function newPatchInvalid(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Invalid', code: 422 });
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * lastappliedmanager.go allowedConflictsFromLastApplied: the fields of the live object's
+ * last-applied-configuration whose live value is still the one applied (neither modified nor
+ * removed since); undefined without the annotation (or with one that is not a JSON object).
+ */
+export function allowedConflictsFromLastApplied(live: KObject): Set<string> | undefined {
+  const text = live.metadata.annotations?.[LAST_APPLIED];
+  if (typeof text !== 'string') return undefined;
+  let last: unknown;
+  try {
+    last = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!last || typeof last !== 'object' || Array.isArray(last)) return undefined;
+  const livePaths = leafPaths(live);
+  const out = new Set<string>();
+  for (const [p, v] of leafPaths(last as KObject)) if (livePaths.has(p) && JSON.stringify(livePaths.get(p)) === JSON.stringify(v)) out.add(p);
+  return out;
+}
+
+/**
+ * lastappliedupdater.go buildLastApplied + setLastApplied: the applied configuration, without
+ * the annotation itself, encoded as unstructured JSON (keys sorted, no trailing newline).
+ */
+function setLastApplied(next: KObject, cfg: KObject): void {
+  const c = deepCopy(cfg);
+  // an annotations map the configuration had stays (empty: `{}`), as Unstructured.SetAnnotations keeps it
+  if (c.metadata?.annotations && typeof c.metadata.annotations === 'object') {
+    const ann = { ...c.metadata.annotations };
+    delete ann[LAST_APPLIED];
+    c.metadata.annotations = ann;
+  }
+  next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [LAST_APPLIED]: goJSON(c) };
+}
+
+/**
+ * A JSON patch that does not apply: patch.go answers errors.NewGenericServerResponse(422, "",
+ * GroupResource{}, "", err.Error(), 0, false), whose message is the fixed 422 text — the
+ * json-patch library's own words (`testing value /x failed: test failed`) are not sent.
+ * kubectl prints `The request is invalid: the server rejected our request due to an error in our request`.
+ */
+function newPatchInvalid(): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 });
 }
 
 /**
@@ -108,7 +151,10 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     applied.metadata = { ...applied.metadata, name };
     if (info.namespaced) applied.metadata.namespace = ns;
     const merge = (cur: KObject, c: KObject): KObject => strategicMerge(cur as never, c as never, { kind: info.kind, strategic }) as unknown as KObject;
-    const next = serverSideApply(current, applied, merge, { manager: opts.fieldManager || 'unknown', force: !!opts.force, apiVersion: apiVersionOf(info), time });
+    const manager = opts.fieldManager || 'unknown';
+    const next = serverSideApply(current, applied, merge, { manager, force: !!opts.force, apiVersion: apiVersionOf(info), time, allowedConflicts: manager === 'kubectl' && current ? allowedConflictsFromLastApplied(current) : undefined });
+    // lastappliedupdater.go: kubectl's server-side apply keeps an existing last-applied annotation in step
+    if (manager === 'kubectl' && current?.metadata.annotations?.[LAST_APPLIED] !== undefined) setLastApplied(next, cfg);
     if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: true };
     next.metadata.resourceVersion = current.metadata.resourceVersion;
     return { ...api.update(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: false };
@@ -124,10 +170,21 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     else if (type === 'merge') patched = applyMergePatch(current, body) as KObject;
     else patched = strategicMerge(current as never, body as never, { kind: info.kind, strategic: true }) as unknown as KObject;
   } catch (err) {
-    if (err instanceof PatchApplyError) throw newPatchInvalid(err.message);
+    if (err instanceof PatchApplyError) throw newPatchInvalid();
     throw newBadRequest(err instanceof Error ? err.message : String(err));
   }
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw newBadRequest('the patch did not produce an object');
+  // patch.go: the result must fit the kind's Go types (patch-errors.ts) — 422, not the create/update 400
+  if (!info.custom) {
+    if (type === 'strategic') {
+      const err = fromUnstructuredError(info, patched);
+      if (err !== undefined) throw newPatchDecodeInvalid(goPrintV(body), err);
+    } else {
+      const key = goKindKey(info.group, info.version, info.kind);
+      const err = key && decodeTypeError(key, patched);
+      if (err) throw newPatchDecodeInvalid(goJSON(patched), err);
+    }
+  }
   const warnings = decodePatched(info, patched, opts.fieldValidation);
   patched.metadata = patched.metadata ?? {};
   if (patched.metadata.name !== name) patched.metadata.name = name;

@@ -92,6 +92,34 @@ function dryRunClient(client: Client, mode: 'client' | 'server'): Client {
   return new Client(proxy, client.user);
 }
 
+/**
+ * A client that notes the deprecation warning of every deprecated API a command calls
+ * (ResourceInfo.deprecated, apiserver/deprecation.ts): kube-apiserver sends it with each
+ * response, and kubectl's warning handler prints each distinct one once on stderr.
+ */
+function warningClient(client: Client, seen: Set<string>): Client {
+  const api = client.api;
+  const proxy = new Proxy(api, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function' || prop === 'constructor') return v;
+      // `this` stays the caller's receiver (a dry-run proxy over this one keeps its own writes dry)
+      return function (this: unknown, ...args: unknown[]) {
+        const info = args[1] as { deprecated?: unknown } | undefined;
+        if (info && typeof info === 'object' && typeof info.deprecated === 'string') seen.add(info.deprecated);
+        return (v as (...a: unknown[]) => unknown).apply(this, args);
+      };
+    },
+  }) as APIServer;
+  return new Client(proxy, client.user);
+}
+
+/** stderr with the deprecation warnings first (kubectl prints them as the responses arrive), each once. */
+function withWarnings(r: KubectlResult, seen: Set<string>): KubectlResult {
+  const lines = [...seen].map((w) => `Warning: ${w}\n`).filter((l) => !(r.error ?? '').includes(l));
+  return lines.length ? { ...r, error: `${lines.join('')}${r.error ?? ''}` } : r;
+}
+
 /** cobra's "Did you mean this?" (Levenshtein distance ≤ 2, or a prefix). */
 function suggestions(verb: string): string[] {
   return KUBECTL_COMMANDS.filter((c) => editDistance(verb.toLowerCase(), c) <= 2 || c.startsWith(verb.toLowerCase()));
@@ -103,6 +131,11 @@ function suggestions(verb: string): string[] {
  * @param env kubelets (logs), metrics (top), stdin (apply -f -)
  */
 export function runKubectl(client: Client, line: string, nowMs: number, env: KubectlEnv = {}): KubectlResult {
+  const seen = new Set<string>();
+  return withWarnings(runKubectlLine(warningClient(client, seen), line, nowMs, env), seen);
+}
+
+function runKubectlLine(client: Client, line: string, nowMs: number, env: KubectlEnv): KubectlResult {
   const argv = splitArgs(line.trim());
   if (argv[0] === 'kubectl') argv.shift();
   // global flags may precede the command (kubectl -n kube-system get pods)

@@ -109,11 +109,14 @@ describe('real manifests', () => {
     // items, so the three-way patch is never empty: kubectl says "configured" every time.
     // Also "configured" every time, as with kubectl: a manifest with `creationTimestamp: null`
     // (the patch nulls it), and Pods with tolerations (the list is replaced, admission re-adds
-    // the default ones). deployment-selector-change-v2 carries resourceVersion "99": Conflict.
+    // the default ones), and a ValidatingWebhookConfiguration whose rules lack `scope` (rules are
+    // replaced whole and the server defaults scope "*"; real kubectl sends the rules again).
+    // deployment-selector-change-v2 carries resourceVersion "99": Conflict.
     const configured = new Set([
       'cassandra-statefulset.yaml: statefulset.apps/cassandra', 'mysql-statefulset-e2e.yaml: statefulset.apps/mysql',
       'kustomize-mysql.yaml: secret/mysql-pass', 'kwok-node-affinity-pod.yaml: pod/pod-1', 'kwok-requests-and-limits.yaml: pod/pod-1',
       'kwok-requests-and-limits.yaml: pod/pod-2', 'kwok-taints-tolerations.yaml: pod/with-toleration-pod',
+      'ingress-nginx-kind-rendered.yaml: validatingwebhookconfiguration.admissionregistration.k8s.io/ingress-nginx-admission',
     ]);
     const conflict = new Set(['deployment-selector-change-v2.yaml: deployment.apps/nginx']);
     const got: string[] = [];

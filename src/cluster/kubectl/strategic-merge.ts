@@ -18,7 +18,7 @@ type Obj = Record<string, unknown>;
 /** How lists merge under a field: by a key, as a set of primitives, or replaced. */
 export type ListStrategy = { key: string } | 'primitive-merge' | 'replace';
 
-const NAME_KEYED = new Set(['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'secrets']);
+const NAME_KEYED = new Set(['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'secrets', 'webhooks']);
 
 /**
  * The list strategy of a field, from the k8s.io/api struct tags. `path` is the chain of
@@ -41,8 +41,33 @@ export function listStrategy(kind: string, path: string[]): ListStrategy {
   if (f === 'hostAliases') return { key: 'ip' };
   if (f === 'topologySpreadConstraints') return { key: 'topologyKey' };
   if (f === 'ownerReferences' && parent === 'metadata') return { key: 'uid' };
+  // status.conditions of the built-in kinds (PodStatus, NodeStatus, DeploymentStatus, …) and
+  // NodeStatus.addresses: patchStrategy:"merge" patchMergeKey:"type"
+  if (f === 'conditions' && parent === 'status') return { key: 'type' };
+  if (f === 'addresses' && parent === 'status' && kind === 'Node') return { key: 'type' };
   if (f === 'finalizers' && parent === 'metadata') return 'primitive-merge';
   return 'replace';
+}
+
+/**
+ * Whether the map at `path` carries patchStrategy "retainKeys" (k8s.io/api struct tags):
+ * DeploymentSpec.strategy, and each element of PodSpec.volumes (`merge,retainKeys`).
+ * `path` of a list element is its list's path.
+ */
+export function retainKeysAt(kind: string, path: string[]): boolean {
+  const f = path[path.length - 1];
+  if (f === 'volumes' && path[path.length - 2] === 'spec') return true;
+  return kind === 'Deployment' && path.length === 2 && path[0] === 'spec' && f === 'strategy';
+}
+
+/** hasAdditionalNewField: `original` has a key with a non-null value that `modified` lacks. */
+function hasAdditionalNewField(original: Obj, modified: Obj): boolean {
+  return Object.keys(original).some((k) => original[k] !== null && original[k] !== undefined && !Object.prototype.hasOwnProperty.call(modified, k));
+}
+
+/** Go's sortScalars over strings (fmt %v then sort.Strings order). */
+function sortedKeys(keys: string[]): string[] {
+  return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function isObj(v: unknown): v is Obj {
@@ -121,6 +146,12 @@ function diffMaps(o: Obj, m: Obj, c: Obj, path: string[], opts: PatchOptions): O
     if (Object.prototype.hasOwnProperty.call(m, k)) continue;
     setOwn(patch, k, null);
   }
+  // patch.go diffMaps with BuildRetainKeysDirective: the keys modified keeps (non-null), when
+  // the patch changes something or the live (or last-applied) map holds keys modified dropped
+  if (opts.strategic && retainKeysAt(opts.kind, path)) {
+    const keep = Object.keys(m).filter((k) => m[k] !== null && m[k] !== undefined);
+    if (keep.length && (Object.keys(patch).length > 0 || hasAdditionalNewField(c, m) || hasAdditionalNewField(o, m))) patch.$retainKeys = sortedKeys(keep);
+  }
   return patch;
 }
 
@@ -159,6 +190,7 @@ function mergeMap(c: Obj, patch: Obj, path: string[], opts: PatchOptions): Obj {
     for (const k of Object.keys(patch)) if (k !== '$patch') setOwn(r, k, patch[k]);
     return r;
   }
+  if (opts.strategic && Object.prototype.hasOwnProperty.call(patch, '$retainKeys')) applyRetainKeysDirective(out, patch);
   for (const k of Object.keys(patch)) {
     if (k.startsWith('$')) continue;
     const pv = patch[k];
@@ -202,6 +234,23 @@ function mergeMap(c: Obj, patch: Obj, path: string[], opts: PatchOptions): Obj {
     }
   }
   return out;
+}
+
+/**
+ * applyRetainKeysDirective (patch.go, server side): every key the patch sets must be listed
+ * (else `invalid patch format of retainKeys`, a 400), and the keys of `out` not listed are
+ * cleared (emptyDir → hostPath, RollingUpdate → Recreate without the old rollingUpdate).
+ * @throws Error with mergepatch's ErrBadPatchFormatForRetainKeys text
+ */
+function applyRetainKeysDirective(out: Obj, patch: Obj): void {
+  const list = patch.$retainKeys;
+  if (!Array.isArray(list)) throw new Error('invalid patch format of retainKeys');
+  const keep = new Set(list.map((x) => String(x)));
+  for (const k of Object.keys(patch)) {
+    if (k === '$retainKeys' || patch[k] === null || k.startsWith('$deleteFromPrimitiveList/') || k.startsWith('$setElementOrder/')) continue;
+    if (!keep.has(k)) throw new Error('invalid patch format of retainKeys');
+  }
+  for (const k of Object.keys(out)) if (!keep.has(k)) delete out[k];
 }
 
 function stripNulls(o: Obj): Obj {

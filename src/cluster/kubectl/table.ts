@@ -288,6 +288,14 @@ const TABLES: Record<string, TableDef> = {
     row: (o, now) => [intOrStr(o.spec?.minAvailable), intOrStr(o.spec?.maxUnavailable), n(o.status?.disruptionsAllowed), ageOf(o, now)],
   },
   Lease: { columns: cols('HOLDER', 'AGE'), row: (o, now) => [o.spec?.holderIdentity ?? '', ageOf(o, now)] },
+  // printComponentStatus: the Healthy condition's status, message and error
+  ComponentStatus: {
+    columns: cols('STATUS', 'MESSAGE', 'ERROR'),
+    row: (o) => {
+      const h = ((o as { conditions?: { type?: string; status?: string; message?: string; error?: string }[] }).conditions ?? []).find((c) => c?.type === 'Healthy');
+      return [h ? (h.status === 'True' ? 'Healthy' : 'Unhealthy') : 'Unknown', h?.message ?? '', h?.error ?? ''];
+    },
+  },
   ControllerRevision: {
     columns: cols('CONTROLLER', 'REVISION', 'AGE'),
     row(o, now) {

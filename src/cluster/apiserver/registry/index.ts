@@ -11,11 +11,12 @@ import { batchStrategies } from './batch';
 import { coreStrategies } from './core';
 import { storageStrategies } from './storage';
 import { otherStrategies } from './others';
+import { withMoreDefaults } from './more-defaults';
 
 export { SYSTEM_PRIORITY_CLASSES } from './pods';
 
 /** Every built-in strategy, by group-qualified resource ("pods", "deployments.apps"). */
-export const STRATEGIES: StrategyTable = {
+export const STRATEGIES: StrategyTable = withMoreDefaults({
   pods: podStrategy,
   services: serviceStrategy,
   ...coreStrategies,
@@ -23,4 +24,4 @@ export const STRATEGIES: StrategyTable = {
   ...appsStrategies,
   ...batchStrategies,
   ...otherStrategies,
-};
+});

@@ -36,8 +36,16 @@ describe('kubectl apply --server-side in the kubectl bar', () => {
 
   const cases: { name: string; steps: [string, string][]; output: string; error: string | null; data: string; managers: string[] }[] = [
     {
-      name: 'a conflict with client-side apply prints kubectl\'s advice and changes nothing',
+      // kube-apiserver's lastAppliedManager (KEP-3517): the fields client-side apply set (still as
+      // applied) are taken over by "kubectl" without a conflict, then kubectl migrates the manager
+      name: 'a client-side applied field is taken over by kubectl without a conflict (CSA → SSA upgrade)',
       steps: [['apply -f -', cm('1')], ['apply --server-side -f -', cm('2')]],
+      output: 'configmap/a serverside-applied\n', error: null, data: '2',
+      managers: [`kubectl-last-applied/Apply:{${LA}}`, 'kubectl/Apply:{"f:data":{"f:k":{}}}'],
+    },
+    {
+      name: 'another manager gets no upgrade: the conflict prints kubectl\'s advice and changes nothing',
+      steps: [['apply -f -', cm('1')], ['apply --server-side --field-manager=other -f -', cm('2')]],
       output: '', error: `error: Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.k\n${ADVICE}\n`, data: '1',
       managers: [`kubectl-client-side-apply/Update:{${LA},"f:data":{"f:k":{}}}`],
     },

@@ -42,6 +42,32 @@ export const GET_FLAGS: FlagSpec = {
 /** The resources `kubectl get all` expands to, in discovery order. */
 export const ALL_CATEGORY = ['pods', 'replicationcontrollers', 'services', 'daemonsets.apps', 'deployments.apps', 'replicasets.apps', 'statefulsets.apps', 'horizontalpodautoscalers.autoscaling', 'cronjobs.batch', 'jobs.batch'];
 
+/**
+ * Discovery's group order (kube-aggregator's APIServicePriorities, GroupPriorityMinimum high
+ * first; the core group leads): the order a category expands in.
+ */
+const GROUP_PRIORITY = new Map<string, number>([
+  ['', 18000], ['apiregistration.k8s.io', 17800], ['apps', 17800], ['events.k8s.io', 17750], ['authentication.k8s.io', 17700],
+  ['authorization.k8s.io', 17600], ['autoscaling', 17500], ['batch', 17400], ['certificates.k8s.io', 17300], ['networking.k8s.io', 17200],
+  ['policy', 17100], ['rbac.authorization.k8s.io', 17000], ['storage.k8s.io', 16800], ['admissionregistration.k8s.io', 16700],
+  ['scheduling.k8s.io', 16600], ['coordination.k8s.io', 16500], ['apiextensions.k8s.io', 16400], ['node.k8s.io', 16300],
+  ['discovery.k8s.io', 16200], ['flowcontrol.apiserver.k8s.io', 16100],
+]);
+
+/**
+ * A category name (`all`, `api-extensions`, a CRD's categories) → its resources, as
+ * restmapper's discovery CategoryExpander lists them: groups in discovery order, resources by
+ * name within a group. Undefined when `t` names no category.
+ */
+export function expandCategory(client: Client, t: string): string[] | undefined {
+  if (t === 'all') return [...ALL_CATEGORY, ...client.api.registry.all().filter((i) => i.custom && i.categories?.includes('all')).map((i) => `${i.resource}.${i.group}`)];
+  const prio = (g: string) => GROUP_PRIORITY.get(g) ?? 1000;
+  const hits = client.api.registry.all().filter((i) => (i.categories ?? []).includes(t));
+  if (!hits.length || client.api.registry.resolve(t)) return undefined;
+  hits.sort((a, b) => prio(b.group) - prio(a.group) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0) || (a.resource < b.resource ? -1 : 1));
+  return hits.map((i) => (i.group ? `${i.resource}.${i.group}` : i.resource));
+}
+
 /** The table a resource prints with (built-in printers, or a CRD's printer columns). */
 export function tableForInfo(client: Client, info: ResourceInfo): TableDef {
   if (!info.custom) return tableFor(info.kind);
@@ -122,7 +148,7 @@ export function runGet(ctx: Ctx): KubectlResult {
         seeHelp('get'),
     );
   }
-  const targets = resolveTargets(ctx.client, ctx.args, (t) => (t === 'all' ? ALL_CATEGORY : undefined));
+  const targets = resolveTargets(ctx.client, ctx.args, (t) => expandCategory(ctx.client, t));
   const allNs = ctx.flags.has('all-namespaces') && ctx.flags.get('all-namespaces') !== 'false';
   const errors: string[] = [];
   const fetched = fetch(ctx, targets, errors);

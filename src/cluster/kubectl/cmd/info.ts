@@ -33,13 +33,19 @@ export function runApiResources(ctx: Ctx): KubectlResult {
   const ns = ctx.flags.get('namespaced');
   if (ns !== undefined) list = list.filter((i) => String(i.namespaced) === ns);
   if (ctx.flags.has('api-group')) list = list.filter((i) => i.group === ctx.flags.get('api-group'));
+  // apiresources.go: --verbs and --categories keep the resources that have all of the listed ones
+  const all = (flag: string): string[] => (ctx.multi.get(flag) ?? (ctx.flags.has(flag) ? [ctx.flags.get(flag)!] : [])).flatMap((v) => v.split(',')).filter(Boolean);
+  const verbs = all('verbs');
+  const categories = all('categories');
+  if (verbs.length) list = list.filter((i) => verbs.every((v) => i.verbs.includes(v)));
+  if (categories.length) list = list.filter((i) => categories.every((c) => (i.categories ?? []).includes(c)));
   const sortBy = ctx.flags.get('sort-by') ?? '';
   const key = (i: (typeof list)[0]): string => (sortBy === 'name' ? i.resource : sortBy === 'kind' ? i.kind : i.group);
   list = [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   if (ctx.flags.get('output') === 'name') return ok(list.map((i) => `${i.resource}${i.group ? '.' + i.group : ''}\n`).join(''));
   const wide = ctx.flags.get('output') === 'wide';
   const rows: string[][] = ctx.flags.has('no-headers') ? [] : [['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', ...(wide ? ['VERBS', 'CATEGORIES'] : [])]];
-  for (const i of list) rows.push([i.resource, i.shortNames.join(','), apiVersionOf(i), String(i.namespaced), i.kind, ...(wide ? [i.verbs.join(' '), (i.categories ?? []).join(',')] : [])]);
+  for (const i of list) rows.push([i.resource, i.shortNames.join(','), apiVersionOf(i), String(i.namespaced), i.kind, ...(wide ? [i.verbs.join(','), (i.categories ?? []).join(',')] : [])]);
   return ok(formatTable(rows));
 }
 
