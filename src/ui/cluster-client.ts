@@ -157,7 +157,7 @@ export const cluster = {
   proxyRules: (node: string): Promise<string | null> => api().proxyRules(node),
   // tours (ui/tours): the worker parses tour files and plays their steps on the live cluster
   parseTour: (text: string): Promise<ParsedTour> => api().parseTour(text),
-  runScenarioSteps: (steps: Step[]) => run(() => api().runScenarioSteps(steps)),
+  runScenarioSteps: (steps: Step[], opts?: { pauseWhenDone?: boolean }) => run(() => api().runScenarioSteps(steps, opts)),
   finishScenarioSteps: () => run(() => api().finishScenarioSteps()),
   cancelScenarioSteps: () => run(() => api().cancelScenarioSteps()),
   /** `nslookup name` from a Pod in `fromNamespace` (Network panel); rejects with the worker's error. */
