@@ -28,6 +28,9 @@ const RENDER_MS = 300;
 const RENDER_GAP_FACTOR = 10;
 /** …but never longer than this (ms). */
 const RENDER_MAX_GAP_MS = 2_000;
+/** Hops of a new story in its first render, and how many more each next render may add. */
+const STORY_FIRST = 24;
+const STORY_STEP = 48;
 /** Message text longer than this is cut in the diagram (the full hop is in the store). */
 const MESSAGE_MAX = 56;
 
@@ -191,11 +194,16 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
  * on hover), tags a folded watch event's lines with `data-event`, highlights the selected hop.
  */
 function annotate(root: HTMLElement, r: RenderedSequence, selected: number | null): void {
+  // the <title> goes in a group around the text line (not inside it: the line's own text stays its text)
   const title = (el: Element, text: string | undefined) => {
-    if (!text) return;
-    const t = document.createElementNS('http://www.w3.org/2000/svg', 'title');
+    if (!text || !el.parentNode) return;
+    const svg = 'http://www.w3.org/2000/svg';
+    const g = document.createElementNS(svg, 'g');
+    g.setAttribute('class', 'hop-title');
+    const t = document.createElementNS(svg, 'title');
     t.textContent = text;
-    el.appendChild(t);
+    el.parentNode.insertBefore(g, el);
+    g.append(t, el);
   };
   root.querySelectorAll('text.messageText').forEach((el, i) => {
     if (i >= r.messages.length) return;
@@ -207,9 +215,9 @@ function annotate(root: HTMLElement, r: RenderedSequence, selected: number | nul
   root.querySelectorAll('text.noteText').forEach((el, i) => {
     if (i >= r.notes.length) return;
     el.setAttribute('data-seq', String(r.notes[i]));
-    title(el, r.noteTitles?.[i]);
     const box = el.previousElementSibling;
     if (box?.classList.contains('note')) box.setAttribute('data-seq', String(r.notes[i]));
+    title(el, r.noteTitles?.[i]);
   });
   highlight(root, selected);
 }
@@ -277,6 +285,8 @@ export function SequenceDiagram() {
     let lastFitKey = '';
     let laneChars = MAX_LANE_CHARS;
     let lastStorySeq: number | null = null;
+    let budgetFor: number | null = null;
+    let storyBudget = STORY_FIRST;
     let n = 0;
     let alive = true;
     /** Wait before the next render (ms): RENDER_MS, or longer after a slow render. */
@@ -303,7 +313,17 @@ export function SequenceDiagram() {
         lastRecs = rsKey;
         setRecs(rs);
       }
-      const hops = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView, s.story);
+      const all = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView, s.story);
+      // a new story is drawn from its first hops at once, then grows by STORY_STEP per render:
+      // its start shows without waiting for a render of the whole, and no render is much
+      // longer than the one before
+      const action = s.sequenceView.mode === 'action';
+      if (action && s.story?.seq !== budgetFor) {
+        budgetFor = s.story?.seq ?? null;
+        storyBudget = STORY_FIRST;
+      }
+      const hops = action && all.length > storyBudget ? all.slice(0, storyBudget) : all;
+      const truncated = hops.length < all.length;
       if (!hops.length) {
         const mode = s.sequenceView.mode;
         setEmpty(mode === 'action' && !s.story ? 'action' : !s.hops.length ? 'none' : mode === 'story' && !storyTarget(s.hops, s.sequenceView) ? 'story' : 'filtered');
@@ -347,6 +367,8 @@ export function SequenceDiagram() {
         if (fit) fitPane(host.current);
         else keepReadable(host.current);
         annotate(host.current, r, kubeStore.getState().selectedHop);
+        if (action) storyBudget = hops.length + STORY_STEP;
+        if (truncated) again = true;
         host.current.dataset.mode = s.sequenceView.mode;
         lastText = text;
         setEmpty(null);
@@ -387,6 +409,8 @@ export function SequenceDiagram() {
       }
     });
     if (scroller.current) observer.observe(scroller.current);
+    // the first story must not wait for Mermaid's chunk: fetch and parse it while the page is idle
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void loadMermaid(), { timeout: 3_000 }) : null;
     const unsubscribe = kubeStore.subscribe((s, p) => {
       if (s.sequence !== p.sequence || s.sequenceView !== p.sequenceView) schedule(true);
       else if (s.story !== p.story) schedule(true);
@@ -405,6 +429,7 @@ export function SequenceDiagram() {
     schedule();
     return () => {
       alive = false;
+      if (idle !== null) cancelIdleCallback(idle);
       observer.disconnect();
       unsubscribe();
       hostEl?.removeEventListener('click', onClick);

@@ -162,8 +162,12 @@ export function participantsOf(hops: readonly RelayHop[]): Set<string> {
   return s;
 }
 
-/** Most hops the story of an action draws (its first ones: the story reads from its start). */
-export const STORY_MAX_HOPS = 250;
+/**
+ * Most hops the story of an action draws (its first ones: the story reads from its start).
+ * A Mermaid render costs about a millisecond per drawn line on the main thread; the seed's
+ * apply tells its whole story, to the three Pods Running, in about 150.
+ */
+export const STORY_MAX_HOPS = 160;
 
 /**
  * Mode "action": the story of `story` (story.ts), drawn as the seed's diagram draws it — each
