@@ -61,22 +61,25 @@ for (const size of SIZES) {
     await page.waitForTimeout(3_000 - (Date.now() - t0));
     await page.screenshot({ path: `test-results/relay-default-${size.width}.png` });
 
+    // each watch event once: no (event, object) drawn twice
+    const drawnEvents = () =>
+      diagram.locator('text.messageText[data-event]').evaluateAll((els) => {
+        const bySeq = new Map<string, string>();
+        for (const e of els) bySeq.set(e.getAttribute('data-seq')!, e.getAttribute('data-event')!);
+        return [...bySeq.values()];
+      });
+    // the story grows render by render: wait until it reaches the Pods' watch events
+    await expect.poll(async () => (await drawnEvents()).length, { timeout: 20_000 }).toBeGreaterThan(10);
+    const events = await drawnEvents();
+    expect(events.length).toBe(new Set(events).size);
+    // …and a watch event delivered to several informers names them on hover
+    expect(await diagram.locator('g.hop-title > title').evaluateAll((ts) => ts.some((t) => /delivered to \d+ watchers: /.test(t.textContent ?? '')))).toBe(true);
+
     // background is hidden: no heartbeat, no Lease renewal is drawn
     const drawnSeqs = await diagram.locator('[data-seq]').evaluateAll((els) => [...new Set(els.map((e) => Number(e.getAttribute('data-seq'))))]);
     const categories = await page.evaluate((seqs) => seqs.map((s) => window.__kubeRelay!.relay.find((h) => h.seq === s)?.category ?? ''), drawnSeqs);
     expect(categories.filter((c) => c === 'heartbeat')).toEqual([]);
     expect(drawnSeqs.length).toBeGreaterThan(20);
-
-    // each watch event once: no (event, object) drawn twice
-    const events = await diagram.locator('text.messageText[data-event]').evaluateAll((els) => {
-      const bySeq = new Map<string, string>();
-      for (const e of els) bySeq.set(e.getAttribute('data-seq')!, e.getAttribute('data-event')!);
-      return [...bySeq.values()];
-    });
-    expect(events.length).toBeGreaterThan(5);
-    expect(events.length).toBe(new Set(events).size);
-    // …and a watch event delivered to several informers names them on hover
-    expect(await diagram.locator('g.hop-title > title').evaluateAll((ts) => ts.some((t) => /delivered to \d+ watchers: /.test(t.textContent ?? '')))).toBe(true);
 
     // every lane of the seed's relay is on screen, inside the pane, without sideways scrolling
     const scroll = page.locator('.sequence-scroll');
@@ -133,6 +136,7 @@ test('a kill starts a new story: the node-lifecycle-controller notices the silen
     await page.waitForTimeout(1_500);
   }
   await expect(diagram).toContainText('NotReady');
+  await page.screenshot({ path: 'test-results/relay-kill-story.png' });
 });
 
 test('one clock: the toolbar, the nodes’ AGE, creation timestamps and the replay badge read the same time', async ({ page }) => {

@@ -30,7 +30,7 @@ const RENDER_GAP_FACTOR = 10;
 const RENDER_MAX_GAP_MS = 2_000;
 /** Hops of a new story in its first render, and how many more each next render may add. */
 const STORY_FIRST = 24;
-const STORY_STEP = 48;
+const STORY_STEP = 96;
 /** Message text longer than this is cut in the diagram (the full hop is in the store). */
 const MESSAGE_MAX = 56;
 
