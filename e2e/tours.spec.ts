@@ -55,6 +55,12 @@ test('the self-healing tour plays to the end in English: NotReady, eviction, 3 P
   expect(dead).toMatch(/^node-\d$/);
   await next(page, 2);
   await expect(note).toContainText('Self-healing is just the loops never stopping');
+  // "After 300 s the taint eviction deleted the Pod…": it has happened, and the clock waits
+  await expect.poll(() => page.evaluate(() => window.__kubeRelay!.events.some((e) => e.reason === 'TaintManagerEviction'))).toBe(true);
+  await expect(page.locator('[data-testid=countdown][data-reason=eviction]')).toHaveCount(0);
+  const paused = await page.getByTestId('sim-time').getAttribute('data-sim-ms');
+  await page.waitForTimeout(1_500);
+  expect(await page.getByTestId('sim-time').getAttribute('data-sim-ms')).toBe(paused);
   await expect(page.getByTestId('tour-done')).toBeVisible();
   await expect(page.getByTestId('tour-next')).toHaveCount(0);
   await expect(runningPeekcart(page)).toHaveCount(3);

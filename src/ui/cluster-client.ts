@@ -45,6 +45,8 @@ function attachedOnly(what: string): Error {
 function startAttached(base: string): void {
   if (attachment) return;
   document.documentElement.dataset.engine = 'attached';
+  // an API server's relay carries no user actions to tell the story of: follow the newest hops
+  kubeStore.setState((s) => (s.sequenceView.mode === 'action' ? { sequenceView: { ...s.sequenceView, mode: 'last' } } : {}));
   attachment = startAttach({
     base,
     onBatch: (b) => receiveBatch(b),
