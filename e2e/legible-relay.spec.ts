@@ -35,6 +35,20 @@ function lanes(page: Page) {
   );
 }
 
+/** Texts of the diagram that end in "…" without their whole text as the hover title. */
+function cutWithoutTitle(page: Page) {
+  return page.locator('[data-testid=sequence-diagram]').locator('text.messageText, text.noteText').evaluateAll((els) =>
+    els
+      .filter((e) => (e.textContent ?? '').trim().endsWith('…'))
+      .filter((e) => {
+        const text = (e.textContent ?? '').trim();
+        const title = e.parentElement?.matches('g.hop-title') ? (e.parentElement.querySelector('title')?.textContent ?? '') : '';
+        return !(title.length >= text.length - 1 && !title.endsWith('…'));
+      })
+      .map((e) => e.textContent),
+  );
+}
+
 for (const size of SIZES) {
   test(`the default relay tells the apply's story, each event once, and fits the pane at ${size.width}×${size.height}`, async ({ page }) => {
     test.setTimeout(90_000);
@@ -99,21 +113,15 @@ for (const size of SIZES) {
     expect(scale).toBeGreaterThanOrEqual(0.8);
 
     // a label ends in "…" only with its whole text on hover
-    const cut = await diagram.locator('text.messageText, text.noteText').evaluateAll((els) =>
-      els
-        .filter((e) => (e.textContent ?? '').trim().endsWith('…'))
-        .map((e) => {
-          const title = e.parentElement?.matches('g.hop-title') ? (e.parentElement.querySelector('title')?.textContent ?? '') : '';
-          return { text: e.textContent ?? '', whole: title.length > (e.textContent ?? '').length - 1 && !title.endsWith('…') };
-        }),
-    );
-    expect(cut.filter((c) => !c.whole)).toEqual([]);
+    expect(await cutWithoutTitle(page)).toEqual([]);
 
     // background is one click away; the last N hops stay available
     await page.getByTestId('sequence-background').check();
     await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=sequence-diagram] [data-seq]').length)).toBeGreaterThan(0);
     await page.getByTestId('sequence-window').selectOption('last');
     await expect(diagram.locator('text.messageText').first()).toBeVisible();
+    await expect.poll(() => diagram.getAttribute('data-mode')).toBe('last');
+    expect(await cutWithoutTitle(page)).toEqual([]);
   });
 }
 

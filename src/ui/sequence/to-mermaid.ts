@@ -162,9 +162,9 @@ export interface RenderedSequence {
   messages: number[];
   /** seq per note text line (the SVG's `.noteText` elements, in order: one per line). */
   notes: number[];
-  /** Per entry of `messages`, the hop's whole text (hover title); present with `fit`. */
+  /** Per entry of `messages`, the hop's whole text (hover title); present with `fit` or `noWrap` (the UI's renders). */
   messageTitles?: string[];
-  /** Per entry of `notes`, the hop's whole text; present with `fit`. */
+  /** Per entry of `notes`, the hop's whole text; present with `fit` or `noWrap`. */
   noteTitles?: string[];
   /** Per entry of `messages`, the watch event a folded delivery stands for (`verb resource ns/name rv cause`), else ''. */
   messageEvents?: string[];
@@ -202,6 +202,11 @@ export function wholeText(h: DrawnHop, group: boolean): string {
  */
 function abbreviateKey(text: string): string {
   return text.replace(/^(put|delete|get) \/registry\//, '$1 …/');
+}
+
+/** What identifies a drawn watch event (`verb resource namespace/name resourceVersion cause`); '' for other hops. */
+function eventKey(h: DrawnHop): string {
+  return h.kind === 'watch' ? `${h.verb ?? ''} ${h.resource ?? ''} ${h.namespace ?? ''}/${h.name ?? ''} ${h.resourceVersion ?? ''} ${h.cause ?? ''}` : '';
 }
 
 /** The short text drawn for a hop: its summary (or note), and "+N watchers" for a folded event. */
@@ -280,10 +285,15 @@ export function renderSequence(hops: readonly DrawnHop[], messageMax = 160, grou
       const title = wholeText(h, group);
       for (let i = 0; i < count; i++) (isNote ? noteTitles : messageTitles).push(title);
       if (!isNote) {
-        const ev = h.kind === 'watch' ? `${h.verb ?? ''} ${h.resource ?? ''} ${h.namespace ?? ''}/${h.name ?? ''} ${h.resourceVersion ?? ''} ${h.cause ?? ''}` : '';
+        const ev = eventKey(h);
         for (let i = 0; i < count; i++) messageEvents.push(ev);
       }
-    } else text = `${nowrap}${escapeMermaidText(drawnText(h, group), max)}`;
+    } else {
+      text = `${nowrap}${escapeMermaidText(drawnText(h, group), max)}`;
+      // a text cut with "…" reads whole on hover; a folded watch event names its watchers there
+      (isNote ? noteTitles : messageTitles).push(wholeText(h, group));
+      if (!isNote) messageEvents.push(eventKey(h));
+    }
     if (isNote) {
       lines.push(from === to ? `${pad}Note over ${from}: ${text}` : `${pad}Note over ${from},${to}: ${text}`);
       for (let i = 0; i < count; i++) notes.push(h.seq);
@@ -295,6 +305,6 @@ export function renderSequence(hops: readonly DrawnHop[], messageMax = 160, grou
   }
   if (group && open !== undefined) lines.push('  end');
   const out: RenderedSequence = { text: `${lines.join('\n')}\n`, messages, notes };
-  if (fit) Object.assign(out, { messageTitles, noteTitles, messageEvents });
+  if (fit || noWrap) Object.assign(out, { messageTitles, noteTitles, messageEvents });
   return out;
 }
