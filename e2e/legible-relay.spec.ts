@@ -114,6 +114,18 @@ for (const size of SIZES) {
 
     // a label ends in "…" only with its whole text on hover
     expect(await cutWithoutTitle(page)).toEqual([]);
+    // every note's text lies inside its box
+    const overflowing = await diagram.locator('text.noteText').evaluateAll((els) =>
+      els
+        .map((t) => {
+          const g = t.parentElement?.matches('g.hop-title') ? t.parentElement.parentElement : t.parentElement;
+          const box = g?.querySelector(':scope > rect.note')?.getBoundingClientRect();
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, out: box ? Math.max(box.left - r.left, r.right - box.right) : 0 };
+        })
+        .filter((x) => x.out > 1),
+    );
+    expect(overflowing).toEqual([]);
 
     // background is one click away; the last N hops stay available
     await page.getByTestId('sequence-background').check();

@@ -182,6 +182,8 @@ export interface FitOptions {
 /** Lines a message may take, and a note. */
 const MESSAGE_LINES = 3;
 const NOTE_LINES = 4;
+/** Most characters on a line of a note (or a self-arrow). */
+const NOTE_CHARS = 24;
 
 /** A drawn hop's whole text: its summary (or note), the watchers of a folded watch event, the agents of a folded reaction. */
 export function wholeText(h: DrawnHop, group: boolean): string {
@@ -277,7 +279,9 @@ export function renderSequence(hops: readonly DrawnHop[], messageMax = 160, grou
       // kubectl ↔ kube-apiserver ↔ etcd: neighbours whose every message is between them (the
       // request, the etcd write, the response) get twice the room and a line more
       const front = span === 1 && Math.max(index.get(h.from)!, index.get(h.to)!) <= frontEnd;
-      const chars = front ? 2 * fit.laneChars : span ? span * fit.laneChars - 2 : 1.5 * fit.laneChars;
+      // a note or self-arrow: about a lane and a half, at most NOTE_CHARS (a lane is only as wide
+      // as its widest neighbouring message, not its share of the pane)
+      const chars = front ? 2 * fit.laneChars : span && !isNote ? span * fit.laneChars - 2 : Math.min(NOTE_CHARS, 1.5 * fit.laneChars);
       const w = wrapText(abbreviateKey(drawnText(h, group)), chars, isNote ? NOTE_LINES : MESSAGE_LINES + (front ? 1 : 0));
       count = w.lines.length;
       // lines are already as short as the lanes allow (wrapText); `max` does not cut them again
@@ -295,7 +299,9 @@ export function renderSequence(hops: readonly DrawnHop[], messageMax = 160, grou
       if (!isNote) messageEvents.push(eventKey(h));
     }
     if (isNote) {
-      lines.push(from === to ? `${pad}Note over ${from}: ${text}` : `${pad}Note over ${from},${to}: ${text}`);
+      // fitted, a note sits over its author's lane only: Mermaid sizes a note over two lanes by
+      // their distance, not by its text, and the text would overflow the box
+      lines.push(from === to || fit ? `${pad}Note over ${from}: ${text}` : `${pad}Note over ${from},${to}: ${text}`);
       for (let i = 0; i < count; i++) notes.push(h.seq);
     } else {
       const arrow = h.kind === 'watch' ? '--)' : h.kind === 'response' ? '-->>' : '->>';
