@@ -38,13 +38,19 @@ export async function openApp(page: Page): Promise<void> {
   await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
 }
 
-/** The participant labels of the rendered sequence diagram, left to right. */
+/** The participant labels of the rendered sequence diagram (a label's lines joined), left to right. */
 export async function diagramParticipants(diagram: Locator): Promise<string[]> {
   return diagram.locator('svg text.actor').evaluateAll((els) => {
     const seen = new Map<string, number>();
+    // a label broken over lines ("replicaset-" / "controller") is one text element per line in its actor's group
+    const groups = new Map<Element, SVGTextElement[]>();
     for (const el of els as SVGTextElement[]) {
-      const name = el.textContent?.trim() ?? '';
-      if (name && !seen.has(name)) seen.set(name, el.getBBox().x + (el.getCTM()?.e ?? 0));
+      const g = el.parentElement ?? el;
+      groups.set(g, [...(groups.get(g) ?? []), el]);
+    }
+    for (const texts of groups.values()) {
+      const name = texts.map((t) => t.textContent?.trim() ?? '').join('');
+      if (name && !seen.has(name)) seen.set(name, texts[0].getBBox().x + (texts[0].getCTM()?.e ?? 0));
     }
     return [...seen].sort((a, b) => a[1] - b[1]).map(([n]) => n);
   });

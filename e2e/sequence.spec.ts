@@ -29,7 +29,9 @@ test('sequence diagram windows, filters and hop selection; step, fast-forward an
   await expect(page.locator(`${peekcart}[data-status=Running]`)).toHaveCount(3, { timeout: 15_000 });
   await expect(page.getByTestId('play-pause')).toHaveAccessibleName('Play');
 
-  // the first hops of the apply: reconciliation notes in tinted blocks
+  // the last N hops (the default view is the story of the last action: legible-relay.spec.ts),
+  // from the apply's first: reconciliation notes in tinted blocks
+  await page.getByTestId('sequence-window').selectOption('last');
   await page.getByTestId('seq-pin').check();
   await expect(svg).toContainText('desired 3 ≠ current 0 → create 3 Pods');
   await page.screenshot({ path: 'test-results/sequence-01-last.png' });

@@ -55,6 +55,12 @@ test('the self-healing tour plays to the end in English: NotReady, eviction, 3 P
   expect(dead).toMatch(/^node-\d$/);
   await next(page, 2);
   await expect(note).toContainText('Self-healing is just the loops never stopping');
+  // "After 300 s the taint eviction deleted the Pod…": it has happened, and the clock waits
+  await expect.poll(() => page.evaluate(() => window.__kubeRelay!.events.some((e) => e.reason === 'TaintManagerEviction'))).toBe(true);
+  await expect(page.locator('[data-testid=countdown][data-reason=eviction]')).toHaveCount(0);
+  const paused = await page.getByTestId('sim-time').getAttribute('data-sim-ms');
+  await page.waitForTimeout(1_500);
+  expect(await page.getByTestId('sim-time').getAttribute('data-sim-ms')).toBe(paused);
   await expect(page.getByTestId('tour-done')).toBeVisible();
   await expect(page.getByTestId('tour-next')).toHaveCount(0);
   await expect(runningPeekcart(page)).toHaveCount(3);
@@ -102,3 +108,60 @@ test('the kubectl bar runs docker against a machine: docker -H ssh://node-2 run'
   await page.locator('[data-testid=kill-node][data-node=node-2]').click();
   await expect(page.locator('[data-testid=standalone-container][data-node=node-2][data-name=web]')).toHaveAttribute('data-state', 'lost');
 });
+
+const simMs = async (page: Page) => Number(await page.getByTestId('sim-time').getAttribute('data-sim-ms'));
+
+/** Issue 15 §5: a narration waits for the reader, and the screen shows what it says. */
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`tours wait for the reader and start from their own screen at ${size.width}×${size.height}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await openApp(page);
+    // a previous user's screen: a relay filter, an apply's results, kubectl output
+    await page.getByTestId('sequence-window').selectOption('last');
+    await page.getByTestId('sequence-filter-object').fill('default/nothing');
+    await page.getByTestId('apply').click();
+    await expect(page.getByTestId('apply-result').first()).toBeVisible();
+    await page.getByTestId('tab-kubectl').click();
+    await page.getByTestId('kubectl-input').fill('get nodes');
+    await page.getByTestId('kubectl-input').press('Enter');
+    await expect(page.getByTestId('kubectl-output')).toContainText('control-plane');
+
+    await page.getByTestId('speed').selectOption('10');
+    await startTour(page, 'relay');
+    // the tour's own screen: default relay view, no filter, no results, no kubectl output, its manifest
+    await expect(page.getByTestId('sequence-window')).toHaveValue('action');
+    await expect(page.getByTestId('sequence-filter-object')).toHaveValue('');
+    await expect(page.getByTestId('apply-result')).toHaveCount(0);
+    await expect(page.getByTestId('kubectl-output')).toHaveText('');
+    await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorText)).toContain('image: peekcart:latest');
+
+    // the first narration: the clock stands still while the reader reads
+    await expect(page.getByTestId('play-pause')).toHaveAccessibleName('Play');
+    const t0 = await simMs(page);
+    await page.waitForTimeout(1_500);
+    expect(await simMs(page)).toBe(t0);
+
+    // "kubectl is done, yet no Pod runs … 3 Pods with no node": so it is, and stays so while shown
+    await next(page, 1);
+    await expect(page.getByTestId('tour-note')).toContainText('kubectl is done, yet no Pod runs');
+    const pods = page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"]');
+    const unscheduled = page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Pending]');
+    await expect(unscheduled).toHaveCount(3);
+    const t1 = await simMs(page);
+    await page.waitForTimeout(2_000);
+    expect(await simMs(page)).toBe(t1);
+    await expect(pods.and(page.locator('[data-status=Running]'))).toHaveCount(0);
+    expect(await page.evaluate(() => window.__kubeRelay!.objects.filter((o) => o.kind === 'Pod' && o.metadata.name.startsWith('peekcart-') && o.spec?.nodeName).length)).toBe(0);
+    // the relay tells the step's story: the apply's first hop is there
+    const first = await page.evaluate(() => window.__kubeRelay!.relay.find((h) => h.from === 'kubectl' && h.summary === 'create Deployment default/peekcart')!.seq);
+    await expect(page.locator(`[data-testid=sequence-diagram] text.messageText[data-seq="${first}"]`).first()).toBeVisible();
+    await page.screenshot({ path: `test-results/tour-relay-paused-${size.width}.png` });
+
+    await next(page, 2);
+    await expect(runningPeekcart(page)).toHaveCount(3);
+    await page.getByTestId('tour-exit').click();
+  });
+}

@@ -48,6 +48,8 @@ function attachedOnly(what: string): Error {
 function startAttached(base: string): void {
   if (attachment) return;
   document.documentElement.dataset.engine = 'attached';
+  // an API server's relay carries no user actions to tell the story of: follow the newest hops
+  kubeStore.setState((s) => (s.sequenceView.mode === 'action' ? { sequenceView: { ...s.sequenceView, mode: 'last' } } : {}));
   attachment = startAttach({
     base,
     onBatch: (b) => receiveBatch(b),
@@ -179,7 +181,7 @@ export const cluster = {
   podServes: (namespace: string, name: string): Promise<PodContainerServes[]> => api().podServes(namespace, name),
   // tours (ui/tours): the worker parses tour files and plays their steps on the live cluster
   parseTour: (text: string): Promise<ParsedTour> => api().parseTour(text),
-  runScenarioSteps: (steps: Step[]) => run(() => api().runScenarioSteps(steps)),
+  runScenarioSteps: (steps: Step[], opts?: { pauseWhenDone?: boolean }) => run(() => api().runScenarioSteps(steps, opts)),
   finishScenarioSteps: () => run(() => api().finishScenarioSteps()),
   cancelScenarioSteps: () => run(() => api().cancelScenarioSteps()),
   /** `nslookup name` from a Pod in `fromNamespace` (Network panel); rejects with the worker's error. */

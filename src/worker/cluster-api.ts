@@ -28,7 +28,7 @@ import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
-import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
+import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, objectKey, type ActionStory, type ClusterApi, type ObjectChangeMsg, type StepFilter, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
@@ -108,6 +108,14 @@ const FAST_FORWARD_LIMIT_MS = 15 * 60_000;
 /** Session logs from before steps recorded `until`: such a step fired at most this many timers looking for a non-heartbeat hop. */
 const LEGACY_STEP_TIMERS = 2_000;
 
+/** Scenario steps that only let time pass (or look): never a story's start. */
+const TIME_STEPS = new Set<string>(['advance', 'settle', 'snapshot', 'note', 'expect']);
+
+/** A Node as a story subject (a machine powered off or on is the Node of the same name). */
+function nodeSubject(name: string): ActionStory['subjects'][number] {
+  return { resource: 'nodes', namespace: '', name };
+}
+
 /** Whether the user's relay view (`f`, see {@link StepFilter}) shows hop `h`. */
 export function stepShows(h: RelayHop, f: StepFilter): boolean {
   if (h.category === 'heartbeat' && !f.heartbeats) return false;
@@ -138,6 +146,10 @@ export class ClusterHost implements ClusterApi {
   private sliceScheduled = false;
   /** Simulated ms per wall ms actually reached (sent as `pace`). */
   private readonly paceMeter = new PaceMeter();
+  /** The latest user action that wrote to the cluster (protocol.ts ActionStory). */
+  private story: ActionStory | null = null;
+  /** Pause the clock the moment the queued scenario steps are done (a tour's narration waits for the reader). */
+  private pauseWhenScriptDone = false;
   private timer: unknown = null;
   private lastWall: number;
   /** Simulated time owed but not yet run: the engine's clock moves in whole milliseconds. */
@@ -147,7 +159,7 @@ export class ClusterHost implements ClusterApi {
   /** Scenario steps a tour queued on the live cluster (script.ts); each executed step is recorded. */
   private readonly script = new ScriptPlayer((step) => {
     this.record({ op: 'scenarioStep', step });
-    ScriptPlayer.run(this.engine(), step);
+    this.runScenarioStep(step);
     this.dirty = true;
   });
   /** docker engines' version last sent to the UI (-1: send on the next batch). */
@@ -174,6 +186,8 @@ export class ClusterHost implements ClusterApi {
     this.unlisten?.();
     this.fault = null;
     this.applySeq = null;
+    this.story = null;
+    this.pauseWhenScriptDone = false;
     this.watch?.session.stop();
     this.watch = null;
     this.cluster = this.deps.createCluster();
@@ -235,7 +249,10 @@ export class ClusterHost implements ClusterApi {
       this.runSlice(this.deps.setTimeout ? SLICE_MS : TICK_BUDGET_MS);
     }
     if (this.running) this.paceMeter.record(wall, this.cluster.now());
-    if (this.script.status.pending) this.pumpScript();
+    if (this.script.status.pending) {
+      this.pumpScript();
+      this.pauseIfScriptDone();
+    }
     this.flush();
   }
 
@@ -276,7 +293,7 @@ export class ClusterHost implements ClusterApi {
   apply(text: string): ApplyResult[] {
     this.applySeq = this.cluster.relay.lastSeq + 1;
     this.record({ op: 'apply', text });
-    const results = this.cluster.apply(text);
+    const results = this.act('apply', () => this.cluster.apply(text));
     this.flush();
     return results;
   }
@@ -407,13 +424,13 @@ export class ClusterHost implements ClusterApi {
 
   killNode(name: string): void {
     this.record({ op: 'kill', node: name });
-    this.cluster.killNode(name);
+    this.act('kill', () => this.cluster.killNode(name), [nodeSubject(name)]);
     this.flush();
   }
 
   restoreNode(name: string): void {
     this.record({ op: 'restore', node: name });
-    this.cluster.restoreNode(name);
+    this.act('restore', () => this.cluster.restoreNode(name), [nodeSubject(name)]);
     this.flush();
   }
 
@@ -426,14 +443,14 @@ export class ClusterHost implements ClusterApi {
       n = `node-${i}`;
     }
     this.record({ op: 'addNode', node: n });
-    this.cluster.addNode({ name: n });
+    this.act('addNode', () => this.cluster.addNode({ name: n }), [nodeSubject(n)]);
     this.flush();
     return n;
   }
 
   removeNode(name: string): void {
     this.record({ op: 'removeNode', node: name });
-    this.cluster.removeNode(name);
+    this.act('removeNode', () => this.cluster.removeNode(name), [nodeSubject(name)]);
     this.flush();
   }
 
@@ -451,7 +468,7 @@ export class ClusterHost implements ClusterApi {
 
   deletePod(namespace: string, name: string): void {
     this.record({ op: 'deletePod', namespace, name });
-    this.cluster.deletePod(namespace, name);
+    this.act('deletePod', () => this.cluster.deletePod(namespace, name));
     this.flush();
   }
 
@@ -468,9 +485,11 @@ export class ClusterHost implements ClusterApi {
     let result: KubectlResult & { watchId?: number };
     this.record({ op: 'kubectl', line });
     try {
-      result = this.cluster.kubectl(line, undefined, (session) => {
-        this.watch = { id: ++this.watchSeq, session };
-      });
+      result = this.act('kubectl', () =>
+        this.cluster.kubectl(line, undefined, (session) => {
+          this.watch = { id: ++this.watchSeq, session };
+        }),
+      );
       const opened = this.watch as { id: number } | null; // set by the callback above
       if (opened) result = { ...result, watchId: opened.id };
     } catch (e) {
@@ -556,20 +575,38 @@ export class ClusterHost implements ClusterApi {
     return { scenario, title };
   }
 
-  runScenarioSteps(steps: Step[]): void {
+  /**
+   * Queues scenario steps on the live cluster (a tour's, worker/script.ts). With `pauseWhenDone`
+   * the clock pauses at the simulated moment the last of them is done (an `advance` ends
+   * exactly on time), so that what the next narration says is what the screen shows.
+   */
+  runScenarioSteps(steps: Step[], opts: { pauseWhenDone?: boolean } = {}): void {
+    this.pauseWhenScriptDone = opts.pauseWhenDone ?? false;
     this.script.enqueue(this.engine(), steps);
+    this.pauseIfScriptDone();
     this.dirty = true;
     this.flush();
   }
 
   finishScenarioSteps(): void {
     this.script.finish(this.engine());
+    this.pauseIfScriptDone();
     this.dirty = true;
     this.flush();
   }
 
+  /** Ends a `pauseWhenDone` run once nothing is queued: the clock stops where the steps left it. */
+  private pauseIfScriptDone(): void {
+    if (!this.pauseWhenScriptDone || this.script.status.pending > 0) return;
+    this.pauseWhenScriptDone = false;
+    this.running = false;
+    this.owedMs = 0;
+    this.dirty = true;
+  }
+
   cancelScenarioSteps(): void {
     this.script.cancel();
+    this.pauseWhenScriptDone = false;
     this.dirty = true;
     this.flush();
   }
@@ -591,7 +628,7 @@ export class ClusterHost implements ClusterApi {
   applyKustomize(files: Record<string, string>, dir: string): ApplyResult[] {
     this.applySeq = this.cluster.relay.lastSeq + 1;
     this.record({ op: 'applyKustomize', files: { ...files }, dir });
-    const results = applyKustomize(this.cluster, files, dir);
+    const results = this.act('apply', () => applyKustomize(this.cluster, files, dir));
     this.flush();
     return results;
   }
@@ -642,7 +679,9 @@ export class ClusterHost implements ClusterApi {
     for (const a of log.actions) {
       run.runTo(a.at);
       this.log.push(a);
+      const first = c.relay.lastSeq + 1;
       this.replayAction(a, run);
+      if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind))) this.markStory(a.op === 'applyKustomize' ? 'apply' : a.op, first, a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : []);
       run.catchUp();
       this.replayFrame();
     }
@@ -703,7 +742,7 @@ export class ClusterHost implements ClusterApi {
           run.runTo(a.until);
           break;
         case 'scenarioStep':
-          ScriptPlayer.run(this.engine(), a.step);
+          this.runScenarioStep(a.step);
           break;
         case 'docker':
           this.engine().dockerCommand(a.line);
@@ -743,6 +782,44 @@ export class ClusterHost implements ClusterApi {
     setTimeout(() => {
       throw new Error('kube-relay test crash');
     }, 0);
+  }
+
+  /**
+   * Runs a user action; when it wrote to the cluster (a hop to etcd), it becomes the story the
+   * relay tells (protocol.ts ActionStory). A read (`kubectl get`) leaves the story as it was.
+   */
+  private act<T>(label: string, fn: () => T, subjects: ActionStory['subjects'] = []): T {
+    const first = this.cluster.relay.lastSeq + 1;
+    try {
+      return fn();
+    } finally {
+      this.markStory(label, first, subjects);
+    }
+  }
+
+  /** Makes hops `first`… (recorded by one action) the story's start when one of them wrote to etcd. */
+  private markStory(label: string, first: number, subjects: ActionStory['subjects']): void {
+    const end = this.cluster.relay.lastSeq;
+    if (end < first) return;
+    const wrote = this.cluster.relay.since(first - 1).some((h) => h.to === 'etcd' && h.category !== 'heartbeat' && h.category !== 'event');
+    if (wrote) this.story = { seq: first, endSeq: end, label, subjects };
+  }
+
+  /** One scenario step (a tour's) as a user action: its writes start the story; time steps do not. */
+  private runScenarioStep(step: Step): void {
+    if (TIME_STEPS.has(step.kind)) {
+      ScriptPlayer.run(this.engine(), step);
+      return;
+    }
+    const first = this.cluster.relay.lastSeq + 1;
+    let target: string | undefined;
+    try {
+      target = ScriptPlayer.run(this.engine(), step).target;
+    } finally {
+      const node = (step.kind === 'killNode' || step.kind === 'restoreNode') && target ? [nodeSubject(target)] : [];
+      if (step.kind === 'apply') this.applySeq = first;
+      this.markStory(step.kind, first, node);
+    }
   }
 
   private engine(): Cluster {
@@ -803,6 +880,7 @@ export class ClusterHost implements ClusterApi {
       pace: this.running ? this.paceMeter.pace() : null,
       profile: c.timings.profile,
       applySeq: this.applySeq,
+      story: this.story,
       fault: this.fault,
       ...this.dockerBatch(),
       script: this.script.status,

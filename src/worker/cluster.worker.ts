@@ -16,10 +16,12 @@ for (const r of BUILTIN_RESOURCES) {
 }
 
 const host = new ClusterHost({
-  createCluster: () => new Cluster({ seed: 1, nodes: 3 }),
-  // the clock the user sees counts from the cluster's boot (30 s before the engine's time zero),
-  // so that it agrees with the nodes' AGE and creationTimestamps (docs/time-model.md#boot-and-time-zero)
-  startMs: DEFAULT_START_MS - BOOT_MS,
+  // One clock: the cluster boots at 2026-01-01T00:00:00Z (its time zero, when the user can
+  // act, is BOOT_MS later) and the toolbar counts from the boot (docs/ui-hooks.md: ms since the
+  // cluster started; docs/time-model.md#boot-and-time-zero), so the toolbar, the nodes' AGE and every timestamp or time of day
+  // (creationTimestamp, Events, relay notes) read the same simulated time.
+  createCluster: () => new Cluster({ seed: 1, nodes: 3, startMs: DEFAULT_START_MS + BOOT_MS }),
+  startMs: DEFAULT_START_MS,
   describeRow,
   // kinds added by a CustomResourceDefinition (Machine…): the plural of the kind in its group
   resourceOf: (o: KObject) => resourceByKind.get(o.kind) ?? `${o.kind.toLowerCase()}s${o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : ''}`,

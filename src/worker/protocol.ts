@@ -13,7 +13,7 @@
  * next batch only once the UI took the previous one (back-pressure.ts).
  */
 import type { KObject } from '../cluster/api/types';
-import type { RelayHop } from '../cluster/relay/relay-event';
+import type { ActionStory, RelayHop } from '../cluster/relay/relay-event';
 import type { Deadline } from '../cluster/sim/clock';
 import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
@@ -68,6 +68,9 @@ export interface ObjectChangeMsg {
   controllers?: readonly string[];
 }
 
+/** The latest user action as the relay's story starts it (relay-event.ts). */
+export type { ActionStory };
+
 /** What the worker pushes once per tick. */
 export interface TickBatch {
   /** Cluster generation: increments on every reset; batches of an older generation are stale. */
@@ -99,6 +102,12 @@ export interface TickBatch {
   profile: string;
   /** seq of the first relay hop of the latest `apply` (null before any). */
   applySeq: number | null;
+  /**
+   * The latest user action that wrote to the cluster (apply, kill, scale, delete, a tour
+   * step…): the relay's default view tells its story (ui/sequence/story.ts). Null before any.
+   * Absent from batches built elsewhere (attach mode): no story there.
+   */
+  story?: ActionStory | null;
   /** Set when the engine threw while running timers; playback is then paused. */
   fault: string | null;
   /** Containers run the `docker run` way (no API object): the whole list, sent on reset and when it changed. */
@@ -224,7 +233,7 @@ export interface ClusterApi {
    * `settle` wait on the wall clock at the current speed; each executed step is recorded in
    * the session log. Progress comes in the batches' `script`.
    */
-  runScenarioSteps(steps: Step[]): void;
+  runScenarioSteps(steps: Step[], opts?: { pauseWhenDone?: boolean }): void;
   /** Fast-forwards the queued steps (the rest of the current tour segment). */
   finishScenarioSteps(): void;
   /** Drops queued steps (leaving a tour). */

@@ -73,3 +73,18 @@ export function reconcileRecordOf(h: RelayHop): ReconcileRecord | null {
 
 /** Input to {@link RelayRecorder.record}: a hop without seq/time/cause (filled in). */
 export type HopInput = Omit<RelayHop, 'seq' | 'time' | 'cause'> & { cause?: number | null };
+
+/**
+ * A user action as the relay's story starts it: hops `seq`…`endSeq` were recorded while the
+ * action ran (its own requests: kubectl → kube-apiserver → etcd…); every later hop caused by
+ * one of them, transitively, belongs to its story. `subjects` are objects whose later
+ * reconciliations belong to the story although no hop of the action caused them (a killed
+ * node's: node-lifecycle-controller notices the silence on its own timer).
+ */
+export interface ActionStory {
+  seq: number;
+  endSeq: number;
+  /** What the user did: "apply", "kill", "kubectl", "deletePod", a scenario step's kind… */
+  label: string;
+  subjects: { resource: string; namespace: string; name: string }[];
+}

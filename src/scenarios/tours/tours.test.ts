@@ -30,6 +30,14 @@ const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
     expect(r.final.standaloneContainers?.map((c) => [c.state, c.restartCount])).toEqual([['running', 1]]);
   },
   '2-relay.tour.yaml': (r) => {
+    // the second narration ("kubectl is done, yet no Pod runs … 3 Pods with no node") is what the cluster shows then
+    const created = live(snap(r, 'pods-created'), 'Pod', 'peekcart-');
+    expect(created.map((p) => [p.status?.phase, p.spec?.nodeName ?? null])).toEqual([
+      ['Pending', null],
+      ['Pending', null],
+      ['Pending', null],
+    ]);
+    expect(live(snap(r, 'pods-created'), 'ReplicaSet', 'peekcart-')).toHaveLength(1);
     const deleted = r.steps.find((s) => s.step === 'deletePod')!.target!.split('/')[1];
     const pods = running(r.final, 'peekcart-');
     expect(pods).toHaveLength(3);

@@ -26,6 +26,10 @@ export const en = {
   },
   sequence: {
     window: 'show',
+    modeAction: 'story of the last action',
+    background: 'background',
+    backgroundTitle: 'Also draw what your last action did not cause: heartbeats, Lease renewals, node status, resyncs, other controllers’ churn',
+    actionHint: 'Apply a manifest, scale, delete or kill a node: the relay of your action appears here, from kubectl → kube-apiserver on. Background activity is behind “background”.',
     modeLast: 'last N hops',
     modeReconcile: 'one reconciliation',
     modeStory: "one object's story",

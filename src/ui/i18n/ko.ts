@@ -33,6 +33,10 @@ export const ko: Messages = {
   },
   sequence: {
     window: '보기',
+    modeAction: '마지막 동작의 이야기',
+    background: '배경',
+    backgroundTitle: '마지막 동작이 일으키지 않은 것도 그린다: heartbeat, Lease 갱신, 노드 상태, 재동기화, 다른 컨트롤러의 변화',
+    actionHint: '매니페스트를 apply 하거나, scale, delete, 노드 끄기를 하면 그 동작의 릴레이가 kubectl → kube-apiserver부터 여기에 보인다. 배경 활동은 ‘배경’에 있다.',
     modeLast: '최근 N개 홉',
     modeReconcile: '조정(reconcile) 한 번',
     modeStory: '오브젝트 하나의 이야기',

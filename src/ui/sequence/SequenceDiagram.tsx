@@ -14,7 +14,7 @@ import { memo, useEffect, useId, useRef, useState } from 'react';
 import { kubeStore, useKubeStore, type KubeState } from '../store/store';
 import { selectSequenceOptions } from '../store/selectors';
 import { setSequenceOptions } from '../store/actions';
-import { orderParticipants, renderSequence } from './to-mermaid';
+import { orderParticipants, renderSequence, type RenderedSequence } from './to-mermaid';
 import { participantsOf, reconciliations, storyTarget, windowHops, type Reconciliation, type WindowMode } from './window';
 import { selectHop, setSequenceView, showStory } from './sequence-actions';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +28,9 @@ const RENDER_MS = 300;
 const RENDER_GAP_FACTOR = 10;
 /** …but never longer than this (ms). */
 const RENDER_MAX_GAP_MS = 2_000;
+/** Hops of a new story in its first render, and how many more each next render may add. */
+const STORY_FIRST = 24;
+const STORY_STEP = 96;
 /** Message text longer than this is cut in the diagram (the full hop is in the store). */
 const MESSAGE_MAX = 56;
 
@@ -49,7 +52,9 @@ function loadMermaid(): Promise<Mermaid> {
       wrap: false,
       themeVariables: { fontSize: '12px' },
       // useMaxWidth: the SVG fits the pane's width (no useless sideways scrolling)
-      sequence: { mirrorActors: true, actorMargin: 16, width: 110, height: 30, boxMargin: 4, boxTextMargin: 2, noteMargin: 4, messageMargin: 22, wrap: false, useMaxWidth: true },
+      // narrow lanes: a lane is as wide as its label (broken after a "-" or "/" in the story
+      // view) and spaced by the widest message between neighbours (wrapped to fit the pane)
+      sequence: { mirrorActors: true, actorMargin: 10, width: 60, height: 30, wrapPadding: 6, boxMargin: 4, boxTextMargin: 2, noteMargin: 4, messageMargin: 22, wrap: false, useMaxWidth: true },
     });
     return m;
   });
@@ -98,7 +103,7 @@ const selectStoryLabel = (s: KubeState): string | null => {
 };
 
 /** Why nothing is drawn: no hops yet, story mode with no object, or the window/filters leave none. */
-type EmptyReason = 'none' | 'story' | 'filtered' | null;
+type EmptyReason = 'none' | 'story' | 'filtered' | 'action' | null;
 
 /** Window mode, reconciliation picker, object filter, component filter, "story of the selected object". */
 const WindowControls = memo(function WindowControls({ participants, recs }: { participants: string[]; recs: Reconciliation[] }) {
@@ -113,11 +118,17 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
       <label>
         {t('sequence.window')}{' '}
         <select data-testid="sequence-window" aria-label={t('sequence.window')} value={v.mode} onChange={(e) => setSequenceView({ mode: e.target.value as WindowMode })}>
+          <option value="action">{t('sequence.modeAction')}</option>
           <option value="last">{t('sequence.modeLast')}</option>
           <option value="reconcile">{t('sequence.modeReconcile')}</option>
           <option value="story">{t('sequence.modeStory')}</option>
         </select>
       </label>
+      {v.mode === 'action' && (
+        <label title={t('sequence.backgroundTitle')}>
+          <input type="checkbox" data-testid="sequence-background" checked={v.background === true} onChange={(e) => setSequenceView({ background: e.target.checked })} /> {t('sequence.background')}
+        </label>
+      )}
       {v.mode === 'reconcile' && (
         <select data-testid="sequence-reconcile" aria-label={t('sequence.modeReconcile')} value={v.reconcile ?? ''} onChange={(e) => setSequenceView({ reconcile: e.target.value ? Number(e.target.value) : null })}>
           <option value="">{t('sequence.latest')}</option>
@@ -177,18 +188,57 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
   );
 });
 
-/** Marks the SVG's message and note elements with their hop's seq; highlights the selected hop. */
-function annotate(root: HTMLElement, messages: number[], notes: number[], selected: number | null): void {
+/**
+ * Marks the SVG's message and note text elements (one per line) with their hop's seq, gives
+ * each its hop's whole text as a hover title (an SVG <title>: a label cut with "…" reads whole
+ * on hover), tags a folded watch event's lines with `data-event`, highlights the selected hop.
+ */
+function annotate(root: HTMLElement, r: RenderedSequence, selected: number | null): void {
+  // the <title> goes in a group around the text line (not inside it: the line's own text stays its text)
+  const title = (el: Element, text: string | undefined) => {
+    if (!text || !el.parentNode) return;
+    const svg = 'http://www.w3.org/2000/svg';
+    const g = document.createElementNS(svg, 'g');
+    g.setAttribute('class', 'hop-title');
+    const t = document.createElementNS(svg, 'title');
+    t.textContent = text;
+    el.parentNode.insertBefore(g, el);
+    g.append(t, el);
+  };
   root.querySelectorAll('text.messageText').forEach((el, i) => {
-    if (i < messages.length) el.setAttribute('data-seq', String(messages[i]));
+    if (i >= r.messages.length) return;
+    el.setAttribute('data-seq', String(r.messages[i]));
+    const ev = r.messageEvents?.[i];
+    if (ev) el.setAttribute('data-event', ev);
+    title(el, r.messageTitles?.[i]);
   });
   root.querySelectorAll('text.noteText').forEach((el, i) => {
-    if (i >= notes.length) return;
-    el.setAttribute('data-seq', String(notes[i]));
+    if (i >= r.notes.length) return;
+    el.setAttribute('data-seq', String(r.notes[i]));
     const box = el.previousElementSibling;
-    if (box?.classList.contains('note')) box.setAttribute('data-seq', String(notes[i]));
+    if (box?.classList.contains('note')) box.setAttribute('data-seq', String(r.notes[i]));
+    title(el, r.noteTitles?.[i]);
   });
   highlight(root, selected);
+}
+
+/** Text of 12 px: about this many px per character (what the lanes' room is counted in). */
+const CHAR_PX = 6.8;
+/** Fewest and most characters a lane's room holds in the story view. */
+const MIN_LANE_CHARS = 9;
+const MAX_LANE_CHARS = 40;
+
+/** The SVG's own width (its viewBox), 0 before one is drawn. */
+function naturalWidth(root: HTMLElement): number {
+  return root.querySelector('svg')?.viewBox?.baseVal?.width ?? 0;
+}
+
+/** The story view: the SVG never wider than the pane (text was wrapped to fit it), never scaled up. */
+function fitPane(root: HTMLElement): void {
+  const svg = root.querySelector('svg');
+  if (!svg) return;
+  svg.style.maxWidth = `min(100%, ${Math.round(naturalWidth(root))}px)`;
+  svg.style.width = '100%';
 }
 
 /** Below this scale the 12 px message text would be unreadable: the diagram scrolls sideways instead. */
@@ -232,6 +282,11 @@ export function SequenceDiagram() {
     let lastText = '';
     let lastParticipants = '';
     let lastRecs = '';
+    let lastFitKey = '';
+    let laneChars = MAX_LANE_CHARS;
+    let lastStorySeq: number | null = null;
+    let budgetFor: number | null = null;
+    let storyBudget = STORY_FIRST;
     let n = 0;
     let alive = true;
     /** Wait before the next render (ms): RENDER_MS, or longer after a slow render. */
@@ -258,14 +313,34 @@ export function SequenceDiagram() {
         lastRecs = rsKey;
         setRecs(rs);
       }
-      const hops = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView);
+      const all = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView, s.story);
+      // a new story is drawn from its first hops at once, then grows by STORY_STEP per render:
+      // its start shows without waiting for a render of the whole, and no render is much
+      // longer than the one before
+      const action = s.sequenceView.mode === 'action';
+      if (action && s.story?.seq !== budgetFor) {
+        budgetFor = s.story?.seq ?? null;
+        storyBudget = STORY_FIRST;
+      }
+      const hops = action && all.length > storyBudget ? all.slice(0, storyBudget) : all;
+      const truncated = hops.length < all.length;
       if (!hops.length) {
-        setEmpty(!s.hops.length ? 'none' : s.sequenceView.mode === 'story' && !storyTarget(s.hops, s.sequenceView) ? 'story' : 'filtered');
+        const mode = s.sequenceView.mode;
+        setEmpty(mode === 'action' && !s.story ? 'action' : !s.hops.length ? 'none' : mode === 'story' && !storyTarget(s.hops, s.sequenceView) ? 'story' : 'filtered');
         if (host.current) host.current.innerHTML = '';
         lastText = '';
         return;
       }
-      const r = renderSequence(hops, MESSAGE_MAX, true, true);
+      // the story fits the pane: its text wraps into the room its lanes have (fit-text.ts)
+      const pane = Math.max(320, (scroller.current?.clientWidth ?? 1200) - 8);
+      const lanes = new Set(hops.flatMap((h) => [h.from, h.to])).size;
+      const fitKey = `${pane}|${lanes}`;
+      if (fitKey !== lastFitKey) {
+        lastFitKey = fitKey;
+        laneChars = Math.max(MIN_LANE_CHARS, Math.min(MAX_LANE_CHARS, Math.floor(pane / lanes / CHAR_PX)));
+      }
+      const fit = s.sequenceView.mode === 'action' ? { laneChars } : undefined;
+      const r = renderSequence(hops, MESSAGE_MAX, true, true, fit);
       const text = r.text;
       if (text === lastText) return;
       rendering = true;
@@ -277,14 +352,29 @@ export function SequenceDiagram() {
         const { svg } = await mermaid.render(`${baseId}-${n++}`, text, scratch.current ?? undefined);
         if (!alive || !host.current) return;
         const el = scroller.current;
-        const follow = !s.sequence.pinned && (!el || el.scrollTop + el.clientHeight >= el.scrollHeight - 40);
+        // the story reads from its first hop: a new story starts at the top, and new hops of it
+        // append below without moving the view; the last N hops follow the newest
+        const newStory = s.sequenceView.mode === 'action' && s.story?.seq !== lastStorySeq;
+        lastStorySeq = s.story?.seq ?? null;
+        const follow = s.sequenceView.mode !== 'action' && !s.sequence.pinned && (!el || el.scrollTop + el.clientHeight >= el.scrollHeight - 40);
         host.current.innerHTML = svg;
-        keepReadable(host.current);
-        annotate(host.current, r.messages, r.notes, kubeStore.getState().selectedHop);
+        const natural = naturalWidth(host.current);
+        if (fit && natural > pane + 1 && laneChars > MIN_LANE_CHARS) {
+          // still wider than the pane (a long word, a wide note): narrow the lanes' text, draw again
+          laneChars = Math.max(MIN_LANE_CHARS, Math.min(laneChars - 1, Math.floor((laneChars * pane) / natural)));
+          again = true;
+        }
+        if (fit) fitPane(host.current);
+        else keepReadable(host.current);
+        annotate(host.current, r, kubeStore.getState().selectedHop);
+        if (action) storyBudget = hops.length + STORY_STEP;
+        if (truncated) again = true;
+        host.current.dataset.mode = s.sequenceView.mode;
         lastText = text;
         setEmpty(null);
         setError(null);
         if (follow && el) el.scrollTop = el.scrollHeight;
+        if (newStory && el) el.scrollTop = 0;
         gap = Math.min(RENDER_MAX_GAP_MS, Math.max(RENDER_MS, (performance.now() - started) * RENDER_GAP_FACTOR));
       } catch (e) {
         setError(e instanceof Error ? e.message : String(e));
@@ -319,8 +409,11 @@ export function SequenceDiagram() {
       }
     });
     if (scroller.current) observer.observe(scroller.current);
+    // the first story must not wait for Mermaid's chunk: fetch and parse it while the page is idle
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(() => void loadMermaid(), { timeout: 3_000 }) : null;
     const unsubscribe = kubeStore.subscribe((s, p) => {
       if (s.sequence !== p.sequence || s.sequenceView !== p.sequenceView) schedule(true);
+      else if (s.story !== p.story) schedule(true);
       else if (s.hops !== p.hops || s.applySeq !== p.applySeq) schedule();
       if (s.selectedHop !== p.selectedHop && host.current) highlight(host.current, s.selectedHop);
       // story mode with nothing picked: the next object selected (card, row) becomes the story
@@ -336,6 +429,7 @@ export function SequenceDiagram() {
     schedule();
     return () => {
       alive = false;
+      if (idle !== null) cancelIdleCallback(idle);
       observer.disconnect();
       unsubscribe();
       hostEl?.removeEventListener('click', onClick);
@@ -354,7 +448,7 @@ export function SequenceDiagram() {
       <div className="sequence-scroll" ref={scroller}>
         {empty && (
           <div className="muted placeholder" data-testid="sequence-empty" data-reason={empty}>
-            {t(empty === 'story' ? 'sequence.storyHint' : empty === 'filtered' ? 'sequence.windowEmpty' : 'panes.relayEmpty')}
+            {t(empty === 'story' ? 'sequence.storyHint' : empty === 'filtered' ? 'sequence.windowEmpty' : empty === 'action' ? 'sequence.actionHint' : 'panes.relayEmpty')}
           </div>
         )}
         {error && <div className="error">{error}</div>}

@@ -14,6 +14,8 @@
  * start a comment or inject markup.
  */
 import type { RelayHop } from '../../cluster/relay/relay-event';
+import type { DrawnHop } from './story';
+import { laneLabel, wrapText } from './fit-text';
 
 export interface SequenceOptions {
   /** Show Lease renewals and node status heartbeats. */
@@ -54,6 +56,12 @@ function rank(p: string): [number, number, string] {
     return [3, i < 0 ? CONTROLLER_ORDER.length : i, p];
   }
   if (p === 'kube-scheduler') return [4, 0, p];
+  // a folded lane of every node's agent ("kube-proxy ×4", story.ts): after the per-node lanes
+  const many = / ×\d+$/.exec(p);
+  if (many) {
+    const comp = NODE_COMPONENTS.indexOf(p.slice(0, many.index));
+    if (comp >= 0) return [5, comp, '\uffff'];
+  }
   const slash = p.indexOf('/');
   if (slash > 0) {
     const comp = NODE_COMPONENTS.indexOf(p.slice(0, slash));
@@ -150,10 +158,65 @@ export function toMermaid(hops: readonly RelayHop[], messageMax = 160): string {
 /** A rendered diagram and, in drawing order, the seq of each message arrow and of each note. */
 export interface RenderedSequence {
   text: string;
-  /** seq per message arrow (the SVG's `.messageText` elements, in order). */
+  /** seq per message text line (the SVG's `.messageText` elements, in order: one per line). */
   messages: number[];
-  /** seq per note (the SVG's `.noteText` elements, in order). */
+  /** seq per note text line (the SVG's `.noteText` elements, in order: one per line). */
   notes: number[];
+  /** Per entry of `messages`, the hop's whole text (hover title); present with `fit` or `noWrap` (the UI's renders). */
+  messageTitles?: string[];
+  /** Per entry of `notes`, the hop's whole text; present with `fit` or `noWrap`. */
+  noteTitles?: string[];
+  /** Per entry of `messages`, the watch event a folded delivery stands for (`verb resource ns/name rv cause`), else ''. */
+  messageEvents?: string[];
+}
+
+/**
+ * Fitting the diagram into its pane (fit-text.ts): `laneChars` characters of 12 px text fit in
+ * the room of one lane; messages wrap into the lanes they span, notes into about one and a
+ * half lanes, lane labels break after a `-` or `/`.
+ */
+export interface FitOptions {
+  laneChars: number;
+}
+
+/** Lines a message may take, and a note. */
+const MESSAGE_LINES = 3;
+const NOTE_LINES = 4;
+/** Most characters on a line of a note (or a self-arrow). */
+const NOTE_CHARS = 24;
+
+/** A drawn hop's whole text: its summary (or note), the watchers of a folded watch event, the agents of a folded reaction. */
+export function wholeText(h: DrawnHop, group: boolean): string {
+  const base = group && h.note !== undefined ? h.note : h.summary;
+  const parts = [base];
+  if (h.watchers && h.watchers.length > 1) {
+    parts.push(`delivered to ${h.watchers.length} watchers: ${h.watchers.join(', ')}`);
+    if (h.acting?.length) parts.push(`acted on by ${h.acting.join(', ')}`);
+  }
+  if (h.actors && h.actors.length > 1) parts.push(`each of ${h.actors.join(', ')}`);
+  return parts.join(' — ');
+}
+
+/**
+ * An etcd key drawn short in the story view, `put …/deployments.apps/default/peekcart (rev
+ * 121)`: the `/registry/` prefix every key shares is what a message loses first (the whole
+ * key is the hover title).
+ */
+function abbreviateKey(text: string): string {
+  return text.replace(/^(put|delete|get) \/registry\//, '$1 …/');
+}
+
+/** What identifies a drawn watch event (`verb resource namespace/name resourceVersion cause`); '' for other hops. */
+function eventKey(h: DrawnHop): string {
+  return h.kind === 'watch' ? `${h.verb ?? ''} ${h.resource ?? ''} ${h.namespace ?? ''}/${h.name ?? ''} ${h.resourceVersion ?? ''} ${h.cause ?? ''}` : '';
+}
+
+/** The short text drawn for a hop: its summary (or note), and "+N watchers" for a folded event. */
+function drawnText(h: DrawnHop, group: boolean): string {
+  const base = group && h.note !== undefined ? h.note : h.summary;
+  const lane = / ×(\d+)$/.exec(h.to);
+  const others = (h.watchers?.length ?? 0) - (lane ? Number(lane[1]) : 1);
+  return others > 0 ? `${base} (+${others} watcher${others === 1 ? '' : 's'})` : base;
 }
 
 /**
@@ -179,14 +242,22 @@ const GROUP_TINTS = ['rgba(66, 133, 244, 0.08)', 'rgba(52, 168, 83, 0.08)'];
  * third of a 60-hop render's parse). It also keeps a name that starts with `wrap:` from being
  * read as the prefix.
  */
-export function renderSequence(hops: readonly RelayHop[], messageMax = 160, group = true, noWrap = false): RenderedSequence {
+export function renderSequence(hops: readonly DrawnHop[], messageMax = 160, group = true, noWrap = false, fit?: FitOptions): RenderedSequence {
   const participants = orderParticipants(hops.flatMap((h) => [h.from, h.to]));
   const id = new Map(participants.map((p, i) => [p, `P${i}`]));
+  const index = new Map(participants.map((p, i) => [p, i]));
+  const frontEnd = index.get('etcd') ?? index.get('kube-apiserver') ?? 0;
   const lines = ['sequenceDiagram'];
   const messages: number[] = [];
   const notes: number[] = [];
+  const messageTitles: string[] = [];
+  const noteTitles: string[] = [];
+  const messageEvents: string[] = [];
   const nowrap = noWrap ? 'nowrap:' : '';
-  for (const p of participants) lines.push(`  participant ${id.get(p)} as ${nowrap}${escapeMermaidText(p, 80)}`);
+  for (const p of participants) {
+    const label = fit ? laneLabel(p, fit.laneChars).map((l) => escapeMermaidText(l, 80)).join('<br/>') : escapeMermaidText(p, 80);
+    lines.push(`  participant ${id.get(p)} as ${nowrap}${label}`);
+  }
   let open: number | undefined;
   let blocks = 0;
   for (const h of hops) {
@@ -199,16 +270,47 @@ export function renderSequence(hops: readonly RelayHop[], messageMax = 160, grou
     const from = id.get(h.from)!;
     const to = id.get(h.to)!;
     const isNote = h.kind === 'decision' || h.kind === 'note';
-    const text = `${nowrap}${escapeMermaidText(group && h.note !== undefined ? h.note : h.summary, isNote ? Math.max(messageMax, NOTE_MAX) : messageMax)}`;
+    const max = isNote ? Math.max(messageMax, NOTE_MAX) : messageMax;
+    let text: string;
+    let count = 1;
+    if (fit) {
+      // the room between the lanes the arrow spans; a note or a self-arrow about 1.5 lanes
+      const span = Math.abs(index.get(h.from)! - index.get(h.to)!);
+      // kubectl ↔ kube-apiserver ↔ etcd: neighbours whose every message is between them (the
+      // request, the etcd write, the response) get twice the room and a line more
+      const front = span === 1 && Math.max(index.get(h.from)!, index.get(h.to)!) <= frontEnd;
+      // a note or self-arrow: about a lane and a half, at most NOTE_CHARS (a lane is only as wide
+      // as its widest neighbouring message, not its share of the pane)
+      const chars = front ? 2 * fit.laneChars : span && !isNote ? span * fit.laneChars - 2 : Math.min(NOTE_CHARS, 1.5 * fit.laneChars);
+      const w = wrapText(abbreviateKey(drawnText(h, group)), chars, isNote ? NOTE_LINES : MESSAGE_LINES + (front ? 1 : 0));
+      count = w.lines.length;
+      // lines are already as short as the lanes allow (wrapText); `max` does not cut them again
+      text = `${nowrap}${w.lines.map((l) => escapeMermaidText(l, Infinity)).join('<br/>')}`;
+      const title = wholeText(h, group);
+      for (let i = 0; i < count; i++) (isNote ? noteTitles : messageTitles).push(title);
+      if (!isNote) {
+        const ev = eventKey(h);
+        for (let i = 0; i < count; i++) messageEvents.push(ev);
+      }
+    } else {
+      text = `${nowrap}${escapeMermaidText(drawnText(h, group), max)}`;
+      // a text cut with "…" reads whole on hover; a folded watch event names its watchers there
+      (isNote ? noteTitles : messageTitles).push(wholeText(h, group));
+      if (!isNote) messageEvents.push(eventKey(h));
+    }
     if (isNote) {
-      lines.push(from === to ? `${pad}Note over ${from}: ${text}` : `${pad}Note over ${from},${to}: ${text}`);
-      notes.push(h.seq);
+      // fitted, a note sits over its author's lane only: Mermaid sizes a note over two lanes by
+      // their distance, not by its text, and the text would overflow the box
+      lines.push(from === to || fit ? `${pad}Note over ${from}: ${text}` : `${pad}Note over ${from},${to}: ${text}`);
+      for (let i = 0; i < count; i++) notes.push(h.seq);
     } else {
       const arrow = h.kind === 'watch' ? '--)' : h.kind === 'response' ? '-->>' : '->>';
       lines.push(`${pad}${from}${arrow}${to}: ${text}`);
-      messages.push(h.seq);
+      for (let i = 0; i < count; i++) messages.push(h.seq);
     }
   }
   if (group && open !== undefined) lines.push('  end');
-  return { text: `${lines.join('\n')}\n`, messages, notes };
+  const out: RenderedSequence = { text: `${lines.join('\n')}\n`, messages, notes };
+  if (fit || noWrap) Object.assign(out, { messageTitles, noteTitles, messageEvents });
+  return out;
 }

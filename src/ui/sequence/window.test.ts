@@ -32,7 +32,7 @@ function relay(): RelayHop[] {
 }
 
 const ALL: SequenceOptions = { heartbeats: true, admission: true, events: true, window: 1000 };
-const view = (v: Partial<SequenceView>): SequenceView => ({ ...DEFAULT_SEQUENCE_VIEW, ...v });
+const view = (v: Partial<SequenceView>): SequenceView => ({ ...DEFAULT_SEQUENCE_VIEW, mode: 'last', ...v });
 const summaries = (hs: RelayHop[]) => hs.map((h) => h.summary);
 
 describe('windowHops', () => {

@@ -1,15 +1,20 @@
 /**
- * Which hops the sequence diagram draws (pure): a window mode — the last N hops, one
- * reconciliation, or one object's story — after the object and component filters.
+ * Which hops the sequence diagram draws (pure): a window mode — the story of the latest
+ * action (the default, story.ts), the last N hops, one reconciliation, or one object's
+ * story — after the object and component filters.
  *
  * Reconciliations come from the engine (src/cluster/relay/relay-event.ts): a decision hop
  * carries `reconcile` (id) and `note` (its headline); the writes it caused inherit the id.
  */
-import type { RelayHop } from '../../cluster/relay/relay-event';
+import type { ActionStory, RelayHop } from '../../cluster/relay/relay-event';
 import { isVisible, type SequenceOptions } from './to-mermaid';
+import { causesOf, foldPerNodeReactions, foldResponses, foldWatches, groupByReconciliation, ontoKubeletLane, storyHops as actionHops, type DrawnHop } from './story';
 
-/** The diagram's window modes. */
-export type WindowMode = 'last' | 'reconcile' | 'story';
+/**
+ * The diagram's window modes: "action" the story of the latest user action (story.ts), "last"
+ * the last N hops, "reconcile" one reconciliation, "story" one object's story.
+ */
+export type WindowMode = 'action' | 'last' | 'reconcile' | 'story';
 
 /** An object a hop is about: plural resource ("pods"), namespace ('' when cluster-scoped), name. */
 export interface HopObject {
@@ -29,9 +34,14 @@ export interface SequenceView {
   objectFilter: string;
   /** Participants unchecked in the component filter. */
   hiddenComponents: string[];
+  /**
+   * Mode "action": also draw what the action did not cause (heartbeats, Lease renewals, node
+   * status, resyncs, other churn) from its first hop on. Off by default.
+   */
+  background?: boolean;
 }
 
-export const DEFAULT_SEQUENCE_VIEW: SequenceView = { mode: 'last', reconcile: null, story: null, objectFilter: '', hiddenComponents: [] };
+export const DEFAULT_SEQUENCE_VIEW: SequenceView = { mode: 'action', reconcile: null, story: null, objectFilter: '', hiddenComponents: [], background: false };
 
 /** One reconciliation: its id, controller, object and note (from its opening decision hop). */
 export interface Reconciliation {
@@ -153,13 +163,43 @@ export function participantsOf(hops: readonly RelayHop[]): Set<string> {
 }
 
 /**
+ * Most hops the story of an action draws (its first ones: the story reads from its start).
+ * A Mermaid render costs about a millisecond per drawn line on the main thread; the seed's
+ * apply tells its whole story, to the three Pods Running, in about 150.
+ */
+export const STORY_MAX_HOPS = 160;
+
+/**
+ * Mode "action": the story of `story` (story.ts), drawn as the seed's diagram draws it — each
+ * watch event once, per-node reactions once, kubelet ↔ containerd on the kubelet's lane,
+ * reconciliations together under their note — after the category folds (admission, Event
+ * writes; heartbeats only with `v.background`), the component and object filters. Its first
+ * `max(o.window, STORY_MAX_HOPS)` drawn hops. Empty before any action.
+ */
+export function actionWindow(hops: readonly RelayHop[], story: ActionStory | null, o: SequenceOptions, v: SequenceView): DrawnHop[] {
+  if (!story) return [];
+  const pool = v.background ? hops.filter((h) => h.seq >= story.seq) : actionHops(hops, story);
+  const causes = causesOf(pool);
+  const { hops: watched, drawnAs } = foldWatches(pool, causes, !v.background);
+  const drawn = foldResponses(foldPerNodeReactions(watched, drawnAs)).map(ontoKubeletLane);
+  const hidden = new Set(v.hiddenComponents);
+  const shows = { ...o, heartbeats: o.heartbeats || v.background === true };
+  const kept = drawn.filter((h) => isVisible(h, shows) && !hidden.has(h.from) && !hidden.has(h.to) && matchesObjectFilter(h, v.objectFilter));
+  return groupByReconciliation(kept).slice(0, Math.max(o.window, STORY_MAX_HOPS));
+}
+
+/**
  * The hops the diagram draws: folded categories (heartbeats, admission, events) per `o`,
  * hops touching a hidden component removed, the object filter applied, then the window:
  * - "last": the last `o.window` hops (or the first ones from `o.fromSeq`);
  * - "reconcile": the hops of reconciliation `v.reconcile` (the latest one when null);
- * - "story": the last `o.window` hops of the {@link storyTarget}'s story.
+ * - "story": the last `o.window` hops of the {@link storyTarget}'s story;
+ * - "action": {@link actionWindow} of `story`.
+ * In every mode but "action" (which folds more), a watch event delivered to several informers
+ * is drawn once (story.ts foldWatches), naming its watchers.
  */
-export function windowHops(hops: readonly RelayHop[], o: SequenceOptions, v: SequenceView): RelayHop[] {
+export function windowHops(hops: readonly RelayHop[], o: SequenceOptions, v: SequenceView, story: ActionStory | null = null): DrawnHop[] {
+  if (v.mode === 'action') return actionWindow(hops, story, o, v);
   const hidden = new Set(v.hiddenComponents);
   // a story the filter picked ({@link storyTarget}) is not filtered again: it keeps its context
   const filter = v.mode === 'story' && !v.story ? '' : v.objectFilter;
@@ -169,16 +209,18 @@ export function windowHops(hops: readonly RelayHop[], o: SequenceOptions, v: Seq
     return id === undefined ? [] : hops.filter((h) => h.reconcile === id && keep(h));
   }
   const target = v.mode === 'story' ? storyTarget(hops, v) : null;
-  const pool = v.mode === 'story' ? (target ? storyHops(hops, target) : []) : hops;
+  const raw = v.mode === 'story' ? (target ? storyHops(hops, target) : []) : hops;
+  // each watch event once (naming its watchers), however many informers it was delivered to
+  const pool = foldWatches(raw, causesOf(raw), false).hops;
   if (o.fromSeq != null && v.mode === 'last') {
-    const out: RelayHop[] = [];
+    const out: DrawnHop[] = [];
     for (const h of pool) {
       if (out.length >= o.window) break;
       if (h.seq >= o.fromSeq && keep(h)) out.push(h);
     }
     return out;
   }
-  const out: RelayHop[] = [];
+  const out: DrawnHop[] = [];
   for (let i = pool.length - 1; i >= 0 && out.length < o.window; i--) if (keep(pool[i])) out.push(pool[i]);
   return out.reverse();
 }

@@ -30,6 +30,9 @@ export function reduceBatch(s: KubeState, b: TickBatch): Partial<KubeState> {
     profile: b.profile,
   };
   if (b.applySeq !== s.applySeq) out.applySeq = b.applySeq;
+  // a snapshot, cloned in every batch: replaced only when it names another action
+  const story = b.story ?? null;
+  if (story?.seq !== s.story?.seq || story?.endSeq !== s.story?.endSeq) out.story = story;
   if (b.fault && s.notice !== `engine stopped: ${b.fault}`) out.notice = `engine stopped: ${b.fault}`;
   if (b.deadlines.length || s.deadlines.length) out.deadlines = b.deadlines;
 

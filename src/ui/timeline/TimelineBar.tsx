@@ -9,6 +9,8 @@ import { formatSimTime } from '../format';
 const selectLiveSec = (s: KubeState) => Math.floor(s.liveMs / 1000);
 const selectStartMs = (s: KubeState) => s.timelineStartMs;
 const selectReplayAt = (s: KubeState) => s.replayAt;
+/** The shown moment in whole seconds (while scrubbed: the recorded frame's, as the toolbar shows). */
+const selectShownSec = (s: KubeState) => Math.floor(s.simMs / 1000);
 
 export const TimelineBar = memo(function TimelineBar() {
   const { t } = useTranslation();
@@ -18,6 +20,10 @@ export const TimelineBar = memo(function TimelineBar() {
   const startSec = Math.floor(startMs / 1000);
   const replayAt = useKubeStore(selectReplayAt);
   const replaying = replayAt !== null;
+  // The badge names the moment the views show: the frame at or before the slider's position
+  // (frames are a second apart at best, coarser in old history or across a fast-forward), so
+  // it reads the toolbar's clock, not the slider's position.
+  const shownSec = useKubeStore(selectShownSec);
   const value = replaying ? Math.floor(replayAt / 1000) : liveSec;
   return (
     <span className={`timeline ${replaying ? 'replaying' : ''}`}>
@@ -40,7 +46,7 @@ export const TimelineBar = memo(function TimelineBar() {
       {replaying ? (
         <>
           <span className="badge warn" data-testid="replay-badge" title={t('timeline.replayingTitle')}>
-            {t('timeline.replaying')} {formatSimTime(value * 1000)}
+            {t('timeline.replaying')} {formatSimTime(shownSec * 1000)}
           </span>
           <button type="button" className="mini primary" data-testid="timeline-live" aria-label={t('timeline.liveLabel')} onClick={goLive}>
             {t('timeline.live')}

@@ -5,7 +5,7 @@
  * the stashed live view back.
  *
  * What rewinds (the view, {@link VIEW_KEYS}): the graph and the tables (objects, topology),
- * the events, the relay (sequence diagram, pulses), the simulated time and the pending-timer
+ * the events, the relay (sequence diagram, pulses, the story it tells), the simulated time and the pending-timer
  * strip (the deadlines as they were then, counted down from the replayed moment). What stays
  * live: play/pause, speed, notices, apply/kubectl results, the selection, traffic flights,
  * and the tours' store (ui/tours/tour-store.ts): the tour panel (it drives the live cluster)
@@ -25,11 +25,11 @@ import { reduceBatch } from '../store/reducers';
 import { Timeline, type TimelineOptions } from './timeline';
 
 /** The store fields a frame records and a scrub swaps (see the module comment). */
-export const VIEW_KEYS = ['objects', 'topology', 'events', 'hops', 'pulses', 'simMs', 'deadlines'] as const;
+export const VIEW_KEYS = ['objects', 'topology', 'events', 'hops', 'pulses', 'simMs', 'deadlines', 'story'] as const;
 export type View = Pick<KubeState, (typeof VIEW_KEYS)[number]>;
 
 function pickView(s: View): View {
-  return { objects: s.objects, topology: s.topology, events: s.events, hops: s.hops, pulses: s.pulses, simMs: s.simMs, deadlines: s.deadlines };
+  return { objects: s.objects, topology: s.topology, events: s.events, hops: s.hops, pulses: s.pulses, simMs: s.simMs, deadlines: s.deadlines, story: s.story };
 }
 
 /** `out` without the view fields (what a batch changes besides the view). */

@@ -1,12 +1,42 @@
 /**
  * Starting, stepping and leaving a tour. Start: the worker parses the file, the cluster is
- * reset and plays, the steps before the first narration run. Next: the steps after the
- * current narration run on the live cluster (time steps wait at the current speed); the
- * next narration shows once the worker reports no queued steps (tour-store.ts).
+ * reset, the screen is the tour's own (the relay's default view and filters, no apply results
+ * or kubectl output, the tour's manifest in an editor tab of its own), the steps before the
+ * first narration run. Next: the clock plays and the steps after the current narration run
+ * on the live cluster (time steps wait at the current speed); the worker pauses the clock the
+ * moment they are done (`pauseWhenDone`), so a narration waits for the reader with the
+ * cluster exactly as it describes it; it shows once the worker reports no queued steps
+ * (tour-store.ts).
  */
 import { cluster } from '../cluster-client';
+import { kubeStore } from '../store/store';
+import { DEFAULT_SEQUENCE_OPTIONS } from '../sequence/to-mermaid';
+import { DEFAULT_SEQUENCE_VIEW } from '../sequence/window';
+import { activateTab, newTab, setTabText, tabsStore } from '../editor/editor-bridge';
+import type { Step } from '../../worker/protocol';
 import { settleTour, splitTour, tourStore } from './tour-store';
 import { TOURS } from './catalog';
+
+/** The screen a tour starts from: default relay view and filters, no results, no kubectl output, its manifest in the editor. */
+function resetScreenFor(id: string, steps: Step[]): void {
+  kubeStore.setState({
+    sequence: { ...DEFAULT_SEQUENCE_OPTIONS, pinned: false },
+    sequenceView: DEFAULT_SEQUENCE_VIEW,
+    results: null,
+    notice: null,
+    kubectlLast: null,
+    selected: null,
+    selectedHop: null,
+  });
+  const manifest = steps.find((s): s is Extract<Step, { kind: 'apply' }> => s.kind === 'apply')?.manifest;
+  if (manifest === undefined) return;
+  const name = `tour-${id}.yaml`;
+  const tab = tabsStore.getState().tabs.find((t) => t.name === name);
+  if (tab) {
+    setTabText(tab.id, manifest);
+    activateTab(tab.id);
+  } else newTab(name, manifest);
+}
 
 /** The worker has the steps: from now on a batch with nothing queued ends the wait. */
 function sent(): void {
@@ -25,10 +55,11 @@ export async function startTour(id: string): Promise<void> {
   const parsed = await cluster.parseTour(file.text);
   await cluster.cancelScenarioSteps();
   await cluster.reset();
+  resetScreenFor(id, parsed.scenario.steps);
   await cluster.play();
   const { before, segments } = splitTour(parsed.scenario.steps);
   tourStore.setState({ listOpen: false, tour: { id, title: parsed.title, before, segments, index: 0, waitingFor: segments.length ? 0 : null, sending: true } });
-  await cluster.runScenarioSteps(before);
+  await cluster.runScenarioSteps(before, { pauseWhenDone: segments.length > 0 });
   sent();
 }
 
@@ -41,7 +72,8 @@ export async function nextTourStep(): Promise<boolean> {
   const next = Math.min(tour.index + 1, tour.segments.length);
   tourStore.setState({ tour: { ...tour, waitingFor: next, sending: true } });
   await cluster.play();
-  await cluster.runScenarioSteps(seg.after);
+  // the last narration's steps run to the end, then the cluster keeps playing
+  await cluster.runScenarioSteps(seg.after, { pauseWhenDone: next < tour.segments.length });
   sent();
   return true;
 }

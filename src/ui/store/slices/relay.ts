@@ -1,6 +1,7 @@
 /** Relay hops (a capped ring for the sequence diagram) and the pulses they send along graph links. */
 import type { StateCreator } from 'zustand/vanilla';
 import type { Pulse, RelayHop } from '../types';
+import type { ActionStory } from '../../../worker/protocol';
 import type { KubeState } from '../store';
 import { DEFAULT_SEQUENCE_OPTIONS, type SequenceOptions } from '../../sequence/to-mermaid';
 import { DEFAULT_SEQUENCE_VIEW, type SequenceView } from '../../sequence/window';
@@ -18,6 +19,8 @@ export interface RelaySlice {
   applySeq: number | null;
   /** The diagram's window (last N hops / one reconciliation / one object's story) and filters. */
   sequenceView: SequenceView;
+  /** The latest user action that wrote to the cluster: the default view tells its story (sequence/story.ts). */
+  story: ActionStory | null;
 }
 
 export const createRelaySlice: StateCreator<KubeState, [], [], RelaySlice> = () => ({
@@ -26,4 +29,5 @@ export const createRelaySlice: StateCreator<KubeState, [], [], RelaySlice> = () 
   sequence: { ...DEFAULT_SEQUENCE_OPTIONS, pinned: false },
   applySeq: null,
   sequenceView: DEFAULT_SEQUENCE_VIEW,
+  story: null,
 });
