@@ -28,7 +28,7 @@ import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
-import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, objectKey, type ActionStory, type ClusterApi, type ObjectChangeMsg, type StepFilter, type TickBatch } from './protocol';
+import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Cluster } from '../../cluster/cluster';
-import { applyLines } from './apply-lines';
+import { Cluster } from '../cluster/cluster';
+import { applyLines } from '../ui/editor/apply-lines';
 
-const MIXED = readFileSync(join(__dirname, '../../cluster/kubectl/testdata/fidelity/mixed.yaml'), 'utf8');
+const MIXED = readFileSync(join(__dirname, '../cluster/kubectl/testdata/fidelity/mixed.yaml'), 'utf8');
 
 describe('applyLines', () => {
   it('successes first, then each error, as kubectl', () => {

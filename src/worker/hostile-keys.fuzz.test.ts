@@ -12,16 +12,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Cluster } from '../cluster';
-import { DEFAULT_START_MS } from '../sim/clock';
-import { describeRow } from '../kubectl/printers';
-import { ClusterHost } from '../../worker/cluster-api';
-import { users } from '../client/clientset';
-import { StatusError } from '../api/errors';
-import { objectOf } from '../api/safe-object';
-import type { KObject } from '../api/types';
-import { hostileString } from './hostile';
-import { fuzzRuns } from './runs';
+import { Cluster } from '../cluster/cluster';
+import { DEFAULT_START_MS } from '../cluster/sim/clock';
+import { describeRow } from '../cluster/kubectl/printers';
+import { ClusterHost } from './cluster-api';
+import { users } from '../cluster/client/clientset';
+import { StatusError } from '../cluster/api/errors';
+import { objectOf } from '../cluster/api/safe-object';
+import type { KObject } from '../cluster/api/types';
+import { hostileString } from '../cluster/fuzz/hostile';
+import { fuzzRuns } from '../cluster/fuzz/runs';
 
 const PROTOS = [Object.prototype, Array.prototype, Function.prototype] as const;
 const protoKeys = () => PROTOS.map((p) => Object.getOwnPropertyNames(p).sort().join(','));
