@@ -144,7 +144,7 @@ const INVALID: [string, string, string][] = [
   ['addNode capacity not a quantity', 'steps:\n  - addNode: {name: node-4, capacity: {memory: 8 gigs}}\n', `steps[0] (addNode): capacity.memory: ${QUANTITY} (got "8 gigs")`],
   ['deletePod with three parts', 'steps:\n  - deletePod: a/b/c\n', 'steps[0] (deletePod): the Pod must be NAMESPACE/NAME or NAME (got "a/b/c")'],
   ['deletePod name and selector', 'steps:\n  - deletePod: {name: db, selector: app=db}\n', 'steps[0] (deletePod): unknown field "selector" (expected one of namespace, name)'],
-  ['deletePod bad selector', 'steps:\n  - deletePod: {selector: "app in (x"}\n', "steps[0] (deletePod): selector: unable to parse requirement: found 'app in (x', expected: identifier"],
+  ['deletePod bad selector', 'steps:\n  - deletePod: {selector: "app in (x"}\n', "steps[0] (deletePod): selector: unable to parse requirement: found '', expected: ',' or ')'"],
   ['deletePod invalid namespace', 'steps:\n  - deletePod: {namespace: Bad_NS, name: db}\n', `steps[0] (deletePod): namespace: Invalid value: "Bad_NS": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`],
   ['deletePod a number', 'steps:\n  - deletePod: 5\n', 'steps[0] (deletePod): the Pod must be a non-empty string (got the number 5)'],
   ['snapshot a mapping', 'steps:\n  - snapshot: {name: x}\n', 'steps[0] (snapshot): the snapshot name must be a non-empty string (got a mapping)'],

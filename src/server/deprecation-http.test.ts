@@ -9,6 +9,9 @@ import { Cluster } from '../cluster/cluster';
 import { deprecationWarning } from '../cluster/apiserver/deprecation';
 import { startServer, type RunningServer } from './server';
 
+/** Every request carries the server's bearer token (auth.ts). */
+const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+
 let srv: RunningServer;
 const WARN = '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"';
 

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
 import { startServer, type RunningServer } from './server';
 
+/** Every request carries the server's bearer token (auth.ts). */
+const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+
 let srv: RunningServer;
 const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 const req = async (method: string, path: string, body?: string, type = 'application/json') => {
@@ -26,7 +29,7 @@ describe('hostile requests over HTTP (issue 14)', () => {
     ['DELETE namespaces/default', 'DELETE', '/api/v1/namespaces/default', undefined, undefined, '403 Forbidden: namespaces "default" is forbidden: this namespace may not be deleted'],
     ['DELETE namespaces/kube-system', 'DELETE', '/api/v1/namespaces/kube-system', undefined, undefined, '403 Forbidden: namespaces "kube-system" is forbidden: this namespace may not be deleted'],
     ['DELETE namespaces/kube-public', 'DELETE', '/api/v1/namespaces/kube-public', undefined, undefined, '403 Forbidden: namespaces "kube-public" is forbidden: this namespace may not be deleted'],
-    ['JSON patch through __proto__', 'PATCH', '/api/v1/namespaces/default/configmaps/pc', '[{"op":"add","path":"/__proto__/deletionTimestamp","value":"2026-01-01T00:00:00Z"}]', 'application/json-patch+json', '422 Invalid: doc is missing path: "/__proto__/deletionTimestamp": missing value'],
+    ['JSON patch through __proto__', 'PATCH', '/api/v1/namespaces/default/configmaps/pc', '[{"op":"add","path":"/__proto__/deletionTimestamp","value":"2026-01-01T00:00:00Z"}]', 'application/json-patch+json', '422 Invalid: the server rejected our request due to an error in our request'],
     ['merge patch with __proto__ keys', 'PATCH', '/api/v1/namespaces/default/configmaps/pc', '{"__proto__":{"polluted":"yes"},"data":{"__proto__":"x","constructor":"y"}}', 'application/merge-patch+json', '200 ConfigMap'],
     ['metadata as a string', 'POST', '/api/v1/namespaces/default/configmaps', '{"apiVersion":"v1","kind":"ConfigMap","metadata":"x"}', undefined, '400 BadRequest: ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ConfigMap.metadata of type v1.ObjectMeta'],
     ['Service ports: [null]', 'POST', '/api/v1/namespaces/default/services', '{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[null]}}', undefined, '422 Invalid: Service "s" is invalid: spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive'],

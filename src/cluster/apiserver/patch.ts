@@ -91,7 +91,7 @@ function setLastApplied(next: KObject, cfg: KObject): void {
  * json-patch library's own words (`testing value /x failed: test failed`) are not sent.
  * kubectl prints `The request is invalid: the server rejected our request due to an error in our request`.
  */
-function newPatchInvalid(): StatusError {
+export function newPatchInvalid(): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 });
 }
 

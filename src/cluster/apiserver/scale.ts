@@ -6,10 +6,10 @@
  */
 import type { ResourceInfo } from '../api/resources';
 import type { KObject } from '../api/types';
-import { StatusError, newBadRequest } from '../api/errors';
+import { newBadRequest } from '../api/errors';
 import { formatLabelSelector } from '../api/labels';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
-import { newUnsupportedPatch, type PatchType } from './patch';
+import { newPatchInvalid, newUnsupportedPatch, type PatchType } from './patch';
 
 /** The Scale of a scalable object: spec.replicas, status.replicas and the selector string. */
 export function scaleOf(info: Pick<ResourceInfo, 'kind'>, o: KObject): KObject {
@@ -25,7 +25,7 @@ export function scaleOf(info: Pick<ResourceInfo, 'kind'>, o: KObject): KObject {
 
 /**
  * A JSON or merge patch applied to the Scale of `obj`. A patch that does not apply (a missing
- * path, a failed test) is 422 Invalid with evanphx/json-patch's text, as for any JSON patch;
+ * path, a failed test) is 422 Invalid with patch.go's fixed text, as for any JSON patch;
  * a malformed patch document is 400; strategic merge and apply are 415 here (kube-relay's
  * subset). @returns the patched Scale (not validated: the caller checks spec.replicas)
  * @throws StatusError 400, 415, 422
@@ -36,7 +36,7 @@ export function patchScaleDocument(info: Pick<ResourceInfo, 'kind'>, obj: KObjec
   try {
     scale = type === 'json' ? applyJSONPatch(scaleOf(info, obj), body) : applyMergePatch(scaleOf(info, obj), body);
   } catch (err) {
-    if (err instanceof PatchApplyError) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: 'Invalid', code: 422 });
+    if (err instanceof PatchApplyError) throw newPatchInvalid();
     throw newBadRequest(err instanceof Error ? err.message : String(err));
   }
   if (!scale || typeof scale !== 'object' || Array.isArray(scale)) throw newBadRequest('the patch did not produce an object');

@@ -44,7 +44,8 @@ function loadMermaid(): Promise<Mermaid> {
       securityLevel: 'strict',
       theme: 'neutral',
       look: 'classic',
-      fontFamily: 'system-ui, sans-serif',
+      // the bundled Hangul face (i18n/korean-font.ts, registered once Korean is chosen) covers Hangul only
+      fontFamily: "system-ui, 'kube-relay Hangul', sans-serif",
       // the sequence renderer copies a top-level fontSize over its own three sizes
       fontSize: 12,
       // a top-level `wrap` is read once per diagram; without it Mermaid deep-copies its whole

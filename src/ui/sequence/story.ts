@@ -30,7 +30,7 @@ export interface DrawnHop extends RelayHop {
   folded?: number[];
 }
 
-/** Per-node agents (CONTRACTS.md §1: `kubelet/NODE`, `kube-proxy/NODE`, `containerd/NODE`). */
+/** Per-node agents (docs/architecture.md#relay-participants: `kubelet/NODE`, `kube-proxy/NODE`, `containerd/NODE`). */
 const PER_NODE = /^(kubelet|kube-proxy|containerd)\/(.+)$/;
 
 /**
