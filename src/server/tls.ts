@@ -53,6 +53,18 @@ function ipBytes(ip: string): Buffer {
 const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 
 /**
+ * A certificate serial number as DER wants it (RFC 5280 §4.1.2.2): a positive INTEGER in its
+ * minimal encoding. The first byte keeps bit 7 clear (positive) and bit 6 set, so it is never
+ * 0x00 — a leading zero byte before one below 0x80 is a non-minimal encoding that OpenSSL
+ * refuses ("asn1 encoding routines::illegal padding").
+ * @param random 16 random bytes (modified and returned)
+ */
+export function positiveSerial(random: Buffer): Buffer {
+  random[0] = (random[0] & 0x3f) | 0x40;
+  return random;
+}
+
+/**
  * Makes a fresh key and a self-signed certificate (CN kube-relay, CA:TRUE, serverAuth), valid
  * from an hour ago for a year, with subjectAltNames 127.0.0.1, ::1, localhost and `host`.
  * @param host the address the server binds (an IP or a DNS name).
@@ -61,8 +73,7 @@ const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 export function selfSignedCert(host: string, nowMs: number): ServingCert {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
-  const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  const serial = positiveSerial(randomBytes(16));
   const name = seq(tlv(0x31, seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from('kube-relay')))));
   const ips = new Set(['127.0.0.1', '::1']);
   const dns = new Set(['localhost']);
