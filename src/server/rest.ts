@@ -21,10 +21,9 @@ import type { RequestUser, WriteOptions } from '../cluster/apiserver/apiserver';
 import { apiVersionOf, groupResource, type ResourceInfo } from '../cluster/api/resources';
 import { StatusError, newBadRequest, newNotFound, type Status } from '../cluster/api/errors';
 import type { KObject } from '../cluster/api/types';
-import { formatLabelSelector } from '../cluster/api/labels';
 import { dropFields, unknownFields } from '../cluster/kubectl/known-fields';
 import { PATCH_MEDIA_TYPES, newUnsupportedPatch } from '../cluster/apiserver/patch';
-import { applyJSONPatch, applyMergePatch } from '../cluster/apiserver/patch-json';
+import { patchScaleDocument, scaleOf } from '../cluster/apiserver/scale';
 import { methodNotAllowed, notFoundPath, sendJSON } from './http-util';
 import { decodeKubernetesProtobuf } from './protobuf';
 import { tableDefFor, toTable, wantsTable } from './table';
@@ -141,18 +140,6 @@ function decode(info: ResourceInfo, obj: KObject, fv: WriteOptions['fieldValidat
 /** Custom resources: the unstructured decoder keeps what the body says; a kind of another endpoint is refused. */
 function checkKind(info: ResourceInfo, obj: KObject): void {
   if (info.custom && obj.kind && obj.kind !== info.kind) throw newBadRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(info)})`);
-}
-
-function scaleOf(info: ResourceInfo, o: KObject): KObject {
-  const sel = info.kind === 'ReplicationController' ? { matchLabels: o.spec?.selector ?? {} } : o.spec?.selector;
-  const s = formatLabelSelector(sel);
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: { name: o.metadata.name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
-    spec: { replicas: o.spec?.replicas ?? 0 },
-    status: { replicas: o.status?.replicas ?? 0, ...(s !== '<none>' ? { selector: s } : {}) },
-  };
 }
 
 function crdOf(cluster: Cluster, info: ResourceInfo): KObject | undefined {
@@ -275,7 +262,10 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       const old = api.getObject(groupResource(info), ns, name);
       if (!old) throw newNotFound(groupResource(info), name);
       const sub = t.sub === 'status' || t.sub === 'finalize' ? t.sub : undefined;
-      const r = api.update(user, info, ns, { ...body, metadata: { ...body.metadata, name } }, { ...o, subresource: sub });
+      // a metadata that is not an object reaches the engine as sent, which answers the decoder's 400
+      const m = body.metadata;
+      const obj = m && typeof m === 'object' && !Array.isArray(m) ? { ...body, metadata: { ...m, name } } : body;
+      const r = api.update(user, info, ns, obj, { ...o, subresource: sub });
       sendObject(ctx, t, r.object, 200, [...warnings, ...r.warnings]);
       return;
     }
@@ -323,8 +313,10 @@ async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string):
   let scale: KObject;
   if (req.method === 'PUT') scale = body as KObject;
   else {
+    // a Scale has no lists, so a strategic merge (or apply) patch of it merges as a merge patch;
+    // a JSON patch that does not apply is patch.go's 422 (scale.ts), never a 500
     const type = PATCH_MEDIA_TYPES[sct];
-    scale = (type === 'json' ? applyJSONPatch(scaleOf(t.info, cur), body) : applyMergePatch(scaleOf(t.info, cur), body)) as KObject;
+    scale = patchScaleDocument(t.info, cur, type === 'json' ? 'json' : 'merge', body);
   }
   const replicas = scale?.spec?.replicas;
   if (typeof replicas !== 'number') throw newBadRequest('Scale.autoscaling "" is invalid: spec.replicas: Required value');

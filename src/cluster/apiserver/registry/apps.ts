@@ -261,7 +261,12 @@ function selectorImmutable(obj: KObject, old: KObject): FieldError[] {
   return immutable(!deepEqual(obj.spec?.selector, old.spec?.selector), 'spec.selector', obj.spec?.selector, goLabelSelector(obj.spec?.selector));
 }
 
-function workload(defaults: (o: KObject) => void, validateSpec: (s: Obj) => FieldError[], nameFn = nameIsDNSSubdomain, extraUpdate?: (o: KObject, old: KObject) => FieldError[]): Strategy {
+/**
+ * The strategy shape the pod-template workloads share (apps strategies and rcStrategy): status
+ * reset on create, meta and Pod-spec decode checks, defaults, spec validation, and an update
+ * rule (the selector is immutable unless `extraUpdate` says otherwise).
+ */
+export function workload(defaults: (o: KObject) => void, validateSpec: (s: Obj) => FieldError[], nameFn = nameIsDNSSubdomain, extraUpdate?: (o: KObject, old: KObject) => FieldError[]): Strategy {
   const updateRule = extraUpdate ?? selectorImmutable;
   return {
     hasStatus: true,

@@ -29,8 +29,8 @@ import type { FieldError } from '../../api/errors';
 import type { KObject } from '../../api/types';
 import type { Strategy, StrategyTable } from './strategy';
 import { defaultPodTemplate } from './pod-defaults';
-import { checkMetaTypes, nameIsDNSSubdomain, nonNegative, validateObjectMeta } from './validation/meta';
-import { checkPodSpecDecode } from './validation/podspec';
+import { workload } from './apps';
+import { nameIsDNSSubdomain, nonNegative } from './validation/meta';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -74,21 +74,7 @@ function validateReplicationControllerSpec(s: Obj): FieldError[] {
 }
 
 /** The ReplicationController strategy (rcStrategy). */
-export const replicationControllerStrategy: Strategy = {
-  hasStatus: true,
-  prepareForCreate(obj) {
-    checkMetaTypes(obj);
-    checkPodSpecDecode(obj, obj.spec?.template?.spec);
-    obj.status = {};
-  },
-  prepareForUpdate(obj) {
-    checkMetaTypes(obj);
-    checkPodSpecDecode(obj, obj.spec?.template?.spec);
-  },
-  defaults: defaultReplicationController,
-  validate: (obj) => [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validateReplicationControllerSpec(isObj(obj.spec) ? obj.spec : {})],
-  validateUpdate: (obj) => [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validateReplicationControllerSpec(isObj(obj.spec) ? obj.spec : {})],
-};
+export const replicationControllerStrategy: Strategy = workload(defaultReplicationController, validateReplicationControllerSpec, nameIsDNSSubdomain, () => []);
 
 /** core/v1 SetDefaults_EndpointPort over an Endpoints' subsets. */
 function defaultEndpoints(obj: KObject): void {
