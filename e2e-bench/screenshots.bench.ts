@@ -29,21 +29,21 @@ async function settledGraph(page: Page): Promise<void> {
 
 test('README screenshots', async ({ page, browser }) => {
   test.setTimeout(240_000);
-  // 1. the seed applied: graph, and the ReplicaSet controller's reconciliation in the relay
-  await open(page);
+  // 1. the seed applied, at 1280×800: the default view — the relay tells the story of the apply
+  await open(page, 1280, 800);
   await page.getByTestId('apply').click();
   await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
   await settledGraph(page);
-  await page.getByTestId('sequence-window').selectOption('reconcile');
-  const rs = page.getByTestId('sequence-reconcile').locator('option', { hasText: /replicaset-controller: desired 3 ≠ current 0 → create 3 Pods/ });
-  await page.getByTestId('sequence-reconcile').selectOption({ value: (await rs.getAttribute('value'))! });
-  await expect(page.getByTestId('sequence-diagram').locator('svg')).toContainText('desired 3 ≠ current 0');
-  await page.waitForTimeout(500);
-  // the reconciliation's note at the top of the pane
-  await page.getByTestId('sequence-diagram').evaluate((el) => {
-    for (let e: Element | null = el; e; e = e.parentElement) e.scrollTop = 0;
-  });
+  await expect(page.getByTestId('sequence-diagram').locator('svg')).toContainText('create Deployment');
+  await page.waitForTimeout(800);
   await page.screenshot({ path: 'docs/screenshot.png' });
+  // the same story with the relay given the whole window
+  await page.getByTestId('relay-max').click();
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: 'docs/screenshot-relay.png' });
+  await page.getByTestId('relay-max').click();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await settledGraph(page);
 
   // 2. the inspector's "why this node"
   await page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"]').first().click();

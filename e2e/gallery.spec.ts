@@ -39,7 +39,7 @@ test('open the peekcart app, apply it: 3 peekcart Pods Running, mysql-0 with its
   await page.locator('[data-testid=example][data-example=peekcart]').click();
   await expect(page.locator('[data-testid=editor-tab][data-tab="peekcart.yaml"]')).toHaveAttribute('aria-selected', 'true');
   // the example's opening comment is on screen (its manifests follow below it in a 1280-wide window)
-  await expect(page.getByTestId('editor').locator('.monaco-editor .view-lines')).toContainText("# peekcart, the seed's");
+  await expect(page.getByTestId('editor').locator('.monaco-editor .view-lines')).toContainText("# peekcart, kube-relay's");
   await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorText)).toMatch(/kind: StatefulSet[\s\S]*kind: HorizontalPodAutoscaler/);
   await page.getByTestId('apply').click();
   await expect(page.getByTestId('apply-result')).toHaveText([

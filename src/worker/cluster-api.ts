@@ -580,12 +580,13 @@ export class ClusterHost implements ClusterApi {
    * the clock pauses at the simulated moment the last of them is done (an `advance` ends
    * exactly on time), so that what the next narration says is what the screen shows.
    */
-  runScenarioSteps(steps: Step[], opts: { pauseWhenDone?: boolean } = {}): void {
+  runScenarioSteps(steps: Step[], opts: { pauseWhenDone?: boolean } = {}): number {
     this.pauseWhenScriptDone = opts.pauseWhenDone ?? false;
     this.script.enqueue(this.engine(), steps);
     this.pauseIfScriptDone();
     this.dirty = true;
     this.flush();
+    return this.script.status.enqueued;
   }
 
   finishScenarioSteps(): void {

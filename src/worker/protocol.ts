@@ -233,7 +233,7 @@ export interface ClusterApi {
    * `settle` wait on the wall clock at the current speed; each executed step is recorded in
    * the session log. Progress comes in the batches' `script`.
    */
-  runScenarioSteps(steps: Step[], opts?: { pauseWhenDone?: boolean }): void;
+  runScenarioSteps(steps: Step[], opts?: { pauseWhenDone?: boolean }): number;
   /** Fast-forwards the queued steps (the rest of the current tour segment). */
   finishScenarioSteps(): void;
   /** Drops queued steps (leaving a tour). */

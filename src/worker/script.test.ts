@@ -25,14 +25,14 @@ describe('runScenarioSteps on the live cluster', () => {
     const t0 = last().simMs;
     host.runScenarioSteps(TOUR);
     // dockerRun ran; the advance waits (killNode, advance still queued)
-    expect(last().script).toEqual({ pending: 3, waitingUntil: DEFAULT_START_MS + t0 + 10_000 });
+    expect(last().script).toEqual({ pending: 3, waitingUntil: DEFAULT_START_MS + t0 + 10_000, enqueued: 1 });
     expect(last().standalone?.map((c) => [c.name, c.node, c.state])).toEqual([['web', 'node-1', 'running']]);
     run(500); // 500 wall ms × 10 = 5 s simulated
     expect(last().script?.pending).toBe(3);
     run(600);
     expect(last().script?.pending).toBe(1);
     run(600);
-    expect(last().script).toEqual({ pending: 0, waitingUntil: null });
+    expect(last().script).toEqual({ pending: 0, waitingUntil: null, enqueued: 1 });
     expect(host.standaloneContainers().map((c) => c.state)).toEqual(['lost']);
     // the killNode ran exactly when the first wait ended
     const log = host.exportState().actions.filter((a) => a.op === 'scenarioStep');
@@ -66,7 +66,7 @@ describe('runScenarioSteps on the live cluster', () => {
     host.runScenarioSteps(TOUR);
     host.cancelScenarioSteps();
     run(2_000);
-    expect(last().script).toEqual({ pending: 0, waitingUntil: null });
+    expect(last().script).toEqual({ pending: 0, waitingUntil: null, enqueued: 1 });
     expect(host.standaloneContainers().map((c) => c.state)).toEqual(['running']);
   });
 });

@@ -16,6 +16,8 @@ export interface ScriptStatus {
   pending: number;
   /** While a time step waits: the simulated ms (since the epoch) it waits for at most. */
   waitingUntil: number | null;
+  /** How many times steps were queued so far: a batch older than the caller's queueing shows a smaller count. */
+  enqueued: number;
 }
 
 type Wait = { kind: 'advance'; until: number } | { kind: 'settle'; end: number; quietMs: number };
@@ -30,16 +32,18 @@ export class ScriptPlayer {
   private queue: Step[] = [];
   private wait: Wait | null = null;
   private index = 0;
+  private enqueues = 0;
 
   /** @param exec runs (and records) one step as a user action */
   constructor(private readonly exec: (step: Step) => void) {}
 
   get status(): ScriptStatus {
-    return { pending: this.queue.length + (this.wait ? 1 : 0), waitingUntil: this.wait ? (this.wait.kind === 'advance' ? this.wait.until : this.wait.end) : null };
+    return { pending: this.queue.length + (this.wait ? 1 : 0), waitingUntil: this.wait ? (this.wait.kind === 'advance' ? this.wait.until : this.wait.end) : null, enqueued: this.enqueues };
   }
 
   /** Queues steps and runs those that can run now. */
   enqueue(cluster: Cluster, steps: Step[]): void {
+    this.enqueues++;
     this.queue.push(...steps);
     this.pump(cluster);
   }

@@ -192,11 +192,17 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   const kubeletW = agentW('kubelet');
   const proxyW = agentW('kube-proxy');
   const podName = (key: string) => key.slice(key.lastIndexOf('/') + 1);
+  /**
+   * A Pod name as wide as any sibling's: generateName's 5-character random suffix
+   * (apimachinery's utilrand alphabet) measured as its widest letter, so a replacement Pod
+   * with another suffix fits the same card and asks for no new layout.
+   */
+  const widestName = (name: string) => name.replace(/-[bcdfghjklmnpqrstvwxz2456789]{5}$/, '-mmmmm');
   /** Width of the Pod cards holding `pods` (one width per node: the column stays straight). */
   const podWidth = (pods: readonly PodEntry[]) => {
     let w = Math.max(measure(WIDE_IP, 'podName'), measure(WIDE_STATUS, 'podStatus') + 6 + measure('0/1', 'sub'));
     for (const p of pods) {
-      w = Math.max(w, measure(podName(p.key), 'podName'));
+      w = Math.max(w, measure(widestName(podName(p.key)), 'podName'));
       if (p.owner) w = Math.max(w, measure(`▾ ${podName(p.owner)} ×${pods.length}`, 'groupName'));
     }
     return Math.max(POD_W, Math.ceil(w + POD_PAD));

@@ -39,9 +39,9 @@ function resetScreenFor(id: string, steps: Step[]): void {
 }
 
 /** The worker has the steps: from now on a batch with nothing queued ends the wait. */
-function sent(): void {
+function sent(enqueued: number | null): void {
   const { tour } = tourStore.getState();
-  if (tour?.sending) tourStore.setState({ tour: { ...tour, sending: false } });
+  if (tour?.sending) tourStore.setState({ tour: { ...tour, sending: false, awaitEnqueued: enqueued ?? undefined } });
   settleTour();
 }
 
@@ -59,8 +59,7 @@ export async function startTour(id: string): Promise<void> {
   await cluster.play();
   const { before, segments } = splitTour(parsed.scenario.steps);
   tourStore.setState({ listOpen: false, tour: { id, title: parsed.title, before, segments, index: 0, waitingFor: segments.length ? 0 : null, sending: true } });
-  await cluster.runScenarioSteps(before, { pauseWhenDone: segments.length > 0 });
-  sent();
+  sent(await cluster.runScenarioSteps(before, { pauseWhenDone: segments.length > 0 }));
 }
 
 /** Runs the steps after the current narration; false when there are none left. */
@@ -73,8 +72,7 @@ export async function nextTourStep(): Promise<boolean> {
   tourStore.setState({ tour: { ...tour, waitingFor: next, sending: true } });
   await cluster.play();
   // the last narration's steps run to the end, then the cluster keeps playing
-  await cluster.runScenarioSteps(seg.after, { pauseWhenDone: next < tour.segments.length });
-  sent();
+  sent(await cluster.runScenarioSteps(seg.after, { pauseWhenDone: next < tour.segments.length }));
   return true;
 }
 

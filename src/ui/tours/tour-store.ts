@@ -20,6 +20,9 @@ export interface RunningTour {
   waitingFor: number | null;
   /** True until the worker has taken the steps (earlier batches must not end the wait). */
   sending: boolean;
+  /** The worker's queueing count of Next's steps: only a batch that counts as many ends the wait
+   * (batches are acknowledged one at a time, so one made before the steps can arrive after). */
+  awaitEnqueued?: number;
 }
 
 export interface TourState {
@@ -48,7 +51,7 @@ export function receiveTourBatch(batch: TickBatch): void {
 /** Shows the next narration once the worker has no queued steps left. */
 export function settleTour(): void {
   const { tour, script } = tourStore.getState();
-  if (tour && !tour.sending && tour.waitingFor !== null && (script?.pending ?? 0) === 0) {
+  if (tour && !tour.sending && tour.waitingFor !== null && (script?.pending ?? 0) === 0 && (script?.enqueued ?? 0) >= (tour.awaitEnqueued ?? 0)) {
     tourStore.setState({ tour: { ...tour, index: tour.waitingFor, waitingFor: null } });
   }
 }
