@@ -5,25 +5,13 @@
  * wall time a kubectl bar command (`get deploy`) takes to answer (issued every 5 s), and the
  * page's JS heap (CDP Performance.getMetrics). Prints one JSON line; writes nothing.
  */
+import { hugeDeployment } from '../e2e/fixtures';
 import { test, expect } from '@playwright/test';
 
 const replicas = Number(process.env.LARGE_REPLICAS ?? 200_000);
 const seconds = Number(process.env.LARGE_SECONDS ?? 40);
 
-const manifest = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: huge}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: huge}}
-  template:
-    metadata: {labels: {app: huge}}
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        resources: {requests: {cpu: 1m, memory: 1Mi}}
-`;
+const manifest = hugeDeployment(replicas);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

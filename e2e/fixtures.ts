@@ -84,3 +84,19 @@ spec:
         - name: peekcart
           image: ghcr.io/peekcart/peekcart:1.0.0
 `;
+
+/** A Deployment named `huge` of `replicas` tiny nginx Pods (1m CPU, 1Mi each): the large-cluster checks' manifest. */
+export const hugeDeployment = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: huge}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: huge}}
+  template:
+    metadata: {labels: {app: huge}}
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        resources: {requests: {cpu: 1m, memory: 1Mi}}
+`;

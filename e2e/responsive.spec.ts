@@ -6,22 +6,8 @@
  * applied back-pressure, the same run answered after 18–44 s with 8 s without a frame.
  */
 import type { Page } from '@playwright/test';
-import { test, expect, openApp } from './fixtures';
+import { test, expect, openApp, hugeDeployment } from './fixtures';
 
-const huge = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: huge}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: huge}}
-  template:
-    metadata: {labels: {app: huge}}
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        resources: {requests: {cpu: 1m, memory: 1Mi}}
-`;
 
 /** Starts recording the longest gap between animation frames (ms), read with {@link longestFrameGap}. */
 async function recordFrames(page: Page): Promise<void> {
@@ -56,7 +42,7 @@ test('20,000 replicas at ×100: kubectl answers, frames keep coming, the graph s
   test.setTimeout(120_000);
   await openApp(page);
   await page.getByTestId('speed').selectOption('100');
-  await page.evaluate((t) => window.__kubeRelay!.setEditorText(t), huge(20_000));
+  await page.evaluate((t) => window.__kubeRelay!.setEditorText(t), hugeDeployment(20_000));
   await page.getByTestId('tab-kubectl').click();
   await recordFrames(page);
   await page.getByTestId('apply').click();
