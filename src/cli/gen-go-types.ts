@@ -1,5 +1,5 @@
 /**
- * `npm run gen:k8s` (second step): generates src/cluster/apiserver/go-types.generated.ts, the
+ * `npm run gen:k8s` (second step): generates src/cluster/apimachinery/go-types.generated.ts, the
  * Go type of every field of every built-in kind the engine serves, for the apiserver's
  * decode-time type check (src/cluster/apiserver/decode.ts) and strict unknown-field detection.
  *
@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { BUILTIN_RESOURCES } from '../cluster/api/resources';
 
 const root = fileURLToPath(new URL('../../node_modules/kubernetes-types/', import.meta.url));
-const out = fileURLToPath(new URL('../cluster/apiserver/go-types.generated.ts', import.meta.url));
+const out = fileURLToPath(new URL('../cluster/apimachinery/go-types.generated.ts', import.meta.url));
 
 /** Fields whose Go type is int64 (k8s.io/api v1.33), by StructName.field. */
 const INT64 = new Set([

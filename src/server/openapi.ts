@@ -3,7 +3,7 @@
  * and /openapi/v3/api/v1, /openapi/v3/apis/G/V — components.schemas with
  * x-kubernetes-group-version-kind for `kubectl explain`, the strategic-merge patch metadata
  * (x-kubernetes-patch-merge-key / x-kubernetes-patch-strategy, the k8s.io/api struct tags
- * that cluster/kubectl/strategic-merge.ts also follows) for client-side apply, and a PATCH
+ * that cluster/apimachinery/strategic-merge.ts also follows) for client-side apply, and a PATCH
  * operation per kind with the `fieldValidation` query parameter, which is how kubectl's
  * QueryParamVerifierV3 learns that the server validates fields itself.
  *

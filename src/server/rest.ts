@@ -21,7 +21,7 @@ import type { RequestUser, WriteOptions } from '../cluster/apiserver/apiserver';
 import { apiVersionOf, groupResource, type ResourceInfo } from '../cluster/api/resources';
 import { StatusError, newBadRequest, newNotFound, type Status } from '../cluster/api/errors';
 import type { KObject } from '../cluster/api/types';
-import { dropFields, unknownFields } from '../cluster/kubectl/known-fields';
+import { dropFields, unknownFields } from '../cluster/apimachinery/known-fields';
 import { PATCH_MEDIA_TYPES, newUnsupportedPatch } from '../cluster/apiserver/patch';
 import { patchScaleDocument, scaleOf } from '../cluster/apiserver/scale';
 import { methodNotAllowed, notFoundPath, sendJSON } from './http-util';

@@ -13,7 +13,7 @@ import type { Cluster } from '../cluster/cluster';
 import type { KObject } from '../cluster/api/types';
 import { LAST_APPLIED, lastAppliedConfiguration } from '../cluster/kubectl/apply';
 import { parseManifest } from '../cluster/kubectl/parse';
-import { applyPatch, createThreeWayPatch } from '../cluster/kubectl/strategic-merge';
+import { applyPatch, createThreeWayPatch } from '../cluster/apimachinery/strategic-merge';
 import { sandboxed } from './sandbox';
 import { getOwn, setOwn } from '../cluster/api/safe-object';
 

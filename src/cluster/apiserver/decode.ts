@@ -21,7 +21,7 @@
 import { newBadRequest, type StatusError } from '../api/errors';
 import { isQuantity, QUANTITY_FORMAT_ERROR } from '../api/quantity';
 import { base64Invalid } from './registry/core';
-import { GO_KINDS, GO_STRUCTS } from './go-types.generated';
+import { GO_KINDS, GO_STRUCTS } from '../apimachinery/go-types.generated';
 
 /** A parsed Go type: `name` is how Go prints it. */
 export type GoType =

@@ -16,7 +16,7 @@
  * `undefined` is absent, as in the JSON the real apiserver compares.
  */
 import { getOwn, hasOwn, setOwn } from '../api/safe-object';
-import { listStrategy } from '../kubectl/strategic-merge';
+import { listStrategy } from '../apimachinery/strategic-merge';
 import { deepEqual } from '../api/types';
 
 /** A FieldsV1 set: segment → subtree; `{}` is a leaf. */

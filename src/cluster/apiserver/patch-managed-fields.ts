@@ -17,7 +17,7 @@
  * Not modelled: list keys made of several fields (e.g. containerPort+protocol), granular
  * maps/structs marked atomic, version conversion of field sets.
  */
-import { listStrategy } from '../kubectl/strategic-merge';
+import { listStrategy } from '../apimachinery/strategic-merge';
 import { StatusError } from '../api/errors';
 import { getOwn, setOwn } from '../api/safe-object';
 import { deepCopy, deepEqual, type KObject } from '../api/types';

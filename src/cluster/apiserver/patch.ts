@@ -10,11 +10,11 @@ import type { APIServer, RequestUser, WriteOptions, WriteResult } from './apiser
 import { apiVersionOf, groupResource, type ResourceInfo } from '../api/resources';
 import { StatusError, newBadRequest, newInvalid, newNotFound } from '../api/errors';
 import { deepCopy, type KObject } from '../api/types';
-import { applyPatch as strategicMerge, goJSON } from '../kubectl/strategic-merge';
+import { applyPatch as strategicMerge, goJSON } from '../apimachinery/strategic-merge';
 import { decodeTypeError, goKindKey } from './decode';
 import { fromUnstructuredError, goPrintV, newPatchInvalid as newPatchDecodeInvalid } from './patch-errors';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
-import { dropFields, unknownFields } from '../kubectl/known-fields';
+import { dropFields, unknownFields } from '../apimachinery/known-fields';
 import { applyGoZeroValues, exceedsDepth } from './body-limits';
 import { fieldManagerOf, leafPaths, liveEntries, managedFieldsForUpdate, serverSetOnCreate, serverSideApply } from './patch-managed-fields';
 

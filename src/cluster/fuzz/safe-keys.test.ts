@@ -26,7 +26,7 @@ const GUARDED = [
   'cluster/apiserver/fields.ts',
   'cluster/apiserver/scale.ts',
   'cluster/apiserver/registry/core.ts',
-  'cluster/kubectl/strategic-merge.ts',
+  'cluster/apimachinery/strategic-merge.ts',
   'cluster/kubectl/jsonpath.ts',
   'cluster/kubectl/cmd/create.ts',
   'cluster/kubectl/cmd/mutate.ts',

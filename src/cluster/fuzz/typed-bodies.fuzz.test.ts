@@ -1,6 +1,6 @@
 /**
  * Fuzz of issue 14 §5 (crashes where kube-apiserver answers 400/422): bodies that decode — every
- * field of the right JSON type, drawn from the kind's Go struct (apiserver/go-types.generated.ts)
+ * field of the right JSON type, drawn from the kind's Go struct (apimachinery/go-types.generated.ts)
  * with a few values each (empty strings, `__proto__`, `constructor`, 0, -1, 65536, odd
  * quantities and IntOrStrings, nulls, empty lists) — created, updated, patched (merge, strategic) and deleted through the
  * apiserver for 28 built-in kinds while the controllers run. Every answer is an object or a

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { freshCluster } from './apply-fixture';
 import { LAST_APPLIED, applyManifest, runApply } from './apply';
 import { installCRDSupport } from '../apiserver/crd';
-import { createThreeWayPatch, goJSON } from './strategic-merge';
+import { createThreeWayPatch, goJSON } from '../apimachinery/strategic-merge';
 
 const DEPLOY = (image = 'nginx:1.27', extra = '') => `apiVersion: apps/v1
 kind: Deployment

@@ -15,8 +15,8 @@ import { StatusError, kubectlErrorMessage } from '../api/errors';
 import { apiVersionOf, parseApiVersion, type ResourceInfo } from '../api/resources';
 import { deepCopy, type KObject } from '../api/types';
 import { parseManifest } from './parse';
-import { applyPatch, createThreeWayPatch, goJSON } from './strategic-merge';
-import { dropFields, unknownFields } from './known-fields';
+import { applyPatch, createThreeWayPatch, goJSON } from '../apimachinery/strategic-merge';
+import { dropFields, unknownFields } from '../apimachinery/known-fields';
 import { FIELD_MANAGER_SERVER_SIDE_APPLY, serverSideApplyObject } from './cmd/apply-server-side';
 
 export interface ApplyOptions {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Cluster } from '../cluster';
-import { applyPatch, createThreeWayPatch } from './strategic-merge';
+import { applyPatch, createThreeWayPatch } from '../apimachinery/strategic-merge';
 
 const dir = join(__dirname, 'testdata/fidelity');
 const v1 = readFileSync(join(dir, 'web-v1.yaml'), 'utf8');

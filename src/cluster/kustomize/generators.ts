@@ -5,7 +5,7 @@
  * g,h,k,m,t so the suffix is never all digits nor a bad word.
  */
 import { hex, sha256, utf8 } from '../proxy/hash';
-import { goJSON } from '../kubectl/strategic-merge';
+import { goJSON } from '../apimachinery/strategic-merge';
 import { KustomizeError, meta, type GeneratorArgs, type GeneratorOptions, type KustomizeFS, type Obj } from './types';
 import { join } from './paths';
 import { setOwn } from '../api/safe-object';

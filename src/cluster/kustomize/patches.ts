@@ -4,7 +4,7 @@
  * PatchStrategicMergeTransformer and PatchJson6902Transformer apply them.
  */
 import { parseAllDocuments } from 'yaml';
-import { applyPatch } from '../kubectl/strategic-merge';
+import { applyPatch } from '../apimachinery/strategic-merge';
 import { matches, parseSelector } from '../api/labels';
 import { KustomizeError, clone, groupVersion, idString, kindOf, nameOf, nsOf, type Obj, type PatchTarget, type Res } from './types';
 import { hadName } from './transform';

@@ -17,7 +17,7 @@ import type { ResourceInfo } from '../../api/resources';
 import type { PatchType } from '../../apiserver/patch';
 import { applyJSONPatch, applyMergePatch } from '../../apiserver/patch-json';
 import { patchScaleDocument, scaleOf } from '../../apiserver/scale';
-import { applyPatch as strategicMerge } from '../strategic-merge';
+import { applyPatch as strategicMerge } from '../../apimachinery/strategic-merge';
 import { parseManifest } from '../parse';
 import { objectsOf } from './mutate';
 import { sortKeys, toJSON, toYAML } from './output';

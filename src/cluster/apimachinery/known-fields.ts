@@ -1,7 +1,7 @@
 /**
  * Unknown-field detection for server-side field validation (`kubectl apply --validate=
  * strict|warn`, KEP-2885): the strict decoder of sigs.k8s.io/json (UnmarshalStrict) over the
- * Go types of every built-in kind the engine serves (apiserver/go-types.generated.ts, from
+ * Go types of every built-in kind the engine serves (apimachinery/go-types.generated.ts, from
  * kubernetes-types plus the v1.33 additions listed in src/cli/gen-go-types.ts). Paths print as
  * the apiserver's strict decoder prints them: `spec.template.spec.containers[0].imagePullPolcy`.
  *
