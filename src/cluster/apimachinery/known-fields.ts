@@ -15,7 +15,7 @@
  * Not checked: opaque fields (RawExtension, FieldsV1, `interface{}`), custom resources, and the
  * top-level `status` (written by the engine's own components; kubectl manifests rarely carry one).
  */
-import { goKindKey, goStructFields, type GoType } from '../apiserver/decode';
+import { goKindKey, goStructFields, type GoType } from './go-types';
 import { parseApiVersion } from '../api/resources';
 
 /** Paths of fields the kind's Go type does not know, in document order (`spec.containers[0].imagee`). */

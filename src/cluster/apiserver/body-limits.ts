@@ -18,7 +18,7 @@
  */
 import type { KObject } from '../api/types';
 import { newBadRequest, type StatusError } from '../api/errors';
-import { goKindKey, goStructFields, type GoType } from './decode';
+import { goKindKey, goStructFields, type GoType } from '../apimachinery/go-types';
 import { setOwn } from '../api/safe-object';
 
 /** encoding/json's maxNestingDepth (Go's scanner). */

@@ -23,7 +23,7 @@
 import { StatusError, goQuote } from '../api/errors';
 import { isQuantity, QUANTITY_FORMAT_ERROR } from '../api/quantity';
 import { base64Invalid } from './registry/core';
-import { goKindKey, goStructFields, type GoType } from './decode';
+import { goKindKey, goStructFields, type GoType } from '../apimachinery/go-types';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

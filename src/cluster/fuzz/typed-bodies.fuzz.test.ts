@@ -16,7 +16,7 @@ import { users } from '../client/clientset';
 import { StatusError } from '../api/errors';
 import { setOwn } from '../api/safe-object';
 import type { KObject } from '../api/types';
-import { goKindKey, goStructFields, type GoType } from '../apiserver/decode';
+import { goKindKey, goStructFields, type GoType } from '../apimachinery/go-types';
 import { Rng } from '../sim/rng';
 import { fuzzRuns } from './runs';
 
