@@ -30,7 +30,7 @@ import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRe
 import { BurstReplicas, RealPodControl, UIDTrackingControllerExpectations, isNotFound, isPodAvailable, isPodReady, plural, podKey, recordDecision, type PodControl } from './controller-utils';
 import { claimObjects, recheckDeletionTimestamp } from './controller-ref-manager';
 import { ensurePodControllerUIDIndex, filterPodsByOwner } from './replicaset';
-import { findUntoleratedTaint, podMatchesNodeSelectorAndAffinity, type Toleration } from '../scheduler/plugins/helpers';
+import { findUntoleratedTaint, podMatchesNodeSelectorAndAffinity, type Toleration } from '../component-helpers/scheduling/corev1';
 import { computeHash, getScaledValueFromIntOrPercent } from './deployment-utils';
 
 /** Relay participant and event source of this controller. */

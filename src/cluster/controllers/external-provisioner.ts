@@ -32,7 +32,7 @@ import { metaNamespaceKey, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimKey, claimReference,
-} from './persistentvolume-utils';
+} from '../component-helpers/storage/volume';
 
 /** kind's provisioner name. */
 export const LOCAL_PATH_PROVISIONER = 'rancher.io/local-path';

@@ -32,7 +32,7 @@ import {
   ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_DYNAMICALLY_PROVISIONED, ANN_STORAGE_PROVISIONER,
   Reasons, checkVolumeSatisfyClaim, claimClass, claimKey, claimRefKey, findBestMatchForClaim, getBindVolumeToClaim,
   isDelayBindingMode, isDelayBindingProvisioning, isPodTerminated, isVolumeBoundToClaim, podPVCIndex, rvOf, volumeModeMismatch,
-} from './persistentvolume-utils';
+} from '../component-helpers/storage/volume';
 
 /** Relay participant (docs/architecture.md#relay-participants). */
 export const PV_CONTROLLER_PARTICIPANT = 'persistentvolume-binder-controller';

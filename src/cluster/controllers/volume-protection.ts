@@ -19,7 +19,7 @@ import { users, type ResourceClient } from '../client/clientset';
 import { deepCopy, metaNamespaceKey, splitKey, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import { recordDecision } from './controller-utils';
-import { podClaimNames, podPVCIndex } from './persistentvolume-utils';
+import { podClaimNames, podPVCIndex } from '../component-helpers/storage/volume';
 
 import { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER } from '../apiserver/storage-protection';
 

@@ -7,7 +7,7 @@
 import type { NodeInfo, PodInfo } from '../node-info';
 import { defaultNormalizeScore, MAX_NODE_SCORE } from '../framework';
 import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Status } from '../types';
-import { nodeSelectorTermMatches, podMatchesNodeSelectorAndAffinity } from './helpers';
+import { nodeSelectorTermMatches, podMatchesNodeSelectorAndAffinity } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonPod. */
 export const ERR_REASON_POD_NODE_AFFINITY = "node(s) didn't match Pod's node affinity/selector";

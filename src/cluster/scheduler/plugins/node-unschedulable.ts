@@ -7,7 +7,7 @@
 import type { KObject } from '../../api/types';
 import type { NodeInfo, PodInfo } from '../node-info';
 import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type Status } from '../types';
-import { tolerationsTolerateTaint } from './helpers';
+import { tolerationsTolerateTaint } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonUnschedulable. */
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';

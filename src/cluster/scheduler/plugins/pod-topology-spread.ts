@@ -13,7 +13,7 @@ import { fromLabelSelector, matches, selectorString, type Selector } from '../..
 import { MAX_NODE_SCORE } from '../framework';
 import type { NodeInfo, PodInfo } from '../node-info';
 import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type StateData, type Status } from '../types';
-import { doNotScheduleTaints, findUntoleratedTaint, podMatchesNodeSelectorAndAffinity } from './helpers';
+import { doNotScheduleTaints, findUntoleratedTaint, podMatchesNodeSelectorAndAffinity } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonConstraintsNotMatch. */
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";

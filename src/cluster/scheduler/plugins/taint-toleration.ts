@@ -9,7 +9,7 @@ import type { KObject } from '../../api/types';
 import type { NodeInfo, PodInfo } from '../node-info';
 import { defaultNormalizeScore, MAX_NODE_SCORE } from '../framework';
 import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreScorePlugin, type ScorePlugin, type Status } from '../types';
-import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint, type Taint, type Toleration } from './helpers';
+import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint, type Taint, type Toleration } from '../../component-helpers/scheduling/corev1';
 
 /** The filter's failure reason: `node(s) had untolerated taint {key: value}`. */
 export function untoleratedTaintReason(t: Taint): string {

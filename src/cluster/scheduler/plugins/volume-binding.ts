@@ -30,8 +30,8 @@ import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type En
 import {
   ANN_BIND_COMPLETED, ANN_SELECTED_NODE, NOT_SUPPORTED_PROVISIONER, claimClass, findMatchingVolume, getBindVolumeToClaim, isDelayBindingMode, pvFitsNode,
   requestedBytes, rvOf, volumeClass,
-} from '../../controllers/persistentvolume-utils';
-import { nodeSelectorMatches } from './helpers';
+} from '../../component-helpers/storage/volume';
+import { nodeSelectorMatches } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonBindConflict. */
 export const ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";

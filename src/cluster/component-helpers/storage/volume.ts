@@ -9,11 +9,11 @@
  * helpers.go: CheckNodeAffinity), pkg/controller/volume/persistentvolume/index.go
  * (findBestMatchForClaim) and pkg/controller/volume/events/event.go (reasons).
  */
-import { bytesOf } from '../api/quantity';
-import { fromLabelSelector, matches } from '../api/labels';
-import { deepCopy, type KObject } from '../api/types';
-import type { Lister } from '../client/informer';
-import { nodeSelectorMatches } from '../scheduler/plugins/helpers';
+import { bytesOf } from '../../api/quantity';
+import { fromLabelSelector, matches } from '../../api/labels';
+import { deepCopy, type KObject } from '../../api/types';
+import type { Lister } from '../../client/informer';
+import { nodeSelectorMatches } from '../scheduling/corev1';
 
 /** pv.kubernetes.io/bind-completed: the claim went through binding. */
 export const ANN_BIND_COMPLETED = 'pv.kubernetes.io/bind-completed';
