@@ -9,7 +9,7 @@
  */
 import { deepCopy, deepEqual, type KObject } from '../api/types';
 import { byCreationTimestamp, filterActiveReplicaSets, specReplicas } from './controller-utils';
-import { utf8 } from '../proxy/hash';
+import { utf8 } from '../util/hash';
 import { getOwn, setOwn } from '../api/safe-object';
 
 // ---- constants -----------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * kind, name, data (and type for Secrets), the first 10 hex digits with 0,1,3,a,e mapped to
  * g,h,k,m,t so the suffix is never all digits nor a bad word.
  */
-import { hex, sha256, utf8 } from '../proxy/hash';
+import { hex, sha256, utf8 } from '../util/hash';
 import { goJSON } from '../apimachinery/strategic-merge';
 import { KustomizeError, meta, type GeneratorArgs, type GeneratorOptions, type KustomizeFS, type Obj } from './types';
 import { join } from './paths';

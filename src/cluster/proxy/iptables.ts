@@ -6,7 +6,7 @@
  * `-m tcp` after the comment, `--or-mark` shown as `--set-xmark 0x4000/0x4000`, statistic
  * probabilities as the kernel stores them: `%.11f` of a 31-bit fraction).
  */
-import { chainHash } from './hash';
+import { chainHash } from '../util/hash';
 
 /** A match module of a rule, in the order kube-proxy wrote it. */
 export type Match =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { base32, chainHash, hex, sha256 } from './hash';
-import { servicePortEndpointChainName, servicePortPolicyClusterChain } from './iptables';
+import { servicePortEndpointChainName, servicePortPolicyClusterChain } from '../proxy/iptables';
 
 describe('sha256 / base32 (FIPS 180-4 and RFC 4648 test vectors)', () => {
   it('sha256 known vectors', () => {
