@@ -26,7 +26,7 @@ import { isNodeHeartbeatOnly } from './api/heartbeat';
 import { users, type Client } from './client/clientset';
 import { ComponentContext } from './component-context';
 import { KUBERNETES_DEFAULTS, type Timings } from './timings';
-import { ImageRegistry } from './kubelet/image-registry';
+import { ImageRegistry } from './sim/image-registry';
 import { Kubelet, type NodeConfig } from './kubelet/kubelet';
 import { KubeScheduler } from './scheduler/scheduler';
 import { ControllerManager } from './controllers/controller-manager';

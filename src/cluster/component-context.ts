@@ -11,7 +11,7 @@ import type { RelayRecorder } from './relay/recorder';
 import type { Rng } from './sim/rng';
 import type { SimClock } from './sim/clock';
 import type { Timings } from './timings';
-import type { ImageRegistry } from './kubelet/image-registry';
+import type { ImageRegistry } from './sim/image-registry';
 
 export class ComponentContext {
   readonly eventCache = new EventCache(() => this.clock.now());

@@ -7,7 +7,7 @@ import { users } from '../client/clientset';
 import { SharedInformerFactory } from '../client/informer';
 import { ComponentContext } from '../component-context';
 import { KUBERNETES_DEFAULTS } from '../timings';
-import { ImageRegistry } from '../kubelet/image-registry';
+import { ImageRegistry } from '../sim/image-registry';
 import { EndpointSliceController, findPort } from './endpointslice';
 import { deepCopy, type KObject } from '../api/types';
 

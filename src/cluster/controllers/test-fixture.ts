@@ -13,7 +13,7 @@ import { users, type Client } from '../client/clientset';
 import { SharedInformerFactory } from '../client/informer';
 import { ComponentContext } from '../component-context';
 import { KUBERNETES_DEFAULTS } from '../timings';
-import { ImageRegistry } from '../kubelet/image-registry';
+import { ImageRegistry } from '../sim/image-registry';
 import { deepCopy, type KObject } from '../api/types';
 
 /** Minimal strategies: status subresources keep status; new Pods are Pending (as PrepareForCreate does). */

@@ -17,8 +17,8 @@
  */
 import type { RelayRecorder } from '../relay/recorder';
 import type { Rng } from '../sim/rng';
-import type { ImageRegistry } from '../kubelet/image-registry';
-import { parseImageRef } from '../kubelet/image-registry';
+import type { ImageRegistry } from '../sim/image-registry';
+import { parseImageRef } from '../sim/image-registry';
 
 /** docker run's `--restart` policies (moby api/types/container RestartPolicyMode). */
 export type RestartPolicy = 'no' | 'always' | 'unless-stopped' | 'on-failure';

@@ -19,7 +19,7 @@ import type { KObject } from '../api/types';
 import type { EventRecorder, ObjectRef } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import { Backoff, formatGoDuration } from './backoff';
-import { parseImageRef } from './image-registry';
+import { parseImageRef } from '../sim/image-registry';
 import type { ContainerRuntime, StoredImage } from './runtime';
 
 /** Waiting reasons the image manager produces (pkg/kubelet/images/types.go). */

@@ -15,7 +15,7 @@
  * disk.
  */
 import type { ComponentContext } from '../component-context';
-import { ImageRegistry } from './image-registry';
+import { ImageRegistry } from '../sim/image-registry';
 import type { OwnedTimers } from './timers';
 import type { ContainerProcess } from './container-process';
 

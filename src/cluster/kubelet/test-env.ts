@@ -9,7 +9,7 @@ import { RelayRecorder } from '../relay/recorder';
 import { APIServer } from '../apiserver/apiserver';
 import { ComponentContext } from '../component-context';
 import { KUBERNETES_DEFAULTS, type Timings } from '../timings';
-import { ImageRegistry } from './image-registry';
+import { ImageRegistry } from '../sim/image-registry';
 import { users, type Client } from '../client/clientset';
 import type { KObject } from '../api/types';
 import { Kubelet, type NodeConfig } from './kubelet';

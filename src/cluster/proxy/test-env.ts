@@ -11,7 +11,7 @@ import { RelayRecorder } from '../relay/recorder';
 import { users } from '../client/clientset';
 import { ComponentContext } from '../component-context';
 import { KUBERNETES_DEFAULTS } from '../timings';
-import { ImageRegistry } from '../kubelet/image-registry';
+import { ImageRegistry } from '../sim/image-registry';
 import type { KObject } from '../api/types';
 
 /** An endpoint as the endpointslice controller writes it. */

@@ -7,7 +7,7 @@
 import { APIServer } from '../apiserver/apiserver';
 import { ComponentContext } from '../component-context';
 import { users, type Client } from '../client/clientset';
-import { ImageRegistry } from '../kubelet/image-registry';
+import { ImageRegistry } from '../sim/image-registry';
 import { RelayRecorder } from '../relay/recorder';
 import { SimClock } from '../sim/clock';
 import { Rng } from '../sim/rng';
