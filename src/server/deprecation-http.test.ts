@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster/cluster';
-import { deprecationWarning } from '../cluster/apiserver/deprecation';
+import { deprecationWarning } from '../cluster/api/deprecation';
 import { startServer, type RunningServer } from './server';
 
 /** Every request carries the server's bearer token (auth.ts). */

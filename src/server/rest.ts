@@ -183,7 +183,7 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
   const { info } = t;
   const ns = info.namespaced ? t.namespace : '';
   const method = req.method ?? 'GET';
-  // endpoints/installer.go: every response of a deprecated API carries its warning (apiserver/deprecation.ts)
+  // endpoints/installer.go: every response of a deprecated API carries its warning (api/deprecation.ts)
   if (info.deprecated) res.setHeader('Warning', [`299 - ${JSON.stringify(info.deprecated)}`]);
   if (t.sub && !info.subresources.includes(t.sub)) throw notFoundPath();
   if (!t.name) {

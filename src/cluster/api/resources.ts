@@ -6,7 +6,7 @@
  *
  * Mirrors k8s.io/apimachinery/pkg/api/meta (RESTMapper) and the discovery documents.
  */
-import { deprecationWarning } from '../apiserver/deprecation';
+import { deprecationWarning } from './deprecation';
 
 /** One served resource. */
 export interface ResourceInfo {
@@ -28,7 +28,7 @@ export interface ResourceInfo {
   categories?: string[];
   /** True for kinds added by a CustomResourceDefinition. */
   custom?: boolean;
-  /** The deprecation warning of a served but deprecated version (apiserver/deprecation.ts); every request to it carries it. */
+  /** The deprecation warning of a served but deprecated version (api/deprecation.ts); every request to it carries it. */
   deprecated?: string;
 }
 

@@ -5,7 +5,7 @@
  * in, notin, =, ==, !=, gt, lt`, `found ',', expected: identifier after ','`, key and value
  * validation as field errors (`<nil>: Invalid value: "a@b": name part must …`).
  */
-import { isQualifiedName, isValidLabelValue } from '../apiserver/registry/validation/names';
+import { isQualifiedName, isValidLabelValue } from './validation/names';
 import type { Operator, Requirement } from './labels';
 
 /** A selector that does not parse; `message` is selector.go's error text. */

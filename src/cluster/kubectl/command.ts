@@ -94,7 +94,7 @@ function dryRunClient(client: Client, mode: 'client' | 'server'): Client {
 
 /**
  * A client that notes the deprecation warning of every deprecated API a command calls
- * (ResourceInfo.deprecated, apiserver/deprecation.ts): kube-apiserver sends it with each
+ * (ResourceInfo.deprecated, api/deprecation.ts): kube-apiserver sends it with each
  * response, and kubectl's warning handler prints each distinct one once on stderr.
  */
 function warningClient(client: Client, seen: Set<string>): Client {

@@ -11,7 +11,7 @@ import { parseQuantity, quantityMilliValue, QUANTITY_FORMAT_ERROR } from '../api
 import type { NodeConfig } from '../kubelet/kubelet';
 import { validateTaints } from '../apiserver/registry/core';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../apiserver/registry/validation/meta';
-import { isQualifiedName } from '../apiserver/registry/validation/names';
+import { isQualifiedName } from '../api/validation/names';
 import { ScenarioError, checkFields, isObj } from './fields';
 
 const NODE_FIELDS = ['name', 'labels', 'taints', 'capacity', 'controlPlane'];

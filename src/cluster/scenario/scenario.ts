@@ -11,7 +11,7 @@ import { ScenarioError, checkFields, isObj, kindOf } from './fields';
 import { nodeConfig } from './nodes';
 import { MAX_NODE_HOURS, MAX_NODES, MAX_REQUESTS, MAX_SIMULATED_MS, MAX_SNAPSHOTS, MAX_STEPS } from './limits';
 import { parseSelector } from '../api/labels';
-import { isDNS1123Label } from '../apiserver/registry/validation/names';
+import { isDNS1123Label } from '../api/validation/names';
 import type { NodeConfig } from '../kubelet/kubelet';
 import { RESTART_POLICIES, type DockerRunSpec, type RestartPolicy } from '../docker/standalone';
 

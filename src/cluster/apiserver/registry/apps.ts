@@ -14,7 +14,7 @@ import {
   checkMetaTypes, goIntOrString, goLabelSelector, goStringMap, immutable, nameIsDNSLabel, nameIsDNSSubdomain, nonNegative,
   selectorParses, validateAnnotations, validateLabelSelector, validateLabels, validateObjectMeta,
 } from './validation/meta';
-import { isValidPercent } from './validation/names';
+import { isValidPercent } from '../../api/validation/names';
 import { checkPodSpecDecode, validatePodTemplateSpec } from './validation/podspec';
 
 type Obj = Record<string, any>;

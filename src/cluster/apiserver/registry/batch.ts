@@ -10,7 +10,7 @@ import type { Strategy } from './strategy';
 import { defaultPodTemplate } from './pod-defaults';
 import { checkMetaTypes, goLabelSelector, goStringMap, immutable, nameIsDNSSubdomain, nonNegative, validateLabelSelector, validateObjectMeta } from './validation/meta';
 import { checkPodSpecDecode, validatePodTemplateSpec } from './validation/podspec';
-import { isValidLabelValue } from './validation/names';
+import { isValidLabelValue } from '../../api/validation/names';
 import { hasOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;

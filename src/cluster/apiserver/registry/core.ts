@@ -8,7 +8,7 @@ import { newBadRequest, type FieldError } from '../../api/errors';
 import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy } from './strategy';
 import { checkMetaTypes, checkStringMap, decodeError, jsonType, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './validation/meta';
-import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from './validation/names';
+import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from '../../api/validation/names';
 import { getOwn, hasOwn, setOwn } from '../../api/safe-object';
 
 type Obj = Record<string, any>;

@@ -10,7 +10,7 @@ import type { FieldError } from '../../api/errors';
 import type { KObject } from '../../api/types';
 import type { Strategy } from './strategy';
 import { checkMetaTypes, goIntOrString, nameIsDNSSubdomain, nameIsPathSegment, validateLabelSelector, validateObjectMeta } from './validation/meta';
-import { isDNS1035Label, isValidPercent, isValidPortName, isValidPortNum } from './validation/names';
+import { isDNS1035Label, isValidPercent, isValidPortName, isValidPortNum } from '../../api/validation/names';
 
 type Obj = Record<string, any>;
 

@@ -9,7 +9,7 @@ import type { FieldError } from '../../api/errors';
 import type { KObject } from '../../api/types';
 import type { Strategy, StrategyContext } from './strategy';
 import { checkMetaTypes, checkStringMap, goIntOrString, nameIsDNS1035Label, validateLabels, validateObjectMeta } from './validation/meta';
-import { isDNS1123Label, isDNS1123Subdomain, isIPv4, isQualifiedName, isValidPortName, isValidPortNum } from './validation/names';
+import { isDNS1123Label, isDNS1123Subdomain, isIPv4, isQualifiedName, isValidPortName, isValidPortNum } from '../../api/validation/names';
 
 type Obj = Record<string, any>;
 

@@ -11,7 +11,7 @@ import type { Strategy, StrategyContext } from './strategy';
 import { VOLUME_SOURCE_KEYS } from './pod-defaults';
 import { parseQuantity } from './quantity';
 import { checkMetaTypes, nameIsDNSSubdomain, validateLabelSelector, validateObjectMeta } from './validation/meta';
-import { isQualifiedName } from './validation/names';
+import { isQualifiedName } from '../../api/validation/names';
 
 type Obj = Record<string, any>;
 

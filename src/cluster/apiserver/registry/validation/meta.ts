@@ -7,7 +7,7 @@
  */
 import { goQuote, newBadRequest, type FieldError } from '../../../api/errors';
 import type { KObject } from '../../../api/types';
-import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../../api/validation/names';
 
 /** A ValidateNameFunc: (name, prefix) → messages. */
 export type NameFn = (name: string, prefix: boolean) => string[];

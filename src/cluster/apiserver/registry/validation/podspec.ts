@@ -10,7 +10,7 @@ import type { KObject } from '../../../api/types';
 import { VOLUME_SOURCE_KEYS } from '../pod-defaults';
 import { isQuantity, parseQuantity, QUANTITY_FORMAT_ERROR } from '../quantity';
 import { validateAnnotations, validateLabels, nonNegative, nameIsDNSSubdomain } from './meta';
-import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isRelaxedEnvVarName, isValidLabelValue, isValidPortName, isValidPortNum, inclusiveRangeError } from './names';
+import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isRelaxedEnvVarName, isValidLabelValue, isValidPortName, isValidPortNum, inclusiveRangeError } from '../../../api/validation/names';
 
 type Obj = Record<string, any>;
 
