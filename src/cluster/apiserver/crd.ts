@@ -15,7 +15,7 @@ import type { KObject } from '../api/types';
 import { deepCopy } from '../api/types';
 import type { ResourceInfo } from '../api/resources';
 import type { FieldError } from '../api/errors';
-import { users } from '../client/clientset';
+import { users } from './authentication/user';
 import { validateAgainstSchema, type JSONSchemaProps } from './openapi-schema';
 import { hasOwn, setOwn } from '../api/safe-object';
 

@@ -77,19 +77,5 @@ export class Client {
   }
 }
 
-/**
- * Identities used by the built-in components (authentication names). Every identity but
- * kubectl's is an in-process component (`trusted`: its bodies skip the decode step).
- */
-export const users = {
-  kubectl: (participant = 'kubectl'): RequestUser => ({ name: 'kubernetes-admin', participant, groups: ['kubeadm:cluster-admins', 'system:authenticated'] }),
-  scheduler: (): RequestUser => ({ name: 'system:kube-scheduler', participant: 'kube-scheduler', groups: ['system:authenticated'], trusted: true }),
-  controller: (name: string): RequestUser => ({
-    name: `system:serviceaccount:kube-system:${name}`,
-    participant: `${name}`,
-    groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-    trusted: true,
-  }),
-  node: (node: string, participant = `kubelet/${node}`): RequestUser => ({ name: `system:node:${node}`, participant, groups: ['system:nodes', 'system:authenticated'], trusted: true }),
-  system: (participant: string): RequestUser => ({ name: 'system:apiserver', participant, groups: ['system:masters'], trusted: true }),
-};
+/** The built-in components' identities, re-exported from apiserver/authentication/user.ts where they now live. */
+export { users } from '../apiserver/authentication/user';
