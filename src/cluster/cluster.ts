@@ -7,7 +7,7 @@
  * Components are wired exactly as in a real cluster: they only watch and write the
  * apiserver; none calls another.
  */
-import { KubernetesServiceController, SystemNamespacesController, kubernetesEndpoints, kubernetesEndpointSlice, kubernetesService } from './apiserver/bootstrap-controller';
+import { KubernetesServiceController, SystemNamespacesController, kubernetesEndpoints, kubernetesEndpointSlice, kubernetesService } from './controlplane/bootstrap-controller';
 import { SimClock, DEFAULT_START_MS, type Deadline } from './sim/clock';
 import { Rng } from './sim/rng';
 import { RelayRecorder } from './relay/recorder';

@@ -15,7 +15,7 @@
  */
 import type { KObject } from '../api/types';
 import type { ComponentContext } from '../component-context';
-import { users } from './authentication/user';
+import { users } from '../apiserver/authentication/user';
 import type { StoreEvent } from '../storage/mvcc';
 
 /** EndpointInterval: the period of the kubernetes Service reconciliation, simulated ms. */
