@@ -18,7 +18,7 @@ import { RateLimitingQueue } from '../client/workqueue';
 import { deepCopy, deepEqual, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import { isNotFound } from './controller-utils';
-import { generateCerts } from '../kubelet/images/certgen';
+import { generateCerts } from '../userland/images/certgen';
 
 /** Relay participant and identity of this controller. */
 export const RootCACertPublisherName = 'root-ca-cert-publisher';

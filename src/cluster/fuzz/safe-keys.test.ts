@@ -37,7 +37,7 @@ const GUARDED = [
   'cluster/kustomize/generators.ts',
   'cluster/kubelet/env.ts',
   'cluster/kubelet/volumes.ts',
-  'cluster/kubelet/container-process.ts',
+  'cluster/userland/container-process.ts',
   'worker/diff.ts',
 ];
 

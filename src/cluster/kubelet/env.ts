@@ -8,7 +8,7 @@
  */
 import type { KObject } from '../api/types';
 import { StatusError } from '../api/errors';
-import { expandKubeVars } from './container-process';
+import { expandKubeVars } from '../userland/container-process';
 import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 
 /** Reads a ConfigMap or Secret (the kubelet's configmap/secret manager); throws StatusError 404. */

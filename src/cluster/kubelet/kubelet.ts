@@ -28,7 +28,7 @@ import { ContainerRuntime } from './runtime';
 import { StatusManager } from './status-manager';
 import { OwnedTimers } from './timers';
 import { VolumeManager, claimStore } from './volumes';
-import type { FileStore } from './filesystem';
+import type { FileStore } from '../userland/filesystem';
 
 /** What the UI can read about one container (not part of any Kubernetes object). */
 export interface ContainerInfo {
@@ -39,7 +39,7 @@ export interface ContainerInfo {
   logs: string[];
   previousLogs: string[];
   /**
-   * What the running container listens on (kubelet/images/web-servers.ts): `known` when the
+   * What the running container listens on (userland/images/web-servers.ts): `known` when the
    * image's default server is modelled (nginx: port 80, its pages), `assumed` when kube-relay
    * assumes an unknown program serves its declared (or probed) ports with 200 on every path,
    * `none` when a modelled script listens on nothing. Absent while the container is not running.

@@ -13,7 +13,7 @@
  * What a probe reaches is the simulated container: exec runs through the shell against the
  * container's files; tcpSocket/grpc succeed when a running container of the Pod serves
  * the port (see {@link ProbeHooks.serves}); httpGet gets the status code that container's server
- * answers for the path (kubelet/images/web-servers.ts: nginx 404s paths it has no file for):
+ * answers for the path (userland/images/web-servers.ts: nginx 404s paths it has no file for):
  *   Warning Unhealthy "Readiness probe failed: HTTP probe failed with statuscode: 404"   (pkg/probe/http/http.go)
  * Probe ticks are periodic work, but a tick that the
  * engine knows will change a result (first probe of a container, a streak below its
@@ -22,7 +22,7 @@
 import type { KObject } from '../api/types';
 import type { EventRecorder } from '../client/record';
 import type { ComponentContext } from '../component-context';
-import type { ExecResult } from './container-process';
+import type { ExecResult } from '../userland/container-process';
 import { containerRef } from './image-manager';
 import type { ContainerRecord, PodRecord } from './status-manager';
 import type { OwnedTimers } from './timers';

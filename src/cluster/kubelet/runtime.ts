@@ -17,7 +17,7 @@
 import type { ComponentContext } from '../component-context';
 import { ImageRegistry } from '../sim/image-registry';
 import type { OwnedTimers } from './timers';
-import type { ContainerProcess } from './container-process';
+import type { ContainerProcess } from '../userland/container-process';
 
 /** Which pod a CRI call is for (relay hops name it). */
 export interface PodRef {

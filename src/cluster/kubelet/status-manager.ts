@@ -14,8 +14,8 @@ import { deepEqual, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import type { ResourceClient } from '../client/clientset';
 import type { ComponentContext } from '../component-context';
-import type { ContainerProcess } from './container-process';
-import type { ContainerFS } from './filesystem';
+import type { ContainerProcess } from '../userland/container-process';
+import type { ContainerFS } from '../userland/filesystem';
 import type { Sandbox } from './runtime';
 import type { OwnedTimers } from './timers';
 
@@ -77,7 +77,7 @@ export interface PodRecord {
   containers: ContainerRecord[];
   initContainers: ContainerRecord[];
   /** the Pod's volumes once set up (volumes.ts), by volume name */
-  volumes?: Map<string, import('./filesystem').FileStore>;
+  volumes?: Map<string, import('../userland/filesystem').FileStore>;
   /** bumped on termination / removal; async callbacks of an older generation are stale */
   gen: number;
   busy: boolean;

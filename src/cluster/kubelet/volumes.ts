@@ -21,7 +21,7 @@ import { StatusError } from '../api/errors';
 import type { Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import type { ComponentContext } from '../component-context';
-import { FileStore } from './filesystem';
+import { FileStore } from '../userland/filesystem';
 import { base64Decode } from './env';
 import type { OwnedTimers } from './timers';
 import type { TimerHandle } from '../sim/clock';

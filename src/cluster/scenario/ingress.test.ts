@@ -38,7 +38,7 @@ describe('traffic to an Ingress host and path', () => {
   });
 
   // ingress-nginx passes the path through (no rewrite): nginx:1.27 answers its welcome page on
-  // `/` and 404 on paths it has no file for (kubelet/images/web-servers.ts)
+  // `/` and 404 on paths it has no file for (userland/images/web-servers.ts)
   const ok = 'HTTP/1.1 200 OK · Welcome to nginx!';
   const nf = 'HTTP/1.1 404 Not Found';
   it.each([

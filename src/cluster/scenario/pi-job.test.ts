@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 
 const PI_JOB = readFileSync(new URL('../kubectl/testdata/real/pi-job.yaml', import.meta.url), 'utf8');
-const PI_2000 = readFileSync(new URL('../kubelet/testdata/perl-bpi-2000.golden.txt', import.meta.url), 'utf8');
+const PI_2000 = readFileSync(new URL('../userland/testdata/perl-bpi-2000.golden.txt', import.meta.url), 'utf8');
 
 describe('the docs pi Job completes', () => {
   const c = new Cluster({ seed: 1 });

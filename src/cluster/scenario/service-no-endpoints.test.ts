@@ -4,7 +4,7 @@
  * listens on (endpoints exist, the connection is refused by the Pod). Played from
  * src/scenarios/service-no-endpoints.scenario.yaml.
  */
-import { NGINX_INDEX } from '../kubelet/images/web-servers';
+import { NGINX_INDEX } from '../userland/images/web-servers';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -1,13 +1,13 @@
 /**
  * The kubelet side of `kubectl exec` (pkg/kubelet/server → CRI ExecSync): runs argv in a running
- * container of a Pod through the simulated shell (kubelet/shell.ts) against that container's
+ * container of a Pod through the simulated shell (userland/shell.ts) against that container's
  * files, so a file written or removed by `kubectl exec` is what exec probes and later readers see
  * (a PVC's files live on the volume). Unlike an exec probe, it runs in containers whose main
  * process is an image's own (nginx …) too.
  */
 import type { KObject } from '../api/types';
 import type { Kubelet } from '../kubelet/kubelet';
-import { execInContainer } from '../kubelet/container-process';
+import { execInContainer } from '../userland/container-process';
 import type { PodExecResult } from '../kubectl/cmd/exec';
 
 /** `kubectl exec`'s streaming limit here: a command may sleep this long before it counts as hung, ms. */

@@ -2,7 +2,7 @@
  * The traffic generator against a live cluster: DNS through the search path, kube-proxy's DNAT,
  * NodePort and LoadBalancer entry, and the ways a request fails as curl 8 prints it.
  */
-import { NGINX_INDEX } from '../kubelet/images/web-servers';
+import { NGINX_INDEX } from '../userland/images/web-servers';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 import { parseURL } from './traffic';

@@ -23,7 +23,7 @@
  * 5. The chosen Pod must be Running on a powered node, and one of its running containers must
  *    listen on the endpoint's port. The rule (shared with the kubelet's httpGet/tcpSocket
  *    probes, kubelet/pod-workers.ts `serves`): a known image running its default server
- *    (kubelet/images/web-servers.ts: nginx, httpd → 80, …) listens on that server's ports and
+ *    (userland/images/web-servers.ts: nginx, httpd → 80, …) listens on that server's ports and
  *    answers as it does (nginx: 200 on `/` and `/index.html`, 404 elsewhere); another process
  *    the shell does not model (assumed) listens on its declared containerPorts — or, with none
  *    declared, on its probes' ports — and answers 200 on every path. A container running a

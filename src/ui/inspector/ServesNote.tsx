@@ -2,7 +2,7 @@
  * The Pod inspector's note on what its containers serve: kube-relay models a few images'
  * servers (nginx, httpd … — their ports and pages); for any other program it *assumes* the
  * container listens on its declared (or probed) ports and answers 200 on every path, and says
- * so here (kubelet/images/web-servers.ts).
+ * so here (userland/images/web-servers.ts).
  */
 import { useTranslation } from 'react-i18next';
 import { cluster } from '../cluster-client';

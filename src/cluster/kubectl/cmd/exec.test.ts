@@ -2,7 +2,7 @@
  * `kubectl exec`: the shell in the container's files, nslookup through cluster DNS, curl/wget
  * through the data plane, kubectl's notices and errors.
  */
-import { NGINX_INDEX } from '../../kubelet/images/web-servers';
+import { NGINX_INDEX } from '../../userland/images/web-servers';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../../cluster';
 

@@ -3,7 +3,7 @@
  * (default container with the `Defaulted container "X" out of: X, Y` notice, pods/exec through
  * the apiserver to the kubelet, `command terminated with exit code N` on a non-zero exit).
  *
- * The command runs in the simulated container: the shell subset of kubelet/shell.ts against the
+ * The command runs in the simulated container: the shell subset of userland/shell.ts against the
  * container's files (so `touch`, `rm`, `cat`, `echo … > file` change what probes and later Pods
  * see), except for the network tools, which go through the cluster's data plane:
  * - `nslookup NAME` → cluster DNS from the Pod's namespace (traffic/nslookup.ts, bind's output);

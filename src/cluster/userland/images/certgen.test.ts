@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Cluster } from '../../cluster';
 import type { KObject } from '../../api/types';
-import { base64Decode } from '../env';
+import { base64Decode } from '../../kubelet/env';
 import { base64Bytes, generateCerts, runCertgen } from './certgen';
 import type { InCluster } from './in-cluster';
 

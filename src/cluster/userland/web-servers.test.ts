@@ -1,5 +1,5 @@
 /**
- * What a container serves decides what probes and traffic see (kubelet/images/web-servers.ts):
+ * What a container serves decides what probes and traffic see (userland/images/web-servers.ts):
  * nginx answers `/` and `/index.html`, 404 elsewhere; a readiness probe on a path it has no file
  * for keeps the Pod unready (Unhealthy events counting up, ContainersReady/Ready False, the
  * EndpointSlice endpoint not ready, the Deployment unavailable); a liveness probe on such a path
