@@ -1,5 +1,5 @@
 /**
- * The kubelet's image manager: EnsureImageExists as pkg/userland/images/image_manager.go
+ * The kubelet's image manager: EnsureImageExists as pkg/kubelet/images/image_manager.go
  * (v1.33, KubeletEnsureSecretPulledImages off) — pull policy, the per-node image cache,
  * per-image back-off (key `<podUID>_<image>`, 10 s doubling to 300 s), and the events, with
  * upstream's exact texts (pkg/kubelet/events/event.go reasons):
@@ -22,7 +22,7 @@ import { Backoff, formatGoDuration } from './backoff';
 import { parseImageRef } from '../sim/image-registry';
 import type { ContainerRuntime, StoredImage } from './runtime';
 
-/** Waiting reasons the image manager produces (pkg/userland/images/types.go). */
+/** Waiting reasons the image manager produces (pkg/kubelet/images/types.go). */
 export type ImageErrorReason = 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull' | 'InvalidImageName';
 
 export type EnsureResult =
