@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { ScenarioError } from '../cluster/scenario/fields';
 import { parseScenarioText } from '../cluster/scenario/text';
 import { runScenario } from '../cluster/scenario/runner';
-import { relayToMermaid } from '../ui/sequence/to-mermaid';
+import { relayToMermaid } from '../cluster/relay/sequence/to-mermaid';
 import { UsageError, isMainModule, outputPathFlag, parseArgs, processIO, runMain, type CliIO } from './args';
 import { FileError, checkScenarioFiles, readRegularFile, runnerIO } from './scenario-files';
 import { writeJSON } from './result-json';

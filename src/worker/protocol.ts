@@ -104,7 +104,7 @@ export interface TickBatch {
   applySeq: number | null;
   /**
    * The latest user action that wrote to the cluster (apply, kill, scale, delete, a tour
-   * step…): the relay's default view tells its story (ui/sequence/story.ts). Null before any.
+   * step…): the relay's default view tells its story (cluster/relay/sequence/story.ts). Null before any.
    * Absent from batches built elsewhere (attach mode): no story there.
    */
   story?: ActionStory | null;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { toMermaid, escapeMermaidText } from '../sequence/to-mermaid';
+import { toMermaid, escapeMermaidText } from '../../cluster/relay/sequence/to-mermaid';
 import type { RelayHop } from '../../cluster/relay/relay-event';
 import { hostileText } from './hostile-text';
 

@@ -14,8 +14,8 @@ import { memo, useEffect, useId, useRef, useState } from 'react';
 import { kubeStore, useKubeStore, type KubeState } from '../store/store';
 import { selectSequenceOptions } from '../store/selectors';
 import { setSequenceOptions } from '../store/actions';
-import { orderParticipants, renderSequence, type RenderedSequence } from './to-mermaid';
-import { participantsOf, reconciliations, storyTarget, windowHops, type Reconciliation, type WindowMode } from './window';
+import { orderParticipants, renderSequence, type RenderedSequence } from '../../cluster/relay/sequence/to-mermaid';
+import { participantsOf, reconciliations, storyTarget, windowHops, type Reconciliation, type WindowMode } from '../../cluster/relay/sequence/window';
 import { selectHop, setSequenceView, showStory } from './sequence-actions';
 import { useTranslation } from 'react-i18next';
 

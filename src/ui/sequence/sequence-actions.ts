@@ -1,6 +1,6 @@
 /** Sequence-diagram actions: the window and filters, picking a hop, an object's story. */
 import { kubeStore, type KubeState } from '../store/store';
-import { hopObject, objectOfKey, storeKeyOf, type SequenceView } from './window';
+import { hopObject, objectOfKey, storeKeyOf, type SequenceView } from '../../cluster/relay/sequence/window';
 
 export function setSequenceView(patch: Partial<SequenceView>): void {
   kubeStore.setState((s: KubeState) => ({ sequenceView: { ...s.sequenceView, ...patch } }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayHop } from '../store/types';
-import { NOTE_MAX, escapeMermaidText, orderParticipants, relayToMermaid, renderSequence, toMermaid, visibleHops, type SequenceOptions } from './to-mermaid';
+import { NOTE_MAX, escapeMermaidText, orderParticipants, relayToMermaid, renderSequence, toMermaid, visibleHops, type SequenceOptions } from '../../cluster/relay/sequence/to-mermaid';
 
 let seq = 0;
 function hop(from: string, to: string, kind: RelayHop['kind'], summary: string, extra: Partial<RelayHop> = {}): RelayHop {

@@ -4,7 +4,7 @@
  * through html-to-image, loaded lazily) — nothing leaves the page.
  */
 import { kubeStore } from '../store/store';
-import { toMermaid, visibleHops } from '../sequence/to-mermaid';
+import { toMermaid, visibleHops } from '../../cluster/relay/sequence/to-mermaid';
 
 export function download(name: string, data: Blob | string, type = 'text/plain'): void {
   const blob = typeof data === 'string' ? new Blob([data], { type }) : data;

@@ -10,8 +10,8 @@
  */
 import { cluster } from '../cluster-client';
 import { kubeStore } from '../store/store';
-import { DEFAULT_SEQUENCE_OPTIONS } from '../sequence/to-mermaid';
-import { DEFAULT_SEQUENCE_VIEW } from '../sequence/window';
+import { DEFAULT_SEQUENCE_OPTIONS } from '../../cluster/relay/sequence/to-mermaid';
+import { DEFAULT_SEQUENCE_VIEW } from '../../cluster/relay/sequence/window';
 import { activateTab, newTab, setTabText, tabsStore } from '../editor/editor-bridge';
 import type { Step } from '../../worker/protocol';
 import { settleTour, splitTour, tourStore } from './tour-store';

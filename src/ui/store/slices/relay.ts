@@ -3,8 +3,8 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { Pulse, RelayHop } from '../types';
 import type { ActionStory } from '../../../worker/protocol';
 import type { KubeState } from '../store';
-import { DEFAULT_SEQUENCE_OPTIONS, type SequenceOptions } from '../../sequence/to-mermaid';
-import { DEFAULT_SEQUENCE_VIEW, type SequenceView } from '../../sequence/window';
+import { DEFAULT_SEQUENCE_OPTIONS, type SequenceOptions } from '../../../cluster/relay/sequence/to-mermaid';
+import { DEFAULT_SEQUENCE_VIEW, type SequenceView } from '../../../cluster/relay/sequence/window';
 
 /** Hops the UI keeps; older ones drop off the front. */
 export const RELAY_CAP = 3_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionStory, RelayHop } from '../../cluster/relay/relay-event';
+import type { ActionStory, RelayHop } from '../relay-event';
 import { causesOf, foldPerNodeReactions, foldResponses, foldWatches, groupByReconciliation, ontoKubeletLane, storyHops, type DrawnHop } from './story';
 import { actionWindow, DEFAULT_SEQUENCE_VIEW } from './window';
 import { DEFAULT_SEQUENCE_OPTIONS, renderSequence } from './to-mermaid';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RelayHop } from '../store/types';
+import type { RelayHop } from '../relay-event';
 import { DEFAULT_SEQUENCE_VIEW, matchesObjectFilter, objectOfKey, pluralOf, reconciliations, storeKeyOf, storyHops, storyTarget, windowHops, type SequenceView } from './window';
 import type { SequenceOptions } from './to-mermaid';
 

@@ -6,7 +6,7 @@
  * Reconciliations come from the engine (src/cluster/relay/relay-event.ts): a decision hop
  * carries `reconcile` (id) and `note` (its headline); the writes it caused inherit the id.
  */
-import type { ActionStory, RelayHop } from '../../cluster/relay/relay-event';
+import type { ActionStory, RelayHop } from '../relay-event';
 import { isVisible, type SequenceOptions } from './to-mermaid';
 import { causesOf, foldPerNodeReactions, foldResponses, foldWatches, groupByReconciliation, ontoKubeletLane, storyHops as actionHops, type DrawnHop } from './story';
 

@@ -15,7 +15,7 @@
  * - in the story, kubelet ↔ containerd calls are drawn on the kubelet's own lane (the seed's
  *   "kubelet: image pull → container start"), so a node costs one lane.
  */
-import type { ActionStory, RelayHop } from '../../cluster/relay/relay-event';
+import type { ActionStory, RelayHop } from '../relay-event';
 import { hopObject } from './window';
 
 /** A hop as the diagram draws it: possibly standing for several hops of the relay. */

@@ -13,7 +13,7 @@
  * names, messages) is escaped with Mermaid's entity codes, so it cannot end a statement,
  * start a comment or inject markup.
  */
-import type { RelayHop } from '../../cluster/relay/relay-event';
+import type { RelayHop } from '../relay-event';
 import type { DrawnHop } from './story';
 import { laneLabel, wrapText } from './fit-text';
 
