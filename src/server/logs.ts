@@ -15,7 +15,7 @@
 import type { Cluster } from '../cluster/cluster';
 import type { KObject } from '../cluster/api/types';
 import { newBadRequest } from '../cluster/api/errors';
-import type { RequestCtx, Target } from './rest';
+import type { RequestCtx, Target } from './context';
 
 /** Wall ms between two looks at a followed container's log. */
 const FOLLOW_POLL_MS = 50;

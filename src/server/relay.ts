@@ -23,7 +23,7 @@ import type { RelayHop } from '../cluster/relay/relay-event';
 import { newBadRequest } from '../cluster/api/errors';
 import { VERSION_INFO } from './discovery';
 import { methodNotAllowed, notFoundPath, sendJSON } from './http-util';
-import type { ServerContext } from './server';
+import type { ServerContext } from './context';
 import { closeIfSlow, countStream } from './watch';
 import { goQueryBool } from './params';
 

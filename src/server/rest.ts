@@ -10,14 +10,17 @@
  * resourceVersion, allowWatchBookmarks, timeoutSeconds, gracePeriodSeconds,
  * propagationPolicy, and for logs container, previous, tailLines.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { parse as parseYAML } from 'yaml';
-import type { ServerContext } from './server';
+import type { RequestCtx, Target } from './context';
+
+/** The handlers' shared types, re-exported from context.ts where they are defined. */
+export type { RequestCtx, Target } from './context';
 import { checkApplyKind, decodeObjectBody, readLimitedBody } from './body';
 import { negotiateInput } from './negotiation';
 import { checkListResourceVersion, goQueryBool, parseListQuery, queryInt64 } from './params';
 import type { Cluster } from '../cluster/cluster';
-import type { RequestUser, WriteOptions } from '../cluster/apiserver/apiserver';
+import type { WriteOptions } from '../cluster/apiserver/apiserver';
 import { apiVersionOf, groupResource, type ResourceInfo } from '../cluster/api/resources';
 import { StatusError, newBadRequest, newNotFound, type Status } from '../cluster/api/errors';
 import type { KObject } from '../cluster/api/types';
@@ -31,15 +34,6 @@ import { checkFieldSelector, listPage } from './list';
 import { serveWatch } from './watch';
 import { podLog } from './logs';
 
-/** One resource request: what the path names. */
-export interface Target {
-  info: ResourceInfo;
-  /** "" for cluster-scoped resources and for all-namespaces lists. */
-  namespace: string;
-  name?: string;
-  sub?: string;
-}
-
 /** Resolves /api/v1/… or /apis/G/V/… (`parts` after the version) to a target. */
 export function resolveTarget(cluster: Cluster, group: string, version: string, parts: string[]): Target | undefined {
   const find = (r: string) => cluster.api.registry.allVersions().find((i) => i.group === group && i.version === version && i.resource === r);
@@ -52,7 +46,6 @@ export function resolveTarget(cluster: Cluster, group: string, version: string, 
   return { info, namespace: '', name: parts[1], sub: parts[2] };
 }
 
-/** What a request carries besides the path. */
 /**
  * The browser's attach mode (src/ui/attach) polls lists every few seconds to follow a cluster;
  * it marks its reads with `X-Kube-Relay-Observer: 1` so they are not recorded as relay hops
@@ -60,19 +53,6 @@ export function resolveTarget(cluster: Cluster, group: string, version: string, 
  */
 export function isObserver(req: IncomingMessage): boolean {
   return req.headers['x-kube-relay-observer'] === '1';
-}
-
-export interface RequestCtx {
-  cluster: Cluster;
-  /** Who the credential (and any impersonation) says is calling. */
-  user: RequestUser;
-  query: URLSearchParams;
-  req: IncomingMessage;
-  res: ServerResponse;
-  /** The default field manager: the User-Agent's product (handlers/rest.go managerOrUserAgent). */
-  manager: string;
-  /** Limits and counters of the server. */
-  server: ServerContext;
 }
 
 function writeOpts(q: URLSearchParams, manager: string): WriteOptions & { force?: boolean } {

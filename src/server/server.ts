@@ -25,6 +25,10 @@ import { StatusError } from '../cluster/api/errors';
 import { AGGREGATED_V2, VERSION_INFO, aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, groupVersions } from './discovery';
 import { answerInYAML, internalError, notFoundPath, sendJSON, sendStatus } from './http-util';
 import { resolveTarget, serveResource } from './rest';
+import type { ServerContext, ServerStats } from './context';
+
+/** The handlers' shared types, re-exported from context.ts where they are defined. */
+export type { ServerContext, ServerStats } from './context';
 import { openAPIV2, openAPIV3Doc, openAPIV3Index } from './openapi';
 import { RELAY_PREFIX, serveRelay } from './relay';
 import { BadRequestLine, parseRequestURI, validatePathName, type RequestURI } from './request-info';
@@ -69,17 +73,6 @@ export interface ServerOptions {
   tickBudgetMs?: number;
 }
 
-/** Counters of a running server (wall-clock events, for the load test and the tests). */
-export interface ServerStats {
-  /** Requests answered (any status). */
-  requests: number;
-  /** 429s from max-in-flight. */
-  tooManyRequests: number;
-  /** Watch and relay streams closed because their client did not read. */
-  slowWatchersClosed: number;
-  /** Watch and relay streams open now. */
-  openStreams: number;
-}
 
 /** A running server. */
 export interface RunningServer {
@@ -96,16 +89,6 @@ export interface RunningServer {
   stats: ServerStats;
   /** Stops the clock and the server (open watches are closed). */
   close(): Promise<void>;
-}
-
-/** Per-server context the handlers need. */
-export interface ServerContext {
-  cluster: Cluster;
-  hostPort: string;
-  speed: number;
-  stats: ServerStats;
-  watchBufferBytes: number;
-  maxRequestBodyBytes: number;
 }
 
 /** The field manager a write without fieldManager records (handlers/rest.go managerOrUserAgent: the User-Agent before "/"). */

@@ -17,10 +17,10 @@
  */
 import { StatusError } from '../cluster/api/errors';
 import type { KObject, WatchEvent } from '../cluster/api/types';
-import type { RequestCtx, Target } from './rest';
+import type { RequestCtx, Target } from './context';
 import { tableDefFor, toTable, wantsTable } from './table';
 import { checkWatchResourceVersion, watchTimeoutMs, type ListQuery } from './params';
-import type { ServerContext } from './server';
+import type { ServerContext } from './context';
 import type { ServerResponse } from 'node:http';
 
 /**

@@ -4,15 +4,10 @@
  * metav1.LabelSelector (matchLabels + matchExpressions) as metav1.LabelSelectorAsSelector.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
-import { parseRequirements } from './selector-parser';
+import { parseRequirements, type Requirement } from './selector-parser';
 
-export type Operator = 'in' | 'notin' | 'exists' | '!' | '=' | '==' | '!=' | 'gt' | 'lt';
-
-export interface Requirement {
-  key: string;
-  op: Operator;
-  values: string[];
-}
+/** The parser's requirement types, re-exported from selector-parser.ts where they are defined. */
+export type { Operator, Requirement } from './selector-parser';
 
 /** A parsed selector: all requirements must hold. Empty matches everything. */
 export interface Selector {

@@ -6,7 +6,16 @@
  * validation as field errors (`<nil>: Invalid value: "a@b": name part must …`).
  */
 import { isQualifiedName, isValidLabelValue } from './validation/names';
-import type { Operator, Requirement } from './labels';
+
+/** A requirement's operator as the parser spells it (selection.Operator). */
+export type Operator = 'in' | 'notin' | 'exists' | '!' | '=' | '==' | '!=' | 'gt' | 'lt';
+
+/** One requirement of a selector: key, operator, values (labels.Requirement). */
+export interface Requirement {
+  key: string;
+  op: Operator;
+  values: string[];
+}
 
 /** A selector that does not parse; `message` is selector.go's error text. */
 export class SelectorParseError extends Error {}

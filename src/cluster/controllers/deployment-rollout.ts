@@ -12,15 +12,33 @@
  */
 import { deepEqual, metaNamespaceKey, type KObject } from '../api/types';
 import { byCreationTimestamp, filterActiveReplicaSets, specReplicas } from './controller-utils';
-import type { DeploymentController } from './deployment';
+import type { ComponentContext } from '../component-context';
+import type { ResourceClient } from '../client/clientset';
+import type { RateLimitingQueue } from '../client/workqueue';
 import * as util from './deployment-utils';
+
+/**
+ * What the rollout functions use of the DeploymentController (deployment.ts, which implements
+ * it): upstream's rolling.go, recreate.go and progress.go are methods on *DeploymentController;
+ * declaring the members here keeps this file from importing deployment.ts back (no import loops,
+ * src/architecture.test.ts).
+ */
+export interface RolloutController {
+  readonly ctx: ComponentContext;
+  readonly dClient: ResourceClient;
+  readonly queue: RateLimitingQueue;
+  getAllReplicaSetsAndSyncRevision(d: KObject, rsList: KObject[], createIfNotExisted: boolean): [KObject | undefined, KObject[]];
+  scaleReplicaSetAndRecordEvent(rs: KObject, newScale: number, d: KObject, why: string): [boolean, KObject];
+  cleanupDeployment(oldRSs: KObject[], d: KObject): void;
+  scheduleProgressCheck(key: string, afterMs: number | null): void;
+}
 
 function rollingWhy(d: KObject, allRSs: (KObject | undefined)[]): string {
   return `rolling update: maxSurge ${util.maxSurge(d)}, maxUnavailable ${util.maxUnavailable(d)}; ${util.getReplicaCount(allRSs)} Pods wanted, ${util.getAvailableReplicaCount(allRSs)} available`;
 }
 
 /** rolloutRolling: scale the new RS up as far as maxSurge allows, then old ones down as far as maxUnavailable allows. */
-export function rolloutRolling(dc: DeploymentController, d: KObject, rsList: KObject[]): void {
+export function rolloutRolling(dc: RolloutController, d: KObject, rsList: KObject[]): void {
   const [newRS, oldRSs] = dc.getAllReplicaSetsAndSyncRevision(d, rsList, true);
   const allRSs = [...oldRSs, newRS];
   if (reconcileNewReplicaSet(dc, allRSs, newRS!, d)) return syncRolloutStatus(dc, allRSs, newRS, d);
@@ -30,7 +48,7 @@ export function rolloutRolling(dc: DeploymentController, d: KObject, rsList: KOb
 }
 
 /** reconcileNewReplicaSet: returns true when the new RS was scaled. */
-export function reconcileNewReplicaSet(dc: DeploymentController, allRSs: (KObject | undefined)[], newRS: KObject, d: KObject): boolean {
+export function reconcileNewReplicaSet(dc: RolloutController, allRSs: (KObject | undefined)[], newRS: KObject, d: KObject): boolean {
   const replicas = specReplicas(d);
   if (specReplicas(newRS) === replicas) return false;
   if (specReplicas(newRS) > replicas) return dc.scaleReplicaSetAndRecordEvent(newRS, replicas, d, `more than spec.replicas ${replicas}`)[0];
@@ -39,7 +57,7 @@ export function reconcileNewReplicaSet(dc: DeploymentController, allRSs: (KObjec
 }
 
 /** reconcileOldReplicaSets: scales old RSes down within maxUnavailable; true when any was scaled. */
-export function reconcileOldReplicaSets(dc: DeploymentController, allRSs: (KObject | undefined)[], oldRSs: KObject[], newRS: KObject, d: KObject): boolean {
+export function reconcileOldReplicaSets(dc: RolloutController, allRSs: (KObject | undefined)[], oldRSs: KObject[], newRS: KObject, d: KObject): boolean {
   const oldPodsCount = util.getReplicaCount(oldRSs);
   if (oldPodsCount === 0) return false;
   const allPodsCount = util.getReplicaCount(allRSs);
@@ -53,7 +71,7 @@ export function reconcileOldReplicaSets(dc: DeploymentController, allRSs: (KObje
 }
 
 /** cleanupUnhealthyReplicas: first scale away old replicas that are not available. */
-export function cleanupUnhealthyReplicas(dc: DeploymentController, oldRSs: KObject[], d: KObject, maxCleanupCount: number): [KObject[], number] {
+export function cleanupUnhealthyReplicas(dc: RolloutController, oldRSs: KObject[], d: KObject, maxCleanupCount: number): [KObject[], number] {
   const sorted = [...oldRSs].sort(byCreationTimestamp);
   let total = 0;
   for (let i = 0; i < sorted.length; i++) {
@@ -73,7 +91,7 @@ export function cleanupUnhealthyReplicas(dc: DeploymentController, oldRSs: KObje
 }
 
 /** scaleDownOldReplicaSetsForRollingUpdate: scale old RSes down to keep minAvailable (oldest first). */
-export function scaleDownOldReplicaSetsForRollingUpdate(dc: DeploymentController, allRSs: (KObject | undefined)[], oldRSs: KObject[], d: KObject): number {
+export function scaleDownOldReplicaSetsForRollingUpdate(dc: RolloutController, allRSs: (KObject | undefined)[], oldRSs: KObject[], d: KObject): number {
   const minAvailable = specReplicas(d) - util.maxUnavailable(d);
   const available = util.getAvailableReplicaCount(allRSs);
   if (available <= minAvailable) return 0;
@@ -94,7 +112,7 @@ export function scaleDownOldReplicaSetsForRollingUpdate(dc: DeploymentController
 }
 
 /** rolloutRecreate: all old Pods down and gone first, then the new RS up to spec.replicas. */
-export function rolloutRecreate(dc: DeploymentController, d: KObject, rsList: KObject[], podMap: Map<string, KObject[]>): void {
+export function rolloutRecreate(dc: RolloutController, d: KObject, rsList: KObject[], podMap: Map<string, KObject[]>): void {
   let [newRS, oldRSs] = dc.getAllReplicaSetsAndSyncRevision(d, rsList, false);
   let allRSs = [...oldRSs, newRS];
   let scaledDown = false;
@@ -142,7 +160,7 @@ function getReplicaFailures(allRSs: (KObject | undefined)[], newRS: KObject | un
  * ReplicaSetUpdated, ProgressDeadlineExceeded) and ReplicaFailure; writes only on change,
  * else schedules the next progress check.
  */
-export function syncRolloutStatus(dc: DeploymentController, allRSs: (KObject | undefined)[], newRS: KObject | undefined, d: KObject): void {
+export function syncRolloutStatus(dc: RolloutController, allRSs: (KObject | undefined)[], newRS: KObject | undefined, d: KObject): void {
   const now = dc.ctx.clock.nowRFC3339();
   const newStatus = util.calculateDeploymentStatus(allRSs, newRS, d, now);
   if (!util.hasProgressDeadline(d)) util.removeDeploymentCondition(newStatus, 'Progressing');
@@ -189,7 +207,7 @@ export function syncRolloutStatus(dc: DeploymentController, allRSs: (KObject | u
  * `settle`, fast-forward and the countdowns look past it, to the eviction that will change
  * something); a retry that can still time the rollout out is one.
  */
-export function requeueStuckDeployment(dc: DeploymentController, d: KObject, newStatus: util.DeploymentStatus): number {
+export function requeueStuckDeployment(dc: RolloutController, d: KObject, newStatus: util.DeploymentStatus): number {
   const key = metaNamespaceKey(d);
   const cur = util.getDeploymentCondition(util.normalizeDeploymentStatus(d.status), 'Progressing');
   if (!util.hasProgressDeadline(d) || !cur || util.deploymentComplete(d, newStatus) || cur.reason === util.TimedOutReason) {

@@ -31,13 +31,13 @@ import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRe
 import { filterActiveReplicaSets, isAlreadyExists, isNotFound, errorMessage, recordDecision, specReplicas, bySizeNewer, bySizeOlder } from './controller-utils';
 import { claimObjects, recheckDeletionTimestamp } from './controller-ref-manager';
 import * as util from './deployment-utils';
-import { rolloutRecreate, rolloutRolling } from './deployment-rollout';
+import { rolloutRecreate, rolloutRolling, type RolloutController } from './deployment-rollout';
 import { ensurePodControllerUIDIndex, filterPodsByOwner } from './replicaset';
 
 /** Relay participant and event source of this controller. */
 export const DeploymentControllerName = 'deployment-controller';
 
-export class DeploymentController {
+export class DeploymentController implements RolloutController {
   readonly name = DeploymentControllerName;
   readonly queue: RateLimitingQueue;
   /** Test seam (deployment_controller.go's syncHandler field). */

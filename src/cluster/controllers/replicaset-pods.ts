@@ -19,7 +19,7 @@ import type { SharedInformer } from '../client/informer';
 import { matches, type Selector } from '../api/labels';
 import { getControllerOf, metaNamespaceKey, type KObject } from '../api/types';
 import { isPodActive, isPodReady } from './controller-utils';
-import { PodControllerUIDIndex } from './replicaset';
+import { PodControllerUIDIndex } from './pod-controller-index';
 
 /** Counts over the Pods one ReplicaSet controls (its controller-UID index bucket). */
 export interface ReplicaSetPodCounts {

@@ -42,32 +42,13 @@ import { claimObjects, recheckDeletionTimestamp } from './controller-ref-manager
 import { getPodsToDelete } from './pod-ranks';
 import { calculateStatus, calculateStatusFromCounts, updateReplicaSetStatus } from './replicaset-utils';
 import { ReplicaSetPodCounter } from './replicaset-pods';
+import { PodControllerUIDIndex, ensurePodControllerUIDIndex, filterPodsByOwner, orphanPodIndexKey } from './pod-controller-index';
 
 /** Relay participant and event source of this controller. */
 export const ReplicaSetControllerName = 'replicaset-controller';
 
-/** Name of the pod informer index by controller UID (controller.PodControllerUIDIndex). */
-export const PodControllerUIDIndex = 'podControllerUID';
-
-/** Index value of orphan pods in a namespace (controller.OrphanPodIndexKeyForNamespace). */
-export function orphanPodIndexKey(namespace: string): string {
-  return `_ORPHAN_POD/${namespace}`;
-}
-
-/** Adds the controller-UID index to a shared pod informer (idempotent). */
-export function ensurePodControllerUIDIndex(pods: SharedInformer): void {
-  pods.addIndexer(PodControllerUIDIndex, (p) => {
-    const ref = getControllerOf(p);
-    return [ref ? ref.uid : orphanPodIndexKey(p.metadata.namespace ?? '')];
-  });
-}
-
-/** controller.FilterPodsByOwner: pods owned by `owner`, plus the namespace's orphans if asked. */
-export function filterPodsByOwner(pods: SharedInformer, owner: KObject, includeOrphans: boolean): KObject[] {
-  const out = pods.byIndex(PodControllerUIDIndex, owner.metadata.uid ?? '');
-  if (includeOrphans) out.push(...pods.byIndex(PodControllerUIDIndex, orphanPodIndexKey(owner.metadata.namespace ?? '')));
-  return out;
-}
+/** The pod index by controller UID, re-exported from pod-controller-index.ts (controller_utils.go). */
+export { PodControllerUIDIndex, orphanPodIndexKey, ensurePodControllerUIDIndex, filterPodsByOwner } from './pod-controller-index';
 
 export class ReplicaSetController {
   readonly name = ReplicaSetControllerName;

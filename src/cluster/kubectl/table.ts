@@ -9,7 +9,7 @@
  */
 import type { KObject } from '../api/types';
 import { formatLabelSelector } from '../api/labels';
-import { humanDuration, nodeRoles, nodeStatus, podColumns, serviceExternalIP, servicePorts } from './printers';
+import { humanDuration, nodeRoles, nodeStatus, podColumns, serviceExternalIP, servicePorts } from './print-columns';
 
 export { serviceExternalIP };
 import { evalPath } from './jsonpath';

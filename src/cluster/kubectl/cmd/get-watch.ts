@@ -15,7 +15,7 @@ import type { ResourceInfo } from '../../api/resources';
 import { deepCopy, type KObject, type WatchEvent } from '../../api/types';
 import { renderJSONPath } from '../jsonpath';
 import { sortKeys, toJSON, toYAML } from './output';
-import { customColumns, tableLayout } from './get';
+import { customColumns, tableLayout } from './get-table';
 import { KubectlError, fail, typeName, type Ctx, type KubectlEnv, type KubectlResult } from './util';
 
 /** A running `get -w`: what it printed since the last drain, and ^C. */

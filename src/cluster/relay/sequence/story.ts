@@ -16,7 +16,7 @@
  *   "kubelet: image pull → container start"), so a node costs one lane.
  */
 import type { ActionStory, RelayHop } from '../relay-event';
-import { hopObject } from './window';
+import { hopObject } from './hop-object';
 
 /** A hop as the diagram draws it: possibly standing for several hops of the relay. */
 export interface DrawnHop extends RelayHop {

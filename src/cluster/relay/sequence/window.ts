@@ -8,6 +8,10 @@
  */
 import type { ActionStory, RelayHop } from '../relay-event';
 import { isVisible, type SequenceOptions } from './to-mermaid';
+import { hopObject, type HopObject } from './hop-object';
+
+/** Re-exported from hop-object.ts (story.ts needs it too). */
+export { hopObject, type HopObject } from './hop-object';
 import { causesOf, foldPerNodeReactions, foldResponses, foldWatches, groupByReconciliation, ontoKubeletLane, storyHops as actionHops, type DrawnHop } from './story';
 
 /**
@@ -15,13 +19,6 @@ import { causesOf, foldPerNodeReactions, foldResponses, foldWatches, groupByReco
  * the last N hops, "reconcile" one reconciliation, "story" one object's story.
  */
 export type WindowMode = 'action' | 'last' | 'reconcile' | 'story';
-
-/** An object a hop is about: plural resource ("pods"), namespace ('' when cluster-scoped), name. */
-export interface HopObject {
-  resource: string;
-  namespace: string;
-  name: string;
-}
 
 /** The sequence diagram's window and filters (the relay slice's `sequenceView`). */
 export interface SequenceView {
@@ -53,11 +50,6 @@ export interface Reconciliation {
   seq: number;
 }
 
-/** The object a hop is about, or null (heartbeat-less notes, responses without a name…). */
-export function hopObject(h: RelayHop): HopObject | null {
-  if (!h.name || !h.resource) return null;
-  return { resource: h.resource.split('/')[0], namespace: h.namespace ?? '', name: h.name };
-}
 
 /** Plural resource of a kind, as the API names it: Pod → pods, NetworkPolicy → networkpolicies. */
 export function pluralOf(kind: string): string {
