@@ -35,7 +35,7 @@ import { LoadControl } from './traffic/load';
 import { ingressNginxBootstrapObjects } from './controllers/ingress-nginx';
 import { TrafficGenerator } from './traffic/traffic';
 import { nslookup } from './traffic/nslookup';
-import type { DnsLookupResult, TrafficRequest, TrafficResult } from './traffic/types';
+import type { DnsLookupResult, TrafficRequest, TrafficResult } from './userland/traffic-types';
 import { podExecVia } from './traffic/pod-exec';
 import type { ExecEnv } from './kubectl/cmd/exec';
 import type { KubectlEnv } from './kubectl/command';

@@ -29,7 +29,7 @@ import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
 import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
-import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
+import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
 import type { StandaloneContainer } from '../cluster/docker/standalone';

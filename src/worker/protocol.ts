@@ -22,7 +22,7 @@ import type { DiffOutput } from './diff';
 import type { SessionLog, SessionAction } from './session';
 import type { KubectlResult } from '../cluster/kubectl/command';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
-import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/traffic/types';
+import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 export type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad };
 
 export type { EditorMarker, DiffOutput, SessionLog, SessionAction };

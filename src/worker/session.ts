@@ -5,7 +5,7 @@
  * engine is deterministic (one seeded RNG, one simulated clock), so replaying the log on a
  * fresh cluster gives the same objects, the same relay and the same time.
  */
-import type { TrafficRequest, WorkloadLoad } from '../cluster/traffic/types';
+import type { TrafficRequest, WorkloadLoad } from '../cluster/userland/traffic-types';
 import type { Step } from '../cluster/scenario/scenario';
 
 /** One user action, at simulated ms since the epoch (the cluster clock before the action). */

@@ -9,7 +9,7 @@ import { parseSelector, matches } from '../api/labels';
 import type { RelayHop } from '../relay/relay-event';
 import type { Scenario, Step, PodPick } from './scenario';
 import type { StandaloneContainer } from '../docker/standalone';
-import type { TrafficResult } from '../traffic/types';
+import type { TrafficResult } from '../userland/traffic-types';
 
 export const KUBERNETES_VERSION = 'v1.33';
 
@@ -26,7 +26,7 @@ export interface StepResult {
   /** for killNode / deletePod by selector: what was picked */
   target?: string;
   note?: Record<string, string>;
-  /** for request: one result per request (traffic/types.ts TrafficResult) */
+  /** for request: one result per request (userland/traffic-types.ts TrafficResult) */
   requests?: TrafficResult[];
 }
 

@@ -5,7 +5,7 @@
  * next 15 s scrape) and remembered here so the UI can list them.
  */
 import type { MetricsServer } from '../metrics/metrics-server';
-import type { WorkloadLoad } from './types';
+import type { WorkloadLoad } from '../userland/traffic-types';
 
 /** Remembers the loads set, newest value per (namespace, workload). */
 export class LoadControl {

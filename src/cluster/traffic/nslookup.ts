@@ -18,7 +18,7 @@
  */
 import type { ClusterDNS } from '../dns/resolver';
 import { DNS_SERVICE_IP } from '../dns/coredns';
-import type { DnsLookupResult } from './types';
+import type { DnsLookupResult } from '../userland/traffic-types';
 
 /**
  * Resolves `name` as a ClusterFirst Pod in `fromNamespace` would and renders nslookup's output.

@@ -47,7 +47,7 @@ import type { KubeProxy } from '../proxy/kube-proxy';
 import { route, type RouteResult } from '../proxy/route';
 import type { Kubelet } from '../kubelet/kubelet';
 import type { IngressNginxController } from '../controllers/ingress-nginx';
-import type { TrafficRequest, TrafficResult } from './types';
+import type { TrafficRequest, TrafficResult } from '../userland/traffic-types';
 import { podHttpGet } from './serves';
 
 /** Linux's connect() timeout with tcp_syn_retries=6 (1+2+4+8+16+32+64 s), ms. */

@@ -21,7 +21,7 @@ export interface HpaView {
 /** One workload with a load control. */
 export interface LoadTarget {
   namespace: string;
-  /** "deployment/web", as WorkloadLoad.workload (src/cluster/traffic/types.ts) wants it */
+  /** "deployment/web", as WorkloadLoad.workload (src/cluster/userland/traffic-types.ts) wants it */
   workload: string;
   /** "NS/deployment/NAME" (the control's data-workload) */
   id: string;

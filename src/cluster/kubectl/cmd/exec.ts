@@ -12,7 +12,7 @@
  *   (suppressed by -s unless -S) and curl's exit code (6, 7, 28), or 22 with -f on HTTP ≥ 400.
  */
 import type { KObject } from '../../api/types';
-import type { DnsLookupResult, TrafficRequest, TrafficResult } from '../../traffic/types';
+import type { DnsLookupResult, TrafficRequest, TrafficResult } from '../../userland/traffic-types';
 import { fromLabelSelector, selectorString } from '../../api/labels';
 import { KubectlError, fail, resolveType, seeHelp, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
