@@ -8,7 +8,7 @@
 import type { KObject } from '../api/types';
 import type { Kubelet } from '../kubelet/kubelet';
 import { execInContainer } from '../userland/container-process';
-import type { PodExecResult } from '../kubectl/cmd/exec';
+import type { PodExecResult } from '../userland/traffic-types';
 
 /** `kubectl exec`'s streaming limit here: a command may sleep this long before it counts as hung, ms. */
 export const EXEC_TIMEOUT_MS = 60_000;

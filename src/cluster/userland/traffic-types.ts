@@ -76,3 +76,10 @@ export interface WorkloadLoad {
   /** total CPU the workload's Pods use together, millicores (spread over its running Pods) */
   totalCpuMillicores: number;
 }
+
+/** What one command run in a container returned (kubectl exec; traffic/pod-exec.ts runs it). */
+export interface PodExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}

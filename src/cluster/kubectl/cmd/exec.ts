@@ -12,7 +12,7 @@
  *   (suppressed by -s unless -S) and curl's exit code (6, 7, 28), or 22 with -f on HTTP ≥ 400.
  */
 import type { KObject } from '../../api/types';
-import type { DnsLookupResult, TrafficRequest, TrafficResult } from '../../userland/traffic-types';
+import type { DnsLookupResult, PodExecResult, TrafficRequest, TrafficResult } from '../../userland/traffic-types';
 import { fromLabelSelector, selectorString } from '../../api/labels';
 import { KubectlError, fail, resolveType, seeHelp, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
@@ -26,12 +26,8 @@ export const EXEC_FLAGS: FlagSpec = {
   filename: { short: 'f' },
 };
 
-/** What one command run in a container returned. */
-export interface PodExecResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
+/** What one command run in a container returned, re-exported from userland/traffic-types.ts. */
+export type { PodExecResult } from '../../userland/traffic-types';
 
 /** What `kubectl exec` needs beyond the API (the kubelets' containers, the data plane); given by cluster.ts. */
 export interface ExecEnv {
