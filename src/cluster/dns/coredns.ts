@@ -6,13 +6,12 @@
  * and the `kube-dns` Service at the 10th address of the service CIDR (10.96.0.10).
  */
 import type { KObject } from '../api/types';
+import { DNS_SERVICE_IP, CLUSTER_DOMAIN } from '../component-helpers/dns';
 
 /** kubeadm's CoreDNS image for Kubernetes v1.33 (constants.go CoreDNSVersion = "v1.12.0"). */
 export const COREDNS_IMAGE = 'registry.k8s.io/coredns/coredns:v1.12.0';
-/** kubeadm's DNS Service IP: the 10th IP of the service subnet 10.96.0.0/12. */
-export const DNS_SERVICE_IP = '10.96.0.10';
-/** kubelet clusterDomain / kubeadm networking.dnsDomain. */
-export const CLUSTER_DOMAIN = 'cluster.local';
+/** The kubelet's clusterDNS and clusterDomain, re-exported from component-helpers/dns.ts. */
+export { DNS_SERVICE_IP, CLUSTER_DOMAIN } from '../component-helpers/dns';
 
 /** The Corefile of kubeadm's `coredns` ConfigMap (manifests.go CoreDNSConfigMap). */
 export function corefile(domain = CLUSTER_DOMAIN): string {

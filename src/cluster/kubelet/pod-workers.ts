@@ -36,8 +36,7 @@ import { ContainerProcess, execInContainer, type ExecResult } from '../userland/
 import { inClusterFor } from '../userland/images/in-cluster';
 import { makeEnvironmentVariables } from './env';
 import { ContainerFS, managedHostsFile, type KubeletManagedFiles, type Mount } from '../userland/filesystem';
-import { CLUSTER_DOMAIN } from '../dns/coredns';
-import { formatResolvConf, podDNSConfig } from '../dns/resolver';
+import { CLUSTER_DOMAIN, formatResolvConf, podDNSConfig } from '../component-helpers/dns';
 import { containerRef, type ImageManager } from './image-manager';
 import { ProbeManager, type ProbeSpec, type ProbeType } from './prober';
 import type { VolumeManager } from './volumes';

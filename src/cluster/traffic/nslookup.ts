@@ -17,7 +17,7 @@
  * a relay hop to `coredns`.
  */
 import type { ClusterDNS } from '../dns/resolver';
-import { DNS_SERVICE_IP } from '../dns/coredns';
+import { DNS_SERVICE_IP } from '../component-helpers/dns';
 import type { DnsLookupResult } from '../userland/traffic-types';
 
 /**

@@ -47,7 +47,7 @@ const BASE_DIRS = ['/bin', '/dev', '/etc', '/home', '/proc', '/root', '/sys', '/
 export interface KubeletManagedFiles {
   /** /etc/hosts (managedHostsFileContent) */
   hosts?: string;
-  /** /etc/resolv.conf (the sandbox's DNS config, dns/resolver.ts podDNSConfig) */
+  /** /etc/resolv.conf (the sandbox's DNS config, component-helpers/dns.ts podDNSConfig) */
   resolvConf?: string;
 }
 
