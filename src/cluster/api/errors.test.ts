@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
-import { goQuote, goValue, kubectlErrorMessage, newInvalid, newNotFound } from './errors';
+import { goQuote, goValue, hasStatusCause, kubectlErrorMessage, NamespaceTerminatingCause, newForbidden, newInvalid, newNamespaceTerminating, newNotFound, statusCause } from './errors';
 
 describe('goQuote (strconv.Quote)', () => {
   it.each([
@@ -35,5 +35,27 @@ describe('messages quote names as Go %q does', () => {
   it('kubectl apply of a ConfigMap named a"b', () => {
     const [r] = new Cluster().apply('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "a\\"b"\n');
     expect(r.message).toMatch(/^The ConfigMap "a\\"b" is invalid: metadata\.name: Invalid value: "a\\"b": a lowercase RFC 1123 subdomain/);
+  });
+});
+
+describe('status causes (errors.go StatusCause, HasStatusCause)', () => {
+  const terminating = newNamespaceTerminating('pods', 'web-1', 'team');
+  it('newNamespaceTerminating: the lifecycle admission\'s 403 and its cause', () => {
+    expect(terminating.message).toBe('pods "web-1" is forbidden: unable to create new content in namespace team because it is being terminated');
+    expect(terminating.status.details).toEqual({
+      name: 'web-1',
+      kind: 'pods',
+      causes: [{ reason: 'NamespaceTerminating', message: 'namespace team is being terminated', field: 'metadata.namespace' }],
+    });
+    expect(statusCause(terminating, NamespaceTerminatingCause)?.message).toBe('namespace team is being terminated');
+  });
+  it.each([
+    { name: 'the terminating-namespace 403', err: terminating as unknown, want: true },
+    { name: 'a 403 with the same words but no cause', err: newForbidden('pods', 'web-1', 'unable to create new content in namespace team because it is being terminated'), want: false },
+    { name: 'an Invalid with other causes', err: newInvalid('deployments.apps', 'web', [{ type: 'Required', field: 'spec.selector', detail: '' }]), want: false },
+    { name: 'a plain Error', err: new Error('because it is being terminated'), want: false },
+    { name: 'not an error', err: 'NamespaceTerminating', want: false },
+  ])('hasStatusCause: $name → $want', ({ err, want }) => {
+    expect(hasStatusCause(err, NamespaceTerminatingCause)).toBe(want);
   });
 });

@@ -56,6 +56,39 @@ export class StatusError extends Error {
   }
 }
 
+/**
+ * metav1.CauseType of the 403 the namespace lifecycle admission gives a create in a namespace
+ * being deleted (k8s.io/api/core/v1 NamespaceTerminatingCause; set by
+ * plugin/pkg/admission/namespace/lifecycle/admission.go).
+ */
+export const NamespaceTerminatingCause = 'NamespaceTerminating';
+
+/**
+ * The first cause of type `name` in a StatusError's details (errors.go StatusCause), or
+ * undefined when `err` is no StatusError or has none. A cause's type is `reason` on the wire.
+ */
+export function statusCause(err: unknown, name: string): StatusCause | undefined {
+  if (!(err instanceof StatusError)) return undefined;
+  return err.status.details?.causes?.find((c) => c.reason === name);
+}
+
+/** errors.HasStatusCause: whether `err` is a StatusError carrying a cause of type `name`. */
+export function hasStatusCause(err: unknown, name: string): boolean {
+  return statusCause(err, name) !== undefined;
+}
+
+/**
+ * The namespace lifecycle admission's 403 for a create in a terminating namespace:
+ * `pods "x" is forbidden: unable to create new content in namespace ns because it is being
+ * terminated`, with the NamespaceTerminating cause (field metadata.namespace) controllers test
+ * for with {@link hasStatusCause}.
+ */
+export function newNamespaceTerminating(groupResource: string, name: string, namespace: string): StatusError {
+  const err = newForbidden(groupResource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+  err.status.details = { ...err.status.details, causes: [{ reason: NamespaceTerminatingCause, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
+  return err;
+}
+
 /** Type of a field error (field.ErrorType), with the text field.Error prints. */
 export type FieldErrorType =
   | 'Required'

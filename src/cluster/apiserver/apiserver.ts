@@ -25,6 +25,7 @@ import {
   newGone,
   newInvalid,
   newMethodNotAllowed,
+  newNamespaceTerminating,
   newNotFound,
   type FieldError,
   type Status,
@@ -346,7 +347,7 @@ export class APIServer implements StrategyContext {
     const ns = this.store.get('namespaces', namespace)?.obj;
     if (!ns) throw newNotFound('namespaces', namespace);
     if (verb === 'create' && ns.metadata.deletionTimestamp) {
-      throw newForbidden(groupResource(info), name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      throw newNamespaceTerminating(groupResource(info), name, namespace);
     }
   }
 

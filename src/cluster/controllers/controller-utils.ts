@@ -12,7 +12,7 @@ import type { SimClock } from '../sim/clock';
 import type { RelayRecorder } from '../relay/recorder';
 import type { ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
-import { StatusError } from '../api/errors';
+import { hasStatusCause, NamespaceTerminatingCause, StatusError } from '../api/errors';
 import { deepCopy, type KObject, type OwnerReference } from '../api/types';
 
 // ---- constants (controller_utils.go) -----------------------------------------------------
@@ -266,7 +266,7 @@ export class RealPodControl implements PodControl {
     try {
       created = this.pods.create(namespace, pod, { summary: `create Pod ${namespace}/${pod.metadata.generateName}<generated> for ${object.kind} ${object.metadata.name}` });
     } catch (err) {
-      const terminating = err instanceof StatusError && /because it is being terminated/.test(err.message);
+      const terminating = hasStatusCause(err, NamespaceTerminatingCause);
       if (!terminating) this.recorder.event(object, 'Warning', FailedCreatePodReason, `Error creating: ${errorMessage(err)}`);
       throw err;
     }

@@ -27,7 +27,7 @@ import { users } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import { deepCopy, getControllerOf, metaNamespaceKey, splitKey, type KObject, type OwnerReference } from '../api/types';
-import { StatusError } from '../api/errors';
+import { hasStatusCause, NamespaceTerminatingCause, StatusError } from '../api/errors';
 import { errorMessage, isAlreadyExists, isNotFound, recordDecision } from './controller-utils';
 import * as u from './cronjob-utils';
 
@@ -279,7 +279,7 @@ export class CronJobController {
         created = this.jobClient.create(ns, req, { summary: `create Job ${ns}/${jobName} for CronJob ${cj.metadata.name} (scheduled ${u.formatRFC3339In(scheduled, tz)})` });
         this.recorder.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata.name}`);
       } catch (err) {
-        if (err instanceof StatusError && /because it is being terminated/.test(err.message)) throw Object.assign(err, { updateStatus });
+        if (hasStatusCause(err, NamespaceTerminatingCause)) throw Object.assign(err as StatusError, { updateStatus });
         if (!isAlreadyExists(err)) {
           this.recorder.event(cj, 'Warning', 'FailedCreate', `Error creating job: ${errorMessage(err)}`);
           throw Object.assign(err as object, { updateStatus });

@@ -19,6 +19,7 @@
  * (v1.33 wording, kubernetes PR #125118), ReplicaSetCreateError, SelectingAll.
  * Relay: each action is preceded by a `decision` hop from and to `deployment-controller`.
  */
+import { hasStatusCause, NamespaceTerminatingCause } from '../api/errors';
 import type { ComponentContext } from '../component-context';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import type { ResourceClient } from '../client/clientset';
@@ -362,7 +363,7 @@ export class DeploymentController implements RolloutController {
           }
           throw err;
         }
-      } else if (err instanceof Error && /because it is being terminated/.test(err.message)) {
+      } else if (hasStatusCause(err, NamespaceTerminatingCause)) {
         throw err;
       } else {
         const msg = `Failed to create new replica set "${newRS.metadata.name}": ${errorMessage(err)}`;

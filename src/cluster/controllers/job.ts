@@ -24,6 +24,7 @@
  * message (Warning). Indexed completion, podFailurePolicy, successPolicy and
  * backoffLimitPerIndex are not modelled.
  */
+import { hasStatusCause, NamespaceTerminatingCause } from '../api/errors';
 import type { ComponentContext } from '../component-context';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import type { ResourceClient } from '../client/clientset';
@@ -412,7 +413,7 @@ export class JobController {
         try {
           this.podControl.createPods(job.metadata.namespace ?? '', template, job, ref);
         } catch (e) {
-          if (e instanceof Error && /because it is being terminated/.test(e.message)) return;
+          if (hasStatusCause(e, NamespaceTerminatingCause)) return;
           throw e;
         }
       }),

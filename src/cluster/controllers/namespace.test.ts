@@ -9,6 +9,7 @@ import { ComponentContext } from '../component-context';
 import { KUBERNETES_DEFAULTS } from '../timings';
 import { ImageRegistry } from '../sim/image-registry';
 import { NamespaceController } from './namespace';
+import { hasStatusCause, NamespaceTerminatingCause, type StatusError } from '../api/errors';
 
 function setup() {
   const clock = new SimClock();
@@ -38,6 +39,19 @@ describe('NamespaceController', () => {
     expect(() => api.create(u, cm, 'team', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } })).toThrow(
       'configmaps "c" is forbidden: unable to create new content in namespace team because it is being terminated',
     );
+    // …with the lifecycle admission's status cause, which the controllers test for
+    let err: unknown;
+    try {
+      api.create(u, cm, 'team', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as StatusError).status).toMatchObject({
+      code: 403,
+      reason: 'Forbidden',
+      details: { name: 'c', kind: 'configmaps', causes: [{ reason: 'NamespaceTerminating', message: 'namespace team is being terminated', field: 'metadata.namespace' }] },
+    });
+    expect(hasStatusCause(err, NamespaceTerminatingCause)).toBe(true);
     clock.advance(100);
     expect(api.store.count('configmaps')).toBe(0);
     expect(api.getObject('namespaces', '', 'team')).toBeUndefined();

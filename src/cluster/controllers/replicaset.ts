@@ -16,6 +16,7 @@
  * Events (source.component `replicaset-controller`): SuccessfulCreate "Created pod: <name>",
  * SuccessfulDelete "Deleted pod: <name>", FailedCreate "Error creating: <error>".
  */
+import { hasStatusCause, NamespaceTerminatingCause } from '../api/errors';
 import type { ComponentContext } from '../component-context';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import type { ResourceClient } from '../client/clientset';
@@ -356,7 +357,7 @@ export class ReplicaSetController {
             this.podControl.createPods(rs.metadata.namespace ?? '', rs.spec?.template, rs, ref);
           } catch (e) {
             // a terminating namespace makes every create fail; nothing to retry
-            if (e instanceof Error && /because it is being terminated/.test(e.message)) return;
+            if (hasStatusCause(e, NamespaceTerminatingCause)) return;
             throw e;
           }
         }),

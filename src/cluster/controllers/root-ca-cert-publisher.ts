@@ -16,7 +16,7 @@ import type { ResourceClient } from '../client/clientset';
 import { users } from '../client/clientset';
 import { RateLimitingQueue } from '../client/workqueue';
 import { deepCopy, deepEqual, type KObject } from '../api/types';
-import { StatusError } from '../api/errors';
+import { hasStatusCause, NamespaceTerminatingCause, StatusError } from '../api/errors';
 import { isNotFound } from './controller-utils';
 import { generateCerts } from '../userland/images/certgen';
 
@@ -89,7 +89,7 @@ export class RootCACertPublisher {
         }, { summary: `create ConfigMap ${ns}/${RootCACertConfigMapName}` });
       } catch (err) {
         // don't retry a create if the namespace doesn't exist or is terminating
-        if (isNotFound(err) || (err instanceof StatusError && (err.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating') || (err.code === 403 && /being terminated/.test(err.message))))) return;
+        if (isNotFound(err) || hasStatusCause(err, NamespaceTerminatingCause)) return;
         if (err instanceof StatusError && err.code === 409) return;
         throw err;
       }
