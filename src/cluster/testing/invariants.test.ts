@@ -49,6 +49,17 @@ describe('cluster invariants under random faults', () => {
         { op: 'advance', ms: 5_000 },
       ],
     },
+    {
+      // was src/cluster/testing/.probe.test.ts, which only logged this sequence's outcome
+      name: 'scale 0 → 1 at maxUnavailable 50% in the same instant, kill a node, add one',
+      seed: 1,
+      actions: [
+        { op: 'apply', dep: 0, replicas: 0, maxSurge: 0, maxUnavailable: '100%', tag: 0 },
+        { op: 'apply', dep: 0, replicas: 1, maxSurge: 0, maxUnavailable: '50%', tag: 0 },
+        { op: 'killNode', node: 4 },
+        { op: 'addNode' },
+      ],
+    },
   ];
   it.each(cases)('$name', ({ seed, actions }) => {
     const r = runSequence(seed, actions);
