@@ -5,7 +5,7 @@
  * they cite exists; and every repository path the docs name exists, so the docs keep
  * describing the code as it is.
  *
- * Scanned: src/, e2e/, e2e-bench/, the root's *.ts, *.json and README.md. Skipped: testdata/
+ * Scanned: src/, e2e/, e2e-bench/, the root's *.ts, *.json and README.md. Skipped: src/examples/real and testdata/
  * folders (verbatim copies and recordings of real manifests and kubectl sessions) and
  * node_modules. In code files only comments are read (a line's `//` or `/*` part, and the
  * lines of a block comment); Markdown is read whole; YAML only its `#` comments.
@@ -73,10 +73,13 @@ function anchorsOf(file: string): Set<string> {
   return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => headingAnchor(m[1])));
 }
 
+/** Folders of verbatim copies outside a testdata/ folder: the gallery's real manifests (src/examples/real, with SOURCES.md). */
+const VERBATIM = new Set([join(ROOT, 'src/examples/real')]);
+
 function walk(dir: string, out: string[]): string[] {
   for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'testdata' || name.startsWith('.')) continue;
     const p = join(dir, name);
+    if (name === 'node_modules' || name === 'testdata' || name.startsWith('.') || VERBATIM.has(p)) continue;
     if (statSync(p).isDirectory()) walk(p, out);
     else out.push(p);
   }

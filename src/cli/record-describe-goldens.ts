@@ -52,8 +52,8 @@ export const DESCRIBE_COMMANDS = [
   'apply -f no-such-file.yaml',
   'create -f no-such-file.yaml',
   'get -f no-such-file.yaml',
-  'apply -f src/cluster/kubectl/testdata/real/node-exporter-daemonset.yaml',
-  'create -f src/cluster/kubectl/testdata/real/node-exporter-daemonset.yaml',
+  'apply -f src/examples/real/node-exporter-daemonset.yaml',
+  'create -f src/examples/real/node-exporter-daemonset.yaml',
 ];
 
 await recordFrozenGoldens({ objects: readFileSync(join(ROOT, OBJECTS), 'utf8'), commands: DESCRIBE_COMMANDS, out: 'src/server/testdata/describe.txt', title: `kubectl describe of each kind in ${OBJECTS}, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-describe-goldens.ts; real kubectl)`, port });

@@ -8,7 +8,7 @@
  * Machine off, get -w until the replacement runs), workloads (scale, set image, rollout
  * history|undo, wait, logs [-f], cordon, uncordon, drain, delete, explain, --server-side,
  * apply -k), and `apply -f` (client-side, then --server-side on a fresh server) of every file
- * in src/cluster/kubectl/testdata/real (given to kubectl as manifests/real/FILE).
+ * in src/examples/real (given to kubectl as manifests/real/FILE).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { formatTranscript, normalise, type GoldenBlock } from '../server/golden'
 /** Simulated ms per wall ms while recording. */
 const SPEED = 60;
 const ROOT = resolve(import.meta.dirname, '../..');
-const REAL = resolve(ROOT, 'src/cluster/kubectl/testdata/real');
+const REAL = resolve(ROOT, 'src/examples/real');
 const OUT = join(ROOT, 'src/server/testdata');
 
 /** One step: kubectl's argv, and for a command that never ends (-w, -f) how long it runs (wall ms). */
@@ -133,7 +133,7 @@ const only = process.argv.slice(2);
 const sessions: [string, string, Step[]][] = [
   ['seed-story', 'The seed story with real kubectl: apply peekcart, power node-2 off, watch the replacement', SEED],
   ['workloads', 'Real kubectl verbs against the engine: scale, rollout, wait, logs, cordon, drain, delete, explain, server-side apply, apply -k', WORKLOADS],
-  ['real-manifests-client-side', 'kubectl apply -f of every file in src/cluster/kubectl/testdata/real (one server, in file order)', realManifests(false)],
-  ['real-manifests-server-side', 'kubectl apply --server-side -f of every file in src/cluster/kubectl/testdata/real (one fresh server, in file order)', realManifests(true)],
+  ['real-manifests-client-side', 'kubectl apply -f of every file in src/examples/real (one server, in file order)', realManifests(false)],
+  ['real-manifests-server-side', 'kubectl apply --server-side -f of every file in src/examples/real (one fresh server, in file order)', realManifests(true)],
 ];
 for (const [name, title, steps] of sessions) if (!only.length || only.includes(name)) await session(name, title, steps);

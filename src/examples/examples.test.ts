@@ -1,6 +1,6 @@
 /**
  * The gallery's examples: every one loads with its files; the real ones are exactly the files
- * of testdata/real with their SOURCES.md row; the peekcart app runs on the engine (3 peekcart
+ * of src/examples/real with their SOURCES.md row; the peekcart app runs on the engine (3 peekcart
  * Pods and mysql-0 Running, the PVC Bound, the HPA at 3); the kustomize example builds.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import type { KObject } from '../cluster/api/types';
 import { kustomizationDirs, kustomizeBuild } from '../worker/kustomize';
 import { EXAMPLES, exampleById } from './examples';
 
-const REAL = fileURLToPath(new URL('../cluster/kubectl/testdata/real', import.meta.url));
+const REAL = fileURLToPath(new URL('./real', import.meta.url));
 
 describe('examples', () => {
   it('lists peekcart, peekcart-kustomize, then every real manifest once', () => {

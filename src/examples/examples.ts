@@ -3,11 +3,11 @@
  * - `peekcart`: the seed's app as one multi-document file, and the same app as a kustomize
  *   base with dev and prod overlays (src/scenarios/kustomize, the files the kustomize goldens
  *   test), opened as one tab per file with its folder path.
- * - `real`: every manifest in src/cluster/kubectl/testdata/real (copied verbatim from public
+ * - `real`: every manifest in src/examples/real (copied verbatim from public
  *   repositories), with its origin from that folder's SOURCES.md. Their texts are loaded on
  *   demand (one small chunk each), so the gallery costs nothing until it is used.
  */
-import sourcesMd from '../cluster/kubectl/testdata/real/SOURCES.md?raw';
+import sourcesMd from './real/SOURCES.md?raw';
 import peekcartApp from './peekcart-app.yaml?raw';
 import { parseSources, type ManifestSource } from './sources';
 
@@ -36,7 +36,7 @@ export interface Example {
 
 const KUSTOMIZE_PREFIX = '../scenarios/kustomize/';
 const kustomizeFiles = import.meta.glob<string>('../scenarios/kustomize/**/*.yaml', { query: '?raw', import: 'default', eager: true });
-const realFiles = import.meta.glob<string>('../cluster/kubectl/testdata/real/*.yaml', { query: '?raw', import: 'default' });
+const realFiles = import.meta.glob<string>('./real/*.yaml', { query: '?raw', import: 'default' });
 
 /** The kustomize example's files, base first, then the overlays (dev, prod), kustomization.yaml first in each folder. */
 function peekcartKustomize(): ExampleFile[] {

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseSources } from './sources';
 
-const REAL = fileURLToPath(new URL('../cluster/kubectl/testdata/real', import.meta.url));
+const REAL = fileURLToPath(new URL('./real', import.meta.url));
 const sources = parseSources(readFileSync(`${REAL}/SOURCES.md`, 'utf8'));
 
 describe('SOURCES.md table', () => {

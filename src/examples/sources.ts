@@ -1,12 +1,12 @@
 /**
- * Where each real manifest comes from: the table of testdata/real/SOURCES.md (origin
+ * Where each real manifest comes from: the table of src/examples/real/SOURCES.md (origin
  * repository and commit, upstream paths, licence, what it shows), read from the file itself
  * so the gallery never drifts from it.
  */
 
 /** One row of SOURCES.md. Markdown (`code`, **bold**) is kept as written. */
 export interface ManifestSource {
-  /** File name in testdata/real, e.g. "guestbook-all-in-one.yaml". */
+  /** File name in src/examples/real, e.g. "guestbook-all-in-one.yaml". */
   file: string;
   /** "kubernetes/examples @ 279e8e4fe314" as the table writes it. */
   repository: string;

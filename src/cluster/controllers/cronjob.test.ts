@@ -117,7 +117,7 @@ describe('CronJobController (real cluster)', () => {
 
   it('podinfo backup-daily: next run at midnight is a deadline; settle does not wait for it', () => {
     const c = new Cluster({ seed: 1 });
-    const res = c.apply(readFileSync('src/cluster/kubectl/testdata/real/podinfo-cronjob-backup.yaml', 'utf8'));
+    const res = c.apply(readFileSync('src/examples/real/podinfo-cronjob-backup.yaml', 'utf8'));
     expect(res.map((r) => `${r.object} ${r.action}`)).toEqual(['cronjob.batch/backup-daily created']);
     c.advance(100);
     expect(c.deadlines().map((d) => [d.label, new Date(d.at).toISOString()])).toContainEqual(['cronjob default/backup-daily: next run at 00:00:00', '2026-01-02T00:00:00.100Z']);

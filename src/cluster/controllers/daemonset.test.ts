@@ -41,7 +41,7 @@ describe('DaemonSetsController (real cluster)', () => {
 
   it('node-exporter (kube-prometheus) tolerates everything: a Pod on the control-plane node too', () => {
     const c = new Cluster({ seed: 1 });
-    const res = c.apply('apiVersion: v1\nkind: Namespace\nmetadata: {name: monitoring}\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: node-exporter, namespace: monitoring}\n---\n' + readFileSync('src/cluster/kubectl/testdata/real/node-exporter-daemonset.yaml', 'utf8'));
+    const res = c.apply('apiVersion: v1\nkind: Namespace\nmetadata: {name: monitoring}\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: node-exporter, namespace: monitoring}\n---\n' + readFileSync('src/examples/real/node-exporter-daemonset.yaml', 'utf8'));
     expect(res.find((r) => r.object === 'daemonset.apps/node-exporter')?.action).toBe('created');
     c.settle(5 * 60_000);
     const pods = podsOf(c, 'monitoring', 'node-exporter');

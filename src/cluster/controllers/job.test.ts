@@ -52,7 +52,7 @@ describe('JobController (real cluster)', () => {
   });
 
   it('the pi Job from the kubectl testdata: the perl one-liner prints π and exits 0, so pi completes', () => {
-    const c = setup(readFileSync('src/cluster/kubectl/testdata/real/pi-job.yaml', 'utf8'));
+    const c = setup(readFileSync('src/examples/real/pi-job.yaml', 'utf8'));
     c.settle(10 * 60_000);
     const pods = podsOf(c, 'pi');
     expect(pods).toHaveLength(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Cluster } from '../cluster';
 
-const real = (f: string) => readFileSync(`src/cluster/kubectl/testdata/real/${f}`, 'utf8');
+const real = (f: string) => readFileSync(`src/examples/real/${f}`, 'utf8');
 /** "Reason: message" of the events about one object, in creation order. */
 const ev = (c: Cluster, name: string) => c.events().filter((e) => e.involvedObject.name === name).map((e) => `${e.reason}: ${e.message}`);
 const pvc = (c: Cluster, name: string) => c.get('persistentvolumeclaims', 'default', name);

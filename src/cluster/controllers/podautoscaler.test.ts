@@ -95,7 +95,7 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
 
   it('kwok fake-app: usage from the kwok.x-k8s.io/usage-cpu annotation, 20 % of a 1000m request', () => {
     const c = new Cluster({ seed: 1 });
-    const res = c.apply(readFileSync('src/cluster/kubectl/testdata/real/kwok-hpa-fake-app.yaml', 'utf8'));
+    const res = c.apply(readFileSync('src/examples/real/kwok-hpa-fake-app.yaml', 'utf8'));
     expect(res.map((r) => `${r.object} ${r.action}`)).toEqual(['deployment.apps/fake-app created', 'horizontalpodautoscaler.autoscaling/pod-auto-scaler created']);
     c.advance(2 * MIN);
     const h = getHPA(c, 'pod-auto-scaler');
@@ -109,7 +109,7 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
 
   it('Pods without a cpu request: FailedGetResourceMetric, ScalingActive False, <unknown> current metric', () => {
     const c = new Cluster({ seed: 1 });
-    const text = readFileSync('src/cluster/kubectl/testdata/real/kwok-hpa-fake-app.yaml', 'utf8').replace(/\n\s+resources:\n\s+requests:\n\s+cpu: 1000m.*\n\s+limits:\n\s+cpu: 1200m/, '');
+    const text = readFileSync('src/examples/real/kwok-hpa-fake-app.yaml', 'utf8').replace(/\n\s+resources:\n\s+requests:\n\s+cpu: 1000m.*\n\s+limits:\n\s+cpu: 1200m/, '');
     expect(text).not.toContain('requests');
     c.apply(text);
     c.advance(2 * MIN);
@@ -134,7 +134,7 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
 
   it('vllm-gpu-hpa: a Pods metric needs the custom metrics API → FailedGetPodsMetric', () => {
     const c = new Cluster({ seed: 1 });
-    c.apply(readFileSync('src/cluster/kubectl/testdata/real/vllm-gpu-hpa.yaml', 'utf8'));
+    c.apply(readFileSync('src/examples/real/vllm-gpu-hpa.yaml', 'utf8'));
     c.advance(MIN);
     const err = 'unable to get metric vllm_num_requests_running: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered';
     expect(hpaEvents(c, 'gemma-server-hpa').map(evText)).toEqual([`Warning FailedGetPodsMetric: ${err}`, `Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: ${err}`]);

@@ -195,7 +195,7 @@ describe('apply: CRDs', () => {
   it('a CRD and its instance in one file: the instance has no mapping yet; the next apply creates it', () => {
     const { kubectl, api, clock } = freshCluster();
     installCRDSupport(api);
-    const text = readFileSync(new URL('./testdata/real/crd-example-with-instance.yaml', import.meta.url), 'utf8');
+    const text = readFileSync(new URL('../../examples/real/crd-example-with-instance.yaml', import.meta.url), 'utf8');
     const first = applyManifest(kubectl, text);
     expect(first.map((x) => [x.object, x.action])).toEqual([['customresourcedefinition.apiextensions.k8s.io/examples.test.com', 'created'], ['example.test.com/test', 'error']]);
     expect(first[1].message).toBe('error: resource mapping not found for name: "test" namespace: "default" from "STDIN": no matches for kind "Example" in version "test.com/v1"\nensure CRDs are installed first');

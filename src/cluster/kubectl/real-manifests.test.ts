@@ -1,5 +1,5 @@
 /**
- * Every real manifest of testdata/real (see SOURCES.md there) applied with `kubectl apply -f -`
+ * Every real manifest of src/examples/real (see SOURCES.md there) applied with `kubectl apply -f -`
  * semantics against a fresh kube-apiserver: no exceptions, and what SOURCES.md says happens.
  */
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { freshCluster } from './apply-fixture';
 import { runApply, type ApplyResult } from './apply';
 
-const dir = new URL('./testdata/real/', import.meta.url);
+const dir = new URL('../../examples/real/', import.meta.url);
 const read = (f: string) => readFileSync(new URL(f, dir), 'utf8');
 const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
 const summary = (rs: ApplyResult[]) => rs.map((r) => `${r.object} ${r.action}`);

@@ -9,7 +9,7 @@ import { Cluster } from '../cluster';
 import type { KObject } from '../api/types';
 import { newEnv, createPod, getPod, timeline, type TestEnv } from './test-env';
 
-const REAL = 'src/cluster/kubectl/testdata/real';
+const REAL = 'src/examples/real';
 
 /** [seconds since t0 (0.1 s), reason, message] of the events about Pods whose name starts with `prefix`. */
 function clusterTimeline(c: Cluster, t0: number, prefix: string, reasons?: string[]): [number, string, string][] {

@@ -1,5 +1,5 @@
 /**
- * The Kubernetes docs' pi Job (kubectl testdata/set/job.yaml, kubectl/testdata/real/pi-job.yaml):
+ * The Kubernetes docs' pi Job (kubectl testdata/set/job.yaml, examples/real/pi-job.yaml):
  * `perl -Mbignum=bpi -wle "print bpi(2000)"` runs to completion — Complete 1/1, 2000 digits of π
  * in the log, the job-controller's events — at exact simulated times (seed 1: the perl image
  * pulls in 8.134 s, bpi(2000) computes for 2 s).
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
 
-const PI_JOB = readFileSync(new URL('../kubectl/testdata/real/pi-job.yaml', import.meta.url), 'utf8');
+const PI_JOB = readFileSync(new URL('../../examples/real/pi-job.yaml', import.meta.url), 'utf8');
 const PI_2000 = readFileSync(new URL('../userland/testdata/perl-bpi-2000.golden.txt', import.meta.url), 'utf8');
 
 describe('the docs pi Job completes', () => {

@@ -1,6 +1,6 @@
 /**
  * The examples gallery (issue 7 §4): the seed's peekcart app (one file, and as a kustomize
- * base with dev/prod overlays) and every real manifest of testdata/real with its origin
+ * base with dev/prod overlays) and every real manifest of src/examples/real with its origin
  * (SOURCES.md: repository and commit, upstream paths, licence, what it shows). Opening an
  * example puts its files into editor tabs (path per tab); nothing is applied until Apply
  * (or Apply -k for kustomize examples).

@@ -40,8 +40,8 @@ function eventsCellwise(text: string): string {
 /** The in-app command for a recorded one: files become `-f -` with the file on stdin. */
 function inApp(c: Cluster, args: string): string {
   const file = /-f (\S*\/real\/[\w.-]+\.yaml)$/.exec(args);
-  // a real manifest, wherever the recording read it from: the repo keeps the files in testdata/real
-  const local = file && join(ROOT, 'src/cluster/kubectl/testdata/real', file[1].replace(/^.*\//, ''));
+  // a real manifest, wherever the recording read it from: the repo keeps the files in src/examples/real
+  const local = file && join(ROOT, 'src/examples/real', file[1].replace(/^.*\//, ''));
   const r = file && local && !args.includes('no-such-file') ? c.kubectl(args.replace(file[1], '-'), readFileSync(local, 'utf8')) : c.kubectl(args);
   let out = `${r.output}${r.error ?? ''}`;
   if (file) out = out.replaceAll('"STDIN"', `"${file[1]}"`);

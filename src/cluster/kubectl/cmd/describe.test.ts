@@ -12,7 +12,7 @@ import type { KObject } from '../../api/types';
 import { hpaTargets } from '../table';
 
 const SEED = readFileSync(join(__dirname, '../../../scenarios/peekcart.yaml'), 'utf8');
-const REAL = 'src/cluster/kubectl/testdata/real';
+const REAL = 'src/examples/real';
 
 function run(c: Cluster, line: string): string {
   const r = c.kubectl(line);

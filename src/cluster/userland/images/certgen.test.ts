@@ -1,6 +1,6 @@
 /**
  * kube-webhook-certgen in ingress-nginx's admission Jobs (images/certgen.ts): the kind manifest
- * of src/cluster/kubectl/testdata/real applied to a fresh cluster — `create` makes Secret
+ * of src/examples/real applied to a fresh cluster — `create` makes Secret
  * ingress-nginx-admission (ca/cert/key), `patch` writes its CA into the
  * ValidatingWebhookConfiguration, both Jobs complete (and the TTL-after-finished controller
  * deletes them, ttlSecondsAfterFinished: 0), the controller's webhook-cert volume mounts and
@@ -14,7 +14,7 @@ import { base64Decode } from '../../kubelet/env';
 import { base64Bytes, generateCerts, runCertgen } from './certgen';
 import type { InCluster } from './in-cluster';
 
-const MANIFEST = readFileSync(new URL('../../kubectl/testdata/real/ingress-nginx-kind-rendered.yaml', import.meta.url), 'utf8');
+const MANIFEST = readFileSync(new URL('../../../examples/real/ingress-nginx-kind-rendered.yaml', import.meta.url), 'utf8');
 const NS = 'ingress-nginx';
 
 interface Run {
