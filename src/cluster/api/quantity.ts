@@ -136,3 +136,57 @@ export function formatBytes(bytes: number): string {
   for (const [u, n] of units) if (bytes % n === 0) return `${bytes / n}${u}`;
   return String(bytes);
 }
+
+const DECIMAL_SUFFIX_OF: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+/** Canonical decimal text of sign·mant·10^exp (AsCanonicalBytes: exponent a multiple of 3). */
+function decimalText(negative: boolean, mant: bigint, exp: number, exponentFormat: boolean): string {
+  while (mant !== 0n && mant % 10n === 0n) {
+    mant /= 10n;
+    exp++;
+  }
+  const r = ((exp % 3) + 3) % 3;
+  if (r !== 0) {
+    mant *= 10n ** BigInt(r);
+    exp -= r;
+  }
+  const sign = negative ? '-' : '';
+  if (exponentFormat) return `${sign}${mant}${exp === 0 ? '' : `e${exp}`}`;
+  const suffix = DECIMAL_SUFFIX_OF[exp];
+  return suffix === undefined ? `${sign}${mant}e${exp}` : `${sign}${mant}${suffix}`;
+}
+
+/**
+ * What a ResourceList value becomes in a stored object: SetDefaults_ResourceList rounds it up
+ * to milli scale (Quantity.RoundUp(-3), away from zero) and Quantity's JSON form is its
+ * canonical text (Quantity.CanonicalizeBytes): "0.5" → "500m", "1000m" → "1", "2000" → "2k",
+ * "1.5Gi" → "1536Mi", "1e3" → "1e3", "0.0001" → "1m", "1n" → "1m", "0Gi" → "0".
+ * The format is the parsed one: a binary suffix keeps BinarySI when the value is an integer
+ * of at least 1024 (else DecimalSI), an e/E exponent keeps DecimalExponent, anything else is
+ * DecimalSI. Upstream: pkg/apis/core/v1/defaults.go SetDefaults_ResourceList and
+ * k8s.io/apimachinery/pkg/api/resource/quantity.go (RoundUp, CanonicalizeBytes).
+ * @returns the canonical text; the input unchanged (as a string) when it is not a quantity.
+ */
+export function canonicalResourceQuantity(input: string | number): string {
+  let q: Quantity;
+  try {
+    q = parseQuantity(input);
+  } catch {
+    return String(input);
+  }
+  // RoundUp(-3): the magnitude in millis, rounded away from zero
+  const milli = ceilDiv(q.num * 1000n, q.den);
+  if (milli === 0n) return '0';
+  const m = /(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?\d+)$/.exec(q.text)?.[1] ?? '';
+  if (m.endsWith('i') && milli % 1000n === 0n && milli >= 1024000n) {
+    let v = milli / 1000n;
+    let i = 0;
+    while (i < BINARY_SUFFIXES.length - 1 && v % 1024n === 0n) {
+      v /= 1024n;
+      i++;
+    }
+    return `${q.negative ? '-' : ''}${v}${BINARY_SUFFIXES[i]}`;
+  }
+  return decimalText(q.negative, milli, -3, m !== '' && !m.endsWith('i'));
+}
