@@ -157,36 +157,51 @@ function decimalText(negative: boolean, mant: bigint, exp: number, exponentForma
   return suffix === undefined ? `${sign}${mant}e${exp}` : `${sign}${mant}${suffix}`;
 }
 
+/** A Quantity's serialization format (resource.Format). */
+export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+/** The format ParseQuantity gives a text: a binary suffix → BinarySI, e/E → DecimalExponent, else DecimalSI. */
+export function quantityFormat(text: string | number): QuantityFormat {
+  const m = /(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?\d+)$/.exec(String(text).trim())?.[1] ?? '';
+  return m.endsWith('i') ? 'BinarySI' : m ? 'DecimalExponent' : 'DecimalSI';
+}
+
+/** A quantity's magnitude in thousandths, rounded away from zero (RoundUp(-3)), with its sign. */
+export function quantityMillis(text: string | number): { milli: bigint; negative: boolean } {
+  const q = parseQuantity(text);
+  return { milli: ceilDiv(q.num * 1000n, q.den), negative: q.negative };
+}
+
 /**
- * What a ResourceList value becomes in a stored object: SetDefaults_ResourceList rounds it up
- * to milli scale (Quantity.RoundUp(-3), away from zero) and Quantity's JSON form is its
- * canonical text (Quantity.CanonicalizeBytes): "0.5" → "500m", "1000m" → "1", "2000" → "2k",
- * "1.5Gi" → "1536Mi", "1e3" → "1e3", "0.0001" → "1m", "1n" → "1m", "0Gi" → "0".
- * The format is the parsed one: a binary suffix keeps BinarySI when the value is an integer
- * of at least 1024 (else DecimalSI), an e/E exponent keeps DecimalExponent, anything else is
- * DecimalSI. Upstream: pkg/apis/core/v1/defaults.go SetDefaults_ResourceList and
- * k8s.io/apimachinery/pkg/api/resource/quantity.go (RoundUp, CanonicalizeBytes).
- * @returns the canonical text; the input unchanged (as a string) when it is not a quantity.
+ * Quantity.String() of a milli-scale amount in a format (CanonicalizeBytes): BinarySI only for
+ * integers of at least 1024 (else DecimalSI), decimal mantissas with exponents in multiples of 3.
  */
-export function canonicalResourceQuantity(input: string | number): string {
-  let q: Quantity;
-  try {
-    q = parseQuantity(input);
-  } catch {
-    return String(input);
-  }
-  // RoundUp(-3): the magnitude in millis, rounded away from zero
-  const milli = ceilDiv(q.num * 1000n, q.den);
+export function formatMillis(milli: bigint, negative: boolean, format: QuantityFormat): string {
   if (milli === 0n) return '0';
-  const m = /(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?\d+)$/.exec(q.text)?.[1] ?? '';
-  if (m.endsWith('i') && milli % 1000n === 0n && milli >= 1024000n) {
+  if (format === 'BinarySI' && milli % 1000n === 0n && milli >= 1024000n) {
     let v = milli / 1000n;
     let i = 0;
     while (i < BINARY_SUFFIXES.length - 1 && v % 1024n === 0n) {
       v /= 1024n;
       i++;
     }
-    return `${q.negative ? '-' : ''}${v}${BINARY_SUFFIXES[i]}`;
+    return `${negative ? '-' : ''}${v}${BINARY_SUFFIXES[i]}`;
   }
-  return decimalText(q.negative, milli, -3, m !== '' && !m.endsWith('i'));
+  return decimalText(negative, milli, -3, format === 'DecimalExponent');
+}
+
+/**
+ * What a ResourceList value becomes in a stored object: SetDefaults_ResourceList rounds it up
+ * to milli scale (Quantity.RoundUp(-3), away from zero) and Quantity's JSON form is its
+ * canonical text (Quantity.CanonicalizeBytes): "0.5" → "500m", "1000m" → "1", "2000" → "2k",
+ * "1.5Gi" → "1536Mi", "1e3" → "1e3", "0.0001" → "1m", "1n" → "1m", "0Gi" → "0".
+ * The format is the parsed one ({@link quantityFormat}). Upstream: pkg/apis/core/v1/defaults.go
+ * SetDefaults_ResourceList and k8s.io/apimachinery/pkg/api/resource/quantity.go (RoundUp,
+ * CanonicalizeBytes).
+ * @returns the canonical text; the input unchanged (as a string) when it is not a quantity.
+ */
+export function canonicalResourceQuantity(input: string | number): string {
+  if (!isQuantity(input)) return String(input);
+  const { milli, negative } = quantityMillis(input);
+  return formatMillis(milli, negative, quantityFormat(input));
 }

@@ -42,11 +42,6 @@ export function defaultService(obj: KObject): void {
   if (externallyAccessible(s) && !s.externalTrafficPolicy) s.externalTrafficPolicy = 'Cluster';
   if (!s.internalTrafficPolicy && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(s.type)) s.internalTrafficPolicy = 'Cluster';
   if (s.type === 'LoadBalancer' && s.allocateLoadBalancerNodePorts === undefined) s.allocateLoadBalancerNodePorts = true;
-  // a LoadBalancer's status ingress with an IP and no ipMode gets VIP (LoadBalancerIPMode is GA)
-  const ingress = obj.status?.loadBalancer?.ingress;
-  if (s.type === 'LoadBalancer' && Array.isArray(ingress)) {
-    for (const ing of ingress) if (ing && typeof ing === 'object' && ing.ip && (ing.ipMode === undefined || ing.ipMode === null)) ing.ipMode = 'VIP';
-  }
 }
 
 const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
