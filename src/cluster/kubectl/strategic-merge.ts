@@ -29,12 +29,15 @@ export class StrategicMergePatchError extends Error {
   }
 }
 
-/** Go's fmt %v of a decoded JSON value: `map[k:v …]` (keys sorted), `[a b]`, `<nil>`, floats as %g (1e+06). */
+/**
+ * Go's fmt %v of a patch as the apiserver decodes it (util/json: integral numbers become int64,
+ * others float64): `map[k:v …]` (keys sorted), `[a b]`, `<nil>`, floats as %g (1.5e+06).
+ */
 export function goFormatV(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return String(v);
-  if (typeof v === 'number') return goFloatG(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloatG(v);
   if (Array.isArray(v)) return `[${v.map(goFormatV).join(' ')}]`;
   const o = v as Obj;
   return `map[${Object.keys(o).sort(goKeyLess).map((k) => `${k}:${goFormatV(o[k])}`).join(' ')}]`;
@@ -52,7 +55,7 @@ function goFloatG(n: number): string {
 /** fmt's %s of a `$patch` value (a string prints bare; anything else as %!s(T=v)). */
 function goFormatS(v: unknown): string {
   if (typeof v === 'string') return v;
-  if (typeof v === 'number') return `%!s(float64=${goFloatG(v)})`;
+  if (typeof v === 'number') return Number.isInteger(v) ? `%!s(int64=${v})` : `%!s(float64=${goFloatG(v)})`;
   if (typeof v === 'boolean') return `%!s(bool=${v})`;
   if (v === null) return '%!s(<nil>)';
   return goFormatV(v);
