@@ -111,9 +111,34 @@ const VOLUME_SOURCES = [
 /** The volume source keys a volume may carry. */
 export const VOLUME_SOURCE_KEYS: readonly string[] = VOLUME_SOURCES;
 
+/**
+ * The declarative (`+default`) defaults zz_generated.defaults.go applies to volume sources of
+ * Pods and PersistentVolumes alike: iscsi iscsiInterface "default"; rbd pool "rbd", user
+ * "admin", keyring "/etc/ceph/keyring"; azureDisk cachingMode ReadWrite, kind Shared, fsType
+ * ext4, readOnly false; scaleIO storageMode ThinProvisioned, fsType xfs.
+ */
+export function defaultVolumeSources(v: Obj): void {
+  const set = (o: unknown, k: string, d: unknown) => {
+    if (o && typeof o === 'object' && ((o as Obj)[k] === undefined || (o as Obj)[k] === null || (o as Obj)[k] === '')) (o as Obj)[k] = d;
+  };
+  set(v.iscsi, 'iscsiInterface', 'default');
+  set(v.rbd, 'pool', 'rbd');
+  set(v.rbd, 'user', 'admin');
+  set(v.rbd, 'keyring', '/etc/ceph/keyring');
+  if (v.azureDisk && typeof v.azureDisk === 'object') {
+    // pointer fields: only nil is defaulted
+    for (const [k, d] of [['cachingMode', 'ReadWrite'], ['kind', 'Shared'], ['fsType', 'ext4'], ['readOnly', false]] as const) {
+      if (v.azureDisk[k] === undefined || v.azureDisk[k] === null) v.azureDisk[k] = d;
+    }
+  }
+  set(v.scaleIO, 'storageMode', 'ThinProvisioned');
+  set(v.scaleIO, 'fsType', 'xfs');
+}
+
 /** SetDefaults_Volume and the per-source defaults (defaultMode 420, hostPath type ""). */
 export function defaultVolume(v: Obj): void {
   if (!v || typeof v !== 'object') return;
+  defaultVolumeSources(v);
   if (!VOLUME_SOURCES.some((k) => v[k] !== undefined && v[k] !== null)) v.emptyDir = {};
   for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
     if (v[k] && typeof v[k] === 'object' && v[k].defaultMode === undefined) v[k].defaultMode = 420;

@@ -8,7 +8,7 @@
 import type { FieldError } from '../../api/errors';
 import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy, StrategyContext } from './strategy';
-import { defaultResourceList, VOLUME_SOURCE_KEYS } from './pod-defaults';
+import { defaultResourceList, defaultVolumeSources, VOLUME_SOURCE_KEYS } from './pod-defaults';
 import { parseQuantity } from './quantity';
 import { checkMetaTypes, nameIsDNSSubdomain, validateLabelSelector, validateObjectMeta } from './validation/meta';
 import { isQualifiedName } from './validation/names';
@@ -114,6 +114,7 @@ const pvStrategy: Strategy = {
     if (!s.persistentVolumeReclaimPolicy) s.persistentVolumeReclaimPolicy = 'Retain';
     if (!s.volumeMode) s.volumeMode = 'Filesystem';
     if (s.hostPath && s.hostPath.type === undefined) s.hostPath.type = '';
+    defaultVolumeSources(s);
     defaultResourceList(s.capacity);
   },
   validate(obj) {

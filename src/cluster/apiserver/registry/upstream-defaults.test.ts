@@ -75,3 +75,23 @@ describe('PrepareForCreate status resets (what a new object prints)', () => {
     expect(stored(yaml).status).toEqual(want);
   });
 });
+
+describe('zz_generated.defaults.go volume source defaults (Pods and PersistentVolumes)', () => {
+  it('a Pod\'s iscsi, rbd, azureDisk and scaleIO volumes', () => {
+    const o = stored(`{apiVersion: v1, kind: Pod, spec: {automountServiceAccountToken: false, containers: [{name: c, image: "nginx:1.27"}], volumes: [
+      {name: i, iscsi: {targetPortal: "10.0.0.1:3260", iqn: "iqn.2001-04.com.example:storage", lun: 0}},
+      {name: r, rbd: {monitors: ["10.0.0.2:6789"], image: foo}},
+      {name: a, azureDisk: {diskName: d, diskURI: "https://example/d.vhd"}},
+      {name: s, scaleIO: {gateway: "https://gw", system: sys, secretRef: {name: sio}}}]}}`);
+    expect(o.spec.volumes).toEqual([
+      { name: 'i', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, iscsiInterface: 'default' } },
+      { name: 'r', rbd: { monitors: ['10.0.0.2:6789'], image: 'foo', pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } },
+      { name: 'a', azureDisk: { diskName: 'd', diskURI: 'https://example/d.vhd', cachingMode: 'ReadWrite', kind: 'Shared', fsType: 'ext4', readOnly: false } },
+      { name: 's', scaleIO: { gateway: 'https://gw', system: 'sys', secretRef: { name: 'sio' }, storageMode: 'ThinProvisioned', fsType: 'xfs' } },
+    ]);
+  });
+  it('a PersistentVolume\'s rbd source', () => {
+    const o = stored(`{apiVersion: v1, kind: PersistentVolume, spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], rbd: {monitors: ["10.0.0.2:6789"], image: foo, pool: kube}}}`);
+    expect(o.spec.rbd).toEqual({ monitors: ['10.0.0.2:6789'], image: 'foo', pool: 'kube', user: 'admin', keyring: '/etc/ceph/keyring' });
+  });
+});
