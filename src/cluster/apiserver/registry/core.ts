@@ -205,10 +205,8 @@ const nodeStrategy: Strategy = {
     obj.spec = obj.spec ?? {};
     const st = obj.status;
     if (st && typeof st === 'object' && st.capacity && !st.allocatable) st.allocatable = { ...st.capacity };
-    if (st && typeof st === 'object') {
-      defaultResourceList(st.capacity);
-      defaultResourceList(st.allocatable);
-    }
+    // status.capacity/allocatable are not canonicalized here: the status is the kubelet's
+    // (status writes), and a spec update (cordon) must not rewrite it
   },
   validate(obj) {
     return [...validateObjectMeta(obj, false, nameIsDNSSubdomain), ...validateTaints(obj.spec?.taints, 'spec.taints')];
