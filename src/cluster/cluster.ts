@@ -16,6 +16,7 @@ import { APIServer } from './apiserver/apiserver';
 import { STRATEGIES } from './apiserver/registry';
 import { installCRDSupport } from './apiserver/crd';
 import { installStorageObjectInUseProtection } from './apiserver/storage-protection';
+import { installResourceQuotaAdmission } from './quota/admission';
 import { MACHINE_CRD, MACHINE_GROUP, MachineController, machineFor } from './machines';
 import { KubeProxy } from './proxy/kube-proxy';
 import { ClusterDNS } from './dns/resolver';
@@ -139,6 +140,7 @@ export class Cluster {
     this.api = new APIServer(this.clock, this.rng, this.relay, STRATEGIES, { watchLatencyMs: this.timings.watchLatencyMs });
     installCRDSupport(this.api);
     installStorageObjectInUseProtection(this.api);
+    installResourceQuotaAdmission(this.api);
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
     this.kubectlClient = this.ctx.client(users.kubectl());
     this.lastChangeAt = this.clock.now();

@@ -8,6 +8,8 @@
 
 /** metav1.StatusReason values used by the engine. */
 export type StatusReason =
+  /** StatusReasonUnknown: an error that was not a metav1.Status (ErrorToAPIStatus's 500) */
+  | ''
   | 'BadRequest'
   | 'NotFound'
   | 'AlreadyExists'
@@ -314,5 +316,7 @@ export function kubectlErrorMessage(err: StatusError): string {
     if (causes.length === 1) return `The request is invalid: ${causes[0].field}: ${causes[0].message}`;
     return `The request is invalid: \n${causes.map((c) => `* ${c.field}: ${c.message}`).join('\n')}`;
   }
+  // StandardErrorMessage: a Status without a reason prints no parenthesis
+  if (!s.reason) return `Error from server: ${s.message}`;
   return `Error from server (${s.reason}): ${s.message}`;
 }

@@ -136,3 +136,72 @@ export function formatBytes(bytes: number): string {
   for (const [u, n] of units) if (bytes % n === 0) return `${bytes / n}${u}`;
   return String(bytes);
 }
+
+const DECIMAL_SUFFIX_OF: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+
+/** Canonical decimal text of sign·mant·10^exp (AsCanonicalBytes: exponent a multiple of 3). */
+function decimalText(negative: boolean, mant: bigint, exp: number, exponentFormat: boolean): string {
+  while (mant !== 0n && mant % 10n === 0n) {
+    mant /= 10n;
+    exp++;
+  }
+  const r = ((exp % 3) + 3) % 3;
+  if (r !== 0) {
+    mant *= 10n ** BigInt(r);
+    exp -= r;
+  }
+  const sign = negative ? '-' : '';
+  if (exponentFormat) return `${sign}${mant}${exp === 0 ? '' : `e${exp}`}`;
+  const suffix = DECIMAL_SUFFIX_OF[exp];
+  return suffix === undefined ? `${sign}${mant}e${exp}` : `${sign}${mant}${suffix}`;
+}
+
+/** A Quantity's serialization format (resource.Format). */
+export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+/** The format ParseQuantity gives a text: a binary suffix → BinarySI, e/E → DecimalExponent, else DecimalSI. */
+export function quantityFormat(text: string | number): QuantityFormat {
+  const m = /(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?\d+)$/.exec(String(text).trim())?.[1] ?? '';
+  return m.endsWith('i') ? 'BinarySI' : m ? 'DecimalExponent' : 'DecimalSI';
+}
+
+/** A quantity's magnitude in thousandths, rounded away from zero (RoundUp(-3)), with its sign. */
+export function quantityMillis(text: string | number): { milli: bigint; negative: boolean } {
+  const q = parseQuantity(text);
+  return { milli: ceilDiv(q.num * 1000n, q.den), negative: q.negative };
+}
+
+/**
+ * Quantity.String() of a milli-scale amount in a format (CanonicalizeBytes): BinarySI only for
+ * integers of at least 1024 (else DecimalSI), decimal mantissas with exponents in multiples of 3.
+ */
+export function formatMillis(milli: bigint, negative: boolean, format: QuantityFormat): string {
+  if (milli === 0n) return '0';
+  if (format === 'BinarySI' && milli % 1000n === 0n && milli >= 1024000n) {
+    let v = milli / 1000n;
+    let i = 0;
+    while (i < BINARY_SUFFIXES.length - 1 && v % 1024n === 0n) {
+      v /= 1024n;
+      i++;
+    }
+    return `${negative ? '-' : ''}${v}${BINARY_SUFFIXES[i]}`;
+  }
+  return decimalText(negative, milli, -3, format === 'DecimalExponent');
+}
+
+/**
+ * What a ResourceList value becomes in a stored object: SetDefaults_ResourceList rounds it up
+ * to milli scale (Quantity.RoundUp(-3), away from zero) and Quantity's JSON form is its
+ * canonical text (Quantity.CanonicalizeBytes): "0.5" → "500m", "1000m" → "1", "2000" → "2k",
+ * "1.5Gi" → "1536Mi", "1e3" → "1e3", "0.0001" → "1m", "1n" → "1m", "0Gi" → "0".
+ * The format is the parsed one ({@link quantityFormat}). Upstream: pkg/apis/core/v1/defaults.go
+ * SetDefaults_ResourceList and k8s.io/apimachinery/pkg/api/resource/quantity.go (RoundUp,
+ * CanonicalizeBytes).
+ * @returns the canonical text; the input unchanged (as a string) when it is not a quantity.
+ */
+export function canonicalResourceQuantity(input: string | number): string {
+  if (!isQuantity(input)) return String(input);
+  const { milli, negative } = quantityMillis(input);
+  return formatMillis(milli, negative, quantityFormat(input));
+}

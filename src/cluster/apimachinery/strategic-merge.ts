@@ -11,9 +11,65 @@
  * other lists are replaced whole.
  */
 
-import { getOwn, setOwn } from '../api/safe-object';
+import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 
 type Obj = Record<string, unknown>;
+
+/**
+ * An error of strategicpatch's merge with the HTTP code kube-apiserver answers for it
+ * (handlers/patch.go interpretStrategicMergePatchError): mergepatch's ErrBadPatchFormat* are
+ * 400 BadRequest; every other merge error (an unknown `$patch` directive, a list element
+ * without its merge key, `$patch: merge` in a list, a `$setElementOrder` list the patch list
+ * disagrees with) is not a metav1.Status, so ErrorToAPIStatus makes it a 500 with an empty
+ * reason and the bare text (kubectl: `Error from server: …`).
+ */
+export class StrategicMergePatchError extends Error {
+  constructor(message: string, readonly code: 400 | 500) {
+    super(message);
+  }
+}
+
+/**
+ * Go's fmt %v of a patch as the apiserver decodes it (util/json: integral numbers become int64,
+ * others float64): `map[k:v …]` (keys sorted), `[a b]`, `<nil>`, floats as %g (1.5e+06).
+ */
+export function goFormatV(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloatG(v);
+  if (Array.isArray(v)) return `[${v.map(goFormatV).join(' ')}]`;
+  const o = v as Obj;
+  return `map[${Object.keys(o).sort(goKeyLess).map((k) => `${k}:${goFormatV(o[k])}`).join(' ')}]`;
+}
+
+/** strconv.FormatFloat(f, 'g', -1, 64): %e when the exponent is < -4 or ≥ 6 (shortest digits). */
+function goFloatG(n: number): string {
+  if (n === 0) return '0';
+  const [mant, e] = n.toExponential().split('e');
+  const exp = Number(e);
+  if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return String(n);
+}
+
+/** fmt's %s of a `$patch` value (a string prints bare; anything else as %!s(T=v)). */
+function goFormatS(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isInteger(v) ? `%!s(int64=${v})` : `%!s(float64=${goFloatG(v)})`;
+  if (typeof v === 'boolean') return `%!s(bool=${v})`;
+  if (v === null) return '%!s(<nil>)';
+  return goFormatV(v);
+}
+
+/** mergepatch.ErrBadPatchType. */
+function errBadPatchType(t: unknown, m: Obj): StrategicMergePatchError {
+  return new StrategicMergePatchError(`unknown patch type: ${goFormatS(t)} in map: ${goFormatV(m)}`, 500);
+}
+
+/** mergepatch.ErrNoMergeKey. */
+function errNoMergeKey(m: Obj, key: string): StrategicMergePatchError {
+  return new StrategicMergePatchError(`map: ${goFormatV(m)} does not contain declared merge key: ${key}`, 500);
+}
 
 /** How lists merge under a field: by a key, as a set of primitives, or replaced. */
 export type ListStrategy = { key: string } | 'primitive-merge' | 'replace';
@@ -182,17 +238,51 @@ export function applyPatch(current: Obj, patch: Obj, opts: PatchOptions): Obj {
   return mergeMap(current, patch, [], opts);
 }
 
+/**
+ * mergeMap (patch.go): a `$patch` directive decides the whole map (handleDirectiveInMergeMap:
+ * `replace` → the patch without it, `delete` → an empty map, anything else → ErrBadPatchType);
+ * then `$retainKeys`, then each `$setElementOrder/<list>` with its list (mergePatchIntoOriginal),
+ * then every other key; `$deleteFromPrimitiveList/<list>` removes values from the live list.
+ */
 function mergeMap(c: Obj, patch: Obj, path: string[], opts: PatchOptions): Obj {
+  if (opts.strategic && hasOwn(patch, '$patch')) {
+    const d = patch.$patch;
+    if (d === 'replace') {
+      const r: Obj = {};
+      for (const k of Object.keys(patch)) if (k !== '$patch') setOwn(r, k, patch[k]);
+      return r;
+    }
+    if (d === 'delete') return {};
+    throw errBadPatchType(d, patch);
+  }
   const out: Obj = {};
   for (const k of Object.keys(c)) Object.defineProperty(out, k, { value: c[k], enumerable: true, writable: true, configurable: true });
-  if (patch.$patch === 'replace') {
-    const r: Obj = {};
-    for (const k of Object.keys(patch)) if (k !== '$patch') setOwn(r, k, patch[k]);
-    return r;
-  }
   if (opts.strategic && Object.prototype.hasOwnProperty.call(patch, '$retainKeys')) applyRetainKeysDirective(out, patch);
+  const done = new Set<string>();
+  if (opts.strategic) {
+    for (const k of Object.keys(patch)) {
+      if (!k.startsWith('$setElementOrder/')) continue;
+      const f = k.slice('$setElementOrder/'.length);
+      const order = patch[k];
+      const pl = getOwn(patch, f);
+      const cur = getOwn(out, f);
+      const st = strategyAt(opts, [...path, f]);
+      const key = typeof st === 'object' ? st.key : '';
+      if (!Array.isArray(order) || (pl !== undefined && !Array.isArray(pl))) throw new StrategicMergePatchError('invalid patch format of setElementOrder list', 400);
+      validatePatchWithSetOrderList(Array.isArray(pl) ? pl : [], order, key);
+      const foundOriginal = Array.isArray(cur);
+      const foundPatch = Array.isArray(pl);
+      let merged: unknown[];
+      if (foundOriginal && !foundPatch) merged = cur as unknown[];
+      else if (!foundOriginal && foundPatch) merged = (pl as unknown[]).filter((x) => !(isObj(x) && hasOwn(x, '$patch')));
+      else if (foundOriginal && foundPatch) merged = mergeList(cur as unknown[], pl as unknown[], st, [...path, f], opts);
+      else continue;
+      setOwn(out, f, normalizeElementOrder(merged, order, foundOriginal ? (cur as unknown[]) : [], key));
+      done.add(f);
+    }
+  }
   for (const k of Object.keys(patch)) {
-    if (k.startsWith('$')) continue;
+    if (k.startsWith('$') || done.has(k)) continue;
     const pv = patch[k];
     const p = [...path, k];
     if (pv === null) {
@@ -202,35 +292,91 @@ function mergeMap(c: Obj, patch: Obj, path: string[], opts: PatchOptions): Obj {
     const cv = getOwn(out, k);
     if (isObj(pv) && isObj(cv)) setOwn(out, k, mergeMap(cv, pv, p, opts));
     else if (isObj(pv)) setOwn(out, k, stripNulls(mergeMap({}, pv, p, opts)));
-    else if (Array.isArray(pv)) {
-      const st = strategyAt(opts, p);
-      const order = getOwn(patch, `$setElementOrder/${k}`) as Obj[] | undefined;
-      if (typeof st === 'object') setOwn(out, k, mergeKeyedList(Array.isArray(cv) ? (cv as Obj[]) : [], pv as Obj[], order, st.key, p, opts));
-      else if (st === 'primitive-merge') {
-        const base = Array.isArray(cv) ? [...cv] : [];
-        for (const x of pv) if (!base.some((y) => jsonEqual(x, y))) base.push(x);
-        setOwn(out, k, base);
-      } else setOwn(out, k, pv);
-    } else setOwn(out, k, pv);
+    else if (Array.isArray(pv) && Array.isArray(cv)) setOwn(out, k, mergeList(cv, pv, strategyAt(opts, p), p, opts));
+    else if (Array.isArray(pv)) setOwn(out, k, opts.strategic ? pv.filter((x) => !(isObj(x) && hasOwn(x, '$patch'))) : pv);
+    else setOwn(out, k, pv);
   }
-  // directives without a list change: deletions from primitive lists, reorder
+  // $deleteFromPrimitiveList/<list>: deleteFromSlice on the live list (any patch strategy)
   for (const k of Object.keys(patch)) {
-    if (k.startsWith('$deleteFromPrimitiveList/')) {
-      const f = k.slice('$deleteFromPrimitiveList/'.length);
-      const del = patch[k] as unknown[];
-      const cur = getOwn(out, f);
-      if (Array.isArray(cur) && Array.isArray(del)) {
-        const kept = cur.filter((x) => !del.some((d) => jsonEqual(d, x)));
-        if (kept.length) setOwn(out, f, kept);
-        else delete out[f];
-      }
-    } else if (k.startsWith('$setElementOrder/')) {
-      const f = k.slice('$setElementOrder/'.length);
-      const cur = getOwn(out, f);
-      if (Array.isArray(cur) && Array.isArray(patch[k]) && !Object.prototype.hasOwnProperty.call(patch, f)) {
-        const st = strategyAt(opts, [...path, f]);
-        if (typeof st === 'object') setOwn(out, f, reorder(cur as Obj[], patch[k] as Obj[], st.key));
-      }
+    if (!opts.strategic || !k.startsWith('$deleteFromPrimitiveList/')) continue;
+    const f = k.slice('$deleteFromPrimitiveList/'.length);
+    const del = patch[k] as unknown[];
+    const cur = getOwn(out, f);
+    if (Array.isArray(cur) && Array.isArray(del)) {
+      const kept = cur.filter((x) => !del.some((d) => jsonEqual(d, x)));
+      if (kept.length) setOwn(out, f, kept);
+      else delete out[f];
+    }
+  }
+  return out;
+}
+
+/** mergeSliceHandler: lists of a merge strategy merge (by key, or as a set of primitives); others are replaced. */
+function mergeList(c: unknown[], p: unknown[], st: ListStrategy, path: string[], opts: PatchOptions): unknown[] {
+  if (typeof st === 'object') {
+    if (p.some((x) => !isObj(x)) || c.some((x) => !isObj(x))) return p;
+    return mergeKeyedList(c as Obj[], p as Obj[], st.key, path, opts);
+  }
+  if (st === 'primitive-merge') {
+    const both: unknown[] = [];
+    for (const x of [...c, ...p]) if (!both.some((y) => jsonEqual(x, y))) both.push(x);
+    return normalizeElementOrder(both, p, c, '');
+  }
+  return p;
+}
+
+/**
+ * validatePatchWithSetOrderList: the patch list's items (deletions aside) appear in the
+ * `$setElementOrder` list in the same relative order.
+ */
+function validatePatchWithSetOrderList(patchList: unknown[], order: unknown[], key: string): void {
+  if (order.length === 0 || patchList.length === 0) return;
+  const nonDelete = key ? patchList.filter((x) => !(isObj(x) && x.$patch === 'delete')) : patchList;
+  let pi = 0;
+  let oi = 0;
+  while (pi < nonDelete.length && oi < order.length) {
+    const pe = nonDelete[pi];
+    if (isObj(pe) && hasOwn(pe, '$patch')) {
+      pi++;
+      continue;
+    }
+    if (jsonEqual(keyOf(pe, key), keyOf(order[oi], key))) pi++;
+    oi++;
+  }
+  if (pi < nonDelete.length && oi >= order.length) {
+    throw new StrategicMergePatchError(`The order in patch list:\n${goFormatV(patchList)}\n doesn't match $setElementOrder list:\n${goFormatV(order)}\n`, 500);
+  }
+}
+
+/** An element's identity: its merge key's value, or the primitive itself. */
+function keyOf(x: unknown, key: string): unknown {
+  return key ? (isObj(x) ? x[key] : undefined) : x;
+}
+
+/**
+ * normalizeElementOrder (patch.go): the merged items the order list names, in its order,
+ * interleaved with the server-only items kept where the live list had them (mergeSortedSlice:
+ * a server-only item goes before the next patch item that follows it in the live list).
+ */
+function normalizeElementOrder(merged: unknown[], order: unknown[], live: unknown[], key: string): unknown[] {
+  const idx = (list: unknown[], x: unknown) => list.findIndex((y) => jsonEqual(keyOf(y, key), keyOf(x, key)));
+  const patchItems = merged.filter((x) => idx(order, x) >= 0);
+  const serverOnly = merged.filter((x) => idx(order, x) < 0);
+  patchItems.sort((a, b) => idx(order, a) - idx(order, b));
+  const byLive = serverOnly.map((x, i) => ({ x, i, l: idx(live, x) }));
+  byLive.sort((a, b) => (a.l >= 0 && b.l >= 0 ? a.l - b.l : a.i - b.i));
+  const left = byLive.map((e) => e.x);
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < patchItems.length) {
+    if (i >= left.length) out.push(patchItems[j++]);
+    else if (j >= patchItems.length) out.push(left[i++]);
+    else {
+      const li = idx(live, left[i]);
+      const ri = idx(live, patchItems[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
+      else out.push(patchItems[j++]);
     }
   }
   return out;
@@ -258,38 +404,39 @@ function stripNulls(o: Obj): Obj {
   return o;
 }
 
-function mergeKeyedList(c: Obj[], p: Obj[], order: Obj[] | undefined, key: string, path: string[], opts: PatchOptions): Obj[] {
-  let out = c.map((x) => x);
-  if (p.some((x) => !isObj(x))) return p;
+/**
+ * mergeSlice of a list with a merge key: its special elements first
+ * (mergeSliceWithSpecialElements: `{$patch: delete, <key>: v}` deletes, `{$patch: replace}`
+ * makes the list the patch's other elements, `merge` and anything else are errors), then each
+ * element merged into the live one with its key or appended, then the order normalized
+ * (patch items in patch order, server-only items where they were).
+ */
+function mergeKeyedList(c: Obj[], p: Obj[], key: string, path: string[], opts: PatchOptions): Obj[] {
+  let base = c.slice();
+  const plain: Obj[] = [];
+  let replace = false;
   for (const pe of p) {
-    const kv = pe[key];
-    const i = out.findIndex((x) => isObj(x) && jsonEqual(x[key], kv));
-    if (pe.$patch === 'delete') {
-      if (i >= 0) out.splice(i, 1);
+    if (!hasOwn(pe, '$patch')) {
+      plain.push(pe);
       continue;
     }
-    if (pe.$patch === 'replace') {
-      const r: Obj = {};
-      for (const k of Object.keys(pe)) if (k !== '$patch') setOwn(r, k, pe[k]);
-      if (i >= 0) out[i] = r; // array index
-      else out.push(r);
-      continue;
-    }
-    if (i >= 0) out[i] = mergeMap(out[i], pe, path, opts); // array index
-    else out.push(stripNulls(mergeMap({}, pe, path, opts)));
+    const d = pe.$patch;
+    if (d === 'delete') {
+      if (!hasOwn(pe, key)) throw errNoMergeKey(pe, key);
+      base = base.filter((x) => !jsonEqual(x[key], pe[key]));
+    } else if (d === 'replace') replace = true;
+    else if (d === 'merge') throw new StrategicMergePatchError('merging lists cannot yet be specified in the patch', 500);
+    else throw errBadPatchType(d, pe);
   }
-  if (order) out = reorder(out, order, key);
-  return out;
-}
-
-function reorder(list: Obj[], order: Obj[], key: string): Obj[] {
-  const ordered: Obj[] = [];
-  for (const o of order) {
-    const e = list.find((x) => jsonEqual(x[key], o[key]));
-    if (e) ordered.push(e);
+  if (replace) return plain;
+  const merged = base.slice();
+  for (const pe of plain) {
+    if (!hasOwn(pe, key)) throw errNoMergeKey(pe, key);
+    const i = merged.findIndex((x) => jsonEqual(x[key], pe[key]));
+    if (i >= 0) merged[i] = mergeMap(merged[i], pe, path, opts); // array index
+    else merged.push(stripNulls(mergeMap({}, pe, path, opts)));
   }
-  for (const e of list) if (!ordered.includes(e)) ordered.push(e);
-  return ordered;
+  return normalizeElementOrder(merged, plain, base, key) as Obj[];
 }
 
 /**

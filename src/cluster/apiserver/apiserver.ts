@@ -204,8 +204,12 @@ export class APIServer implements StrategyContext {
   private nodePorts: PortAllocator;
   /** Authorization hook: return a reason string to deny (403), or null to allow. */
   authorize: (user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string) => string | null = () => null;
-  /** Extra validating admission plugins (CRD schemas, quota…), run after strategy validation. */
-  validatingAdmission: ((verb: 'create' | 'update', info: ResourceInfo, obj: KObject, old: KObject | undefined) => FieldError[] | void)[] = [];
+  /**
+   * Extra validating admission plugins (CRD schemas, ResourceQuota…), run after strategy
+   * validation: field errors become one 422; a plugin may throw its own StatusError (quota's 403).
+   * `opts.dryRun`: the request stores nothing (a plugin must not charge it).
+   */
+  validatingAdmission: ((verb: 'create' | 'update', info: ResourceInfo, obj: KObject, old: KObject | undefined, opts?: { dryRun?: boolean }) => FieldError[] | void)[] = [];
   /** Hooks called after any successful write (the CRD controller registers kinds here). */
   afterWrite: ((ev: StoreEvent) => void)[] = [];
 
@@ -408,7 +412,7 @@ export class APIServer implements StrategyContext {
         strategy.prepareForCreate?.(obj, this);
         strategy.defaults?.(obj, this);
         errs.push(...(strategy.validate?.(obj, this) ?? []));
-        for (const v of this.validatingAdmission) errs.push(...(v('create', info, obj, undefined) ?? []));
+        for (const v of this.validatingAdmission) errs.push(...(v('create', info, obj, undefined, { dryRun: opts.dryRun }) ?? []));
         if (errs.length) throw newInvalid(groupKind(info), obj.metadata.name, errs);
         if (!opts.managedFieldsSet) managedFieldsOnWrite(this, user, info, undefined, obj, input, opts);
         const warnings = strategy.warnings?.(obj, undefined) ?? [];
@@ -551,7 +555,7 @@ export class APIServer implements StrategyContext {
         const errs: FieldError[] = [];
         if (opts.subresource === undefined) {
           errs.push(...(strategy.validateUpdate?.(obj, old, this) ?? []));
-          for (const v of this.validatingAdmission) errs.push(...(v('update', info, obj, old) ?? []));
+          for (const v of this.validatingAdmission) errs.push(...(v('update', info, obj, old, { dryRun: opts.dryRun }) ?? []));
         }
         if (errs.length) throw newInvalid(groupKind(info), name, errs);
         if (!opts.managedFieldsSet && opts.subresource !== 'finalize') managedFieldsOnWrite(this, user, info, old, obj, input, opts, STATUS_KEEPS_ANNOTATIONS.has(groupResource(info)));

@@ -10,7 +10,7 @@ import type { APIServer, RequestUser, WriteOptions, WriteResult } from './apiser
 import { apiVersionOf, groupResource, type ResourceInfo } from '../api/resources';
 import { StatusError, newBadRequest, newInvalid, newNotFound } from '../api/errors';
 import { deepCopy, type KObject } from '../api/types';
-import { applyPatch as strategicMerge, goJSON } from '../apimachinery/strategic-merge';
+import { applyPatch as strategicMerge, goJSON, StrategicMergePatchError } from '../apimachinery/strategic-merge';
 import { decodeTypeError, goKindKey } from './decode';
 import { fromUnstructuredError, goPrintV, newPatchInvalid as newPatchDecodeInvalid } from './patch-errors';
 import { PatchApplyError, applyJSONPatch, applyMergePatch } from './patch-json';
@@ -171,6 +171,11 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     else patched = strategicMerge(current as never, body as never, { kind: info.kind, strategic: true }) as unknown as KObject;
   } catch (err) {
     if (err instanceof PatchApplyError) throw newPatchInvalid();
+    // interpretStrategicMergePatchError: a merge error that is not a metav1.Status reaches
+    // ErrorToAPIStatus, which answers 500 with StatusReasonUnknown ("") and the bare text
+    if (err instanceof StrategicMergePatchError && err.code === 500) {
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: '', code: 500 });
+    }
     throw newBadRequest(err instanceof Error ? err.message : String(err));
   }
   if (!patched || typeof patched !== 'object' || Array.isArray(patched)) throw newBadRequest('the patch did not produce an object');

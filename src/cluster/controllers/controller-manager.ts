@@ -32,6 +32,7 @@ import { EndpointsController } from './endpoints';
 import { JobController } from './job';
 import { TTLAfterFinishedController } from './ttlafterfinished';
 import { RootCACertPublisher } from './root-ca-cert-publisher';
+import { ResourceQuotaController } from './resourcequota';
 import { DaemonSetsController } from './daemonset';
 import { StatefulSetController } from './statefulset';
 import { PersistentVolumeController } from './persistentvolume';
@@ -85,6 +86,7 @@ export class ControllerManager {
   readonly pvcProtection: PVCProtectionController;
   readonly pvProtection: PVProtectionController;
   readonly rootCACertPublisher: RootCACertPublisher;
+  readonly resourceQuota: ResourceQuotaController;
   /** Simulated external provisioners (kind's local-path-provisioner and any other); not a kube-controller-manager controller. */
   readonly provisioners: ExternalProvisioners;
   /** The simulated ingress-nginx controller (IngressClass `nginx`); not a kube-controller-manager controller. */
@@ -119,13 +121,14 @@ export class ControllerManager {
     this.pvcProtection = new PVCProtectionController(ctx, this.informers);
     this.pvProtection = new PVProtectionController(ctx, this.informers);
     this.rootCACertPublisher = new RootCACertPublisher(ctx, this.informers);
+    this.resourceQuota = new ResourceQuotaController(ctx, this.informers);
     this.provisioners = new ExternalProvisioners(ctx, this.informers);
     this.ingressNginx = new IngressNginxController(ctx, this.informers);
   }
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.disruption, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.rootCACertPublisher, this.provisioners, this.ingressNginx] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.disruption, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.rootCACertPublisher, this.resourceQuota, this.provisioners, this.ingressNginx] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */

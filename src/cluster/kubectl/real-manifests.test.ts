@@ -111,12 +111,18 @@ describe('real manifests', () => {
     // (the patch nulls it), and Pods with tolerations (the list is replaced, admission re-adds
     // the default ones), and a ValidatingWebhookConfiguration whose rules lack `scope` (rules are
     // replaced whole and the server defaults scope "*"; real kubectl sends the rules again).
+    // Quantities the server stores in canonical form ("1000m" → "1", "0.5" → "500m":
+    // SetDefaults_ResourceList) differ from the manifest's text, so the patch is never empty
+    // either and kubectl says "configured" (kwok-hpa-fake-app, kwok-priority-preemption, podinfo).
     // deployment-selector-change-v2 carries resourceVersion "99": Conflict.
     const configured = new Set([
       'cassandra-statefulset.yaml: statefulset.apps/cassandra', 'mysql-statefulset-e2e.yaml: statefulset.apps/mysql',
       'kustomize-mysql.yaml: secret/mysql-pass', 'kwok-node-affinity-pod.yaml: pod/pod-1', 'kwok-requests-and-limits.yaml: pod/pod-1',
       'kwok-requests-and-limits.yaml: pod/pod-2', 'kwok-taints-tolerations.yaml: pod/with-toleration-pod',
       'ingress-nginx-kind-rendered.yaml: validatingwebhookconfiguration.admissionregistration.k8s.io/ingress-nginx-admission',
+      'kwok-hpa-fake-app.yaml: deployment.apps/fake-app', 'kwok-priority-preemption.yaml: pod/low-priority-pod',
+      'kwok-priority-preemption.yaml: pod/high-priority-pod', 'podinfo-database-statefulset.yaml: statefulset.apps/database-primary',
+      'podinfo.yaml: deployment.apps/podinfo',
     ]);
     const conflict = new Set(['deployment-selector-change-v2.yaml: deployment.apps/nginx']);
     const got: string[] = [];

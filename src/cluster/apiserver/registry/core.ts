@@ -10,6 +10,7 @@ import type { Strategy } from './strategy';
 import { checkMetaTypes, checkStringMap, decodeError, jsonType, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './validation/meta';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from '../../api/validation/names';
 import { getOwn, hasOwn, setOwn } from '../../api/safe-object';
+import { defaultResourceList } from './pod-defaults';
 
 type Obj = Record<string, any>;
 
@@ -204,6 +205,8 @@ const nodeStrategy: Strategy = {
     obj.spec = obj.spec ?? {};
     const st = obj.status;
     if (st && typeof st === 'object' && st.capacity && !st.allocatable) st.allocatable = { ...st.capacity };
+    // status.capacity/allocatable are not canonicalized here: the status is the kubelet's
+    // (status writes), and a spec update (cordon) must not rewrite it
   },
   validate(obj) {
     return [...validateObjectMeta(obj, false, nameIsDNSSubdomain), ...validateTaints(obj.spec?.taints, 'spec.taints')];
@@ -222,6 +225,26 @@ const simpleNamespaced = (nameFn = nameIsDNSSubdomain): Strategy => ({
   validate: (obj) => validateObjectMeta(obj, true, nameFn),
   validateUpdate: (obj) => validateObjectMeta(obj, true, nameFn),
 });
+
+/**
+ * ResourceQuota (pkg/registry/core/resourcequota/strategy.go): PrepareForCreate resets the
+ * status to ResourceQuotaStatus{} (printed `status: {}`), updates keep it (status
+ * subresource); the ResourceLists are defaulted (SetDefaults_ResourceList: spec.hard,
+ * status.hard, status.used). Validation is the object meta's only.
+ */
+const resourceQuotaStrategy: Strategy = {
+  ...simpleNamespaced(),
+  hasStatus: true,
+  prepareForCreate(obj) {
+    checkMetaTypes(obj);
+    obj.status = {};
+  },
+  defaults(obj) {
+    defaultResourceList(obj.spec?.hard);
+    defaultResourceList(obj.status?.hard);
+    defaultResourceList(obj.status?.used);
+  },
+};
 
 const eventStrategy: Strategy = {
   prepareForCreate: checkMetaTypes,
@@ -260,7 +283,7 @@ export const coreStrategies: Record<string, Strategy> = {
   events: eventStrategy,
   endpoints: endpointsStrategy,
   limitranges: simpleNamespaced(),
-  resourcequotas: { ...simpleNamespaced(), hasStatus: true },
+  resourcequotas: resourceQuotaStrategy,
   podtemplates: simpleNamespaced(),
   'leases.coordination.k8s.io': simpleNamespaced(),
   'endpointslices.discovery.k8s.io': {

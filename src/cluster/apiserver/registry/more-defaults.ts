@@ -28,7 +28,7 @@
 import type { FieldError } from '../../api/errors';
 import type { KObject } from '../../api/types';
 import type { Strategy, StrategyTable } from './strategy';
-import { defaultPodTemplate } from './pod-defaults';
+import { defaultPodTemplate, defaultResourceList } from './pod-defaults';
 import { workload } from './apps';
 import { nameIsDNSSubdomain, nonNegative } from './validation/meta';
 
@@ -92,6 +92,7 @@ function defaultEndpointSlice(obj: KObject): void {
 /** SetDefaults_LimitRangeItem: only Container items get default / defaultRequest. */
 function defaultLimitRange(obj: KObject): void {
   for (const item of list(obj.spec?.limits)) {
+    for (const k of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) defaultResourceList(item[k]);
     if (item.type !== 'Container') continue;
     const def: Obj = isObj(item.default) ? item.default : {};
     const req: Obj = isObj(item.defaultRequest) ? item.defaultRequest : {};

@@ -246,7 +246,8 @@ export const otherStrategies: Record<string, Strategy> = {
     prepareForCreate: checkMetaTypes,
     defaults(obj) {
       const s: Obj = (obj.spec = obj.spec ?? {});
-      if (!s.policyTypes) s.policyTypes = s.egress ? ['Ingress', 'Egress'] : ['Ingress'];
+      // SetDefaults_NetworkPolicy: len(policyTypes) == 0 → Ingress, plus Egress when len(egress) != 0
+      if (!Array.isArray(s.policyTypes) || s.policyTypes.length === 0) s.policyTypes = Array.isArray(s.egress) && s.egress.length ? ['Ingress', 'Egress'] : ['Ingress'];
       for (const r of [...(s.ingress ?? []), ...(s.egress ?? [])]) for (const p of r?.ports ?? []) if (p && !p.protocol) p.protocol = 'TCP';
     },
     validate: (obj) => validateObjectMeta(obj, true, nameIsDNSSubdomain),
@@ -260,4 +261,23 @@ export const otherStrategies: Record<string, Strategy> = {
   'mutatingwebhookconfigurations.admissionregistration.k8s.io': clusterScoped(),
   'csidrivers.storage.k8s.io': clusterScoped(),
   'runtimeclasses.node.k8s.io': clusterScoped(),
+  // pkg/registry/storage/volumeattachment/strategy.go PrepareForCreate: Status = VolumeAttachmentStatus{}
+  // (`attached` has no omitempty: `status: {attached: false}`)
+  'volumeattachments.storage.k8s.io': {
+    ...clusterScoped(),
+    hasStatus: true,
+    prepareForCreate(obj) {
+      checkMetaTypes(obj);
+      obj.status = { attached: false };
+    },
+  },
+  // pkg/registry/certificates/certificates/strategy.go PrepareForCreate: Status = {} (no pre-approved
+  // requests); the approval subresource is not served by the engine, so updates may still write status
+  'certificatesigningrequests.certificates.k8s.io': {
+    ...clusterScoped(),
+    prepareForCreate(obj) {
+      checkMetaTypes(obj);
+      obj.status = {};
+    },
+  },
 };

@@ -8,6 +8,7 @@
 import type { KObject } from '../../api/types';
 import { parseQuantity } from './quantity';
 import { hasOwn, setOwn } from '../../api/safe-object';
+import { canonicalResourceQuantity } from '../../api/quantity';
 
 type Obj = Record<string, any>;
 
@@ -56,6 +57,26 @@ function defaultEnv(env: unknown): void {
   }
 }
 
+/**
+ * SetDefaults_ResourceList: every value rounded up to milli scale, in its canonical text
+ * (api/quantity.ts canonicalResourceQuantity: "0.5" → "500m", "1.5Gi" → "1536Mi"), as the
+ * stored object of a real cluster prints it. Values that are not quantities are left for
+ * validation. A non-object is left alone.
+ */
+export function defaultResourceList(list: unknown): void {
+  if (!list || typeof list !== 'object' || Array.isArray(list)) return;
+  for (const [k, v] of Object.entries(list)) {
+    if (typeof v === 'string' || typeof v === 'number') setOwn(list as Obj, k, canonicalResourceQuantity(v));
+  }
+}
+
+/** The ResourceLists of a ResourceRequirements (limits, requests). */
+function defaultRequirements(r: unknown): void {
+  if (!r || typeof r !== 'object') return;
+  defaultResourceList((r as Obj).limits);
+  defaultResourceList((r as Obj).requests);
+}
+
 /** SetDefaults_Container and friends for one container. */
 export function defaultContainer(c: Obj): void {
   if (!c || typeof c !== 'object') return;
@@ -68,6 +89,7 @@ export function defaultContainer(c: Obj): void {
   if (!c.terminationMessagePath) c.terminationMessagePath = '/dev/termination-log';
   if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';
   if (c.resources === undefined || c.resources === null) c.resources = {};
+  defaultRequirements(c.resources);
   if (Array.isArray(c.ports)) for (const p of c.ports) if (p && typeof p === 'object' && !p.protocol) p.protocol = 'TCP';
   defaultEnv(c.env);
   defaultProbe(c.livenessProbe);
@@ -89,21 +111,60 @@ const VOLUME_SOURCES = [
 /** The volume source keys a volume may carry. */
 export const VOLUME_SOURCE_KEYS: readonly string[] = VOLUME_SOURCES;
 
+/**
+ * The declarative (`+default`) defaults zz_generated.defaults.go applies to volume sources of
+ * Pods and PersistentVolumes alike: iscsi iscsiInterface "default"; rbd pool "rbd", user
+ * "admin", keyring "/etc/ceph/keyring"; azureDisk cachingMode ReadWrite, kind Shared, fsType
+ * ext4, readOnly false; scaleIO storageMode ThinProvisioned, fsType xfs.
+ */
+export function defaultVolumeSources(v: Obj): void {
+  const set = (o: unknown, k: string, d: unknown) => {
+    if (o && typeof o === 'object' && ((o as Obj)[k] === undefined || (o as Obj)[k] === null || (o as Obj)[k] === '')) (o as Obj)[k] = d;
+  };
+  set(v.iscsi, 'iscsiInterface', 'default');
+  set(v.rbd, 'pool', 'rbd');
+  set(v.rbd, 'user', 'admin');
+  set(v.rbd, 'keyring', '/etc/ceph/keyring');
+  if (v.azureDisk && typeof v.azureDisk === 'object') {
+    // pointer fields: only nil is defaulted
+    for (const [k, d] of [['cachingMode', 'ReadWrite'], ['kind', 'Shared'], ['fsType', 'ext4'], ['readOnly', false]] as const) {
+      if (v.azureDisk[k] === undefined || v.azureDisk[k] === null) v.azureDisk[k] = d;
+    }
+  }
+  set(v.scaleIO, 'storageMode', 'ThinProvisioned');
+  set(v.scaleIO, 'fsType', 'xfs');
+}
+
 /** SetDefaults_Volume and the per-source defaults (defaultMode 420, hostPath type ""). */
 export function defaultVolume(v: Obj): void {
   if (!v || typeof v !== 'object') return;
+  defaultVolumeSources(v);
   if (!VOLUME_SOURCES.some((k) => v[k] !== undefined && v[k] !== null)) v.emptyDir = {};
   for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
     if (v[k] && typeof v[k] === 'object' && v[k].defaultMode === undefined) v[k].defaultMode = 420;
   }
   if (v.hostPath && typeof v.hostPath === 'object' && v.hostPath.type === undefined) v.hostPath.type = '';
-  for (const item of v.downwardAPI?.items ?? []) if (item?.fieldRef && !item.fieldRef.apiVersion) item.fieldRef.apiVersion = 'v1';
+  for (const item of v.downwardAPI?.items ?? []) defaultDownwardAPIFile(item);
   for (const src of v.projected?.sources ?? []) {
-    for (const item of src?.downwardAPI?.items ?? []) if (item?.fieldRef && !item.fieldRef.apiVersion) item.fieldRef.apiVersion = 'v1';
+    for (const item of src?.downwardAPI?.items ?? []) defaultDownwardAPIFile(item);
     if (src?.serviceAccountToken && src.serviceAccountToken.expirationSeconds === undefined) src.serviceAccountToken.expirationSeconds = 3600;
   }
   const vct = v.ephemeral?.volumeClaimTemplate?.spec;
-  if (vct && typeof vct === 'object' && !vct.volumeMode) vct.volumeMode = 'Filesystem';
+  if (vct && typeof vct === 'object') {
+    if (!vct.volumeMode) vct.volumeMode = 'Filesystem';
+    defaultRequirements(vct.resources);
+  }
+}
+
+/**
+ * One downwardAPI volume file: SetDefaults_ObjectFieldSelector (apiVersion v1) and the
+ * resourceFieldRef's divisor, a non-pointer Quantity that Go always prints ("0" when unset).
+ */
+function defaultDownwardAPIFile(item: Obj | undefined): void {
+  if (!item || typeof item !== 'object') return;
+  if (item.fieldRef && typeof item.fieldRef === 'object' && !item.fieldRef.apiVersion) item.fieldRef.apiVersion = 'v1';
+  const rr = item.resourceFieldRef;
+  if (rr && typeof rr === 'object' && rr.divisor === undefined) rr.divisor = '0';
 }
 
 /** SetDefaults_PodSpec (shared by Pods and every pod template). */
@@ -118,6 +179,8 @@ export function defaultPodSpec(spec: Obj | undefined): void {
   if (Array.isArray(spec.initContainers)) spec.initContainers.forEach(defaultContainer);
   if (Array.isArray(spec.ephemeralContainers)) spec.ephemeralContainers.forEach(defaultContainer);
   if (Array.isArray(spec.volumes)) spec.volumes.forEach(defaultVolume);
+  defaultResourceList(spec.overhead);
+  defaultRequirements(spec.resources);
 }
 
 /** Defaults of a PodTemplateSpec inside a workload (`template.metadata.creationTimestamp: null`). */

@@ -8,7 +8,7 @@
 import type { FieldError } from '../../api/errors';
 import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy, StrategyContext } from './strategy';
-import { VOLUME_SOURCE_KEYS } from './pod-defaults';
+import { defaultResourceList, defaultVolumeSources, VOLUME_SOURCE_KEYS } from './pod-defaults';
 import { parseQuantity } from './quantity';
 import { checkMetaTypes, nameIsDNSSubdomain, validateLabelSelector, validateObjectMeta } from './validation/meta';
 import { isQualifiedName } from '../../api/validation/names';
@@ -19,10 +19,14 @@ const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWri
 const DEFAULT_CLASS_ANN = 'storageclass.kubernetes.io/is-default-class';
 const BETA_CLASS_ANN = 'volume.beta.kubernetes.io/storage-class';
 
-/** SetDefaults_PersistentVolumeClaimSpec. */
+/** SetDefaults_PersistentVolumeClaimSpec (+ SetDefaults_ResourceList of its resources). */
 export function defaultPVCSpec(spec: Obj): void {
   if (!spec.volumeMode) spec.volumeMode = 'Filesystem';
   if (spec.resources === undefined) spec.resources = {};
+  if (spec.resources && typeof spec.resources === 'object') {
+    defaultResourceList(spec.resources.limits);
+    defaultResourceList(spec.resources.requests);
+  }
 }
 
 /** The default StorageClass, as the admission plugin picks it (newest, then name). */
@@ -80,6 +84,8 @@ const pvcStrategy: Strategy = {
   defaults(obj) {
     obj.spec = obj.spec ?? {};
     defaultPVCSpec(obj.spec);
+    defaultResourceList(obj.status?.capacity);
+    defaultResourceList(obj.status?.allocatedResources);
   },
   validate(obj) {
     return [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validatePVCSpec(obj.spec, 'spec')];
@@ -108,6 +114,8 @@ const pvStrategy: Strategy = {
     if (!s.persistentVolumeReclaimPolicy) s.persistentVolumeReclaimPolicy = 'Retain';
     if (!s.volumeMode) s.volumeMode = 'Filesystem';
     if (s.hostPath && s.hostPath.type === undefined) s.hostPath.type = '';
+    defaultVolumeSources(s);
+    defaultResourceList(s.capacity);
   },
   validate(obj) {
     const s: Obj = obj.spec ?? {};

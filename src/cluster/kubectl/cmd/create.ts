@@ -1,5 +1,5 @@
 /**
- * `kubectl create deployment|namespace|configmap|secret generic|service clusterip|nodeport|job`,
+ * `kubectl create deployment|namespace|configmap|secret generic|service clusterip|nodeport|job|quota`,
  * as staging/src/k8s.io/kubectl/pkg/cmd/create/create_*.go: the object each generator
  * builds (field for field, so `--dry-run=client -o yaml` prints what kubectl prints), then
  * "<kind>/<name> created" (or "(dry run)"/"(server dry run)").
@@ -7,6 +7,7 @@
 import type { KObject } from '../../api/types';
 import { setOwn } from '../../api/safe-object';
 import { toJSON, toYAML } from './output';
+import { canonicalResourceQuantity, isQuantity, QUANTITY_FORMAT_ERROR } from '../../api/quantity';
 import { runCreateFromFile } from './create-file';
 import { fail, resolveType, seeHelp, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
@@ -31,6 +32,8 @@ export const CREATE_FLAGS: FlagSpec = {
   'append-hash': { bool: true },
   filename: { short: 'f' },
   'edit': { bool: true },
+  hard: {},
+  scopes: {},
 };
 
 function literals(ctx: Ctx): Record<string, string> | string {
@@ -147,6 +150,24 @@ function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | 
         status: {},
       } as unknown as KObject;
     }
+    case 'quota':
+    case 'resourcequota': {
+      // create_quota.go: populateResourceListV1 (k=v pairs, quantities) and parseScopes
+      const hard: Record<string, string> = Object.create(null);
+      const text = ctx.flags.get('hard') ?? '';
+      for (const pair of text ? text.split(',') : []) {
+        const i = pair.indexOf('=');
+        if (i < 0 || pair.indexOf('=', i + 1) >= 0) return `error: Invalid argument syntax ${pair}, expected <resource>=<value>`;
+        const v = pair.slice(i + 1);
+        if (!isQuantity(v)) return `error: ${QUANTITY_FORMAT_ERROR}`;
+        setOwn(hard, pair.slice(0, i), canonicalResourceQuantity(v));
+      }
+      const spec: Record<string, unknown> = {};
+      if (Object.keys(hard).length) spec.hard = sorted(hard);
+      const scopes = ctx.flags.get('scopes');
+      if (scopes) spec.scopes = scopes.split(',');
+      return { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { creationTimestamp: null, name }, spec, status: {} } as unknown as KObject;
+    }
   }
   return `error: Unexpected args: [${what}]\n${seeHelp('create')}`;
 }
@@ -163,7 +184,7 @@ export function runCreate(ctx: Ctx): KubectlResult {
     what = `service-${sub}`;
   } else if (what === 'secret' && sub !== 'generic') return fail(`error: Unexpected args: [${sub ?? ''}]\n${seeHelp('create secret')}`);
   const [name, ...tail] = rest;
-  const cmdName = what.startsWith('service-') ? `create service ${sub}` : what === 'secret' ? 'create secret generic' : `create ${what === 'ns' ? 'namespace' : what}`;
+  const cmdName = what.startsWith('service-') ? `create service ${sub}` : what === 'secret' ? 'create secret generic' : `create ${what === 'ns' ? 'namespace' : what === 'resourcequota' ? 'quota' : what}`;
   if (!name) return fail(`error: exactly one NAME is required, got 0\n${seeHelp(cmdName)}`);
   if (tail.length && what !== 'job') return fail(`error: exactly one NAME is required, got ${rest.length}\n${seeHelp(cmdName)}`);
   const obj = build(ctx, what, name, tail);

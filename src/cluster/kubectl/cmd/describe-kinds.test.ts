@@ -54,7 +54,7 @@ describe('kubectl describe and -f errors match real kubectl v1.32 (testdata/desc
   c.settle(600_000);
   it('covers every recorded command', () => {
     expect(GOLDEN.map((b) => b.args.split(' ').slice(0, 2).join(' '))).toEqual([
-      ...['hpa', 'hpa', 'job', 'cronjob', 'configmap', 'configmap', 'secret', 'secret', 'storageclass', 'storageclass', 'daemonset', 'pdb', 'pdb', 'endpointslice', 'ingressclass', 'serviceaccount', 'lease', 'role', 'clusterrole', 'rolebinding', 'clusterrolebinding', 'priorityclass', 'endpoints', 'networkpolicy', 'networkpolicy', 'networkpolicy', 'resourcequota', 'resourcequota', 'limitrange', 'namespace'].map((k) => `describe ${k}`),
+      ...['hpa', 'hpa', 'job', 'cronjob', 'configmap', 'configmap', 'secret', 'secret', 'storageclass', 'storageclass', 'daemonset', 'pdb', 'pdb', 'endpointslice', 'ingressclass', 'serviceaccount', 'lease', 'role', 'clusterrole', 'rolebinding', 'clusterrolebinding', 'priorityclass', 'endpoints', 'networkpolicy', 'networkpolicy', 'networkpolicy', 'resourcequota', 'resourcequota', 'limitrange', 'namespace', 'namespace'].map((k) => `describe ${k}`),
       'delete -f', 'apply -f', 'create -f', 'get -f', 'apply -f', 'create -f',
     ]);
   });
