@@ -100,8 +100,14 @@ export const TICK_BUDGET_MS = 35;
 export const MAX_CHANGES_PER_BATCH = 500;
 /** While summarized, the Pods table's sample rows are rebuilt at most this often (wall ms). */
 export const SAMPLE_REFRESH_MS = 2_000;
-/** While summarized, Event changes waiting for the page beyond this many are dropped, oldest first (the page keeps 1,000). */
-export const SUMMARY_MAX_PENDING_EVENTS = 1_000;
+/**
+ * While summarized, Event changes waiting for the page beyond this many are dropped, oldest
+ * first, and a batch carries at most this many (the page keeps 1,000 Events; a large rollout
+ * writes several per Pod, and deserializing them is the page's largest cost per batch).
+ */
+export const SUMMARY_MAX_PENDING_EVENTS = 100;
+/** While summarized, a batch carries at most this many relay hops (the newest), instead of {@link MAX_HOPS_PER_BATCH}. */
+export const SUMMARY_MAX_HOPS_PER_BATCH = 300;
 /** The kubectl bar shows at most this many lines of a command's stdout (the rest is cut, with a note on stderr). */
 export const KUBECTL_BAR_MAX_LINES = 2_000;
 /** A tick after a long stall (tab in background) advances at most this much wall time. */
@@ -903,13 +909,14 @@ export class ClusterHost implements ClusterApi {
     if (this.summarized && this.eventChanges.size > SUMMARY_MAX_PENDING_EVENTS) this.eventChanges.keepLast(SUMMARY_MAX_PENDING_EVENTS);
     const summary = this.summaryBatch(reset || modeChanged);
     changes = this.objects.drain((o) => this.row(o), limit);
-    events = this.eventChanges.drain(() => null, limit);
+    events = this.eventChanges.drain(() => null, this.summarized ? Math.min(limit, SUMMARY_MAX_PENDING_EVENTS) : limit);
     for (const ch of changes) if (ch.type !== 'DELETED') ch.controllers = reconcilersOf(ch.object.kind);
     // a step holds back the hops after the one it revealed (step)
     const upTo = this.heldAfter ?? c.relay.lastSeq;
     let hops = c.relay.since(this.lastSeq);
     if (this.heldAfter !== null) hops = hops.filter((h) => h.seq <= upTo);
-    if (hops.length > MAX_HOPS_PER_BATCH) hops = hops.slice(hops.length - MAX_HOPS_PER_BATCH);
+    const maxHops = this.summarized && limit !== Infinity ? SUMMARY_MAX_HOPS_PER_BATCH : MAX_HOPS_PER_BATCH;
+    if (hops.length > maxHops) hops = hops.slice(hops.length - maxHops);
     this.lastSeq = Math.max(this.lastSeq, upTo);
     if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length && !('podSummary' in summary) && !('podSample' in summary)) return null;
     this.needReset = false;

@@ -23,9 +23,11 @@ export function summaryCardId(node: string): string {
   return `pod-summary:${node || 'unscheduled'}`;
 }
 
-/** Thousands with commas ("66,667"), as the summary cards and notes print counts. */
+const COUNT_FORMAT = new Intl.NumberFormat('en-US');
+
+/** Thousands with commas ("66,667"), as the summary cards and notes print counts (one shared formatter: toLocaleString builds one per call). */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return COUNT_FORMAT.format(n);
 }
 
 /** "66,650 Running · 17 Pending": statuses, most Pods first. */
