@@ -122,12 +122,12 @@ spec:
     const first = t.batches.findIndex((b) => b.podSummary);
     expect(first).toBeGreaterThan(0);
     expect(t.batches.slice(first).flatMap((b) => b.changes).filter((c) => c.object.kind === 'Pod')).toEqual([]);
-    const last = t.batches.findLast((b) => b.podSummary)!.podSummary!;
+    const last = t.batches.filter((b) => b.podSummary).at(-1)!.podSummary!;
     expect(last.all.total).toBe(1200);
     expect(last.nodes.reduce((n, x) => n + x.total, 0)).toBe(1200);
     expect(last.owners).toHaveLength(1);
     expect(last.owners[0].owner).toMatch(/^ReplicaSet\/default\/huge-[a-z0-9]+$/);
-    const sample = t.batches.findLast((b) => b.podSample)!.podSample!;
+    const sample = t.batches.filter((b) => b.podSample).at(-1)!.podSample!;
     expect(sample.total).toBeGreaterThan(SUMMARY_ENTER_PODS);
     expect(sample.rows).toHaveLength(500);
     expect(Object.keys(sample.rows[0].object.metadata).sort()).toEqual(['creationTimestamp', 'name', 'namespace', 'uid']);
