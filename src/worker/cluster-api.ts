@@ -106,6 +106,8 @@ export const SAMPLE_REFRESH_MS = 2_000;
  * writes several per Pod, and deserializing them is the page's largest cost per batch).
  */
 export const SUMMARY_MAX_PENDING_EVENTS = 100;
+/** While summarized, the loop sends at most one batch per this many wall ms (the page re-renders the relay, events and counts per batch); a user action's batch goes at once. */
+export const SUMMARY_BATCH_MS = 250;
 /** While summarized, a batch carries at most this many relay hops (the newest), instead of {@link MAX_HOPS_PER_BATCH}. */
 export const SUMMARY_MAX_HOPS_PER_BATCH = 300;
 /** The kubectl bar shows at most this many lines of a command's stdout (the rest is cut, with a note on stderr). */
@@ -167,6 +169,8 @@ export class ClusterHost implements ClusterApi {
   private summarized = false;
   /** tally.version last sent (-1: send the summary with the next batch). */
   private summarySent = -1;
+  /** Wall ms the last batch was sent (pacing while summarized). */
+  private lastBatchWall = -Infinity;
   /** Wall ms the sample rows were last sent, and the tally.version they showed. */
   private sampleSentAt = -Infinity;
   private sampleVersion = -1;
@@ -264,7 +268,7 @@ export class ClusterHost implements ClusterApi {
 
   subscribe(onBatch: (batch: TickBatch) => unknown): void {
     this.onBatch = onBatch;
-    this.gate = new BatchGate(onBatch, () => this.flush());
+    this.gate = new BatchGate(onBatch, () => this.flush(true));
     // an import before the first subscriber: its replayed batches (a reset first) come first
     const imported = this.importBatches;
     this.importBatches = null;
@@ -304,7 +308,7 @@ export class ClusterHost implements ClusterApi {
       this.pumpScript();
       this.pauseIfScriptDone();
     }
-    this.flush();
+    this.flush(true);
   }
 
   /** Runs timers toward `sliceTarget` for at most `budgetMs` wall ms; schedules the next slice when not there yet. */
@@ -880,11 +884,15 @@ export class ClusterHost implements ClusterApi {
 
   /**
    * Pushes one batch when anything changed since the last one — unless the previous batch is
-   * not acknowledged yet (back-pressure.ts): then it goes once the UI took that one.
+   * not acknowledged yet (back-pressure.ts): then it goes once the UI took that one. `paced`
+   * (the loop's and the acknowledgement's flushes): while summarized, at most one batch per
+   * {@link SUMMARY_BATCH_MS}; the changes keep folding meanwhile.
    */
-  flush(): void {
+  flush(paced = false): void {
     if (!this.onBatch || !this.gate) return;
-    this.gate.offer(() => this.nextBatch());
+    // the large-cluster path: the loop's batches at most every SUMMARY_BATCH_MS (a user action's go at once)
+    if (paced && this.summarized && this.deps.wallNow() - this.lastBatchWall < SUMMARY_BATCH_MS) return;
+    if (this.gate.offer(() => this.nextBatch()) && this.summarized) this.lastBatchWall = this.deps.wallNow();
     // changes beyond one batch's share: the next batch right after the acknowledgement
     if (this.objects.size || this.eventChanges.size) this.gate.again();
   }
