@@ -2,11 +2,41 @@
  * Large-Deployment benchmark (issue 21 §5), not part of `npm test`: a Deployment with
  * LARGE_REPLICAS replicas (default 200,000) applied at ×100 through the editor; for
  * LARGE_SECONDS (default 40) of wall time it records requestAnimationFrame deltas, the
- * wall time a kubectl bar command (`get deploy`) takes to answer (issued every 5 s), and the
- * page's JS heap (CDP Performance.getMetrics). Prints one JSON line; writes nothing.
+ * wall time a kubectl bar command (`get deploy`) takes to answer (issued every 5 s), the
+ * page's JS heap (CDP Performance.getMetrics) and Chromium's memory: the resident set
+ * (VmRSS in /proc/PID/status) of every process of the browser Playwright started, summed
+ * (browser, renderer — the page and its workers —, GPU and utility processes; Linux only).
+ * Prints one JSON line; writes nothing.
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { hugeDeployment } from '../e2e/fixtures';
 import { test, expect } from '@playwright/test';
+
+/** MB resident in the Chromium processes under `root` (its pid and every descendant), from /proc. */
+function chromiumRssMB(root: number): number {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const status = readFileSync(`/proc/${d}/status`, 'utf8');
+      parent.set(Number(d), Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0));
+      rss.set(Number(d), Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const under = (pid: number): boolean => pid === root || (pid > 1 && parent.has(pid) && under(parent.get(pid)!));
+  let kb = 0;
+  for (const [pid, v] of rss) if (under(pid)) kb += v;
+  return Math.round(kb / 1024);
+}
+
+/** The pid of the browser process Playwright launched (the parent of the page's renderer). */
+async function browserPid(cdp: { send(m: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number }[] }> }): Promise<number> {
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  return processInfo.find((p) => p.type === 'browser')?.id ?? 0;
+}
 
 const replicas = Number(process.env.LARGE_REPLICAS ?? 200_000);
 const seconds = Number(process.env.LARGE_SECONDS ?? 40);
@@ -26,6 +56,8 @@ test('large deployment at ×100', async ({ page }) => {
     const { metrics } = await cdp.send('Performance.getMetrics');
     return Math.round((metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 1e6);
   };
+  const browserCdp = await page.context().browser()!.newBrowserCDPSession();
+  const root = await browserPid(browserCdp as never);
   await page.goto('/');
   await expect(page.getByTestId('apply')).toBeEnabled({ timeout: 30_000 });
   await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
@@ -65,6 +97,7 @@ test('large deployment at ×100', async ({ page }) => {
   const input = page.getByTestId('kubectl-input');
   const answers: number[] = [];
   const heaps: number[] = [];
+  const rssMB: number[] = [];
   const t0 = Date.now();
   while (Date.now() - t0 < seconds * 1000) {
     const start = Date.now();
@@ -75,10 +108,13 @@ test('large deployment at ×100', async ({ page }) => {
     await expect(page.locator('.kubectl-echo')).toHaveText(`$ kubectl ${line}`, { timeout: 600_000 });
     answers.push(Date.now() - start);
     heaps.push(await heapMB());
+    rssMB.push(root ? chromiumRssMB(root) : -1);
     await page.waitForTimeout(5000);
   }
   const frames = await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames);
   const pods = await page.evaluate(() => (window as unknown as { __kubeRelay: { objects: { kind: string }[] } }).__kubeRelay.objects.filter((o) => o.kind === 'Pod').length);
+  // the large-cluster path: the Pods the summary counts (the page then holds none)
+  const summarized = Number((await page.getByTestId('graph-summary-note').getAttribute('data-pods', { timeout: 1_000 }).catch(() => null)) ?? -1);
   const simMs = await page.evaluate(() => (window as unknown as { __kubeRelay: { simMs: number } }).__kubeRelay.simMs);
-  console.log(JSON.stringify({ replicas, seconds, frames: frames.length, frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frameMaxMs: pct(frames, 100), kubectlMs: answers, heapMB: heaps, pods, simMs }));
+  console.log(JSON.stringify({ replicas, seconds, frames: frames.length, frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frameMaxMs: pct(frames, 100), kubectlMs: answers, heapMB: heaps, chromiumRssMB: rssMB, pods, summarized, simMs }));
 });

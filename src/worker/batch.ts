@@ -46,6 +46,20 @@ export class ChangeBatcher {
     this.pending.set(key, { type: folded, resource, object });
   }
 
+  /** Forgets the pending changes whose key `drop` accepts (the summarized mode's Pods, pod-summary.ts). */
+  discard(drop: (key: string) => boolean): void {
+    for (const key of this.pending.keys()) if (drop(key)) this.pending.delete(key);
+  }
+
+  /** Keeps only the `n` most recently first-touched pending changes (drops the oldest). */
+  keepLast(n: number): void {
+    let drop = this.pending.size - n;
+    for (const key of this.pending.keys()) {
+      if (drop-- <= 0) break;
+      this.pending.delete(key);
+    }
+  }
+
   /**
    * Returns the folded changes (with rows), oldest-touched first, and removes them from the
    * batcher. With `limit`, at most that many are returned; the rest stay pending (in their

@@ -28,12 +28,13 @@ import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
-import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
+import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, objectKey, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
 import type { StandaloneContainer } from '../cluster/docker/standalone';
 import { ScriptPlayer } from './script';
+import { PodTally, SUMMARY_ENTER_PODS, SUMMARY_LEAVE_PODS } from './pod-summary';
 import { FramedRun, importStride } from './import-frames';
 import type { ParsedTour, PodContainerServes } from './protocol';
 
@@ -97,6 +98,20 @@ export const TICK_MS = 50;
 export const TICK_BUDGET_MS = 35;
 /** Most object changes (and, separately, Event changes) one batch carries; the rest follow in the next batches. */
 export const MAX_CHANGES_PER_BATCH = 500;
+/** While summarized, the Pods table's sample rows are rebuilt at most this often (wall ms). */
+export const SAMPLE_REFRESH_MS = 2_000;
+/**
+ * While summarized, Event changes waiting for the page beyond this many are dropped, oldest
+ * first, and a batch carries at most this many (the page keeps 1,000 Events; a large rollout
+ * writes several per Pod, and deserializing them is the page's largest cost per batch).
+ */
+export const SUMMARY_MAX_PENDING_EVENTS = 100;
+/** While summarized, the loop sends at most one batch per this many wall ms (the page re-renders the relay, events and counts per batch); a user action's batch goes at once. */
+export const SUMMARY_BATCH_MS = 250;
+/** While summarized, a batch carries at most this many relay hops (the newest), instead of {@link MAX_HOPS_PER_BATCH}. */
+export const SUMMARY_MAX_HOPS_PER_BATCH = 300;
+/** The kubectl bar shows at most this many lines of a command's stdout (the rest is cut, with a note on stderr). */
+export const KUBECTL_BAR_MAX_LINES = 2_000;
 /** A tick after a long stall (tab in background) advances at most this much wall time. */
 const MAX_TICK_WALL_MS = 250;
 /** Fast-forward stops after this much simulated quiet (no hop but heartbeats)… */
@@ -124,11 +139,41 @@ export function stepShows(h: RelayHop, f: StepFilter): boolean {
   return !f.hiddenComponents?.length || !(f.hiddenComponents.includes(h.from) || f.hiddenComponents.includes(h.to));
 }
 
+/**
+ * The kubectl bar's page holds at most {@link KUBECTL_BAR_MAX_LINES} lines of stdout: beyond
+ * them the output is cut at a line end and stderr says how much was left out and how to
+ * narrow the listing (a `kubectl get pods` of 200,000 Pods would put 200,001 lines in the page).
+ */
+export function capOutput<T extends KubectlResult>(r: T, max = KUBECTL_BAR_MAX_LINES): T {
+  let at = -1;
+  for (let i = 0; i < max; i++) {
+    at = r.output.indexOf('\n', at + 1);
+    if (at < 0) return r;
+  }
+  if (at === r.output.length - 1) return r;
+  let total = max;
+  for (let i = at + 1; i < r.output.length; i++) if (r.output.charCodeAt(i) === 10) total++;
+  if (!r.output.endsWith('\n')) total++;
+  const note = `kube-relay: the kubectl bar shows the first ${max.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines; narrow the listing with -l, --field-selector, -n or a name\n`;
+  return { ...r, output: r.output.slice(0, at + 1), error: (r.error ?? '') + note };
+}
+
 export class ClusterHost implements ClusterApi {
   private cluster!: ClusterLike;
   private unlisten: (() => void) | null = null;
   private objects = new ChangeBatcher();
   private eventChanges = new ChangeBatcher();
+  /** Pod counts per node and owner, always kept (pod-summary.ts). */
+  private tally = new PodTally();
+  /** True while the page gets Pod counts instead of Pod changes (the large-cluster path). */
+  private summarized = false;
+  /** tally.version last sent (-1: send the summary with the next batch). */
+  private summarySent = -1;
+  /** Wall ms the last batch was sent (pacing while summarized). */
+  private lastBatchWall = -Infinity;
+  /** Wall ms the sample rows were last sent, and the tally.version they showed. */
+  private sampleSentAt = -Infinity;
+  private sampleVersion = -1;
   private lastSeq = 0;
   private lastSimSent = -1;
   private gen = 0;
@@ -194,8 +239,18 @@ export class ClusterHost implements ClusterApi {
     this.gen++;
     this.objects = new ChangeBatcher();
     this.eventChanges = new ChangeBatcher();
+    this.tally = new PodTally();
+    this.summarized = false;
+    this.summarySent = -1;
+    this.sampleSentAt = -Infinity;
+    this.sampleVersion = -1;
     this.unlisten = this.cluster.onChange((c) => {
-      (c.object.kind === 'Event' ? this.eventChanges : this.objects).add(c.type, c.resource, c.object);
+      if (c.object.kind === 'Event') this.eventChanges.add(c.type, c.resource, c.object);
+      else if (c.object.kind !== 'Pod') this.objects.add(c.type, c.resource, c.object);
+      else {
+        this.tally.update(c.type, objectKey(c.object), c.object);
+        if (!this.summarized) this.objects.add(c.type, c.resource, c.object);
+      }
     });
     this.lastSeq = 0;
     this.needReset = true;
@@ -213,7 +268,7 @@ export class ClusterHost implements ClusterApi {
 
   subscribe(onBatch: (batch: TickBatch) => unknown): void {
     this.onBatch = onBatch;
-    this.gate = new BatchGate(onBatch, () => this.flush());
+    this.gate = new BatchGate(onBatch, () => this.flush(true));
     // an import before the first subscriber: its replayed batches (a reset first) come first
     const imported = this.importBatches;
     this.importBatches = null;
@@ -253,7 +308,7 @@ export class ClusterHost implements ClusterApi {
       this.pumpScript();
       this.pauseIfScriptDone();
     }
-    this.flush();
+    this.flush(true);
   }
 
   /** Runs timers toward `sliceTarget` for at most `budgetMs` wall ms; schedules the next slice when not there yet. */
@@ -498,7 +553,7 @@ export class ClusterHost implements ClusterApi {
     }
     this.dirty = true;
     this.flush();
-    return result;
+    return capOutput(result);
   }
 
   kubectlWatchPoll(id: number): { output: string; open: boolean } {
@@ -829,11 +884,15 @@ export class ClusterHost implements ClusterApi {
 
   /**
    * Pushes one batch when anything changed since the last one — unless the previous batch is
-   * not acknowledged yet (back-pressure.ts): then it goes once the UI took that one.
+   * not acknowledged yet (back-pressure.ts): then it goes once the UI took that one. `paced`
+   * (the loop's and the acknowledgement's flushes): while summarized, at most one batch per
+   * {@link SUMMARY_BATCH_MS}; the changes keep folding meanwhile.
    */
-  flush(): void {
+  flush(paced = false): void {
     if (!this.onBatch || !this.gate) return;
-    this.gate.offer(() => this.nextBatch());
+    // the large-cluster path: the loop's batches at most every SUMMARY_BATCH_MS (a user action's go at once)
+    if (paced && this.summarized && this.deps.wallNow() - this.lastBatchWall < SUMMARY_BATCH_MS) return;
+    if (this.gate.offer(() => this.nextBatch()) && this.summarized) this.lastBatchWall = this.deps.wallNow();
     // changes beyond one batch's share: the next batch right after the acknowledgement
     if (this.objects.size || this.eventChanges.size) this.gate.again();
   }
@@ -843,6 +902,7 @@ export class ClusterHost implements ClusterApi {
     const c = this.cluster;
     const simMs = c.now() - this.deps.startMs;
     const reset = this.needReset;
+    const modeChanged = this.switchMode();
     let changes;
     let events;
     if (reset) {
@@ -851,19 +911,22 @@ export class ClusterHost implements ClusterApi {
       // first share, the next batches add the rest as ADDED (folded with later changes)
       this.objects = new ChangeBatcher();
       this.eventChanges = new ChangeBatcher();
-      for (const o of c.objects()) this.objects.add('ADDED', this.deps.resourceOf(o), o);
+      for (const o of c.objects()) if (!(this.summarized && o.kind === 'Pod')) this.objects.add('ADDED', this.deps.resourceOf(o), o);
       for (const o of c.events()) this.eventChanges.add('ADDED', this.deps.resourceOf(o), o);
     }
+    if (this.summarized && this.eventChanges.size > SUMMARY_MAX_PENDING_EVENTS) this.eventChanges.keepLast(SUMMARY_MAX_PENDING_EVENTS);
+    const summary = this.summaryBatch(reset || modeChanged);
     changes = this.objects.drain((o) => this.row(o), limit);
-    events = this.eventChanges.drain(() => null, limit);
+    events = this.eventChanges.drain(() => null, this.summarized ? Math.min(limit, SUMMARY_MAX_PENDING_EVENTS) : limit);
     for (const ch of changes) if (ch.type !== 'DELETED') ch.controllers = reconcilersOf(ch.object.kind);
     // a step holds back the hops after the one it revealed (step)
     const upTo = this.heldAfter ?? c.relay.lastSeq;
     let hops = c.relay.since(this.lastSeq);
     if (this.heldAfter !== null) hops = hops.filter((h) => h.seq <= upTo);
-    if (hops.length > MAX_HOPS_PER_BATCH) hops = hops.slice(hops.length - MAX_HOPS_PER_BATCH);
+    const maxHops = this.summarized && limit !== Infinity ? SUMMARY_MAX_HOPS_PER_BATCH : MAX_HOPS_PER_BATCH;
+    if (hops.length > maxHops) hops = hops.slice(hops.length - maxHops);
     this.lastSeq = Math.max(this.lastSeq, upTo);
-    if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length) return null;
+    if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length && !('podSummary' in summary) && !('podSample' in summary)) return null;
     this.needReset = false;
     this.dirty = false;
     this.lastSimSent = simMs;
@@ -884,8 +947,47 @@ export class ClusterHost implements ClusterApi {
       story: this.story,
       fault: this.fault,
       ...this.dockerBatch(),
+      ...summary,
       script: this.script.status,
     };
+  }
+
+  /**
+   * The large-cluster switch (pod-summary.ts): summarized beyond SUMMARY_ENTER_PODS Pods,
+   * back below SUMMARY_LEAVE_PODS. Entering drops the Pod changes not sent yet (the page
+   * drops its Pods when the first summary comes); leaving queues every Pod as ADDED.
+   * Returns whether the mode changed.
+   */
+  private switchMode(): boolean {
+    if (!this.summarized && this.tally.size > SUMMARY_ENTER_PODS) {
+      this.summarized = true;
+      this.objects.discard((key) => key.startsWith('Pod/'));
+      return true;
+    }
+    if (this.summarized && this.tally.size < SUMMARY_LEAVE_PODS) {
+      this.summarized = false;
+      for (const o of this.cluster.objects()) if (o.kind === 'Pod') this.objects.add('ADDED', this.deps.resourceOf(o), o);
+      return true;
+    }
+    return false;
+  }
+
+  /** The batch's `podSummary` / `podSample` fields: present when they changed (always on a reset or a switch). */
+  private summaryBatch(force: boolean): Pick<TickBatch, 'podSummary' | 'podSample'> {
+    if (!this.summarized) return force ? { podSummary: null, podSample: null } : {};
+    const out: Pick<TickBatch, 'podSummary' | 'podSample'> = {};
+    if (force || this.tally.version !== this.summarySent) {
+      this.summarySent = this.tally.version;
+      out.podSummary = this.tally.snapshot();
+    }
+    const wall = this.deps.wallNow();
+    if (force || (wall - this.sampleSentAt >= SAMPLE_REFRESH_MS && this.tally.version !== this.sampleVersion)) {
+      this.sampleSentAt = wall;
+      this.sampleVersion = this.tally.version;
+      const controllers = reconcilersOf('Pod');
+      out.podSample = { rows: this.tally.sample((o) => this.row(o)).map((r) => ({ ...r, controllers })), total: this.tally.size };
+    }
+    return out;
   }
 
   /** `{standalone}` when the docker engines changed since the last batch (always after a reset). */

@@ -68,6 +68,41 @@ export interface ObjectChangeMsg {
   controllers?: readonly string[];
 }
 
+/** Pod counts of one node, one owner or the whole cluster (worker/pod-summary.ts). */
+export interface PodCounts {
+  total: number;
+  /** Pods whose Ready condition is True. */
+  ready: number;
+  /** [status, Pods] pairs, most Pods first: `status.phase` (Pending when unset) or Terminating. */
+  statuses: [status: string, pods: number][];
+}
+
+/**
+ * What the page gets instead of one change per Pod once the cluster holds more than
+ * `threshold` Pods (worker/pod-summary.ts): Pod counts per node and per controller owner.
+ */
+export interface PodSummary {
+  /** The Pod count beyond which the graph is summarized (SUMMARY_ENTER_PODS). */
+  threshold: number;
+  /** Every Pod. */
+  all: PodCounts;
+  /** Per node name, natural order; `node: ""` (last) counts the Pods bound to no node. At most SUMMARY_MAX_NODES. */
+  nodes: ({ node: string } & PodCounts)[];
+  /** Nodes beyond those listed. */
+  moreNodes: number;
+  /** Per controller owner's store key ("ReplicaSet/NS/NAME"; "" for Pods without one), most Pods first. At most SUMMARY_MAX_OWNERS. */
+  owners: ({ owner: string } & PodCounts)[];
+  /** Owners beyond those listed. */
+  moreOwners: number;
+}
+
+/** The Pods table's rows while summarized: the first Pods with their rows, and how many Pods there are. */
+export interface PodSample {
+  /** Each a Pod reduced to its names, uid, creationTimestamp and node, with its `kubectl get` row. */
+  rows: { key: string; object: KObject; row: ResourceRow | null; controllers?: readonly string[] }[];
+  total: number;
+}
+
 /** The latest user action as the relay's story starts it (relay-event.ts). */
 export type { ActionStory };
 
@@ -108,6 +143,15 @@ export interface TickBatch {
    * Absent from batches built elsewhere (attach mode): no story there.
    */
   story?: ActionStory | null;
+  /**
+   * The large-cluster path (worker/pod-summary.ts): set while the cluster holds more Pods than
+   * the threshold — then `changes` carry no Pod at all and the page draws these counts; null
+   * once it is back below (the Pods then arrive as ADDED changes). Absent: unchanged since the
+   * previous batch (sent on every reset). Absent from attach mode's batches.
+   */
+  podSummary?: PodSummary | null;
+  /** While summarized: the Pods table's capped rows (refreshed every few seconds); absent: unchanged. */
+  podSample?: PodSample | null;
   /** Set when the engine threw while running timers; playback is then paused. */
   fault: string | null;
   /** Containers run the `docker run` way (no API object): the whole list, sent on reset and when it changed. */

@@ -31,6 +31,12 @@ import { cluster } from '../cluster-client';
 import { useTranslation } from 'react-i18next';
 import { LAYERS, toggleGroup, toggleLayer, useGraphView, type GraphView } from './view-store';
 import { TrafficLayer } from './TrafficLayer';
+import { GraphSummaryNote } from './GraphSummaryNote';
+import { summaryShape, withPodSummaries } from './pod-summary-model';
+import type { KubeState } from '../store/store';
+
+/** The node names the large-cluster path's summary counts (a string: stable while only counts change). */
+const selectSummaryShape = (s: KubeState) => summaryShape(s.podSummary);
 
 const onNodeClick: NodeMouseHandler<FlowNode> = (_e, node) => {
   if (node.type === 'pod' || node.type === 'workload' || node.type === 'object') select(node.data.key);
@@ -99,7 +105,8 @@ function Graph() {
     const [width, height] = paneKey.split('x').map(Number);
     return { width, height };
   }, [paneKey]);
-  const model = useMemo(() => buildModel(topology, view, sizing), [topology, view]);
+  const summaryNodes = useKubeStore(selectSummaryShape);
+  const model = useMemo(() => withPodSummaries(buildModel(topology, view, sizing), summaryNodes, measureText), [topology, view, summaryNodes]);
   const elk = useElkPositions(model, pane);
   const [relayout] = useState(createRelayout);
   const layout = useMemo(() => relayout(model, elk.positions), [relayout, model, elk.positions]);
@@ -197,6 +204,7 @@ export function ClusterGraph() {
         <ReactFlowProvider>
           <Graph />
         </ReactFlowProvider>
+        <GraphSummaryNote />
       </div>
     </section>
   );

@@ -13,6 +13,9 @@ export type ObjectData = { key: string };
 /** Pods of one owner on one node, collapsed into a chip (or expanded: the chip heads its Pods). */
 export type PodGroupData = { id: string; owner: string; keys: string[]; expanded: boolean };
 
+/** The large-cluster path: one node's (or the unscheduled area's, node "") Pod counts instead of its Pod cards (pod-summary-model.ts). */
+export type PodSummaryData = { node: string };
+
 export type NodeGroupFlowNode = Node<NodeGroupData, 'nodeGroup'>;
 export type ComponentFlowNode = Node<ComponentData, 'component'>;
 export type KubeletFlowNode = Node<KubeletData, 'kubelet'>;
@@ -21,8 +24,9 @@ export type WorkloadFlowNode = Node<WorkloadData, 'workload'>;
 export type AreaFlowNode = Node<AreaData, 'area'>;
 export type ObjectFlowNode = Node<ObjectData, 'object'>;
 export type PodGroupFlowNode = Node<PodGroupData, 'podGroup'>;
+export type PodSummaryFlowNode = Node<PodSummaryData, 'podSummary'>;
 
-export type FlowNode = NodeGroupFlowNode | ComponentFlowNode | KubeletFlowNode | PodFlowNode | WorkloadFlowNode | AreaFlowNode | ObjectFlowNode | PodGroupFlowNode;
+export type FlowNode = NodeGroupFlowNode | ComponentFlowNode | KubeletFlowNode | PodFlowNode | WorkloadFlowNode | AreaFlowNode | ObjectFlowNode | PodGroupFlowNode | PodSummaryFlowNode;
 
 export type RelayEdgeData = { link: string };
 export type RelayFlowEdge = Edge<RelayEdgeData, 'relay'>;

@@ -8,6 +8,7 @@ import { WorkloadCard } from './cards/WorkloadCard';
 import { AreaCard } from './cards/AreaCard';
 import { ObjectCard } from './cards/ObjectCard';
 import { PodGroupCard } from './cards/PodGroupCard';
+import { PodSummaryCard } from './cards/PodSummaryCard';
 import { OwnerEdge, RelayEdge } from './RelayEdge';
 
 export const nodeTypes = {
@@ -19,6 +20,7 @@ export const nodeTypes = {
   area: AreaCard,
   object: ObjectCard,
   podGroup: PodGroupCard,
+  podSummary: PodSummaryCard,
 } satisfies NodeTypes;
 
 export const edgeTypes = {

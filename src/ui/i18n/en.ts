@@ -151,7 +151,15 @@ export const en = {
     mark: 'mark missing',
     none: 'No Pods yet.',
   },
+  summary: {
+    note: 'Graph summarized: {{pods}} Pods is more than {{threshold}}, so each node shows its Pod counts instead of one card per Pod.',
+    owners: 'Pods per owner ({{count}})',
+    moreOwners: '… and {{count}} more owners',
+    moreNodes: '… and {{count}} more nodes',
+    noOwner: 'no controller',
+  },
   resources: {
+    rowsCapped: 'showing {{shown}} of {{total}} Pods (the page keeps no more)',
     storedOnly: 'stored only — no controller',
     storedOnlyTitle: 'kube-apiserver stores {{kind}} objects in etcd, but no control loop in this cluster reconciles them',
     reconciledBy: 'reconciled by {{list}}',

@@ -158,7 +158,15 @@ export const ko: Messages = {
     mark: '없음으로 표시',
     none: '아직 Pod가 없다.',
   },
+  summary: {
+    note: '그래프 요약: Pod가 {{pods}}개로 {{threshold}}개를 넘어서, 노드마다 Pod 하나당 카드 대신 Pod 개수를 보여 준다.',
+    owners: '소유자별 Pod ({{count}})',
+    moreOwners: '… 그리고 소유자 {{count}}개 더',
+    moreNodes: '… 그리고 노드 {{count}}개 더',
+    noOwner: '컨트롤러 없음',
+  },
   resources: {
+    rowsCapped: 'Pod {{total}}개 중 {{shown}}개 표시 (페이지는 더 보관하지 않는다)',
     storedOnly: '저장만 됨 — 컨트롤러 없음',
     storedOnlyTitle: 'kube-apiserver가 {{kind}} 오브젝트를 etcd에 저장하지만, 이 클러스터의 어떤 제어 루프도 조정하지 않는다',
     reconciledBy: '조정: {{list}}',

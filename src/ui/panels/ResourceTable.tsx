@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useKubeStore } from '../store/store';
 import { selectNowSec, selectObjects, selectSelected } from '../store/selectors';
 import { select } from '../store/actions';
-import type { StoredObject } from '../store/types';
+import type { PodSample, StoredObject } from '../store/types';
+import type { KubeState } from '../store/store';
+import { formatCount } from '../graph/pod-summary-model';
 import { formatAge } from '../format';
 import { plural } from './kubectl-names';
 import { useRowWindow, WINDOW_MIN_ROWS } from './row-window';
@@ -12,9 +14,15 @@ import { useRowWindow, WINDOW_MIN_ROWS } from './row-window';
 const MAIN_KINDS = ['Node', 'Deployment', 'ReplicaSet', 'Pod', 'Service'];
 const HIDDEN_KINDS = new Set(['Event']);
 
-function groupByKind(objects: Map<string, StoredObject>, all: boolean): [string, StoredObject[]][] {
+/**
+ * The tables' groups by kind, each sorted by key. While the Pods are summarized (the
+ * large-cluster path, worker/pod-summary.ts) the store holds no Pod: `podSample`'s capped rows
+ * stand in for them.
+ */
+function groupByKind(objects: Map<string, StoredObject>, all: boolean, podSample: PodSample | null = null): [string, StoredObject[]][] {
   const groups = new Map<string, StoredObject[]>();
   for (const k of MAIN_KINDS) groups.set(k, []);
+  if (podSample) groups.set('Pod', podSample.rows.map((r) => ({ key: r.key, resource: 'pods', object: r.object, row: r.row, controllers: r.controllers })));
   for (const o of objects.values()) {
     const kind = o.object.kind;
     if (HIDDEN_KINDS.has(kind) || (!all && !MAIN_KINDS.includes(kind))) continue;
@@ -54,7 +62,9 @@ function age(created: string | undefined, nowSec: number): string {
   return created ? formatAge(nowSec * 1000 - Date.parse(created)) : '<unknown>';
 }
 
-function KindTable({ kind, rows, selected, nowSec }: { kind: string; rows: StoredObject[]; selected: string | null; nowSec: number }) {
+const selectPodSample = (s: KubeState) => s.podSample;
+
+function KindTable({ kind, rows, selected, nowSec, total }: { kind: string; rows: StoredObject[]; selected: string | null; nowSec: number; total?: number }) {
   const { t } = useTranslation();
   const namespaced = rows.some((o) => o.object.metadata.namespace);
   const controllers = rows[0]?.controllers;
@@ -69,6 +79,11 @@ function KindTable({ kind, rows, selected, nowSec }: { kind: string; rows: Store
         {controllers && controllers.length === 0 && (
           <span className="badge stored-only" data-testid="no-controller" data-kind={kind} title={t('resources.storedOnlyTitle', { kind })}>
             {t('resources.storedOnly')}
+          </span>
+        )}
+        {total !== undefined && (
+          <span className="badge" data-testid="rows-capped" data-shown={rows.length} data-total={total}>
+            {t('resources.rowsCapped', { shown: formatCount(rows.length), total: formatCount(total) })}
           </span>
         )}
       </caption>
@@ -114,8 +129,9 @@ export function ResourceTable() {
   const objects = useKubeStore(selectObjects);
   const selected = useKubeStore(selectSelected);
   const nowSec = useKubeStore(selectNowSec);
+  const podSample = useKubeStore(selectPodSample);
   const [all, setAll] = useState(false);
-  const groups = useMemo(() => groupByKind(objects, all), [objects, all]);
+  const groups = useMemo(() => groupByKind(objects, all, podSample), [objects, all, podSample]);
   return (
     <div className="scroll" role="tabpanel">
       <label className="hint all-kinds">
@@ -123,7 +139,7 @@ export function ResourceTable() {
       </label>
       <div>
         {groups.map(([kind, rows]) => (
-          <KindTable key={kind} kind={kind} rows={rows} selected={selected} nowSec={nowSec} />
+          <KindTable key={kind} kind={kind} rows={rows} selected={selected} nowSec={nowSec} total={kind === 'Pod' && podSample ? podSample.total : undefined} />
         ))}
       </div>
     </div>

@@ -36,11 +36,24 @@ export function reduceBatch(s: KubeState, b: TickBatch): Partial<KubeState> {
   if (b.fault && s.notice !== `engine stopped: ${b.fault}`) out.notice = `engine stopped: ${b.fault}`;
   if (b.deadlines.length || s.deadlines.length) out.deadlines = b.deadlines;
 
+  // the large-cluster path (worker/pod-summary.ts): counts instead of Pods
+  const summary = b.podSummary !== undefined ? b.podSummary : b.reset ? null : s.podSummary;
+  if (summary !== s.podSummary) out.podSummary = summary;
+  const sample = !summary ? null : b.podSample !== undefined ? b.podSample : b.reset ? null : s.podSample;
+  if (sample !== s.podSample) out.podSample = sample;
+  /** Summarizing starts: the Pods the page holds go (no per-Pod object stays on the main thread). */
+  const dropPods = !!summary && !s.podSummary && !b.reset;
+
   // objects
-  if (b.reset || b.changes.length) {
+  if (b.reset || b.changes.length || dropPods) {
     const objects = b.reset ? new Map<string, StoredObject>() : new Map(s.objects);
     let topo = b.reset;
+    if (dropPods) {
+      for (const [k, o] of objects) if (o.object.kind === 'Pod') objects.delete(k);
+      topo = true;
+    }
     for (const c of b.changes) {
+      if (summary && c.object.kind === 'Pod') continue;
       const prev = objects.get(c.key);
       if (!topo && touchesTopology(c, prev)) topo = true;
       if (c.type === 'DELETED') objects.delete(c.key);

@@ -1,7 +1,7 @@
 /** Shapes held by the UI store. Engine types cross as `import type` only (docs/architecture.md#dependency-rules). */
-import type { ApplyResult, Deadline, KObject, KubectlResult, RelayHop, ResourceRow, SchedulingDecision } from '../../worker/protocol';
+import type { ApplyResult, Deadline, KObject, KubectlResult, PodCounts, PodSample, PodSummary, RelayHop, ResourceRow, SchedulingDecision } from '../../worker/protocol';
 
-export type { ApplyResult, Deadline, KObject, KubectlResult, RelayHop, ResourceRow, SchedulingDecision };
+export type { ApplyResult, Deadline, KObject, KubectlResult, PodCounts, PodSample, PodSummary, RelayHop, ResourceRow, SchedulingDecision };
 
 /** One stored object as the UI keeps it: the latest JSON and its `kubectl get` row. */
 export interface StoredObject {

@@ -25,11 +25,11 @@ import { reduceBatch } from '../store/reducers';
 import { Timeline, type TimelineOptions } from './timeline';
 
 /** The store fields a frame records and a scrub swaps (see the module comment). */
-export const VIEW_KEYS = ['objects', 'topology', 'events', 'hops', 'pulses', 'simMs', 'deadlines', 'story'] as const;
+export const VIEW_KEYS = ['objects', 'topology', 'events', 'hops', 'pulses', 'simMs', 'deadlines', 'story', 'podSummary'] as const;
 export type View = Pick<KubeState, (typeof VIEW_KEYS)[number]>;
 
 function pickView(s: View): View {
-  return { objects: s.objects, topology: s.topology, events: s.events, hops: s.hops, pulses: s.pulses, simMs: s.simMs, deadlines: s.deadlines, story: s.story };
+  return { objects: s.objects, topology: s.topology, events: s.events, hops: s.hops, pulses: s.pulses, simMs: s.simMs, deadlines: s.deadlines, story: s.story, podSummary: s.podSummary };
 }
 
 /** `out` without the view fields (what a batch changes besides the view). */
