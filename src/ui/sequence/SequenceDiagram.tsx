@@ -401,25 +401,36 @@ export function SequenceDiagram() {
         }
       }
     };
+    /** Whether the scheduled render was asked for by a change the person made (drawn without waiting for idle). */
+    let now = false;
     /** `soon`: the user changed what the diagram shows; do not make them wait out a long gap. */
     const schedule = (soon = false) => {
       if (soon && timer) {
         clearTimeout(timer);
         timer = null;
       }
+      if (soon) now = true;
       timer ??= setTimeout(
         () => {
           timer = null;
+          const direct = now;
+          now = false;
           if (!visible) {
             missed = true;
             return;
           }
-          // off the frames' critical path: the window's folding and Mermaid's layout run when
-          // the page is idle (after a frame's work), at most IDLE_WAIT_MS later
-          pending ??= whenIdle(() => {
+          // what the person did (a view change, a new story) is drawn at once; the hops that
+          // follow wait for an idle moment, off the frames that fold batches: the window's
+          // folding and Mermaid's layout run after a frame's work, at most IDLE_WAIT_MS later
+          if (direct) {
+            pending?.();
             pending = null;
             void render();
-          });
+          } else
+            pending ??= whenIdle(() => {
+              pending = null;
+              void render();
+            });
         },
         soon ? RENDER_MS : gap,
       );
