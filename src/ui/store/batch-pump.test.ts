@@ -148,6 +148,24 @@ describe('createBatchPump', () => {
     }
   });
 
+  it('a batch of a paused cluster is folded in the next frame, without waiting out the gap', () => {
+    const page = fakePage();
+    const folds: number[][] = [];
+    const pump = createBatchPump((bs) => {
+      folds.push(bs.map((b) => b.simMs));
+      page.spend(50);
+    }, page.deps);
+    pump.push(batch(1));
+    page.frame();
+    expect(pump.nextAllowedMs).toBe(50 + Math.min(50 * GAP_FACTOR, MAX_GAP_MS)); // 350 ms
+    pump.push(batch(2)); // running: waits out the gap
+    expect(page.frames).toBe(0);
+    pump.push({ ...batch(3), running: false } as TickBatch); // the clock stopped: no waiting
+    expect(page.frames).toBe(1);
+    page.frame();
+    expect(folds).toEqual([[1], [2, 3]]);
+  });
+
   it("push resolves once the batch is folded (the worker's back-pressure waits for it), also when the fold throws", async () => {
     const page = fakePage();
     let fail = false;

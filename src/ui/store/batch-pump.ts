@@ -18,6 +18,9 @@
  *   end of React's synchronous render: those later parts are most of a fold's frame, and a
  *   cost that leaves them out spaces the folds too closely (more long frames).
  *
+ * A batch of a paused cluster (`running: false`) is folded in the next frame, without waiting
+ * out the gap: the view shows at once the moment the clock stopped at.
+ *
  * Batches are never dropped or reordered: every queued batch is folded, in arrival order
  * (deltas depend on the batches before them; docker and tour fields come only when changed).
  */
@@ -92,8 +95,11 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
   let nextAllowedMs = -Infinity;
   /** Between a fold and the end of its measuring: a batch pushed meanwhile is scheduled once the cost is known. */
   let measuring = false;
+  /** A queued batch is of a paused cluster: fold it in the next frame, gap or not. */
+  let urgentQueued = false;
 
   const schedule = () => {
+    if (urgentQueued) return onTime();
     const wait = nextAllowedMs - deps.now();
     if (wait > 0) deps.setTimeout(onTime, wait);
     else onTime();
@@ -107,6 +113,7 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
     const done = waiters;
     queue = [];
     waiters = [];
+    urgentQueued = false;
     const start = deps.now();
     try {
       fold(batches);
@@ -132,7 +139,13 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
     push(batch) {
       queue.push(batch);
       const folded = new Promise<void>((r) => waiters.push(r));
-      if (scheduled) return folded;
+      // a paused clock shows where it stopped at once (tours pause on the moment they describe)
+      const urgent = batch.running === false;
+      if (urgent) urgentQueued = true;
+      if (scheduled) {
+        if (urgent && !measuring) onTime();
+        return folded;
+      }
       scheduled = true;
       if (!measuring) schedule();
       return folded;
