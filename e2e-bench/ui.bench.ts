@@ -4,6 +4,10 @@
  *   start → the Apply button enabled with the editor showing the manifest and the nodes drawn.
  * - frameP50Ms / frameP95Ms: requestAnimationFrame deltas collected in the page for 15 s of
  *   wall time while 300 Pods roll to a new image (×10 speed; apply 300 → all Running first).
+ * - mainThreadCpuMsPerS / rendererCpuMsPerS: CPU time of the page's main thread and of its whole
+ *   renderer process (Chrome's Performance.getMetrics ThreadTime / ProcessTime) over the same
+ *   15 s, per wall second; loadAvg: the machine's 1-minute load average before and after. Frame times depend on how loaded the machine is; the CPU the page
+ *   spends far less, so it is what compares two builds on a shared machine.
  * - entryGzipKB: the entry chunk(s) index.html loads; lazyGzipKB.monaco: the lazy editor chunk
  *   (YamlEditor, Monaco inside); lazyGzipKB.mermaid: mermaid.core + the sequenceDiagram chunk.
  * Merged into bench/results.json `ui` (or the file UI_BENCH_OUT names, for trial runs).
@@ -12,6 +16,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { applyAndWaitRunning, frameDeltas, startFrameRecording, startRollout } from './rollout';
 
 const dist = process.env.E2E_DIST ?? '/tmp/dist-bench';
@@ -51,13 +56,24 @@ test('ui benchmark', async ({ page }) => {
 
   await applyAndWaitRunning(page);
 
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const cpu = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const m = new Map(metrics.map((x) => [x.name, x.value]));
+    return { thread: m.get('ThreadTime') ?? NaN, process: m.get('ProcessTime') ?? NaN, wall: performance.now() };
+  };
+  const load0 = loadavg()[0];
+  const cpu0 = await cpu();
   await startFrameRecording(page);
   await startRollout(page);
   await page.waitForTimeout(15_000);
   const frames = await frameDeltas(page);
+  const cpu1 = await cpu();
+  const perS = (d: number) => Math.round((d * 1000) / ((cpu1.wall - cpu0.wall) / 1000));
   await page.screenshot({ path: test.info().outputPath('rollout.png') });
 
-  const ui = { frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frames: frames.length, firstPaintMs, interactiveMs, ...chunkSizes() };
+  const ui = { frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frames: frames.length, mainThreadCpuMsPerS: perS(cpu1.thread - cpu0.thread), rendererCpuMsPerS: perS(cpu1.process - cpu0.process), loadAvg: [load0, loadavg()[0]].map((l) => Math.round(l * 100) / 100), firstPaintMs, interactiveMs, ...chunkSizes() };
   const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
   writeFileSync(out, JSON.stringify({ ...prev, ui }, null, 2) + '\n');
   console.log(JSON.stringify(ui));

@@ -28,6 +28,18 @@ const RENDER_MS = 300;
 const RENDER_GAP_FACTOR = 10;
 /** …but never longer than this (ms). */
 const RENDER_MAX_GAP_MS = 2_000;
+/** A due render waits for an idle moment (requestIdleCallback) at most this long (ms). */
+const IDLE_WAIT_MS = 250;
+
+/** Runs `cb` when the page is idle, within {@link IDLE_WAIT_MS}; returns a cancel function. */
+function whenIdle(cb: () => void): () => void {
+  if (typeof requestIdleCallback !== 'function') {
+    const id = setTimeout(cb, 0);
+    return () => clearTimeout(id);
+  }
+  const id = requestIdleCallback(cb, { timeout: IDLE_WAIT_MS });
+  return () => cancelIdleCallback(id);
+}
 /** Hops of a new story in its first render, and how many more each next render may add. */
 const STORY_FIRST = 24;
 const STORY_STEP = 96;
@@ -278,6 +290,8 @@ export function SequenceDiagram() {
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
+    /** Cancels the render waiting for an idle moment ({@link whenIdle}); null when none waits. */
+    let pending: (() => void) | null = null;
     let rendering = false;
     let again = false;
     let lastText = '';
@@ -387,17 +401,36 @@ export function SequenceDiagram() {
         }
       }
     };
+    /** Whether the scheduled render was asked for by a change the person made (drawn without waiting for idle). */
+    let now = false;
     /** `soon`: the user changed what the diagram shows; do not make them wait out a long gap. */
     const schedule = (soon = false) => {
       if (soon && timer) {
         clearTimeout(timer);
         timer = null;
       }
+      if (soon) now = true;
       timer ??= setTimeout(
         () => {
           timer = null;
-          if (visible) void render();
-          else missed = true;
+          const direct = now;
+          now = false;
+          if (!visible) {
+            missed = true;
+            return;
+          }
+          // what the person did (a view change, a new story) is drawn at once; the hops that
+          // follow wait for an idle moment, off the frames that fold batches: the window's
+          // folding and Mermaid's layout run after a frame's work, at most IDLE_WAIT_MS later
+          if (direct) {
+            pending?.();
+            pending = null;
+            void render();
+          } else
+            pending ??= whenIdle(() => {
+              pending = null;
+              void render();
+            });
         },
         soon ? RENDER_MS : gap,
       );
@@ -435,6 +468,7 @@ export function SequenceDiagram() {
       unsubscribe();
       hostEl?.removeEventListener('click', onClick);
       if (timer) clearTimeout(timer);
+      pending?.();
     };
   }, [baseId]);
 

@@ -105,6 +105,67 @@ describe('createBatchPump', () => {
     });
   }
 
+  describe('with afterRender (the browser: the cost runs to the end of the frame that draws the fold)', () => {
+    /** The fake page plus a hand-run "after the frame's rendering" task queue. */
+    function renderingPage() {
+      const page = fakePage();
+      const after: (() => void)[] = [];
+      const deps: PumpDeps = { ...page.deps, afterRender: (cb) => after.push(cb) };
+      /** The frame's rendering (style, layout, paint: `ms` of it) ends; the posted task runs. */
+      const rendered = (ms: number) => {
+        page.spend(ms);
+        while (after.length) after.shift()!();
+      };
+      return { page, deps, rendered };
+    }
+    const cases = [
+      { name: 'a 4 ms fold whose frame renders for 16 ms more costs 20 ms', fold: 4, render: 16, gap: 20 * GAP_FACTOR },
+      { name: 'a 10 ms fold with 100 ms of rendering waits MAX_GAP_MS', fold: 10, render: 100, gap: MAX_GAP_MS },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const { page, deps, rendered } = renderingPage();
+        const folds: number[][] = [];
+        const pump = createBatchPump((bs) => {
+          folds.push(bs.map((b) => b.simMs));
+          page.spend(c.fold);
+        }, deps);
+        pump.push(batch(1));
+        page.frame();
+        expect(pump.nextAllowedMs).toBe(-Infinity); // not measured before the rendering ended
+        // the worker's next batch arrives while the frame still renders: it waits for the measure
+        pump.push(batch(2));
+        expect(page.frames).toBe(0);
+        rendered(c.render);
+        const end = c.fold + c.render;
+        expect(pump.nextAllowedMs).toBe(end + c.gap);
+        page.advance(c.gap - 1);
+        expect(page.frames).toBe(0); // the gap counts the whole frame's cost
+        page.advance(1);
+        page.frame();
+        expect(folds).toEqual([[1], [2]]);
+      });
+    }
+  });
+
+  it('a batch of a paused cluster is folded in the next frame, without waiting out the gap', () => {
+    const page = fakePage();
+    const folds: number[][] = [];
+    const pump = createBatchPump((bs) => {
+      folds.push(bs.map((b) => b.simMs));
+      page.spend(50);
+    }, page.deps);
+    pump.push(batch(1));
+    page.frame();
+    expect(pump.nextAllowedMs).toBe(50 + Math.min(50 * GAP_FACTOR, MAX_GAP_MS)); // 350 ms
+    pump.push(batch(2)); // running: waits out the gap
+    expect(page.frames).toBe(0);
+    pump.push({ ...batch(3), running: false } as TickBatch); // the clock stopped: no waiting
+    expect(page.frames).toBe(1);
+    page.frame();
+    expect(folds).toEqual([[1], [2, 3]]);
+  });
+
   it("push resolves once the batch is folded (the worker's back-pressure waits for it), also when the fold throws", async () => {
     const page = fakePage();
     let fail = false;

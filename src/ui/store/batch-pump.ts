@@ -10,10 +10,16 @@
  *
  * - the next fold waits for an animation frame (so never more than one fold per frame), with
  *   a timer fallback of {@link FALLBACK_MS} for a hidden tab, where frames do not come;
- * - after a fold that cost `c` ms (measured up to the end of React's synchronous render,
- *   through a microtask queued after the fold), the next fold waits at least
- *   `min(c × GAP_FACTOR, MAX_GAP_MS)`: the main thread spends at most ≈ 1/GAP_FACTOR of its
- *   time folding batches, and the view still follows the cluster several times a second.
+ * - after a fold that cost `c` ms, the next fold waits at least `min(c × GAP_FACTOR, MAX_GAP_MS)`:
+ *   the main thread spends at most ≈ 1/GAP_FACTOR of its time folding batches, and the view
+ *   still follows the cluster several times a second. The cost is measured up to the end of
+ *   the frame that draws the fold (PumpDeps.afterRender: React's render and commit, its
+ *   effects, React Flow's ResizeObserver measuring, style, layout and paint), not only to the
+ *   end of React's synchronous render: those later parts are most of a fold's frame, and a
+ *   cost that leaves them out spaces the folds too closely (more long frames).
+ *
+ * A batch of a paused cluster (`running: false`) is folded in the next frame, without waiting
+ * out the gap: the view shows at once the moment the clock stopped at.
  *
  * Batches are never dropped or reordered: every queued batch is folded, in arrival order
  * (deltas depend on the batches before them; docker and tour fields come only when changed).
@@ -34,6 +40,12 @@ export interface PumpDeps {
   requestFrame(cb: () => void): void;
   setTimeout(cb: () => void, ms: number): void;
   queueMicrotask(cb: () => void): void;
+  /**
+   * Runs `cb` once the page has drawn what a fold changed (browser: a MessageChannel task
+   * posted from the fold's animation frame, which runs after that frame's rendering). Absent:
+   * {@link queueMicrotask} (the end of React's synchronous render).
+   */
+  afterRender?(cb: () => void): void;
 }
 
 export interface BatchPump {
@@ -49,11 +61,27 @@ export interface BatchPump {
   readonly nextAllowedMs: number;
 }
 
+/** A task after the current one (and after the rendering of the frame it runs in). */
+function afterRenderTask(): (cb: () => void) => void {
+  if (typeof MessageChannel !== 'function') return (cb) => void setTimeout(cb, 0);
+  const ch = new MessageChannel();
+  const queue: (() => void)[] = [];
+  ch.port1.onmessage = () => queue.shift()?.();
+  return (cb) => {
+    queue.push(cb);
+    ch.port2.postMessage(null);
+  };
+}
+
+/** Made on first use (a MessagePort with a listener keeps a Node test process alive). */
+let afterRender: ((cb: () => void) => void) | undefined;
+
 export const browserPumpDeps: PumpDeps = {
   now: () => performance.now(),
   requestFrame: (cb) => requestAnimationFrame(() => cb()),
   setTimeout: (cb, ms) => void setTimeout(cb, ms),
   queueMicrotask: (cb) => queueMicrotask(cb),
+  afterRender: (cb) => (afterRender ??= afterRenderTask())(cb),
 };
 
 /** `fold` gets the queued batches in arrival order; it must fold every one of them. */
@@ -65,6 +93,17 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
   /** Bumped per fold, so the frame and the fallback timer of one schedule fold once. */
   let token = 0;
   let nextAllowedMs = -Infinity;
+  /** Between a fold and the end of its measuring: a batch pushed meanwhile is scheduled once the cost is known. */
+  let measuring = false;
+  /** A queued batch is of a paused cluster: fold it in the next frame, gap or not. */
+  let urgentQueued = false;
+
+  const schedule = () => {
+    if (urgentQueued) return onTime();
+    const wait = nextAllowedMs - deps.now();
+    if (wait > 0) deps.setTimeout(onTime, wait);
+    else onTime();
+  };
 
   const flush = (t: number) => {
     if (t !== token || !queue.length) return;
@@ -74,14 +113,18 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
     const done = waiters;
     queue = [];
     waiters = [];
+    urgentQueued = false;
     const start = deps.now();
     try {
       fold(batches);
     } finally {
       for (const w of done) w();
-      deps.queueMicrotask(() => {
+      measuring = true;
+      (deps.afterRender ?? deps.queueMicrotask)(() => {
         const end = deps.now();
         nextAllowedMs = end + Math.min((end - start) * GAP_FACTOR, MAX_GAP_MS);
+        measuring = false;
+        if (scheduled) schedule();
       });
     }
   };
@@ -96,11 +139,15 @@ export function createBatchPump(fold: (batches: TickBatch[]) => void, deps: Pump
     push(batch) {
       queue.push(batch);
       const folded = new Promise<void>((r) => waiters.push(r));
-      if (scheduled) return folded;
+      // a paused clock shows where it stopped at once (tours pause on the moment they describe)
+      const urgent = batch.running === false;
+      if (urgent) urgentQueued = true;
+      if (scheduled) {
+        if (urgent && !measuring) onTime();
+        return folded;
+      }
       scheduled = true;
-      const wait = nextAllowedMs - deps.now();
-      if (wait > 0) deps.setTimeout(onTime, wait);
-      else onTime();
+      if (!measuring) schedule();
       return folded;
     },
     get queued() {
