@@ -34,10 +34,13 @@ export class UserControllers {
     if (!this.factory) throw new Error('this cluster runs no user controllers (no sandbox)');
     this.stop(spec.name);
     const c = new UserController(this.ctx, spec, this.factory(spec.name));
+    let wasBusy = false;
     c.onChange = () => {
       this.version++;
       this.last.set(c.name, c.status());
-      if (!c.busy) this.onIdle?.();
+      // a reconcile ended (the hold on the clock released): the host's loop may go on
+      if (wasBusy && !c.busy) this.onIdle?.();
+      wasBusy = c.busy;
     };
     try {
       c.start();
