@@ -9,11 +9,11 @@ import { BUILTIN_RESOURCES } from '../cluster/api/resources';
 import { describeRow } from '../cluster/kubectl/printers';
 import type { KObject } from '../cluster/api/types';
 import { ClusterHost } from './cluster-api';
-import { workerSandboxFactory } from './controller-sandbox';
+import { workerSandboxFactory, type SandboxPort } from './controller-sandbox';
 
 // user controllers (docs/user-controllers.md): one Web Worker each, started from this worker
 const controllerSandbox = workerSandboxFactory(
-  (name) => new Worker(new URL('./controller-sandbox.worker.ts', import.meta.url), { type: 'module', name: `controller ${name}` }),
+  (name) => new Worker(new URL('./controller-sandbox.worker.ts', import.meta.url), { type: 'module', name: `controller ${name}` }) as unknown as SandboxPort,
   { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
 );
 

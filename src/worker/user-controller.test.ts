@@ -83,7 +83,7 @@ describe('user controllers in the host', () => {
       expect(hops.filter((h) => h.reconcile === d.reconcile && h.kind === 'request').every((h) => h.time === d.time)).toBe(true);
     }
     // the UI got the controller's status
-    expect(a.batches.findLast((b) => b.controllers)?.controllers).toMatchObject([{ name: 'website-controller', state: 'running', errors: 0, queueDepth: 0 }]);
+    expect([...a.batches].reverse().find((b) => b.controllers)?.controllers).toMatchObject([{ name: 'website-controller', state: 'running', errors: 0, queueDepth: 0 }]);
 
     const log = structuredClone(a.host.exportState());
     expect(log.actions.map((x) => x.op)).toEqual(['apply', 'controller', 'apply']);

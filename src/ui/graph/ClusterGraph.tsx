@@ -23,6 +23,7 @@ import { selectTopology } from '../store/selectors';
 import { select } from '../store/actions';
 import { layoutGraph, type Layout } from './layout';
 import { buildModel, type GraphModel } from './model';
+import { selectRunningNames, useControllers } from '../controllers/controller-store';
 import { READABLE_ZOOM, type Pane, type Positions } from './placement';
 import { useElkPositions } from './elk-positions';
 import { nodeTypes, edgeTypes } from './node-types';
@@ -99,7 +100,8 @@ function Graph() {
     const [width, height] = paneKey.split('x').map(Number);
     return { width, height };
   }, [paneKey]);
-  const model = useMemo(() => buildModel(topology, view, sizing), [topology, view]);
+  const userNames = useControllers(selectRunningNames);
+  const model = useMemo(() => buildModel(topology, view, { ...sizing, userControllers: userNames ? userNames.split(',') : [] }), [topology, view, userNames]);
   const elk = useElkPositions(model, pane);
   const [relayout] = useState(createRelayout);
   const layout = useMemo(() => relayout(model, elk.positions), [relayout, model, elk.positions]);
