@@ -177,6 +177,17 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
     // tab switches: show the tab's model (created on first use)
     let shown = tabsStore.getState().active;
     const unsubscribe = tabsStore.subscribe((s) => {
+      // a renamed tab whose kind changed (untitled.yaml → my.controller.ts): a model of the new kind, same text
+      for (const t of s.tabs) {
+        const m = models.get(t.id);
+        if (!m || m.isDisposed() || m.uri.toString() === uriOf(t.id).toString()) continue;
+        const text = m.getValue(monaco.editor.EndOfLinePreference.LF);
+        models.delete(t.id);
+        const next = modelFor(t.id);
+        next.setValue(text);
+        if (t.id === shown) editor.setModel(next);
+        m.dispose();
+      }
       if (s.active === shown) return;
       shown = s.active;
       editor.setModel(modelFor(s.active));
