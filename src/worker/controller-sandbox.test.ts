@@ -25,11 +25,14 @@ class FakePort implements SandboxPort {
 
 function setup() {
   const ports: FakePort[] = [];
+  /** Ports to answer `ready` for (at the test's reconcile call, before anything else). */
+  const queueReady: FakePort[] = [];
   const timers: { fn: () => void; ms: number; cleared: boolean }[] = [];
   const sb = new WorkerSandbox(
     () => {
       const p = new FakePort();
       ports.push(p);
+      queueReady.push(p);
       return p;
     },
     { setTimeout: (fn, ms) => (timers.push({ fn, ms, cleared: false }), timers.length - 1), clearTimeout: (h) => void (timers[h as number].cleared = true) },
@@ -38,14 +41,30 @@ function setup() {
   const calls: ClientRequest[] = [];
   const outcomes: ReconcileOutcome[] = [];
   const host = { call: (r: ClientRequest) => (calls.push(r), { ok: true as const, value: { got: r.op } }), done: (o: ReconcileOutcome) => void outcomes.push(o) };
+  const reconcile = (id: number) => {
+    sb.reconcile(call(id), host);
+    for (const p of queueReady.splice(0)) p.reply({ type: 'ready' });
+  };
   const call = (id: number) => ({ id, controller: 'c', code: 'export function reconcile() {}', request: { namespace: 'default', name: 'blog', now: '2026-01-01T00:00:30Z' } });
-  return { sb, ports, timers, calls, outcomes, host, call };
+  return { sb, ports, timers, calls, outcomes, host, call, reconcile };
 }
 
 describe('WorkerSandbox', () => {
-  it('posts the reconcile, answers client calls of that reconcile, ends with its outcome', () => {
+  it('waits for a new worker to be ready before posting the reconcile and starting its CPU limit', () => {
     const t = setup();
     t.sb.reconcile(t.call(1), t.host);
+    expect(t.ports[0].sent).toEqual([]);
+    expect(t.timers).toEqual([]);
+    t.ports[0].reply({ type: 'done', id: 1, outcome: { kind: 'result', value: null } }); // before ready: dropped
+    expect(t.outcomes).toEqual([]);
+    t.ports[0].reply({ type: 'ready' });
+    expect(t.ports[0].sent).toMatchObject([{ type: 'reconcile', id: 1 }]);
+    expect(t.timers).toMatchObject([{ ms: 1000, cleared: false }]);
+  });
+
+  it('posts the reconcile, answers client calls of that reconcile, ends with its outcome', () => {
+    const t = setup();
+    t.reconcile(1);
     expect(t.ports[0].sent).toEqual([{ type: 'reconcile', id: 1, code: 'export function reconcile() {}', request: { namespace: 'default', name: 'blog', now: '2026-01-01T00:00:30Z' } }]);
     t.ports[0].reply({ type: 'call', id: 1, seq: 7, request: JSON.stringify({ op: 'get', key: { apiVersion: 'v1', kind: 'Service', name: 'web' } }) });
     expect(t.calls).toEqual([{ op: 'get', key: { apiVersion: 'v1', kind: 'Service', name: 'web' } }]);
@@ -65,7 +84,7 @@ describe('WorkerSandbox', () => {
     { name: 'not an object', data: 'done' },
   ])('drops $name', ({ data }) => {
     const t = setup();
-    t.sb.reconcile(t.call(1), t.host);
+    t.reconcile(1);
     t.ports[0].reply(data);
     expect(t.calls).toEqual([]);
     expect(t.outcomes).toEqual([]);
@@ -74,24 +93,24 @@ describe('WorkerSandbox', () => {
 
   it('past the CPU limit terminates the worker, reports a timeout, and the next reconcile gets a new worker', () => {
     const t = setup();
-    t.sb.reconcile(t.call(1), t.host);
+    t.reconcile(1);
     t.timers[0].fn();
     expect(t.ports[0].terminated).toBe(true);
     expect(t.outcomes).toEqual([{ kind: 'timeout', limitMs: 1000 }]);
     // a late answer of the terminated worker does nothing
     t.ports[0].reply({ type: 'done', id: 1, outcome: { kind: 'result', value: null } });
     expect(t.outcomes).toHaveLength(1);
-    t.sb.reconcile(t.call(2), t.host);
+    t.reconcile(2);
     expect(t.ports).toHaveLength(2);
     expect(t.ports[1].sent[0]).toMatchObject({ type: 'reconcile', id: 2 });
   });
 
   it('a worker that fails ends the reconcile with an error and is replaced', () => {
     const t = setup();
-    t.sb.reconcile(t.call(1), t.host);
+    t.reconcile(1);
     t.ports[0].onerror?.(new Event('error'));
     expect(t.outcomes).toEqual([{ kind: 'error', message: 'the sandbox worker failed' }]);
-    t.sb.reconcile(t.call(2), t.host);
+    t.reconcile(2);
     expect(t.ports).toHaveLength(2);
   });
 });

@@ -4,8 +4,13 @@
  * cluster worker. The engine reaches it only by messages:
  *
  *   cluster worker → sandbox: `{type: 'reconcile', id, code, request}`, `{type: 'answer', id, seq, response}`
- *   sandbox → cluster worker: `{type: 'call', id, seq, request}` (a client request, JSON text),
+ *   sandbox → cluster worker: `{type: 'ready'}` once (its globals are locked down),
+ *                             `{type: 'call', id, seq, request}` (a client request, JSON text),
  *                             `{type: 'done', id, outcome}`
+ *
+ * The CPU limit counts from the moment the reconcile is posted to a ready worker: a new
+ * worker's start (loading its script, which a busy machine may take seconds for) is not the
+ * learner's code.
  *
  * Messages of another reconcile than the current one, or of a shape it does not know, are
  * dropped: a forged message can do no more than the client can. Past the CPU limit (wall ms
@@ -40,7 +45,8 @@ function isOutcome(o: unknown): o is ReconcileOutcome {
 
 export class WorkerSandbox implements ReconcileSandbox {
   private port: SandboxPort | null = null;
-  private current: { id: number; host: SandboxHost; timer: unknown } | null = null;
+  private ready = false;
+  private current: { id: number; host: SandboxHost; timer: unknown; call: ReconcileCall } | null = null;
 
   constructor(
     private readonly create: () => SandboxPort,
@@ -51,6 +57,7 @@ export class WorkerSandbox implements ReconcileSandbox {
   private ensure(): SandboxPort {
     if (this.port) return this.port;
     const port = this.create();
+    this.ready = false;
     port.onmessage = (e) => this.onMessage(port, e.data);
     // a worker that fails to load or dies: the reconcile in flight is an error, a new worker next time
     port.onerror = () => {
@@ -64,15 +71,28 @@ export class WorkerSandbox implements ReconcileSandbox {
 
   reconcile(call: ReconcileCall, host: SandboxHost): void {
     const port = this.ensure();
-    const timer = this.timers.setTimeout(() => this.timeout(call.id), this.limitMs);
-    this.current = { id: call.id, host, timer };
-    port.postMessage({ type: 'reconcile', id: call.id, code: call.code, request: call.request });
+    this.current = { id: call.id, host, timer: null, call };
+    if (this.ready) this.post(port);
+  }
+
+  /** Posts the current reconcile and starts its CPU limit. */
+  private post(port: SandboxPort): void {
+    const cur = this.current;
+    if (!cur || cur.timer !== null) return;
+    cur.timer = this.timers.setTimeout(() => this.timeout(cur.id), this.limitMs);
+    port.postMessage({ type: 'reconcile', id: cur.id, code: cur.call.code, request: cur.call.request });
   }
 
   private onMessage(port: SandboxPort, data: unknown): void {
-    const cur = this.current;
-    if (port !== this.port || !cur || !data || typeof data !== 'object') return;
+    if (port !== this.port || !data || typeof data !== 'object') return;
     const m = data as { type?: unknown; id?: unknown; seq?: unknown; request?: unknown; outcome?: unknown };
+    if (m.type === 'ready' && !this.ready) {
+      this.ready = true;
+      this.post(port);
+      return;
+    }
+    const cur = this.current;
+    if (!cur || cur.timer === null) return;
     if (m.id !== cur.id) return;
     if (m.type === 'call' && typeof m.seq === 'number' && typeof m.request === 'string') {
       let req: ClientRequest;
@@ -92,7 +112,7 @@ export class WorkerSandbox implements ReconcileSandbox {
     const cur = this.current;
     if (!cur) return;
     this.current = null;
-    this.timers.clearTimeout(cur.timer);
+    if (cur.timer !== null) this.timers.clearTimeout(cur.timer);
     cur.host.done(outcome);
   }
 
@@ -106,7 +126,7 @@ export class WorkerSandbox implements ReconcileSandbox {
   dispose(): void {
     const cur = this.current;
     this.current = null;
-    if (cur) this.timers.clearTimeout(cur.timer);
+    if (cur && cur.timer !== null) this.timers.clearTimeout(cur.timer);
     this.port?.terminate();
     this.port = null;
   }

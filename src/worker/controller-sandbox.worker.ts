@@ -64,3 +64,5 @@ addListener('message', (e: unknown) => {
     );
   }
 });
+// locked down and listening: the cluster worker may post the first reconcile (its CPU limit starts then)
+post({ type: 'ready' });
