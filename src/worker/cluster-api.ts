@@ -754,7 +754,8 @@ export class ClusterHost implements ClusterApi {
    */
   importState(log: SessionLog): void | Promise<void> {
     if (!isSessionLog(log)) throw new Error('not a kube-relay session');
-    if (log.actions.some((a) => a.op === 'controller')) return this.importAsync(log);
+    // a user controller (started by the user or by a tour's step) may hold the clock: wait for its sandbox
+    if (log.actions.some((a) => a.op === 'controller' || (a.op === 'scenarioStep' && a.step.kind === 'controller'))) return this.importAsync(log);
     this.boot();
     this.importBatches = this.onBatch ? null : [];
     const c = this.cluster;

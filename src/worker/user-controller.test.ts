@@ -120,4 +120,24 @@ describe('user controllers in the host', () => {
     expect(b.host.controllers().map((s) => [s.name, s.state])).toEqual([['loop', 'stopped'], ['x', 'failed']]);
     expect(engine(b.host).events().filter((e) => e.reason === 'ReconcileError').map((e) => e.message)).toEqual(engine(a.host).events().filter((e) => e.reason === 'ReconcileError').map((e) => e.message));
   });
+
+  it('a controller a tour started (a scenario step) is replayed the same way', async () => {
+    const a = host(laterSandbox().factory);
+    a.host.runScenarioSteps([
+      { kind: 'apply', manifest: ex('website-crd.yaml') },
+      { kind: 'controller', name: 'website-controller', source: WEBSITE.code },
+      { kind: 'apply', manifest: ex('website.yaml') },
+    ]);
+    a.host.setSpeed(10);
+    await a.run(3000);
+    const c = engine(a.host);
+    expect(c.get('deployments.apps', 'default', 'blog')?.metadata.ownerReferences?.[0].name).toBe('blog');
+    const log = structuredClone(a.host.exportState());
+    expect(log.actions.map((x) => (x.op === 'scenarioStep' ? x.step.kind : x.op))).toEqual(['apply', 'controller', 'apply']);
+    const b = host(laterSandbox().factory);
+    const replay = b.host.importState(log);
+    expect(replay).toBeInstanceOf(Promise);
+    await replay;
+    expect(engine(b.host).objects().filter((o) => o.metadata.namespace === 'default').map(key)).toEqual(c.objects().filter((o) => o.metadata.namespace === 'default').map(key));
+  });
 });
