@@ -25,7 +25,7 @@ async function openWebsiteExample(page: Page): Promise<void> {
 }
 
 test('the Website example: start the controller, its Deployment\'s Pods appear, it joins the relay; a reload restores it', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   await openWebsiteExample(page);
   await tab(page, 'website.controller.ts').click();
   await expect(page.getByTestId('apply')).toHaveCount(0); // a controller tab is not a manifest
@@ -140,6 +140,13 @@ test('type help: the controller tab knows the client API', async ({ page }) => {
   test.setTimeout(120_000);
   await openWebsiteExample(page);
   await tab(page, 'website.controller.ts').click();
-  await page.evaluate(() => window.__kubeRelay!.setEditorText('export async function reconcile(request: ReconcileRequest, client: Client) {\n  await client.updateStatuss({} as KubeObject);\n  return { requeueAfter: 10 };\n}\n'));
-  await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorMarkers.map((m) => m.message)), { timeout: 60_000 }).toContainEqual(expect.stringContaining("Property 'updateStatuss' does not exist on type 'Client'. Did you mean 'updateStatus'?"));
+  await page.evaluate(() =>
+    window.__kubeRelay!.setEditorText(
+      "import type { Deployment } from 'kubernetes-types/apps/v1';\nexport async function reconcile(request: ReconcileRequest, client: Client) {\n  await client.updateStatuss({} as KubeObject);\n  const d = await client.get<Deployment>({ apiVersion: 'apps/v1', kind: 'Deployment', name: request.name });\n  d.spec.replicass = 1;\n  return { requeueAfter: 10 };\n}\n",
+    ),
+  );
+  const messages = () => page.evaluate(() => window.__kubeRelay!.editorMarkers.map((m) => m.message));
+  // the client API (controller-api.d.ts) and the kinds' fields (kubernetes-types)
+  await expect.poll(messages, { timeout: 60_000 }).toContainEqual(expect.stringContaining("Property 'updateStatuss' does not exist on type 'Client'. Did you mean 'updateStatus'?"));
+  await expect.poll(messages, { timeout: 60_000 }).toContainEqual(expect.stringContaining("Property 'replicass' does not exist on type 'DeploymentSpec'. Did you mean 'replicas'?"));
 });

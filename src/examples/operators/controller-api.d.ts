@@ -64,6 +64,9 @@ interface ObjectKey {
   name: string;
 }
 
+/** An object or a key: what `get`, `patch`, `delete` and `event` take (kubernetes-types objects too). */
+type ObjectRef = ObjectKey | { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; uid?: string } };
+
 /** The request controller-runtime's Reconcile gets: which object, and the simulated time. */
 interface ReconcileRequest {
   readonly namespace: string;
@@ -91,24 +94,26 @@ interface ApiError extends Error {
  * The controller's client. Reads of the kinds it watches come from its informer cache; other
  * reads and every write go through the apiserver (authentication as its ServiceAccount,
  * admission, validation) and show in the relay. A refused request rejects with an {@link ApiError}.
+ * `T` types the object: `client.get<Deployment>(…)` with `import type { Deployment } from
+ * 'kubernetes-types/apps/v1'` (the editor knows every kind of Kubernetes 1.30).
  */
 interface Client {
   /** Reads one object; rejects with NotFound when there is none. */
-  get<T extends KubeObject = KubeObject>(key: ObjectKey | KubeObject): Promise<T>;
+  get<T = KubeObject>(key: ObjectRef): Promise<T>;
   /** Lists objects of a kind, in a namespace or all, optionally by label selector ("app=web"). */
-  list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: { namespace?: string; labelSelector?: string }): Promise<T[]>;
+  list<T = KubeObject>(apiVersion: string, kind: string, opts?: { namespace?: string; labelSelector?: string }): Promise<T[]>;
   /** Creates an object; resolves to it as stored (uid, resourceVersion…). */
-  create<T extends KubeObject = KubeObject>(object: T): Promise<T>;
+  create<T = KubeObject>(object: T): Promise<T>;
   /** Replaces an object (its resourceVersion must be current, else Conflict). */
-  update<T extends KubeObject = KubeObject>(object: T): Promise<T>;
+  update<T = KubeObject>(object: T): Promise<T>;
   /** Replaces an object's status subresource. */
-  updateStatus<T extends KubeObject = KubeObject>(object: T): Promise<T>;
+  updateStatus<T = KubeObject>(object: T): Promise<T>;
   /** Patches an object (default a JSON merge patch). */
-  patch<T extends KubeObject = KubeObject>(key: ObjectKey | KubeObject, patch: unknown, patchType?: 'merge' | 'json' | 'strategic'): Promise<T>;
+  patch<T = KubeObject>(key: ObjectRef, patch: unknown, patchType?: 'merge' | 'json' | 'strategic'): Promise<T>;
   /** Deletes an object (Background propagation unless told). */
-  delete(key: ObjectKey | KubeObject, opts?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' }): Promise<KubeObject>;
+  delete(key: ObjectRef, opts?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' }): Promise<KubeObject>;
   /** Records an Event about an object (source.component = the controller's name). */
-  event(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<null>;
+  event(object: ObjectRef, type: 'Normal' | 'Warning', reason: string, message: string): Promise<null>;
 }
 
 /** The function a controller defines: `export async function reconcile(request, client) {…}`. */
@@ -121,7 +126,7 @@ declare const ctrl: {
   isConflict(err: unknown): boolean;
   isAlreadyExists(err: unknown): boolean;
   /** Makes `owner` the controller owner of `object` (an ownerReference with controller and blockOwnerDeletion); returns `object`. */
-  setControllerReference<T extends KubeObject>(owner: KubeObject, object: T): T;
+  setControllerReference<T = KubeObject>(owner: KubeObject, object: T): T;
   containsFinalizer(object: KubeObject, finalizer: string): boolean;
   /** Adds a finalizer; true when it was not there (then update the object). */
   addFinalizer(object: KubeObject, finalizer: string): boolean;

@@ -1,3 +1,5 @@
+import type { Deployment } from 'kubernetes-types/apps/v1'; // the kinds' fields, for the editor (dropped when compiled)
+
 // The Website controller: for each Website, a Deployment and a Service it owns, and the
 // Website's status.readyReplicas. Level-triggered: every reconcile compares what should
 // exist with what does, whatever event woke it up.
@@ -21,7 +23,7 @@ export async function reconcile(request: ReconcileRequest, client: Client): Prom
   const image = site.spec.image;
 
   // 1. the Deployment: create it, or bring it back to what the Website says
-  const deployment = ctrl.setControllerReference(site, {
+  const deployment = ctrl.setControllerReference<Deployment>(site, {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: request.namespace, labels },
@@ -31,19 +33,19 @@ export async function reconcile(request: ReconcileRequest, client: Client): Prom
       template: { metadata: { labels }, spec: { containers: [{ name: 'web', image, ports: [{ containerPort: 80 }] }] } },
     },
   });
-  let current: KubeObject;
+  let current: Deployment;
   try {
-    current = await client.get(deployment);
+    current = await client.get<Deployment>(deployment);
   } catch (err) {
     if (!ctrl.isNotFound(err)) throw err;
-    current = await client.create(deployment);
+    current = await client.create<Deployment>(deployment);
     await client.event(site, 'Normal', 'Created', `Created Deployment ${name}`);
   }
   const container = current.spec.template.spec.containers[0];
   if (current.spec.replicas !== replicas || container.image !== image) {
     current.spec.replicas = replicas;
     container.image = image;
-    current = await client.update(current);
+    current = await client.update<Deployment>(current);
   }
 
   // 2. the Service in front of its Pods

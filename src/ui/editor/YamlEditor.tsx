@@ -9,7 +9,7 @@
  * computes the positions, the main thread never parses YAML. Ctrl/Cmd+Enter applies.
  */
 import { useEffect, useRef } from 'react';
-import { compileControllerModel, monaco } from './monaco-setup';
+import { compileControllerModel, loadKubernetesTypes, monaco } from './monaco-setup';
 import { attachEditor, detachEditor, getTabText, isControllerTab, noteEdit, tabsStore, takePendingMarkers, type EditorHandle } from './editor-bridge';
 import { cluster } from '../cluster-client';
 import type { EditorMarker } from '../../worker/protocol';
@@ -115,6 +115,7 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       if (model && !model.isDisposed()) return model;
       const uri = uriOf(id);
       model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(getTabText(id), controllerLang(id) ?? 'yaml', uri);
+      if (controllerLang(id)) void loadKubernetesTypes();
       model.setEOL(monaco.editor.EndOfLineSequence.LF);
       fitLanguage(model);
       models.set(id, model);

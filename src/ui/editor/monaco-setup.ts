@@ -57,8 +57,27 @@ configureMonacoYaml({ ...monaco, editor: { ...monaco.editor, createWebWorker } }
 // Controller tabs (`*.controller.ts` / `*.controller.js`): TypeScript's language service with the
 // sandbox's globals only (ES2022, no DOM: the sandbox has none) and the client API as an extra lib
 for (const d of [ts.typescriptDefaults, ts.javascriptDefaults]) {
-  d.setCompilerOptions({ target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, lib: ['es2022'], allowNonTsExtensions: true, strict: false, checkJs: true, allowJs: true, noEmit: false });
+  d.setCompilerOptions({ target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.NodeJs, lib: ['es2022'], allowNonTsExtensions: true, strict: false, checkJs: true, allowJs: true, noEmit: false });
   d.addExtraLib(controllerApi, 'file:///kube-relay/lib/controller-api.d.ts');
+}
+
+/** The kinds' fields: kubernetes-types' definitions (1.30, ≈ 1 MB), loaded with the first controller tab. */
+const kubernetesTypes = import.meta.glob<string>('/node_modules/kubernetes-types/**/*.d.ts', { query: '?raw', import: 'default' });
+let kubernetesTypesLoaded: Promise<void> | null = null;
+
+/**
+ * Makes `import type { Deployment } from 'kubernetes-types/apps/v1'` resolve in controller tabs
+ * (once; later calls return the same promise). The sandbox never sees these imports: TypeScript
+ * drops type-only imports when it compiles a tab.
+ */
+export function loadKubernetesTypes(): Promise<void> {
+  kubernetesTypesLoaded ??= Promise.all(
+    Object.entries(kubernetesTypes).map(async ([path, load]) => {
+      const text = await load();
+      for (const d of [ts.typescriptDefaults, ts.javascriptDefaults]) d.addExtraLib(text, `file://${path}`);
+    }),
+  ).then(() => undefined);
+  return kubernetesTypesLoaded;
 }
 
 /**
