@@ -83,8 +83,25 @@ const k8sProxy: Record<string, ProxyOptions> = {
   },
 };
 
+/**
+ * The Content-Security-Policy of a user controller's sandbox worker
+ * (src/worker/controller-sandbox.worker.ts, docs/user-controllers.md#in-the-browser): no
+ * connection (fetch, XHR, WebSocket, EventSource), no script from another origin (so no
+ * `import()` of one), `eval`/`new Function` allowed (the learner's code is compiled so).
+ */
+export const SANDBOX_CSP = "default-src 'none'; script-src 'self' 'unsafe-eval'";
+const sandboxCsp: Connect.NextHandleFunction = (req, res, next) => {
+  if (req.url?.includes('controller-sandbox')) res.setHeader('Content-Security-Policy', SANDBOX_CSP);
+  next();
+};
+const sandboxHeaders: Plugin = {
+  name: 'kube-relay-controller-sandbox-csp',
+  configureServer: (server) => void server.middlewares.use(sandboxCsp),
+  configurePreviewServer: (server) => void server.middlewares.use(sandboxCsp),
+};
+
 export default defineConfig({
-  plugins: [react(), k8sGuard],
+  plugins: [react(), k8sGuard, sandboxHeaders],
   resolve: {
     alias: [
       // monaco-editor ≥ 0.56 has an exports map, so monaco-worker-manager's (monaco-yaml's)

@@ -27,7 +27,7 @@ for (const lang of ['en', 'ko'] as const) {
     await page.getByTestId('language').selectOption(lang);
     expect(await unnamedControls(page)).toEqual([]);
     await page.getByTestId('tours').click();
-    await expect(page.locator('[data-testid=tour]')).toHaveCount(7);
+    await expect(page.locator('[data-testid=tour]')).toHaveCount(9);
     expect(await unnamedControls(page)).toEqual([]);
     await page.locator('[data-tour=relay]').click();
     await expect(page.getByTestId('tour-next')).toBeVisible();

@@ -11,7 +11,7 @@ test('the gallery lists peekcart and every real manifest with its source', async
   await page.getByTestId('examples').click();
   const gallery = page.getByTestId('gallery');
   await expect(gallery).toBeVisible();
-  await expect(gallery.locator('[data-testid=example]')).toHaveCount(2 + 32);
+  await expect(gallery.locator('[data-testid=example]')).toHaveCount(2 + 2 + 32);
   const guestbook = gallery.locator('[data-testid=example][data-example=guestbook-all-in-one]');
   await expect(guestbook.getByTestId('example-source')).toContainText('kubernetes/examples @ 279e8e4fe314');
   await expect(guestbook.getByTestId('example-source')).toContainText('web/guestbook/all-in-one/guestbook-all-in-one.yaml');

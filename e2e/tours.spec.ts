@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 // a shared 2-core machine: the tours wait on the simulated clock
 test.describe.configure({ timeout: 120_000 });
 
-const TOURS = ['declarative-vs-imperative', 'relay', 'self-healing', 'rolling-update', 'services-dns', 'storage', 'probes-hpa'];
+const TOURS = ['declarative-vs-imperative', 'relay', 'self-healing', 'rolling-update', 'services-dns', 'storage', 'probes-hpa', 'website-operator', 'backup-operator'];
 
 async function startTour(page: Page, id: string): Promise<void> {
   await page.getByTestId('tours').click();
@@ -34,7 +34,7 @@ async function next(page: Page, step: number): Promise<void> {
 
 const runningPeekcart = (page: Page) => page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]');
 
-test('the tour list offers the seven tours of the seed', async ({ page }) => {
+test('the tour list offers the seven tours of the seed and the two of your own controller', async ({ page }) => {
   await openApp(page);
   await page.getByTestId('tours').click();
   const tours = page.locator('[data-testid=tour-list] [data-testid=tour]');

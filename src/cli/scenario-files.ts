@@ -14,6 +14,8 @@ import { MAX_FILE_BYTES } from '../cluster/scenario/limits';
 import { formatBytes } from '../cluster/scenario/text';
 import { diskFS, kustomizeDir } from './kustomize';
 import { kustomizeOutput } from '../cluster/kustomize';
+import { vmSandboxFactory } from './controller-vm';
+import { compileController } from './controller-compile';
 
 /** A file that cannot be read as asked; the message names the path and why. */
 export class FileError extends Error {}
@@ -83,15 +85,16 @@ function openError(e: unknown, shown: string): FileError {
 export function checkScenarioFiles(sc: Scenario, base: string): void {
   sc.steps.forEach((s, i) => {
     const where = `steps[${i}] (${s.kind})`;
-    if (s.kind === 'applyFile') {
+    if (s.kind === 'applyFile' || (s.kind === 'controller' && s.file !== undefined)) {
+      const path = s.kind === 'applyFile' ? s.path : s.file!;
       try {
-        const p = resolve(base, s.path);
+        const p = resolve(base, path);
         const st = statSync(p);
-        if (st.isDirectory()) throw new FileError(`${JSON.stringify(s.path)} is a folder, not a file (use applyKustomize for a kustomization)`);
-        if (!st.isFile()) throw new FileError(`${JSON.stringify(s.path)} is not a regular file`);
-        if (st.size > MAX_FILE_BYTES) throw new FileError(`${JSON.stringify(s.path)} is ${st.size} bytes; the limit is ${formatBytes(MAX_FILE_BYTES)}`);
+        if (st.isDirectory()) throw new FileError(`${JSON.stringify(path)} is a folder, not a file${s.kind === 'applyFile' ? ' (use applyKustomize for a kustomization)' : ''}`);
+        if (!st.isFile()) throw new FileError(`${JSON.stringify(path)} is not a regular file`);
+        if (st.size > MAX_FILE_BYTES) throw new FileError(`${JSON.stringify(path)} is ${st.size} bytes; the limit is ${formatBytes(MAX_FILE_BYTES)}`);
       } catch (e) {
-        throw new ScenarioError(`${where}: ${(e instanceof FileError ? e : openError(e, s.path)).message}`);
+        throw new ScenarioError(`${where}: ${(e instanceof FileError ? e : openError(e, path)).message}`);
       }
     } else if (s.kind === 'applyKustomize') {
       let st;
@@ -109,14 +112,18 @@ export function checkScenarioFiles(sc: Scenario, base: string): void {
 }
 
 /**
- * The runner's file access for a scenario file: applyFile through {@link readRegularFile}
- * and applyKustomize through kustomizeDir, both relative to the scenario file's folder.
- * A file that changed after {@link checkScenarioFiles} is a recorded step error.
+ * The runner's file access for a scenario file: applyFile (and a `controller` step's file)
+ * through {@link readRegularFile} and applyKustomize through kustomizeDir, all relative to the
+ * scenario file's folder. A file that changed after {@link checkScenarioFiles} is a recorded
+ * step error. User controllers run in node's vm (controller-vm.ts); `.ts` files are compiled
+ * first (controller-compile.ts).
  */
 export function runnerIO(scenarioFile: string): RunnerIO {
   const base = dirname(resolve(scenarioFile));
   return {
     readFile: (p) => readRegularFile(resolve(base, p), p),
     kustomize: (p) => kustomizeDir(resolve(base, p)),
+    controllerSandbox: vmSandboxFactory(),
+    compileController,
   };
 }

@@ -45,6 +45,8 @@ import { runKubectl, type KubectlResult } from './kubectl/command';
 import type { GetWatchSession, WatchEnv } from './kubectl/cmd/get-watch';
 import { StandaloneContainers } from './docker/standalone';
 import { runDocker } from './docker/cli';
+import { UserControllers } from './user-controller/manager';
+import type { SandboxFactory, UserControllerSpec, UserControllerStatus } from './user-controller/types';
 
 export type { ApplyResult, ApplyOptions, NodeConfig, RelayHop, Deadline, Timings, KubectlResult };
 
@@ -66,6 +68,11 @@ export interface ClusterOptions {
   kubeProxy?: boolean;
   /** Deploy CoreDNS in kube-system at boot (default true). */
   coreDNS?: boolean;
+  /**
+   * Where the learner's controllers run (user-controller/types.ts): node's vm headless
+   * (src/cli/controller-vm.ts), a Web Worker in the browser. Without it, starting one fails.
+   */
+  controllerSandbox?: SandboxFactory;
 }
 
 /** How long before time zero the cluster boots (simulated ms). */
@@ -126,6 +133,8 @@ export class Cluster {
   readonly docker: StandaloneContainers;
   /** The kubectl user's client (what the editor's Apply and the kubectl bar use). */
   readonly kubectlClient: Client;
+  /** The learner's controllers (user-controller/manager.ts). */
+  readonly userControllers: UserControllers;
   private lastChangeAt: number;
   private changeListeners: ((c: ObjectChange) => void)[] = [];
 
@@ -162,6 +171,7 @@ export class Cluster {
     this.scheduler.start();
     this.dns = new ClusterDNS(this.ctx);
     this.dns.start();
+    this.userControllers = new UserControllers(this.ctx, options.controllerSandbox);
     this.traffic = new TrafficGenerator({ ctx: this.ctx, dns: this.dns, kubelets: this.kubelets, kubeProxies: this.kubeProxies, ingress: this.controllerManager.ingressNginx });
     // let the kubelets register and the controllers sync before anyone applies anything
     this.clock.runUntil(options.startMs ?? DEFAULT_START_MS);
@@ -329,6 +339,8 @@ export class Cluster {
   settle(limitMs: number, quietMs = 30_000): boolean {
     const end = this.clock.now() + limitMs;
     for (;;) {
+      // a held clock (a user controller's reconcile awaited in its sandbox) cannot move: not settled
+      if (this.clock.held) return false;
       const now = this.clock.now();
       const quietAt = this.lastChangeAt + quietMs;
       const dl = this.clock.nextDeadlineAt();
@@ -396,6 +408,20 @@ export class Cluster {
    */
   dockerCommand(line: string): KubectlResult {
     return runDocker(this.docker, line, this.clock.now());
+  }
+
+  /**
+   * Starts a learner's controller (again after an edit: the old one stops first); see
+   * docs/user-controllers.md. Throws Error when it cannot start (no sandbox, no `for` kind,
+   * an unknown kind).
+   */
+  startController(spec: UserControllerSpec): UserControllerStatus {
+    return this.userControllers.start(spec);
+  }
+
+  /** Stops a learner's controller (harmless when none runs under that name). */
+  stopController(name: string): void {
+    this.userControllers.stop(name);
   }
 
   /** `kubectl delete pod` (graceful). Throws StatusError 404. */

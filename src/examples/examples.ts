@@ -10,6 +10,15 @@
 import sourcesMd from './real/SOURCES.md?raw';
 import peekcartApp from './peekcart-app.yaml?raw';
 import { parseSources, type ManifestSource } from './sources';
+import websiteCrd from './operators/website-crd.yaml?raw';
+import website from './operators/website.yaml?raw';
+
+import backupCrd from './operators/backup-crd.yaml?raw';
+import backup from './operators/backup.yaml?raw';
+// the controllers' sources as text (a glob: TypeScript would resolve a `.ts?raw` import as the module itself)
+const controllers = import.meta.glob<string>('./operators/*.controller.*', { query: '?raw', import: 'default', eager: true });
+const websiteController = controllers['./operators/website.controller.ts'];
+const backupController = controllers['./operators/backup.controller.js'];
 
 /** One file of an example: `path` is the tab's name ("overlays/prod/kustomization.yaml"). */
 export interface ExampleFile {
@@ -20,7 +29,7 @@ export interface ExampleFile {
 export interface Example {
   /** Stable id (`data-example`): "peekcart", "peekcart-kustomize", or the real file's base name. */
   id: string;
-  group: 'peekcart' | 'real';
+  group: 'peekcart' | 'operator' | 'real';
   title: string;
   /** One line: what it is and what to try. Markdown `code` and **bold** as written. */
   summary: string;
@@ -32,6 +41,8 @@ export interface Example {
   kustomizeDirs?: string[];
   /** Where a real manifest comes from (SOURCES.md). */
   source?: ManifestSource;
+  /** The tour that walks through it (src/scenarios/tours/*.tour.yaml id), if any. */
+  tour?: string;
 }
 
 const KUSTOMIZE_PREFIX = '../scenarios/kustomize/';
@@ -65,6 +76,33 @@ export const EXAMPLES: readonly Example[] = [
     load: () => Promise.resolve(peekcartKustomize()),
     main: 'overlays/prod/kustomization.yaml',
     kustomizeDirs: ['overlays/prod', 'overlays/dev', 'base'],
+  },
+  // user controllers (docs/user-controllers.md): the CRD, the controller tab, then an object
+  {
+    id: 'website-operator',
+    group: 'operator',
+    title: 'Website operator',
+    summary: 'A `Website` CRD and its controller in TypeScript: for each Website it keeps a Deployment and a Service (owned: they carry an ownerReference) and reports `status.readyReplicas`. Apply `website-crd.yaml`, press **Start controller** in `website.controller.ts`, then apply `website.yaml` and watch `website-controller` in the relay. Delete the Website: the garbage collector removes what it owned.',
+    load: () => Promise.resolve([
+      { path: 'website-crd.yaml', text: websiteCrd },
+      { path: 'website.controller.ts', text: websiteController },
+      { path: 'website.yaml', text: website },
+    ]),
+    main: 'website-crd.yaml',
+    tour: 'website-operator',
+  },
+  {
+    id: 'backup-operator',
+    group: 'operator',
+    title: 'Backup with a finalizer',
+    summary: 'A `Backup` CRD and its controller in JavaScript: a finalizer makes deleting a Backup wait until its copy in the "bucket" is cleaned up, and `requeueAfter` brings the controller back when the copy is done. Apply `backup-crd.yaml`, start `backup.controller.js`, apply `backup.yaml`, then `kubectl delete backup nightly`.',
+    load: () => Promise.resolve([
+      { path: 'backup-crd.yaml', text: backupCrd },
+      { path: 'backup.controller.js', text: backupController },
+      { path: 'backup.yaml', text: backup },
+    ]),
+    main: 'backup-crd.yaml',
+    tour: 'backup-operator',
   },
   ...parseSources(sourcesMd).flatMap((source): Example[] => {
     const key = Object.keys(realFiles).find((k) => baseName(k) === source.file);

@@ -10,12 +10,14 @@ import type { ApplyResult, ClusterApi, DiffOutput, EditorMarker, SessionLog } fr
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../worker/protocol';
 
 import { receiveTourBatch } from './tours/tour-store';
+import { receiveControllersBatch } from './controllers/controller-store';
 import { kubeStore } from './store/store';
 import { stepFilterOf } from './timeline/step-filter';
 import i18n from 'i18next';
 import { startAttach, type AttachHandle } from './attach/attach-client';
 import { engineStore, engineTarget } from './attach/engine';
 import type { ParsedTour, PodContainerServes, Step } from '../worker/protocol';
+import type { UserControllerSpec, UserControllerStatus } from '../cluster/user-controller/types';
 import { createWatchdog, type Watchdog } from './watchdog/watchdog';
 import { watchdogStore } from './watchdog/watchdog-store';
 import { acknowledgeAfter } from './store/back-pressure';
@@ -68,6 +70,7 @@ export function startCluster(): void {
     onBatch: (b) => {
       const folded = receiveBatch(b);
       receiveTourBatch(b);
+      receiveControllersBatch(b);
       return acknowledgeAfter(folded, b); // the worker sends the next batch once this one is folded (store/back-pressure.ts)
     },
     onStatus: (status, detail) => {
@@ -156,6 +159,9 @@ export const cluster = {
   diff: (text: string): Promise<DiffOutput> => api().diff(text),
   exportState: (): Promise<SessionLog> => api().exportState(),
   importState: (log: SessionLog): Promise<void> => api().importState(log),
+  /** Starts a user controller (or restarts it after an edit); resolves to the reason when it could not start. */
+  startController: (spec: UserControllerSpec): Promise<{ status?: UserControllerStatus; error?: string }> => api().startController(spec),
+  stopController: (name: string): Promise<void> => api().stopController(name),
   /** Test only (e2e crash recovery). */
   crash: (): Promise<void> => api().__crash(),
   /** Test only (e2e watchdog): the worker busy-loops for `ms` wall ms. */

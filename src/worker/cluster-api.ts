@@ -37,12 +37,15 @@ import { ScriptPlayer } from './script';
 import { PodTally, SUMMARY_ENTER_PODS, SUMMARY_LEAVE_PODS } from './pod-summary';
 import { FramedRun, importStride } from './import-frames';
 import type { ParsedTour, PodContainerServes } from './protocol';
+import type { UserControllerSpec, UserControllerStatus } from '../cluster/user-controller/types';
 
 /** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
 export interface ClusterLike {
   readonly options: { startMs?: number };
   readonly timings: { profile: string };
-  readonly clock: { runUntil(untilMs: number, stop?: () => boolean): boolean; nextAt(): number | undefined; nextDeadlineAt(): number | undefined };
+  readonly clock: { runUntil(untilMs: number, stop?: () => boolean): boolean; nextAt(): number | undefined; nextDeadlineAt(): number | undefined; readonly held?: boolean };
+  /** The learner's controllers (cluster/user-controller/manager.ts); absent from fakes. */
+  readonly userControllers?: { version: number; onIdle: (() => void) | null; list(): UserControllerStatus[]; stopAll(): void };
   readonly relay: { since(afterSeq: number): RelayHop[]; readonly lastSeq: number };
   apply(text: string, opts?: { dryRun?: 'server' | 'client' | false }): ApplyResult[];
   step(): boolean;
@@ -219,6 +222,14 @@ export class ClusterHost implements ClusterApi {
   /** The running `kubectl get -w` of the kubectl bar (kubectl/cmd/get-watch.ts), if any. */
   private watch: { id: number; session: GetWatchSession } | null = null;
   private watchSeq = 0;
+  /** User controllers' status version last sent to the UI (-1: send on the next batch). */
+  private controllersVersion = -1;
+  /** True while `importState` replays a log with user controllers (asynchronously): the loop does not tick meanwhile. */
+  private replaying = false;
+  /** Resolved when a held reconcile ends (the async replay waits on it). */
+  private idleWaiters: (() => void)[] = [];
+  /** A continuation after a held reconcile ended is scheduled. */
+  private resumeScheduled = false;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
   private readonly sessionCluster = { seed: 1, nodes: 3 };
 
@@ -235,7 +246,10 @@ export class ClusterHost implements ClusterApi {
     this.pauseWhenScriptDone = false;
     this.watch?.session.stop();
     this.watch = null;
+    (this.cluster as ClusterLike | undefined)?.userControllers?.stopAll();
     this.cluster = this.deps.createCluster();
+    if (this.cluster.userControllers) this.cluster.userControllers.onIdle = () => this.onEngineIdle();
+    this.controllersVersion = -1;
     this.gen++;
     this.objects = new ChangeBatcher();
     this.eventChanges = new ChangeBatcher();
@@ -293,10 +307,12 @@ export class ClusterHost implements ClusterApi {
    * rather than piling up a debt); without it, one slice of {@link TICK_BUDGET_MS}.
    */
   tick(): void {
+    if (this.replaying) return;
     const wall = this.deps.wallNow();
     const dt = Math.min(wall - this.lastWall, MAX_TICK_WALL_MS);
     this.lastWall = wall;
-    if (this.running && dt > 0) this.owedMs += dt * this.speed;
+    // a held clock (a reconcile awaiting its sandbox) stands still: no time is owed meanwhile
+    if (this.running && dt > 0 && !this.held()) this.owedMs += dt * this.speed;
     const whole = Math.floor(this.owedMs);
     if (this.running && whole > 0) {
       this.owedMs -= whole;
@@ -325,13 +341,77 @@ export class ClusterHost implements ClusterApi {
       this.fault = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       this.dirty = true;
     }
-    if (this.sliceTarget !== null && this.deps.setTimeout && !this.sliceScheduled) {
+    // held: the end of the reconcile resumes the slice (onEngineIdle)
+    if (this.sliceTarget !== null && this.deps.setTimeout && !this.sliceScheduled && !this.held()) {
       this.sliceScheduled = true;
       this.deps.setTimeout(() => {
         this.sliceScheduled = false;
         this.runSlice(SLICE_MS);
       }, 0);
     }
+  }
+
+  /** True while the engine's clock is held (sim/clock.ts `hold`). */
+  private held(): boolean {
+    return this.cluster.clock.held === true;
+  }
+
+  /**
+   * A held reconcile ended: the async replay goes on, and the live loop carries on with the
+   * slice it was running (after the current message: never inside the engine's call).
+   */
+  private onEngineIdle(): void {
+    this.dirty = true;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+    if (this.replaying || this.resumeScheduled || !this.deps.setTimeout) return;
+    this.resumeScheduled = true;
+    this.deps.setTimeout(() => {
+      this.resumeScheduled = false;
+      if (this.replaying) return;
+      if (this.sliceTarget !== null && this.running && !this.sliceScheduled) this.runSlice(SLICE_MS);
+      this.flush();
+    }, 0);
+  }
+
+  /** Resolves once the clock is not held (at once when it is not). */
+  private whenIdle(): Promise<void> {
+    if (!this.held()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  // ── user controllers (docs/user-controllers.md) ──
+  /**
+   * Starts a user controller, or restarts it with an edited source; recorded in the session
+   * log (a failed start too: it fails again the same way on replay). Returns its status, or
+   * `{error}` with the reason it could not start.
+   */
+  startController(spec: UserControllerSpec): { status?: UserControllerStatus; error?: string } {
+    const clean: UserControllerSpec = { name: String(spec.name), source: String(spec.source), ...(spec.code !== undefined ? { code: String(spec.code) } : {}), ...(spec.for ? { for: String(spec.for) } : {}), ...(spec.owns ? { owns: spec.owns.map(String) } : {}) };
+    this.record({ op: 'controller', spec: clean });
+    let out: { status?: UserControllerStatus; error?: string };
+    try {
+      out = { status: this.act('controller', () => this.engine().startController(clean)) };
+    } catch (e) {
+      out = { error: e instanceof Error ? e.message : String(e) };
+    }
+    this.dirty = true;
+    this.flush();
+    return out;
+  }
+
+  /** Stops a user controller; recorded. */
+  stopController(name: string): void {
+    this.record({ op: 'controllerStop', name: String(name) });
+    this.engine().stopController(String(name));
+    this.dirty = true;
+    this.flush();
+  }
+
+  /** Every user controller started since the reset, with its queue depth and last error. */
+  controllers(): UserControllerStatus[] {
+    return this.cluster.userControllers?.list() ?? [];
   }
 
   /** Runs the tour's next steps once its wait is over (an engine error pauses, as in tick). */
@@ -426,6 +506,7 @@ export class ClusterHost implements ClusterApi {
     while (c.now() - start < FAST_FORWARD_LIMIT_MS) {
       if (next === Infinity || c.now() < next) next = Math.min(next, c.deadlines().find((d) => d.at > start)?.at ?? Infinity);
       c.clock.runUntil(c.now() + 1000);
+      if (this.held()) break; // a reconcile awaits its sandbox: fast-forward ends at this instant
       if (c.relay.lastSeq > seen && c.relay.since(seen).some((h) => h.category !== 'heartbeat')) lastActive = c.now();
       seen = c.relay.lastSeq;
       // no deadline seen yet: wait longer (a timer may still be armed, e.g. a silent node's grace period)
@@ -463,6 +544,7 @@ export class ClusterHost implements ClusterApi {
       }
       const deadline = c.clock.nextDeadlineAt() === at;
       c.clock.runUntil(at);
+      if (this.held()) break; // a reconcile awaits its sandbox: the instant goes on after it
       if (deadline || (c.relay.lastSeq > before && c.relay.since(before).some(shows))) break;
     }
     return fired;
@@ -725,8 +807,10 @@ export class ClusterHost implements ClusterApi {
    * simulated time; held until `subscribe` when nobody is subscribed yet (a page load). The
    * batches after them are live.
    */
-  importState(log: SessionLog): void {
+  importState(log: SessionLog): void | Promise<void> {
     if (!isSessionLog(log)) throw new Error('not a kube-relay session');
+    // a user controller (started by the user or by a tour's step) may hold the clock: wait for its sandbox
+    if (log.actions.some((a) => a.op === 'controller' || (a.op === 'scenarioStep' && a.step.kind === 'controller'))) return this.importAsync(log);
     this.boot();
     this.importBatches = this.onBatch ? null : [];
     const c = this.cluster;
@@ -742,6 +826,50 @@ export class ClusterHost implements ClusterApi {
       this.replayFrame();
     }
     run.runTo(log.now);
+    this.running = log.running;
+    if ((SPEEDS as readonly number[]).includes(log.speed)) this.speed = log.speed;
+    this.owedMs = 0;
+    this.lastWall = this.deps.wallNow();
+    this.dirty = true;
+    this.flush();
+  }
+
+  /**
+   * {@link importState} of a log with user controllers: the same replay, but each time a
+   * reconcile holds the clock it waits for the sandbox's answer, then goes on with the rest of
+   * that instant (import-frames.ts `runTo` with `resume`). The loop does not tick meanwhile.
+   */
+  private async importAsync(log: SessionLog): Promise<void> {
+    this.boot();
+    this.replaying = true;
+    try {
+      this.importBatches = this.onBatch ? null : [];
+      const c = this.cluster;
+      this.replayFrame();
+      const run = new FramedRun(c, c.now(), importStride(log.now - c.now()), () => this.replayFrame());
+      const runTo = async (t: number) => {
+        let resume = false;
+        while (!run.runTo(t, resume)) {
+          await this.whenIdle();
+          resume = true;
+        }
+      };
+      for (const a of log.actions) {
+        await runTo(a.at);
+        this.log.push(a);
+        const first = c.relay.lastSeq + 1;
+        if (a.op === 'step' && a.until !== undefined) await runTo(a.until);
+        else if (a.op === 'fastForward') await runTo(a.until);
+        else this.replayAction(a, run);
+        if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind))) this.markStory(a.op === 'applyKustomize' ? 'apply' : a.op, first, a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : []);
+        run.catchUp();
+        this.replayFrame();
+      }
+      await runTo(log.now);
+      await this.whenIdle();
+    } finally {
+      this.replaying = false;
+    }
     this.running = log.running;
     if ((SPEEDS as readonly number[]).includes(log.speed)) this.speed = log.speed;
     this.owedMs = 0;
@@ -815,6 +943,12 @@ export class ClusterHost implements ClusterApi {
         case 'applyKustomize':
           this.applySeq = c.relay.lastSeq + 1;
           applyKustomize(c, a.files, a.dir);
+          break;
+        case 'controller':
+          this.engine().startController(a.spec);
+          break;
+        case 'controllerStop':
+          this.engine().stopController(a.name);
           break;
       }
     } catch {
@@ -948,6 +1082,7 @@ export class ClusterHost implements ClusterApi {
       fault: this.fault,
       ...this.dockerBatch(),
       ...summary,
+      ...this.controllersBatch(),
       script: this.script.status,
     };
   }
@@ -988,6 +1123,14 @@ export class ClusterHost implements ClusterApi {
       out.podSample = { rows: this.tally.sample((o) => this.row(o)).map((r) => ({ ...r, controllers })), total: this.tally.size };
     }
     return out;
+  }
+
+  /** `{controllers}` when a user controller's status changed since the last batch (always after a reset, once any exists). */
+  private controllersBatch(): { controllers?: UserControllerStatus[] } {
+    const uc = this.cluster.userControllers;
+    if (!uc || uc.version === this.controllersVersion) return {};
+    this.controllersVersion = uc.version;
+    return { controllers: uc.list() };
   }
 
   /** `{standalone}` when the docker engines changed since the last batch (always after a reset). */

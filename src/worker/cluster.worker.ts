@@ -9,6 +9,13 @@ import { BUILTIN_RESOURCES } from '../cluster/api/resources';
 import { describeRow } from '../cluster/kubectl/printers';
 import type { KObject } from '../cluster/api/types';
 import { ClusterHost } from './cluster-api';
+import { workerSandboxFactory, type SandboxPort } from './controller-sandbox';
+
+// user controllers (docs/user-controllers.md): one Web Worker each, started from this worker
+const controllerSandbox = workerSandboxFactory(
+  (name) => new Worker(new URL('./controller-sandbox.worker.ts', import.meta.url), { type: 'module', name: `controller ${name}` }) as unknown as SandboxPort,
+  { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+);
 
 const resourceByKind = new Map<string, string>();
 for (const r of BUILTIN_RESOURCES) {
@@ -20,7 +27,7 @@ const host = new ClusterHost({
   // act, is BOOT_MS later) and the toolbar counts from the boot (docs/ui-hooks.md: ms since the
   // cluster started; docs/time-model.md#boot-and-time-zero), so the toolbar, the nodes' AGE and every timestamp or time of day
   // (creationTimestamp, Events, relay notes) read the same simulated time.
-  createCluster: () => new Cluster({ seed: 1, nodes: 3, startMs: DEFAULT_START_MS + BOOT_MS }),
+  createCluster: () => new Cluster({ seed: 1, nodes: 3, startMs: DEFAULT_START_MS + BOOT_MS, controllerSandbox }),
   startMs: DEFAULT_START_MS,
   describeRow,
   // kinds added by a CustomResourceDefinition (Machine…): the plural of the kind in its group

@@ -28,7 +28,7 @@ export function importStride(spanMs: number): number {
 /** What a framed run needs of the cluster: its simulated clock (ms since the epoch). */
 export interface FramedClock {
   now(): number;
-  readonly clock: { runUntil(untilMs: number): boolean };
+  readonly clock: { runUntil(untilMs: number): boolean; readonly held?: boolean };
 }
 
 /** Runs a cluster's clock forward, calling `frame` at every stride boundary crossed. */
@@ -45,15 +45,22 @@ export class FramedRun {
     this.next = startMs + strideMs;
   }
 
-  /** Runs the clock to `untilMs` (ms since the epoch), stopping at each boundary for a frame. */
-  runTo(untilMs: number): void {
-    while (this.c.now() < untilMs) {
-      this.c.clock.runUntil(Math.min(untilMs, this.next));
+  /**
+   * Runs the clock to `untilMs` (ms since the epoch), stopping at each boundary for a frame.
+   * Returns false when the clock is held (a user controller's reconcile awaits its sandbox,
+   * sim/clock.ts `hold`): call again with `resume` once it is released, to fire the rest of
+   * the instant it stopped at.
+   */
+  runTo(untilMs: number, resume = false): boolean {
+    while (this.c.now() < untilMs || resume) {
+      resume = false;
+      if (!this.c.clock.runUntil(Math.min(untilMs, this.next)) && this.c.clock.held) return false;
       if (this.c.now() >= this.next) {
         this.frame();
         this.catchUp();
       }
     }
+    return true;
   }
 
   /** After the clock moved by other means (a `step` action): the next boundary is after now. */

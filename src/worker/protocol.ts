@@ -30,6 +30,7 @@ import type { StandaloneContainer } from '../cluster/docker/standalone';
 import type { Step, Scenario } from '../cluster/scenario/scenario';
 import type { StepResult } from '../cluster/scenario/runner';
 import type { ScriptStatus } from './script';
+import type { UserControllerSpec, UserControllerStatus } from '../cluster/user-controller/types';
 
 /** One container's entry of {@link ClusterApi.podServes}. */
 export interface PodContainerServes {
@@ -158,6 +159,8 @@ export interface TickBatch {
   standalone?: StandaloneContainer[];
   /** Scenario steps a tour queued on the live cluster (worker/script.ts). */
   script?: ScriptStatus;
+  /** The user controllers (docs/user-controllers.md): the whole list, sent when any status changed. */
+  controllers?: UserControllerStatus[];
   /**
    * Set on the batches `importState` rebuilds from the session log: the batches the session
    * would have sent had it run live (the first a reset, then one after each recorded action
@@ -230,7 +233,13 @@ export interface ClusterApi {
   /** The session log (cluster options + user actions with simulated times) for persistence. */
   exportState(): SessionLog;
   /** Replays a session log on a fresh cluster (same seed ⇒ same state). */
-  importState(log: SessionLog): void;
+  importState(log: SessionLog): void | Promise<void>;
+  /** Starts a user controller, or restarts it after an edit (docs/user-controllers.md); recorded in the session log. */
+  startController(spec: UserControllerSpec): { status?: UserControllerStatus; error?: string };
+  /** Stops a user controller; recorded. */
+  stopController(name: string): void;
+  /** The user controllers' status. */
+  controllers(): UserControllerStatus[];
   /** Test only: crashes the worker (an uncaught error), for the crash-recovery test. */
   __crash(): void;
   /**

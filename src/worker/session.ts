@@ -7,6 +7,7 @@
  */
 import type { TrafficRequest, WorkloadLoad } from '../cluster/userland/traffic-types';
 import type { Step } from '../cluster/scenario/scenario';
+import type { UserControllerSpec } from '../cluster/user-controller/types';
 
 /** One user action, at simulated ms since the epoch (the cluster clock before the action). */
 export type SessionAction =
@@ -30,7 +31,11 @@ export type SessionAction =
   /** an nslookup from the DNS tool: changes no object, but its queries are relay hops */
   | { at: number; op: 'dnsLookup'; name: string; namespace: string }
   /** `kubectl apply -k DIR` of the editor's tabs (path → text); replayed by building them again (worker/kustomize.ts) */
-  | { at: number; op: 'applyKustomize'; files: Record<string, string>; dir: string };
+  | { at: number; op: 'applyKustomize'; files: Record<string, string>; dir: string }
+  /** a user controller started, or restarted after an edit (docs/user-controllers.md): its source and compiled code */
+  | { at: number; op: 'controller'; spec: UserControllerSpec }
+  /** a user controller stopped */
+  | { at: number; op: 'controllerStop'; name: string };
 
 export interface SessionLog {
   format: 'kube-relay-session';

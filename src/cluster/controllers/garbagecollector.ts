@@ -81,12 +81,30 @@ export class GarbageCollector {
   /** informers of the watched kinds, by "group/resource" (owner lookups read their caches) */
   private readonly informers = new Map<string, SharedInformer>();
 
-  /** Registers handlers for every resource in {@link GC_RESOURCES} on the shared factory. */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory, resources: [string, string][] = GC_RESOURCES) {
+  /**
+   * Registers handlers for every resource in {@link GC_RESOURCES} on the shared factory, and
+   * monitors the kinds of established CustomResourceDefinitions as they come (graph_builder.go
+   * syncMonitors: upstream finds them through discovery), so that the dependents of a custom
+   * resource (a user controller's Deployment owned by a Website) are collected when it goes.
+   */
+  constructor(private readonly ctx: ComponentContext, private readonly factory: SharedInformerFactory, resources: [string, string][] = GC_RESOURCES) {
     this.client = ctx.client({ ...users.controller('generic-garbage-collector'), participant: GarbageCollectorName });
     this.queue = new RateLimitingQueue('garbage-collector', ctx.clock, ctx.relay, (key) => this.process(key));
-    for (const [group, resource] of resources) {
-      const inf = informers.informerFor(group, resource);
+    for (const [group, resource] of resources) this.monitor(group, resource, false);
+    const crds = factory.informerFor('apiextensions.k8s.io', 'customresourcedefinitions');
+    crds.addCacheListener((_k, _old, crd) => {
+      const spec = crd?.spec as { group?: string; names?: { plural?: string } } | undefined;
+      const established = (crd?.status?.conditions as { type: string; status: string }[] | undefined)?.some((c) => c.type === 'Established' && c.status === 'True');
+      if (spec?.group && spec.names?.plural && established) this.monitor(spec.group, spec.names.plural, true);
+    });
+  }
+
+  /** Watches one resource into the graph (once); `start`: its informer starts now (the factory already did the others). */
+  private monitor(group: string, resource: string, start: boolean): void {
+    if (this.informers.has(`${group}/${resource}`)) return;
+    if (start && !this.ctx.api.registry.forResource(group, resource)) return;
+    {
+      const inf = this.factory.informerFor(group, resource);
       const info = inf.info;
       this.informers.set(`${group}/${resource}`, inf);
       inf.addEventHandler({
@@ -97,6 +115,8 @@ export class GarbageCollector {
         onUpdate: (old, o) => this.observe(info, o, old),
         onDelete: (o) => this.forget(o),
       });
+      // a CRD established after the start: list and watch it from now (its informer is new)
+      if (start) inf.start();
     }
   }
 

@@ -10,6 +10,7 @@ import type { RelayHop } from '../relay/relay-event';
 import type { Scenario, Step, PodPick } from './scenario';
 import type { StandaloneContainer } from '../docker/standalone';
 import type { TrafficResult } from '../userland/traffic-types';
+import type { SandboxFactory } from '../user-controller/types';
 
 export const KUBERNETES_VERSION = 'v1.33';
 
@@ -59,6 +60,10 @@ export interface RunnerIO {
   readFile(path: string): string;
   /** Renders a kustomization folder as `kubectl kustomize` would (optional). */
   kustomize?(path: string): string;
+  /** Where `controller` steps run the learner's code (headless: src/cli/controller-vm.ts). */
+  controllerSandbox?: SandboxFactory;
+  /** JavaScript of a controller's source (TypeScript types stripped); `file` is its path, or "" when inline. Default: the source as is. */
+  compileController?(source: string, file: string): string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
@@ -155,6 +160,17 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
         r.requests = cluster.sendRequests({ source, url: step.url, count: step.count });
         break;
       }
+      case 'controller': {
+        const source = step.source ?? io.readFile(step.file!);
+        const code = io.compileController ? io.compileController(source, step.file ?? '') : source;
+        cluster.startController({ name: step.name, source, code, ...(step.for ? { for: step.for } : {}), ...(step.owns ? { owns: step.owns } : {}) });
+        r.target = step.name;
+        break;
+      }
+      case 'stopController':
+        cluster.stopController(step.name);
+        r.target = step.name;
+        break;
       case 'setLoad':
         cluster.loads.set({ namespace: step.namespace, workload: step.workload, totalCpuMillicores: step.cpuMillicores });
         r.target = `${step.namespace}/${step.workload}`;
@@ -169,7 +185,7 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
 
 /** Plays a whole scenario on a new cluster and returns the result. */
 export function runScenario(sc: Scenario, io: RunnerIO): ScenarioResult {
-  const cluster = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, relayCapacity: 1_000_000 });
+  const cluster = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, relayCapacity: 1_000_000, controllerSandbox: io.controllerSandbox });
   const steps: StepResult[] = [];
   const snapshots: Snapshot[] = [];
   sc.steps.forEach((s, i) => steps.push(runStep(cluster, s, i, io, snapshots)));

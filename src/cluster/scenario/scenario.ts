@@ -38,7 +38,10 @@ export type Step =
   | { kind: 'note'; text: Record<string, string> }
   | { kind: 'dockerRun'; run: DockerRunSpec }
   | { kind: 'request'; from: RequestFrom; url: string; count: number }
-  | { kind: 'setLoad'; namespace: string; workload: string; cpuMillicores: number };
+  | { kind: 'setLoad'; namespace: string; workload: string; cpuMillicores: number }
+  /** starts (or restarts) a user controller (docs/user-controllers.md): its source inline or from a file */
+  | { kind: 'controller'; name: string; source?: string; file?: string; for?: string; owns?: string[] }
+  | { kind: 'stopController'; name: string };
 
 /** Who sends a scenario `request`: an off-cluster client, a named Pod, or the index-th Pod a selector picks. */
 export type RequestFrom = { kind: 'external' } | { kind: 'pod'; namespace: string; name: string } | { kind: 'pick'; pick: PodPick };
@@ -55,7 +58,7 @@ export interface Scenario {
 
 export { ScenarioError };
 
-const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note', 'dockerRun', 'request', 'setLoad'];
+const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note', 'dockerRun', 'request', 'setLoad', 'controller', 'stopController'];
 
 function fail(where: string, msg: string): never {
   throw new ScenarioError(`${where}: ${msg}`);
@@ -209,6 +212,26 @@ function parseStep(raw: unknown, i: number): Step {
       if (!Number.isFinite(cpu) || cpu < 0 || cpu > 1e12) fail(where, 'cpu must be a non-negative quantity such as 900m or 2');
       return { kind, namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where), workload: str(v.workload, where, 'workload'), cpuMillicores: Math.round(cpu) };
     }
+    case 'controller': {
+      // {name, source | file, for?, owns?}: a user controller (user-controller/)
+      if (!isObj(v)) fail(where, 'expected {name, source or file, for?, owns?}');
+      checkFields(v, where, ['name', 'source', 'file', 'for', 'owns']);
+      const name = str(v.name, where, 'name');
+      const errs = isDNS1123Label(name);
+      if (errs.length) fail(where, `name: Invalid value: ${JSON.stringify(name)}: ${errs.join(', ')}`);
+      if ((v.source === undefined) === (v.file === undefined)) fail(where, 'give exactly one of source (the code) and file (a path relative to the scenario file)');
+      const owns = v.owns === undefined ? undefined : v.owns;
+      if (owns !== undefined && (!Array.isArray(owns) || owns.some((o) => typeof o !== 'string' || o === ''))) fail(where, 'owns must be a list of kinds such as deployments.apps');
+      return {
+        kind,
+        name,
+        ...(v.source !== undefined ? { source: str(v.source, where, 'source') } : { file: str(v.file, where, 'file') }),
+        ...(v.for !== undefined ? { for: str(v.for, where, 'for') } : {}),
+        ...(owns !== undefined ? { owns: owns as string[] } : {}),
+      };
+    }
+    case 'stopController':
+      return { kind, name: str(v, where, 'the controller name') };
     default:
       return fail(`steps[${i}]`, `unknown step ${JSON.stringify(kind)} (expected one of ${STEP_KINDS.join(', ')})`);
   }

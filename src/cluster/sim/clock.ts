@@ -59,6 +59,8 @@ export class SimClock {
   private deadlineCount = 0;
   private rfcAt = NaN;
   private rfc = '';
+  /** Open holds ({@link hold}): while any is open, {@link runUntil} fires nothing. */
+  private holds = 0;
   /** Called after each fired timer; the cluster uses it to count activity. */
   onFire: ((info: TimerInfo | undefined) => void) | null = null;
 
@@ -143,6 +145,7 @@ export class SimClock {
    * @returns true when the window was completed.
    */
   runUntil(untilMs: number, stop?: () => boolean): boolean {
+    if (this.holds > 0) return false;
     for (;;) {
       this.dropCancelled();
       const t = this.heap.peek();
@@ -153,10 +156,32 @@ export class SimClock {
       if (t.at > this.nowMs) this.nowMs = t.at;
       t.fn();
       this.onFire?.(t.info);
-      if (stop?.()) return false;
+      if (this.holds > 0 || stop?.()) return false;
     }
     if (untilMs > this.nowMs) this.nowMs = untilMs;
     return true;
+  }
+
+  /**
+   * Holds the clock at this instant until the returned release is called (once; later calls
+   * do nothing): meanwhile {@link runUntil} fires no timer and does not move the time, and
+   * returns false. A component whose work at this instant is answered asynchronously (a user
+   * controller's reconcile in its sandbox, user-controller/controller.ts) holds the clock so
+   * that simulated time stands still until the answer, whatever the wall time it takes.
+   */
+  hold(): () => void {
+    this.holds++;
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      this.holds--;
+    };
+  }
+
+  /** True while a {@link hold} is open. */
+  get held(): boolean {
+    return this.holds > 0;
   }
 
   /** Advances by `ms` simulated milliseconds, firing what falls due. */

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../cluster/scenario/scenario';
 import { runScenario, type ScenarioResult, type Snapshot } from '../../cluster/scenario/runner';
 import type { KObject } from '../../cluster/api/types';
+import { vmSandboxFactory } from '../../cli/controller-vm';
+import { compileController } from '../../cli/controller-compile';
 
 const DIR = __dirname;
 const FILES = readdirSync(DIR).filter((f) => f.endsWith('.tour.yaml')).sort();
@@ -89,10 +91,38 @@ const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
     expect(byName(r.final, 'Deployment', 'web')!.spec?.replicas).toBe(2);
     expect(running(r.final, 'web-')).toHaveLength(2);
   },
+  '8-website-operator.tour.yaml': (r) => {
+    const site = byName(snap(r, 'running'), 'Website', 'blog')!;
+    expect(site.status?.readyReplicas).toBe(2);
+    for (const kind of ['Deployment', 'Service']) expect(byName(snap(r, 'running'), kind, 'blog')!.metadata.ownerReferences).toEqual([{ apiVersion: 'demo.kube-relay.dev/v1', kind: 'Website', name: 'blog', uid: site.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(r.relay.some((h) => h.from === 'website-controller' && h.verb === 'update' && h.resource === 'deployments')).toBe(true);
+    expect(['Website', 'Deployment', 'ReplicaSet', 'Pod'].flatMap((k) => live(r.final, k, 'blog'))).toEqual([]);
+    expect(byName(r.final, 'Service', 'blog')).toBeUndefined();
+  },
+  '9-backup-operator.tour.yaml': (r) => {
+    const inProgress = byName(snap(r, 'in-progress'), 'Backup', 'nightly')!;
+    expect([inProgress.metadata.finalizers, inProgress.status?.phase]).toEqual([['demo.kube-relay.dev/bucket-cleanup'], 'InProgress']);
+    const done = byName(snap(r, 'completed'), 'Backup', 'nightly')!;
+    expect(Date.parse(done.status?.completedAt) - Date.parse(done.status?.startedAt)).toBe(10_000);
+    expect(byName(snap(r, 'completed'), 'ConfigMap', 'bucket-nightly')).toBeDefined();
+    expect([byName(r.final, 'Backup', 'nightly'), byName(r.final, 'ConfigMap', 'bucket-nightly')]).toEqual([undefined, undefined]);
+  },
 };
 
+/** The tours' controllers are the gallery's: the same source (the Website's compiled from its TypeScript). */
+describe('the operator tours run the gallery\'s controllers', () => {
+  const ops = join(DIR, '../../examples/operators');
+  it.each([
+    ['8-website-operator.tour.yaml', compileController(readFileSync(join(ops, 'website.controller.ts'), 'utf8'), 'website.controller.ts')],
+    ['9-backup-operator.tour.yaml', readFileSync(join(ops, 'backup.controller.js'), 'utf8')],
+  ])('%s', (file, source) => {
+    const sc = parseScenario(parse(readFileSync(join(DIR, file), 'utf8')));
+    expect(sc.steps.find((s) => s.kind === 'controller')).toMatchObject({ source });
+  });
+});
+
 describe('guided tours (src/scenarios/tours)', () => {
-  it('there are the seven tours, each with an outcome check', () => {
+  it('there are the nine tours, each with an outcome check', () => {
     expect(FILES).toEqual(Object.keys(OUTCOMES));
   });
 
@@ -104,7 +134,7 @@ describe('guided tours (src/scenarios/tours)', () => {
       const notes = sc.steps.filter((s) => s.kind === 'note');
       expect(notes.length).toBeGreaterThanOrEqual(2);
       for (const n of notes) expect(n.kind === 'note' && Object.keys(n.text).sort()).toEqual(['en', 'ko']);
-      const r = runScenario(sc, { readFile: () => '' });
+      const r = runScenario(sc, { readFile: () => '', controllerSandbox: vmSandboxFactory() });
       expect(r.steps.filter((s) => s.error).map((s) => `${s.step}: ${s.error}`)).toEqual([]);
       expect(r.steps.filter((s) => s.settled === false).map((s) => s.index)).toEqual([]);
       OUTCOMES[file](r);

@@ -4,7 +4,8 @@
  */
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { cluster } from '../cluster-client';
-import { activeTabId, getEditorText, setApiMarkers, useTabs } from './editor-bridge';
+import { activeTabId, getEditorText, isControllerTab, setApiMarkers, tabsStore, useTabs } from './editor-bridge';
+import { ControllerBar } from '../controllers/ControllerBar';
 import { ApplyResults } from './ApplyResults';
 import { TabBar } from './TabBar';
 import { KustomizeBar } from './KustomizeBar';
@@ -33,9 +34,11 @@ export function EditorPane() {
   const [output, setOutput] = useState<Output>(null);
   const [shared, setShared] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const controllerTab = isControllerTab(fileName);
 
   const apply = useCallback(async () => {
     const id = activeTabId();
+    if (isControllerTab(tabsStore.getState().tabs.find((t) => t.id === id)?.name ?? '')) return; // Ctrl/⌘+Enter in a controller tab: not a manifest
     const text = getEditorText();
     setOutput(null);
     await cluster.apply(text);
@@ -82,15 +85,19 @@ export function EditorPane() {
     <section className="pane editor-pane" aria-label="Manifest">
       <header className="pane-header">
         <h2>{fileName}</h2>
-        <button type="button" className="primary" data-testid="apply" onClick={onApply} disabled={applying} title={`kubectl apply -f - < ${fileName} (Ctrl/⌘+Enter)`}>
-          Apply
-        </button>
-        <button type="button" data-testid="diff" onClick={run(diff)} title={`kubectl diff -f ${fileName}`}>
-          Diff
-        </button>
-        <button type="button" data-testid="dry-run" onClick={run(dryRun)} title={`kubectl apply --dry-run=server -f ${fileName}`}>
-          Dry run
-        </button>
+        {!controllerTab && (
+          <>
+            <button type="button" className="primary" data-testid="apply" onClick={onApply} disabled={applying} title={`kubectl apply -f - < ${fileName} (Ctrl/⌘+Enter)`}>
+              Apply
+            </button>
+            <button type="button" data-testid="diff" onClick={run(diff)} title={`kubectl diff -f ${fileName}`}>
+              Diff
+            </button>
+            <button type="button" data-testid="dry-run" onClick={run(dryRun)} title={`kubectl apply --dry-run=server -f ${fileName}`}>
+              Dry run
+            </button>
+          </>
+        )}
         <details className="session-menu">
           <summary data-testid="session-menu" title="Share, export, import">
             ⋯
@@ -133,7 +140,7 @@ export function EditorPane() {
         </details>
       </header>
       <TabBar />
-      <KustomizeBar onOutput={onKustomizeOutput} />
+      {controllerTab ? <ControllerBar fileName={fileName} /> : <KustomizeBar onOutput={onKustomizeOutput} />}
       <div className="editor-host" data-testid="editor">
         <Suspense fallback={<div className="loading">Loading editor…</div>}>
           <YamlEditor onApply={onApply} />

@@ -9,8 +9,8 @@
  * computes the positions, the main thread never parses YAML. Ctrl/Cmd+Enter applies.
  */
 import { useEffect, useRef } from 'react';
-import { monaco } from './monaco-setup';
-import { attachEditor, detachEditor, getTabText, noteEdit, tabsStore, takePendingMarkers, type EditorHandle } from './editor-bridge';
+import { compileControllerModel, loadKubernetesTypes, monaco } from './monaco-setup';
+import { attachEditor, detachEditor, getTabText, isControllerTab, noteEdit, tabsStore, takePendingMarkers, type EditorHandle } from './editor-bridge';
 import { cluster } from '../cluster-client';
 import type { EditorMarker } from '../../worker/protocol';
 
@@ -27,7 +27,16 @@ const OWNER = 'apiserver';
 
 /** A kustomization file is not a Kubernetes object: no k8s schema, no apiserver dry run. */
 const isKustomization = (id: string) => /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(tabsStore.getState().tabs.find((t) => t.id === id)?.name ?? '');
-const uriOf = (id: string) => monaco.Uri.parse(`file:///kube-relay/${id}.${isKustomization(id) ? 'kustomization' : 'k8s'}.yaml`);
+/** A controller tab (docs/user-controllers.md): TypeScript or JavaScript, no dry run. */
+const controllerLang = (id: string): 'typescript' | 'javascript' | null => {
+  const name = tabsStore.getState().tabs.find((t) => t.id === id)?.name ?? '';
+  return isControllerTab(name) ? (name.endsWith('.ts') ? 'typescript' : 'javascript') : null;
+};
+const uriOf = (id: string) => {
+  const lang = controllerLang(id);
+  if (lang) return monaco.Uri.parse(`file:///kube-relay/${id}.controller.${lang === 'typescript' ? 'ts' : 'js'}`);
+  return monaco.Uri.parse(`file:///kube-relay/${id}.${isKustomization(id) ? 'kustomization' : 'k8s'}.yaml`);
+};
 
 /** The marker on line 1 of a file too large for the dry run on every edit. */
 function largeFileMarker(chars: number): monaco.editor.IMarkerData {
@@ -70,6 +79,7 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
      * model is edited as plain text (no completion or schema checks; Apply still validates).
      */
     const fitLanguage = (model: monaco.editor.ITextModel) => {
+      if (/\.controller\.(ts|js)$/.test(model.uri.path)) return;
       const want = model.getValueLength() > DRY_RUN_MAX_CHARS ? 'plaintext' : 'yaml';
       if (model.getLanguageId() !== want) monaco.editor.setModelLanguage(model, want);
     };
@@ -79,7 +89,7 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       if (!model || model.isDisposed()) return;
       const version = model.getVersionId();
       const text = model.getValue(monaco.editor.EndOfLinePreference.LF);
-      if (isKustomization(id)) return;
+      if (isKustomization(id) || controllerLang(id)) return;
       if (text.length > DRY_RUN_MAX_CHARS) {
         // too big to check on every edit: say so where the eye is (Apply still asks the apiserver),
         // unless Apply has already marked this very version with the apiserver's answer
@@ -104,7 +114,8 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       let model = models.get(id);
       if (model && !model.isDisposed()) return model;
       const uri = uriOf(id);
-      model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(getTabText(id), 'yaml', uri);
+      model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(getTabText(id), controllerLang(id) ?? 'yaml', uri);
+      if (controllerLang(id)) void loadKubernetesTypes();
       model.setEOL(monaco.editor.EndOfLineSequence.LF);
       fitLanguage(model);
       models.set(id, model);
@@ -158,6 +169,7 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
         }
       },
     };
+    handle.compile = (id) => compileControllerModel(modelFor(id));
     attachEditor(handle);
     const pending = takePendingMarkers();
     if (pending) handle.setApiMarkers(pending.id, pending.markers);
@@ -166,6 +178,17 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
     // tab switches: show the tab's model (created on first use)
     let shown = tabsStore.getState().active;
     const unsubscribe = tabsStore.subscribe((s) => {
+      // a renamed tab whose kind changed (untitled.yaml → my.controller.ts): a model of the new kind, same text
+      for (const t of s.tabs) {
+        const m = models.get(t.id);
+        if (!m || m.isDisposed() || m.uri.toString() === uriOf(t.id).toString()) continue;
+        const text = m.getValue(monaco.editor.EndOfLinePreference.LF);
+        models.delete(t.id);
+        const next = modelFor(t.id);
+        next.setValue(text);
+        if (t.id === shown) editor.setModel(next);
+        m.dispose();
+      }
       if (s.active === shown) return;
       shown = s.active;
       editor.setModel(modelFor(s.active));

@@ -34,6 +34,24 @@ export interface EditorHandle {
   dispose(id: string): void;
   markers(): { severity: number; message: string; line: number; owner: string }[];
   setApiMarkers(id: string, markers: EditorMarker[]): void;
+  /** The JavaScript a controller tab's source compiles to (TypeScript's emit; JavaScript as is). */
+  compile?(id: string): Promise<string>;
+}
+
+/** A controller tab (docs/user-controllers.md): `NAME.controller.ts` or `NAME.controller.js`. */
+export function isControllerTab(name: string): boolean {
+  return /\.controller\.(ts|js)$/.test(name);
+}
+
+/** The controller a tab starts: its file name's stem as a DNS-1123 label plus `-controller` (`website.controller.ts` → `website-controller`). */
+export function controllerNameOf(tabName: string): string {
+  const stem = (tabName.split('/').pop() ?? '').replace(/\.controller\.(ts|js)$/, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 52);
+  return `${stem || 'my'}-controller`;
+}
+
+/** The JavaScript of a controller tab (the mounted editor compiles TypeScript; before it mounts, the text as is). */
+export function compileTab(id: string): Promise<string> {
+  return handle?.compile ? handle.compile(id) : Promise.resolve(getTabText(id));
 }
 
 let counter = 1;

@@ -12,6 +12,7 @@ import { openFiles } from '../editor/editor-bridge';
 import { setNotice } from '../store/actions';
 import { RichText } from './RichText';
 import { setGalleryOpen, useGalleryOpen } from './gallery-state';
+import { startTour } from '../tours/tour-actions';
 
 async function openExample(ex: Example): Promise<void> {
   try {
@@ -48,6 +49,21 @@ const ExampleCard = memo(function ExampleCard({ ex }: { ex: Example }) {
       <p className="example-summary">
         <RichText text={ex.summary} />
       </p>
+      {ex.tour && (
+        <button
+          type="button"
+          className="mini"
+          data-testid="example-tour"
+          data-tour={ex.tour}
+          onClick={(e) => {
+            e.stopPropagation();
+            setGalleryOpen(false);
+            void startTour(ex.tour!);
+          }}
+        >
+          {t('gallery.tour')}
+        </button>
+      )}
       {ex.source && (
         <p className="example-source" data-testid="example-source">
           {t('gallery.source')}{' '}
@@ -80,6 +96,7 @@ export const Gallery = memo(function Gallery() {
   if (!open) return null;
   const groups: [Example['group'], string][] = [
     ['peekcart', t('gallery.peekcart')],
+    ['operator', t('gallery.operator')],
     ['real', t('gallery.real')],
   ];
   return (

@@ -23,6 +23,7 @@ import { selectTopology } from '../store/selectors';
 import { select } from '../store/actions';
 import { layoutGraph, type Layout } from './layout';
 import { buildModel, type GraphModel } from './model';
+import { selectRunningNames, useControllers } from '../controllers/controller-store';
 import { READABLE_ZOOM, type Pane, type Positions } from './placement';
 import { useElkPositions } from './elk-positions';
 import { nodeTypes, edgeTypes } from './node-types';
@@ -106,7 +107,11 @@ function Graph() {
     return { width, height };
   }, [paneKey]);
   const summaryNodes = useKubeStore(selectSummaryShape);
-  const model = useMemo(() => withPodSummaries(buildModel(topology, view, sizing), summaryNodes, measureText), [topology, view, summaryNodes]);
+  const userNames = useControllers(selectRunningNames);
+  const model = useMemo(
+    () => withPodSummaries(buildModel(topology, view, { ...sizing, userControllers: userNames ? userNames.split(',') : [] }), summaryNodes, measureText),
+    [topology, view, summaryNodes, userNames],
+  );
   const elk = useElkPositions(model, pane);
   const [relayout] = useState(createRelayout);
   const layout = useMemo(() => relayout(model, elk.positions), [relayout, model, elk.positions]);

@@ -2,7 +2,7 @@
 import type { Edge, Node } from '@xyflow/react';
 
 export type NodeGroupData = { key: string; name: string; controlPlane: boolean; width: number; height: number };
-export type ComponentData = { card: string; title: string; subtitle: string; items?: string[]; /** the whole story behind a short subtitle (tooltip) */ tip?: string };
+export type ComponentData = { card: string; title: string; subtitle: string; items?: string[]; /** the whole story behind a short subtitle (tooltip) */ tip?: string; /** a user controller's card (docs/user-controllers.md) */ user?: boolean };
 /** A node agent card: the kubelet (with containerd) or kube-proxy. */
 export type KubeletData = { node: string; role: 'kubelet' | 'kube-proxy' };
 export type PodData = { key: string };

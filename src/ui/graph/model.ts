@@ -29,6 +29,7 @@ import {
   kubeProxyCard,
   kubeletCard,
   linkId,
+  userControllerCard,
 } from './participants';
 
 /**
@@ -152,6 +153,8 @@ export interface Sizing {
   measure: Measure;
   /** The summary an object card shows now (object-summary.ts), or undefined when unknown. */
   cardText?: (key: string) => CardText | undefined;
+  /** The running user controllers (docs/user-controllers.md): a card each in the control-plane strip, after coredns. */
+  userControllers?: readonly string[];
 }
 
 /** Widest STATUS a Pod card reserves room for (kubectl's common Pod statuses). */
@@ -262,6 +265,13 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   for (const [id, min, title, subtitle] of STRIP_CHIPS) {
     const w = chipW(min, title, subtitle);
     chip(id, ax, STRIP_A_Y, w, 38, title, subtitle, id === CONTROLLER_MANAGER_CARD ? CONTROLLERS.join(' · ') : undefined);
+    relay(id, 'b', 't');
+    ax += w + STRIP_GAP;
+  }
+  for (const name of sizing.userControllers ?? []) {
+    const id = userControllerCard(name);
+    const w = chipW(100, name, 'your controller');
+    addChild({ id, type: 'component', parentId: cpId, position: { x: ax, y: STRIP_A_Y }, width: w, height: 38, data: { card: id, title: name, subtitle: 'your controller', user: true } });
     relay(id, 'b', 't');
     ax += w + STRIP_GAP;
   }

@@ -11,6 +11,19 @@ export const KUBECTL_CARD = 'client:kubectl';
 /** CoreDNS (the kube-dns Service's backend; relay participant `coredns`). */
 export const COREDNS_CARD = 'cp:coredns';
 
+/** The card id of a user controller (docs/user-controllers.md), drawn in the control plane. */
+export function userControllerCard(name: string): string {
+  return `user:${name}`;
+}
+
+/** Relay participants that are user controllers (their names), set from the worker's list. */
+let userControllers: ReadonlySet<string> = new Set();
+
+/** Sets which participants are user controllers (controllers/controller-store.ts). */
+export function setUserControllerParticipants(names: readonly string[]): void {
+  userControllers = new Set(names);
+}
+
 /** The card id of a kubelet (the card stands for the node's kubelet and its containerd). */
 export function kubeletCard(node: string): string {
   return `kubelet/${node}`;
@@ -26,6 +39,7 @@ export function cardOfParticipant(p: string): string | null {
   if (p === 'kube-apiserver') return APISERVER_CARD;
   if (p === 'etcd') return ETCD_CARD;
   if (p === 'kube-scheduler') return SCHEDULER_CARD;
+  if (userControllers.has(p)) return userControllerCard(p);
   if (p.endsWith('-controller')) return CONTROLLER_MANAGER_CARD;
   const slash = p.indexOf('/');
   if (slash > 0) {

@@ -225,6 +225,8 @@ export const en = {
     close: 'Close',
     hint: 'Opening an example puts its files into editor tabs. Nothing is applied until you press Apply (or Apply -k).',
     peekcart: 'peekcart, the seed\'s app',
+    tour: 'Take the tour',
+    operator: 'Your own controller',
     real: 'Real manifests',
     realNote: 'Copied word for word from public repositories (Apache-2.0); each names its source.',
     source: 'Source:',

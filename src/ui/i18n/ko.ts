@@ -232,6 +232,8 @@ export const ko: Messages = {
     close: '닫기',
     hint: '예제를 열면 파일이 편집기 탭으로 들어간다. Apply(또는 Apply -k)를 누르기 전에는 아무것도 적용되지 않는다.',
     peekcart: 'peekcart, 시드의 앱',
+    tour: '투어 보기',
+    operator: '직접 만드는 컨트롤러',
     real: '실제 매니페스트',
     realNote: '공개 저장소에서 그대로 복사했다(Apache-2.0). 각각 출처를 밝힌다.',
     source: '출처:',

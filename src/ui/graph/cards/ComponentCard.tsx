@@ -6,8 +6,14 @@ import { APISERVER_CARD } from '../participants';
 import { Handles } from './Handles';
 import { Flash } from './Flash';
 import { useHopHighlight } from './useHopHighlight';
+import { UserControllerCard } from '../../controllers/UserControllerCard';
 
 export const ComponentCard = memo(function ComponentCard({ data }: NodeProps<ComponentFlowNode>) {
+  if (data.user) return <UserControllerCard card={data.card} name={data.title} />;
+  return <PlainComponentCard data={data} />;
+});
+
+function PlainComponentCard({ data }: { data: ComponentFlowNode['data'] }) {
   const lit = useHopHighlight(data.card);
   return (
     <div className={`card component ${data.card === APISERVER_CARD ? 'apiserver' : ''} ${lit ? 'hop-lit' : ''}`} data-testid="component-card" data-component={data.title}>
@@ -26,4 +32,4 @@ export const ComponentCard = memo(function ComponentCard({ data }: NodeProps<Com
       )}
     </div>
   );
-});
+}
