@@ -6,7 +6,7 @@
  * aliases, nesting), nodes.ts validates node entries as kube-apiserver validates Nodes,
  * limits.ts holds the bounds (simulated time, node and step counts).
  */
-import { formatDuration, parseDuration } from './duration';
+import { formatDuration, parseDuration } from '../util/duration';
 import { ScenarioError, checkFields, isObj, kindOf } from './fields';
 import { nodeConfig } from './nodes';
 import { MAX_NODE_HOURS, MAX_NODES, MAX_REQUESTS, MAX_SIMULATED_MS, MAX_SNAPSHOTS, MAX_STEPS } from './limits';

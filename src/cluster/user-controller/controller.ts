@@ -34,7 +34,7 @@ import { StatusError, newNotFound } from '../api/errors';
 import { deepCopy, metaNamespaceKey, type KObject } from '../api/types';
 import { parseSelector } from '../api/labels';
 import type { TimerHandle } from '../sim/clock';
-import { parseDuration } from '../scenario/duration';
+import { parseDuration } from '../util/duration';
 import { parseMarkers } from './markers';
 import { RECONCILE_CPU_LIMIT_MS, type ClientRequest, type ClientResponse, type ReconcileOutcome, type ReconcileSandbox, type UserControllerSpec, type UserControllerStatus } from './types';
 
