@@ -111,7 +111,8 @@ export class LeaderElector {
     const ok = this.tryAcquireOrRenew();
     this.maybeReportTransition();
     if (!ok) {
-      const delay = this.config.retryPeriodMs + this.rng.float() * JITTER_FACTOR * this.config.retryPeriodMs;
+      // wait.Jitter(RetryPeriod, 1.2), to the simulated millisecond
+      const delay = Math.round(this.config.retryPeriodMs + this.rng.float() * JITTER_FACTOR * this.config.retryPeriodMs);
       const r = this.observedRecord;
       this.note(`lease ${this.config.lock.describe()} is held by ${r.holderIdentity} and has not yet expired; retry in ${(delay / 1000).toFixed(1)} s`);
       this.timer = this.clock.setTimer(delay, () => this.acquireTick());
@@ -137,11 +138,17 @@ export class LeaderElector {
       this.timer = this.clock.setTimer(this.config.retryPeriodMs, () => this.renewTick());
       return;
     }
-    if (now + this.config.retryPeriodMs < this.roundStart + this.config.renewDeadlineMs) {
+    const deadline = this.roundStart + this.config.renewDeadlineMs;
+    if (now + this.config.retryPeriodMs < deadline) {
       this.timer = this.clock.setTimer(this.config.retryPeriodMs, () => this.renewTick());
       return;
     }
-    // the round timed out: leaderelection lost
+    // the round's RenewDeadline timeout ends the poll: leaderelection lost
+    this.timer = this.clock.setTimer(deadline - now, () => this.lose());
+  }
+
+  private lose(): void {
+    this.timer = null;
     this.config.lock.recordEvent('stopped leading');
     this.note(`failed to renew lease ${this.config.lock.describe()}: timed out waiting for the condition; leaderelection lost`);
     this.stateNow = 'stopped';
