@@ -32,6 +32,7 @@ export type ElectedComponent = 'kube-controller-manager' | 'kube-scheduler';
 /** What leadership drives: the component's work (ControllerManager, KubeScheduler). */
 export interface LeaderWork {
   start(): void;
+  /** `summary`: the work's own relay note, '' for none (the instance records its own). */
   pause(summary?: string): void;
   resume(summary?: string): void;
 }
@@ -108,7 +109,8 @@ export class ControlPlane {
         inst.elector.stop();
         if (this.leading.get(inst.component) === inst) {
           this.leading.delete(inst.component);
-          this.work[inst.component].pause(`${inst.participant} down with node ${node}: it stops acting; Lease ${LEASE_NAMESPACE}/${inst.component} is left to expire`);
+          this.note(inst, `${inst.participant} down with node ${node}: it stops acting; Lease ${LEASE_NAMESPACE}/${inst.component} is left to expire`);
+          this.work[inst.component].pause('');
         }
       }
       this.instances.splice(0, this.instances.length, ...this.instances.filter((i) => i.node !== node));
@@ -134,6 +136,10 @@ export class ControlPlane {
       }
     }
     return out;
+  }
+
+  private note(inst: ControlPlaneInstance, summary: string): void {
+    this.ctx.relay.record({ from: inst.participant, to: inst.participant, kind: 'note', summary });
   }
 
   private participant(component: string, node: string): string {
@@ -177,7 +183,8 @@ export class ControlPlane {
       this.started.add(inst.component);
       w.start();
     } else {
-      w.resume(`${inst.participant} became leader: relist and resync — level-triggered loops catch up on what no one did meanwhile`);
+      this.note(inst, `${inst.participant} became leader: relist and resync — level-triggered loops catch up on what no one did meanwhile`);
+      w.resume('');
     }
   }
 
@@ -185,7 +192,8 @@ export class ControlPlane {
   private stoppedLeading(inst: ControlPlaneInstance): void {
     if (this.leading.get(inst.component) === inst) {
       this.leading.delete(inst.component);
-      this.work[inst.component].pause(`${inst.participant}: leaderelection lost — the process exits and restarts as a candidate`);
+      this.note(inst, `${inst.participant}: leaderelection lost — the process exits and restarts as a candidate`);
+      this.work[inst.component].pause('');
     }
     this.instances.splice(this.instances.indexOf(inst), 1);
     this.startCandidate(inst.node, inst.component);

@@ -141,7 +141,7 @@ export class ControllerManager {
     return this.paused;
   }
 
-  /** Stops processing: watches stopped, work queues held; `summary` is the relay note. Idempotent. */
+  /** Stops processing: watches stopped, work queues held; `summary` is the relay note ('' for none). Idempotent. */
   pause(summary = 'kube-controller-manager paused: watches stopped, work queues held'): void {
     if (!this.started || this.paused) return;
     this.paused = true;
@@ -161,6 +161,7 @@ export class ControllerManager {
   }
 
   private note(summary: string): void {
+    if (!summary) return;
     this.ctx.relay.record({ from: ControllerManagerName, to: ControllerManagerName, kind: 'note', summary });
   }
 }
