@@ -26,6 +26,10 @@ export function cardOfParticipant(p: string): string | null {
   if (p === 'kube-apiserver') return APISERVER_CARD;
   if (p === 'etcd') return ETCD_CARD;
   if (p === 'kube-scheduler') return SCHEDULER_CARD;
+  // the instances of an HA control plane, `kube-scheduler (control-plane2)` …, and the process itself
+  if (p === 'kube-controller-manager' || p.startsWith('kube-controller-manager (')) return CONTROLLER_MANAGER_CARD;
+  if (p.startsWith('kube-scheduler (')) return SCHEDULER_CARD;
+  if (p.startsWith('kube-apiserver (')) return APISERVER_CARD;
   if (p.endsWith('-controller')) return CONTROLLER_MANAGER_CARD;
   const slash = p.indexOf('/');
   if (slash > 0) {
