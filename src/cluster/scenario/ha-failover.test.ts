@@ -25,7 +25,7 @@ describe('HA control plane failover scenario', () => {
 
   it('no step failed; the Deployment was not reconciled while no one led, and is complete after the takeover', () => {
     expect(r.steps.filter((s) => s.error)).toEqual([]);
-    const out = r.steps.map((s) => s.output).filter(Boolean);
+    const out = r.steps.map((s) => s.output ?? '').filter(Boolean);
     expect(out[1]).toBe('NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    0/3     0            0           10s\n');
     expect(out[2].split('\n').slice(4, 6)).toEqual([
       'kube-controller-manager                control-plane3_55630d6e-8d2b-4725-af6b-c2fe03399b24                         61s',
