@@ -162,16 +162,18 @@ export class ControlPlane {
     const client = this.ctx.client({ ...base, participant });
     const identity = `${node}_${this.ids.uuid()}`;
     const lock = new LeaseLock(LEASE_NAMESPACE, component, identity, client.resource('coordination.k8s.io', 'leases'), this.ctx.recorder(client, EVENT_SOURCE[component]), (fn) => this.ctx.api.withRng(this.ids, fn));
-    const inst: ControlPlaneInstance = { node, component, participant, identity, elector: undefined as unknown as LeaderElector };
-    inst.elector = new LeaderElector({
+    // the callbacks name the instance the elector belongs to
+    let inst: ControlPlaneInstance | undefined;
+    const elector = new LeaderElector({
       lock,
       ...LEADER_ELECTION_DEFAULTS,
       participant,
       callbacks: {
-        onStartedLeading: () => this.startedLeading(inst),
-        onStoppedLeading: () => this.stoppedLeading(inst),
+        onStartedLeading: () => inst && this.startedLeading(inst),
+        onStoppedLeading: () => inst && this.stoppedLeading(inst),
       },
     }, this.ctx.clock, this.ctx.rng.derive(`leader-election/${component}/${node}/${this.boots++}`), this.ctx.relay);
+    inst = { node, component, participant, identity, elector };
     this.instances.push(inst);
     inst.elector.run();
   }
