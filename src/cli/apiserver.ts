@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       const sc = parseScenario(parse(readFileSync(scenario, 'utf8'), { maxAliasCount: 100 }));
       const base = dirname(resolve(scenario));
       cluster = buildAnchored(wallStartMs, (startMs) => {
-        const c = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, startMs });
+        const c = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, controlPlane: sc.cluster.controlPlane, startMs });
         sc.steps.forEach((s, i) => runStep(c, s, i, { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) }, []));
         return c;
       });

@@ -31,6 +31,7 @@ import { ImageRegistry } from './sim/image-registry';
 import { Kubelet, type NodeConfig } from './kubelet/kubelet';
 import { KubeScheduler } from './scheduler/scheduler';
 import { ControllerManager } from './controllers/controller-manager';
+import { ControlPlane } from './control-plane';
 import { MetricsServer } from './metrics/metrics-server';
 import { LoadControl } from './traffic/load';
 import { ingressNginxBootstrapObjects } from './controllers/ingress-nginx';
@@ -73,6 +74,14 @@ export interface ClusterOptions {
    * (src/cli/controller-vm.ts), a Web Worker in the browser. Without it, starting one fails.
    */
   controllerSandbox?: SandboxFactory;
+  /**
+   * The control plane: `replicas` control-plane nodes (default 1; 3 for an HA control plane:
+   * control-plane, control-plane2, control-plane3, kind's names), each running its own
+   * kube-apiserver, kube-controller-manager and kube-scheduler; the last two elect a leader
+   * (control-plane.ts). Applies to the default node list; a full `nodes` list marks its
+   * control-plane nodes with `controlPlane: true`.
+   */
+  controlPlane?: { replicas?: number };
 }
 
 /** How long before time zero the cluster boots (simulated ms). */
@@ -81,17 +90,23 @@ export const BOOT_MS = 30_000;
 /** Default worker capacity: 4 CPU, 8 GiB, 110 pods. */
 export const DEFAULT_WORKER_CAPACITY = { cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' };
 
-/** The default node list: a tainted control-plane node and `workers` workers. */
-export function defaultNodes(workers = 3): NodeConfig[] {
-  const nodes: NodeConfig[] = [
-    {
-      name: 'control-plane',
+/** The name of the `i`-th control-plane node (1-based), kind's style: control-plane, control-plane2, … */
+export function controlPlaneNodeName(i: number): string {
+  return i === 1 ? 'control-plane' : `control-plane${i}`;
+}
+
+/** The default node list: `controlPlanes` tainted control-plane nodes (default 1) and `workers` workers. */
+export function defaultNodes(workers = 3, controlPlanes = 1): NodeConfig[] {
+  const nodes: NodeConfig[] = [];
+  for (let i = 1; i <= controlPlanes; i++) {
+    nodes.push({
+      name: controlPlaneNodeName(i),
       labels: { 'node-role.kubernetes.io/control-plane': '' },
       taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
       capacity: { cpu: '2', memory: '4Gi', pods: '110', 'ephemeral-storage': '100Gi' },
       controlPlane: true,
-    },
-  ];
+    });
+  }
   for (let i = 1; i <= workers; i++) nodes.push({ name: `node-${i}`, capacity: { ...DEFAULT_WORKER_CAPACITY } });
   return nodes;
 }
@@ -129,6 +144,8 @@ export class Cluster {
   readonly traffic: TrafficGenerator;
   /** The simulated hypervisor: powers machines (nodes) off and on from Machine objects. */
   readonly machines: MachineController;
+  /** The control-plane instances per control-plane node and their leader election (control-plane.ts). */
+  readonly controlPlane: ControlPlane;
   /** Containers started the `docker run` way on a machine, outside Kubernetes (docker/standalone.ts). */
   readonly docker: StandaloneContainers;
   /** The kubectl user's client (what the editor's Apply and the kubectl bar use). */
@@ -157,18 +174,24 @@ export class Cluster {
 
     this.bootstrap();
     this.docker = new StandaloneContainers({ now: () => this.clock.now(), rng: this.rng, relay: this.relay, images: this.images, powered: (n) => this.kubelets.get(n)?.powered });
-    this.machines = new MachineController(this.ctx, this.kubelets, this.kubeProxies, (n, on) => this.docker.machinePowered(n, on));
+    this.machines = new MachineController(this.ctx, this.kubelets, this.kubeProxies, (n, on) => {
+      this.docker.machinePowered(n, on);
+      this.controlPlane.machinePowered(n, on);
+    });
     this.metrics = new MetricsServer(this.ctx);
     this.loads = new LoadControl(this.metrics);
     this.controllerManager = new ControllerManager(this.ctx, { metrics: this.metrics });
     this.scheduler = new KubeScheduler(this.ctx);
-    const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3);
+    const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3, options.controlPlane?.replicas ?? 1);
     for (const n of nodes) this.startKubelet(n);
     this.reconcileAPIServerEndpoints(nodes);
     this.machines.start();
     this.metrics.start();
-    this.controllerManager.start();
-    this.scheduler.start();
+    // kube-controller-manager and kube-scheduler start when their instance becomes leader (at
+    // once with one candidate); a node list without a control-plane node runs them off-node
+    const cpNodes = nodes.filter((n) => n.controlPlane).map((n) => n.name);
+    this.controlPlane = new ControlPlane(this.ctx, cpNodes.length ? cpNodes : ['control-plane'], { 'kube-controller-manager': this.controllerManager, 'kube-scheduler': this.scheduler });
+    this.controlPlane.start();
     this.dns = new ClusterDNS(this.ctx);
     this.dns.start();
     this.userControllers = new UserControllers(this.ctx, options.controllerSandbox);

@@ -152,6 +152,7 @@ export const cluster = {
   missingImages: (): Promise<string[]> => api().missingImages().catch(() => []),
   deletePod: (namespace: string, name: string) => run(() => (attachment ? attachment.deletePod(namespace, name) : api().deletePod(namespace, name))),
   reset: () => run(() => api().reset()),
+  setControlPlaneReplicas: (replicas: number) => run(() => api().setControlPlaneReplicas(replicas)),
   /** Server-side dry run of editor text (changes nothing); null when the worker is not there. */
   dryRun: (text: string): Promise<{ results: ApplyResult[]; markers: EditorMarker[] } | null> => api().dryRun(text).catch(() => null),
   /** Editor markers for the results of an apply of `text`. */

@@ -73,8 +73,15 @@ export interface ClusterLike {
   readonly loads: { set(load: WorkloadLoad): void; list(): WorkloadLoad[] };
 }
 
+/** Cluster options the UI may choose (ClusterHost.setControlPlaneReplicas); everything else is fixed. */
+export interface HostClusterOptions {
+  /** Control-plane nodes (1, or 3 for an HA control plane: cluster.ts `controlPlane.replicas`). */
+  controlPlaneReplicas: number;
+}
+
 export interface HostDeps {
-  createCluster(): ClusterLike;
+  /** A fresh cluster with `opts` (absent: the defaults, one control-plane node). */
+  createCluster(opts?: HostClusterOptions): ClusterLike;
   /**
    * The origin of the clock the UI shows (ms since the epoch): batches carry `simMs` = now − startMs.
    * The worker passes the cluster's boot (cluster.ts BOOT_MS before the engine's time zero), so the
@@ -230,8 +237,12 @@ export class ClusterHost implements ClusterApi {
   private idleWaiters: (() => void)[] = [];
   /** A continuation after a held reconcile ended is scheduled. */
   private resumeScheduled = false;
+  /** Control-plane nodes of the cluster (setControlPlaneReplicas); kept across reset and in the session log. */
+  private controlPlaneReplicas = 1;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
-  private readonly sessionCluster = { seed: 1, nodes: 3 };
+  private get sessionCluster(): SessionLog['cluster'] {
+    return this.controlPlaneReplicas === 1 ? { seed: 1, nodes: 3 } : { seed: 1, nodes: 3, controlPlane: { replicas: this.controlPlaneReplicas } };
+  }
 
   constructor(private readonly deps: HostDeps) {
     this.lastWall = deps.wallNow();
@@ -247,7 +258,7 @@ export class ClusterHost implements ClusterApi {
     this.watch?.session.stop();
     this.watch = null;
     (this.cluster as ClusterLike | undefined)?.userControllers?.stopAll();
-    this.cluster = this.deps.createCluster();
+    this.cluster = this.controlPlaneReplicas === 1 ? this.deps.createCluster() : this.deps.createCluster({ controlPlaneReplicas: this.controlPlaneReplicas });
     if (this.cluster.userControllers) this.cluster.userControllers.onIdle = () => this.onEngineIdle();
     this.controllersVersion = -1;
     this.gen++;
@@ -614,6 +625,17 @@ export class ClusterHost implements ClusterApi {
     this.flush();
   }
 
+  /**
+   * A fresh cluster with `replicas` control-plane nodes (1, or 3: an HA control plane whose
+   * kube-controller-manager and kube-scheduler elect leaders; control-plane.ts). Like
+   * {@link reset}, it starts over; later resets keep the choice. @throws Error for another count.
+   */
+  setControlPlaneReplicas(replicas: number): void {
+    if (replicas !== 1 && replicas !== 3) throw new Error(`unsupported control-plane replicas ${replicas} (1 or 3)`);
+    this.controlPlaneReplicas = replicas;
+    this.reset();
+  }
+
   kubectl(line: string): KubectlResult & { watchId?: number } {
     // a new command line ends the running `get -w` (^C)
     this.watch?.session.stop();
@@ -809,6 +831,8 @@ export class ClusterHost implements ClusterApi {
    */
   importState(log: SessionLog): void | Promise<void> {
     if (!isSessionLog(log)) throw new Error('not a kube-relay session');
+    const r = log.cluster?.controlPlane?.replicas;
+    this.controlPlaneReplicas = r === 3 ? 3 : 1;
     // a user controller (started by the user or by a tour's step) may hold the clock: wait for its sandbox
     if (log.actions.some((a) => a.op === 'controller' || (a.op === 'scenarioStep' && a.step.kind === 'controller'))) return this.importAsync(log);
     this.boot();

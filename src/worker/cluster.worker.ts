@@ -27,7 +27,7 @@ const host = new ClusterHost({
   // act, is BOOT_MS later) and the toolbar counts from the boot (docs/ui-hooks.md: ms since the
   // cluster started; docs/time-model.md#boot-and-time-zero), so the toolbar, the nodes' AGE and every timestamp or time of day
   // (creationTimestamp, Events, relay notes) read the same simulated time.
-  createCluster: () => new Cluster({ seed: 1, nodes: 3, startMs: DEFAULT_START_MS + BOOT_MS, controllerSandbox }),
+  createCluster: (opts) => new Cluster({ seed: 1, nodes: 3, startMs: DEFAULT_START_MS + BOOT_MS, controllerSandbox, ...(opts ? { controlPlane: { replicas: opts.controlPlaneReplicas } } : {}) }),
   startMs: DEFAULT_START_MS,
   describeRow,
   // kinds added by a CustomResourceDefinition (Machine…): the plural of the kind in its group

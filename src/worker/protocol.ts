@@ -224,6 +224,8 @@ export interface ClusterApi {
   missingImages(): string[];
   /** A fresh cluster (same options). */
   reset(): void;
+  /** A fresh cluster with 1 or 3 control-plane nodes (an HA control plane with leader election); resets keep it. */
+  setControlPlaneReplicas(replicas: number): void;
   /** `kubectl apply --dry-run=server -f -` of the editor's text: changes nothing; results plus editor markers. */
   dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] };
   /** Editor markers (line/column on the offending field) for results of an apply of `text`. */

@@ -40,8 +40,11 @@ export type SessionAction =
 export interface SessionLog {
   format: 'kube-relay-session';
   version: 1;
-  /** The cluster options (informational: the worker's own options are used). */
-  cluster: { seed: number; nodes: number };
+  /**
+   * The cluster options (informational: the worker's own options are used), but for
+   * `controlPlane.replicas` (an HA control plane, 3), which a replay boots with.
+   */
+  cluster: { seed: number; nodes: number; controlPlane?: { replicas: number } };
   actions: SessionAction[];
   /** Simulated now (ms since the epoch) when the log was taken. */
   now: number;

@@ -258,6 +258,21 @@ export class APIServer implements StrategyContext {
   releaseNodePort(port: number): void {
     this.nodePorts.release(port);
   }
+  /**
+   * Runs `fn` with uids and generated names drawn from `rng` instead of the shared stream, so
+   * writes added to the engine later (leader election's Leases and Events) do not shift every
+   * later name and uid (src/cluster/CONTEXT.md, pitfalls). Returns what `fn` returns.
+   */
+  withRng<T>(rng: Rng, fn: () => T): T {
+    const self = this as unknown as { rng: Rng };
+    const saved = self.rng;
+    self.rng = rng;
+    try {
+      return fn();
+    } finally {
+      self.rng = saved;
+    }
+  }
   randomSuffix(n: number): string {
     return this.rng.string(n);
   }

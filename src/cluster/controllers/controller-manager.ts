@@ -144,26 +144,27 @@ export class ControllerManager {
     return this.paused;
   }
 
-  /** Stops processing: watches stopped, work queues held. Idempotent. */
-  pause(): void {
+  /** Stops processing: watches stopped, work queues held; `summary` is the relay note ('' for none). Idempotent. */
+  pause(summary = 'kube-controller-manager paused: watches stopped, work queues held'): void {
     if (!this.started || this.paused) return;
     this.paused = true;
     for (const c of this.controllers) c.pause?.();
     this.informers.stop();
-    this.note('kube-controller-manager paused: watches stopped, work queues held');
+    this.note(summary);
   }
 
   /** Resumes: relist (catch-up events), queues released, every controller resynced. Idempotent. */
-  resume(): void {
+  resume(summary = 'kube-controller-manager resumed: relist and resync — level-triggered loops catch up'): void {
     if (!this.started || !this.paused) return;
     this.paused = false;
-    this.note('kube-controller-manager resumed: relist and resync — level-triggered loops catch up');
+    this.note(summary);
     this.informers.restart();
     for (const c of this.controllers) c.resume?.();
     for (const c of this.controllers) c.resync?.();
   }
 
   private note(summary: string): void {
+    if (!summary) return;
     this.ctx.relay.record({ from: ControllerManagerName, to: ControllerManagerName, kind: 'note', summary });
   }
 }

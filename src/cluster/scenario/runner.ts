@@ -11,6 +11,7 @@ import type { Scenario, Step, PodPick } from './scenario';
 import type { StandaloneContainer } from '../docker/standalone';
 import type { TrafficResult } from '../userland/traffic-types';
 import type { SandboxFactory } from '../user-controller/types';
+import type { ControlPlaneInstanceView } from '../control-plane';
 
 export const KUBERNETES_VERSION = 'v1.33';
 
@@ -40,6 +41,8 @@ export interface Snapshot {
   events: KObject[];
   /** Containers started by dockerRun steps (no API object), when any. */
   standaloneContainers?: StandaloneContainer[];
+  /** Each control-plane node's instances and their roles (control-plane.ts), e.g. `kube-controller-manager (control-plane2)` `leader`. */
+  controlPlane: ControlPlaneInstanceView[];
 }
 
 /** A relay hop as the JSON output carries it (time as RFC 3339 with milliseconds). */
@@ -51,7 +54,7 @@ export interface ScenarioResult {
   steps: StepResult[];
   snapshots: Snapshot[];
   /** `standaloneContainers`: containers started by dockerRun steps (outside Kubernetes), when any. */
-  final: { time: string; objects: KObject[]; events: KObject[]; standaloneContainers?: StandaloneContainer[] };
+  final: { time: string; objects: KObject[]; events: KObject[]; standaloneContainers?: StandaloneContainer[]; controlPlane: ControlPlaneInstanceView[] };
   relay: RelayHopOut[];
 }
 
@@ -141,7 +144,7 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
         break;
       }
       case 'snapshot':
-        snapshots.push({ name: step.name, time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster) });
+        snapshots.push({ name: step.name, time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster), controlPlane: cluster.controlPlane.view() });
         break;
       case 'note':
         r.note = step.text;
@@ -185,7 +188,7 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
 
 /** Plays a whole scenario on a new cluster and returns the result. */
 export function runScenario(sc: Scenario, io: RunnerIO): ScenarioResult {
-  const cluster = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, relayCapacity: 1_000_000, controllerSandbox: io.controllerSandbox });
+  const cluster = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, controlPlane: sc.cluster.controlPlane, relayCapacity: 1_000_000, controllerSandbox: io.controllerSandbox });
   const steps: StepResult[] = [];
   const snapshots: Snapshot[] = [];
   sc.steps.forEach((s, i) => steps.push(runStep(cluster, s, i, io, snapshots)));
@@ -194,7 +197,7 @@ export function runScenario(sc: Scenario, io: RunnerIO): ScenarioResult {
     name: sc.name,
     steps,
     snapshots,
-    final: { time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster) },
+    final: { time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster), controlPlane: cluster.controlPlane.view() },
     relay: cluster.relay.all().map((h) => ({ ...h, time: isoMs(h.time) })),
   };
 }

@@ -52,6 +52,8 @@ export interface Scenario {
     seed: number;
     nodes: number | NodeConfig[];
     images: { missing: string[] };
+    /** Control-plane nodes of a `nodes: N` count (1 unless `controlPlane.replicas`); absent = 1. */
+    controlPlane?: { replicas: number };
   };
   steps: Step[];
 }
@@ -239,9 +241,13 @@ function parseStep(raw: unknown, i: number): Step {
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
-/** The names a `nodes: N` count gives: the control-plane node and node-1..node-N. */
-function countNodeNames(n: number): string[] {
+/** Most control-plane nodes `cluster.controlPlane.replicas` may ask for. */
+export const MAX_CONTROL_PLANE_REPLICAS = 7;
+
+/** The names a `nodes: N` count gives: the control-plane nodes (control-plane, control-plane2, …) and node-1..node-N. */
+function countNodeNames(n: number, controlPlanes = 1): string[] {
   const out = ['control-plane'];
+  for (let i = 2; i <= controlPlanes; i++) out.push(`control-plane${i}`);
   for (let i = 1; i <= n; i++) out.push(`node-${i}`);
   return out;
 }
@@ -317,7 +323,16 @@ export function parseScenario(doc: unknown): Scenario {
   if (doc.title !== undefined && !isObj(doc.title) && typeof doc.title !== 'string') fail('title', 'must be text or {en, ko}');
   const c = doc.cluster === undefined ? {} : doc.cluster;
   if (!isObj(c)) fail('cluster', `must be a mapping (got ${kindOf(c)})`);
-  checkFields(c, 'cluster', ['seed', 'nodes', 'images']);
+  checkFields(c, 'cluster', ['seed', 'nodes', 'images', 'controlPlane']);
+  let replicas = 1;
+  if (c.controlPlane !== undefined) {
+    if (!isObj(c.controlPlane)) fail('cluster.controlPlane', `must be a mapping (got ${kindOf(c.controlPlane)})`);
+    checkFields(c.controlPlane, 'cluster.controlPlane', ['replicas']);
+    const r = c.controlPlane.replicas === undefined ? 1 : c.controlPlane.replicas;
+    if (typeof r !== 'number' || !Number.isInteger(r) || r < 1 || r > MAX_CONTROL_PLANE_REPLICAS) fail('cluster.controlPlane.replicas', `must be an integer from 1 to ${MAX_CONTROL_PLANE_REPLICAS} (got ${typeof r === 'number' ? r : kindOf(r)})`);
+    if (Array.isArray(c.nodes)) fail('cluster.controlPlane', 'applies to a `nodes` count; a list of nodes marks its control-plane nodes with `controlPlane: true`');
+    replicas = r;
+  }
   const seed = c.seed === undefined ? 1 : c.seed;
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) fail('cluster.seed', `must be an integer (got ${kindOf(seed)})`);
   let nodes: number | NodeConfig[] = 3;
@@ -326,7 +341,7 @@ export function parseScenario(doc: unknown): Scenario {
     if (typeof c.nodes === 'number') {
       if (!Number.isInteger(c.nodes) || c.nodes < 0 || c.nodes > MAX_NODES) fail('cluster.nodes', `must be a count from 0 to ${MAX_NODES} or a list of nodes (got ${c.nodes})`);
       nodes = c.nodes;
-      nodeNames = countNodeNames(c.nodes);
+      nodeNames = countNodeNames(c.nodes, replicas);
     } else if (Array.isArray(c.nodes)) {
       if (c.nodes.length > MAX_NODES + 1) fail('cluster.nodes', `at most ${MAX_NODES + 1} nodes (got ${c.nodes.length})`);
       const seen = new Map<string, number>();
@@ -339,7 +354,7 @@ export function parseScenario(doc: unknown): Scenario {
       });
       nodeNames = [...seen.keys()];
     } else fail('cluster.nodes', `must be a count or a list of nodes (got ${kindOf(c.nodes)})`);
-  } else nodeNames = countNodeNames(3);
+  } else nodeNames = countNodeNames(3, replicas);
   const images = c.images === undefined ? {} : c.images;
   if (!isObj(images)) fail('cluster.images', `must be a mapping (got ${kindOf(images)})`);
   checkFields(images, 'cluster.images', ['missing']);
@@ -352,7 +367,7 @@ export function parseScenario(doc: unknown): Scenario {
   checkSteps(steps, nodeNames);
   return {
     name: typeof doc.name === 'string' ? doc.name : '',
-    cluster: { seed, nodes, images: { missing: missing as string[] } },
+    cluster: { seed, nodes, images: { missing: missing as string[] }, ...(c.controlPlane !== undefined ? { controlPlane: { replicas } } : {}) },
     steps,
   };
 }

@@ -235,20 +235,22 @@ export class KubeScheduler {
     this.kick();
   }
 
-  /** Stops watching and scheduling (the component is down); the queue and cache are kept. */
-  pause(): void {
+  /** Stops watching and scheduling (the component is down); the queue and cache are kept. `summary`: a relay note. */
+  pause(summary?: string): void {
     if (this.paused) return;
     this.paused = true;
+    if (summary) this.ctx.relay.record({ from: 'kube-scheduler', to: 'kube-scheduler', kind: 'note', summary });
     this.ctx.clock.cancel(this.timer);
     this.timer = null;
     this.factory.stop();
     this.podInformer.stop();
   }
 
-  /** Relists (catching up on everything missed, level-triggered) and resumes scheduling. */
-  resume(): void {
+  /** Relists (catching up on everything missed, level-triggered) and resumes scheduling. `summary`: a relay note. */
+  resume(summary?: string): void {
     if (!this.paused) return;
     this.paused = false;
+    if (summary) this.ctx.relay.record({ from: 'kube-scheduler', to: 'kube-scheduler', kind: 'note', summary });
     this.factory.restart();
     this.podInformer.restart();
     this.kick();

@@ -191,6 +191,21 @@ function LayerToggles() {
   );
 }
 
+/**
+ * The HA control-plane switch (`[data-testid=ha-toggle][aria-pressed]`): starts over with 3
+ * control-plane nodes (or back to one); pressed while the cluster has more than one.
+ */
+function HAToggle() {
+  const { t } = useTranslation();
+  const ha = useKubeStore((s) => s.topology.nodes.filter((n) => n.controlPlane).length > 1);
+  const label = t(ha ? 'panes.haOffLabel' : 'panes.haOnLabel');
+  return (
+    <button type="button" className="mini" data-testid="ha-toggle" aria-pressed={ha} aria-label={label} title={label} onClick={() => void cluster.setControlPlaneReplicas(ha ? 1 : 3)}>
+      {t('panes.ha')}
+    </button>
+  );
+}
+
 export function ClusterGraph() {
   const { t } = useTranslation();
   return (
@@ -204,6 +219,7 @@ export function ClusterGraph() {
         <button type="button" className="mini" data-testid="add-node" aria-label={t('panes.addNodeLabel')} title={t('panes.addNodeLabel')} onClick={() => void cluster.addNode()}>
           {t('panes.addNode')}
         </button>
+        <HAToggle />
       </header>
       <div className="graph-host">
         <ReactFlowProvider>

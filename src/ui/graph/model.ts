@@ -297,11 +297,12 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   nodes.splice(cpIndex, 0, { id: cpId, type: 'nodeGroup', position: AT, width: cpW, height: STRIP_H, data: { key: cp?.key ?? '', name: cp?.name ?? 'control plane', controlPlane: true, width: cpW, height: STRIP_H } });
   block(cpId, ROW.top, cpW, STRIP_H);
 
-  // the main row: worker nodes in name order with their kubelet, kube-proxy and Pods; then the unscheduled area
+  // the main row: worker nodes (and further control-plane nodes) in name order with their kubelet, kube-proxy and Pods; then the unscheduled area
   /** header: name, a gap, two mini buttons (power, remove: 26 px each, 6 px gaps); status line: the widest badge. */
   const headerW = (name: string) => 8 + measure(name, 'nodeName') + 6 + 26 + 6 + 26 + 10;
   for (const n of t.nodes) {
-    if (n.controlPlane) continue;
+    // the first control-plane node is the strip; the others of an HA control plane are drawn as nodes
+    if (n === cp) continue;
     const index = nodes.length;
     for (const [id, role, x, w] of [
       [kubeletCard(n.name), 'kubelet', 8, kubeletW],

@@ -40,6 +40,10 @@ export function cardOfParticipant(p: string): string | null {
   if (p === 'etcd') return ETCD_CARD;
   if (p === 'kube-scheduler') return SCHEDULER_CARD;
   if (userControllers.has(p)) return userControllerCard(p);
+  // the instances of an HA control plane, `kube-scheduler (control-plane2)` …, and the process itself
+  if (p === 'kube-controller-manager' || p.startsWith('kube-controller-manager (')) return CONTROLLER_MANAGER_CARD;
+  if (p.startsWith('kube-scheduler (')) return SCHEDULER_CARD;
+  if (p.startsWith('kube-apiserver (')) return APISERVER_CARD;
   if (p.endsWith('-controller')) return CONTROLLER_MANAGER_CARD;
   const slash = p.indexOf('/');
   if (slash > 0) {

@@ -79,3 +79,26 @@ export const selectEventCount = (s: KubeState) => s.events.size;
 
 /** Whether a node's machine is powered off (its Machine's `spec.power`, docs/architecture.md#machines). */
 export const selectPoweredOffNode = memoByKey((node) => (s: KubeState) => s.objects.get(`Machine/${node}`)?.object.spec?.power === 'Off');
+
+/**
+ * The instances of a leader-elected component (`kube-controller-manager`, `kube-scheduler`),
+ * one per control-plane node, as `node:role` words joined by spaces (a string, so the card
+ * re-renders only when a role changes): `leader` for the node in the holderIdentity
+ * (`<node>_<uuid>`) of the Lease `kube-system/<component>`, `down` for a node whose machine is
+ * off, `standby` for the others. A leader whose machine is off reads `down` while its Lease
+ * has not yet expired. '' before the Lease exists.
+ */
+export const selectLeaderInstances = memoByKey((component) => (s: KubeState): string => {
+  const holder = s.objects.get(`Lease/kube-system/${component}`)?.object.spec?.holderIdentity;
+  if (typeof holder !== 'string') return '';
+  const cut = holder.lastIndexOf('_');
+  const leader = cut < 0 ? holder : holder.slice(0, cut);
+  const words: string[] = [];
+  for (const n of s.topology.nodes) {
+    if (!n.controlPlane) continue;
+    const off = s.objects.get(`Machine/${n.name}`)?.object.spec?.power === 'Off';
+    words.push(`${n.name}:${off ? 'down' : n.name === leader ? 'leader' : 'standby'}`);
+  }
+  if (!s.topology.nodes.some((n) => n.name === leader)) words.push(`${leader}:leader`);
+  return words.join(' ');
+});

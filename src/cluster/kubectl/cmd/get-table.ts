@@ -48,7 +48,8 @@ export function tableLayout(ctx: Ctx, info: ResourceInfo, wide: boolean, withKin
     ...(showNs ? ['NAMESPACE'] : []),
     ...(def.noName ? [] : ['NAME']),
     ...def.columns.filter((_, i) => keep[i]).map((c) => c.header),
-    ...labelCols.map((l) => l.toUpperCase()),
+    // printers' formatLabelHeaders: the label key's last path segment, upper-cased
+    ...labelCols.map((l) => l.slice(l.lastIndexOf('/') + 1).toUpperCase()),
     ...(ctx.flags.has('show-labels') ? ['LABELS'] : []),
   ];
   const row = (o: KObject, nowMs: number): string[] => {

@@ -27,6 +27,8 @@ export function nodeReadiness(node: KObject | undefined): Readiness {
 export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlowNode>) {
   const stored = useKubeStore(selectObject(data.key));
   const off = useKubeStore(selectPoweredOffNode(data.name));
+  // an HA control plane's nodes can be killed too (watch the leader's Lease expire)
+  const ha = useKubeStore((s) => s.topology.nodes.filter((n) => n.controlPlane).length > 1);
   const { t } = useTranslation();
   const ready = nodeReadiness(stored?.object);
   const status = stored?.row?.status ?? (ready === 'true' ? 'Ready' : ready === 'false' ? 'NotReady' : 'Unknown');
@@ -42,7 +44,7 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
         <span className="node-name" title={data.name}>
           {data.name}
         </span>
-        {!data.controlPlane &&
+        {(!data.controlPlane || ha) &&
           (off ? (
             <button type="button" className="nodrag mini" data-testid="restore-node" data-node={data.name} title={t('node.restoreTitle', { node: data.name })} aria-label={t('node.restoreLabel', { node: data.name })} onClick={(e) => {
               e.stopPropagation();
