@@ -13,6 +13,9 @@ import { evalPath, renderJSONPath } from '../jsonpath';
 import { listOf, toJSON, toYAML } from './output';
 import { runGetWatch } from './get-watch';
 import { customColumns, tableLayout } from './get-table';
+
+/** The table layout and custom columns, re-exported from get-table.ts (shared with get-watch.ts). */
+export { customColumns, tableForInfo, tableLayout, type TableLayout } from './get-table';
 import { KubectlError, fail, listVisited, seeHelp, stderrOf, tryStatus, typeName, resolveTargets, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl get`. */
