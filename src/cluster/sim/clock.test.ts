@@ -15,7 +15,7 @@ describe('SimClock deadlines', () => {
     { name: 'every deadline cancelled', set: [[10, true], [20, true]], cancel: [1, 0], next: undefined, labels: [] },
   ])('$name', ({ set, cancel, next, labels }) => {
     const c = new SimClock(T0);
-    const hs = set.map(([ms, deadline], i) => c.setTimer(ms, () => {}, { deadline, label: `t${i}` }));
+    const hs = set.map(([ms, deadline], i) => c.setTimer(ms as number, () => {}, { deadline: deadline as boolean, label: `t${i}` }));
     for (const i of cancel) c.cancel(hs[i]);
     expect(c.nextDeadlineAt()).toBe(next);
     expect(c.deadlines().map((d) => d.label)).toEqual(labels);

@@ -38,9 +38,17 @@ describe('MVCCStore.list order', () => {
       const ns = ['a', 'b', 'default'][rng.intn(3)];
       const key = `${ns}/p-${rng.intn(200)}`;
       const op = rng.intn(4);
-      if (op === 0 && !live.has(key)) (s.create('pods', key, pod(ns, key.split('/')[1], i)), live.set(key, i));
-      else if (op === 1 && live.has(key)) (s.update('pods', key, pod(ns, key.split('/')[1], i)), live.set(key, i));
-      else if (op === 2 && live.has(key)) (s.delete('pods', key), live.delete(key));
+      const name = key.split('/')[1];
+      if (op === 0 && !live.has(key)) {
+        s.create('pods', key, pod(ns, name, i));
+        live.set(key, i);
+      } else if (op === 1 && live.has(key)) {
+        s.update('pods', key, pod(ns, name, i));
+        live.set(key, i);
+      } else if (op === 2 && live.has(key)) {
+        s.delete('pods', key);
+        live.delete(key);
+      }
       const want = [...live].sort((x, y) => (x[0] < y[0] ? -1 : 1)).map(([k, v]) => `${k}@${v}`);
       expect(names(s)).toEqual(want);
       expect(names(s, ns)).toEqual(want.filter((w) => w.startsWith(`${ns}/`)));
