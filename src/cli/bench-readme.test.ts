@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { README_END, README_START, duration, renderBenchTables, replaceBenchTables, type CaseResult, type ReadmeResults } from './bench-readme';
 
-const row = (name: string, over: Partial<CaseResult> = {}): CaseResult => ({ name, nodes: 100, pods: 1000, want: 1000, wallMs: 900, cpuMs: 1200, podsPerSec: 1111, peakHeapMB: 80, ...over });
+const row = (name: string, over: Partial<CaseResult> = {}): CaseResult => ({ name, commit: 'abc1234', nodes: 100, pods: 1000, want: 1000, wallMs: 900, cpuMs: 1200, podsPerSec: 1111, peakHeapMB: 80, ...over });
 const results = (engine: CaseResult[], extra: Partial<ReadmeResults> = {}): ReadmeResults => ({ commit: 'abc1234', date: '2026-12-02T07:00:00.000Z', node: 'v20.20.2', cpus: 2, loadAvg: 3.5, engine, ...extra });
 
 describe('renderBenchTables', () => {
@@ -13,6 +13,8 @@ describe('renderBenchTables', () => {
     ['150k not all Running', row('pods-150k-nodes-5k', { nodes: 5000, pods: 129280, want: 150000, wallMs: 822_000, cpuMs: 900_000, peakHeapMB: 3000 }), '| pods-150k-nodes-5k | 5,000 | 129,280 of 150,000 | 822.0 s / 900.0 s | — | 1,111 | 3,000 MB | < 60 s wall, < 2 GB heap, all Running — **missed** |'],
     ['scheduler under 1,000 Pods/s', row('scheduler-nodes-5k', { nodes: 5000, podsPerSec: 310 }), '| scheduler-nodes-5k | 5,000 | 1,000 | 900 ms / 1.20 s | — | 310 | 80 MB | ≥ 1,000 Pods/s — **missed** |'],
     ['a case without a budget', row('pods-10k-nodes-1k'), '| pods-10k-nodes-1k | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |'],
+    ['a case of an earlier commit', row('pods-10k-nodes-1k', { commit: '0ld0ld0' }), '| pods-10k-nodes-1k (earlier run at 0ld0ld0) | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |'],
+    ['a case of a file before fresh-process runs', row('pods-10k-nodes-1k', { commit: undefined }), '| pods-10k-nodes-1k (earlier run, all cases in one process) | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |'],
   ])('%s', (_name, r, line) => {
     expect(renderBenchTables(results([r])).split('\n')).toContain(line);
   });

@@ -22,6 +22,8 @@ export interface CaseResult extends RunFigures {
   want?: number;
   /** The same case run again in the same process (JIT warm), when measured. */
   warm?: RunFigures;
+  /** The commit the case was measured at (absent in files older than the fresh-process runs). */
+  commit?: string;
   note?: string;
 }
 
@@ -87,7 +89,8 @@ export function renderBenchTables(res: ReadmeResults): string {
   lines.push('|---|---|---|---|---|---|---|---|');
   for (const r of res.engine) {
     const pods = r.want !== undefined && r.pods !== r.want ? `${int(r.pods)} of ${int(r.want)}` : int(r.pods);
-    lines.push(`| ${r.name} | ${int(r.nodes)} | ${pods} | ${figures(r)} | ${figures(r.warm)} | ${int(r.podsPerSec)} | ${int(r.peakHeapMB)} MB | ${budget(r)} |`);
+    const earlier = r.commit === res.commit ? '' : ` (earlier run${r.commit ? ` at ${r.commit}` : ', all cases in one process'})`;
+    lines.push(`| ${r.name}${earlier} | ${int(r.nodes)} | ${pods} | ${figures(r)} | ${figures(r.warm)} | ${int(r.podsPerSec)} | ${int(r.peakHeapMB)} MB | ${budget(r)} |`);
   }
   if (res.peer?.length) {
     lines.push('');

@@ -116,14 +116,6 @@ const cases: [string, () => CaseResult][] = [
     c.apply(deployment('web', 1000));
     untilRunning(c, 1000, 600_000);
   })],
-  ['pods-10k-nodes-1k', () => measure('pods-10k-nodes-1k', 1000, 10000, () => new Cluster({ seed: 1, nodes: workers(1000) }), (c) => {
-    c.apply(deployment('web', 10000));
-    untilRunning(c, 10000, 1_800_000);
-  })],
-  ['scheduler-nodes-5k', () => measure('scheduler-nodes-5k', 5000, 10000, () => quietScheduler(new Cluster({ seed: 1, nodes: workers(5000) })), (c) => {
-    c.apply(deployment('web', 10000));
-    untilRunning(c, 10000, 3_600_000);
-  })],
   // The engine side of the peer ratio (docs/benchmarks.md#the-peer-ratio): the same Deployment on 30 nodes.
   ['pods-30-nodes-30', () => measure('pods-30-nodes-30', 30, 30, () => new Cluster({ seed: 1, nodes: workers(30) }), (c) => {
     c.apply(deployment('web', 30));
@@ -148,6 +140,14 @@ const cases: [string, () => CaseResult][] = [
       if (pods.length >= 1000) break;
     }
   })],
+  ['pods-10k-nodes-1k', () => measure('pods-10k-nodes-1k', 1000, 10000, () => new Cluster({ seed: 1, nodes: workers(1000) }), (c) => {
+    c.apply(deployment('web', 10000));
+    untilRunning(c, 10000, 1_800_000);
+  })],
+  ['scheduler-nodes-5k', () => measure('scheduler-nodes-5k', 5000, 10000, () => quietScheduler(new Cluster({ seed: 1, nodes: workers(5000) })), (c) => {
+    c.apply(deployment('web', 10000));
+    untilRunning(c, 10000, 3_600_000);
+  })],
 ];
 if (big || child === 'pods-150k-nodes-5k') {
   cases.push(['pods-150k-nodes-5k', () => measure('pods-150k-nodes-5k', 5000, 150000, () => quietScheduler(new Cluster({ seed: 1, nodes: workers(5000), relayCapacity: 10_000 })), (c) => {
@@ -155,6 +155,9 @@ if (big || child === 'pods-150k-nodes-5k') {
     untilRunning(c, 150000, 7_200_000);
   })]);
 }
+
+/** Cases that take minutes: they run after the peer. */
+const LONG_CASES = new Set(['pods-10k-nodes-1k', 'scheduler-nodes-5k', 'pods-150k-nodes-5k']);
 
 /** Cases whose fresh run took longer than this (wall ms) get no warm run. */
 const WARM_LIMIT_MS = 20_000;
@@ -193,13 +196,6 @@ if (readme) {
 }
 
 const loadAvg = Math.round(loadavg()[0] * 100) / 100;
-const engine: CaseResult[] = [];
-for (const [name] of cases) {
-  if (only && name !== only) continue;
-  engine.push(runFresh(name));
-}
-const peerResults: PeerResult[] | undefined = peer ? await runPeer() : undefined;
-
 let commit = 'unknown';
 try {
   commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
@@ -209,23 +205,45 @@ try {
 mkdirSync('bench', { recursive: true });
 const prev = existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const merged = new Map<string, CaseResult>((prev.engine ?? []).map((e: CaseResult) => [e.name, e]));
-for (const e of engine) merged.set(e.name, e);
 /** bench/results.json (docs/benchmarks.md#results-file); `ui` is written by `npm run bench:ui`. */
 interface Results extends ReadmeResults {
   peer?: PeerResult[];
   ui?: unknown;
 }
-const results: Results = {
-  ...prev,
-  commit,
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: cpus().length,
-  loadAvg,
-  engine: [...merged.values()],
-  peer: peerResults ?? prev.peer,
-};
-results.ratios = ratios(results.engine, results.peer);
+
+/**
+ * Writes bench/results.json and README.md's tables with what has been measured so far (after
+ * each case, so a run stopped midway keeps the cases it finished; the commit is the one the
+ * run started at).
+ */
+function save(peerResults: PeerResult[] | undefined): void {
+  const results: Results = {
+    ...prev,
+    commit,
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    loadAvg,
+    engine: [...merged.values()],
+    peer: peerResults ?? prev.peer,
+  };
+  results.ratios = ratios(results.engine, results.peer);
+  writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
+  if (existsSync(README)) writeFileSync(README, replaceBenchTables(readFileSync(README, 'utf8'), results));
+}
+
+// the small cases, then the peer (the per-Pod ratio needs both), then the long ones
+let peerResults: PeerResult[] | undefined;
+for (const [name] of cases) {
+  if (only && name !== only) continue;
+  if (peer && !peerResults && LONG_CASES.has(name)) save((peerResults = await runPeer()));
+  merged.set(name, { ...runFresh(name), commit });
+  save(peerResults);
+}
+if (peer && !peerResults) peerResults = await runPeer();
+save(peerResults);
+process.stdout.write('wrote bench/results.json and the benchmark tables of README.md\n');
+
 /**
  * cpuPerPodVsWebernetes: engine marginal CPU per Pod ÷ webernetes marginal CPU per Pod, each
  * (CPU at 300 Pods − CPU at 30 Pods) / 270 on 30 nodes. Below 1 the engine is cheaper; the
@@ -238,10 +256,4 @@ function ratios(eng: CaseResult[], peers: PeerResult[] | undefined): Record<stri
   if (e !== undefined) out.engineCpuMsPerPod = Math.round(e * 1000) / 1000;
   if (w !== undefined) out.webernetesCpuMsPerPod = Math.round(w * 1000) / 1000;
   return out;
-}
-writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
-process.stdout.write('wrote bench/results.json\n');
-if (existsSync(README)) {
-  writeFileSync(README, replaceBenchTables(readFileSync(README, 'utf8'), results));
-  process.stdout.write('rewrote the benchmark tables of README.md\n');
 }
