@@ -22,6 +22,7 @@ import { startServer } from '../server/server';
 import { kubeconfigYAML } from '../server/kubeconfig';
 import { compileAllowedOrigins } from '../server/filters';
 import { kustomizeDir } from './kustomize';
+import { isMainModule } from './args';
 import { buildAnchored, serverEpochMs } from '../server/epoch';
 
 const USAGE = 'usage: npm run apiserver -- [--port 6443] [--bind-address 127.0.0.1] [--kubeconfig kube-relay.kubeconfig] [--speed 1] [--scenario FILE] [--cors-allowed-origins REGEX,...]';
@@ -166,4 +167,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) await main();
+if (isMainModule(import.meta.url)) await main();

@@ -5,7 +5,7 @@
  * "abc" for "--runs" flag: …`. {@link runMain} prints `error: <message>` and the usage line on
  * stderr and exits 1; no entry point ever ends with a stack trace.
  */
-import { statSync } from 'node:fs';
+import { statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,8 +18,29 @@ export interface CliIO {
   stderr(text: string): void;
 }
 
+/**
+ * Writes all of `text` to file descriptor `fd` before returning, waiting while a pipe is full
+ * (EAGAIN): `process.stdout.write` to a pipe queues what the pipe does not take, and the
+ * `process.exit` of {@link runMain} would drop it (a scenario's JSON read through a pipe came
+ * out cut). A reader that went away (EPIPE, `| head`) ends the process quietly.
+ */
+export function writeAllSync(fd: number, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') process.exit(0);
+      if (code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
+  }
+}
+
 export const processIO: CliIO = {
-  stdout: (t) => void process.stdout.write(t),
+  stdout: (t) => writeAllSync(1, t),
   stderr: (t) => void process.stderr.write(t),
 };
 
@@ -168,10 +189,19 @@ export function argsOrExit<T extends { help: boolean }>(usage: string, parse: ()
   }
 }
 
-/** True when the module at `url` is the script node was started with (tsx keeps or drops the .ts). */
+/**
+ * True when the module at `url` is the script node was started with (tsx keeps or drops the
+ * .ts), or when node runs its bundle: `dist-cli/NAME.mjs` is the entry of `src/cli/NAME.ts`
+ * (vite.cli.config.ts keeps each module's source URL, so a module an entry imports is not
+ * taken for the entry).
+ */
 export function isMainModule(url: string): boolean {
   const arg = process.argv[1];
   if (!arg) return false;
   const strip = (p: string) => p.replace(/\.[cm]?[jt]s$/, '');
-  return strip(resolve(arg)) === strip(fileURLToPath(url));
+  const main = strip(resolve(arg));
+  const self = strip(fileURLToPath(url));
+  if (main === self) return true;
+  const bundled = /^(.*)\/dist-cli\/([^/]+)$/.exec(main);
+  return !!bundled && self === `${bundled[1]}/src/cli/${bundled[2]}`;
 }

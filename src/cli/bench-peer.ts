@@ -48,8 +48,13 @@ interface PeerModule {
 
 const PEER_SRC = resolve('node_modules/@ngrok/webernetes/src/index.ts');
 
+/**
+ * Loads the peer's TypeScript sources through tsx's scoped loader (tsImport), so it loads the
+ * same whether the bench runs under tsx or as the plain-node bundle (vite.cli.config.ts).
+ */
 async function loadPeer(): Promise<PeerModule> {
-  return (await import(pathToFileURL(PEER_SRC).href)) as PeerModule;
+  const { tsImport } = await import('tsx/esm/api');
+  return (await tsImport(pathToFileURL(PEER_SRC).href, import.meta.url)) as PeerModule;
 }
 
 /** An `nginx:1.27` image for the peer: a process that serves until killed. */

@@ -28,3 +28,15 @@ describe('writeJSON', () => {
     expect(Math.max(...parts.map((p) => p.length))).toBeLessThan(64 * 1024 + 200);
   });
 });
+
+describe('writeJSON compact (indent 0, what npm run scenario prints without --pretty)', () => {
+  it.each([
+    ['a scenario result shape', { kubernetesVersion: 'v1.33', steps: [{ index: 0, results: [{ object: 'configmap/a', warnings: [] }], error: null }], relay: [{ seq: 1, cause: null, summary: 'a → b · c — d' }] }],
+    ['undefined fields are left out, undefined list items are null', { a: undefined, b: [undefined, 1], c: { d: undefined } }],
+    ['dates, empty containers, escapes', { t: new Date(0), a: [], b: {}, c: [[]], 'k"\n': 'v\u2028\t"' }],
+  ])('%s', (_name, v) => {
+    const parts: string[] = [];
+    writeJSON(v, (s) => parts.push(s), 3, 1, 0);
+    expect(parts.join('')).toBe(`${JSON.stringify(v)}\n`);
+  });
+});

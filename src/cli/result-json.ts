@@ -1,13 +1,16 @@
 /**
- * Writes a large JSON value in pieces, byte for byte the text of `JSON.stringify(value, null,
- * 2)`, so that a result with a million relay hops never has to exist as one string (V8's
- * strings stop at 2^29 characters, about 512 MiB, and `JSON.stringify` would throw).
+ * Writes a large JSON value in pieces, byte for byte the text of `JSON.stringify(value)` (compact,
+ * what `npm run scenario` prints) or of `JSON.stringify(value, null, 2)` (its `--pretty`), so that a
+ * result with a million relay hops never has to exist as one string (V8's strings stop at 2^29
+ * characters, about 512 MiB, and `JSON.stringify` would throw). Pieces are joined into chunks of
+ * about `chunk` characters before each write.
  */
 
-/** JSON.stringify(v, null, 2) of one value, indented to sit at `depth`. */
-function leaf(v: unknown, depth: number): string {
-  const s = JSON.stringify(v, null, 2) ?? 'null';
-  return depth ? s.replace(/\n/g, `\n${'  '.repeat(depth)}`) : s;
+/** JSON.stringify(v, null, indent) of one value, indented to sit at `depth`. */
+function leaf(v: unknown, depth: number, indent: number): string {
+  if (!indent) return JSON.stringify(v) ?? 'null';
+  const s = JSON.stringify(v, null, indent) ?? 'null';
+  return depth ? s.replace(/\n/g, `\n${' '.repeat(indent * depth)}`) : s;
 }
 
 const isPlain = (v: unknown): v is Record<string, unknown> | unknown[] =>
@@ -17,41 +20,43 @@ function skipped(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';
 }
 
-function emit(v: unknown, depth: number, streamDepth: number, write: (s: string) => void): void {
+function emit(v: unknown, depth: number, streamDepth: number, indent: number, write: (s: string) => void): void {
   if (depth >= streamDepth || !isPlain(v)) {
-    write(leaf(v, depth));
+    write(leaf(v, depth, indent));
     return;
   }
-  const pad = '  '.repeat(depth + 1);
+  // the separators JSON.stringify puts between members: ",\n" + padding, or "," when compact
+  const open = indent ? `\n${' '.repeat(indent * (depth + 1))}` : '';
+  const sep = indent ? `,${open}` : ',';
+  const close = indent ? `\n${' '.repeat(indent * depth)}` : '';
   if (Array.isArray(v)) {
     if (v.length === 0) return write('[]');
-    write('[\n');
+    write(`[${open}`);
     v.forEach((x, i) => {
-      write(pad);
       if (skipped(x)) write('null');
-      else emit(x, depth + 1, streamDepth, write);
-      write(i < v.length - 1 ? ',\n' : '\n');
+      else emit(x, depth + 1, streamDepth, indent, write);
+      write(i < v.length - 1 ? sep : close);
     });
-    write(`${'  '.repeat(depth)}]`);
+    write(']');
     return;
   }
   const keys = Object.keys(v).filter((k) => !skipped(v[k]));
   if (keys.length === 0) return write('{}');
-  write('{\n');
+  write(`{${open}`);
   keys.forEach((k, i) => {
-    write(`${pad}${JSON.stringify(k)}: `);
-    emit(v[k], depth + 1, streamDepth, write);
-    write(i < keys.length - 1 ? ',\n' : '\n');
+    write(`${JSON.stringify(k)}:${indent ? ' ' : ''}`);
+    emit(v[k], depth + 1, streamDepth, indent, write);
+    write(i < keys.length - 1 ? sep : close);
   });
-  write(`${'  '.repeat(depth)}}`);
+  write('}');
 }
 
 /**
- * Writes `JSON.stringify(value, null, 2) + "\n"` through `write`, in pieces of about
+ * Writes `JSON.stringify(value, null, indent) + "\n"` through `write`, in pieces of about
  * `chunk` characters; lists and mappings down to `streamDepth` levels are written element
- * by element.
+ * by element. `indent` 2 (the default) is `--pretty`'s layout, 0 the compact one.
  */
-export function writeJSON(value: unknown, write: (s: string) => void, streamDepth = 3, chunk = 1 << 20): void {
+export function writeJSON(value: unknown, write: (s: string) => void, streamDepth = 3, chunk = 1 << 20, indent = 2): void {
   let buf: string[] = [];
   let size = 0;
   const push = (s: string) => {
@@ -63,7 +68,7 @@ export function writeJSON(value: unknown, write: (s: string) => void, streamDept
       size = 0;
     }
   };
-  emit(value, 0, streamDepth, push);
+  emit(value, 0, streamDepth, indent, push);
   push('\n');
   if (buf.length) write(buf.join(''));
 }

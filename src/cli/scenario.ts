@@ -1,7 +1,9 @@
 /**
- * `npm run scenario -- path/to/scenario.yaml [--out result.json] [--mermaid relay.mmd]`
+ * `npm run scenario -- path/to/scenario.yaml [--out result.json] [--mermaid relay.mmd] [--pretty]`
  *
- * Plays a scenario headless in fast-forward and prints the JSON result (docs/scenario-format.md).
+ * Plays a scenario headless in fast-forward and prints the JSON result (docs/scenario-format.md):
+ * compact JSON (`JSON.stringify(result)`), with 2-space indentation under `--pretty`, written in
+ * chunks of about 1 MiB (result-json.ts).
  * Exit 0 when the scenario ran (rejected applies and failed steps are data), 1 when the
  * command line or the file is invalid: `error: FILE: WHERE: PROBLEM` on stderr, checked
  * before anything runs (cluster/scenario/text.ts, scenario-files.ts).
@@ -16,7 +18,7 @@ import { UsageError, isMainModule, outputPathFlag, parseArgs, processIO, runMain
 import { FileError, checkScenarioFiles, readRegularFile, runnerIO } from './scenario-files';
 import { writeJSON } from './result-json';
 
-export const SCENARIO_USAGE = 'usage: npm run scenario -- SCENARIO.yaml [--out result.json] [--mermaid relay.mmd]';
+export const SCENARIO_USAGE = 'usage: npm run scenario -- SCENARIO.yaml [--out result.json] [--mermaid relay.mmd] [--pretty]';
 
 /** Writes `text` pieces to a new file (or truncates it). */
 function fileWriter(path: string): { write: (s: string) => void; close: () => void } {
@@ -30,7 +32,7 @@ function fileWriter(path: string): { write: (s: string) => void; close: () => vo
  * @throws UsageError for a bad command line (runMain prints it with the usage line).
  */
 export function scenarioMain(argv: readonly string[], io: CliIO): number {
-  const args = parseArgs(argv, { out: 'value', mermaid: 'value' });
+  const args = parseArgs(argv, { out: 'value', mermaid: 'value', pretty: 'bool' });
   if (args.flags.has('help')) {
     io.stdout(`${SCENARIO_USAGE}\n`);
     return 0;
@@ -59,14 +61,15 @@ export function scenarioMain(argv: readonly string[], io: CliIO): number {
     return 1;
   }
   const result = runScenario(sc, runnerIO(file));
+  const indent = args.flags.has('pretty') ? 2 : 0;
   if (out) {
     const w = fileWriter(out);
     try {
-      writeJSON(result, w.write);
+      writeJSON(result, w.write, 3, 1 << 20, indent);
     } finally {
       w.close();
     }
-  } else writeJSON(result, io.stdout);
+  } else writeJSON(result, io.stdout, 3, 1 << 20, indent);
   if (mermaid) {
     const w = fileWriter(mermaid);
     try {

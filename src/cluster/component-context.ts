@@ -12,6 +12,7 @@ import type { Rng } from './sim/rng';
 import type { SimClock } from './sim/clock';
 import type { Timings } from './timings';
 import type { ImageRegistry } from './sim/image-registry';
+import { PodCIDRSet } from './component-helpers/nodeipam/pod-cidr-set';
 
 export class ComponentContext {
   readonly eventCache = new EventCache(() => this.clock.now());
@@ -23,6 +24,17 @@ export class ComponentContext {
     readonly timings: Timings,
     readonly images: ImageRegistry,
   ) {}
+
+  private cidrs: PodCIDRSet | undefined;
+
+  /**
+   * The Pod CIDRs the Nodes hold (component-helpers/nodeipam/pod-cidr-set.ts), made on first use and kept from the
+   * store's Node events: the nodeipam allocator that kubelet registration folds in (upstream
+   * it follows a Node informer of kube-controller-manager).
+   */
+  get podCIDRs(): PodCIDRSet {
+    return (this.cidrs ??= new PodCIDRSet(this.api.store));
+  }
 
   /** A client authenticated as `user`. */
   client(user: RequestUser): Client {

@@ -13,9 +13,9 @@
 import type { SimClock } from '../sim/clock';
 import type { Rng } from '../sim/rng';
 import type { RelayRecorder } from '../relay/recorder';
-import { MVCCStore, type StoreEvent } from '../storage/mvcc';
+import { MVCCStore, type StoreEvent, type StoredEntry } from '../storage/mvcc';
 import { ResourceRegistry, groupKind, groupResource, apiVersionOf, type ResourceInfo } from '../api/resources';
-import { deepCopy, deepEqual, type KList, type KObject, type WatchEvent } from '../api/types';
+import { deepCopy, deepEqual, metaNamespaceKey, type KList, type KObject, type WatchEvent } from '../api/types';
 import {
   StatusError,
   newAlreadyExists,
@@ -199,6 +199,13 @@ export class APIServer implements StrategyContext {
   readonly registry: ResourceRegistry;
   private watchers = new Map<string, Watcher[]>();
   private nodeIndex = new Map<string, Set<Watcher>>();
+  /**
+   * Stored Pod keys by spec.nodeName (bound Pods only), so a list with the field selector
+   * spec.nodeName=NODE (every kubelet's informer) reads that node's Pods, not every Pod; the
+   * watch cache indexes pods by spec.nodeName the same way (pkg/registry/core/pod/storage,
+   * NodeNameTriggerFunc).
+   */
+  private podKeysByNode = new Map<string, Set<string>>();
   private watcherSeq = 0;
   private clusterIPs: IPAllocator;
   private nodePorts: PortAllocator;
@@ -226,6 +233,8 @@ export class APIServer implements StrategyContext {
     this.store = store ?? new MVCCStore();
     this.clusterIPs = new IPAllocator('10.96.0.0', 12, rng);
     this.nodePorts = new PortAllocator(30000, 32767, rng);
+    // a store handed in may hold Pods already: index them before following its events
+    for (const e of this.store.list('pods')) this.indexPodNode({ type: 'ADDED', resource: 'pods', key: metaNamespaceKey(e.obj), obj: e.obj, rev: e.modRev });
     this.store.listen((ev) => this.dispatch(ev));
   }
 
@@ -472,7 +481,7 @@ export class APIServer implements StrategyContext {
   list(user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): KList {
     const { labels, fields } = selectorsOf(opts);
     const items: KObject[] = [];
-    const entries = isComponentStatus(info) ? componentStatuses().map((obj) => ({ obj })) : this.store.list(this.resourceKey(info), info.namespaced ? namespace || undefined : undefined);
+    const entries = isComponentStatus(info) ? componentStatuses().map((obj) => ({ obj })) : this.listEntries(info, namespace, fields);
     for (const e of entries) {
       if (labels && !matches(labels, e.obj.metadata.labels)) continue;
       if (fields && fields.length && !fieldsMatch(e.obj, fields)) continue;
@@ -484,6 +493,37 @@ export class APIServer implements StrategyContext {
       this.responseHop(user, 'list', info, namespace ?? '', '', `200 OK ${items.length} ${info.resource}`, cause, rv);
     }
     return { apiVersion: apiVersionOf(info), kind: `${info.kind}List`, metadata: { resourceVersion: rv }, items };
+  }
+
+  /**
+   * The stored entries a list starts from, in key order: a bound node's Pods from the
+   * spec.nodeName index when the field selector has `spec.nodeName=NODE`, else every entry
+   * of the resource (in the namespace). The selectors are applied by the caller either way.
+   */
+  private listEntries(info: ResourceInfo, namespace: string | undefined, fields: FieldRequirement[] | undefined): StoredEntry[] {
+    const resource = this.resourceKey(info);
+    const ns = info.namespaced ? namespace || undefined : undefined;
+    const node = resource === 'pods' ? fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=')?.value : undefined;
+    if (!node) return this.store.list(resource, ns);
+    const keys = this.podKeysByNode.get(node);
+    if (!keys) return [];
+    return this.store.entriesInOrder(resource, ns ? [...keys].filter((k) => k.startsWith(`${ns}/`)) : keys);
+  }
+
+  private indexPodNode(ev: StoreEvent): void {
+    const a = ev.type === 'DELETED' ? undefined : (ev.obj.spec?.nodeName as string | undefined);
+    const b = ev.prev?.spec?.nodeName as string | undefined;
+    if (a === b) return;
+    if (b) {
+      const s = this.podKeysByNode.get(b);
+      s?.delete(ev.key);
+      if (s && !s.size) this.podKeysByNode.delete(b);
+    }
+    if (a) {
+      let s = this.podKeysByNode.get(a);
+      if (!s) this.podKeysByNode.set(a, (s = new Set()));
+      s.add(ev.key);
+    }
   }
 
   /**
@@ -856,6 +896,7 @@ export class APIServer implements StrategyContext {
 
   private dispatch(ev: StoreEvent): void {
     if (ev.resource === 'events' || ev.resource === 'events.events.k8s.io') this.renewEventLease(ev);
+    else if (ev.resource === 'pods') this.indexPodNode(ev);
     const i = ev.rev % CAUSE_RING;
     this.causeRevs[i] = ev.rev;
     this.causeSeqs[i] = this.relay.currentCause ?? 0;

@@ -27,6 +27,7 @@ import type { ComponentContext } from '../component-context';
 import { bytesOf } from '../api/quantity';
 import { KUBERNETES_GIT_VERSION } from '../api/version';
 import type { ContainerRuntime } from './runtime';
+import { podCIDRIndex } from '../component-helpers/nodeipam/pod-cidr-set';
 
 /** What a kubelet registers (the NodeConfig of kubelet.ts). */
 export interface NodeStatusConfig {
@@ -104,19 +105,8 @@ export class NodeStatusManager {
 
   private chooseIndex(existing: KObject | undefined): void {
     if (this.index >= 0) return;
-    const m = existing?.spec?.podCIDR?.match(/^10\.244\.(\d+)\.0\/24$/);
-    if (m) {
-      this.index = Number(m[1]);
-      return;
-    }
-    const used = new Set<number>();
-    for (const n of this.nodes.list(undefined, { quiet: true }).items) {
-      const mm = n.spec?.podCIDR?.match(/^10\.244\.(\d+)\.0\/24$/);
-      if (mm) used.add(Number(mm[1]));
-    }
-    let i = 0;
-    while (used.has(i)) i++;
-    this.index = i;
+    // the lowest 10.244.N.0/24 no stored Node holds, from the cluster's CIDR set (no list)
+    this.index = podCIDRIndex(existing) ?? this.ctx.podCIDRs.lowestFree();
   }
 
   private labels(): Record<string, string> {

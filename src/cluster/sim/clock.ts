@@ -36,7 +36,12 @@ interface Timer {
   fn: () => void;
   info: TimerInfo | undefined;
   cancelled: boolean;
+  /** Set when the timer ran (it left the timer heap; the deadline heap drops it lazily). */
+  fired: boolean;
 }
+
+/** (time, insertion sequence): the one order of every timer and deadline (file comment). */
+const timerLess = (a: Timer, b: Timer): boolean => a.at < b.at || (a.at === b.at && a.seq < b.seq);
 
 /** A handle returned by {@link SimClock.setTimer}; pass it to {@link SimClock.cancel}. */
 export type TimerHandle = { readonly id: number };
@@ -54,7 +59,14 @@ export const DEFAULT_START_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
 export class SimClock {
   private nowMs: number;
   private seq = 0;
-  private heap = new Heap<Timer>((a, b) => a.at < b.at || (a.at === b.at && a.seq < b.seq));
+  private heap = new Heap<Timer>(timerLess);
+  /**
+   * The deadline timers alone, in the same (time, sequence) order, so `settle` and the
+   * fast-forward find the next deadline in O(log n) instead of scanning every pending timer.
+   * Cancelled and fired ones leave it lazily (popped when on top, or compacted when they
+   * outnumber the pending ones).
+   */
+  private deadlineHeap = new Heap<Timer>(timerLess);
   private byId = new Map<number, Timer>();
   private deadlineCount = 0;
   private rfcAt = NaN;
@@ -94,10 +106,13 @@ export class SimClock {
    * everything already due now). Returns a handle for {@link cancel}.
    */
   setTimer(delayMs: number, fn: () => void, info?: TimerInfo): TimerHandle {
-    const t: Timer = { at: this.nowMs + Math.max(0, delayMs), seq: this.seq++, fn, info, cancelled: false };
+    const t: Timer = { at: this.nowMs + Math.max(0, delayMs), seq: this.seq++, fn, info, cancelled: false, fired: false };
     this.heap.push(t);
     this.byId.set(t.seq, t);
-    if (info?.deadline) this.deadlineCount++;
+    if (info?.deadline) {
+      this.deadlineCount++;
+      this.deadlineHeap.push(t);
+    }
     return { id: t.seq };
   }
 
@@ -108,7 +123,10 @@ export class SimClock {
     if (!t || t.cancelled) return;
     t.cancelled = true;
     this.byId.delete(handle.id);
-    if (t.info?.deadline) this.deadlineCount--;
+    if (t.info?.deadline) {
+      this.deadlineCount--;
+      this.compactDeadlines();
+    }
   }
 
   /** Simulated time of the next timer, or undefined when none is pending. */
@@ -117,24 +135,30 @@ export class SimClock {
     return this.heap.peek()?.at;
   }
 
-  /** The earliest pending deadline's time, or undefined. O(timers) — call rarely. */
+  /** The earliest pending deadline's time, or undefined. O(log deadlines) amortized. */
   nextDeadlineAt(): number | undefined {
-    if (this.deadlineCount === 0) return undefined;
-    let best: number | undefined;
-    for (const t of this.byId.values()) {
-      if (t.info?.deadline && (best === undefined || t.at < best)) best = t.at;
-    }
-    return best;
+    const h = this.deadlineHeap;
+    while (h.length && !pendingTimer(h.peek()!)) h.pop();
+    return h.peek()?.at;
   }
 
-  /** All pending deadlines, earliest first (for countdowns in the UI). */
+  /**
+   * All pending deadlines, earliest first (for countdowns in the UI); deadlines due at the same
+   * instant in the order they were set. O(d log d) in the pending deadlines d.
+   */
   deadlines(): Deadline[] {
-    const out: Deadline[] = [];
-    if (this.deadlineCount === 0) return out;
-    for (const t of this.byId.values()) {
-      if (t.info?.deadline) out.push({ at: t.at, label: t.info.label ?? 'deadline', object: t.info.object });
-    }
-    return out.sort((a, b) => a.at - b.at);
+    if (this.deadlineCount === 0) return [];
+    const pending = this.deadlineHeap.items.filter(pendingTimer).sort((a, b) => a.at - b.at || a.seq - b.seq);
+    return pending.map((t) => ({ at: t.at, label: t.info!.label ?? 'deadline', object: t.info!.object }));
+  }
+
+  /** Rebuilds the deadline heap when cancelled and fired deadlines outnumber the pending ones. */
+  private compactDeadlines(): void {
+    const h = this.deadlineHeap;
+    if (h.length < 64 || h.length < 2 * this.deadlineCount) return;
+    const keep = h.items.filter(pendingTimer);
+    this.deadlineHeap = new Heap<Timer>(timerLess);
+    for (const t of keep) this.deadlineHeap.push(t);
   }
 
   /**
@@ -152,7 +176,11 @@ export class SimClock {
       if (!t || t.at > untilMs) break;
       this.heap.pop();
       this.byId.delete(t.seq);
-      if (t.info?.deadline) this.deadlineCount--;
+      t.fired = true;
+      if (t.info?.deadline) {
+        this.deadlineCount--;
+        this.compactDeadlines();
+      }
       if (t.at > this.nowMs) this.nowMs = t.at;
       t.fn();
       this.onFire?.(t.info);
@@ -205,4 +233,9 @@ export class SimClock {
   private dropCancelled(): void {
     while (this.heap.length && this.heap.peek()!.cancelled) this.heap.pop();
   }
+}
+
+/** Not yet fired nor cancelled. */
+function pendingTimer(t: Timer): boolean {
+  return !t.cancelled && !t.fired;
 }

@@ -36,6 +36,12 @@ export type StoreListener = (ev: StoreEvent) => void;
 export class MVCCStore {
   private rev = 0;
   private buckets = new Map<string, Map<string, StoredEntry>>();
+  /**
+   * Per resource, its keys in list order (by "namespace/name" of the stored object), sorted on
+   * demand: dropped when a key is created or deleted, kept across updates (which change neither
+   * the key nor the object's name and namespace), so a list sorts only after the key set changed.
+   */
+  private sortedKeys = new Map<string, string[]>();
   private history: StoreEvent[] = [];
   private historyStart = 0; // index into history of the oldest kept event
   private compactedRev = 0;
@@ -70,19 +76,47 @@ export class MVCCStore {
     return this.buckets.get(resource)?.get(key);
   }
 
-  /** Entries of a resource, optionally one namespace, sorted by key (etcd range order). */
+  /**
+   * Entries of a resource, optionally one namespace, sorted by key (etcd range order).
+   * O(n) when no key was created or deleted since the last list of the resource, else
+   * O(n log n) once.
+   */
   list(resource: string, namespace?: string): StoredEntry[] {
     const b = this.buckets.get(resource);
     if (!b) return [];
+    const keys = this.keysInOrder(resource, b);
     const out: StoredEntry[] = [];
     if (namespace) {
       const prefix = namespace + '/';
-      for (const [k, e] of b) if (k.startsWith(prefix)) out.push(e);
+      for (const k of keys) if (k.startsWith(prefix)) out.push(b.get(k)!);
     } else {
-      for (const e of b.values()) out.push(e);
+      for (const k of keys) out.push(b.get(k)!);
     }
-    out.sort((a, b2) => (keyOf(a.obj) < keyOf(b2.obj) ? -1 : 1));
     return out;
+  }
+
+  private keysInOrder(resource: string, b: Map<string, StoredEntry>): string[] {
+    let keys = this.sortedKeys.get(resource);
+    if (keys) return keys;
+    const rows: { sortKey: string; key: string }[] = [];
+    for (const [key, e] of b) rows.push({ sortKey: keyOf(e.obj), key });
+    rows.sort((a, b2) => (a.sortKey < b2.sortKey ? -1 : 1));
+    keys = rows.map((r) => r.key);
+    this.sortedKeys.set(resource, keys);
+    return keys;
+  }
+
+  /** The entries of the given keys of a resource (absent ones skipped), in list order. */
+  entriesInOrder(resource: string, keys: Iterable<string>): StoredEntry[] {
+    const b = this.buckets.get(resource);
+    if (!b) return [];
+    const rows: { sortKey: string; e: StoredEntry }[] = [];
+    for (const k of keys) {
+      const e = b.get(k);
+      if (e) rows.push({ sortKey: keyOf(e.obj), e });
+    }
+    rows.sort((a, b2) => (a.sortKey < b2.sortKey ? -1 : 1));
+    return rows.map((r) => r.e);
   }
 
   /** Number of keys stored for a resource. */
@@ -108,6 +142,7 @@ export class MVCCStore {
     obj.metadata.resourceVersion = String(rev);
     const e: StoredEntry = { obj, createRev: rev, modRev: rev };
     b.set(key, e);
+    this.sortedKeys.delete(resource);
     this.emit({ type: 'ADDED', resource, key, obj, rev });
     return e;
   }
@@ -137,6 +172,7 @@ export class MVCCStore {
     if (expectedModRev !== undefined && cur.modRev !== expectedModRev) return 'conflict';
     const rev = ++this.rev;
     b.delete(key);
+    this.sortedKeys.delete(resource);
     // The deleted object is reported with the deletion revision, as the watch cache does.
     const last = { ...cur.obj, metadata: { ...cur.obj.metadata, resourceVersion: String(rev) } };
     this.emit({ type: 'DELETED', resource, key, obj: last, prev: cur.obj, rev });
@@ -145,12 +181,22 @@ export class MVCCStore {
 
   /**
    * Events after `fromRev` (exclusive) for one resource, for resuming a watch.
-   * Returns 'gone' when `fromRev` is older than what history keeps.
+   * Returns 'gone' when `fromRev` is older than what history keeps. O(log h + events after
+   * fromRev) in the history h kept.
    */
   eventsSince(resource: string, fromRev: number): StoreEvent[] | 'gone' {
     if (fromRev < this.compactedRev) return 'gone';
     const out: StoreEvent[] = [];
-    for (let i = this.historyStart; i < this.history.length; i++) {
+    if (fromRev >= this.rev) return out;
+    // history is in revision order: start at the first event after fromRev (binary search)
+    let lo = this.historyStart;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid].rev > fromRev) hi = mid;
+      else lo = mid + 1;
+    }
+    for (let i = lo; i < this.history.length; i++) {
       const ev = this.history[i];
       if (ev.rev > fromRev && ev.resource === resource) out.push(ev);
     }
