@@ -16,6 +16,7 @@ import { APIServer } from './apiserver/apiserver';
 import { STRATEGIES } from './apiserver/registry';
 import { installCRDSupport } from './apiserver/crd';
 import { installStorageObjectInUseProtection } from './apiserver/storage-protection';
+import { createBootstrapPolicy, installAuthorization } from './auth/install';
 import { MACHINE_CRD, MACHINE_GROUP, MachineController, machineFor } from './machines';
 import { KubeProxy } from './proxy/kube-proxy';
 import { ClusterDNS } from './dns/resolver';
@@ -65,6 +66,11 @@ export interface ClusterOptions {
   kubeProxy?: boolean;
   /** Deploy CoreDNS in kube-system at boot (default true). */
   coreDNS?: boolean;
+  /**
+   * kube-apiserver's `--authorization-mode`: `Node,RBAC` (default: the Node authorizer and
+   * RBAC with the v1.33 bootstrap policy, auth/) or `AlwaysAllow` (every request allowed).
+   */
+  authorizationMode?: 'Node,RBAC' | 'AlwaysAllow';
 }
 
 /** How long before time zero the cluster boots (simulated ms). */
@@ -139,6 +145,7 @@ export class Cluster {
     this.api = new APIServer(this.clock, this.rng, this.relay, STRATEGIES, { watchLatencyMs: this.timings.watchLatencyMs });
     installCRDSupport(this.api);
     installStorageObjectInUseProtection(this.api);
+    if (options.authorizationMode !== 'AlwaysAllow') installAuthorization(this.api);
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
     this.kubectlClient = this.ctx.client(users.kubectl());
     this.lastChangeAt = this.clock.now();
@@ -176,6 +183,7 @@ export class Cluster {
     for (const name of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
       ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
     }
+    if (this.api.authorizer) createBootstrapPolicy(this.api, this.options.seed ?? 1);
     sys.resource('', 'services').create('default', kubernetesService());
     sys.resource('apiextensions.k8s.io', 'customresourcedefinitions').create('', MACHINE_CRD);
     // kind's default StorageClass (local-path-provisioner under the name `standard`)

@@ -10,6 +10,7 @@ import type { ResourceInfo } from '../api/resources';
 import type { Eviction } from '../apiserver/eviction';
 import type { Status } from '../api/errors';
 import type { KList, KObject, WatchEvent } from '../api/types';
+import { CONTROLLER_SERVICE_ACCOUNTS } from '../auth/bootstrap-policy';
 
 /** Verbs on one resource, like dynamic.ResourceInterface. */
 export class ResourceClient<T extends KObject = KObject> {
@@ -21,7 +22,7 @@ export class ResourceClient<T extends KObject = KObject> {
   createWithWarnings(namespace: string, obj: T, opts?: WriteOptions): WriteResult<T> {
     return this.api.create(this.user, this.info, namespace, obj, opts) as WriteResult<T>;
   }
-  get(namespace: string, name: string, opts?: { quiet?: boolean }): T {
+  get(namespace: string, name: string, opts?: { quiet?: boolean; subresource?: 'scale' | 'status' }): T {
     return this.api.get(this.user, this.info, namespace, name, opts) as T;
   }
   list(namespace?: string, opts?: ListOptions): KList<T> {
@@ -84,8 +85,15 @@ export class Client {
 export const users = {
   kubectl: (participant = 'kubectl'): RequestUser => ({ name: 'kubernetes-admin', participant, groups: ['kubeadm:cluster-admins', 'system:authenticated'] }),
   scheduler: (): RequestUser => ({ name: 'system:kube-scheduler', participant: 'kube-scheduler', groups: ['system:authenticated'], trusted: true }),
+  /** kube-controller-manager's own credential (its shared informers' lists and watches). */
+  controllerManager: (): RequestUser => ({ name: 'system:kube-controller-manager', participant: 'kube-controller-manager', groups: ['system:authenticated'], trusted: true }),
+  /**
+   * A controller loop, as `--use-service-account-credentials` runs it: the ServiceAccount
+   * kube-system/<sa>, where <sa> is the loop's upstream name (CONTROLLER_SERVICE_ACCOUNTS maps
+   * the relay participants that differ, e.g. daemonset-controller → daemon-set-controller).
+   */
   controller: (name: string): RequestUser => ({
-    name: `system:serviceaccount:kube-system:${name}`,
+    name: `system:serviceaccount:kube-system:${CONTROLLER_SERVICE_ACCOUNTS.get(name) ?? name}`,
     participant: `${name}`,
     groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
     trusted: true,
