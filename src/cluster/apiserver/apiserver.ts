@@ -43,6 +43,7 @@ import { allowUnconditionalUpdate, isUnsetResourceVersion, newResourceVersionReq
 import { allowedBy, forbidden, type AuthorizerChain, type ChainDecision } from '../auth/authorizer';
 import type { Attributes } from '../auth/rbac';
 import { nodeRestriction } from '../auth/node-authorizer';
+import { REVIEW_RESOURCES, answerReview } from '../auth/reviews';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -51,6 +52,10 @@ export interface RequestUser {
   /** Relay participant name. */
   participant: string;
   groups?: string[];
+  /** The user's uid (impersonation's `--as-uid`, a ServiceAccount token's ServiceAccount uid). */
+  uid?: string;
+  /** Extra user info (a bound token's `authentication.kubernetes.io/pod-name`, …). */
+  extra?: Record<string, string[]>;
   /**
    * An in-process component of the engine (controller, scheduler, kubelet), whose request
    * bodies are well-typed by construction: the decode step (decode.ts) is skipped for its
@@ -427,6 +432,32 @@ export class APIServer implements StrategyContext {
   }
 
   // ---- verbs -------------------------------------------------------------------------
+
+  /**
+   * create of a review (SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
+   * LocalSubjectAccessReview, SelfSubjectReview — auth/reviews.ts): authorized like any
+   * create, answered from the authorizer chain, never stored.
+   * @param key `resource.group`, e.g. `selfsubjectaccessreviews.authorization.k8s.io`
+   * @throws StatusError 403, 400, 422
+   */
+  review(user: RequestUser, key: string, namespace: string, body: KObject): KObject {
+    const info = REVIEW_RESOURCES.get(key);
+    if (!info) throw newNotFound(key, '');
+    const cause = this.relay.record({ from: user.participant, to: 'kube-apiserver', kind: 'request', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `create ${info.kind}` });
+    return this.relay.withCause(cause, () => {
+      try {
+        this.authorizeRequest(user, 'create', info, info.namespaced ? namespace : '', '');
+        const out = answerReview(this.authorizer, user, key, namespace, body);
+        const st = out.status ?? {};
+        const what = info.kind === 'SelfSubjectReview' ? `user ${user.name}` : info.kind === 'SelfSubjectRulesReview' ? `${(st.resourceRules ?? []).length + (st.nonResourceRules ?? []).length} rules` : st.allowed ? `allowed${st.reason ? ` (${st.reason})` : ''}` : `denied${st.reason ? ` (${st.reason})` : ''}`;
+        this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `201 Created ${info.kind}: ${what}`, cause });
+        return out;
+      } catch (err) {
+        if (err instanceof StatusError) this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `${err.code} ${err.reason}: ${err.message}`, cause });
+        throw err;
+      }
+    });
+  }
 
   /**
    * create: POST /api[s]/…/namespaces/{ns}/{resource}.

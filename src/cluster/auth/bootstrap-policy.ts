@@ -239,6 +239,8 @@ const CONTROLLER_ROLES: [string, PolicyRule[]][] = [
  */
 const ADDON_ROLES: RoleSpec[] = [
   { name: 'system:metrics-server', rules: [R(C, 'nodes/metrics', 'get'), R(C, 'pods nodes', READ)] },
+  // kube-relay's simulated load is set per workload: its metrics-server reads the workload's selector
+  { name: 'kube-relay:metrics-server-extras', rules: [R(['apps'], 'deployments replicasets statefulsets daemonsets', 'get list')] },
   {
     name: 'ingress-nginx',
     rules: [
@@ -263,6 +265,8 @@ const ADDON_ROLES: RoleSpec[] = [
   { name: 'kube-relay:job-controller-extras', rules: [R(C, 'pods', 'get update')] },
   // kube-relay's service controller updates the load-balancer cleanup finalizer on the Service (upstream: a patch of services/status)
   { name: 'kube-relay:service-controller-extras', rules: [R(C, 'services', 'update')] },
+  // kube-relay's pod GC marks a Pod Failed with an update of pods/status (upstream: a patch)
+  { name: 'kube-relay:pod-garbage-collector-extras', rules: [R(C, 'pods/status', 'update')] },
   { name: 'kube-relay:machine-controller', rules: [R(['sim.kube-relay.dev'], 'machines machines/status', 'get list watch update patch'), R(C, 'nodes', READ), EVENTS] },
 ];
 
@@ -302,6 +306,8 @@ const CLUSTER_ROLE_BINDINGS: [string, string, Subject[]][] = [
   ['kube-relay:machine-controller', 'kube-relay:machine-controller', [SA('kube-system', 'machine-controller')]],
   ['kube-relay:job-controller-extras', 'kube-relay:job-controller-extras', [SA('kube-system', 'job-controller')]],
   ['kube-relay:service-controller-extras', 'kube-relay:service-controller-extras', [SA('kube-system', 'service-controller')]],
+  ['kube-relay:pod-garbage-collector-extras', 'kube-relay:pod-garbage-collector-extras', [SA('kube-system', 'pod-garbage-collector')]],
+  ['kube-relay:metrics-server-extras', 'kube-relay:metrics-server-extras', [SA('kube-system', 'metrics-server')]],
   ['kube-relay:kube-scheduler-extras', 'kube-relay:kube-scheduler-extras', [U('system:kube-scheduler')]],
 ];
 
