@@ -17,6 +17,7 @@ import { STRATEGIES } from './apiserver/registry';
 import { installCRDSupport } from './apiserver/crd';
 import { installStorageObjectInUseProtection } from './apiserver/storage-protection';
 import { createBootstrapPolicy, installAuthorization } from './auth/install';
+import { impersonateUser, type ImpersonationRequest } from './auth/impersonation';
 import { MACHINE_CRD, MACHINE_GROUP, MachineController, machineFor } from './machines';
 import { KubeProxy } from './proxy/kube-proxy';
 import { ClusterDNS } from './dns/resolver';
@@ -273,8 +274,18 @@ export class Cluster {
   // ---- actions -----------------------------------------------------------------------
 
   /** `kubectl apply -f` of a (multi-document) manifest, as the kubectl user. */
-  apply(text: string, opts: ApplyOptions = {}): ApplyResult[] {
-    return applyManifest(this.kubectlClient, text, opts);
+  apply(text: string, opts: ApplyOptions & { as?: ImpersonationRequest } = {}): ApplyResult[] {
+    const { as, ...rest } = opts;
+    return applyManifest(as ? this.clientAs(as) : this.kubectlClient, text, rest);
+  }
+
+  /**
+   * The kubectl client acting as another user (kubectl's --as / --as-group), the
+   * impersonation authorized as kube-apiserver does (auth/impersonation.ts).
+   * @throws StatusError 403 when the admin may not impersonate (never, with cluster-admin).
+   */
+  clientAs(as: ImpersonationRequest): Client {
+    return this.ctx.client(impersonateUser(this.api.authorizer, this.kubectlClient.user, as));
   }
 
   /**

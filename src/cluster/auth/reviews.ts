@@ -54,7 +54,7 @@ function accessStatus(chain: AuthorizerChain, a: Attributes): KObject['status'] 
  */
 export function answerReview(chain: AuthorizerChain | null, requester: ReviewUser, key: string, namespace: string, body: KObject): KObject {
   const info = REVIEW_RESOURCES.get(key)!;
-  const out: KObject = { ...body, apiVersion: `${info.group}/${info.version}`, kind: info.kind, metadata: { ...(body.metadata ?? {}), creationTimestamp: null } as KObject['metadata'] };
+  const out: KObject = { ...body, apiVersion: `${info.group}/${info.version}`, kind: info.kind, metadata: { ...(body.metadata ?? {}), creationTimestamp: null } as unknown as KObject['metadata'] };
   delete (out.metadata as Record<string, unknown>).managedFields;
   const spec = body.spec ?? {};
   switch (info.kind) {

@@ -49,7 +49,7 @@ function runCanI(ctx: Ctx): KubectlResult {
   const warnings: string[] = [];
   if (list) {
     if (quiet || all || subresource) return fail("error: list option can't be specified with neither quiet, all-namespaces nor subresource options");
-    const review = ctx.client.api.review(ctx.client.user, 'selfsubjectrulesreviews.authorization.k8s.io', '', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', metadata: {}, spec: { namespace } });
+    const review = ctx.client.api.review(ctx.client.user, 'selfsubjectrulesreviews.authorization.k8s.io', '', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', metadata: {} as KObject['metadata'], spec: { namespace } });
     return printRules(review, ctx.flags.get('no-headers') === 'true');
   }
   if (ctx.flags.get('no-headers') === 'true') return fail('error: --no-headers cannot be set without --list specified');
@@ -84,7 +84,7 @@ function runCanI(ctx: Ctx): KubectlResult {
     if (!RESOURCE_VERBS.has(verb)) warnings.push(`Warning: verb '${verb}' is not a known verb\n`);
     spec = { resourceAttributes: { namespace, verb, group, resource, subresource, name: resourceName } };
   }
-  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectaccessreviews.authorization.k8s.io', '', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec });
+  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectaccessreviews.authorization.k8s.io', '', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: {} as KObject['metadata'], spec });
   const st = review.status ?? {};
   const err = warnings.length ? warnings.join('') : null;
   if (quiet) return { output: '', error: err, exitCode: st.allowed ? 0 : 1 };
@@ -160,7 +160,7 @@ function printRules(review: KObject, noHeaders: boolean): KubectlResult {
 }
 
 function runWhoami(ctx: Ctx): KubectlResult {
-  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectreviews.authentication.k8s.io', '', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} });
+  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectreviews.authentication.k8s.io', '', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} as KObject['metadata'] });
   const o = ctx.flags.get('output');
   if (o === 'json') return ok(JSON.stringify(review, null, 4) + '\n');
   if (o === 'yaml') return ok(stringify(review));
