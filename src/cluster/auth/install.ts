@@ -18,6 +18,7 @@ export function installAuthorization(api: APIServer): AuthorizerChain {
   api.authorizer = chain;
   api.afterWrite.push((ev) => {
     if (RBAC_RESOURCES.has(ev.resource)) chain.rbac.invalidate();
+    else if (ev.resource === 'pods') chain.node.onPodEvent(ev);
   });
   return chain;
 }

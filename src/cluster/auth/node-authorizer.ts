@@ -70,11 +70,56 @@ function podRefs(pod: KObject, type: VertexType): Set<string> {
 export class NodeAuthorizer {
   constructor(private readonly store: MVCCStore) {}
 
+  /**
+   * The graph's Pod edges (graph_populator.go AddPod/DeletePod): how many Pods bound to a
+   * node reference `type/namespace/name`, kept from the Pod writes (`onPodEvent`) once built.
+   */
+  private edges: Map<string, number> | null = null;
+
+  private static edgeKeys(pod: KObject | undefined): string[] {
+    const node = pod?.spec?.nodeName;
+    if (!pod || !node) return [];
+    const ns = pod.metadata.namespace ?? '';
+    const out: string[] = [];
+    for (const t of ['secret', 'configmap', 'pvc', 'serviceaccount'] as const) for (const n of podRefs(pod, t)) out.push(`${node}\0${t}\0${ns}\0${n}`);
+    return out;
+  }
+
+  private bump(keys: string[], d: number): void {
+    const m = this.edges!;
+    for (const k of keys) {
+      const v = (m.get(k) ?? 0) + d;
+      if (v > 0) m.set(k, v);
+      else m.delete(k);
+    }
+  }
+
+  /** Keeps the edges in step with a Pod write (call for every store event of `pods`). */
+  onPodEvent(ev: { type: string; obj: KObject; prev?: KObject }): void {
+    if (!this.edges) return;
+    if (ev.type !== 'ADDED') this.bump(NodeAuthorizer.edgeKeys(ev.type === 'DELETED' ? ev.prev ?? ev.obj : ev.prev), -1);
+    if (ev.type !== 'DELETED') this.bump(NodeAuthorizer.edgeKeys(ev.obj), 1);
+  }
+
+  private edgeCount(nodeName: string, type: VertexType, namespace: string, name: string): number {
+    if (!this.edges) {
+      this.edges = new Map();
+      for (const e of this.store.list('pods')) this.bump(NodeAuthorizer.edgeKeys(e.obj), 1);
+    }
+    return this.edges.get(`${nodeName}\0${type}\0${namespace}\0${name}`) ?? 0;
+  }
+
   /** Pods bound to the node (in one namespace when given). */
   private podsOn(nodeName: string, namespace?: string): KObject[] {
     const out: KObject[] = [];
     for (const e of this.store.list('pods', namespace)) if (e.obj.spec?.nodeName === nodeName) out.push(e.obj);
     return out;
+  }
+
+  /** Whether any Pod bound to the node uses a PVC (only then can a PV's secret be reachable). */
+  private anyPVCOn(nodeName: string): boolean {
+    for (const k of this.edges!.keys()) if (k.startsWith(`${nodeName}\0pvc\0`)) return true;
+    return false;
   }
 
   /** graph.go hasPathFrom: a path from the node to the object. */
@@ -89,8 +134,8 @@ export class NodeAuthorizer {
       }
       return false;
     }
-    for (const pod of this.podsOn(nodeName, namespace)) if (podRefs(pod, type).has(name)) return true;
-    if (type === 'secret') {
+    if (this.edgeCount(nodeName, type, namespace, name) > 0) return true;
+    if (type === 'secret' && this.edgeCount(nodeName, 'pvc', '', '') >= 0 && this.anyPVCOn(nodeName)) {
       // Pod → PVC → PV → Secret (a PV's CSI / other secret references)
       for (const pod of this.podsOn(nodeName)) {
         for (const claim of podRefs(pod, 'pvc')) {

@@ -87,7 +87,7 @@ function asFlags(as: ActAs | undefined): string {
   if (!as) return '';
   return ` --as=${quoteArg(as.user)}${(as.groups ?? []).map((g) => ` --as-group=${quoteArg(g)}`).join('')}`;
 }
-const quoteArg = (s: string): string => (/^[\w:.\/@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const quoteArg = (s: string): string => (/^[\w:./@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerIO, snapshots: Snapshot[]): StepResult {
   const start = cluster.now();
