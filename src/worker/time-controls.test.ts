@@ -52,7 +52,7 @@ describe('step: one press, one shown hop', () => {
       want: [
         { dt: 10_000, hops: 1, shown: ['renew Lease kube-node-lease/control-plane'] },
         { dt: 0, hops: 1, shown: ['authn system:node:control-plane [system:nodes system:authenticated] · authz allow update leases by the Node authorizer · admission'] },
-        { dt: 0, hops: 1, shown: ['put /registry/leases/kube-node-lease/control-plane (rev 125)'] },
+        { dt: 0, hops: 1, shown: ['put /registry/leases/kube-node-lease/control-plane (rev 271)'] },
       ],
     },
     {

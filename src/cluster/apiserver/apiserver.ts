@@ -480,7 +480,8 @@ export class APIServer implements StrategyContext {
     const cause = this.requestHop(user, 'create', info, ns, displayName, opts.summary ?? `create ${this.describe(info, ns, displayName)}`, opts.category);
     return this.relay.withCause(cause, () => {
       try {
-        this.authz(user, opts.authzVerb ?? 'create', info, ns, obj.metadata.name ?? '');
+        // a POST to the collection names no object: create is authorized without a name (requestinfo.go)
+        this.authz(user, opts.authzVerb ?? 'create', info, ns, opts.authzVerb ? obj.metadata.name ?? '' : '');
         if (opts.authzVerb) this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
         checkVerb(info, 'create');
         this.admitNode(user, 'create', info, '', obj.metadata.name ?? '', obj, undefined);
