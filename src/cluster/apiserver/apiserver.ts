@@ -423,12 +423,12 @@ export class APIServer implements StrategyContext {
     }
   }
 
-  private authz(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, subresource = '', fieldSelector?: FieldRequirement[]): void {
+  private authz(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, subresource = '', fieldSelector?: FieldRequirement[], collection = false): void {
     const why = this.authorize(user, verb, info, namespace, name);
     if (why) {
       throw newForbidden(groupResource(info), name, `User "${user.name}" cannot ${verb} resource "${info.resource}" in API group "${info.group}"${info.namespaced ? ` in the namespace "${namespace}"` : ' at the cluster scope'}: ${why}`);
     }
-    this.authorizeRequest(user, verb, info, info.namespaced ? namespace : '', name, subresource, fieldSelector);
+    this.authorizeRequest(user, verb, info, info.namespaced ? namespace : '', collection ? '' : name, subresource, fieldSelector);
   }
 
   // ---- verbs -------------------------------------------------------------------------
@@ -481,7 +481,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         // a POST to the collection names no object: create is authorized without a name (requestinfo.go)
-        this.authz(user, opts.authzVerb ?? 'create', info, ns, opts.authzVerb ? obj.metadata.name ?? '' : '');
+        this.authz(user, opts.authzVerb ?? 'create', info, ns, obj.metadata.name ?? '', '', undefined, !opts.authzVerb);
         if (opts.authzVerb) this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
         checkVerb(info, 'create');
         this.admitNode(user, 'create', info, '', obj.metadata.name ?? '', obj, undefined);
