@@ -17,6 +17,8 @@ import { STRATEGIES } from './apiserver/registry';
 import { installCRDSupport } from './apiserver/crd';
 import { installStorageObjectInUseProtection } from './apiserver/storage-protection';
 import { installResourceQuotaAdmission } from './quota/admission';
+import { createBootstrapPolicy, installAuthorization } from './controlplane/rbac-bootstrap';
+import { impersonateUser, type ImpersonationRequest } from './apiserver/auth/impersonation';
 import { MACHINE_CRD, MACHINE_GROUP, MachineController, machineFor } from './machines';
 import { KubeProxy } from './proxy/kube-proxy';
 import { ClusterDNS } from './dns/resolver';
@@ -82,6 +84,11 @@ export interface ClusterOptions {
    * control-plane nodes with `controlPlane: true`.
    */
   controlPlane?: { replicas?: number };
+  /**
+   * kube-apiserver's `--authorization-mode`: `Node,RBAC` (default: the Node authorizer and
+   * RBAC with the v1.33 bootstrap policy, auth/) or `AlwaysAllow` (every request allowed).
+   */
+  authorizationMode?: 'Node,RBAC' | 'AlwaysAllow';
 }
 
 /** How long before time zero the cluster boots (simulated ms). */
@@ -167,6 +174,7 @@ export class Cluster {
     installCRDSupport(this.api);
     installStorageObjectInUseProtection(this.api);
     installResourceQuotaAdmission(this.api);
+    if (options.authorizationMode !== 'AlwaysAllow') installAuthorization(this.api);
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
     this.kubectlClient = this.ctx.client(users.kubectl());
     this.lastChangeAt = this.clock.now();
@@ -211,6 +219,7 @@ export class Cluster {
     for (const name of ['default', 'kube-node-lease', 'kube-public', 'kube-system']) {
       ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
     }
+    if (this.api.authorizer) createBootstrapPolicy(this.api, this.options.seed ?? 1);
     sys.resource('', 'services').create('default', kubernetesService());
     sys.resource('apiextensions.k8s.io', 'customresourcedefinitions').create('', MACHINE_CRD);
     // kind's default StorageClass (local-path-provisioner under the name `standard`)
@@ -300,8 +309,18 @@ export class Cluster {
   // ---- actions -----------------------------------------------------------------------
 
   /** `kubectl apply -f` of a (multi-document) manifest, as the kubectl user. */
-  apply(text: string, opts: ApplyOptions = {}): ApplyResult[] {
-    return applyManifest(this.kubectlClient, text, opts);
+  apply(text: string, opts: ApplyOptions & { as?: ImpersonationRequest } = {}): ApplyResult[] {
+    const { as, ...rest } = opts;
+    return applyManifest(as ? this.clientAs(as) : this.kubectlClient, text, rest);
+  }
+
+  /**
+   * The kubectl client acting as another user (kubectl's --as / --as-group), the
+   * impersonation authorized as kube-apiserver does (auth/impersonation.ts).
+   * @throws StatusError 403 when the admin may not impersonate (never, with cluster-admin).
+   */
+  clientAs(as: ImpersonationRequest): Client {
+    return this.ctx.client(impersonateUser(this.api.authorizer, this.kubectlClient.user, as));
   }
 
   /**

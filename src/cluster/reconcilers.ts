@@ -2,8 +2,8 @@
  * Which kube-relay components reconcile each kind (the UI's "stored only — no controller"
  * marker for the rest). A kind missing here is kept by kube-apiserver in etcd and served
  * back, but nothing in this cluster acts on it: an Ingress of a class no controller serves
- * (ingress-nginx serves class `nginx`), a NetworkPolicy without a network plugin that enforces it, RBAC objects (the simulated
- * authorizer does not read them), webhook configurations, custom resources other than Machine.
+ * (ingress-nginx serves class `nginx`), a NetworkPolicy without a network plugin that enforces it, Roles and bindings (the
+ * authorizer reads them; no controller acts on them), webhook configurations, custom resources other than Machine.
  *
  * Names are the relay participant names of docs/architecture.md#relay-participants (per-node components without the
  * `/NODE` suffix). The garbage collector acts on every kind with ownerReferences; it is

@@ -10,8 +10,8 @@
  *   paths an AuthenticationConfiguration's `anonymous.conditions` and RBAC's
  *   system:public-info-viewer open); elsewhere 401 `Unauthorized`. Identity never comes from the
  *   User-Agent.
- * - impersonation (pkg/endpoints/filters/impersonation.go): the admin may impersonate anyone, as
- *   a system:masters user may; `Impersonate-User` (a `system:serviceaccount:NS:NAME` user gets its
+ * - impersonation (pkg/endpoints/filters/impersonation.go): each requested piece must be allowed
+ *   the `impersonate` verb (the admin's cluster-admin allows all); `Impersonate-User` (a `system:serviceaccount:NS:NAME` user gets its
  *   service-account groups), `Impersonate-Group`, `Impersonate-Uid`, `Impersonate-Extra-*` make
  *   the request's user; group, uid or extra without a user is refused as upstream refuses it
  *   (500 `Internal Server Error: "<uri>": requested [...] without impersonating a user`).
@@ -20,6 +20,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RequestUser } from '../cluster/apiserver/apiserver';
 import { users } from '../cluster/client/clientset';
+import type { AuthorizerChain } from '../cluster/apiserver/auth/authorizer';
+import { impersonateUser } from '../cluster/apiserver/auth/impersonation';
 import { statusError } from './http-util';
 import type { StatusError } from '../cluster/api/errors';
 
@@ -101,7 +103,7 @@ function headerValues(req: IncomingMessage, name: string): string[] {
  *   or `user` unchanged when no such header is present.
  * @throws ImpersonationError for a group, uid or extra without a user.
  */
-export function impersonate(req: IncomingMessage, user: RequestUser): RequestUser {
+export function impersonate(req: IncomingMessage, user: RequestUser, chain: AuthorizerChain | null = null): RequestUser {
   const requests: ObjectReference[] = [];
   const requestedUser = headerValues(req, 'impersonate-user')[0] ?? '';
   const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(requestedUser);
@@ -125,14 +127,6 @@ export function impersonate(req: IncomingMessage, user: RequestUser): RequestUse
   if (uid) requests.push({ kind: 'UID', name: uid, apiVersion: 'authentication.k8s.io/v1' });
   if (!requests.length) return user;
   if (!requestedUser) throw new ImpersonationError(`requested [${requests.map(goRef).join(' ')}] without impersonating a user`);
-  let name = requestedUser;
-  let gs = [...groups];
-  if (sa) {
-    name = requestedUser;
-    if (!groups.length) gs = ['system:serviceaccounts', `system:serviceaccounts:${sa[1]}`];
-  }
-  if (name === 'system:anonymous') {
-    if (!gs.includes('system:unauthenticated')) gs.push('system:unauthenticated');
-  } else if (!gs.includes('system:authenticated') && !gs.includes('system:unauthenticated')) gs.push('system:authenticated');
-  return { name, participant: user.participant, groups: gs };
+  // each piece authorized with the `impersonate` verb (cluster/apiserver/auth/impersonation.ts)
+  return impersonateUser(chain, user, { user: requestedUser, groups, uid: uid || undefined, extra });
 }

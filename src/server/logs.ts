@@ -35,7 +35,9 @@ function containerNow(cluster: Cluster, pod: KObject, container: string, previou
 /** Serves pods/log. @throws StatusError 400 for a container that is not valid or not started. */
 export function podLog(ctx: RequestCtx, t: Target): void {
   const { cluster, query: q, req, res } = ctx;
-  const pod = cluster.api.get(ctx.user, t.info, t.namespace, t.name!, { quiet: true });
+  // the log REST reads the Pod from storage: only `get pods/log` is authorized
+  cluster.api.authorizeRequest(ctx.user, 'get', t.info, t.namespace, t.name!, 'log');
+  const pod = cluster.api.asAuthorized(() => cluster.api.get(ctx.user, t.info, t.namespace, t.name!, { quiet: true }));
   const containers: { name: string }[] = pod.spec?.containers ?? [];
   let container = q.get('container') ?? '';
   if (!container) {

@@ -103,8 +103,12 @@ describe('identity comes from the credential, not the User-Agent', () => {
 });
 
 describe('impersonation (the admin is system:masters)', () => {
-  it('honours Impersonate-User', async () => {
+  it('honours Impersonate-User: jane in devs has no binding, so RBAC refuses her create', async () => {
     const r = await json('POST', '/api/v1/namespaces/victim/configmaps', cm('as-jane'), { 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' });
+    expect([r.code, r.json.message]).toEqual([403, 'configmaps is forbidden: User "jane" cannot create resource "configmaps" in API group "" in the namespace "victim"']);
+  });
+  it('honours Impersonate-Group: jane in system:masters may create', async () => {
+    const r = await json('POST', '/api/v1/namespaces/victim/configmaps', cm('as-jane'), { 'Impersonate-User': 'jane', 'Impersonate-Group': 'system:masters' });
     expect(r.code).toBe(201);
   });
   it('refuses a group without a user as upstream (500, plain text)', async () => {

@@ -21,7 +21,7 @@ import { createServer as createHTTPSServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import type { Cluster } from '../cluster/cluster';
-import { StatusError } from '../cluster/api/errors';
+import { StatusError, newBadRequest, newMethodNotAllowed } from '../cluster/api/errors';
 import { AGGREGATED_V2, VERSION_INFO, aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, groupVersions } from './discovery';
 import { answerInYAML, internalError, notFoundPath, sendJSON, sendStatus } from './http-util';
 import { resolveTarget, serveResource } from './rest';
@@ -33,11 +33,12 @@ import { openAPIV2, openAPIV3Doc, openAPIV3Index } from './openapi';
 import { RELAY_PREFIX, serveRelay } from './relay';
 import { BadRequestLine, parseRequestURI, validatePathName, type RequestURI } from './request-info';
 import { ImpersonationError, authenticate, impersonate, newBearerToken } from './auth';
+import { REVIEW_RESOURCES } from '../cluster/apiserver/auth/reviews';
 import { MaxInFlight, compileAllowedOrigins, hostAllowed, newMisdirected, withCORS } from './filters';
 import { negotiateOutput } from './negotiation';
 import { goQueryBool } from './params';
 import { selfSignedCert, type ServingCert } from './tls';
-import { MAX_REQUEST_BODY_BYTES } from './body';
+import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from './body';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -103,6 +104,16 @@ function isLongRunning(uri: RequestURI): boolean {
   return (goQueryBool(uri.query, 'watch') ?? false) || uri.parts[uri.parts.length - 1] === 'log';
 }
 
+/** A JSON body (a review), within the server's body limit. @throws StatusError 400, 413. */
+async function readJSONBody(req: IncomingMessage, limit: number): Promise<import('../cluster/api/types').KObject> {
+  const text = (await readLimitedBody(req, limit)).toString('utf8');
+  try {
+    return JSON.parse(text || '{}');
+  } catch (err) {
+    throw newBadRequest(`error decoding JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 async function route(ctx: ServerContext, uri: RequestURI, user: import('../cluster/apiserver/apiserver').RequestUser, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const { cluster } = ctx;
   const { path, parts, query } = uri;
@@ -143,6 +154,14 @@ async function route(ctx: ServerContext, uri: RequestURI, user: import('../clust
       const list = apiResourceList(reg, group, version);
       if (!list) throw notFoundPath();
       return sendJSON(res, 200, list);
+    }
+    // the review APIs (auth/reviews.ts): POST only, answered and never stored
+    const reviewRes = rest.length === 1 ? rest[0] : rest.length === 3 && rest[0] === 'namespaces' ? rest[2] : '';
+    const reviewKey = `${reviewRes}.${group}`;
+    if (version === 'v1' && REVIEW_RESOURCES.has(reviewKey)) {
+      if (req.method !== 'POST') throw newMethodNotAllowed('the server does not allow this method on the requested resource');
+      const body = await readJSONBody(req, ctx.maxRequestBodyBytes);
+      return sendJSON(res, 201, cluster.api.review(user, reviewKey, rest.length === 3 ? rest[1] : '', body));
     }
     const t = resolveTarget(cluster, group, version, rest);
     if (!t) throw notFoundPath();
@@ -246,7 +265,7 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
       if (!hostAllowed(req.headers.host, hostname, port)) throw newMisdirected(req.headers.host, hostname, port);
       if (withCORS(req, res, origins)) return;
       const auth = authenticate(req, uri.path, token);
-      const user = auth.kind === 'user' ? impersonate(req, auth.user) : undefined;
+      const user = auth.kind === 'user' ? impersonate(req, auth.user, cluster.api.authorizer) : undefined;
       const longRunning = isLongRunning(uri);
       if (!longRunning && !inflight.admit(req, res)) {
         stats.tooManyRequests = inflight.rejected;

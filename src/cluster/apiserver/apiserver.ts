@@ -41,6 +41,10 @@ import { applyGoZeroValues, bodyDecodeError } from './body-limits';
 import { etcdKey } from '../storage/etcd-keys';
 import { componentStatusNamed, componentStatuses } from './componentstatus';
 import { allowUnconditionalUpdate, isUnsetResourceVersion, newResourceVersionRequired } from './registry/unconditional-update';
+import { allowedBy, forbidden, type AuthorizerChain, type ChainDecision } from './auth/authorizer';
+import type { Attributes } from './auth/rbac';
+import { nodeRestriction } from './auth/node-authorizer';
+import { REVIEW_RESOURCES, answerReview } from './auth/reviews';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -49,6 +53,10 @@ export interface RequestUser {
   /** Relay participant name. */
   participant: string;
   groups?: string[];
+  /** The user's uid (impersonation's `--as-uid`, a ServiceAccount token's ServiceAccount uid). */
+  uid?: string;
+  /** Extra user info (a bound token's `authentication.kubernetes.io/pod-name`, …). */
+  extra?: Record<string, string[]>;
   /**
    * An in-process component of the engine (controller, scheduler, kubelet), whose request
    * bodies are well-typed by construction: the decode step (decode.ts) is skipped for its
@@ -80,6 +88,8 @@ export interface WriteOptions {
   summary?: string;
   /** Relay category for the hops of this request (heartbeats are hidden by default). */
   category?: 'heartbeat' | 'event';
+  /** Internal: the verb the request was authorized as when not the write's own (`patch`, through patch.ts). */
+  authzVerb?: 'patch';
 }
 
 export interface DeleteOptions {
@@ -209,8 +219,30 @@ export class APIServer implements StrategyContext {
   private watcherSeq = 0;
   private clusterIPs: IPAllocator;
   private nodePorts: PortAllocator;
-  /** Authorization hook: return a reason string to deny (403), or null to allow. */
+  /** Authorization hook for tests: return a reason string to deny (403), or null to allow. */
   authorize: (user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string) => string | null = () => null;
+  /**
+   * The authorizer chain (system:masters, Node, RBAC — auth/authorizer.ts) once installed
+   * (`installAuthorization`, which Cluster does); null: allow everything (component tests).
+   */
+  authorizer: AuthorizerChain | null = null;
+  /** The allow decision of the request being served, for its admission note. */
+  private lastDecision: ChainDecision | null = null;
+  private authorizedDepth = 0;
+
+  /**
+   * Runs the internal writes of an already authorized request (the eviction subresource's
+   * status update and delete) without authorizing them again, as the registry's storage
+   * calls do upstream.
+   */
+  asAuthorized<T>(fn: () => T): T {
+    this.authorizedDepth++;
+    try {
+      return fn();
+    } finally {
+      this.authorizedDepth--;
+    }
+  }
   /**
    * Extra validating admission plugins (CRD schemas, ResourceQuota…), run after strategy
    * validation: field errors become one 422; a plugin may throw its own StatusError (quota's 403).
@@ -363,10 +395,51 @@ export class APIServer implements StrategyContext {
       resource: info.resource,
       namespace: info.namespaced ? namespace : null,
       name,
-      summary: `authn ${user.name} · authz allow ${verb} ${info.resource} · admission`,
+      summary: this.admissionSummary(user, verb, info.resource),
       cause,
       category: category ?? 'admission',
     });
+  }
+
+  /**
+   * `authn <user> · authz allow <verb> <resource> · admission`; with the authorizer chain the
+   * groups and the binding → role (or system:masters / the Node authorizer) that allowed it.
+   */
+  private admissionSummary(user: RequestUser, verb: string, resource: string): string {
+    const d = this.lastDecision;
+    if (!this.authorizer || !d) return `authn ${user.name} · authz allow ${verb} ${resource} · admission`;
+    const groups = (user.groups ?? []).length ? ` [${(user.groups ?? []).join(' ')}]` : '';
+    const by = allowedBy(d);
+    return `authn ${user.name}${groups} · authz allow ${verb} ${resource}${by ? ` ${by}` : ''} · admission`;
+  }
+
+  /**
+   * Authorizes a request with the installed chain (the request-info of
+   * endpoints/request/requestinfo.go: verb, API group, resource, subresource, namespace, name).
+   * @throws StatusError 403 with kube-apiserver's message (auth/authorizer.ts forbidden).
+   */
+  authorizeRequest(user: RequestUser, verb: string, info: Pick<ResourceInfo, 'group' | 'resource'>, namespace: string, name: string, subresource = '', fieldSelector?: FieldRequirement[]): ChainDecision | null {
+    if (!this.authorizer || this.authorizedDepth > 0) return null;
+    const a: Attributes = { user, verb, resourceRequest: true, apiGroup: info.group, resource: info.resource, subresource, namespace, name, path: '', fieldSelector };
+    const d = this.authorizer.authorize(a);
+    if (d.decision !== 'allow') throw forbidden(a, d.reason);
+    this.lastDecision = d;
+    return d;
+  }
+
+  /** Authorizes a non-resource request (`get /healthz`). @throws StatusError 403 `forbidden: User … cannot get path …`. */
+  authorizePath(user: RequestUser, verb: string, path: string): void {
+    if (!this.authorizer) return;
+    const a: Attributes = { user, verb, resourceRequest: false, apiGroup: '', resource: '', subresource: '', namespace: '', name: '', path };
+    const d = this.authorizer.authorize(a);
+    if (d.decision !== 'allow') throw forbidden(a, d.reason);
+  }
+
+  /** NodeRestriction admission for a node's write. @throws StatusError 403. */
+  private admitNode(user: RequestUser, verb: string, info: ResourceInfo, subresource: string, name: string, obj: KObject | undefined, old: KObject | undefined): void {
+    if (!this.authorizer || info.group !== '') return;
+    const err = nodeRestriction(user, verb, info.resource, subresource, name, obj, old);
+    if (err) throw err;
   }
 
   private checkNamespace(info: ResourceInfo, namespace: string, verb: 'create' | 'update', name = ''): void {
@@ -379,14 +452,41 @@ export class APIServer implements StrategyContext {
     }
   }
 
-  private authz(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string): void {
+  private authz(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, subresource = '', fieldSelector?: FieldRequirement[], collection = false): void {
     const why = this.authorize(user, verb, info, namespace, name);
     if (why) {
       throw newForbidden(groupResource(info), name, `User "${user.name}" cannot ${verb} resource "${info.resource}" in API group "${info.group}"${info.namespaced ? ` in the namespace "${namespace}"` : ' at the cluster scope'}: ${why}`);
     }
+    this.authorizeRequest(user, verb, info, info.namespaced ? namespace : '', collection ? '' : name, subresource, fieldSelector);
   }
 
   // ---- verbs -------------------------------------------------------------------------
+
+  /**
+   * create of a review (SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview,
+   * LocalSubjectAccessReview, SelfSubjectReview — auth/reviews.ts): authorized like any
+   * create, answered from the authorizer chain, never stored.
+   * @param key `resource.group`, e.g. `selfsubjectaccessreviews.authorization.k8s.io`
+   * @throws StatusError 403, 400, 422
+   */
+  review(user: RequestUser, key: string, namespace: string, body: KObject): KObject {
+    const info = REVIEW_RESOURCES.get(key);
+    if (!info) throw newNotFound(key, '');
+    const cause = this.relay.record({ from: user.participant, to: 'kube-apiserver', kind: 'request', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `create ${info.kind}` });
+    return this.relay.withCause(cause, () => {
+      try {
+        this.authorizeRequest(user, 'create', info, info.namespaced ? namespace : '', '');
+        const out = answerReview(this.authorizer, user, key, namespace, body);
+        const st = out.status ?? {};
+        const what = info.kind === 'SelfSubjectReview' ? `user ${user.name}` : info.kind === 'SelfSubjectRulesReview' ? `${(st.resourceRules ?? []).length + (st.nonResourceRules ?? []).length} rules` : st.allowed ? `allowed${st.reason ? ` (${st.reason})` : ''}` : `denied${st.reason ? ` (${st.reason})` : ''}`;
+        this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `201 Created ${info.kind}: ${what}`, cause });
+        return out;
+      } catch (err) {
+        if (err instanceof StatusError) this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `${err.code} ${err.reason}: ${err.message}`, cause });
+        throw err;
+      }
+    });
+  }
 
   /**
    * create: POST /api[s]/…/namespaces/{ns}/{resource}.
@@ -409,8 +509,11 @@ export class APIServer implements StrategyContext {
     const cause = this.requestHop(user, 'create', info, ns, displayName, opts.summary ?? `create ${this.describe(info, ns, displayName)}`, opts.category);
     return this.relay.withCause(cause, () => {
       try {
-        this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
+        // a POST to the collection names no object: create is authorized without a name (requestinfo.go)
+        this.authz(user, opts.authzVerb ?? 'create', info, ns, obj.metadata.name ?? '', '', undefined, !opts.authzVerb);
+        if (opts.authzVerb) this.authz(user, 'create', info, ns, obj.metadata.name ?? '');
         checkVerb(info, 'create');
+        this.admitNode(user, 'create', info, '', obj.metadata.name ?? '', obj, undefined);
         if (undecodable) throw undecodable;
         if (!user.trusted) checkDecode(info, input); // decode.ts: a field of the wrong JSON type is a 400
         this.admissionHop(user, 'create', info, ns, displayName, cause, opts.category);
@@ -465,8 +568,16 @@ export class APIServer implements StrategyContext {
     }
   }
 
-  /** get: read one object. @throws StatusError 404. */
-  get(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: { quiet?: boolean } = {}): KObject {
+  /** get: read one object (`opts.subresource`: authorized as a read of that subresource, e.g. `deployments/scale`). @throws StatusError 403, 404. */
+  get(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: { quiet?: boolean; subresource?: 'scale' | 'status' } = {}): KObject {
+    if (this.authorizer) {
+      try {
+        this.authorizeRequest(user, 'get', info, info.namespaced ? namespace : '', name, opts.subresource ?? '');
+      } catch (err) {
+        if (!opts.quiet) this.failHop(user, 'get', info, namespace, name, err, this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`));
+        throw err;
+      }
+    }
     const virtual = isComponentStatus(info) ? componentStatusNamed(name) : undefined;
     const e = isComponentStatus(info) ? (virtual ? { obj: virtual } : undefined) : this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
     if (!opts.quiet) {
@@ -480,6 +591,14 @@ export class APIServer implements StrategyContext {
   /** list: every object of a resource (one namespace or all), filtered by selectors. */
   list(user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: ListOptions = {}): KList {
     const { labels, fields } = selectorsOf(opts);
+    if (this.authorizer) {
+      try {
+        this.authorizeRequest(user, 'list', info, info.namespaced ? namespace ?? '' : '', '', '', fields);
+      } catch (err) {
+        if (!opts.quiet) this.failHop(user, 'list', info, namespace ?? '', '', err, this.requestHop(user, 'list', info, namespace ?? '', '', `list ${info.resource}${namespace ? ` in ${namespace}` : ''}`));
+        throw err;
+      }
+    }
     const items: KObject[] = [];
     const entries = isComponentStatus(info) ? componentStatuses().map((obj) => ({ obj })) : this.listEntries(info, namespace, fields);
     for (const e of entries) {
@@ -543,7 +662,7 @@ export class APIServer implements StrategyContext {
     });
     return this.relay.withCause(cause, () => {
       try {
-        this.authz(user, 'update', info, ns, name);
+        this.authz(user, opts.authzVerb ?? 'update', info, ns, name, opts.viaSubresource ?? opts.subresource ?? '');
         checkVerb(info, 'update');
         if (!user.trusted) {
           const undecodable = bodyDecodeError(info, input);
@@ -559,6 +678,7 @@ export class APIServer implements StrategyContext {
           if (!allowUnconditionalUpdate(info)) throw newResourceVersionRequired(info, name);
         } else if (rvIn !== cur.obj.metadata.resourceVersion) throw newConflict(groupResource(info), name);
         const old = cur.obj;
+        this.admitNode(user, 'update', info, opts.subresource ?? '', name, input, old);
         const strategy = strategyFor(this.strategies, info);
         let obj: KObject;
         if (opts.subresource === 'status') {
@@ -686,6 +806,7 @@ export class APIServer implements StrategyContext {
       try {
         this.authz(user, 'delete', info, ns, name);
         checkVerb(info, 'delete');
+        if (this.authorizer && info.group === '' && info.resource === 'pods') this.admitNode(user, 'delete', info, '', name, undefined, this.store.get('pods', `${ns}/${name}`)?.obj);
         // NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): immortal namespaces
         if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) throw newForbidden('namespaces', name, 'this namespace may not be deleted');
         const key = this.objKey(info, ns, name);
@@ -776,6 +897,7 @@ export class APIServer implements StrategyContext {
     });
     return this.relay.withCause(cause, () => {
       try {
+        this.authorizeRequest(user, 'create', info, namespace, podName, 'binding');
         const key = `${namespace}/${podName}`;
         const cur = this.store.get('pods', key);
         if (!cur) throw newNotFound('pods', podName);
@@ -811,8 +933,9 @@ export class APIServer implements StrategyContext {
    * @returns a stop function.
    * @throws StatusError 410 Gone when `resourceVersion` is compacted.
    */
-  watch(_user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, handler: (ev: WatchEvent) => void): () => void {
+  watch(user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, handler: (ev: WatchEvent) => void): () => void {
     const { labels, fields } = selectorsOf(opts);
+    this.authorizeRequest(user, 'watch', info, info.namespaced ? namespace ?? '' : '', '', '', fields);
     const nodeReq = fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=');
     const w: Watcher = {
       id: ++this.watcherSeq,

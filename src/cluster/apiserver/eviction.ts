@@ -17,6 +17,8 @@
  *   time, and the status is written before the Pod is deleted (dry-run: nothing written).
  */
 import type { APIServer, RequestUser } from './apiserver';
+import type { ResourceInfo } from '../api/resources';
+import { nodeRestriction } from './auth/node-authorizer';
 import { StatusError, newBadRequest, newConflict, newForbidden, newNotFound, type Status } from '../api/errors';
 import { fromLabelSelector, matches } from '../api/labels';
 import { deepCopy, type KObject } from '../api/types';
@@ -79,8 +81,15 @@ function checkAndDecrement(api: APIServer, user: RequestUser, podName: string, p
 export function evictPod(api: APIServer, user: RequestUser, namespace: string, name: string, body: Eviction): Status {
   if (body.metadata?.name && body.metadata.name !== name) throw newBadRequest('name in URL does not match name in Eviction object');
   const info = api.registry.forResource('', 'pods')!;
+  api.authorizeRequest(user, 'create', info, namespace, name, 'eviction');
   const pod = api.getObject('pods', namespace, name);
   if (!pod) throw newNotFound('pods', name);
+  const nodeErr = api.authorizer ? nodeRestriction(user, 'create', 'pods', 'eviction', name, undefined, pod) : null;
+  if (nodeErr) throw nodeErr;
+  return api.asAuthorized(() => evictAuthorized(api, user, namespace, name, body, info, pod));
+}
+
+function evictAuthorized(api: APIServer, user: RequestUser, namespace: string, name: string, body: Eviction, info: ResourceInfo, pod: KObject): Status {
   const dryRun = !!body.deleteOptions?.dryRun?.includes('All');
   // addConditionAndDeletePod: DisruptionTarget=True "EvictionByEvictionAPI" on the status (the
   // UID/resourceVersion preconditions checked against the latest Pod first), then the delete

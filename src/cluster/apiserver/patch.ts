@@ -130,6 +130,8 @@ export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: Re
  */
 export function patchObject(api: APIServer, user: RequestUser, info: ResourceInfo, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
   const ns = info.namespaced ? namespace : '';
+  // the authorization filter runs before the handler: `patch` (apply creating also needs `create`, checked by create)
+  api.authorizeRequest(user, 'patch', info, ns, name, opts.subresource ?? '');
   const current = api.getObject(groupResource(info), ns, name);
   const strategic = !info.custom;
   if (type === 'strategic' && !strategic) throw newUnsupportedPatch(true);
@@ -155,9 +157,9 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     const next = serverSideApply(current, applied, merge, { manager, force: !!opts.force, apiVersion: apiVersionOf(info), time, allowedConflicts: manager === 'kubectl' && current ? allowedConflictsFromLastApplied(current) : undefined });
     // lastappliedupdater.go: kubectl's server-side apply keeps an existing last-applied annotation in step
     if (manager === 'kubectl' && current?.metadata.annotations?.[LAST_APPLIED] !== undefined) setLastApplied(next, cfg);
-    if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: true };
+    if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary, managedFieldsSet: true, authzVerb: 'patch' }), created: true };
     next.metadata.resourceVersion = current.metadata.resourceVersion;
-    return { ...api.update(user, info, ns, next, { ...opts, summary, managedFieldsSet: true }), created: false };
+    return { ...api.update(user, info, ns, next, { ...opts, summary, managedFieldsSet: true, authzVerb: 'patch' }), created: false };
   }
   if (!current) throw newNotFound(groupResource(info), name);
   if (exceedsDepth(body)) throw newBadRequest('error decoding patch: exceeded max depth');
@@ -194,7 +196,7 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
   patched.metadata = patched.metadata ?? {};
   if (patched.metadata.name !== name) patched.metadata.name = name;
   if (opts.subresource !== 'status' && !patched.metadata.resourceVersion) patched.metadata.resourceVersion = current.metadata.resourceVersion;
-  const r = api.update(user, info, ns, patched, { ...opts, summary });
+  const r = api.update(user, info, ns, patched, { ...opts, summary, authzVerb: 'patch' });
   return { ...r, warnings: [...warnings, ...r.warnings], created: false };
 }
 

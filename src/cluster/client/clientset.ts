@@ -21,7 +21,7 @@ export class ResourceClient<T extends KObject = KObject> {
   createWithWarnings(namespace: string, obj: T, opts?: WriteOptions): WriteResult<T> {
     return this.api.create(this.user, this.info, namespace, obj, opts) as WriteResult<T>;
   }
-  get(namespace: string, name: string, opts?: { quiet?: boolean }): T {
+  get(namespace: string, name: string, opts?: { quiet?: boolean; subresource?: 'scale' | 'status' }): T {
     return this.api.get(this.user, this.info, namespace, name, opts) as T;
   }
   list(namespace?: string, opts?: ListOptions): KList<T> {

@@ -167,9 +167,8 @@ export class EventRecorder {
     try {
       if (count > 1) {
         try {
-          const cur = this.events.get(namespace, name, { quiet: true });
-          const next = { ...cur, count, lastTimestamp: now, message: text };
-          this.events.update(next, { category: 'event', summary: `event ${reason} ×${count}` });
+          // eventSink.Patch: a strategic merge patch of count, lastTimestamp and message
+          this.events.patch(namespace, name, 'strategic', { count, lastTimestamp: now, message: text }, { category: 'event', summary: `event ${reason} ×${count}` });
           return;
         } catch (err) {
           if (!(err instanceof StatusError) || err.code !== 404) throw err;

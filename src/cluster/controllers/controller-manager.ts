@@ -28,6 +28,7 @@ import { TaintEvictionController } from './tainteviction';
 import { PodGCController } from './podgc';
 import { ServiceLoadBalancerController } from './service-lb';
 import { IngressNginxController } from './ingress-nginx';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation';
 import { EndpointsController } from './endpoints';
 import { JobController } from './job';
 import { TTLAfterFinishedController } from './ttlafterfinished';
@@ -91,6 +92,7 @@ export class ControllerManager {
   readonly provisioners: ExternalProvisioners;
   /** The simulated ingress-nginx controller (IngressClass `nginx`); not a kube-controller-manager controller. */
   readonly ingressNginx: IngressNginxController;
+  readonly clusterRoleAggregation: ClusterRoleAggregationController;
   private started = false;
   private paused = false;
 
@@ -99,7 +101,7 @@ export class ControllerManager {
    * @param opts.metrics the resource metrics API (metrics-server) the HPA controller reads
    */
   constructor(private readonly ctx: ComponentContext, opts: { metrics?: ResourceMetricsAPI } = {}) {
-    this.informers = new SharedInformerFactory(ctx.client(users.controller(ControllerManagerName)), categorizeWatch);
+    this.informers = new SharedInformerFactory(ctx.client(users.controllerManager()), categorizeWatch);
     this.deployment = new DeploymentController(ctx, this.informers);
     this.replicaSet = new ReplicaSetController(ctx, this.informers);
     this.garbageCollector = new GarbageCollector(ctx, this.informers);
@@ -124,11 +126,12 @@ export class ControllerManager {
     this.resourceQuota = new ResourceQuotaController(ctx, this.informers);
     this.provisioners = new ExternalProvisioners(ctx, this.informers);
     this.ingressNginx = new IngressNginxController(ctx, this.informers);
+    this.clusterRoleAggregation = new ClusterRoleAggregationController(ctx, this.informers);
   }
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.disruption, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.rootCACertPublisher, this.resourceQuota, this.provisioners, this.ingressNginx] as HostedController[];
+    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.disruption, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.rootCACertPublisher, this.resourceQuota, this.provisioners, this.ingressNginx, this.clusterRoleAggregation] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */

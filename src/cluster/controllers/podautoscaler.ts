@@ -395,16 +395,16 @@ export class HorizontalController {
   private getScale(ns: string, ref: KObject): Scale {
     const r = getOwn(SCALE_TARGETS, ref.kind);
     if (!r) throw new Error(`no matches for kind "${ref.kind}" in group "${String(ref.apiVersion ?? '').split('/').slice(0, -1).join('/')}"`);
-    const obj = this.client.resource(r[0], r[1]).get(ns, ref.name, { quiet: true });
+    const obj = this.client.resource(r[0], r[1]).get(ns, ref.name, { quiet: true, subresource: 'scale' });
     return { specReplicas: obj.spec?.replicas ?? 1, statusReplicas: obj.status?.replicas ?? 0, selector: obj.spec?.selector ? JSON.stringify(obj.spec.selector) : '', resource: r };
   }
 
   /** Scales().Update: writes spec.replicas of the target. */
   private updateScale(ns: string, name: string, scale: Scale, desired: number, current: number): void {
     const rc = this.client.resource(scale.resource[0], scale.resource[1]);
-    const obj = deepCopy(rc.get(ns, name, { quiet: true }));
+    const obj = deepCopy(rc.get(ns, name, { quiet: true, subresource: 'scale' }));
     obj.spec = { ...obj.spec, replicas: desired };
-    rc.update(obj, { summary: `update ${scale.resource[1]}/scale ${ns}/${name}: replicas ${current} → ${desired}` });
+    rc.update(obj, { viaSubresource: 'scale', summary: `update ${scale.resource[1]}/scale ${ns}/${name}: replicas ${current} → ${desired}` });
   }
 
   /** setStatus + updateStatusIfNeeded: one status write, only when something changed. */

@@ -21,6 +21,8 @@ import { DELETE_FLAGS, runDelete } from './cmd/delete';
 import { CORDON_FLAGS, DRAIN_FLAGS, runCordon, runDrain } from './cmd/drain';
 import { API_RESOURCES_FLAGS, APPLY_FLAGS, EXPLAIN_FLAGS, TOP_FLAGS, VERSION_FLAGS, runApiResources, runApplyCmd, runExplain, runTop, runVersion } from './cmd/info';
 import { PATCH_FLAGS, runPatch } from './cmd/patch';
+import { AUTH_FLAGS, runAuth } from './cmd/auth';
+import { impersonateUser } from '../apiserver/auth/impersonation';
 import { KubectlError, editDistance, fail, parseFlags, splitArgs, type Ctx, type FlagSpec, type KubectlEnv, type KubectlResult } from './cmd/util';
 
 export { splitArgs };
@@ -52,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   explain: { flags: EXPLAIN_FLAGS, run: runExplain },
   apply: { flags: APPLY_FLAGS, run: runApplyCmd },
   patch: { flags: PATCH_FLAGS, run: runPatch },
+  auth: { flags: AUTH_FLAGS, run: runAuth },
 };
 
 /** Every top-level command of kubectl v1.33 (for cobra's suggestions). */
@@ -168,6 +171,12 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
       return fail(`error: unknown command "${verb}" for "kubectl"${more}`);
     }
     const { args, flags, multi, argsLenAtDash } = parseFlags([...pre, ...argv], cmd.flags, cmdName);
+    // --as / --as-group / --as-uid: rest.ImpersonationConfig; groups or a uid need a user
+    const asUser = flags.get('as');
+    const asGroups = multi.get('as-group') ?? [];
+    const asUid = flags.get('as-uid');
+    if (!asUser && (asGroups.length || asUid)) return fail("Error in configuration: requesting uid, groups or user-extra for kubectl without impersonating a user");
+    if (asUser) client = new Client(client.api, impersonateUser(client.api.authorizer, client.user, { user: asUser, groups: asGroups, uid: asUid }));
     // cli-runtime resource.Builder FilenameParam: every -f path is checked before anything else;
     // the kubectl bar has no file system, so only `-` (stdin: the editor) and URLs exist
     if ('filename' in cmd.flags) {

@@ -7,7 +7,7 @@ import { Cluster, type ApplyResult } from '../cluster';
 import type { KObject } from '../api/types';
 import { parseSelector, matches } from '../api/labels';
 import type { RelayHop } from '../relay/relay-event';
-import type { Scenario, Step, PodPick } from './scenario';
+import type { ActAs, Scenario, Step, PodPick } from './scenario';
 import type { StandaloneContainer } from '../docker/standalone';
 import type { TrafficResult } from '../userland/traffic-types';
 import type { SandboxFactory } from '../user-controller/types';
@@ -90,13 +90,20 @@ function standalone(cluster: Cluster): { standaloneContainers?: StandaloneContai
 }
 
 /** Runs one step; returns its result entry (apply rejections are data, not exceptions). */
+/** kubectl's `--as` / `--as-group` flags for a step's `as`. */
+function asFlags(as: ActAs | undefined): string {
+  if (!as) return '';
+  return ` --as=${quoteArg(as.user)}${(as.groups ?? []).map((g) => ` --as-group=${quoteArg(g)}`).join('')}`;
+}
+const quoteArg = (s: string): string => (/^[\w:./@=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
 export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerIO, snapshots: Snapshot[]): StepResult {
   const start = cluster.now();
   const r: StepResult = { index, step: step.kind, time: iso(start), endTime: iso(start) };
   try {
     switch (step.kind) {
       case 'apply':
-        r.results = cluster.apply(step.manifest);
+        r.results = cluster.apply(step.manifest, step.as ? { as: step.as } : {});
         break;
       case 'applyFile':
         r.results = cluster.apply(io.readFile(step.path), { source: step.path });
@@ -106,7 +113,13 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
         r.results = cluster.apply(io.kustomize(step.path), { source: step.path });
         break;
       case 'kubectl': {
-        const k = cluster.kubectl(step.command);
+        const k = cluster.kubectl(step.command + asFlags(step.as));
+        r.output = k.output;
+        r.error = k.error;
+        break;
+      }
+      case 'canI': {
+        const k = cluster.kubectl(`auth can-i ${step.verb} ${step.resource}${step.namespace ? ` -n ${step.namespace}` : ''}${asFlags(step.as)}`);
         r.output = k.output;
         r.error = k.error;
         break;

@@ -23,10 +23,11 @@ export interface PodPick {
 }
 
 export type Step =
-  | { kind: 'apply'; manifest: string }
+  | { kind: 'apply'; manifest: string; as?: ActAs }
   | { kind: 'applyFile'; path: string }
   | { kind: 'applyKustomize'; path: string }
-  | { kind: 'kubectl'; command: string }
+  | { kind: 'kubectl'; command: string; as?: ActAs }
+  | { kind: 'canI'; verb: string; resource: string; namespace?: string; as?: ActAs }
   | { kind: 'advance'; ms: number }
   | { kind: 'settle'; limitMs: number; quietMs: number }
   | { kind: 'killNode'; node: string | { nodeOfPod: PodPick } }
@@ -42,6 +43,12 @@ export type Step =
   /** starts (or restarts) a user controller (docs/user-controllers.md): its source inline or from a file */
   | { kind: 'controller'; name: string; source?: string; file?: string; for?: string; owns?: string[] }
   | { kind: 'stopController'; name: string };
+
+/** Who a step acts as (kubectl's --as / --as-group): a user name and optional groups. */
+export interface ActAs {
+  user: string;
+  groups?: string[];
+}
 
 /** Who sends a scenario `request`: an off-cluster client, a named Pod, or the index-th Pod a selector picks. */
 export type RequestFrom = { kind: 'external' } | { kind: 'pod'; namespace: string; name: string } | { kind: 'pick'; pick: PodPick };
@@ -60,7 +67,7 @@ export interface Scenario {
 
 export { ScenarioError };
 
-const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note', 'dockerRun', 'request', 'setLoad', 'controller', 'stopController'];
+const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'canI', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note', 'dockerRun', 'request', 'setLoad', 'controller', 'stopController'];
 
 function fail(where: string, msg: string): never {
   throw new ScenarioError(`${where}: ${msg}`);
@@ -134,6 +141,17 @@ function requestStep(v: unknown, where: string): Step {
   return { kind: 'request', from, url, count };
 }
 
+/** A step's `as: {user, groups?}` (nothing when absent). */
+function actAs(v: unknown, where: string): { as?: ActAs } {
+  if (v === undefined) return {};
+  if (!isObj(v)) fail(where, 'as must be {user: NAME, groups?: [GROUP…]}');
+  checkFields(v, `${where} as`, ['user', 'groups']);
+  const user = str(v.user, where, 'as.user');
+  if (v.groups === undefined) return { as: { user } };
+  if (!Array.isArray(v.groups) || v.groups.some((g) => typeof g !== 'string' || !g)) fail(where, 'as.groups must be a list of group names');
+  return { as: { user, groups: v.groups as string[] } };
+}
+
 /** One step's mapping → a typed step (no cross-step checks; see {@link parseScenario}). */
 function parseStep(raw: unknown, i: number): Step {
   if (!isObj(raw)) fail(`steps[${i}]`, `each step must be a mapping with one key, e.g. \`- advance: 90s\` (got ${kindOf(raw)})`);
@@ -144,13 +162,28 @@ function parseStep(raw: unknown, i: number): Step {
   const where = `steps[${i}] (${kind})`;
   switch (kind) {
     case 'apply':
+      if (isObj(v)) {
+        checkFields(v, where, ['manifest', 'as']);
+        return { kind, manifest: str(v.manifest, where, 'manifest'), ...actAs(v.as, where) };
+      }
       return { kind, manifest: str(v, where, 'the manifest') };
     case 'applyFile':
       return { kind, path: str(v, where, 'the path') };
     case 'applyKustomize':
       return { kind, path: str(v, where, 'the path') };
     case 'kubectl':
+      if (isObj(v)) {
+        checkFields(v, where, ['command', 'as']);
+        return { kind, command: str(v.command, where, 'command'), ...actAs(v.as, where) };
+      }
       return { kind, command: str(v, where, 'the command') };
+    case 'canI': {
+      if (!isObj(v)) fail(where, 'expected {verb, resource, namespace?, as?}, e.g. {verb: list, resource: pods, as: {user: jane}}');
+      checkFields(v, where, ['verb', 'resource', 'namespace', 'as']);
+      const step: Step = { kind, verb: str(v.verb, where, 'verb'), resource: str(v.resource, where, 'resource'), ...actAs(v.as, where) };
+      if (v.namespace !== undefined) step.namespace = str(v.namespace, where, 'namespace');
+      return step;
+    }
     case 'advance':
       return { kind, ms: dur(v, where) };
     case 'settle':

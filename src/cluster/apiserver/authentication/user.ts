@@ -6,6 +6,7 @@
  * system:serviceaccounts groups) and the node authorizer's `system:node:<name>`.
  */
 import type { RequestUser } from '../apiserver';
+import { CONTROLLER_SERVICE_ACCOUNTS } from '../auth/bootstrap-policy';
 
 /**
  * Identities used by the built-in components (authentication names). Every identity but
@@ -14,8 +15,15 @@ import type { RequestUser } from '../apiserver';
 export const users = {
   kubectl: (participant = 'kubectl'): RequestUser => ({ name: 'kubernetes-admin', participant, groups: ['kubeadm:cluster-admins', 'system:authenticated'] }),
   scheduler: (): RequestUser => ({ name: 'system:kube-scheduler', participant: 'kube-scheduler', groups: ['system:authenticated'], trusted: true }),
+  /** kube-controller-manager's own credential (its shared informers' lists and watches). */
+  controllerManager: (): RequestUser => ({ name: 'system:kube-controller-manager', participant: 'kube-controller-manager', groups: ['system:authenticated'], trusted: true }),
+  /**
+   * A controller loop, as `--use-service-account-credentials` runs it: the ServiceAccount
+   * kube-system/<sa>, where <sa> is the loop's upstream name (CONTROLLER_SERVICE_ACCOUNTS maps
+   * the relay participants that differ, e.g. daemonset-controller → daemon-set-controller).
+   */
   controller: (name: string): RequestUser => ({
-    name: `system:serviceaccount:kube-system:${name}`,
+    name: `system:serviceaccount:kube-system:${CONTROLLER_SERVICE_ACCOUNTS.get(name) ?? name}`,
     participant: `${name}`,
     groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
     trusted: true,

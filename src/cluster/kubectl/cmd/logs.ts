@@ -79,6 +79,8 @@ export function runLogs(ctx: Ctx): KubectlResult {
     const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
     throw newBadRequest(`container "${container}" in pod "${name}" is waiting to start: ${why}`);
   }
+  // GET pods/{name}/log: its own authorization (`get pods/log`)
+  ctx.client.api.authorizeRequest(ctx.client.user, 'get', { group: '', resource: 'pods' }, pod.metadata.namespace ?? 'default', name, 'log');
   const kubelet = ctx.env.kubelets?.get(pod.spec.nodeName);
   const info = kubelet?.containerInfo(pod.metadata.namespace ?? 'default', name, container)[0];
   let lines = info ? (previous ? info.previousLogs : info.logs) : [];

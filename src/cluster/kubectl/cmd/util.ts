@@ -67,6 +67,10 @@ export const GLOBAL_FLAGS: FlagSpec = {
   v: { short: 'v' },
   'request-timeout': {},
   server: { short: 's' },
+  // impersonation (genericclioptions.ConfigFlags: --as, --as-group repeatable, --as-uid)
+  as: {},
+  'as-group': {},
+  'as-uid': {},
 };
 
 /** A usage-style error thrown while parsing or validating a command. */
