@@ -158,7 +158,7 @@ export class ControlPlane {
 
   private startCandidate(node: string, component: ElectedComponent): void {
     const participant = this.participant(component, node);
-    const base = component === 'kube-scheduler' ? users.scheduler() : users.controller(component);
+    const base = component === 'kube-scheduler' ? users.scheduler() : users.controllerManager();
     const client = this.ctx.client({ ...base, participant });
     const identity = `${node}_${this.ids.uuid()}`;
     const lock = new LeaseLock(LEASE_NAMESPACE, component, identity, client.resource('coordination.k8s.io', 'leases'), this.ctx.recorder(client, EVENT_SOURCE[component]), (fn) => this.ctx.api.withRng(this.ids, fn));

@@ -30,6 +30,8 @@ import type { EventRecorder } from '../client/record';
 import { SharedInformer } from '../client/informer';
 import { parseApiVersion, type ResourceInfo } from '../api/resources';
 import type { RequestUser } from '../apiserver/apiserver';
+import { users } from '../apiserver/authentication/user';
+import { grantUserControllerRBAC } from './rbac';
 import { StatusError, newNotFound } from '../api/errors';
 import { deepCopy, metaNamespaceKey, type KObject } from '../api/types';
 import { parseSelector } from '../api/labels';
@@ -129,6 +131,8 @@ export class UserController {
       throw e;
     }
     const fi = this.forInfo;
+    // deployed as kubebuilder deploys an operator: its ServiceAccount, ClusterRole and binding (rbac.ts)
+    grantUserControllerRBAC(this.ctx.client(users.kubectl()), this.name, fi, this.ownsInfos, this.spec.source);
     this.st.for = fi.group ? `${fi.resource}.${fi.group}` : fi.resource;
     this.st.owns = this.ownsInfos.map((i) => (i.group ? `${i.resource}.${i.group}` : i.resource));
     this.st.state = 'running';

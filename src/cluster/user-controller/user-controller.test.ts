@@ -92,7 +92,7 @@ describe('user controller: the Backup example (finalizer and requeueAfter)', () 
 
 const CRD = ex('website-crd.yaml');
 const SITE = ex('website.yaml');
-const header = '// +kube-relay:for=websites.demo.kube-relay.dev\n';
+const header = '// +kube-relay:for=websites.demo.kube-relay.dev\n// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get\n// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=create\n';
 
 describe('user controller: contained failures', () => {
   it.each([

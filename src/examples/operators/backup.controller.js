@@ -6,6 +6,8 @@
 // - On delete (deletionTimestamp set, finalizer still there) it removes the copy in the
 //   "bucket" (a ConfigMap nothing owns), then the finalizer; then the apiserver deletes it.
 // +kube-relay:for=backups.demo.kube-relay.dev
+// The bucket's ConfigMaps are not owned, so the controller asks for them (kubebuilder's RBAC marker):
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get;list;watch;create;update;patch;delete
 
 const FINALIZER = 'demo.kube-relay.dev/bucket-cleanup';
 
