@@ -5,6 +5,7 @@
  * view still starts at kubectl.
  */
 import { describe, expect, it } from 'vitest';
+import SEED_MANIFEST from '../scenarios/peekcart.yaml?raw';
 import { testHost } from './test-host';
 import { MAX_HOPS_PER_BATCH } from './protocol';
 import { createKubeStore } from '../ui/store/store';
@@ -62,5 +63,21 @@ describe('ClusterHost: the story of a 300-replica apply survives the relay caps'
     const whole = (host as unknown as { cluster: { relay: { since(n: number): typeof s.hops } } }).cluster.relay.since(0);
     expect(drawn.map((h) => h.summary)).toEqual(actionWindow(whole, story, DEFAULT_SEQUENCE_OPTIONS, DEFAULT_SEQUENCE_VIEW).map((h) => h.summary));
     expect(count - told.length).toBeGreaterThan(20_000);
+  });
+
+  it("the seed's apply fits: every batch whole, the page holds every hop of its story, none reported not kept", () => {
+    const { host, run, batches, last } = testHost();
+    run(200);
+    host.apply(SEED_MANIFEST);
+    run(20_000);
+    const story = last().story!;
+    const page = createKubeStore();
+    for (const b of batches) page.setState((s) => reduceBatch(s, b));
+    const s = page.getState();
+    const whole = (host as unknown as { cluster: { relay: { since(n: number): typeof s.hops } } }).cluster.relay.since(0);
+    expect(s.hops.map((h) => h.seq)).toEqual(whole.map((h) => h.seq));
+    expect(storyHops(s.hops, story)).toHaveLength(s.storyCount!);
+    expect(s.storyCount).toBe(storyHops(whole, story).length);
+    expect(s.storyCount).toBeGreaterThan(100);
   });
 });
