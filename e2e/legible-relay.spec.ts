@@ -6,7 +6,7 @@
  * clock: the toolbar, the nodes' AGE, timestamps and the replay badge read the same time.
  */
 import type { Page } from '@playwright/test';
-import { test, expect, openApp } from './fixtures';
+import { test, expect, hugeDeployment, openApp } from './fixtures';
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -136,6 +136,28 @@ for (const size of SIZES) {
     expect(await cutWithoutTitle(page)).toEqual([]);
   });
 }
+
+test('a 300-replica apply: the story still reads from kubectl → kube-apiserver, and says how many of its hops were not kept', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page);
+  await page.getByTestId('speed').selectOption('10');
+  await page.evaluate((t) => window.__kubeRelay!.setEditorText(t), hugeDeployment(300));
+  await page.getByTestId('apply').click();
+  // ~30,000 hops: far beyond a batch's 2,000 and the page's 3,000
+  const notKept = page.getByTestId('sequence-story-not-kept');
+  await expect(notKept).toBeVisible({ timeout: 90_000 });
+  expect(Number(await notKept.getAttribute('data-count'))).toBeGreaterThan(0);
+  const diagram = page.getByTestId('sequence-diagram');
+  await expect(page.getByTestId('sequence-empty')).toHaveCount(0);
+  const first = () =>
+    page.evaluate(() => {
+      const seqs = [...document.querySelectorAll('[data-testid=sequence-diagram] text.messageText[data-seq]')].map((e) => Number(e.getAttribute('data-seq')));
+      const h = window.__kubeRelay!.relay.find((x) => x.seq === Math.min(...seqs));
+      return h ? `${h.from} → ${h.to}: ${h.summary}` : null;
+    });
+  await expect.poll(first, { timeout: 10_000 }).toBe('kubectl → kube-apiserver: get Deployment default/huge');
+  await expect(diagram).toContainText('create Deployment default/huge');
+});
 
 test('a kill starts a new story: the node-lifecycle-controller notices the silence, the Pods are rescheduled', async ({ page }) => {
   test.setTimeout(120_000);

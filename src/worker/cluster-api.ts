@@ -18,6 +18,7 @@ import type { KubectlResult } from '../cluster/kubectl/command';
 import type { GetWatchSession } from '../cluster/kubectl/cmd/get-watch';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import { reconcilersOf } from '../cluster/reconcilers';
+import { StoryMembers, keepHeadAndNewest } from '../cluster/relay/sequence/story-keep';
 import { toYAML } from '../cluster/kubectl/cmd/output';
 import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
@@ -203,6 +204,8 @@ export class ClusterHost implements ClusterApi {
   private readonly paceMeter = new PaceMeter();
   /** The latest user action that wrote to the cluster (protocol.ts ActionStory). */
   private story: ActionStory | null = null;
+  /** Which hops are {@link story}'s, kept up to date batch by batch (story-keep.ts). */
+  private storyMembers: StoryMembers | null = null;
   /** Pause the clock the moment the queued scenario steps are done (a tour's narration waits for the reader). */
   private pauseWhenScriptDone = false;
   private timer: unknown = null;
@@ -1082,7 +1085,9 @@ export class ClusterHost implements ClusterApi {
     let hops = c.relay.since(this.lastSeq);
     if (this.heldAfter !== null) hops = hops.filter((h) => h.seq <= upTo);
     const maxHops = this.summarized && limit !== Infinity ? SUMMARY_MAX_HOPS_PER_BATCH : MAX_HOPS_PER_BATCH;
-    if (hops.length > maxHops) hops = hops.slice(hops.length - maxHops);
+    // the story's first hops go first, the newest fill the rest (story-keep.ts)
+    const members = this.storyMembersUpTo(upTo, hops);
+    if (hops.length > maxHops) hops = members ? keepHeadAndNewest(hops, maxHops, (h) => members.inHead(h.seq)) : hops.slice(hops.length - maxHops);
     this.lastSeq = Math.max(this.lastSeq, upTo);
     if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length && !('podSummary' in summary) && !('podSample' in summary)) return null;
     this.needReset = false;
@@ -1103,12 +1108,27 @@ export class ClusterHost implements ClusterApi {
       profile: c.timings.profile,
       applySeq: this.applySeq,
       story: this.story,
+      ...(members ? { storyCount: members.count } : {}),
       fault: this.fault,
       ...this.dockerBatch(),
       ...summary,
       ...this.controllersBatch(),
       script: this.script.status,
     };
+  }
+
+  /**
+   * The current story's membership (story-keep.ts StoryMembers), fed every hop up to `upTo`:
+   * `pending` (the hops since the last batch) when it was fed up to there, else from the
+   * recorder. Null without a story; a new story starts a new one.
+   */
+  private storyMembersUpTo(upTo: number, pending: readonly RelayHop[]): StoryMembers | null {
+    if (!this.story) return (this.storyMembers = null);
+    if (this.storyMembers?.story !== this.story) this.storyMembers = new StoryMembers(this.story);
+    const m = this.storyMembers;
+    if (m.fedUpTo < this.lastSeq) m.feed(this.cluster.relay.since(m.fedUpTo).filter((h) => h.seq <= upTo), upTo);
+    else m.feed(pending, upTo);
+    return m;
   }
 
   /**

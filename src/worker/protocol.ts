@@ -121,7 +121,10 @@ export interface TickBatch {
   changes: ObjectChangeMsg[];
   /** core/v1 Event changes, deduplicated the same way. */
   events: ObjectChangeMsg[];
-  /** Relay hops since the last batch, oldest first (capped at {@link MAX_HOPS_PER_BATCH}). */
+  /**
+   * Relay hops since the last batch, oldest first (capped at {@link MAX_HOPS_PER_BATCH}: the
+   * story's first hops first, then the newest — cluster/relay/sequence/story-keep.ts).
+   */
   hops: RelayHop[];
   /** Pending deadlines (countdowns), earliest first. */
   deadlines: Deadline[];
@@ -144,6 +147,12 @@ export interface TickBatch {
    * Absent from batches built elsewhere (attach mode): no story there.
    */
   story?: ActionStory | null;
+  /**
+   * How many hops {@link story} counts so far (every one the worker recorded, sent or not:
+   * story-keep.ts StoryMembers), so that the view can say how many the caps did not keep.
+   * Absent without a story (and from batches built elsewhere).
+   */
+  storyCount?: number;
   /**
    * The large-cluster path (worker/pod-summary.ts): set while the cluster holds more Pods than
    * the threshold — then `changes` carry no Pod at all and the page draws these counts; null

@@ -37,6 +37,7 @@ export const en = {
     storyNone: 'select an object first',
     storyHint: 'Select an object (click a card or a row, or type its namespace/name) to see its story',
     windowEmpty: 'No hops in this window match the filters.',
+    storyNotKept: '… {{count}} hops of this story not kept (the relay keeps its first hops and the newest)',
     storyOfSelected: "selected object's story",
     storyOfSelectedTitle: "Filter the diagram to the selected object's story",
     filterObject: 'Filter by object',

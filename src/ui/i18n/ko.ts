@@ -44,6 +44,7 @@ export const ko: Messages = {
     storyNone: '먼저 오브젝트를 고른다',
     storyHint: '오브젝트를 고르면 (카드나 행을 누르거나, 네임스페이스/이름을 입력) 그 이야기를 보여 줍니다',
     windowEmpty: '이 창에는 필터에 맞는 홉이 없습니다.',
+    storyNotKept: '… 이 이야기의 홉 {{count}}개는 남기지 않았다 (릴레이는 처음 홉들과 가장 최근 홉들을 남긴다)',
     storyOfSelected: '선택한 오브젝트의 이야기',
     storyOfSelectedTitle: '선택한 오브젝트의 이야기만 다이어그램에 보이기',
     filterObject: '오브젝트로 거르기',

@@ -16,6 +16,7 @@ import { selectSequenceOptions } from '../store/selectors';
 import { setSequenceOptions } from '../store/actions';
 import { orderParticipants, renderSequence, type RenderedSequence } from '../../cluster/relay/sequence/to-mermaid';
 import { participantsOf, reconciliations, storyTarget, windowHops, type Reconciliation, type WindowMode } from '../../cluster/relay/sequence/window';
+import { storyHops as actionHops } from '../../cluster/relay/sequence/story';
 import { selectHop, setSequenceView, showStory } from './sequence-actions';
 import { useTranslation } from 'react-i18next';
 
@@ -286,6 +287,8 @@ export function SequenceDiagram() {
   const [error, setError] = useState<string | null>(null);
   const [participants, setParticipants] = useState<string[]>([]);
   const [recs, setRecs] = useState<Reconciliation[]>([]);
+  /** Hops of the action's story the relay's caps dropped (story-keep.ts): 0 when it has them all. */
+  const [notKept, setNotKept] = useState(0);
   const { t } = useTranslation();
 
   useEffect(() => {
@@ -329,6 +332,7 @@ export function SequenceDiagram() {
         setRecs(rs);
       }
       const all = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView, s.story);
+      setNotKept(s.sequenceView.mode === 'action' && s.story && s.storyCount !== null ? Math.max(0, s.storyCount - actionHops(s.hops, s.story).length) : 0);
       // a new story is drawn from its first hops at once, then grows by STORY_STEP per render:
       // its start shows without waiting for a render of the whole, and no render is much
       // longer than the one before
@@ -488,6 +492,11 @@ export function SequenceDiagram() {
         )}
         {error && <div className="error">{error}</div>}
         <div ref={host} data-testid="sequence-diagram" className="sequence-diagram" />
+        {notKept > 0 && (
+          <div className="muted hint" data-testid="sequence-story-not-kept" data-count={notKept}>
+            {t('sequence.storyNotKept', { count: notKept })}
+          </div>
+        )}
       </div>
       <div ref={scratch} className="sequence-scratch" aria-hidden="true" />
     </section>

@@ -97,6 +97,30 @@ describe('reduceBatch', () => {
     expect(store.getState().events.has('Event/default/e0')).toBe(false);
   });
 
+  it('over the cap, the story of the last action keeps its first hops (story-keep.ts); storyCount is folded', () => {
+    // the action: hops 11 (kubectl's create) and 12 (its response); 13… each caused by the one two before
+    const story = { seq: 11, endSeq: 12, label: 'apply', subjects: [] };
+    const hops = Array.from({ length: 10 }, (_, i) => hop(i + 1, 'kubelet/node-1', 'kube-apiserver'));
+    hops.push(hop(11, 'kubectl', 'kube-apiserver'), hop(12, 'kube-apiserver', 'kubectl', { cause: 11 }));
+    for (let seq = 13; seq <= 4_000; seq++) hops.push(hop(seq, 'kube-apiserver', 'etcd', { cause: seq % 2 ? seq - 2 : null }));
+    feed({ hops: hops.slice(0, 2_000), story, storyCount: 1_000 });
+    expect(store.getState().storyCount).toBe(1_000);
+    feed({ hops: hops.slice(2_000), story, storyCount: 2_001 });
+    const s = store.getState();
+    expect(s.hops).toHaveLength(RELAY_CAP);
+    // the story's first 1,000 (11, 12, then the odd seqs 13…2,007), then the newest others to
+    // 3,000: 4,000 down to 2,001, and the even 2,000…1,994 (the odd ones there are the head's)
+    const head = [11, 12, ...Array.from({ length: 998 }, (_, i) => 13 + 2 * i)];
+    const newest = [1_994, 1_996, 1_998, 2_000, ...Array.from({ length: 2_000 }, (_, i) => 2_001 + i)];
+    expect(s.hops.map((h) => h.seq)).toEqual([...new Set([...head, ...newest])].sort((a, b) => a - b));
+    expect(s.hops[0]).toMatchObject({ seq: 11, from: 'kubectl' });
+    expect(s.storyCount).toBe(2_001);
+    // no story: the newest of those held, as before (the oldest, 11, goes)
+    feed({ hops: [hop(4_001, 'kubectl', 'kube-apiserver')], story: null });
+    expect(store.getState().hops.map((h) => h.seq).slice(0, 2)).toEqual([12, 13]);
+    expect(store.getState().storyCount).toBeNull();
+  });
+
   it('only replaces deadlines when there are any', () => {
     feed({});
     const s1 = store.getState();

@@ -6,6 +6,7 @@ import type { TickBatch } from '../../worker/protocol';
 import { linkOfHop } from '../graph/participants';
 import type { KubeState } from './store';
 import { RELAY_CAP } from './slices/relay';
+import { capRelayHops } from '../../cluster/relay/sequence/story-keep';
 import { EMPTY_TOPOLOGY } from './slices/resources';
 import type { KObject, Pulse, StoredObject } from './types';
 import { computeTopology, touchesTopology } from './topology';
@@ -33,6 +34,8 @@ export function reduceBatch(s: KubeState, b: TickBatch): Partial<KubeState> {
   // a snapshot, cloned in every batch: replaced only when it names another action
   const story = b.story ?? null;
   if (story?.seq !== s.story?.seq || story?.endSeq !== s.story?.endSeq) out.story = story;
+  const storyCount = b.storyCount ?? null;
+  if (storyCount !== s.storyCount) out.storyCount = storyCount;
   if (b.fault && s.notice !== `engine stopped: ${b.fault}`) out.notice = `engine stopped: ${b.fault}`;
   if (b.deadlines.length || s.deadlines.length) out.deadlines = b.deadlines;
 
@@ -81,7 +84,8 @@ export function reduceBatch(s: KubeState, b: TickBatch): Partial<KubeState> {
   // relay
   if (b.reset || b.hops.length) {
     const base = b.reset ? [] : s.hops;
-    const hops = base.length + b.hops.length > RELAY_CAP ? [...base, ...b.hops].slice(-RELAY_CAP) : base.concat(b.hops);
+    // over the cap: the story's first hops stay, the newest fill the rest (story-keep.ts)
+    const hops = capRelayHops(base, b.hops, RELAY_CAP, story);
     out.hops = hops;
     const pulses: Record<string, Pulse> = { ...(b.reset ? {} : s.pulses) };
     for (const h of b.hops) {

@@ -34,26 +34,33 @@ export interface DrawnHop extends RelayHop {
 const PER_NODE = /^(kubelet|kube-proxy|containerd)\/(.+)$/;
 
 /**
+ * Whether `h` belongs to `story`, given `members` (the seqs of its hops seen so far, `h`'s
+ * predecessors in seq order): recorded while the action ran (seq…endSeq), caused by one of the
+ * story's hops, or a reconciliation's note (a decision or note hop) about one of its subjects.
+ * The one rule of {@link storyHops} and of the incremental membership (story-keep.ts).
+ */
+export function inStory(h: RelayHop, story: ActionStory, members: ReadonlySet<number>): boolean {
+  if (h.seq < story.seq) return false;
+  if (h.seq <= story.endSeq || (h.cause !== null && members.has(h.cause))) return true;
+  const subjects = story.subjects;
+  if (!subjects.length || h.note === undefined || (h.kind !== 'decision' && h.kind !== 'note')) return false;
+  const o = hopObject(h);
+  return o !== null && subjects.some((s) => s.resource === o.resource && s.namespace === o.namespace && s.name === o.name);
+}
+
+/**
  * The hops of `story`, oldest first: those recorded while the action ran (seq…endSeq), every
  * later hop whose cause is one of the story's (transitively), and the reconciliations (a
  * decision or note hop opening one) about one of the story's subjects, with what they caused.
- * Hops before `story.seq` are never part of it.
+ * Hops before `story.seq` are never part of it. See {@link inStory}.
  */
 export function storyHops(hops: readonly RelayHop[], story: ActionStory): RelayHop[] {
-  const inStory = new Set<number>();
+  const members = new Set<number>();
   const out: RelayHop[] = [];
-  const subjects = story.subjects;
   for (const h of hops) {
-    if (h.seq < story.seq) continue;
-    let take = h.seq <= story.endSeq || (h.cause !== null && inStory.has(h.cause));
-    if (!take && subjects.length && h.note !== undefined && (h.kind === 'decision' || h.kind === 'note')) {
-      const o = hopObject(h);
-      take = o !== null && subjects.some((s) => s.resource === o.resource && s.namespace === o.namespace && s.name === o.name);
-    }
-    if (take) {
-      inStory.add(h.seq);
-      out.push(h);
-    }
+    if (!inStory(h, story, members)) continue;
+    members.add(h.seq);
+    out.push(h);
   }
   return out;
 }

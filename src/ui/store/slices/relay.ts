@@ -6,7 +6,7 @@ import type { KubeState } from '../store';
 import { DEFAULT_SEQUENCE_OPTIONS, type SequenceOptions } from '../../../cluster/relay/sequence/to-mermaid';
 import { DEFAULT_SEQUENCE_VIEW, type SequenceView } from '../../../cluster/relay/sequence/window';
 
-/** Hops the UI keeps; older ones drop off the front. */
+/** Hops the UI keeps; older ones drop off the front, but the story's first ones (cluster/relay/sequence/story-keep.ts). */
 export const RELAY_CAP = 3_000;
 
 export interface RelaySlice {
@@ -21,6 +21,8 @@ export interface RelaySlice {
   sequenceView: SequenceView;
   /** The latest user action that wrote to the cluster: the default view tells its story (sequence/story.ts). */
   story: ActionStory | null;
+  /** How many hops the worker counts in {@link story} (TickBatch.storyCount); null when not told. */
+  storyCount: number | null;
 }
 
 export const createRelaySlice: StateCreator<KubeState, [], [], RelaySlice> = () => ({
@@ -30,4 +32,5 @@ export const createRelaySlice: StateCreator<KubeState, [], [], RelaySlice> = () 
   applySeq: null,
   sequenceView: DEFAULT_SEQUENCE_VIEW,
   story: null,
+  storyCount: null,
 });
