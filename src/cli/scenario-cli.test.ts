@@ -46,7 +46,7 @@ async function play(yaml: string) {
 
 const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const QUANTITY = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-const STEPS = 'apply, applyFile, applyKustomize, kubectl, advance, settle, killNode, restoreNode, removeNode, addNode, deletePod, snapshot, note, dockerRun, request, setLoad';
+const STEPS = 'apply, applyFile, applyKustomize, kubectl, canI, advance, settle, killNode, restoreNode, removeNode, addNode, deletePod, snapshot, note, dockerRun, request, setLoad, controller, stopController';
 const NODES = 'control-plane, node-1, node-2, node-3';
 const bomb = 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nsteps: [*d]\n';
 let nested = 'steps:\n';

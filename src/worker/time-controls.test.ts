@@ -54,8 +54,8 @@ describe('step: one press, one shown hop', () => {
       want: [
         // the first heartbeat is kube-controller-manager's leader-election renewal, 2 s after time zero
         { dt: 2_000, hops: 1, shown: ['renew Lease kube-system/kube-controller-manager (control-plane_1d56a5cb-e37c-4242-ae4f-488c824d7529)'] },
-        { dt: 0, hops: 1, shown: ['authn system:serviceaccount:kube-system:kube-controller-manager · authz allow update leases · admission'] },
-        { dt: 0, hops: 1, shown: ['put /registry/leases/kube-system/kube-controller-manager (rev 163)'] },
+        { dt: 0, hops: 1, shown: ['authn system:kube-controller-manager [system:authenticated] · authz allow update leases by ClusterRoleBinding system:kube-controller-manager → ClusterRole system:kube-controller-manager · admission'] },
+        { dt: 0, hops: 1, shown: ['put /registry/leases/kube-system/kube-controller-manager (rev 309)'] },
       ],
     },
     {

@@ -12,7 +12,7 @@ function setup() {
   const c = new Cluster({ seed: 1 });
   const log: string[] = [];
   const mk = (id: string, seed: string) => {
-    const client = c.ctx.client({ ...users.controller('demo'), participant: `demo (${id})` });
+    const client = c.ctx.client({ ...users.controllerManager(), participant: `demo (${id})` });
     const lock = new LeaseLock('kube-system', 'demo', id, client.resource('coordination.k8s.io', 'leases'), c.ctx.recorder(client, 'demo'));
     return new LeaderElector({
       lock,
