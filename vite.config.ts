@@ -26,7 +26,8 @@ export function proxyToken(src: { token?: string; kubeconfig?: string }): () => 
     if (!src.kubeconfig) return undefined;
     try {
       const { mtimeMs } = statSync(src.kubeconfig);
-      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, token: /^\s+token:\s*(\S+)\s*$/m.exec(readFileSync(src.kubeconfig, 'utf8'))?.[1] };
+      if (cached?.mtimeMs !== mtimeMs)
+        cached = { mtimeMs, token: /^\s+token:\s*(\S+)\s*$/m.exec(readFileSync(src.kubeconfig, 'utf8'))?.[1] };
       return cached.token;
     } catch {
       return undefined;
@@ -51,7 +52,15 @@ export function isCrossSite(req: IncomingMessage): boolean {
   }
 }
 
-const CROSS_SITE_STATUS = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: "forbidden: the /k8s proxy serves this app's own pages only (cross-site request refused)", reason: 'Forbidden', code: 403 });
+const CROSS_SITE_STATUS = JSON.stringify({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: "forbidden: the /k8s proxy serves this app's own pages only (cross-site request refused)",
+  reason: 'Forbidden',
+  code: 403,
+});
 
 const kubeRelayApi = process.env.KUBE_RELAY_API ?? 'http://127.0.0.1:8001';
 const tokenFor = proxyToken({ token: process.env.KUBE_RELAY_API_TOKEN, kubeconfig: process.env.KUBE_RELAY_KUBECONFIG });

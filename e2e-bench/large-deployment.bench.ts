@@ -33,7 +33,9 @@ function chromiumRssMB(root: number): number {
 }
 
 /** The pid of the browser process Playwright launched (the parent of the page's renderer). */
-async function browserPid(cdp: { send(m: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number }[] }> }): Promise<number> {
+async function browserPid(cdp: {
+  send(m: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number }[] }>;
+}): Promise<number> {
   const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
   return processInfo.find((p) => p.type === 'browser')?.id ?? 0;
 }
@@ -62,7 +64,10 @@ test('large deployment at ×100', async ({ page }) => {
   await expect(page.getByTestId('apply')).toBeEnabled({ timeout: 30_000 });
   await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
   await page.getByTestId('speed').selectOption('100');
-  await page.evaluate((t) => (window as unknown as { __kubeRelay: { setEditorText(t: string): void } }).__kubeRelay.setEditorText(t), manifest);
+  await page.evaluate(
+    (t) => (window as unknown as { __kubeRelay: { setEditorText(t: string): void } }).__kubeRelay.setEditorText(t),
+    manifest,
+  );
   await page.evaluate(() => {
     const w = window as unknown as { __frames: number[] };
     w.__frames = [];
@@ -88,7 +93,13 @@ test('large deployment at ×100', async ({ page }) => {
           const k = `${f.functionName || '(anon)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
           self.set(k, (self.get(k) ?? 0) + profile.timeDeltas![i] / 1000);
         });
-        console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([k, v]) => `${Math.round(v)} ms  ${k}`).join('\n'));
+        console.log(
+          [...self]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 30)
+            .map(([k, v]) => `${Math.round(v)} ms  ${k}`)
+            .join('\n'),
+        );
       });
     }, 15_000);
   }
@@ -112,9 +123,32 @@ test('large deployment at ×100', async ({ page }) => {
     await page.waitForTimeout(5000);
   }
   const frames = await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames);
-  const pods = await page.evaluate(() => (window as unknown as { __kubeRelay: { objects: { kind: string }[] } }).__kubeRelay.objects.filter((o) => o.kind === 'Pod').length);
+  const pods = await page.evaluate(
+    () =>
+      (window as unknown as { __kubeRelay: { objects: { kind: string }[] } }).__kubeRelay.objects.filter((o) => o.kind === 'Pod').length,
+  );
   // the large-cluster path: the Pods the summary counts (the page then holds none)
-  const summarized = Number((await page.getByTestId('graph-summary-note').getAttribute('data-pods', { timeout: 1_000 }).catch(() => null)) ?? -1);
+  const summarized = Number(
+    (await page
+      .getByTestId('graph-summary-note')
+      .getAttribute('data-pods', { timeout: 1_000 })
+      .catch(() => null)) ?? -1,
+  );
   const simMs = await page.evaluate(() => (window as unknown as { __kubeRelay: { simMs: number } }).__kubeRelay.simMs);
-  console.log(JSON.stringify({ replicas, seconds, frames: frames.length, frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frameMaxMs: pct(frames, 100), kubectlMs: answers, heapMB: heaps, chromiumRssMB: rssMB, pods, summarized, simMs }));
+  console.log(
+    JSON.stringify({
+      replicas,
+      seconds,
+      frames: frames.length,
+      frameP50Ms: pct(frames, 50),
+      frameP95Ms: pct(frames, 95),
+      frameMaxMs: pct(frames, 100),
+      kubectlMs: answers,
+      heapMB: heaps,
+      chromiumRssMB: rssMB,
+      pods,
+      summarized,
+      simMs,
+    }),
+  );
 });

@@ -4,7 +4,10 @@
  */
 import type { Page } from '@playwright/test';
 
-type Hook = { setEditorText(t: string): void; objects: { kind: string; status?: { phase?: string }; spec?: { containers?: { image: string }[] } }[] };
+type Hook = {
+  setEditorText(t: string): void;
+  objects: { kind: string; status?: { phase?: string }; spec?: { containers?: { image: string }[] } }[];
+};
 
 /** The Deployment, at `image`. */
 export const deployment = (image: string) => `apiVersion: apps/v1
@@ -33,7 +36,10 @@ export async function applyAndWaitRunning(page: Page): Promise<void> {
   await page.getByTestId('speed').selectOption('10');
   await applyDeployment(page, 'nginx:1.27');
   await page.waitForFunction(
-    () => (window as unknown as { __kubeRelay: Hook }).__kubeRelay.objects.filter((o) => o.kind === 'Pod' && o.status?.phase === 'Running' && o.spec?.containers?.[0].image === 'nginx:1.27').length >= 300,
+    () =>
+      (window as unknown as { __kubeRelay: Hook }).__kubeRelay.objects.filter(
+        (o) => o.kind === 'Pod' && o.status?.phase === 'Running' && o.spec?.containers?.[0].image === 'nginx:1.27',
+      ).length >= 300,
     null,
     { timeout: 180_000, polling: 1000 },
   );

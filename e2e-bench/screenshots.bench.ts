@@ -32,7 +32,9 @@ test('README screenshots', async ({ page, browser }) => {
   // 1. the seed applied, at 1280×800: the default view — the relay tells the story of the apply
   await open(page, 1280, 800);
   await page.getByTestId('apply').click();
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, {
+    timeout: 60_000,
+  });
   await settledGraph(page);
   await expect(page.getByTestId('sequence-diagram').locator('svg')).toContainText('create Deployment');
   await page.waitForTimeout(800);
@@ -83,7 +85,9 @@ test('README screenshots', async ({ page, browser }) => {
   await open(page, 1920, 1080);
   await page.getByTestId('apply').click();
   await page.getByTestId('speed').selectOption('10');
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, {
+    timeout: 60_000,
+  });
   await page.getByTestId('speed').selectOption('1');
   await settledGraph(page);
   await page.getByTestId('tab-events').click();

@@ -26,7 +26,6 @@ interface Profile {
   timeDeltas: number[];
 }
 
-
 interface TraceEvent {
   name: string;
   ph: string;
@@ -40,7 +39,10 @@ function rendererPhases(events: TraceEvent[]): [string, number][] {
   const main = events.find((e) => e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain')?.tid;
   const sum = new Map<string, number>();
   for (const e of events) if (e.ph === 'X' && e.tid === main && e.dur) sum.set(e.name, (sum.get(e.name) ?? 0) + e.dur / 1000);
-  return [...sum].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => [k, Math.round(v)]);
+  return [...sum]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 20)
+    .map(([k, v]) => [k, Math.round(v)]);
 }
 
 /**
@@ -74,7 +76,11 @@ function summarise(p: Profile): { byFunction: [string, number][]; byFile: [strin
     file.set(short, (file.get(short) ?? 0) + ms);
     totalMs += ms;
   }
-  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, Math.round(v)] as [string, number]);
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => [k, Math.round(v)] as [string, number]);
   return { byFunction: top(fn, 40), byFile: top(file, 15), totalMs: Math.round(totalMs) };
 }
 
@@ -89,7 +95,14 @@ test('ui profile', async ({ page }) => {
     const w = window as unknown as { __loaf: { dur: number; block: number; render: number; scripts: string[] }[] };
     w.__loaf = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as unknown as { duration: number; blockingDuration: number; renderStart: number; startTime: number; styleAndLayoutStart: number; scripts: { invoker: string; sourceFunctionName: string; duration: number }[] }[]) {
+      for (const e of list.getEntries() as unknown as {
+        duration: number;
+        blockingDuration: number;
+        renderStart: number;
+        startTime: number;
+        styleAndLayoutStart: number;
+        scripts: { invoker: string; sourceFunctionName: string; duration: number }[];
+      }[]) {
         w.__loaf.push({
           dur: Math.round(e.duration),
           block: Math.round(e.blockingDuration),
@@ -133,7 +146,9 @@ test('ui profile', async ({ page }) => {
     for (const [k, v] of s.byFunction) console.log(`fn   ${String(v).padStart(6)} ms  ${k}`);
   }
   console.log(frameSummary(frames));
-  const loaf = await page.evaluate(() => (window as unknown as { __loaf: { dur: number; block: number; render: number; scripts: string[] }[] }).__loaf);
+  const loaf = await page.evaluate(
+    () => (window as unknown as { __loaf: { dur: number; block: number; render: number; scripts: string[] }[] }).__loaf,
+  );
   console.log(`long animation frames: ${loaf.length}, ${loaf.reduce((n, f) => n + f.dur, 0)} ms`);
   for (const f of loaf) console.log(`loaf ${f.dur} ms (render ${f.render} ms): ${f.scripts.join(' | ')}`);
 });

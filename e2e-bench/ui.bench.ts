@@ -39,7 +39,6 @@ function chunkSizes() {
   };
 }
 
-
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 10) / 10;
@@ -73,7 +72,17 @@ test('ui benchmark', async ({ page }) => {
   const perS = (d: number) => Math.round((d * 1000) / ((cpu1.wall - cpu0.wall) / 1000));
   await page.screenshot({ path: test.info().outputPath('rollout.png') });
 
-  const ui = { frameP50Ms: pct(frames, 50), frameP95Ms: pct(frames, 95), frames: frames.length, mainThreadCpuMsPerS: perS(cpu1.thread - cpu0.thread), rendererCpuMsPerS: perS(cpu1.process - cpu0.process), loadAvg: [load0, loadavg()[0]].map((l) => Math.round(l * 100) / 100), firstPaintMs, interactiveMs, ...chunkSizes() };
+  const ui = {
+    frameP50Ms: pct(frames, 50),
+    frameP95Ms: pct(frames, 95),
+    frames: frames.length,
+    mainThreadCpuMsPerS: perS(cpu1.thread - cpu0.thread),
+    rendererCpuMsPerS: perS(cpu1.process - cpu0.process),
+    loadAvg: [load0, loadavg()[0]].map((l) => Math.round(l * 100) / 100),
+    firstPaintMs,
+    interactiveMs,
+    ...chunkSizes(),
+  };
   const prev = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {};
   writeFileSync(out, JSON.stringify({ ...prev, ui }, null, 2) + '\n');
   console.log(JSON.stringify(ui));

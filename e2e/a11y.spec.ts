@@ -9,13 +9,25 @@ import type { Page } from '@playwright/test';
 /** Buttons, selects, inputs and textareas that are visible and have no accessible name. */
 async function unnamedControls(page: Page): Promise<string[]> {
   const out: string[] = [];
-  for (const role of ['button', 'combobox', 'listbox', 'textbox', 'slider', 'checkbox', 'radio', 'spinbutton', 'searchbox', 'tab', 'link'] as const) {
+  for (const role of [
+    'button',
+    'combobox',
+    'listbox',
+    'textbox',
+    'slider',
+    'checkbox',
+    'radio',
+    'spinbutton',
+    'searchbox',
+    'tab',
+    'link',
+  ] as const) {
     for (const el of await page.getByRole(role).all()) {
       if (!(await el.isVisible())) continue;
       // Monaco's hidden input textarea is named by Monaco itself ("Editor content…")
       const snapshot = await el.ariaSnapshot().catch(() => '');
       const named = /^- '?\w+ "[^"]+"/.test(snapshot.trim()) || /^- \w+ \/.+\/$/m.test(snapshot.trim());
-      if (!named) out.push(`${role}: ${(await el.evaluate((e) => e.outerHTML.slice(0, 160)))}`);
+      if (!named) out.push(`${role}: ${await el.evaluate((e) => e.outerHTML.slice(0, 160))}`);
     }
   }
   return out;
@@ -76,7 +88,9 @@ for (const size of SIZES) {
         expect(box.x + box.width, id).toBeLessThanOrEqual(size.width);
         expect(box.y + box.height, id).toBeLessThanOrEqual(size.height);
       }
-      const boxes = await page.locator('main.layout > *').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })));
+      const boxes = await page
+        .locator('main.layout > *')
+        .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })));
       for (let i = 0; i < boxes.length; i++)
         for (let j = i + 1; j < boxes.length; j++) {
           const a = boxes[i];

@@ -25,12 +25,19 @@ test('apply the seed manifest, watch the relay, kill a node and watch the cluste
   const diagram = page.getByTestId('sequence-diagram');
   await expect(diagram.locator('svg')).toBeVisible();
   await expect
-    .poll(async () => {
-      const names = await diagramParticipants(diagram);
-      const order = ['kube-apiserver', 'etcd', 'deployment-controller', 'replicaset-controller', 'kube-scheduler'].map((n) => names.indexOf(n));
-      const kubelet = names.findIndex((n) => n.startsWith('kubelet/'));
-      return [...order, kubelet].every((i, k, all) => i >= 0 && (k === 0 || i > all[k - 1]));
-    }, { message: 'participants kube-apiserver, etcd, deployment-controller, replicaset-controller, kube-scheduler, kubelet/… left to right' })
+    .poll(
+      async () => {
+        const names = await diagramParticipants(diagram);
+        const order = ['kube-apiserver', 'etcd', 'deployment-controller', 'replicaset-controller', 'kube-scheduler'].map((n) =>
+          names.indexOf(n),
+        );
+        const kubelet = names.findIndex((n) => n.startsWith('kubelet/'));
+        return [...order, kubelet].every((i, k, all) => i >= 0 && (k === 0 || i > all[k - 1]));
+      },
+      {
+        message: 'participants kube-apiserver, etcd, deployment-controller, replicaset-controller, kube-scheduler, kubelet/… left to right',
+      },
+    )
     .toBe(true);
   await page.screenshot({ path: 'test-results/01-applied.png' });
 

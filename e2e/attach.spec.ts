@@ -13,7 +13,9 @@ import { test, expect } from './fixtures';
 const apiPort = Number(process.env.E2E_API_PORT ?? 16443);
 const api = `http://127.0.0.1:${apiPort}`;
 /** The apiserver's per-start bearer token, from the kubeconfig it wrote (playwright.attach.config.ts). */
-const auth = () => ({ Authorization: `Bearer ${/^\s+token:\s*(\S+)/m.exec(readFileSync(process.env.KUBE_RELAY_ATTACH_KUBECONFIG ?? '', 'utf8'))?.[1] ?? ''}` });
+const auth = () => ({
+  Authorization: `Bearer ${/^\s+token:\s*(\S+)/m.exec(readFileSync(process.env.KUBE_RELAY_ATTACH_KUBECONFIG ?? '', 'utf8'))?.[1] ?? ''}`,
+});
 
 test.skip(!process.env.KUBE_RELAY_ATTACH_E2E, 'runs under playwright.attach.config.ts (it starts the apiserver)');
 
@@ -32,7 +34,10 @@ test('attach to a kube-relay apiserver, create the seed Deployment over the API,
   const docs = parseAllDocuments(readFileSync('src/scenarios/peekcart.yaml', 'utf8')).map((d) => d.toJSON());
   for (const d of docs) {
     const path = d.kind === 'Deployment' ? '/apis/apps/v1/namespaces/default/deployments' : '/api/v1/namespaces/default/services';
-    const res = await page.request.post(`${api}${path}?fieldManager=kubectl-client-side-apply`, { data: d, headers: { 'Content-Type': 'application/json', ...auth() } });
+    const res = await page.request.post(`${api}${path}?fieldManager=kubectl-client-side-apply`, {
+      data: d,
+      headers: { 'Content-Type': 'application/json', ...auth() },
+    });
     expect(res.status(), `${d.kind} created`).toBe(201);
   }
 
@@ -58,7 +63,10 @@ test('attach to a kube-relay apiserver, create the seed Deployment over the API,
   const node = await running.first().getAttribute('data-node');
   await page.locator(`[data-testid=kill-node][data-node=${node}]`).click();
   await expect
-    .poll(async () => (await (await page.request.get(`${api}/apis/sim.kube-relay.dev/v1alpha1/machines/${node}`, { headers: auth() })).json()).spec.power)
+    .poll(
+      async () =>
+        (await (await page.request.get(`${api}/apis/sim.kube-relay.dev/v1alpha1/machines/${node}`, { headers: auth() })).json()).spec.power,
+    )
     .toBe('Off');
 
   await page.screenshot({ path: test.info().outputPath('attached.png') });

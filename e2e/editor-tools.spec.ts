@@ -8,7 +8,6 @@ import type { Page } from '@playwright/test';
 const editor = (page: Page) => page.getByTestId('editor');
 const markers = (page: Page) => page.evaluate(() => window.__kubeRelay!.editorMarkers);
 
-
 test('Ctrl+Space after `kind: ` lists the kinds; an unknown field is a warning marker', async ({ page }) => {
   await openApp(page);
   await page.evaluate(() => window.__kubeRelay!.setEditorText('apiVersion: apps/v1\nkind: '));
@@ -23,9 +22,13 @@ test('Ctrl+Space after `kind: ` lists the kinds; an unknown field is a warning m
   await page.keyboard.press('Escape');
 
   await page.evaluate(() =>
-    window.__kubeRelay!.setEditorText('apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  foo: 1\n  containers:\n    - name: web\n      image: nginx\n'),
+    window.__kubeRelay!.setEditorText(
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  foo: 1\n  containers:\n    - name: web\n      image: nginx\n',
+    ),
   );
-  await expect.poll(async () => (await markers(page)).filter((m) => m.owner === 'yaml').map((m) => `${m.line} ${m.message}`)).toContainEqual(expect.stringMatching(/^6 Property foo is not allowed/));
+  await expect
+    .poll(async () => (await markers(page)).filter((m) => m.owner === 'yaml').map((m) => `${m.line} ${m.message}`))
+    .toContainEqual(expect.stringMatching(/^6 Property foo is not allowed/));
   await expect(editor(page).locator('.squiggly-warning, .squiggly-error').first()).toBeAttached();
   // and the apiserver's strict field validation says the same on the same line
   await expect.poll(async () => (await markers(page)).filter((m) => m.owner === 'apiserver').map((m) => m.line)).toEqual([6]);
@@ -41,13 +44,16 @@ test('apiserver dry-run errors become markers on the offending line, without cha
         owner: 'apiserver',
         severity: 8,
         line: 12, // `labels:` under template.metadata
-        message: 'The Deployment "peekcart" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"peekcart-typo"}: `selector` does not match template `labels`',
+        message:
+          'The Deployment "peekcart" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"peekcart-typo"}: `selector` does not match template `labels`',
       },
     ]);
   await expect(editor(page).locator('.squiggly-error')).toBeAttached();
   await page.screenshot({ path: 'test-results/21-apiserver-marker.png' });
   // a dry run stores nothing, and is not recorded in the relay
-  const objects = await page.evaluate(() => window.__kubeRelay!.objects.filter((o) => o.kind === 'Deployment' && o.metadata.name === 'peekcart'));
+  const objects = await page.evaluate(() =>
+    window.__kubeRelay!.objects.filter((o) => o.kind === 'Deployment' && o.metadata.name === 'peekcart'),
+  );
   expect(objects).toEqual([]);
 
   // the Dry run button prints kubectl's answer
@@ -88,7 +94,9 @@ test('kubectl diff of the current tab against the cluster', async ({ page }) => 
   await page.evaluate((t) => window.__kubeRelay!.setEditorText(t.replace(/replicas: \d+/, 'replicas: 5')), text);
   await page.getByTestId('diff').click();
   const out = page.getByTestId('diff-output');
-  await expect(out).toContainText(/diff -u -N \/tmp\/LIVE-\d+\/apps\.v1\.Deployment\.default\.peekcart \/tmp\/MERGED-\d+\/apps\.v1\.Deployment\.default\.peekcart/);
+  await expect(out).toContainText(
+    /diff -u -N \/tmp\/LIVE-\d+\/apps\.v1\.Deployment\.default\.peekcart \/tmp\/MERGED-\d+\/apps\.v1\.Deployment\.default\.peekcart/,
+  );
   await expect(out).toContainText('+  replicas: 5');
   await expect(out).not.toContainText('v1.Service.default.peekcart');
   await page.screenshot({ path: 'test-results/22-diff.png' });

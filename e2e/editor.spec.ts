@@ -22,7 +22,9 @@ test('a manifest pasted with the clipboard applies (Ctrl/Cmd+Enter)', async ({ p
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByTestId('apply-result')).toHaveText(['pod/web created']);
   await expect(page.locator('[data-testid=pod-card][data-pod="default/web"]')).toBeVisible();
-  await expect(page.locator('[data-testid=pod-card][data-pod="default/web"]')).toHaveAttribute('data-status', 'Running', { timeout: 30_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod="default/web"]')).toHaveAttribute('data-status', 'Running', {
+    timeout: 30_000,
+  });
 
   // the inspector opens from the card, with the Pod's YAML and its events
   await page.locator('[data-testid=pod-card][data-pod="default/web"]').click();

@@ -19,7 +19,8 @@ export const test = base.extend<{ problems: Problems }>({
       });
       page.on('request', (r) => {
         const url = new URL(r.url());
-        if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) problems.offsite.push(r.url());
+        if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol))
+          problems.offsite.push(r.url());
       });
       await use(problems);
       expect(problems.errors, 'console errors and page errors').toEqual([]);

@@ -24,7 +24,9 @@ test('the gallery lists peekcart and every real manifest with its source', async
   await gallery.locator('[data-testid=example][data-example=pi-job]').click();
   await expect(gallery).toBeHidden();
   await expect(page.locator('[data-testid=editor-tab][data-tab="pi-job.yaml"]')).toHaveAttribute('aria-selected', 'true');
-  await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorText)).toMatch(/^# Source: github\.com\/kubernetes\/kubectl @ dee3483a3d6a\n[\s\S]*kind: Job\n/);
+  await expect
+    .poll(() => page.evaluate(() => window.__kubeRelay!.editorText))
+    .toMatch(/^# Source: github\.com\/kubernetes\/kubectl @ dee3483a3d6a\n[\s\S]*kind: Job\n/);
   await expect(page.getByTestId('apply-result')).toHaveCount(0);
   // Esc closes the gallery
   await page.getByTestId('examples').click();
@@ -40,7 +42,9 @@ test('open the peekcart app, apply it: 3 peekcart Pods Running, mysql-0 with its
   await expect(page.locator('[data-testid=editor-tab][data-tab="peekcart.yaml"]')).toHaveAttribute('aria-selected', 'true');
   // the example's opening comment is on screen (its manifests follow below it in a 1280-wide window)
   await expect(page.getByTestId('editor').locator('.monaco-editor .view-lines')).toContainText("# peekcart, kube-relay's");
-  await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorText)).toMatch(/kind: StatefulSet[\s\S]*kind: HorizontalPodAutoscaler/);
+  await expect
+    .poll(() => page.evaluate(() => window.__kubeRelay!.editorText))
+    .toMatch(/kind: StatefulSet[\s\S]*kind: HorizontalPodAutoscaler/);
   await page.getByTestId('apply').click();
   await expect(page.getByTestId('apply-result')).toHaveText([
     'deployment.apps/peekcart created',
@@ -50,10 +54,15 @@ test('open the peekcart app, apply it: 3 peekcart Pods Running, mysql-0 with its
     'horizontalpodautoscaler.autoscaling/peekcart created',
   ]);
   await page.getByTestId('speed').selectOption('10');
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, {
+    timeout: 60_000,
+  });
   await expect(page.locator('[data-testid=pod-card][data-pod="default/mysql-0"][data-status=Running]')).toHaveCount(1, { timeout: 60_000 });
   await page.getByTestId('all-kinds').check();
-  await expect(page.locator('[data-testid=resource-row][data-kind=PersistentVolumeClaim][data-name=data-mysql-0]')).toHaveAttribute('data-status', 'Bound');
+  await expect(page.locator('[data-testid=resource-row][data-kind=PersistentVolumeClaim][data-name=data-mysql-0]')).toHaveAttribute(
+    'data-status',
+    'Bound',
+  );
 });
 
 test('the kustomize example: tabs by path, kustomize build, Apply -k overlays/prod', async ({ page }) => {
@@ -62,8 +71,20 @@ test('the kustomize example: tabs by path, kustomize build, Apply -k overlays/pr
   await page.getByTestId('examples').click();
   await page.locator('[data-testid=example][data-example=peekcart-kustomize]').click();
   const tabs = page.getByTestId('editor-tab');
-  await expect(tabs).toHaveText([/manifest\.yaml/, /base\/kustomization\.yaml/, /base\/deployment\.yaml/, /base\/service\.yaml/, /overlays\/dev\/kustomization\.yaml/, /overlays\/prod\/kustomization\.yaml/, /overlays\/prod\/namespace\.yaml/, /overlays\/prod\/resources\.yaml/]);
-  await expect(page.locator('[data-testid=editor-tab][data-tab="overlays/prod/kustomization.yaml"]')).toHaveAttribute('aria-selected', 'true');
+  await expect(tabs).toHaveText([
+    /manifest\.yaml/,
+    /base\/kustomization\.yaml/,
+    /base\/deployment\.yaml/,
+    /base\/service\.yaml/,
+    /overlays\/dev\/kustomization\.yaml/,
+    /overlays\/prod\/kustomization\.yaml/,
+    /overlays\/prod\/namespace\.yaml/,
+    /overlays\/prod\/resources\.yaml/,
+  ]);
+  await expect(page.locator('[data-testid=editor-tab][data-tab="overlays/prod/kustomization.yaml"]')).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   // several kustomizations open: a directory choice, the active tab's by default
   const dir = page.getByTestId('kustomize-dir');
   await expect(dir).toHaveValue('overlays/prod');
@@ -86,25 +107,34 @@ test('the kustomize example: tabs by path, kustomize build, Apply -k overlays/pr
     'deployment.apps/prod-peekcart created',
   ]);
   await page.getByTestId('all-kinds').check();
-  const row = (kind: string, name: string) => page.locator(`[data-testid=resource-row][data-kind=${kind}][data-namespace=shop][data-name="${name}"]`);
+  const row = (kind: string, name: string) =>
+    page.locator(`[data-testid=resource-row][data-kind=${kind}][data-namespace=shop][data-name="${name}"]`);
   await expect(row('Deployment', 'prod-peekcart')).toBeVisible();
   await expect(row('Service', 'prod-peekcart')).toBeVisible();
   await expect(row('ConfigMap', 'prod-peekcart-config-bf75tdm878')).toBeAttached();
   await expect(row('Secret', 'prod-peekcart-db-hkc82gd68h')).toBeAttached();
   await page.getByTestId('speed').selectOption('10');
-  await expect(page.locator('[data-testid=resource-row][data-kind=Pod][data-namespace=shop][data-status=Running]')).toHaveCount(5, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=resource-row][data-kind=Pod][data-namespace=shop][data-status=Running]')).toHaveCount(5, {
+    timeout: 60_000,
+  });
 
   // the choice of directory: dev next to prod
   await dir.selectOption('overlays/dev');
   await page.getByTestId('apply-kustomize').click();
-  await expect(page.getByTestId('apply-result')).toHaveText(['configmap/dev-peekcart-config-47668c6k28 created', 'service/dev-peekcart created', 'deployment.apps/dev-peekcart created']);
+  await expect(page.getByTestId('apply-result')).toHaveText([
+    'configmap/dev-peekcart-config-47668c6k28 created',
+    'service/dev-peekcart created',
+    'deployment.apps/dev-peekcart created',
+  ]);
 
   // recorded in the session: a reload brings both back
   await page.reload();
   await expect(page.locator('[data-testid=editor-tab][data-tab="overlays/prod/kustomization.yaml"]')).toBeVisible();
   await page.getByTestId('all-kinds').check();
   await expect(row('Deployment', 'prod-peekcart')).toBeVisible({ timeout: 30_000 });
-  await expect(page.locator('[data-testid=resource-row][data-kind=Deployment][data-namespace=default][data-name=dev-peekcart]')).toBeVisible();
+  await expect(
+    page.locator('[data-testid=resource-row][data-kind=Deployment][data-namespace=default][data-name=dev-peekcart]'),
+  ).toBeVisible();
 });
 
 test('a kustomize error applies nothing and reads as kubectl prints it', async ({ page }) => {

@@ -27,14 +27,19 @@ async function flowBox(page: Page, id: string): Promise<string> {
 /** Screen boxes of the top-level cards (nodes, the unscheduled area, object cards, kubectl) that overlap. */
 async function overlaps(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const els = [...document.querySelectorAll<HTMLElement>('.react-flow__node-nodeGroup, .react-flow__node-area, .react-flow__node-workload, .react-flow__node-object, .react-flow__node[data-id="client:kubectl"]')];
+    const els = [
+      ...document.querySelectorAll<HTMLElement>(
+        '.react-flow__node-nodeGroup, .react-flow__node-area, .react-flow__node-workload, .react-flow__node-object, .react-flow__node[data-id="client:kubectl"]',
+      ),
+    ];
     const boxes = els.map((el) => ({ id: el.dataset.id ?? '', r: el.getBoundingClientRect() }));
     const out: string[] = [];
     for (let i = 0; i < boxes.length; i++)
       for (let j = i + 1; j < boxes.length; j++) {
         const a = boxes[i].r;
         const b = boxes[j].r;
-        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(`${boxes[i].id} × ${boxes[j].id}`);
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+          out.push(`${boxes[i].id} × ${boxes[j].id}`);
       }
     return out;
   });
@@ -43,7 +48,9 @@ async function overlaps(page: Page): Promise<string[]> {
 /** Worker node names left to right on screen. */
 async function nodeOrder(page: Page): Promise<string[]> {
   const cards = page.locator('[data-testid=node-card]:not([data-node=control-plane])');
-  const xs = await cards.evaluateAll((els) => els.map((el) => ({ name: el.getAttribute('data-node') ?? '', x: el.getBoundingClientRect().x })));
+  const xs = await cards.evaluateAll((els) =>
+    els.map((el) => ({ name: el.getAttribute('data-node') ?? '', x: el.getBoundingClientRect().x })),
+  );
   return xs.sort((a, b) => a.x - b.x).map((n) => n.name);
 }
 
@@ -62,20 +69,34 @@ test('elk lays the seed out in its worker; scaling moves no node card; cards nev
   await page.getByTestId('apply').click();
   await expect(page.getByTestId('apply-result')).toHaveText(['deployment.apps/peekcart created', 'service/peekcart created']);
   await page.getByTestId('speed').selectOption('10');
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, {
+    timeout: 60_000,
+  });
   await settled(page);
-  expect(workers.filter((u) => /\/assets\/elk-worker[^/]*\.js$/.test(u)), workers.join(', ')).toHaveLength(1);
+  expect(
+    workers.filter((u) => /\/assets\/elk-worker[^/]*\.js$/.test(u)),
+    workers.join(', '),
+  ).toHaveLength(1);
   await expect(page.locator('.react-flow__node[data-id="Deployment/default/peekcart"]')).toBeVisible();
   expect(await nodeOrder(page)).toEqual(['node-1', 'node-2', 'node-3']);
   expect(await overlaps(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/graph-layout-seed.png' });
 
-  const ids = ['Node/control-plane', 'Node/node-1', 'Node/node-2', 'Node/node-3', 'Deployment/default/peekcart', 'Service/default/peekcart'];
+  const ids = [
+    'Node/control-plane',
+    'Node/node-1',
+    'Node/node-2',
+    'Node/node-3',
+    'Deployment/default/peekcart',
+    'Service/default/peekcart',
+  ];
   const before = await Promise.all(ids.map((id) => flowBox(page, id)));
   const count = await page.getByTestId('graph').getAttribute('data-layout-count');
   await kubectl(page, 'scale deployment peekcart --replicas=5');
   await expect(page.getByTestId('kubectl-output')).toHaveText('deployment.apps/peekcart scaled\n', { useInnerText: true });
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(5, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(5, {
+    timeout: 60_000,
+  });
   await settled(page);
   // Pods inside nodes do not move the cards around them: nothing moved sideways (a card whose
   // text grew may ask elk again — cards are as wide as their text — but nothing may move)
@@ -99,9 +120,17 @@ test('the peekcart example from the gallery: elk layout, nodes in name order, no
   await openApp(page);
   await page.getByTestId('examples').click();
   await page.locator('[data-testid=example][data-example=peekcart]').click();
-  await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorText)).toMatch(/kind: StatefulSet[\s\S]*kind: HorizontalPodAutoscaler/);
+  await expect
+    .poll(() => page.evaluate(() => window.__kubeRelay!.editorText))
+    .toMatch(/kind: StatefulSet[\s\S]*kind: HorizontalPodAutoscaler/);
   await page.getByTestId('apply').click();
-  await expect(page.getByTestId('apply-result')).toHaveText(['deployment.apps/peekcart created', 'service/peekcart created', 'service/mysql created', 'statefulset.apps/mysql created', 'horizontalpodautoscaler.autoscaling/peekcart created']);
+  await expect(page.getByTestId('apply-result')).toHaveText([
+    'deployment.apps/peekcart created',
+    'service/peekcart created',
+    'service/mysql created',
+    'statefulset.apps/mysql created',
+    'horizontalpodautoscaler.autoscaling/peekcart created',
+  ]);
   await page.getByTestId('speed').selectOption('10');
   await expect(page.locator('[data-testid=pod-card][data-pod="default/mysql-0"][data-status=Running]')).toHaveCount(1, { timeout: 60_000 });
   await expect(page.locator('[data-testid=pv-card]')).toHaveCount(1, { timeout: 30_000 });
@@ -111,7 +140,9 @@ test('the peekcart example from the gallery: elk layout, nodes in name order, no
   await page.screenshot({ path: 'test-results/graph-layout-peekcart.png' });
 });
 
-test('zoom controls: after the person zooms in, the graph is no longer fitted by itself; "fit the whole graph in view" shows every card', async ({ page }) => {
+test('zoom controls: after the person zooms in, the graph is no longer fitted by itself; "fit the whole graph in view" shows every card', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await openApp(page);
@@ -126,7 +157,13 @@ test('zoom controls: after the person zooms in, the graph is no longer fitted by
   await settled(page);
   const outside = () =>
     page.locator('.react-flow__node-nodeGroup, .react-flow__node-area').evaluateAll(
-      (els, p) => els.filter((el) => { const r = el.getBoundingClientRect(); return r.left < p.x - 1 || r.right > p.x + p.width + 1 || r.top < p.y - 1 || r.bottom > p.y + p.height + 1; }).map((el) => (el as HTMLElement).dataset.id),
+      (els, p) =>
+        els
+          .filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.left < p.x - 1 || r.right > p.x + p.width + 1 || r.top < p.y - 1 || r.bottom > p.y + p.height + 1;
+          })
+          .map((el) => (el as HTMLElement).dataset.id),
       pane,
     );
   expect((await outside()).length).toBeGreaterThan(0);
@@ -160,9 +197,17 @@ test('online-boutique from the gallery at 1280×800: long rows wrap, "fit the wh
   await page.waitForTimeout(400);
   const pane = (await page.locator('.graph-host').boundingBox())!;
   const outside = await page
-    .locator('.react-flow__node-nodeGroup, .react-flow__node-area, .react-flow__node-workload, .react-flow__node-object, .react-flow__node[data-id="client:kubectl"]')
+    .locator(
+      '.react-flow__node-nodeGroup, .react-flow__node-area, .react-flow__node-workload, .react-flow__node-object, .react-flow__node[data-id="client:kubectl"]',
+    )
     .evaluateAll(
-      (els, p) => els.filter((el) => { const r = el.getBoundingClientRect(); return r.left < p.x - 1 || r.right > p.x + p.width + 1 || r.top < p.y - 1 || r.bottom > p.y + p.height + 1; }).map((el) => (el as HTMLElement).dataset.id),
+      (els, p) =>
+        els
+          .filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.left < p.x - 1 || r.right > p.x + p.width + 1 || r.top < p.y - 1 || r.bottom > p.y + p.height + 1;
+          })
+          .map((el) => (el as HTMLElement).dataset.id),
       pane,
     );
   expect(outside).toEqual([]);

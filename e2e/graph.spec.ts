@@ -105,7 +105,9 @@ test('object cards, their edges, layer toggles, Pod groups and traffic packets',
   await expect(graph.locator('[data-testid=pv-card][data-phase=Bound]')).toHaveCount(1);
   await expect(graph.locator('[data-testid=storageclass-card]')).not.toHaveCount(0);
   // the Service counts the ready endpoints of its slices
-  await expect(graph.locator('[data-testid=service-card][data-service="default/web"]')).toHaveAttribute('data-endpoints', '21', { timeout: 90_000 });
+  await expect(graph.locator('[data-testid=service-card][data-service="default/web"]')).toHaveAttribute('data-endpoints', '21', {
+    timeout: 90_000,
+  });
 
   // edges between what selects, routes, scales and binds what
   for (const rel of ['own', 'select', 'endpoint', 'route', 'scale', 'claim', 'bind', 'class']) {
@@ -158,7 +160,9 @@ test('object cards, their edges, layer toggles, Pod groups and traffic packets',
   // a request from a Pod to the Service travels the graph
   await page.getByTestId('tab-network').click();
   const source = page.getByTestId('traffic-source');
-  const pod = await source.locator('option').evaluateAll((os) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v.includes('db')) ?? '');
+  const pod = await source
+    .locator('option')
+    .evaluateAll((os) => (os as HTMLOptionElement[]).map((o) => o.value).find((v) => v.includes('db')) ?? '');
   if (pod) await source.selectOption(pod);
   await page.getByTestId('traffic-url').fill('http://web');
   // continuous mode: one request every 300 ms, so a packet is in flight while we look

@@ -15,7 +15,9 @@ test('click a Pod: the Scheduling tab shows why its node was chosen; owners lead
   await expect(inspector.getByTestId('inspector-yaml')).toContainText('spec — desired state');
   await expect(inspector.getByTestId('inspector-yaml')).toContainText('status — current state');
   // peekcart's image is not one kube-relay models: what it serves is assumed, and the inspector says so
-  await expect(inspector.getByTestId('inspector-assumed')).toHaveText('Assumed: kube-relay does not model ghcr.io/peekcart/peekcart:1.0.0; container peekcart is taken to listen on 8080 and answer 200 on every path.');
+  await expect(inspector.getByTestId('inspector-assumed')).toHaveText(
+    'Assumed: kube-relay does not model ghcr.io/peekcart/peekcart:1.0.0; container peekcart is taken to listen on 8080 and answer 200 on every path.',
+  );
   await inspector.getByTestId('inspector-tab-scheduling').click();
   const rows = inspector.getByTestId('scheduling-row');
   await expect(rows).toHaveCount(4);
@@ -27,7 +29,12 @@ test('click a Pod: the Scheduling tab shows why its node was chosen; owners lead
   await expect(chosen).toHaveCount(1);
   await expect(chosen).toHaveAttribute('data-node', node);
   await expect(rows.first()).toHaveAttribute('data-chosen', 'true');
-  await expect(inspector.getByTestId('scheduling-table').locator('th')).toContainText(['NODE', 'FILTER', 'TaintToleration', 'NodeResourcesFit']);
+  await expect(inspector.getByTestId('scheduling-table').locator('th')).toContainText([
+    'NODE',
+    'FILTER',
+    'TaintToleration',
+    'NodeResourcesFit',
+  ]);
   await page.screenshot({ path: 'test-results/11-scheduling.png' });
 
   // owners: ReplicaSet then Deployment up the chain; clicking one opens it
@@ -80,7 +87,10 @@ test('kinds no controller reconciles are marked "stored only — no controller"'
   await expect(row).toHaveAttribute('data-controller', '');
   await expect(page.locator('[data-testid=no-controller][data-kind=NetworkPolicy]')).toHaveText('stored only — no controller');
   // a reconciled kind carries its controllers and no marker
-  await expect(page.locator('[data-testid=resource-row][data-kind=Node]').first()).toHaveAttribute('data-controller', /node-lifecycle-controller/);
+  await expect(page.locator('[data-testid=resource-row][data-kind=Node]').first()).toHaveAttribute(
+    'data-controller',
+    /node-lifecycle-controller/,
+  );
   await expect(page.locator('[data-testid=no-controller][data-kind=Node]')).toHaveCount(0);
   await row.click();
   await page.getByTestId('inspector-tab-owners').click();

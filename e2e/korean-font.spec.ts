@@ -33,7 +33,12 @@ async function hangulWidths(page: Page, withTofu: boolean) {
         return w;
       };
       // the fallback the machine has: no CJK font, so Hangul is drawn as tofu boxes
-      return { text: tn.textContent, ui, bundled: widthWith('"kube-relay Hangul"'), tofu: withTofu ? widthWith('"DejaVu Sans", sans-serif') : NaN };
+      return {
+        text: tn.textContent,
+        ui,
+        bundled: widthWith('"kube-relay Hangul"'),
+        tofu: withTofu ? widthWith('"DejaVu Sans", sans-serif') : NaN,
+      };
     });
     return { statuses: faces.map((f) => f.status), check: document.fonts.check('12px "kube-relay Hangul"', '클러스터'), widths };
   }, withTofu);

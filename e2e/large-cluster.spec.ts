@@ -60,7 +60,9 @@ test('5,000 replicas at ×100: the graph summarizes with exact counts, frames ke
   // past 1,000 Pods: the note says why, the nodes hold summary cards, no Pod card is left
   const note = page.getByTestId('graph-summary-note');
   await expect(note).toBeVisible({ timeout: 60_000 });
-  await expect(note).toContainText(/^Graph summarized: [\d,]+ Pods is more than 1,000, so each node shows its Pod counts instead of one card per Pod\./);
+  await expect(note).toContainText(
+    /^Graph summarized: [\d,]+ Pods is more than 1,000, so each node shows its Pod counts instead of one card per Pod\./,
+  );
   const graph = page.getByTestId('graph');
   await expect(graph.locator('[data-testid=pod-summary]').first()).toBeVisible();
   // frames are counted from here: the summarized graph, while the Pods keep coming
@@ -84,12 +86,21 @@ test('5,000 replicas at ×100: the graph summarizes with exact counts, frames ke
   expect(total).toBeLessThanOrEqual(5_000);
   expect(await graph.locator('[data-testid=pod-card]').count()).toBe(0);
   expect(await page.evaluate(() => window.__kubeRelay!.objects.filter((o) => o.kind === 'Pod').length)).toBe(0);
-  const cards = await graph.locator('[data-testid=pod-summary]').evaluateAll((els) => els.map((e) => ({ node: e.getAttribute('data-node')!, count: Number(e.getAttribute('data-count')), ready: Number(e.getAttribute('data-ready')), text: e.textContent! })));
+  const cards = await graph.locator('[data-testid=pod-summary]').evaluateAll((els) =>
+    els.map((e) => ({
+      node: e.getAttribute('data-node')!,
+      count: Number(e.getAttribute('data-count')),
+      ready: Number(e.getAttribute('data-ready')),
+      text: e.textContent!,
+    })),
+  );
   expect(cards.reduce((n, c) => n + c.count, 0)).toBe(total);
   for (const c of cards.filter((x) => x.node)) {
     const listed = await kubectl(page, `get pods --no-headers --field-selector spec.nodeName=${c.node}`);
     expect(lines(listed.output), `Pods kubectl lists on ${c.node}`).toBe(c.count);
-    const running = lines((await kubectl(page, `get pods --no-headers --field-selector spec.nodeName=${c.node},status.phase=Running`)).output);
+    const running = lines(
+      (await kubectl(page, `get pods --no-headers --field-selector spec.nodeName=${c.node},status.phase=Running`)).output,
+    );
     expect(c.text).toContain(`${c.node}: ${c.count.toLocaleString('en-US')} Pods`);
     if (running) expect(c.text).toContain(`${running.toLocaleString('en-US')} Running`);
   }

@@ -8,7 +8,7 @@ import { test, expect } from './fixtures';
 const kcm = '[data-testid=component-card][data-component=kube-controller-manager]';
 const scheduler = '[data-testid=component-card][data-component=kube-scheduler]';
 
-test('an HA control plane fails over in the graph when the leaders\' node is killed', async ({ page }) => {
+test("an HA control plane fails over in the graph when the leaders' node is killed", async ({ page }) => {
   test.setTimeout(120_000);
   // the graph is all this test needs (not the editor, which loads slowly on a busy machine)
   await page.goto('/');
@@ -22,7 +22,10 @@ test('an HA control plane fails over in the graph when the leaders\' node is kil
   await expect(page.locator('[data-testid=node-card]')).toHaveCount(6);
   await expect(page.getByTestId('ha-toggle')).toHaveAttribute('aria-pressed', 'true');
   for (const card of [kcm, scheduler]) {
-    await expect(page.locator(card)).toHaveAttribute('data-instances', 'control-plane:leader control-plane2:standby control-plane3:standby');
+    await expect(page.locator(card)).toHaveAttribute(
+      'data-instances',
+      'control-plane:leader control-plane2:standby control-plane3:standby',
+    );
     await expect(page.locator(`${card} [data-testid=leadership]`)).toHaveText('★ control-plane · 2 standby');
   }
   await page.screenshot({ path: 'test-results/leader-election-1-ha.png' });
@@ -37,7 +40,9 @@ test('an HA control plane fails over in the graph when the leaders\' node is kil
 
   // within leaseDuration (15 s) + two jittered retries (≤ 4.4 s each) a standby leads
   for (const card of [kcm, scheduler]) {
-    await expect(page.locator(`${card} [data-testid=leadership]`)).toHaveAttribute('data-leader', /^control-plane[23]$/, { timeout: 60_000 });
+    await expect(page.locator(`${card} [data-testid=leadership]`)).toHaveAttribute('data-leader', /^control-plane[23]$/, {
+      timeout: 60_000,
+    });
     await expect(page.locator(`${card} [data-testid=leadership]`)).toHaveText(/^★ control-plane[23] · 1 standby$/);
   }
   const tookOverAt = Number(await page.getByTestId('sim-time').getAttribute('data-sim-ms'));

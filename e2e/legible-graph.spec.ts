@@ -37,20 +37,34 @@ async function legibility(page: Page): Promise<Legibility> {
     const truncated: string[] = [];
     for (const el of document.querySelectorAll<HTMLElement>('.react-flow__node *')) {
       if (el.closest('svg')) continue;
-      const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim();
+      const text = [...el.childNodes]
+        .filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => n.textContent ?? '')
+        .join('')
+        .trim();
       if (!text) continue;
       if (text.endsWith('…')) truncated.push(`ellipsis: ${text}`);
-      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') truncated.push(`overflow ${el.scrollWidth}>${el.clientWidth}: ${text}`);
+      if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+        truncated.push(`overflow ${el.scrollWidth}>${el.clientWidth}: ${text}`);
     }
     // React Flow renders every node flat: a child's box lies inside its node's (skipped below)
-    const boxes = [...document.querySelectorAll<HTMLElement>('.react-flow__node')].map((el) => ({ id: el.dataset.id ?? '', r: el.getBoundingClientRect() }));
+    const boxes = [...document.querySelectorAll<HTMLElement>('.react-flow__node')].map((el) => ({
+      id: el.dataset.id ?? '',
+      r: el.getBoundingClientRect(),
+    }));
     const controls = document.querySelector('.react-flow__controls')!.getBoundingClientRect();
     const overlaps: string[] = [];
     const outside: string[] = [];
-    const inside = (a: DOMRect, b: DOMRect) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
-    const hit = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const inside = (a: DOMRect, b: DOMRect) =>
+      a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+    const hit = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
     for (const b of boxes) if (hit(b.r, controls)) overlaps.push(`${b.id} × the zoom controls`);
-    for (const b of boxes) if (!inside(b.r, host)) outside.push(`${b.id} ${Math.round(b.r.left)},${Math.round(b.r.top)}–${Math.round(b.r.right)},${Math.round(b.r.bottom)} pane ${Math.round(host.left)},${Math.round(host.top)}–${Math.round(host.right)},${Math.round(host.bottom)}`);
+    for (const b of boxes)
+      if (!inside(b.r, host))
+        outside.push(
+          `${b.id} ${Math.round(b.r.left)},${Math.round(b.r.top)}–${Math.round(b.r.right)},${Math.round(b.r.bottom)} pane ${Math.round(host.left)},${Math.round(host.top)}–${Math.round(host.right)},${Math.round(host.bottom)}`,
+        );
     for (let i = 0; i < boxes.length; i++)
       for (let j = i + 1; j < boxes.length; j++) {
         const a = boxes[i].r;
@@ -79,10 +93,13 @@ async function kubectl(page: Page, line: string): Promise<void> {
   await page.getByTestId('kubectl-input').press('Enter');
 }
 
-const running = (page: Page, n: number) => expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(n, { timeout: 90_000 });
+const running = (page: Page, n: number) =>
+  expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(n, { timeout: 90_000 });
 
 for (const size of SIZES) {
-  test(`${size.width}×${size.height}: the seed, scaled to 5, rolled out, a node killed — every name whole, no overlap, all in the pane`, async ({ page }) => {
+  test(`${size.width}×${size.height}: the seed, scaled to 5, rolled out, a node killed — every name whole, no overlap, all in the pane`, async ({
+    page,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize(size);
     await openApp(page);
@@ -91,11 +108,14 @@ for (const size of SIZES) {
     await running(page, 3);
     await expectLegible(page, 'seed');
     // the component names, whole
-    for (const name of ['kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'coredns']) await expect(page.locator(`[data-testid=component-card][data-component="${name}"] .title`)).toHaveText(name);
+    for (const name of ['kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'coredns'])
+      await expect(page.locator(`[data-testid=component-card][data-component="${name}"] .title`)).toHaveText(name);
     await expect(page.locator('[data-testid=agent-card] .title').first()).toHaveText('kubelet');
     const pod = await page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"]').first().getAttribute('data-pod');
     await expect(page.locator(`[data-testid=pod-card][data-pod="${pod}"] .pod-name`)).toHaveText(pod!.split('/')[1]);
-    await expect(page.locator('[data-testid=service-card][data-service="default/peekcart"] .subtitle').first()).toHaveText(/^ClusterIP \d+\.\d+\.\d+\.\d+ · 80\/TCP$/);
+    await expect(page.locator('[data-testid=service-card][data-service="default/peekcart"] .subtitle').first()).toHaveText(
+      /^ClusterIP \d+\.\d+\.\d+\.\d+ · 80\/TCP$/,
+    );
 
     await kubectl(page, 'scale deployment peekcart --replicas=5');
     await running(page, 5);
@@ -108,7 +128,9 @@ for (const size of SIZES) {
     await expect(page.getByTestId('kubectl-output')).toContainText('deployment.apps/peekcart image updated');
 
     await page.locator('[data-testid=kill-node][data-node=node-1]').click();
-    await expect(page.locator('[data-testid=node-card][data-node=node-1]')).toHaveAttribute('data-ready', /false|unknown/, { timeout: 90_000 });
+    await expect(page.locator('[data-testid=node-card][data-node=node-1]')).toHaveAttribute('data-ready', /false|unknown/, {
+      timeout: 90_000,
+    });
     await expectLegible(page, 'node-killed');
   });
 
@@ -118,10 +140,14 @@ for (const size of SIZES) {
     await openApp(page);
     await page.getByTestId('examples').click();
     await page.locator('[data-testid=example][data-example=peekcart]').click();
-    await expect.poll(() => page.evaluate(() => window.__kubeRelay!.editorText)).toMatch(/kind: StatefulSet[\s\S]*kind: HorizontalPodAutoscaler/);
+    await expect
+      .poll(() => page.evaluate(() => window.__kubeRelay!.editorText))
+      .toMatch(/kind: StatefulSet[\s\S]*kind: HorizontalPodAutoscaler/);
     await page.getByTestId('apply').click();
     await page.getByTestId('speed').selectOption('10');
-    await expect(page.locator('[data-testid=pod-card][data-pod="default/mysql-0"][data-status=Running]')).toHaveCount(1, { timeout: 90_000 });
+    await expect(page.locator('[data-testid=pod-card][data-pod="default/mysql-0"][data-status=Running]')).toHaveCount(1, {
+      timeout: 90_000,
+    });
     await expect(page.locator('[data-testid=pv-card]')).toHaveCount(1, { timeout: 30_000 });
     await expect(page.locator('[data-testid=storageclass-card]')).toHaveCount(1);
     await expect(page.locator('[data-testid=hpa-card]')).toHaveCount(1);
@@ -131,7 +157,9 @@ for (const size of SIZES) {
   });
 }
 
-test('panes resize by drag and by keyboard (role=separator), the sizes survive a reload; the relay takes the full window', async ({ page }) => {
+test('panes resize by drag and by keyboard (role=separator), the sizes survive a reload; the relay takes the full window', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await openApp(page);
   const width = (sel: string) => page.locator(sel).evaluate((el) => el.getBoundingClientRect().width);
@@ -190,7 +218,9 @@ test('panes resize by drag and by keyboard (role=separator), the sizes survive a
   expect(Math.round(await height('.sequence-pane'))).toBe(Math.round(relay0));
 });
 
-test('the side panel grows with the window; at 1280 the toolbar chips, the side tabs and the scheduling table headers read whole', async ({ page }) => {
+test('the side panel grows with the window; at 1280 the toolbar chips, the side tabs and the scheduling table headers read whole', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await openApp(page);
@@ -204,16 +234,23 @@ test('the side panel grows with the window; at 1280 the toolbar chips, the side 
       [...document.querySelectorAll<HTMLElement>('.toolbar *, .pane.side > .pane-header *')]
         // visually hidden text (screen readers only) and a select's options are not what a person reads
         .filter((el) => el.tagName !== 'OPTION' && getComputedStyle(el).clipPath === 'none' && el.getBoundingClientRect().width > 2)
-        .filter((el) => (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') || (el.tagName !== 'SELECT' && el.textContent?.trim().endsWith('…')))
+        .filter(
+          (el) =>
+            (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') ||
+            (el.tagName !== 'SELECT' && el.textContent?.trim().endsWith('…')),
+        )
         .map((el) => `${el.className}: ${el.textContent?.trim()}`),
     );
   expect(await clipped()).toEqual([]);
   // every chip and side tab inside the window
   for (const sel of ['[data-testid=countdown]', '.pane.side > .pane-header button']) {
-    for (const r of await page.locator(sel).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))) expect(r).toBeLessThanOrEqual(1280);
+    for (const r of await page.locator(sel).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right)))
+      expect(r).toBeLessThanOrEqual(1280);
   }
   await page.getByTestId('speed').selectOption('10');
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 60_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, {
+    timeout: 60_000,
+  });
   await page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"]').first().click();
   await page.getByTestId('inspector').getByTestId('inspector-tab-scheduling').click();
   await expect(page.getByTestId('scheduling-row')).toHaveCount(4);
@@ -222,7 +259,11 @@ test('the side panel grows with the window; at 1280 the toolbar chips, the side 
     els.map((th) => {
       const range = document.createRange();
       range.selectNodeContents(th);
-      return { text: th.textContent ?? '', lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size, words: (th.textContent ?? '').split(/(?=[A-Z][a-z])/).length };
+      return {
+        text: th.textContent ?? '',
+        lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+        words: (th.textContent ?? '').split(/(?=[A-Z][a-z])/).length,
+      };
     }),
   );
   for (const l of lines) expect(l.lines, l.text).toBeLessThanOrEqual(l.words);

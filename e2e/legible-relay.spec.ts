@@ -14,7 +14,17 @@ const SIZES = [
 ];
 
 /** The seed's lanes (its sequence diagram: kubectl, kube-apiserver, etcd, the two controllers, kube-scheduler, the kubelets). */
-const SEED_LANES = ['kubectl', 'kube-apiserver', 'etcd', 'deployment-controller', 'replicaset-controller', 'kube-scheduler', 'kubelet/node-1', 'kubelet/node-2', 'kubelet/node-3'];
+const SEED_LANES = [
+  'kubectl',
+  'kube-apiserver',
+  'etcd',
+  'deployment-controller',
+  'replicaset-controller',
+  'kube-scheduler',
+  'kubelet/node-1',
+  'kubelet/node-2',
+  'kubelet/node-3',
+];
 
 /**
  * How soon after Apply the story's first hop must be drawn (ms). A machine shared far beyond
@@ -37,20 +47,25 @@ function lanes(page: Page) {
 
 /** Texts of the diagram that end in "…" without their whole text as the hover title. */
 function cutWithoutTitle(page: Page) {
-  return page.locator('[data-testid=sequence-diagram]').locator('text.messageText, text.noteText').evaluateAll((els) =>
-    els
-      .filter((e) => (e.textContent ?? '').trim().endsWith('…'))
-      .filter((e) => {
-        const text = (e.textContent ?? '').trim();
-        const title = e.parentElement?.matches('g.hop-title') ? (e.parentElement.querySelector('title')?.textContent ?? '') : '';
-        return !(title.length >= text.length - 1 && !title.endsWith('…'));
-      })
-      .map((e) => e.textContent),
-  );
+  return page
+    .locator('[data-testid=sequence-diagram]')
+    .locator('text.messageText, text.noteText')
+    .evaluateAll((els) =>
+      els
+        .filter((e) => (e.textContent ?? '').trim().endsWith('…'))
+        .filter((e) => {
+          const text = (e.textContent ?? '').trim();
+          const title = e.parentElement?.matches('g.hop-title') ? (e.parentElement.querySelector('title')?.textContent ?? '') : '';
+          return !(title.length >= text.length - 1 && !title.endsWith('…'));
+        })
+        .map((e) => e.textContent),
+    );
 }
 
 for (const size of SIZES) {
-  test(`the default relay tells the apply's story, each event once, and fits the pane at ${size.width}×${size.height}`, async ({ page }) => {
+  test(`the default relay tells the apply's story, each event once, and fits the pane at ${size.width}×${size.height}`, async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await page.setViewportSize(size);
     await openApp(page);
@@ -63,7 +78,9 @@ for (const size of SIZES) {
     // the apply's first write, kubectl → kube-apiserver create deployments, drawn within 2 s of Apply
     const drawnFirst = () =>
       page.evaluate(() => {
-        const h = window.__kubeRelay!.relay.find((x) => x.from === 'kubectl' && x.to === 'kube-apiserver' && x.verb === 'create' && x.resource === 'deployments');
+        const h = window.__kubeRelay!.relay.find(
+          (x) => x.from === 'kubectl' && x.to === 'kube-apiserver' && x.verb === 'create' && x.resource === 'deployments',
+        );
         return h ? document.querySelectorAll(`[data-testid=sequence-diagram] text.messageText[data-seq="${h.seq}"]`).length : 0;
       });
     await expect.poll(drawnFirst, { timeout: FIRST_HOP_MS, intervals: [100] }).toBeGreaterThan(0);
@@ -87,11 +104,20 @@ for (const size of SIZES) {
     const events = await drawnEvents();
     expect(events.length).toBe(new Set(events).size);
     // …and a watch event delivered to several informers names them on hover
-    expect(await diagram.locator('g.hop-title > title').evaluateAll((ts) => ts.some((t) => /delivered to \d+ watchers: /.test(t.textContent ?? '')))).toBe(true);
+    expect(
+      await diagram
+        .locator('g.hop-title > title')
+        .evaluateAll((ts) => ts.some((t) => /delivered to \d+ watchers: /.test(t.textContent ?? ''))),
+    ).toBe(true);
 
     // background is hidden: no heartbeat, no Lease renewal is drawn
-    const drawnSeqs = await diagram.locator('[data-seq]').evaluateAll((els) => [...new Set(els.map((e) => Number(e.getAttribute('data-seq'))))]);
-    const categories = await page.evaluate((seqs) => seqs.map((s) => window.__kubeRelay!.relay.find((h) => h.seq === s)?.category ?? ''), drawnSeqs);
+    const drawnSeqs = await diagram
+      .locator('[data-seq]')
+      .evaluateAll((els) => [...new Set(els.map((e) => Number(e.getAttribute('data-seq'))))]);
+    const categories = await page.evaluate(
+      (seqs) => seqs.map((s) => window.__kubeRelay!.relay.find((h) => h.seq === s)?.category ?? ''),
+      drawnSeqs,
+    );
     expect(categories.filter((c) => c === 'heartbeat')).toEqual([]);
     expect(drawnSeqs.length).toBeGreaterThan(20);
 
@@ -100,7 +126,11 @@ for (const size of SIZES) {
     const pane = (await scroll.boundingBox())!;
     await expect(async () => {
       const drawn = await lanes(page);
-      for (const name of SEED_LANES) expect(drawn.map((l) => l.name), name).toContain(name);
+      for (const name of SEED_LANES)
+        expect(
+          drawn.map((l) => l.name),
+          name,
+        ).toContain(name);
       for (const l of drawn) {
         expect(l.left, l.name).toBeGreaterThanOrEqual(pane.x - 0.5);
         expect(l.right, l.name).toBeLessThanOrEqual(pane.x + pane.width + 0.5);
@@ -109,7 +139,9 @@ for (const size of SIZES) {
     const { scrollWidth, clientWidth } = await scroll.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
     // the text is not shrunk below 0.8 of its size to get there
-    const scale = await diagram.locator('svg').evaluate((svg) => (svg as SVGSVGElement).getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width);
+    const scale = await diagram
+      .locator('svg')
+      .evaluate((svg) => (svg as SVGSVGElement).getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width);
     expect(scale).toBeGreaterThanOrEqual(0.8);
 
     // a label ends in "…" only with its whole text on hover
@@ -129,7 +161,9 @@ for (const size of SIZES) {
 
     // background is one click away; the last N hops stay available
     await page.getByTestId('sequence-background').check();
-    await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=sequence-diagram] [data-seq]').length)).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.evaluate(() => document.querySelectorAll('[data-testid=sequence-diagram] [data-seq]').length))
+      .toBeGreaterThan(0);
     await page.getByTestId('sequence-window').selectOption('last');
     await expect(diagram.locator('text.messageText').first()).toBeVisible();
     await expect.poll(() => diagram.getAttribute('data-mode')).toBe('last');
@@ -137,7 +171,9 @@ for (const size of SIZES) {
   });
 }
 
-test('a 300-replica apply: the story still reads from kubectl → kube-apiserver, and says how many of its hops were not kept', async ({ page }) => {
+test('a 300-replica apply: the story still reads from kubectl → kube-apiserver, and says how many of its hops were not kept', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await openApp(page);
   await page.getByTestId('speed').selectOption('10');
@@ -151,7 +187,9 @@ test('a 300-replica apply: the story still reads from kubectl → kube-apiserver
   await expect(page.getByTestId('sequence-empty')).toHaveCount(0);
   const first = () =>
     page.evaluate(() => {
-      const seqs = [...document.querySelectorAll('[data-testid=sequence-diagram] text.messageText[data-seq]')].map((e) => Number(e.getAttribute('data-seq')));
+      const seqs = [...document.querySelectorAll('[data-testid=sequence-diagram] text.messageText[data-seq]')].map((e) =>
+        Number(e.getAttribute('data-seq')),
+      );
       const h = window.__kubeRelay!.relay.find((x) => x.seq === Math.min(...seqs));
       return h ? `${h.from} → ${h.to}: ${h.summary}` : null;
     });
@@ -192,7 +230,9 @@ test('one clock: the toolbar, the nodes’ AGE, creation timestamps and the repl
   const toolbar = (await simTime.textContent())!.trim();
   const [hh, mm, ss] = toolbar.split(':').map(Number);
   expect(hh * 3600 + mm * 60 + ss).toBe(Math.floor(ms / 1000));
-  const ageColumn = await page.locator('table:has([data-testid=resource-row][data-kind=Node]) th').evaluateAll((ths) => ths.findIndex((th) => th.textContent?.trim() === 'AGE'));
+  const ageColumn = await page
+    .locator('table:has([data-testid=resource-row][data-kind=Node]) th')
+    .evaluateAll((ths) => ths.findIndex((th) => th.textContent?.trim() === 'AGE'));
   const ageCell = page.locator('[data-testid=resource-row][data-kind=Node][data-name=node-1] td').nth(ageColumn);
   const ageSec = (age: string) => {
     const m = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(age.trim())!;
@@ -201,7 +241,15 @@ test('one clock: the toolbar, the nodes’ AGE, creation timestamps and the repl
   await expect.poll(async () => ageSec((await ageCell.textContent()) ?? '')).toBe(Math.floor(ms / 1000));
   // an object created now is stamped with the toolbar's time of day
   await page.getByTestId('apply').click();
-  await expect.poll(() => page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'peekcart')?.metadata.creationTimestamp ?? '')).toBe(`2026-01-01T${toolbar}Z`);
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'peekcart')?.metadata.creationTimestamp ??
+          '',
+      ),
+    )
+    .toBe(`2026-01-01T${toolbar}Z`);
 
   // across a fast-forward (one batch, frames far apart), a scrub lands on the last frame before:
   // the badge reads the time the views show, the toolbar's

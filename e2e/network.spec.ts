@@ -81,7 +81,9 @@ async function kubectl(page: Page, line: string): Promise<string> {
   return page.getByTestId('kubectl-output').innerText();
 }
 
-test('network tab: DNS lookup, traffic from a Pod spread over the endpoints, refused without endpoints, load drives the HPA', async ({ page }) => {
+test('network tab: DNS lookup, traffic from a Pod spread over the endpoints, refused without endpoints, load drives the HPA', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   await openApp(page);
   await pasteIntoEditor(page, MANIFEST);
@@ -105,7 +107,10 @@ test('network tab: DNS lookup, traffic from a Pod spread over the endpoints, ref
   await expect(dns).toContainText('Name:\tweb.default.svc.cluster.local');
   await expect(dns).toContainText(`Address: ${clusterIP}`);
   await expect(page.getByTestId('dns-queries')).toContainText('web.default.svc.cluster.local');
-  await page.locator('.net-section').first().screenshot({ path: test.info().outputPath('network-dns.png') });
+  await page
+    .locator('.net-section')
+    .first()
+    .screenshot({ path: test.info().outputPath('network-dns.png') });
 
   // a name that does not exist: NXDOMAIN, verbatim
   await page.getByTestId('dns-name').fill('nope');
@@ -128,7 +133,9 @@ test('network tab: DNS lookup, traffic from a Pod spread over the endpoints, ref
   await expect(page.locator('[data-testid=traffic-result][data-ok=false]')).toHaveCount(0);
   await expect(page.locator('[data-testid=traffic-result]').first()).toHaveAttribute('data-pod', /^Pod\/default\/web-/);
   await expect(page.locator('[data-testid=traffic-result]').first()).toHaveAttribute('data-node', /^node-\d$/);
-  const counts = await page.locator('[data-testid=traffic-tally-pod]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
+  const counts = await page
+    .locator('[data-testid=traffic-tally-pod]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
   expect(counts.reduce((a, b) => a + b, 0)).toBe(10);
   // many more requests: kube-proxy's probabilities reach all three Pods
   await page.getByTestId('traffic-count').fill('60');
@@ -167,7 +174,9 @@ test('network tab: DNS lookup, traffic from a Pod spread over the endpoints, ref
   await page.getByTestId('traffic-count').fill('3');
   await page.getByTestId('traffic-send').click();
   await expect(page.locator('[data-testid=traffic-result][data-ok=false]')).toHaveCount(3);
-  await expect(page.locator('[data-testid=traffic-result]').first()).toContainText(`curl: (7) Failed to connect to ${clusterIP} port 80 after 0 ms: Couldn't connect to server`);
+  await expect(page.locator('[data-testid=traffic-result]').first()).toContainText(
+    `curl: (7) Failed to connect to ${clusterIP} port 80 after 0 ms: Couldn't connect to server`,
+  );
   await expect(page.getByTestId('traffic-tally-nopod')).toHaveAttribute('data-count', '3');
   await page.locator('.net-results').screenshot({ path: test.info().outputPath('network-refused.png') });
 
@@ -189,7 +198,12 @@ test('network tab: DNS lookup, traffic from a Pod spread over the endpoints, ref
   await expect(control.getByTestId('load-hpa')).toContainText('→ 5', { timeout: 30_000 });
   await control.screenshot({ path: test.info().outputPath('network-hpa.png') });
   await page.getByTestId('tab-events').click();
-  await expect(page.locator('[data-testid=event-row][data-reason=SuccessfulRescale]').first()).toContainText('New size: 5; reason: cpu resource utilization (percentage of request) above target', { timeout: 30_000 });
+  await expect(page.locator('[data-testid=event-row][data-reason=SuccessfulRescale]').first()).toContainText(
+    'New size: 5; reason: cpu resource utilization (percentage of request) above target',
+    { timeout: 30_000 },
+  );
   await page.getByTestId('tab-resources').click();
-  await expect(page.locator('[data-testid=resource-row][data-kind=Deployment][data-name=web]')).toHaveAttribute('data-ready', '5/5', { timeout: 30_000 });
+  await expect(page.locator('[data-testid=resource-row][data-kind=Deployment][data-name=web]')).toHaveAttribute('data-ready', '5/5', {
+    timeout: 30_000,
+  });
 });

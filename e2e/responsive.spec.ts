@@ -8,7 +8,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, openApp, hugeDeployment } from './fixtures';
 
-
 /** Starts recording the longest gap between animation frames (ms), read with {@link longestFrameGap}. */
 async function recordFrames(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -61,13 +60,17 @@ test('20,000 replicas at ×100: kubectl answers, frames keep coming, the graph s
 
   // the graph summarizes (the large-cluster path, worker/pod-summary.ts): counts per node, no Pod card
   const graph = page.getByTestId('graph');
-  await expect.poll(async () => Number(await page.getByTestId('graph-summary-note').getAttribute('data-pods')), { timeout: 30_000 }).toBeGreaterThan(1_000);
+  await expect
+    .poll(async () => Number(await page.getByTestId('graph-summary-note').getAttribute('data-pods')), { timeout: 30_000 })
+    .toBeGreaterThan(1_000);
   await expect(graph.locator('[data-testid=pod-summary]').first()).toBeVisible();
   expect(await graph.locator('[data-testid=pod-card]').count()).toBe(0);
   const gap = await longestFrameGap(page);
   expect(gap, `longest gap between animation frames: ${Math.round(gap)} ms`).toBeLessThan(5_000);
   // the engine cannot run 20,000 Pods at ×100: the page says how fast it really runs
-  await expect(page.getByTestId('pace-note')).toContainText(/^running at ×[\d.]+ of ×100: the cluster is too large for real time$/, { timeout: 30_000 });
+  await expect(page.getByTestId('pace-note')).toContainText(/^running at ×[\d.]+ of ×100: the cluster is too large for real time$/, {
+    timeout: 30_000,
+  });
   expect(await page.evaluate(() => document.title)).toBeTruthy(); // the page is alive
 });
 

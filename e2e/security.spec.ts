@@ -24,7 +24,10 @@ test('a __proto__ patch from the kubectl bar is refused and survives neither rel
   await run(page, 'create configmap pc --from-literal=__proto__=x --from-literal=constructor=y');
   await expect(page.getByTestId('kubectl-output')).toHaveText('configmap/pc created\n', { useInnerText: true });
   await run(page, POLLUTE);
-  await expect(page.getByTestId('kubectl-output')).toHaveText('The request is invalid: the server rejected our request due to an error in our request\n', { useInnerText: true });
+  await expect(page.getByTestId('kubectl-output')).toHaveText(
+    'The request is invalid: the server rejected our request due to an error in our request\n',
+    { useInnerText: true },
+  );
   await expect(page.getByTestId('kubectl-output')).toHaveAttribute('data-exit-code', '1');
 
   const intact = async () => {

@@ -50,7 +50,9 @@ test('sequence diagram windows, filters and hop selection; step, fast-forward an
 
   // one reconciliation: pick the ReplicaSet's
   await page.getByTestId('sequence-window').selectOption('reconcile');
-  const rsOption = page.getByTestId('sequence-reconcile').locator('option', { hasText: 'replicaset-controller: desired 3 ≠ current 0 → create 3 Pods' });
+  const rsOption = page
+    .getByTestId('sequence-reconcile')
+    .locator('option', { hasText: 'replicaset-controller: desired 3 ≠ current 0 → create 3 Pods' });
   await page.getByTestId('sequence-reconcile').selectOption({ value: (await rsOption.getAttribute('value'))! });
   await expect(svg).toContainText('desired 3 ≠ current 0 → create 3 Pods');
   await expect(svg).not.toContainText('filtered');
@@ -63,7 +65,9 @@ test('sequence diagram windows, filters and hop selection; step, fast-forward an
   await filter.getByRole('button', { name: 'none' }).click();
   await filter.locator('input[data-participant="kube-scheduler"]').check();
   await filter.locator('summary').click();
-  await expect.poll(async () => (await diagram.locator('svg text.actor').allTextContents()).map((s) => s.trim()).filter(Boolean)).toEqual(['kube-scheduler', 'kube-scheduler']);
+  await expect
+    .poll(async () => (await diagram.locator('svg text.actor').allTextContents()).map((s) => s.trim()).filter(Boolean))
+    .toEqual(['kube-scheduler', 'kube-scheduler']);
   await expect(svg).toContainText(/filtered \d\/\d nodes → node-\d/);
   await filter.locator('summary').click();
   await filter.getByRole('button', { name: 'all' }).click();
@@ -77,7 +81,10 @@ test('sequence diagram windows, filters and hop selection; step, fast-forward an
 
   // click a hop: its object opens in the inspector (a scheduler reconciliation holds the bind)
   await page.getByTestId('sequence-window').selectOption('reconcile');
-  const schedOption = page.getByTestId('sequence-reconcile').locator('option', { hasText: /^kube-scheduler: filtered/ }).first();
+  const schedOption = page
+    .getByTestId('sequence-reconcile')
+    .locator('option', { hasText: /^kube-scheduler: filtered/ })
+    .first();
   await page.getByTestId('sequence-reconcile').selectOption({ value: (await schedOption.getAttribute('value'))! });
   const bind = diagram.locator('text.messageText', { hasText: /^bind Pod default\/peekcart-/ }).first();
   await expect(bind).toBeVisible();
@@ -105,8 +112,14 @@ test('sequence diagram windows, filters and hop selection; step, fast-forward an
   expect(secs).toBeGreaterThan(200);
   expect(secs).toBeLessThanOrEqual(300);
   await page.getByTestId('sequence-window').selectOption('reconcile');
-  const nlc = page.getByTestId('sequence-reconcile').locator('option', { hasText: new RegExp(`^node-lifecycle-controller: ${victim}: no Lease renewal observed for \\d+ s \\(> node-monitor-grace-period 50 s\\) → NotReady$`) });
+  const nlc = page.getByTestId('sequence-reconcile').locator('option', {
+    hasText: new RegExp(
+      `^node-lifecycle-controller: ${victim}: no Lease renewal observed for \\d+ s \\(> node-monitor-grace-period 50 s\\) → NotReady$`,
+    ),
+  });
   await page.getByTestId('sequence-reconcile').selectOption({ value: (await nlc.getAttribute('value'))! });
-  await expect(svg).toContainText(new RegExp(`${victim}: no Lease renewal observed for \\d+ s \\(> node-monitor-grace-period 50 s\\) → NotReady`));
+  await expect(svg).toContainText(
+    new RegExp(`${victim}: no Lease renewal observed for \\d+ s \\(> node-monitor-grace-period 50 s\\) → NotReady`),
+  );
   await page.screenshot({ path: 'test-results/sequence-04-eviction.png' });
 });

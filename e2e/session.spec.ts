@@ -17,7 +17,8 @@ function b64url(s: string): string {
 }
 
 const podKeep = (page: Page) => page.locator('[data-testid=pod-card][data-pod="default/keep"]');
-const uidOf = (page: Page) => page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'keep')?.metadata.uid);
+const uidOf = (page: Page) =>
+  page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Pod' && o.metadata.name === 'keep')?.metadata.uid);
 
 test('tabs, cluster and time survive a reload (IndexedDB replay)', async ({ page }) => {
   await openApp(page);
@@ -80,7 +81,10 @@ test('share copies the link of the current tab; exports download files', async (
   expect(Buffer.from(link.split('#manifest=')[1], 'base64url').toString('utf8')).toBe(text);
 
   const expectDownload = async (id: string, name: RegExp) => {
-    await page.locator('details.session-menu[open]').count().then(async (n) => n || (await page.getByTestId('session-menu').click()));
+    await page
+      .locator('details.session-menu[open]')
+      .count()
+      .then(async (n) => n || (await page.getByTestId('session-menu').click()));
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
     expect(d.suggestedFilename()).toMatch(name);
     const p = await d.path();

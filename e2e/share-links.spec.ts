@@ -7,7 +7,8 @@
 import type { Page, Request } from '@playwright/test';
 import { test, expect } from './fixtures';
 
-const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-link\n  namespace: default\ndata:\n  a: "1"\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: linked\nspec:\n  ports:\n    - port: 80\n';
+const CM =
+  'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-link\n  namespace: default\ndata:\n  a: "1"\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: linked\nspec:\n  ports:\n    - port: 80\n';
 
 const b64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
@@ -27,7 +28,14 @@ async function recordOffOrigin(page: Page, origin: string): Promise<string[]> {
   return off;
 }
 
-const HOSTILE = ['\\/evil.example:4625/x.yaml', '\\\\evil.example/x.yaml', '/\\evil.example/x.yaml', '/\t/evil.example/x.yaml', '/\n/evil.example/x.yaml', '//127.0.0.1:4625/x.yaml'];
+const HOSTILE = [
+  '\\/evil.example:4625/x.yaml',
+  '\\\\evil.example/x.yaml',
+  '/\\evil.example/x.yaml',
+  '/\t/evil.example/x.yaml',
+  '/\n/evil.example/x.yaml',
+  '//127.0.0.1:4625/x.yaml',
+];
 
 for (const value of HOSTILE) {
   test(`?scenario=${JSON.stringify(value)}&apply=1 fetches nothing off-origin and applies nothing`, async ({ page, baseURL }) => {

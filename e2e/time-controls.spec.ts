@@ -75,7 +75,8 @@ test('fast-forward after a node kill in a cluster older than 10 minutes reaches 
     await expect.poll(() => simMs(page)).toBeGreaterThan(t);
     await page.waitForTimeout(300); // the store folds the batch on the next frame
     // no countdown is a deployment retry: the strip shows what will happen
-    for (const title of await page.getByTestId('countdown').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))) expect(title).not.toContain('retry');
+    for (const title of await page.getByTestId('countdown').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? '')))
+      expect(title).not.toContain('retry');
   }
   await expect(evicted).toHaveCount(onVictim);
   expect(clicks).toBeLessThanOrEqual(3);

@@ -5,7 +5,9 @@ test('drag the timeline back to before the apply, then return to live', async ({
   await openApp(page);
   const timeline = page.getByTestId('timeline');
   // let some simulated time pass before applying, so "before" is a moment of its own
-  await expect.poll(async () => Number(await timeline.getAttribute('max')) - Number(await timeline.getAttribute('min'))).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => Number(await timeline.getAttribute('max')) - Number(await timeline.getAttribute('min')))
+    .toBeGreaterThanOrEqual(2);
   await page.getByTestId('apply').click();
   const pods = page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"]');
   await expect(pods.and(page.locator('[data-status=Running]'))).toHaveCount(3, { timeout: 30_000 });
@@ -67,7 +69,9 @@ test('dark theme toggles, keyboard shortcuts play/pause, step and open the help'
   await expect(html).toHaveAttribute('data-theme', 'dark');
   await expect(html).toHaveCSS('background-color', 'rgb(18, 22, 29)');
   await page.getByTestId('apply').click();
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, {
+    timeout: 30_000,
+  });
   await page.waitForTimeout(600);
   await page.screenshot({ path: 'test-results/17-dark.png' });
 
@@ -94,9 +98,21 @@ test('dark theme toggles, keyboard shortcuts play/pause, step and open the help'
   await expect(page.getByTestId('play-pause')).toHaveAccessibleName('Pause');
 
   // every button, select and input has an accessible name
-  const unnamed = await page.locator('button:visible, select:visible, input:visible').evaluateAll((els) =>
-    els.filter((e) => !(e.getAttribute('aria-label') || e.textContent?.trim() || e.closest('label') || (e.id && document.querySelector(`label[for="${e.id}"]`)))).map((e) => e.outerHTML.slice(0, 80)),
-  );
+  const unnamed = await page
+    .locator('button:visible, select:visible, input:visible')
+    .evaluateAll((els) =>
+      els
+        .filter(
+          (e) =>
+            !(
+              e.getAttribute('aria-label') ||
+              e.textContent?.trim() ||
+              e.closest('label') ||
+              (e.id && document.querySelector(`label[for="${e.id}"]`))
+            ),
+        )
+        .map((e) => e.outerHTML.slice(0, 80)),
+    );
   expect(unnamed).toEqual([]);
   await toggle.click();
   await expect(html).toHaveAttribute('data-theme', 'light');
@@ -106,7 +122,9 @@ test('a wide screen', async ({ page }) => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   await openApp(page);
   await page.getByTestId('apply').click();
-  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.locator('[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running]')).toHaveCount(3, {
+    timeout: 30_000,
+  });
   await page.waitForTimeout(600);
   await page.screenshot({ path: 'test-results/18-wide.png' });
 });

@@ -25,7 +25,9 @@ test('after a reload, drag the timeline to before the apply; the pending timers 
   test.setTimeout(120_000);
   await openApp(page);
   const timeline = page.getByTestId('timeline');
-  await expect.poll(async () => Number(await timeline.getAttribute('max')) - Number(await timeline.getAttribute('min'))).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => Number(await timeline.getAttribute('max')) - Number(await timeline.getAttribute('min')))
+    .toBeGreaterThanOrEqual(2);
   await page.getByTestId('apply').click();
   const running = peekcartPods(page).and(page.locator('[data-status=Running]'));
   await expect(running).toHaveCount(3, { timeout: 30_000 });
@@ -133,7 +135,9 @@ test('a 30-minute session of 20 actions reloads in a few seconds, its whole time
   const manifest = await page.evaluate(() => window.__kubeRelay!.editorText);
   const file = longSession(manifest);
   expect(file.cluster.actions).toHaveLength(20);
-  await page.getByTestId('import-file').setInputFiles({ name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+  await page
+    .getByTestId('import-file')
+    .setInputFiles({ name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
   const running = peekcartPods(page).and(page.locator('[data-status=Running]'));
   await expect(running).toHaveCount(3, { timeout: 30_000 });
   expect(await simMs(page)).toBeGreaterThanOrEqual(1_800_000);

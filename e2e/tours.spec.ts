@@ -8,7 +8,17 @@ import type { Page } from '@playwright/test';
 // a shared 2-core machine: the tours wait on the simulated clock
 test.describe.configure({ timeout: 120_000 });
 
-const TOURS = ['declarative-vs-imperative', 'relay', 'self-healing', 'rolling-update', 'services-dns', 'storage', 'probes-hpa', 'website-operator', 'backup-operator'];
+const TOURS = [
+  'declarative-vs-imperative',
+  'relay',
+  'self-healing',
+  'rolling-update',
+  'services-dns',
+  'storage',
+  'probes-hpa',
+  'website-operator',
+  'backup-operator',
+];
 
 async function startTour(page: Page, id: string): Promise<void> {
   await page.getByTestId('tours').click();
@@ -25,9 +35,22 @@ async function next(page: Page, step: number): Promise<void> {
   const ff = page.getByTestId('tour-fast-forward');
   // a short wait ends by itself: fast-forward only a long one (a click racing the end of the
   // wait would land on the button that replaces fast-forward, the last narration's Exit)
-  if (await panel.getAttribute('data-step').then(async (s) => s === String(step) || (await expect(panel).toHaveAttribute('data-step', String(step), { timeout: 3_000 }).then(() => true, () => false)))) return;
+  if (
+    await panel.getAttribute('data-step').then(
+      async (s) =>
+        s === String(step) ||
+        (await expect(panel)
+          .toHaveAttribute('data-step', String(step), { timeout: 3_000 })
+          .then(
+            () => true,
+            () => false,
+          )),
+    )
+  )
+    return;
   await expect(async () => {
-    if ((await panel.getAttribute('data-step')) !== String(step) && (await ff.isVisible())) await ff.click({ timeout: 1_000 }).catch(() => {}); // the wait may end first
+    if ((await panel.getAttribute('data-step')) !== String(step) && (await ff.isVisible()))
+      await ff.click({ timeout: 1_000 }).catch(() => {}); // the wait may end first
     await expect(panel).toHaveAttribute('data-step', String(step), { timeout: 2_000 });
   }).toPass({ timeout: 45_000 });
 }
@@ -67,8 +90,12 @@ test('the self-healing tour plays to the end in English: NotReady, eviction, 3 P
   await expect(page.getByTestId('tour-done')).toBeVisible();
   await expect(page.getByTestId('tour-next')).toHaveCount(0);
   await expect(runningPeekcart(page)).toHaveCount(3);
-  await expect(page.locator(`[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running][data-node=${dead}]`)).toHaveCount(0);
-  await expect(page.locator(`[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Terminating][data-node=${dead}]`)).toHaveCount(1);
+  await expect(page.locator(`[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Running][data-node=${dead}]`)).toHaveCount(
+    0,
+  );
+  await expect(
+    page.locator(`[data-testid=pod-card][data-pod^="default/peekcart-"][data-status=Terminating][data-node=${dead}]`),
+  ).toHaveCount(1);
   await page.getByTestId('tour-exit').click();
   await expect(page.getByTestId('tour-panel')).toHaveCount(0);
 });
@@ -107,7 +134,10 @@ test('the kubectl bar runs docker against a machine: docker -H ssh://node-2 run'
   await input.fill('docker -H ssh://node-2 run -d --restart=always --name web nginx');
   await input.press('Enter');
   await expect(page.getByTestId('kubectl-output')).toHaveText(/^[0-9a-f]{64}\s*$/);
-  await expect(page.locator('[data-testid=standalone-container][data-node=node-2][data-name=web]')).toHaveAttribute('data-state', 'running');
+  await expect(page.locator('[data-testid=standalone-container][data-node=node-2][data-name=web]')).toHaveAttribute(
+    'data-state',
+    'running',
+  );
   await page.locator('[data-testid=kill-node][data-node=node-2]').click();
   await expect(page.locator('[data-testid=standalone-container][data-node=node-2][data-name=web]')).toHaveAttribute('data-state', 'lost');
 });
@@ -157,9 +187,16 @@ for (const size of [
     await page.waitForTimeout(2_000);
     expect(await simMs(page)).toBe(t1);
     await expect(pods.and(page.locator('[data-status=Running]'))).toHaveCount(0);
-    expect(await page.evaluate(() => window.__kubeRelay!.objects.filter((o) => o.kind === 'Pod' && o.metadata.name.startsWith('peekcart-') && o.spec?.nodeName).length)).toBe(0);
+    expect(
+      await page.evaluate(
+        () =>
+          window.__kubeRelay!.objects.filter((o) => o.kind === 'Pod' && o.metadata.name.startsWith('peekcart-') && o.spec?.nodeName).length,
+      ),
+    ).toBe(0);
     // the relay tells the step's story: the apply's first hop is there
-    const first = await page.evaluate(() => window.__kubeRelay!.relay.find((h) => h.from === 'kubectl' && h.summary === 'create Deployment default/peekcart')!.seq);
+    const first = await page.evaluate(
+      () => window.__kubeRelay!.relay.find((h) => h.from === 'kubectl' && h.summary === 'create Deployment default/peekcart')!.seq,
+    );
     await expect(page.locator(`[data-testid=sequence-diagram] text.messageText[data-seq="${first}"]`).first()).toBeVisible();
     await page.screenshot({ path: `test-results/tour-relay-paused-${size.width}.png` });
 

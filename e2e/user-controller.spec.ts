@@ -10,7 +10,12 @@ import type { Page } from '@playwright/test';
 
 const tab = (page: Page, name: string) => page.locator(`[data-testid=editor-tab][data-tab="${name}"]`);
 const siteStatus = (page: Page, name: string) =>
-  page.evaluate((n) => window.__kubeRelay!.objects.find((o) => o.kind === 'Website' && o.metadata.name === n)?.status as { readyReplicas?: number } | undefined, name);
+  page.evaluate(
+    (n) =>
+      window.__kubeRelay!.objects.find((o) => o.kind === 'Website' && o.metadata.name === n)?.status as
+        { readyReplicas?: number } | undefined,
+    name,
+  );
 
 /** openApp, with room for a loaded machine (the engine and Monaco's TypeScript worker start slowly there). */
 async function openWebsiteExample(page: Page): Promise<void> {
@@ -21,10 +26,14 @@ async function openWebsiteExample(page: Page): Promise<void> {
   await page.locator('[data-testid=example][data-example=website-operator]').click();
   await expect(tab(page, 'website-crd.yaml')).toHaveAttribute('aria-selected', 'true');
   await page.getByTestId('apply').click();
-  await expect(page.getByTestId('apply-result')).toHaveText(['customresourcedefinition.apiextensions.k8s.io/websites.demo.kube-relay.dev created']);
+  await expect(page.getByTestId('apply-result')).toHaveText([
+    'customresourcedefinition.apiextensions.k8s.io/websites.demo.kube-relay.dev created',
+  ]);
 }
 
-test('the Website example: start the controller, its Deployment\'s Pods appear, it joins the relay; a reload restores it', async ({ page }) => {
+test("the Website example: start the controller, its Deployment's Pods appear, it joins the relay; a reload restores it", async ({
+  page,
+}) => {
   test.setTimeout(360_000);
   await openWebsiteExample(page);
   await tab(page, 'website.controller.ts').click();
@@ -42,10 +51,16 @@ test('the Website example: start the controller, its Deployment\'s Pods appear, 
   await page.getByTestId('speed').selectOption('10');
   await expect(page.locator('[data-testid=pod-card][data-pod^="default/blog-"][data-status=Running]')).toHaveCount(2, { timeout: 60_000 });
   await expect.poll(() => siteStatus(page, 'blog').then((s) => s?.readyReplicas), { timeout: 30_000 }).toBe(2);
-  const owner = await page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'blog')?.metadata.ownerReferences);
+  const owner = await page.evaluate(
+    () => window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'blog')?.metadata.ownerReferences,
+  );
   expect(owner).toMatchObject([{ kind: 'Website', name: 'blog', controller: true, blockOwnerDeletion: true }]);
   // in the relay under its name: watch deliveries to it, its decisions, its requests through the apiserver
-  const hops = await page.evaluate(() => window.__kubeRelay!.relay.filter((h) => h.from === 'website-controller' || h.to === 'website-controller').map((h) => `${h.kind} ${h.from}>${h.to} ${h.verb ?? ''} ${h.resource ?? ''}`));
+  const hops = await page.evaluate(() =>
+    window
+      .__kubeRelay!.relay.filter((h) => h.from === 'website-controller' || h.to === 'website-controller')
+      .map((h) => `${h.kind} ${h.from}>${h.to} ${h.verb ?? ''} ${h.resource ?? ''}`),
+  );
   expect(hops).toContain('watch kube-apiserver>website-controller ADDED websites');
   expect(hops).toContain('request website-controller>kube-apiserver create deployments');
   expect(hops).toContain('request website-controller>kube-apiserver create services');
@@ -58,11 +73,15 @@ test('the Website example: start the controller, its Deployment\'s Pods appear, 
   await page.screenshot({ path: 'test-results/user-controller.png' });
 
   await page.waitForTimeout(2_000); // a periodic save
-  const uid = await page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'blog')?.metadata.uid);
+  const uid = await page.evaluate(
+    () => window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'blog')?.metadata.uid,
+  );
   await page.reload();
   await expect(page.locator('[data-testid=node-card]')).toHaveCount(4, { timeout: 60_000 });
   await expect(page.locator('[data-testid=component-card][data-user-controller=website-controller]')).toBeVisible({ timeout: 60_000 });
-  expect(await page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'blog')?.metadata.uid)).toBe(uid);
+  expect(
+    await page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'blog')?.metadata.uid),
+  ).toBe(uid);
   await expect(page.locator('[data-testid=pod-card][data-pod^="default/blog-"][data-status=Running]')).toHaveCount(2);
   // the restored controller keeps reconciling: a second Website gets its Deployment
   await tab(page, 'website.yaml').click();
@@ -102,9 +121,13 @@ test('the sandbox: no DOM, no network, no engine; a looping controller is stoppe
   await tab(page, 'website.yaml').click();
   await page.getByTestId('apply').click();
   const probe = await expect
-    .poll(() => page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Website')?.metadata.annotations?.probe), { timeout: 30_000 })
+    .poll(() => page.evaluate(() => window.__kubeRelay!.objects.find((o) => o.kind === 'Website')?.metadata.annotations?.probe), {
+      timeout: 30_000,
+    })
     .toBeTruthy()
-    .then(() => page.evaluate(() => JSON.parse(window.__kubeRelay!.objects.find((o) => o.kind === 'Website')!.metadata.annotations!.probe)));
+    .then(() =>
+      page.evaluate(() => JSON.parse(window.__kubeRelay!.objects.find((o) => o.kind === 'Website')!.metadata.annotations!.probe)),
+    );
   expect(probe).toEqual({
     document: 'undefined',
     window: 'undefined',
@@ -126,11 +149,18 @@ test('the sandbox: no DOM, no network, no engine; a looping controller is stoppe
 
   // a controller that loops forever: stopped after 1 s of wall time, reported, the cluster goes on
   await tab(page, 'probe.controller.js').click();
-  await page.evaluate(() => window.__kubeRelay!.setEditorText('// +kube-relay:for=websites.demo.kube-relay.dev\nexport function reconcile() { for (;;) {} }\n'));
+  await page.evaluate(() =>
+    window.__kubeRelay!.setEditorText('// +kube-relay:for=websites.demo.kube-relay.dev\nexport function reconcile() { for (;;) {} }\n'),
+  );
   await page.getByTestId('controller-start').click();
-  await expect(page.getByTestId('controller-error')).toContainText('default/blog: Reconciler error: reconcile did not finish within the 1000 ms CPU limit: the sandbox was stopped and restarted', { timeout: 15_000 });
+  await expect(page.getByTestId('controller-error')).toContainText(
+    'default/blog: Reconciler error: reconcile did not finish within the 1000 ms CPU limit: the sandbox was stopped and restarted',
+    { timeout: 15_000 },
+  );
   await page.getByTestId('tab-events').click();
-  await expect(page.locator('[data-testid=event-row][data-reason=ReconcileError][data-type=Warning]').first()).toContainText('Reconciler error: reconcile did not finish within the 1000 ms CPU limit');
+  await expect(page.locator('[data-testid=event-row][data-reason=ReconcileError][data-type=Warning]').first()).toContainText(
+    'Reconciler error: reconcile did not finish within the 1000 ms CPU limit',
+  );
   await expect(page.locator('[data-testid=component-card][data-user-controller=probe-controller]')).not.toHaveAttribute('data-errors', '0');
   const t0 = await page.evaluate(() => window.__kubeRelay!.simMs);
   await expect.poll(() => page.evaluate(() => window.__kubeRelay!.simMs), { timeout: 10_000 }).toBeGreaterThan(t0 + 1000);
@@ -147,6 +177,10 @@ test('type help: the controller tab knows the client API', async ({ page }) => {
   );
   const messages = () => page.evaluate(() => window.__kubeRelay!.editorMarkers.map((m) => m.message));
   // the client API (controller-api.d.ts) and the kinds' fields (kubernetes-types)
-  await expect.poll(messages, { timeout: 60_000 }).toContainEqual(expect.stringContaining("Property 'updateStatuss' does not exist on type 'Client'. Did you mean 'updateStatus'?"));
-  await expect.poll(messages, { timeout: 60_000 }).toContainEqual(expect.stringContaining("Property 'replicass' does not exist on type 'DeploymentSpec'. Did you mean 'replicas'?"));
+  await expect
+    .poll(messages, { timeout: 60_000 })
+    .toContainEqual(expect.stringContaining("Property 'updateStatuss' does not exist on type 'Client'. Did you mean 'updateStatus'?"));
+  await expect
+    .poll(messages, { timeout: 60_000 })
+    .toContainEqual(expect.stringContaining("Property 'replicass' does not exist on type 'DeploymentSpec'. Did you mean 'replicas'?"));
 });

@@ -46,7 +46,10 @@ const IMPORT =
 const onlyTypes = (clause: string): boolean => {
   const m = /^\{([^}]*)\}$/.exec(clause.trim());
   if (!m) return false;
-  const names = m[1].split(',').map((s) => s.trim()).filter(Boolean);
+  const names = m[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.length > 0 && names.every((n) => n.startsWith('type '));
 };
 
@@ -261,16 +264,42 @@ describe('architecture (src/layers.json, docs/architecture.md#dependency-rules)'
       ...typeLoops.map((c) => `type imports: ${loopText(c, allEdges)} (move the shared types into a file both import)`),
     ];
     expect(loops, loops.join('\n')).toEqual([]);
-    expect([...known.keys()].filter((k) => !seen.has(k)), 'typeCycleExceptions no longer needed: remove them from src/layers.json').toEqual([]);
+    expect(
+      [...known.keys()].filter((k) => !seen.has(k)),
+      'typeCycleExceptions no longer needed: remove them from src/layers.json',
+    ).toEqual([]);
   });
 });
 
 describe('the cycle finder', () => {
   it.each([
     { name: 'no edges', edges: [] as [string, string][], want: [] as string[][] },
-    { name: 'a chain', edges: [['a', 'b'], ['b', 'c']] as [string, string][], want: [] },
-    { name: 'a two-file loop', edges: [['a', 'b'], ['b', 'a']] as [string, string][], want: [['a', 'b']] },
-    { name: 'a three-file loop and a tail', edges: [['a', 'b'], ['b', 'c'], ['c', 'a'], ['c', 'd']] as [string, string][], want: [['a', 'b', 'c']] },
+    {
+      name: 'a chain',
+      edges: [
+        ['a', 'b'],
+        ['b', 'c'],
+      ] as [string, string][],
+      want: [],
+    },
+    {
+      name: 'a two-file loop',
+      edges: [
+        ['a', 'b'],
+        ['b', 'a'],
+      ] as [string, string][],
+      want: [['a', 'b']],
+    },
+    {
+      name: 'a three-file loop and a tail',
+      edges: [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+      ] as [string, string][],
+      want: [['a', 'b', 'c']],
+    },
     { name: 'a self-import', edges: [['a', 'a']] as [string, string][], want: [['a']] },
   ])('$name', ({ edges, want }) => {
     expect(cycles(['a', 'b', 'c', 'd'], edges)).toEqual(want);
@@ -280,7 +309,9 @@ describe('the cycle finder', () => {
     expect(layerViolation('src/cluster/controllers/x.ts', 'src/cluster/scheduler/y.ts')).toMatch(
       /^src\/cluster\/controllers\/x\.ts imports src\/cluster\/scheduler\/y\.ts: a sideways import: src\/cluster\/controllers and src\/cluster\/scheduler are both in layer "components", whose members never import each other\. src\/cluster\/controllers may import its own files and the layers below "components": "ground", "api", /,
     );
-    expect(layerViolation('src/cluster/apiserver/x.ts', 'src/cluster/kubectl/y.ts')).toMatch(/an upward import: src\/cluster\/kubectl is in layer "components", above src\/cluster\/apiserver's layer "apiserver"/);
+    expect(layerViolation('src/cluster/apiserver/x.ts', 'src/cluster/kubectl/y.ts')).toMatch(
+      /an upward import: src\/cluster\/kubectl is in layer "components", above src\/cluster\/apiserver's layer "apiserver"/,
+    );
     expect(layerViolation('src/cluster/kubectl/y.ts', 'src/cluster/apiserver/x.ts')).toBeUndefined();
   });
 });

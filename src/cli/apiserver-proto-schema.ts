@@ -20,8 +20,25 @@ import { readFields, utf8, type WireField } from '../server/protobuf-wire';
 
 const OUT = fileURLToPath(new URL('../server/protobuf-schema.generated.ts', import.meta.url));
 /** Packages kept: the API group versions the engine serves (as protobuf packages), and apimachinery's. */
-const KEEP = /^k8s\.io\.(apimachinery\.pkg\.(apis\.meta\.v1|api\.resource|util\.intstr|runtime)|api\.(core|apps|batch|rbac|networking|policy|scheduling|storage|coordination|discovery|node|certificates|events|admissionregistration|flowcontrol)\.v1|api\.autoscaling\.v[12])$/;
-const SCALARS: Record<number, string> = { 1: 'double', 2: 'float', 3: 'int64', 4: 'uint64', 5: 'int32', 6: 'fixed64', 7: 'fixed32', 8: 'bool', 9: 'string', 12: 'bytes', 13: 'uint32', 15: 'sfixed32', 16: 'sfixed64', 17: 'sint32', 18: 'sint64' };
+const KEEP =
+  /^k8s\.io\.(apimachinery\.pkg\.(apis\.meta\.v1|api\.resource|util\.intstr|runtime)|api\.(core|apps|batch|rbac|networking|policy|scheduling|storage|coordination|discovery|node|certificates|events|admissionregistration|flowcontrol)\.v1|api\.autoscaling\.v[12])$/;
+const SCALARS: Record<number, string> = {
+  1: 'double',
+  2: 'float',
+  3: 'int64',
+  4: 'uint64',
+  5: 'int32',
+  6: 'fixed64',
+  7: 'fixed32',
+  8: 'bool',
+  9: 'string',
+  12: 'bytes',
+  13: 'uint32',
+  15: 'sfixed32',
+  16: 'sfixed64',
+  17: 'sint32',
+  18: 'sint64',
+};
 
 const str = (fs: WireField[], no: number) => fs.filter((f) => f.no === no).map((f) => utf8(f.value as Uint8Array))[0] ?? '';
 const num = (fs: WireField[], no: number) => Number(fs.find((f) => f.no === no)?.value ?? 0n);
@@ -50,7 +67,7 @@ function addMessage(prefix: string, d: WireField[]): void {
     return {
       no: num(f, 3),
       name: str(f, 1),
-      type: t === 11 || t === 14 ? str(f, 6).replace(/^\./, '') : SCALARS[t] ?? `type${t}`,
+      type: t === 11 || t === 14 ? str(f, 6).replace(/^\./, '') : (SCALARS[t] ?? `type${t}`),
       repeated: num(f, 4) === 3,
       // a message field is a pointer unless marked nullable=false; scalars likewise (proto2 gogo)
       nullable: nullableOpt ? nullableOpt.value !== 0n : true,
@@ -68,7 +85,14 @@ for (let i = bin.indexOf(magic); i >= 0; i = bin.indexOf(magic, i + 1)) {
   try {
     const raw = gunzipSync(bin.subarray(i, i + 1_000_000), { finishFlush: constants.Z_SYNC_FLUSH });
     // FileDescriptorProto field 1 (name) first: "\n", its length, "k8s.io/…/generated.proto"
-    if (raw[0] !== 0x0a || !raw.subarray(2, 2 + raw[1]).toString('latin1').match(/^k8s\.io\/.*generated\.proto$/)) continue;
+    if (
+      raw[0] !== 0x0a ||
+      !raw
+        .subarray(2, 2 + raw[1])
+        .toString('latin1')
+        .match(/^k8s\.io\/.*generated\.proto$/)
+    )
+      continue;
     fd = readFields(raw);
   } catch {
     continue;
@@ -86,7 +110,9 @@ function typeExpr(f: Field): string {
 }
 
 const lines = [...messages.keys()].sort().map((name) => {
-  const fields = messages.get(name)!.map((f) => `${f.no}:${f.name}:${typeExpr(f)}${f.repeated && !mapEntries.has(f.type) ? '*' : ''}${f.nullable ? '?' : ''}`);
+  const fields = messages
+    .get(name)!
+    .map((f) => `${f.no}:${f.name}:${typeExpr(f)}${f.repeated && !mapEntries.has(f.type) ? '*' : ''}${f.nullable ? '?' : ''}`);
   return `  '${name}': '${fields.join(' ')}',`;
 });
 writeFileSync(

@@ -85,11 +85,21 @@ async function main(): Promise<void> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const ct = req.headers['content-type'] ?? '';
-      if (ct.startsWith('application/vnd.kubernetes.protobuf')) seen.push({ method: req.method ?? '', path: req.url ?? '', contentType: ct, body });
-      const up = request({ host: '127.0.0.1', port: srv.port, path: req.url, method: req.method, headers: { ...req.headers, host: `127.0.0.1:${srv.port}`, authorization: `Bearer ${srv.token}` } }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
+      if (ct.startsWith('application/vnd.kubernetes.protobuf'))
+        seen.push({ method: req.method ?? '', path: req.url ?? '', contentType: ct, body });
+      const up = request(
+        {
+          host: '127.0.0.1',
+          port: srv.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: `127.0.0.1:${srv.port}`, authorization: `Bearer ${srv.token}` },
+        },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
       up.end(body);
     });
   });
@@ -106,7 +116,15 @@ async function main(): Promise<void> {
       const r = await kubectl(args, env);
       blocks.push({ args: shown(args), output: normalise(r.out), exitCode: r.code });
       const req = seen.slice(before).at(-1);
-      if (req) captured.push({ args: shown(args), method: req.method, path: req.path, contentType: req.contentType, body: req.body.toString('base64'), dryRun: JSON.parse(dry.stdout) });
+      if (req)
+        captured.push({
+          args: shown(args),
+          method: req.method,
+          path: req.path,
+          contentType: req.contentType,
+          body: req.body.toString('base64'),
+          dryRun: JSON.parse(dry.stdout),
+        });
       process.stdout.write(`kubectl ${shown(args)} → ${r.code}\n`);
     }
     await new Promise((ok) => setTimeout(ok, 2000));
@@ -119,7 +137,13 @@ async function main(): Promise<void> {
     proxy.close();
     await srv.close();
   }
-  writeFileSync(join(OUT, 'create.txt'), formatTranscript(`kubectl's typed create subcommands (protobuf request bodies) (recorded by src/cli/apiserver-record-create.ts; real kubectl, simulated clock ×${SPEED})`, blocks));
+  writeFileSync(
+    join(OUT, 'create.txt'),
+    formatTranscript(
+      `kubectl's typed create subcommands (protobuf request bodies) (recorded by src/cli/apiserver-record-create.ts; real kubectl, simulated clock ×${SPEED})`,
+      blocks,
+    ),
+  );
   writeFileSync(join(OUT, 'create-protobuf.json'), `${JSON.stringify(captured, null, 1)}\n`);
 }
 

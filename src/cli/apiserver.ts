@@ -25,7 +25,8 @@ import { kustomizeDir } from './kustomize';
 import { isMainModule } from './args';
 import { buildAnchored, serverEpochMs } from '../server/epoch';
 
-const USAGE = 'usage: npm run apiserver -- [--port 6443] [--bind-address 127.0.0.1] [--kubeconfig kube-relay.kubeconfig] [--speed 1] [--scenario FILE] [--cors-allowed-origins REGEX,...]';
+const USAGE =
+  'usage: npm run apiserver -- [--port 6443] [--bind-address 127.0.0.1] [--kubeconfig kube-relay.kubeconfig] [--speed 1] [--scenario FILE] [--cors-allowed-origins REGEX,...]';
 /** The highest --speed: simulated ms per wall ms the engine keeps up with (the clock loop yields beyond that). */
 export const MAX_SPEED = 1000;
 
@@ -42,7 +43,8 @@ export interface ApiserverFlags {
 /** A flag error: printed as one line, exit code 2. */
 export class FlagError extends Error {}
 
-const invalid = (value: string, flag: string, why: string) => new FlagError(`invalid argument ${JSON.stringify(value)} for "${flag}" flag: ${why}`);
+const invalid = (value: string, flag: string, why: string) =>
+  new FlagError(`invalid argument ${JSON.stringify(value)} for "${flag}" flag: ${why}`);
 
 /**
  * Parses and validates argv (pflag style: `--flag value` or `--flag=value`).
@@ -65,13 +67,15 @@ export function parseApiserverFlags(argv: string[]): ApiserverFlags | 'help' {
     }
     switch (flag) {
       case '--port': {
-        if (!/^\d+$/.test(value) || Number(value) > 65535) throw invalid(value, flag, 'must be an integer from 0 to 65535 (0 picks a free port)');
+        if (!/^\d+$/.test(value) || Number(value) > 65535)
+          throw invalid(value, flag, 'must be an integer from 0 to 65535 (0 picks a free port)');
         f.port = Number(value);
         break;
       }
       case '--speed': {
         const n = Number(value);
-        if (!value.trim() || !Number.isFinite(n) || n <= 0 || n > MAX_SPEED) throw invalid(value, flag, `must be a number greater than 0 and at most ${MAX_SPEED} (simulated ms per wall ms)`);
+        if (!value.trim() || !Number.isFinite(n) || n <= 0 || n > MAX_SPEED)
+          throw invalid(value, flag, `must be a number greater than 0 and at most ${MAX_SPEED} (simulated ms per wall ms)`);
         f.speed = n;
         break;
       }
@@ -92,7 +96,10 @@ export function parseApiserverFlags(argv: string[]): ApiserverFlags | 'help' {
         f.scenario = value;
         break;
       case '--cors-allowed-origins':
-        f.corsAllowedOrigins = value.split(',').map((s) => s.trim()).filter(Boolean);
+        f.corsAllowedOrigins = value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         try {
           compileAllowedOrigins(f.corsAllowedOrigins);
         } catch (err) {
@@ -131,8 +138,22 @@ async function main(): Promise<void> {
       const sc = parseScenario(parse(readFileSync(scenario, 'utf8'), { maxAliasCount: 100 }));
       const base = dirname(resolve(scenario));
       cluster = buildAnchored(wallStartMs, (startMs) => {
-        const c = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, controlPlane: sc.cluster.controlPlane, startMs });
-        sc.steps.forEach((s, i) => runStep(c, s, i, { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) }, []));
+        const c = new Cluster({
+          seed: sc.cluster.seed,
+          nodes: sc.cluster.nodes,
+          images: sc.cluster.images,
+          controlPlane: sc.cluster.controlPlane,
+          startMs,
+        });
+        sc.steps.forEach((s, i) =>
+          runStep(
+            c,
+            s,
+            i,
+            { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) },
+            [],
+          ),
+        );
         return c;
       });
     } catch (err) {
@@ -146,7 +167,14 @@ async function main(): Promise<void> {
     running = await startServer(cluster, { port, host: bindAddress, speed, wallStartMs: serverEpochMs(wallStartMs), corsAllowedOrigins });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    fail(e.code === 'EADDRINUSE' ? `listen tcp ${bindAddress}:${port}: bind: address already in use` : e.code === 'EADDRNOTAVAIL' ? `listen tcp ${bindAddress}:${port}: bind: cannot assign requested address` : e.message, 1);
+    fail(
+      e.code === 'EADDRINUSE'
+        ? `listen tcp ${bindAddress}:${port}: bind: address already in use`
+        : e.code === 'EADDRNOTAVAIL'
+          ? `listen tcp ${bindAddress}:${port}: bind: cannot assign requested address`
+          : e.message,
+      1,
+    );
   }
   const srv = running;
   try {
@@ -156,8 +184,13 @@ async function main(): Promise<void> {
     fail(`cannot write the kubeconfig ${JSON.stringify(kubeconfig)}: ${(err as Error).message}`, 1);
   }
   process.stdout.write(`${srv.httpsUrl}\n`);
-  process.stdout.write(`kubeconfig written to ${kubeconfig} (context kube-relay, bearer token of this run); try: KUBECONFIG=${kubeconfig} kubectl get nodes\n`);
-  if (bindAddress !== '127.0.0.1' && bindAddress !== '::1') process.stderr.write(`warning: listening on ${bindAddress}, not only loopback: anyone who can reach it and has the token controls this cluster\n`);
+  process.stdout.write(
+    `kubeconfig written to ${kubeconfig} (context kube-relay, bearer token of this run); try: KUBECONFIG=${kubeconfig} kubectl get nodes\n`,
+  );
+  if (bindAddress !== '127.0.0.1' && bindAddress !== '::1')
+    process.stderr.write(
+      `warning: listening on ${bindAddress}, not only loopback: anyone who can reach it and has the token controls this cluster\n`,
+    );
   const stop = () => {
     // close, and exit within a second even if a connection holds on
     setTimeout(() => process.exit(0), 900).unref();

@@ -20,7 +20,8 @@ async function run(usage: string, main: (io: CliIO) => number) {
   return { code, stdout, stderr };
 }
 
-const INT = (flag: string, v: string, lo: number, hi: number) => `error: invalid argument "${v}" for "--${flag}" flag: must be an integer from ${lo} to ${hi}`;
+const INT = (flag: string, v: string, lo: number, hi: number) =>
+  `error: invalid argument "${v}" for "--${flag}" flag: must be an integer from ${lo} to ${hi}`;
 
 describe('npm run soak flags', () => {
   it.each([
@@ -53,8 +54,16 @@ describe('npm run bench flags', () => {
   it.each([
     ['unknown flag', ['--bigger'], 'error: unknown flag: --bigger'],
     ['--only without a value', ['--only'], 'error: flag needs an argument: --only'],
-    ['--only an unknown case', ['--only', 'pods-1m'], 'error: invalid argument "pods-1m" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, webernetes, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)'],
-    ['a bool flag with a value', ['--big=yes'], 'error: invalid argument "yes" for "--big" flag: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [
+      '--only an unknown case',
+      ['--only', 'pods-1m'],
+      'error: invalid argument "pods-1m" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, webernetes, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)',
+    ],
+    [
+      'a bool flag with a value',
+      ['--big=yes'],
+      'error: invalid argument "yes" for "--big" flag: strconv.ParseBool: parsing "yes": invalid syntax',
+    ],
     ['a positional argument', ['seed-3-replicas'], 'error: unexpected argument "seed-3-replicas"'],
   ])('%s', async (_name, argv, want) => {
     expect(await run(BENCH_USAGE, () => (parseBenchArgs(argv), 0))).toEqual({ code: 1, stdout: '', stderr: `${want}\n${BENCH_USAGE}\n` });
@@ -77,14 +86,19 @@ describe('npm run kustomize arguments (as kubectl kustomize)', () => {
     ['unknown shorthand', ['-o', 'yaml'], "error: unknown shorthand flag: 'o' in -o"],
     ['two folders', ['a', 'b'], 'error: specify one path to kustomization.yaml'],
   ])('%s', async (_name, argv, want) => {
-    expect(await run(KUSTOMIZE_USAGE, (io) => kustomizeMain(argv, io))).toEqual({ code: 1, stdout: '', stderr: `${want}\n${KUSTOMIZE_USAGE}\n` });
+    expect(await run(KUSTOMIZE_USAGE, (io) => kustomizeMain(argv, io))).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${want}\n${KUSTOMIZE_USAGE}\n`,
+    });
   });
 
-  it('a missing folder is kustomize\'s own error, exit 1', async () => {
+  it("a missing folder is kustomize's own error, exit 1", async () => {
     expect(await run(KUSTOMIZE_USAGE, (io) => kustomizeMain(['/nonexistent/overlay'], io))).toEqual({
       code: 1,
       stdout: '',
-      stderr: "error: must build at directory: not a valid directory: evalsymlink failure on '/nonexistent/overlay' : lstat /nonexistent/overlay: no such file or directory\n",
+      stderr:
+        "error: must build at directory: not a valid directory: evalsymlink failure on '/nonexistent/overlay' : lstat /nonexistent/overlay: no such file or directory\n",
     });
   });
 
@@ -96,7 +110,11 @@ describe('npm run kustomize arguments (as kubectl kustomize)', () => {
       ftruncateSync(fd, MAX_FILE_BYTES + 1);
       closeSync(fd);
       const r = await run(KUSTOMIZE_USAGE, (io) => kustomizeMain([dir], io));
-      expect({ ...r, stderr: r.stderr.split(dir).join('DIR') }).toEqual({ code: 1, stdout: '', stderr: `error: accumulating resources: file "DIR/big.yaml" is ${MAX_FILE_BYTES + 1} bytes; the limit is 3 MiB (3145728 bytes)\n` });
+      expect({ ...r, stderr: r.stderr.split(dir).join('DIR') }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: accumulating resources: file "DIR/big.yaml" is ${MAX_FILE_BYTES + 1} bytes; the limit is 3 MiB (3145728 bytes)\n`,
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -79,7 +79,10 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
       const kind = Object.hasOwn(all, name) ? all[name] : undefined;
       if (!kind) throw new UsageError(`unknown flag: --${name}`);
       if (kind === 'bool') {
-        if (eq >= 0 && !['true', 'false'].includes(a.slice(eq + 1))) throw new UsageError(`invalid argument ${JSON.stringify(a.slice(eq + 1))} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(a.slice(eq + 1))}: invalid syntax`);
+        if (eq >= 0 && !['true', 'false'].includes(a.slice(eq + 1)))
+          throw new UsageError(
+            `invalid argument ${JSON.stringify(a.slice(eq + 1))} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(a.slice(eq + 1))}: invalid syntax`,
+          );
         if (eq < 0 || a.slice(eq + 1) === 'true') flags.set(name, true);
         else flags.delete(name);
         continue;

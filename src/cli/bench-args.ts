@@ -8,7 +8,16 @@ import { UsageError, invalidArgument, parseArgs, strFlag } from './args';
 export const BENCH_USAGE = 'usage: npm run bench -- [--big] [--only CASE] [--no-peer] [--no-warm] [--readme]';
 
 /** Engine case names (docs/benchmarks.md, plus the two halves of the peer ratio). */
-export const ENGINE_CASES = ['seed-3-replicas', 'pods-1k-nodes-100', 'pods-10k-nodes-1k', 'scheduler-nodes-5k', 'pods-30-nodes-30', 'pods-300-nodes-30', 'node-kill-pods-1k', 'pods-150k-nodes-5k'] as const;
+export const ENGINE_CASES = [
+  'seed-3-replicas',
+  'pods-1k-nodes-100',
+  'pods-10k-nodes-1k',
+  'scheduler-nodes-5k',
+  'pods-30-nodes-30',
+  'pods-300-nodes-30',
+  'node-kill-pods-1k',
+  'pods-150k-nodes-5k',
+] as const;
 /** The peer's cases (bench-peer.ts); `--only` with one of them, or `--only webernetes`, runs the peer only. */
 export const PEER_CASES = ['webernetes-seed-3-replicas', 'webernetes-pods-30-nodes-30', 'webernetes-pods-300-nodes-30'] as const;
 
@@ -30,13 +39,17 @@ export interface BenchArgs {
 /** @throws UsageError `invalid argument "x" for "--only" flag: no such case (cases: …)` */
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   // `npm run bench -- --big -- --only X` passes a second `--`: no positionals here, so it is skipped
-  const args = parseArgs(argv.filter((a) => a !== '--'), { big: 'bool', only: 'value', 'no-peer': 'bool', 'no-warm': 'bool', readme: 'bool', case: 'value' });
+  const args = parseArgs(
+    argv.filter((a) => a !== '--'),
+    { big: 'bool', only: 'value', 'no-peer': 'bool', 'no-warm': 'bool', readme: 'bool', case: 'value' },
+  );
   if (args.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(args.positional[0])}`);
   const only = strFlag(args, 'only');
   const known = [...ENGINE_CASES, 'webernetes', ...PEER_CASES];
   if (only !== undefined && !known.includes(only)) throw invalidArgument('only', only, `no such case (cases: ${known.join(', ')})`);
   const child = strFlag(args, 'case');
-  if (child !== undefined && !(ENGINE_CASES as readonly string[]).includes(child)) throw invalidArgument('case', child, `no such engine case (cases: ${ENGINE_CASES.join(', ')})`);
+  if (child !== undefined && !(ENGINE_CASES as readonly string[]).includes(child))
+    throw invalidArgument('case', child, `no such engine case (cases: ${ENGINE_CASES.join(', ')})`);
   return {
     big: args.flags.has('big') || only === 'pods-150k-nodes-5k',
     only,

@@ -116,7 +116,8 @@ export async function runPeerCase(mod: PeerModule, name: string, nodes: number, 
   await informer.stop();
   await cluster.close();
   const r: PeerResult = {
-    name, nodes,
+    name,
+    nodes,
     pods: Math.min(running.size, replicas),
     wallMs: Math.round(wallMs * 10) / 10,
     cpuMs: Math.round((cpu.user + cpu.system) / 100) / 10,
@@ -147,7 +148,9 @@ export async function runPeer(limitMs = 240_000): Promise<PeerResult[]> {
       out.push({ name, nodes, pods: 0, wallMs: 0, cpuMs: 0, error: (e as Error).stack?.split('\n').slice(0, 2).join(' ') ?? String(e) });
     }
     const last = out[out.length - 1];
-    process.stdout.write(`${last.name.padEnd(30)} ${String(nodes).padStart(5)} nodes ${String(last.pods).padStart(5)} pods ${String(last.wallMs).padStart(10)} ms wall ${String(last.cpuMs).padStart(10)} ms cpu${last.error ? `  (${last.error})` : ''}\n`);
+    process.stdout.write(
+      `${last.name.padEnd(30)} ${String(nodes).padStart(5)} nodes ${String(last.pods).padStart(5)} pods ${String(last.wallMs).padStart(10)} ms wall ${String(last.cpuMs).padStart(10)} ms cpu${last.error ? `  (${last.error})` : ''}\n`,
+    );
   }
   return out;
 }
@@ -156,7 +159,10 @@ export async function runPeer(limitMs = 240_000): Promise<PeerResult[]> {
  * Marginal CPU per Pod: (CPU at 300 Pods − CPU at 30 Pods) / 270, on 30 nodes (docs/benchmarks.md#the-peer-ratio).
  * Undefined when either run is missing or incomplete.
  */
-export function marginalCpuPerPod(at30: { cpuMs: number; pods: number } | undefined, at300: { cpuMs: number; pods: number } | undefined): number | undefined {
+export function marginalCpuPerPod(
+  at30: { cpuMs: number; pods: number } | undefined,
+  at300: { cpuMs: number; pods: number } | undefined,
+): number | undefined {
   if (!at30 || !at300 || at30.pods < 30 || at300.pods < 300) return undefined;
   return (at300.cpuMs - at30.cpuMs) / 270;
 }

@@ -1,29 +1,91 @@
 /** The README's benchmark tables are made from bench/results.json, budgets checked on the fresh figures. */
 import { describe, expect, it } from 'vitest';
-import { README_END, README_START, duration, renderBenchTables, replaceBenchTables, type CaseResult, type ReadmeResults } from './bench-readme';
+import {
+  README_END,
+  README_START,
+  duration,
+  renderBenchTables,
+  replaceBenchTables,
+  type CaseResult,
+  type ReadmeResults,
+} from './bench-readme';
 
-const row = (name: string, over: Partial<CaseResult> = {}): CaseResult => ({ name, commit: 'abc1234', nodes: 100, pods: 1000, want: 1000, wallMs: 900, cpuMs: 1200, podsPerSec: 1111, peakHeapMB: 80, ...over });
-const results = (engine: CaseResult[], extra: Partial<ReadmeResults> = {}): ReadmeResults => ({ commit: 'abc1234', date: '2026-12-02T07:00:00.000Z', node: 'v20.20.2', cpus: 2, loadAvg: 3.5, engine, ...extra });
+const row = (name: string, over: Partial<CaseResult> = {}): CaseResult => ({
+  name,
+  commit: 'abc1234',
+  nodes: 100,
+  pods: 1000,
+  want: 1000,
+  wallMs: 900,
+  cpuMs: 1200,
+  podsPerSec: 1111,
+  peakHeapMB: 80,
+  ...over,
+});
+const results = (engine: CaseResult[], extra: Partial<ReadmeResults> = {}): ReadmeResults => ({
+  commit: 'abc1234',
+  date: '2026-12-02T07:00:00.000Z',
+  node: 'v20.20.2',
+  cpus: 2,
+  loadAvg: 3.5,
+  engine,
+  ...extra,
+});
 
 describe('renderBenchTables', () => {
   it.each([
-    ['1k Pods under 1 s: met', row('pods-1k-nodes-100'), '| pods-1k-nodes-100 | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | < 1 s wall — met |'],
-    ['1k Pods over 1 s: missed', row('pods-1k-nodes-100', { wallMs: 1690, warm: { wallMs: 800, cpuMs: 850, podsPerSec: 1250, peakHeapMB: 90 } }), '| pods-1k-nodes-100 | 100 | 1,000 | 1.69 s / 1.20 s | 800 ms / 850 ms | 1,111 | 80 MB | < 1 s wall — **missed** |'],
-    ['seed under 20 ms', row('seed-3-replicas', { nodes: 3, pods: 3, want: 3, wallMs: 12.34, cpuMs: 15 }), '| seed-3-replicas | 3 | 3 | 12.3 ms / 15.0 ms | — | 1,111 | 80 MB | < 20 ms wall — met |'],
-    ['150k not all Running', row('pods-150k-nodes-5k', { nodes: 5000, pods: 129280, want: 150000, wallMs: 822_000, cpuMs: 900_000, peakHeapMB: 3000 }), '| pods-150k-nodes-5k | 5,000 | 129,280 of 150,000 | 822.0 s / 900.0 s | — | 1,111 | 3,000 MB | < 60 s wall, < 2 GB heap, all Running — **missed** |'],
-    ['scheduler under 1,000 Pods/s', row('scheduler-nodes-5k', { nodes: 5000, podsPerSec: 310 }), '| scheduler-nodes-5k | 5,000 | 1,000 | 900 ms / 1.20 s | — | 310 | 80 MB | ≥ 1,000 Pods/s — **missed** |'],
+    [
+      '1k Pods under 1 s: met',
+      row('pods-1k-nodes-100'),
+      '| pods-1k-nodes-100 | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | < 1 s wall — met |',
+    ],
+    [
+      '1k Pods over 1 s: missed',
+      row('pods-1k-nodes-100', { wallMs: 1690, warm: { wallMs: 800, cpuMs: 850, podsPerSec: 1250, peakHeapMB: 90 } }),
+      '| pods-1k-nodes-100 | 100 | 1,000 | 1.69 s / 1.20 s | 800 ms / 850 ms | 1,111 | 80 MB | < 1 s wall — **missed** |',
+    ],
+    [
+      'seed under 20 ms',
+      row('seed-3-replicas', { nodes: 3, pods: 3, want: 3, wallMs: 12.34, cpuMs: 15 }),
+      '| seed-3-replicas | 3 | 3 | 12.3 ms / 15.0 ms | — | 1,111 | 80 MB | < 20 ms wall — met |',
+    ],
+    [
+      '150k not all Running',
+      row('pods-150k-nodes-5k', { nodes: 5000, pods: 129280, want: 150000, wallMs: 822_000, cpuMs: 900_000, peakHeapMB: 3000 }),
+      '| pods-150k-nodes-5k | 5,000 | 129,280 of 150,000 | 822.0 s / 900.0 s | — | 1,111 | 3,000 MB | < 60 s wall, < 2 GB heap, all Running — **missed** |',
+    ],
+    [
+      'scheduler under 1,000 Pods/s',
+      row('scheduler-nodes-5k', { nodes: 5000, podsPerSec: 310 }),
+      '| scheduler-nodes-5k | 5,000 | 1,000 | 900 ms / 1.20 s | — | 310 | 80 MB | ≥ 1,000 Pods/s — **missed** |',
+    ],
     ['a case without a budget', row('pods-10k-nodes-1k'), '| pods-10k-nodes-1k | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |'],
-    ['a case of an earlier commit', row('pods-10k-nodes-1k', { commit: '0ld0ld0' }), '| pods-10k-nodes-1k (earlier run at 0ld0ld0) | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |'],
-    ['a case of a file before fresh-process runs', row('pods-10k-nodes-1k', { commit: undefined }), '| pods-10k-nodes-1k (earlier run, all cases in one process) | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |'],
+    [
+      'a case of an earlier commit',
+      row('pods-10k-nodes-1k', { commit: '0ld0ld0' }),
+      '| pods-10k-nodes-1k (earlier run at 0ld0ld0) | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |',
+    ],
+    [
+      'a case of a file before fresh-process runs',
+      row('pods-10k-nodes-1k', { commit: undefined }),
+      '| pods-10k-nodes-1k (earlier run, all cases in one process) | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |',
+    ],
   ])('%s', (_name, r, line) => {
     expect(renderBenchTables(results([r])).split('\n')).toContain(line);
   });
 
   it('states the run and the per-Pod ratio', () => {
-    const text = renderBenchTables(results([], { ratios: { cpuPerPodVsWebernetes: 0.02, engineCpuMsPerPod: 0.8, webernetesCpuMsPerPod: 40 }, peer: [{ name: 'webernetes-pods-30-nodes-30', pods: 30, wallMs: 1260, cpuMs: 888 }] }));
+    const text = renderBenchTables(
+      results([], {
+        ratios: { cpuPerPodVsWebernetes: 0.02, engineCpuMsPerPod: 0.8, webernetesCpuMsPerPod: 40 },
+        peer: [{ name: 'webernetes-pods-30-nodes-30', pods: 30, wallMs: 1260, cpuMs: 888 }],
+      }),
+    );
     expect(text).toContain('From `npm run bench` at abc1234 on 2026-12-02 (Node v20.20.2, 2 CPUs, load average 3.50 at the start).');
     expect(text).toContain('| webernetes-pods-30-nodes-30 | 30 | 1.26 s | 888 ms |');
-    expect(text).toContain('Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine 0.8 ms, webernetes 40 ms: the engine is ≈ 50× cheaper per Pod (`ratios.cpuPerPodVsWebernetes` = 0.02) — budget ≥ 100× — **missed**.');
+    expect(text).toContain(
+      'Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine 0.8 ms, webernetes 40 ms: the engine is ≈ 50× cheaper per Pod (`ratios.cpuPerPodVsWebernetes` = 0.02) — budget ≥ 100× — **missed**.',
+    );
   });
 
   it.each([

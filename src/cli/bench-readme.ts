@@ -56,7 +56,10 @@ export const README_END = '<!-- bench:engine:end -->';
 const BUDGETS: Record<string, { text: string; met: (r: CaseResult) => boolean }> = {
   'seed-3-replicas': { text: '< 20 ms wall', met: (r) => r.wallMs < 20 },
   'pods-1k-nodes-100': { text: '< 1 s wall', met: (r) => r.wallMs < 1000 },
-  'pods-150k-nodes-5k': { text: '< 60 s wall, < 2 GB heap, all Running', met: (r) => r.wallMs < 60_000 && r.peakHeapMB < 2048 && r.pods === (r.want ?? r.pods) },
+  'pods-150k-nodes-5k': {
+    text: '< 60 s wall, < 2 GB heap, all Running',
+    met: (r) => r.wallMs < 60_000 && r.peakHeapMB < 2048 && r.pods === (r.want ?? r.pods),
+  },
   'scheduler-nodes-5k': { text: '≥ 1,000 Pods/s', met: (r) => r.podsPerSec >= 1000 },
 };
 
@@ -83,29 +86,35 @@ function budget(r: CaseResult): string {
 export function renderBenchTables(res: ReadmeResults): string {
   const lines: string[] = [];
   const load = res.loadAvg !== undefined ? `, load average ${res.loadAvg.toFixed(2)} at the start` : '';
-  lines.push(`From \`npm run bench\` at ${res.commit} on ${res.date.slice(0, 10)} (Node ${res.node}, ${res.cpus} CPUs${load}). Fresh: the case alone in a new process, as a user's run is; warm: the same case again in that process. Wall / CPU cover the measured work only (the cluster's construction excluded); Pods/s and peak heap are the fresh run's.`);
+  lines.push(
+    `From \`npm run bench\` at ${res.commit} on ${res.date.slice(0, 10)} (Node ${res.node}, ${res.cpus} CPUs${load}). Fresh: the case alone in a new process, as a user's run is; warm: the same case again in that process. Wall / CPU cover the measured work only (the cluster's construction excluded); Pods/s and peak heap are the fresh run's.`,
+  );
   lines.push('');
   lines.push('| case | nodes | Pods Running | fresh: wall / CPU | warm: wall / CPU | Pods/s | peak heap | budget (docs/benchmarks.md) |');
   lines.push('|---|---|---|---|---|---|---|---|');
   for (const r of res.engine) {
     const pods = r.want !== undefined && r.pods !== r.want ? `${int(r.pods)} of ${int(r.want)}` : int(r.pods);
     const earlier = r.commit === res.commit ? '' : ` (earlier run${r.commit ? ` at ${r.commit}` : ', all cases in one process'})`;
-    lines.push(`| ${r.name}${earlier} | ${int(r.nodes)} | ${pods} | ${figures(r)} | ${figures(r.warm)} | ${int(r.podsPerSec)} | ${int(r.peakHeapMB)} MB | ${budget(r)} |`);
+    lines.push(
+      `| ${r.name}${earlier} | ${int(r.nodes)} | ${pods} | ${figures(r)} | ${figures(r.warm)} | ${int(r.podsPerSec)} | ${int(r.peakHeapMB)} MB | ${budget(r)} |`,
+    );
   }
   if (res.peer?.length) {
     lines.push('');
     lines.push('| peer case (@ngrok/webernetes, wall speed) | Pods Running | wall | CPU |');
     lines.push('|---|---|---|---|');
-    for (const p of res.peer) lines.push(`| ${p.name} | ${int(p.pods)}${p.error ? ` (${p.error})` : ''} | ${duration(p.wallMs)} | ${duration(p.cpuMs)} |`);
+    for (const p of res.peer)
+      lines.push(`| ${p.name} | ${int(p.pods)}${p.error ? ` (${p.error})` : ''} | ${duration(p.wallMs)} | ${duration(p.cpuMs)} |`);
   }
   const e = res.ratios?.engineCpuMsPerPod;
   const w = res.ratios?.webernetesCpuMsPerPod;
   const ratio = res.ratios?.cpuPerPodVsWebernetes;
   if (typeof e === 'number') {
     lines.push('');
-    const vs = typeof w === 'number' && typeof ratio === 'number' && ratio > 0
-      ? `, webernetes ${w} ms: the engine is ≈ ${Math.round(1 / ratio)}× cheaper per Pod (\`ratios.cpuPerPodVsWebernetes\` = ${ratio}) — budget ≥ 100× — ${ratio <= 0.01 ? 'met' : '**missed**'}`
-      : ' (no peer run)';
+    const vs =
+      typeof w === 'number' && typeof ratio === 'number' && ratio > 0
+        ? `, webernetes ${w} ms: the engine is ≈ ${Math.round(1 / ratio)}× cheaper per Pod (\`ratios.cpuPerPodVsWebernetes\` = ${ratio}) — budget ≥ 100× — ${ratio <= 0.01 ? 'met' : '**missed**'}`
+        : ' (no peer run)';
     lines.push(`Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine ${e} ms${vs}.`);
   }
   return lines.join('\n');

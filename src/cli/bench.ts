@@ -66,13 +66,18 @@ function measure(name: string, nodes: number, want: number, setup: () => Cluster
   peak = Math.max(peak, process.memoryUsage().heapUsed);
   const pods = running(c);
   const r: CaseResult = {
-    name, nodes, pods, want,
+    name,
+    nodes,
+    pods,
+    want,
     wallMs: Math.round(wallMs * 10) / 10,
     cpuMs: Math.round((cpu.user + cpu.system) / 100) / 10,
     podsPerSec: Math.round(pods / (wallMs / 1000)),
     peakHeapMB: Math.round(peak / 1048576),
   };
-  process.stderr.write(`${name.padEnd(22)} ${String(nodes).padStart(5)} nodes ${String(pods).padStart(7)} pods ${String(r.wallMs).padStart(10)} ms wall ${String(r.cpuMs).padStart(10)} ms cpu ${String(r.podsPerSec).padStart(8)} pods/s ${String(r.peakHeapMB).padStart(6)} MB\n`);
+  process.stderr.write(
+    `${name.padEnd(22)} ${String(nodes).padStart(5)} nodes ${String(pods).padStart(7)} pods ${String(r.wallMs).padStart(10)} ms wall ${String(r.cpuMs).padStart(10)} ms cpu ${String(r.podsPerSec).padStart(8)} pods/s ${String(r.peakHeapMB).padStart(6)} MB\n`,
+  );
   return r;
 }
 
@@ -108,52 +113,132 @@ function untilRunning(c: Cluster, want: number, limitMs: number): void {
 }
 
 const cases: [string, () => CaseResult][] = [
-  ['seed-3-replicas', () => measure('seed-3-replicas', 3, 3, () => new Cluster({ seed: 1 }), (c) => {
-    c.apply(deployment('peekcart', 3, '100m'));
-    untilRunning(c, 3, 120_000);
-  })],
-  ['pods-1k-nodes-100', () => measure('pods-1k-nodes-100', 100, 1000, () => new Cluster({ seed: 1, nodes: workers(100) }), (c) => {
-    c.apply(deployment('web', 1000));
-    untilRunning(c, 1000, 600_000);
-  })],
+  [
+    'seed-3-replicas',
+    () =>
+      measure(
+        'seed-3-replicas',
+        3,
+        3,
+        () => new Cluster({ seed: 1 }),
+        (c) => {
+          c.apply(deployment('peekcart', 3, '100m'));
+          untilRunning(c, 3, 120_000);
+        },
+      ),
+  ],
+  [
+    'pods-1k-nodes-100',
+    () =>
+      measure(
+        'pods-1k-nodes-100',
+        100,
+        1000,
+        () => new Cluster({ seed: 1, nodes: workers(100) }),
+        (c) => {
+          c.apply(deployment('web', 1000));
+          untilRunning(c, 1000, 600_000);
+        },
+      ),
+  ],
   // The engine side of the peer ratio (docs/benchmarks.md#the-peer-ratio): the same Deployment on 30 nodes.
-  ['pods-30-nodes-30', () => measure('pods-30-nodes-30', 30, 30, () => new Cluster({ seed: 1, nodes: workers(30) }), (c) => {
-    c.apply(deployment('web', 30));
-    untilRunning(c, 30, 300_000);
-  })],
-  ['pods-300-nodes-30', () => measure('pods-300-nodes-30', 30, 300, () => new Cluster({ seed: 1, nodes: workers(30) }), (c) => {
-    c.apply(deployment('web', 300));
-    untilRunning(c, 300, 600_000);
-  })],
-  ['node-kill-pods-1k', () => measure('node-kill-pods-1k', 100, 1000, () => {
-    const c = new Cluster({ seed: 1, nodes: workers(100) });
-    c.apply(deployment('web', 1000));
-    untilRunning(c, 1000, 600_000);
-    return c;
-  }, (c) => {
-    const victim = c.list('pods', 'default')[0].spec.nodeName;
-    c.killNode(victim);
-    const end = c.now() + 15 * 60_000;
-    while (c.now() < end) {
-      c.advance(5_000);
-      const pods = c.list('pods', 'default').filter((p) => describeRow(p).status === 'Running' && p.spec.nodeName !== victim);
-      if (pods.length >= 1000) break;
-    }
-  })],
-  ['pods-10k-nodes-1k', () => measure('pods-10k-nodes-1k', 1000, 10000, () => new Cluster({ seed: 1, nodes: workers(1000) }), (c) => {
-    c.apply(deployment('web', 10000));
-    untilRunning(c, 10000, 1_800_000);
-  })],
-  ['scheduler-nodes-5k', () => measure('scheduler-nodes-5k', 5000, 10000, () => quietScheduler(new Cluster({ seed: 1, nodes: workers(5000) })), (c) => {
-    c.apply(deployment('web', 10000));
-    untilRunning(c, 10000, 3_600_000);
-  })],
+  [
+    'pods-30-nodes-30',
+    () =>
+      measure(
+        'pods-30-nodes-30',
+        30,
+        30,
+        () => new Cluster({ seed: 1, nodes: workers(30) }),
+        (c) => {
+          c.apply(deployment('web', 30));
+          untilRunning(c, 30, 300_000);
+        },
+      ),
+  ],
+  [
+    'pods-300-nodes-30',
+    () =>
+      measure(
+        'pods-300-nodes-30',
+        30,
+        300,
+        () => new Cluster({ seed: 1, nodes: workers(30) }),
+        (c) => {
+          c.apply(deployment('web', 300));
+          untilRunning(c, 300, 600_000);
+        },
+      ),
+  ],
+  [
+    'node-kill-pods-1k',
+    () =>
+      measure(
+        'node-kill-pods-1k',
+        100,
+        1000,
+        () => {
+          const c = new Cluster({ seed: 1, nodes: workers(100) });
+          c.apply(deployment('web', 1000));
+          untilRunning(c, 1000, 600_000);
+          return c;
+        },
+        (c) => {
+          const victim = c.list('pods', 'default')[0].spec.nodeName;
+          c.killNode(victim);
+          const end = c.now() + 15 * 60_000;
+          while (c.now() < end) {
+            c.advance(5_000);
+            const pods = c.list('pods', 'default').filter((p) => describeRow(p).status === 'Running' && p.spec.nodeName !== victim);
+            if (pods.length >= 1000) break;
+          }
+        },
+      ),
+  ],
+  [
+    'pods-10k-nodes-1k',
+    () =>
+      measure(
+        'pods-10k-nodes-1k',
+        1000,
+        10000,
+        () => new Cluster({ seed: 1, nodes: workers(1000) }),
+        (c) => {
+          c.apply(deployment('web', 10000));
+          untilRunning(c, 10000, 1_800_000);
+        },
+      ),
+  ],
+  [
+    'scheduler-nodes-5k',
+    () =>
+      measure(
+        'scheduler-nodes-5k',
+        5000,
+        10000,
+        () => quietScheduler(new Cluster({ seed: 1, nodes: workers(5000) })),
+        (c) => {
+          c.apply(deployment('web', 10000));
+          untilRunning(c, 10000, 3_600_000);
+        },
+      ),
+  ],
 ];
 if (big || child === 'pods-150k-nodes-5k') {
-  cases.push(['pods-150k-nodes-5k', () => measure('pods-150k-nodes-5k', 5000, 150000, () => quietScheduler(new Cluster({ seed: 1, nodes: workers(5000), relayCapacity: 10_000 })), (c) => {
-    for (let i = 0; i < 15; i++) c.apply(deployment(`web-${i}`, 10000));
-    untilRunning(c, 150000, 7_200_000);
-  })]);
+  cases.push([
+    'pods-150k-nodes-5k',
+    () =>
+      measure(
+        'pods-150k-nodes-5k',
+        5000,
+        150000,
+        () => quietScheduler(new Cluster({ seed: 1, nodes: workers(5000), relayCapacity: 10_000 })),
+        (c) => {
+          for (let i = 0; i < 15; i++) c.apply(deployment(`web-${i}`, 10000));
+          untilRunning(c, 150000, 7_200_000);
+        },
+      ),
+  ]);
 }
 
 /** Cases that take minutes: they run after the peer. */
@@ -190,7 +275,10 @@ function runFresh(name: string): CaseResult {
 
 const README = 'README.md';
 if (readme) {
-  writeFileSync(README, replaceBenchTables(readFileSync(README, 'utf8'), JSON.parse(readFileSync('bench/results.json', 'utf8')) as ReadmeResults));
+  writeFileSync(
+    README,
+    replaceBenchTables(readFileSync(README, 'utf8'), JSON.parse(readFileSync('bench/results.json', 'utf8')) as ReadmeResults),
+  );
   process.stdout.write('rewrote the benchmark tables of README.md from bench/results.json\n');
   process.exit(0);
 }
@@ -250,9 +338,17 @@ process.stdout.write('wrote bench/results.json and the benchmark tables of READM
  * budget (docs/benchmarks.md#budgets) is ≤ 0.01. Null when a run is missing or incomplete.
  */
 function ratios(eng: CaseResult[], peers: PeerResult[] | undefined): Record<string, number | null> {
-  const e = marginalCpuPerPod(eng.find((x) => x.name === 'pods-30-nodes-30'), eng.find((x) => x.name === 'pods-300-nodes-30'));
-  const w = marginalCpuPerPod(peers?.find((x) => x.name === 'webernetes-pods-30-nodes-30'), peers?.find((x) => x.name === 'webernetes-pods-300-nodes-30'));
-  const out: Record<string, number | null> = { cpuPerPodVsWebernetes: e !== undefined && w !== undefined && w > 0 ? Math.round((e / w) * 10000) / 10000 : null };
+  const e = marginalCpuPerPod(
+    eng.find((x) => x.name === 'pods-30-nodes-30'),
+    eng.find((x) => x.name === 'pods-300-nodes-30'),
+  );
+  const w = marginalCpuPerPod(
+    peers?.find((x) => x.name === 'webernetes-pods-30-nodes-30'),
+    peers?.find((x) => x.name === 'webernetes-pods-300-nodes-30'),
+  );
+  const out: Record<string, number | null> = {
+    cpuPerPodVsWebernetes: e !== undefined && w !== undefined && w > 0 ? Math.round((e / w) * 10000) / 10000 : null,
+  };
   if (e !== undefined) out.engineCpuMsPerPod = Math.round(e * 1000) / 1000;
   if (w !== undefined) out.webernetesCpuMsPerPod = Math.round(w * 1000) / 1000;
   return out;

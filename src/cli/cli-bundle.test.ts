@@ -13,7 +13,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'cli-bundle-'));
 
 function run(how: 'tsx' | 'bundle', script: string, args: string[]) {
-  const argv = how === 'tsx' ? ['--import', 'tsx', join(ROOT, `src/cli/${script}.ts`), ...args] : [join(ROOT, 'src/cli/run.mjs'), script, ...args];
+  const argv =
+    how === 'tsx' ? ['--import', 'tsx', join(ROOT, `src/cli/${script}.ts`), ...args] : [join(ROOT, 'src/cli/run.mjs'), script, ...args];
   const r = spawnSync(process.execPath, argv, { cwd: ROOT, encoding: 'utf8', timeout: 180_000, maxBuffer: 64 << 20 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -47,9 +48,13 @@ describe('dist-cli bundle = tsx', () => {
     ['scenario: --help', 'scenario', ['--help']],
     ['bench: an unknown case', 'bench', ['--only', 'nope']],
     ['soak: --runs Infinity', 'soak', ['--runs', 'Infinity']],
-  ])('%s', (_name, script, args) => {
-    const a = run('tsx', script, args);
-    expect(a.stdout + a.stderr).not.toBe('');
-    expect(run('bundle', script, args)).toEqual(a);
-  }, 120_000);
+  ])(
+    '%s',
+    (_name, script, args) => {
+      const a = run('tsx', script, args);
+      expect(a.stdout + a.stderr).not.toBe('');
+      expect(run('bundle', script, args)).toEqual(a);
+    },
+    120_000,
+  );
 });

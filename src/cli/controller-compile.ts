@@ -10,7 +10,10 @@ import { createRequire } from 'node:module';
 import vm from 'node:vm';
 
 interface TranspileApi {
-  transpileModule(input: string, opts: { compilerOptions: Record<string, unknown>; fileName?: string; reportDiagnostics?: boolean }): { outputText: string; diagnostics?: { messageText: unknown }[] };
+  transpileModule(
+    input: string,
+    opts: { compilerOptions: Record<string, unknown>; fileName?: string; reportDiagnostics?: boolean },
+  ): { outputText: string; diagnostics?: { messageText: unknown }[] };
   ScriptTarget: { ES2022: number };
   ModuleKind: { ESNext: number };
 }
@@ -33,5 +36,6 @@ function typescript(): TranspileApi {
 export function compileController(source: string, file: string): string {
   if (!/\.m?ts$/.test(file)) return source;
   const t = typescript();
-  return t.transpileModule(source, { fileName: file, compilerOptions: { target: t.ScriptTarget.ES2022, module: t.ModuleKind.ESNext } }).outputText;
+  return t.transpileModule(source, { fileName: file, compilerOptions: { target: t.ScriptTarget.ES2022, module: t.ModuleKind.ESNext } })
+    .outputText;
 }

@@ -40,7 +40,10 @@ class VmSandbox implements ReconcileSandbox {
 
   private context(): vm.Context & Bridge {
     if (this.ctx) return this.ctx;
-    const ctx = vm.createContext({}, { name: 'user controller', codeGeneration: { strings: true, wasm: false }, microtaskMode: 'afterEvaluate' }) as vm.Context & Bridge;
+    const ctx = vm.createContext(
+      {},
+      { name: 'user controller', codeGeneration: { strings: true, wasm: false }, microtaskMode: 'afterEvaluate' },
+    ) as vm.Context & Bridge;
     ctx.__host = (json: string) => {
       const h = this.host;
       if (!h) return JSON.stringify({ ok: false, error: { code: 500, reason: 'InternalError', message: 'the reconcile has ended' } });
@@ -57,7 +60,11 @@ class VmSandbox implements ReconcileSandbox {
       ctx.__call = { code: call.code, request: call.request };
       RUN.runInContext(ctx, { timeout: this.limitMs });
       const out = ctx.__out;
-      if (!out) host.done({ kind: 'error', message: 'reconcile did not finish: it awaits something that never settles (the sandbox has no timers or network)' });
+      if (!out)
+        host.done({
+          kind: 'error',
+          message: 'reconcile did not finish: it awaits something that never settles (the sandbox has no timers or network)',
+        });
       else if (out.ok) host.done({ kind: 'result', value: out.value });
       else host.done({ kind: 'error', message: out.message });
     } catch (e) {

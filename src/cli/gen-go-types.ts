@@ -28,87 +28,161 @@ const out = fileURLToPath(new URL('../cluster/apimachinery/go-types.generated.ts
 
 /** Fields whose Go type is int64 (k8s.io/api v1.33), by StructName.field. */
 const INT64 = new Set([
-  'ObjectMeta.generation', 'ObjectMeta.deletionGracePeriodSeconds', 'Condition.observedGeneration',
-  'PodSpec.terminationGracePeriodSeconds', 'PodSpec.activeDeadlineSeconds', 'Probe.terminationGracePeriodSeconds',
-  'PodSecurityContext.runAsUser', 'PodSecurityContext.runAsGroup', 'PodSecurityContext.fsGroup', 'PodSecurityContext.supplementalGroups',
-  'SecurityContext.runAsUser', 'SecurityContext.runAsGroup', 'Toleration.tolerationSeconds', 'ServiceAccountTokenProjection.expirationSeconds',
-  'ReplicationControllerStatus.observedGeneration', 'PodCondition.observedGeneration', 'PodStatus.observedGeneration',
-  'DeploymentStatus.observedGeneration', 'ReplicaSetStatus.observedGeneration', 'StatefulSetStatus.observedGeneration',
-  'DaemonSetStatus.observedGeneration', 'ControllerRevision.revision', 'JobSpec.activeDeadlineSeconds', 'CronJobSpec.startingDeadlineSeconds',
-  'HorizontalPodAutoscalerStatus.observedGeneration', 'PodDisruptionBudgetStatus.observedGeneration', 'TokenRequest.expirationSeconds',
+  'ObjectMeta.generation',
+  'ObjectMeta.deletionGracePeriodSeconds',
+  'Condition.observedGeneration',
+  'PodSpec.terminationGracePeriodSeconds',
+  'PodSpec.activeDeadlineSeconds',
+  'Probe.terminationGracePeriodSeconds',
+  'PodSecurityContext.runAsUser',
+  'PodSecurityContext.runAsGroup',
+  'PodSecurityContext.fsGroup',
+  'PodSecurityContext.supplementalGroups',
+  'SecurityContext.runAsUser',
+  'SecurityContext.runAsGroup',
+  'Toleration.tolerationSeconds',
+  'ServiceAccountTokenProjection.expirationSeconds',
+  'ReplicationControllerStatus.observedGeneration',
+  'PodCondition.observedGeneration',
+  'PodStatus.observedGeneration',
+  'DeploymentStatus.observedGeneration',
+  'ReplicaSetStatus.observedGeneration',
+  'StatefulSetStatus.observedGeneration',
+  'DaemonSetStatus.observedGeneration',
+  'ControllerRevision.revision',
+  'JobSpec.activeDeadlineSeconds',
+  'CronJobSpec.startingDeadlineSeconds',
+  'HorizontalPodAutoscalerStatus.observedGeneration',
+  'PodDisruptionBudgetStatus.observedGeneration',
+  'TokenRequest.expirationSeconds',
   'ValidatingAdmissionPolicyStatus.observedGeneration',
 ]);
 
 /** Fields of a named Go type (or []byte), by StructName.field: the whole type expression. */
 const NAMED: Record<string, string> = {
-  'ObjectMeta.uid': 'types.UID=string', 'OwnerReference.uid': 'types.UID=string', 'ObjectReference.uid': 'types.UID=string',
-  'ManagedFieldsEntry.operation': 'v1.ManagedFieldsOperationType=string', 'LabelSelectorRequirement.operator': 'v1.LabelSelectorOperator=string',
+  'ObjectMeta.uid': 'types.UID=string',
+  'OwnerReference.uid': 'types.UID=string',
+  'ObjectReference.uid': 'types.UID=string',
+  'ManagedFieldsEntry.operation': 'v1.ManagedFieldsOperationType=string',
+  'LabelSelectorRequirement.operator': 'v1.LabelSelectorOperator=string',
   'Condition.status': 'v1.ConditionStatus=string',
-  'Container.imagePullPolicy': 'v1.PullPolicy=string', 'Container.terminationMessagePolicy': 'v1.TerminationMessagePolicy=string',
-  'Container.restartPolicy': 'v1.ContainerRestartPolicy=string', 'EphemeralContainer.imagePullPolicy': 'v1.PullPolicy=string',
-  'EphemeralContainer.terminationMessagePolicy': 'v1.TerminationMessagePolicy=string', 'EphemeralContainer.restartPolicy': 'v1.ContainerRestartPolicy=string',
-  'ContainerResizePolicy.resourceName': 'v1.ResourceName=string', 'ContainerResizePolicy.restartPolicy': 'v1.ResourceResizeRestartPolicy=string',
-  'ContainerPort.protocol': 'v1.Protocol=string', 'ServicePort.protocol': 'v1.Protocol=string', 'EndpointPort.protocol': 'v1.Protocol=string',
-  'NetworkPolicyPort.protocol': 'v1.Protocol=string', 'PortStatus.protocol': 'v1.Protocol=string',
-  'PodSpec.restartPolicy': 'v1.RestartPolicy=string', 'PodSpec.dnsPolicy': 'v1.DNSPolicy=string', 'PodSpec.preemptionPolicy': 'v1.PreemptionPolicy=string',
+  'Container.imagePullPolicy': 'v1.PullPolicy=string',
+  'Container.terminationMessagePolicy': 'v1.TerminationMessagePolicy=string',
+  'Container.restartPolicy': 'v1.ContainerRestartPolicy=string',
+  'EphemeralContainer.imagePullPolicy': 'v1.PullPolicy=string',
+  'EphemeralContainer.terminationMessagePolicy': 'v1.TerminationMessagePolicy=string',
+  'EphemeralContainer.restartPolicy': 'v1.ContainerRestartPolicy=string',
+  'ContainerResizePolicy.resourceName': 'v1.ResourceName=string',
+  'ContainerResizePolicy.restartPolicy': 'v1.ResourceResizeRestartPolicy=string',
+  'ContainerPort.protocol': 'v1.Protocol=string',
+  'ServicePort.protocol': 'v1.Protocol=string',
+  'EndpointPort.protocol': 'v1.Protocol=string',
+  'NetworkPolicyPort.protocol': 'v1.Protocol=string',
+  'PortStatus.protocol': 'v1.Protocol=string',
+  'PodSpec.restartPolicy': 'v1.RestartPolicy=string',
+  'PodSpec.dnsPolicy': 'v1.DNSPolicy=string',
+  'PodSpec.preemptionPolicy': 'v1.PreemptionPolicy=string',
   'PodSpec.overhead': 'v1.ResourceList=map[string]resource.Quantity',
-  'ResourceRequirements.limits': 'v1.ResourceList=map[string]resource.Quantity', 'ResourceRequirements.requests': 'v1.ResourceList=map[string]resource.Quantity',
-  'VolumeResourceRequirements.limits': 'v1.ResourceList=map[string]resource.Quantity', 'VolumeResourceRequirements.requests': 'v1.ResourceList=map[string]resource.Quantity',
-  'PersistentVolumeSpec.capacity': 'v1.ResourceList=map[string]resource.Quantity', 'PersistentVolumeClaimStatus.capacity': 'v1.ResourceList=map[string]resource.Quantity',
+  'ResourceRequirements.limits': 'v1.ResourceList=map[string]resource.Quantity',
+  'ResourceRequirements.requests': 'v1.ResourceList=map[string]resource.Quantity',
+  'VolumeResourceRequirements.limits': 'v1.ResourceList=map[string]resource.Quantity',
+  'VolumeResourceRequirements.requests': 'v1.ResourceList=map[string]resource.Quantity',
+  'PersistentVolumeSpec.capacity': 'v1.ResourceList=map[string]resource.Quantity',
+  'PersistentVolumeClaimStatus.capacity': 'v1.ResourceList=map[string]resource.Quantity',
   'PersistentVolumeClaimStatus.allocatedResources': 'v1.ResourceList=map[string]resource.Quantity',
-  'NodeStatus.capacity': 'v1.ResourceList=map[string]resource.Quantity', 'NodeStatus.allocatable': 'v1.ResourceList=map[string]resource.Quantity',
-  'ResourceQuotaSpec.hard': 'v1.ResourceList=map[string]resource.Quantity', 'ResourceQuotaStatus.hard': 'v1.ResourceList=map[string]resource.Quantity',
-  'ResourceQuotaStatus.used': 'v1.ResourceList=map[string]resource.Quantity', 'ContainerStatus.allocatedResources': 'v1.ResourceList=map[string]resource.Quantity',
+  'NodeStatus.capacity': 'v1.ResourceList=map[string]resource.Quantity',
+  'NodeStatus.allocatable': 'v1.ResourceList=map[string]resource.Quantity',
+  'ResourceQuotaSpec.hard': 'v1.ResourceList=map[string]resource.Quantity',
+  'ResourceQuotaStatus.hard': 'v1.ResourceList=map[string]resource.Quantity',
+  'ResourceQuotaStatus.used': 'v1.ResourceList=map[string]resource.Quantity',
+  'ContainerStatus.allocatedResources': 'v1.ResourceList=map[string]resource.Quantity',
   'LimitRangeItem.type': 'v1.LimitType=string',
-  'LimitRangeItem.max': 'v1.ResourceList=map[string]resource.Quantity', 'LimitRangeItem.min': 'v1.ResourceList=map[string]resource.Quantity',
-  'LimitRangeItem.default': 'v1.ResourceList=map[string]resource.Quantity', 'LimitRangeItem.defaultRequest': 'v1.ResourceList=map[string]resource.Quantity',
+  'LimitRangeItem.max': 'v1.ResourceList=map[string]resource.Quantity',
+  'LimitRangeItem.min': 'v1.ResourceList=map[string]resource.Quantity',
+  'LimitRangeItem.default': 'v1.ResourceList=map[string]resource.Quantity',
+  'LimitRangeItem.defaultRequest': 'v1.ResourceList=map[string]resource.Quantity',
   'LimitRangeItem.maxLimitRequestRatio': 'v1.ResourceList=map[string]resource.Quantity',
-  'Toleration.operator': 'v1.TolerationOperator=string', 'Toleration.effect': 'v1.TaintEffect=string', 'Taint.effect': 'v1.TaintEffect=string',
+  'Toleration.operator': 'v1.TolerationOperator=string',
+  'Toleration.effect': 'v1.TaintEffect=string',
+  'Taint.effect': 'v1.TaintEffect=string',
   'NodeSelectorRequirement.operator': 'v1.NodeSelectorOperator=string',
   'TopologySpreadConstraint.whenUnsatisfiable': 'v1.UnsatisfiableConstraintAction=string',
-  'TopologySpreadConstraint.nodeAffinityPolicy': 'v1.NodeInclusionPolicy=string', 'TopologySpreadConstraint.nodeTaintsPolicy': 'v1.NodeInclusionPolicy=string',
-  'ServiceSpec.type': 'v1.ServiceType=string', 'ServiceSpec.sessionAffinity': 'v1.ServiceAffinity=string',
-  'ServiceSpec.externalTrafficPolicy': 'v1.ServiceExternalTrafficPolicy=string', 'ServiceSpec.internalTrafficPolicy': 'v1.ServiceInternalTrafficPolicy=string',
-  'ServiceSpec.ipFamilies': '[]v1.IPFamily=string', 'ServiceSpec.ipFamilyPolicy': 'v1.IPFamilyPolicy=string',
+  'TopologySpreadConstraint.nodeAffinityPolicy': 'v1.NodeInclusionPolicy=string',
+  'TopologySpreadConstraint.nodeTaintsPolicy': 'v1.NodeInclusionPolicy=string',
+  'ServiceSpec.type': 'v1.ServiceType=string',
+  'ServiceSpec.sessionAffinity': 'v1.ServiceAffinity=string',
+  'ServiceSpec.externalTrafficPolicy': 'v1.ServiceExternalTrafficPolicy=string',
+  'ServiceSpec.internalTrafficPolicy': 'v1.ServiceInternalTrafficPolicy=string',
+  'ServiceSpec.ipFamilies': '[]v1.IPFamily=string',
+  'ServiceSpec.ipFamilyPolicy': 'v1.IPFamilyPolicy=string',
   'LoadBalancerIngress.ipMode': 'v1.LoadBalancerIPMode=string',
-  'PersistentVolumeClaimSpec.accessModes': '[]v1.PersistentVolumeAccessMode=string', 'PersistentVolumeClaimSpec.volumeMode': 'v1.PersistentVolumeMode=string',
-  'PersistentVolumeSpec.accessModes': '[]v1.PersistentVolumeAccessMode=string', 'PersistentVolumeSpec.volumeMode': 'v1.PersistentVolumeMode=string',
+  'PersistentVolumeClaimSpec.accessModes': '[]v1.PersistentVolumeAccessMode=string',
+  'PersistentVolumeClaimSpec.volumeMode': 'v1.PersistentVolumeMode=string',
+  'PersistentVolumeSpec.accessModes': '[]v1.PersistentVolumeAccessMode=string',
+  'PersistentVolumeSpec.volumeMode': 'v1.PersistentVolumeMode=string',
   'PersistentVolumeSpec.persistentVolumeReclaimPolicy': 'v1.PersistentVolumeReclaimPolicy=string',
-  'PersistentVolumeClaimStatus.accessModes': '[]v1.PersistentVolumeAccessMode=string', 'PersistentVolumeClaimStatus.phase': 'v1.PersistentVolumeClaimPhase=string',
+  'PersistentVolumeClaimStatus.accessModes': '[]v1.PersistentVolumeAccessMode=string',
+  'PersistentVolumeClaimStatus.phase': 'v1.PersistentVolumeClaimPhase=string',
   'PersistentVolumeStatus.phase': 'v1.PersistentVolumePhase=string',
-  'HostPathVolumeSource.type': 'v1.HostPathType=string', 'EmptyDirVolumeSource.medium': 'v1.StorageMedium=string',
-  'Secret.type': 'v1.SecretType=string', 'Secret.data': 'map[string][]byte', 'ConfigMap.binaryData': 'map[string][]byte',
-  'SecurityContext.procMount': 'v1.ProcMountType=string', 'Capabilities.add': '[]v1.Capability=string', 'Capabilities.drop': '[]v1.Capability=string',
-  'SeccompProfile.type': 'v1.SeccompProfileType=string', 'AppArmorProfile.type': 'v1.AppArmorProfileType=string',
+  'HostPathVolumeSource.type': 'v1.HostPathType=string',
+  'EmptyDirVolumeSource.medium': 'v1.StorageMedium=string',
+  'Secret.type': 'v1.SecretType=string',
+  'Secret.data': 'map[string][]byte',
+  'ConfigMap.binaryData': 'map[string][]byte',
+  'SecurityContext.procMount': 'v1.ProcMountType=string',
+  'Capabilities.add': '[]v1.Capability=string',
+  'Capabilities.drop': '[]v1.Capability=string',
+  'SeccompProfile.type': 'v1.SeccompProfileType=string',
+  'AppArmorProfile.type': 'v1.AppArmorProfileType=string',
   'PodSecurityContext.fsGroupChangePolicy': 'v1.PodFSGroupChangePolicy=string',
-  'PodSecurityContext.supplementalGroupsPolicy': 'v1.SupplementalGroupsPolicy=string', 'PodSecurityContext.seLinuxChangePolicy': 'v1.PodSELinuxChangePolicy=string',
-  'VolumeMount.mountPropagation': 'v1.MountPropagationMode=string', 'VolumeMount.recursiveReadOnly': 'v1.RecursiveReadOnlyMode=string',
-  'PodOS.name': 'v1.OSName=string', 'PodStatus.phase': 'v1.PodPhase=string', 'PodStatus.qosClass': 'v1.PodQOSClass=string',
-  'PodCondition.type': 'v1.PodConditionType=string', 'PodCondition.status': 'v1.ConditionStatus=string',
-  'NamespaceSpec.finalizers': '[]v1.FinalizerName=string', 'NamespaceStatus.phase': 'v1.NamespacePhase=string',
-  'NodeCondition.type': 'v1.NodeConditionType=string', 'NodeCondition.status': 'v1.ConditionStatus=string',
-  'NodeAddress.type': 'v1.NodeAddressType=string', 'NodeStatus.phase': 'v1.NodePhase=string',
-  'DeploymentStrategy.type': 'v1.DeploymentStrategyType=string', 'DeploymentCondition.type': 'v1.DeploymentConditionType=string',
-  'DeploymentCondition.status': 'v1.ConditionStatus=string', 'ReplicaSetCondition.status': 'v1.ConditionStatus=string',
+  'PodSecurityContext.supplementalGroupsPolicy': 'v1.SupplementalGroupsPolicy=string',
+  'PodSecurityContext.seLinuxChangePolicy': 'v1.PodSELinuxChangePolicy=string',
+  'VolumeMount.mountPropagation': 'v1.MountPropagationMode=string',
+  'VolumeMount.recursiveReadOnly': 'v1.RecursiveReadOnlyMode=string',
+  'PodOS.name': 'v1.OSName=string',
+  'PodStatus.phase': 'v1.PodPhase=string',
+  'PodStatus.qosClass': 'v1.PodQOSClass=string',
+  'PodCondition.type': 'v1.PodConditionType=string',
+  'PodCondition.status': 'v1.ConditionStatus=string',
+  'NamespaceSpec.finalizers': '[]v1.FinalizerName=string',
+  'NamespaceStatus.phase': 'v1.NamespacePhase=string',
+  'NodeCondition.type': 'v1.NodeConditionType=string',
+  'NodeCondition.status': 'v1.ConditionStatus=string',
+  'NodeAddress.type': 'v1.NodeAddressType=string',
+  'NodeStatus.phase': 'v1.NodePhase=string',
+  'DeploymentStrategy.type': 'v1.DeploymentStrategyType=string',
+  'DeploymentCondition.type': 'v1.DeploymentConditionType=string',
+  'DeploymentCondition.status': 'v1.ConditionStatus=string',
+  'ReplicaSetCondition.status': 'v1.ConditionStatus=string',
   'ReplicaSetCondition.type': 'v1.ReplicaSetConditionType=string',
-  'StatefulSetSpec.podManagementPolicy': 'v1.PodManagementPolicyType=string', 'StatefulSetUpdateStrategy.type': 'v1.StatefulSetUpdateStrategyType=string',
+  'StatefulSetSpec.podManagementPolicy': 'v1.PodManagementPolicyType=string',
+  'StatefulSetUpdateStrategy.type': 'v1.StatefulSetUpdateStrategyType=string',
   'StatefulSetPersistentVolumeClaimRetentionPolicy.whenDeleted': 'v1.PersistentVolumeClaimRetentionPolicyType=string',
   'StatefulSetPersistentVolumeClaimRetentionPolicy.whenScaled': 'v1.PersistentVolumeClaimRetentionPolicyType=string',
   'DaemonSetUpdateStrategy.type': 'v1.DaemonSetUpdateStrategyType=string',
-  'JobSpec.completionMode': 'v1.CompletionMode=string', 'JobSpec.podReplacementPolicy': 'v1.PodReplacementPolicy=string',
-  'JobCondition.type': 'v1.JobConditionType=string', 'JobCondition.status': 'v1.ConditionStatus=string',
+  'JobSpec.completionMode': 'v1.CompletionMode=string',
+  'JobSpec.podReplacementPolicy': 'v1.PodReplacementPolicy=string',
+  'JobCondition.type': 'v1.JobConditionType=string',
+  'JobCondition.status': 'v1.ConditionStatus=string',
   'PodFailurePolicyRule.action': 'v1.PodFailurePolicyAction=string',
   'PodFailurePolicyOnExitCodesRequirement.operator': 'v1.PodFailurePolicyOnExitCodesOperator=string',
   'CronJobSpec.concurrencyPolicy': 'v1.ConcurrencyPolicy=string',
-  'HTTPIngressPath.pathType': 'v1.PathType=string', 'NetworkPolicySpec.policyTypes': '[]v1.PolicyType=string',
-  'MetricSpec.type': 'v2.MetricSourceType=string', 'MetricStatus.type': 'v2.MetricSourceType=string', 'MetricTarget.type': 'v2.MetricTargetType=string',
-  'ResourceMetricSource.name': 'v1.ResourceName=string', 'ContainerResourceMetricSource.name': 'v1.ResourceName=string',
-  'ResourceMetricStatus.name': 'v1.ResourceName=string', 'ContainerResourceMetricStatus.name': 'v1.ResourceName=string',
-  'HPAScalingPolicy.type': 'v2.HPAScalingPolicyType=string', 'HPAScalingRules.selectPolicy': 'v2.ScalingPolicySelect=string',
+  'HTTPIngressPath.pathType': 'v1.PathType=string',
+  'NetworkPolicySpec.policyTypes': '[]v1.PolicyType=string',
+  'MetricSpec.type': 'v2.MetricSourceType=string',
+  'MetricStatus.type': 'v2.MetricSourceType=string',
+  'MetricTarget.type': 'v2.MetricTargetType=string',
+  'ResourceMetricSource.name': 'v1.ResourceName=string',
+  'ContainerResourceMetricSource.name': 'v1.ResourceName=string',
+  'ResourceMetricStatus.name': 'v1.ResourceName=string',
+  'ContainerResourceMetricStatus.name': 'v1.ResourceName=string',
+  'HPAScalingPolicy.type': 'v2.HPAScalingPolicyType=string',
+  'HPAScalingRules.selectPolicy': 'v2.ScalingPolicySelect=string',
   'HorizontalPodAutoscalerCondition.type': 'v2.HorizontalPodAutoscalerConditionType=string',
   'HorizontalPodAutoscalerCondition.status': 'v1.ConditionStatus=string',
   'PodDisruptionBudgetSpec.unhealthyPodEvictionPolicy': 'v1.UnhealthyPodEvictionPolicyType=string',
-  'StorageClass.reclaimPolicy': 'v1.PersistentVolumeReclaimPolicy=string', 'StorageClass.volumeBindingMode': 'v1.VolumeBindingMode=string',
+  'StorageClass.reclaimPolicy': 'v1.PersistentVolumeReclaimPolicy=string',
+  'StorageClass.volumeBindingMode': 'v1.VolumeBindingMode=string',
   'EndpointSlice.addressType': 'v1.AddressType=string',
 };
 
@@ -162,7 +236,11 @@ function loadModule(dir: string): Module {
   const m: Module = { dir, imports: new Map(), interfaces: new Map(), aliases: new Map() };
   for (const [, names, spec] of text.matchAll(/^import \{([^}]*)\} from "([^"]+)";/gm)) {
     const target = new URL(spec, `file:///${dir}`).pathname.slice(1);
-    for (const n of names.split(',').map((x) => x.trim()).filter(Boolean)) m.imports.set(n, target);
+    for (const n of names
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean))
+      m.imports.set(n, target);
   }
   for (const [, name, body] of text.matchAll(/^export interface (\w+) \{([\s\S]*?)^\}/gm)) {
     const members: [string, string][] = [];
@@ -172,7 +250,10 @@ function loadModule(dir: string): Module {
       if (ch === '{') depth++;
       if (ch === '}') depth--;
       if (ch === ';' && depth === 0) {
-        const mm = cur.trim().replace(/^readonly /, '').match(/^"?([\w$-]+)"?\??:\s*([\s\S]+)$/);
+        const mm = cur
+          .trim()
+          .replace(/^readonly /, '')
+          .match(/^"?([\w$-]+)"?\??:\s*([\s\S]+)$/);
         if (mm) members.push([mm[1], mm[2].replace(/\s+/g, ' ').trim()]);
         cur = '';
       } else cur += ch;
@@ -266,11 +347,22 @@ while (queue.length) {
 
 // every hand-written entry must name a real field (a typo would silently do nothing)
 const seen = new Set([...structs].flatMap(([k, f]) => Object.keys(f).map((x) => `${k.slice(k.lastIndexOf('.') + 1)}.${x}`)));
-for (const w of [...INT64, ...Object.keys(NAMED), ...Object.keys(EXTRA)]) if (!seen.has(w)) console.warn(`note: ${w} is not a field of any served struct`);
+for (const w of [...INT64, ...Object.keys(NAMED), ...Object.keys(EXTRA)])
+  if (!seen.has(w)) console.warn(`note: ${w} is not a field of any served struct`);
 
 const keys = [...structs.keys()].sort();
-const body = keys.map((k) => `  '${k}': '${Object.entries(structs.get(k)!).map(([f, t]) => `${f}:${t}`).join(' ')}',`).join('\n');
-const kindLines = Object.keys(kinds).sort().map((k) => `  '${k}': '${kinds[k]}',`).join('\n');
+const body = keys
+  .map(
+    (k) =>
+      `  '${k}': '${Object.entries(structs.get(k)!)
+        .map(([f, t]) => `${f}:${t}`)
+        .join(' ')}',`,
+  )
+  .join('\n');
+const kindLines = Object.keys(kinds)
+  .sort()
+  .map((k) => `  '${k}': '${kinds[k]}',`)
+  .join('\n');
 const text = `/**
  * GENERATED by \`npm run gen:k8s\` (src/cli/gen-go-types.ts) from kubernetes-types; do not edit.
  * The Go type of every field of every built-in kind the engine serves (k8s.io/api v1.33 field

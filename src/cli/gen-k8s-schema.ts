@@ -60,4 +60,6 @@ schema.title = 'Kubernetes manifest (kubernetes-types 1.30 API types)';
 
 const text = JSON.stringify(schema);
 writeFileSync(out, `${text}\n`);
-console.log(`wrote ${out}: ${kinds.size} kinds, ${Object.keys(defs).length} definitions, ${(text.length / 1024).toFixed(0)} KB in ${Date.now() - started} ms`);
+console.log(
+  `wrote ${out}: ${kinds.size} kinds, ${Object.keys(defs).length} definitions, ${(text.length / 1024).toFixed(0)} KB in ${Date.now() - started} ms`,
+);

@@ -20,7 +20,8 @@ export const diskFS: KustomizeFS = {
       return undefined;
     }
     if (!st.isFile()) return undefined;
-    if (st.size > MAX_FILE_BYTES) throw new KustomizeError(`file ${JSON.stringify(p)} is ${st.size} bytes; the limit is ${formatBytes(MAX_FILE_BYTES)}`);
+    if (st.size > MAX_FILE_BYTES)
+      throw new KustomizeError(`file ${JSON.stringify(p)} is ${st.size} bytes; the limit is ${formatBytes(MAX_FILE_BYTES)}`);
     try {
       return readFileSync(p, 'utf8');
     } catch {

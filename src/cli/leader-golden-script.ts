@@ -19,9 +19,13 @@ export const LEADER_GOLDEN_STEPS: readonly LeaderGoldenStep[] = [
   { line: 'get lease -n kube-system' },
   { line: 'get lease kube-controller-manager -n kube-system -o yaml' },
   { kill: 'control-plane', advanceMs: 5_000, line: 'get lease -n kube-system' },
-  { line: 'get lease -n kube-system -l !apiserver.kubernetes.io/identity -o custom-columns=NAME:.metadata.name,HOLDER:.spec.holderIdentity,RENEWED:.spec.renewTime,TRANSITIONS:.spec.leaseTransitions' },
+  {
+    line: 'get lease -n kube-system -l !apiserver.kubernetes.io/identity -o custom-columns=NAME:.metadata.name,HOLDER:.spec.holderIdentity,RENEWED:.spec.renewTime,TRANSITIONS:.spec.leaseTransitions',
+  },
   { advanceMs: 25_000, line: 'get lease -n kube-system' },
-  { line: 'get lease -n kube-system -l !apiserver.kubernetes.io/identity -o custom-columns=NAME:.metadata.name,HOLDER:.spec.holderIdentity,ACQUIRED:.spec.acquireTime,TRANSITIONS:.spec.leaseTransitions' },
+  {
+    line: 'get lease -n kube-system -l !apiserver.kubernetes.io/identity -o custom-columns=NAME:.metadata.name,HOLDER:.spec.holderIdentity,ACQUIRED:.spec.acquireTime,TRANSITIONS:.spec.leaseTransitions',
+  },
   { line: 'get lease -n kube-system -l apiserver.kubernetes.io/identity=kube-apiserver -L kubernetes.io/hostname' },
   { line: 'get events -n kube-system --field-selector reason=LeaderElection' },
 ];

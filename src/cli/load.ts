@@ -32,7 +32,9 @@ function flag(name: string, def: number): number {
   if (i < 0) return def;
   const v = Number(process.argv[i + 1]);
   if (!Number.isInteger(v) || v < 0 || v > 1_000_000) {
-    process.stderr.write(`error: invalid argument ${JSON.stringify(process.argv[i + 1] ?? '')} for "--${name}" flag: must be an integer from 0 to 1000000\n`);
+    process.stderr.write(
+      `error: invalid argument ${JSON.stringify(process.argv[i + 1] ?? '')} for "--${name}" flag: must be an integer from 0 to 1000000\n`,
+    );
     process.exit(2);
   }
   return v;
@@ -54,7 +56,11 @@ function rssMB(pid: number): number {
 
 const dir = mkdtempSync(join(tmpdir(), 'kube-relay-load-'));
 const kubeconfig = join(dir, 'kubeconfig');
-const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/apiserver.ts'), '--port', '0', '--speed', '10', '--kubeconfig', kubeconfig], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(ROOT, 'src/cli/apiserver.ts'), '--port', '0', '--speed', '10', '--kubeconfig', kubeconfig],
+  { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+);
 const firstLine = await new Promise<string>((ok, fail) => {
   let out = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -75,22 +81,36 @@ function call(method: string, path: string, body?: unknown, contentType = 'appli
   requests++;
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((ok, fail) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers: { Authorization: `Bearer ${token}`, 'User-Agent': 'kubectl/v1.33.1 (load)', ...(text !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const code = res.statusCode ?? 0;
-        codes.set(code, (codes.get(code) ?? 0) + 1);
-        let json: unknown;
-        try {
-          json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          json = undefined;
-        }
-        if (process.env.LOAD_DEBUG && Date.now() - t0 > 500) process.stderr.write(`slow ${method} ${path} ${Date.now() - t0} ms\n`);
-        ok({ code, json });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          'User-Agent': 'kubectl/v1.33.1 (load)',
+          ...(text !== undefined ? { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const code = res.statusCode ?? 0;
+          codes.set(code, (codes.get(code) ?? 0) + 1);
+          let json: unknown;
+          try {
+            json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            json = undefined;
+          }
+          if (process.env.LOAD_DEBUG && Date.now() - t0 > 500) process.stderr.write(`slow ${method} ${path} ${Date.now() - t0} ms\n`);
+          ok({ code, json });
+        });
+      },
+    );
     req.on('error', fail);
     req.end(text);
   });
@@ -112,8 +132,14 @@ await sleep(1000);
 const rssStart = rssMB(child.pid!);
 await call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'load' } });
 await call('POST', '/apis/apps/v1/namespaces/load/deployments', {
-  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'load' },
-  spec: { replicas: 0, selector: { matchLabels: { app: 'load' } }, template: { metadata: { labels: { app: 'load' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'load' },
+  spec: {
+    replicas: 0,
+    selector: { matchLabels: { app: 'load' } },
+    template: { metadata: { labels: { app: 'load' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+  },
 });
 
 // the checking watcher (reads everything)
@@ -121,29 +147,32 @@ const seen = new Map<string, { added: number; deleted: number }>();
 let lastRV = 0;
 let rvRegressions = 0;
 let duplicateAdds = 0;
-const checker = httpRequest({ host: '127.0.0.1', port, path: '/api/v1/namespaces/load/configmaps?watch=1', headers: { Authorization: `Bearer ${token}` } }, (res) => {
-  let buf = '';
-  res.on('data', (c: Buffer) => {
-    buf += c.toString();
-    let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      const ev = JSON.parse(line) as { type: string; object: { metadata: { name: string; resourceVersion: string } } };
-      if (ev.type === 'BOOKMARK' || ev.type === 'ERROR' || !/^c\d+-\d+$/.test(ev.object.metadata.name)) continue;
-      const rv = Number(ev.object.metadata.resourceVersion);
-      if (rv <= lastRV) rvRegressions++;
-      lastRV = rv;
-      const e = seen.get(ev.object.metadata.name) ?? { added: 0, deleted: 0 };
-      if (ev.type === 'ADDED') {
-        if (e.added) duplicateAdds++;
-        e.added++;
+const checker = httpRequest(
+  { host: '127.0.0.1', port, path: '/api/v1/namespaces/load/configmaps?watch=1', headers: { Authorization: `Bearer ${token}` } },
+  (res) => {
+    let buf = '';
+    res.on('data', (c: Buffer) => {
+      buf += c.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        const ev = JSON.parse(line) as { type: string; object: { metadata: { name: string; resourceVersion: string } } };
+        if (ev.type === 'BOOKMARK' || ev.type === 'ERROR' || !/^c\d+-\d+$/.test(ev.object.metadata.name)) continue;
+        const rv = Number(ev.object.metadata.resourceVersion);
+        if (rv <= lastRV) rvRegressions++;
+        lastRV = rv;
+        const e = seen.get(ev.object.metadata.name) ?? { added: 0, deleted: 0 };
+        if (ev.type === 'ADDED') {
+          if (e.added) duplicateAdds++;
+          e.added++;
+        }
+        if (ev.type === 'DELETED') e.deleted++;
+        seen.set(ev.object.metadata.name, e);
       }
-      if (ev.type === 'DELETED') e.deleted++;
-      seen.set(ev.object.metadata.name, e);
-    }
-  });
-});
+    });
+  },
+);
 checker.end();
 
 const idle: Socket[] = [];
@@ -169,7 +198,12 @@ let failures = 0;
 async function client(id: number): Promise<void> {
   for (let round = 0; running(); round++) {
     const name = `c${id}-${round}`;
-    const c = await call('POST', '/api/v1/namespaces/load/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { round: String(round), pad: 'x'.repeat(2000) } });
+    const c = await call('POST', '/api/v1/namespaces/load/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name },
+      data: { round: String(round), pad: 'x'.repeat(2000) },
+    });
     if (c.code === 429) {
       await sleep(1000);
       continue;
@@ -180,7 +214,12 @@ async function client(id: number): Promise<void> {
     }
     created++;
     await call('GET', `/api/v1/namespaces/load/configmaps/${name}`);
-    await call('PATCH', `/api/v1/namespaces/load/configmaps/${name}?fieldManager=load`, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  applied: "yes"\n`, 'application/apply-patch+yaml');
+    await call(
+      'PATCH',
+      `/api/v1/namespaces/load/configmaps/${name}?fieldManager=load`,
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  applied: "yes"\n`,
+      'application/apply-patch+yaml',
+    );
     for (;;) {
       const d = await call('DELETE', `/api/v1/namespaces/load/configmaps/${name}`);
       if (d.code === 200) {
@@ -202,7 +241,12 @@ async function client(id: number): Promise<void> {
 
 async function scaler(): Promise<void> {
   for (let i = 0; running(); i++) {
-    await call('PATCH', '/apis/apps/v1/namespaces/load/deployments/load/scale', { spec: { replicas: i % 2 ? 0 : 30 } }, 'application/merge-patch+json');
+    await call(
+      'PATCH',
+      '/apis/apps/v1/namespaces/load/deployments/load/scale',
+      { spec: { replicas: i % 2 ? 0 : 30 } },
+      'application/merge-patch+json',
+    );
     await sleep(5000);
   }
 }
@@ -212,7 +256,9 @@ clearInterval(sampler);
 await sleep(2000);
 const rssEnd = rssMB(child.pid!);
 const info = (await call('GET', '/kube-relay/v1/info')).json;
-const left = (await call('GET', '/api/v1/namespaces/load/configmaps')).json.items.filter((o: { metadata: { name: string } }) => /^c\d+-\d+$/.test(o.metadata.name)).length;
+const left = (await call('GET', '/api/v1/namespaces/load/configmaps')).json.items.filter((o: { metadata: { name: string } }) =>
+  /^c\d+-\d+$/.test(o.metadata.name),
+).length;
 checker.destroy();
 for (const s of idle) s.destroy();
 agent.destroy();

@@ -57,5 +57,10 @@ export const DESCRIBE_COMMANDS = [
   'create -f src/examples/real/node-exporter-daemonset.yaml',
 ];
 
-await recordFrozenGoldens({ objects: readFileSync(join(ROOT, OBJECTS), 'utf8'), commands: DESCRIBE_COMMANDS, out: 'src/server/testdata/describe.txt', title: `kubectl describe of each kind in ${OBJECTS}, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-describe-goldens.ts; real kubectl)`, port });
-
+await recordFrozenGoldens({
+  objects: readFileSync(join(ROOT, OBJECTS), 'utf8'),
+  commands: DESCRIBE_COMMANDS,
+  out: 'src/server/testdata/describe.txt',
+  title: `kubectl describe of each kind in ${OBJECTS}, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-describe-goldens.ts; real kubectl)`,
+  port,
+});

@@ -20,7 +20,10 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 function run(kubeconfig: string, line: string): Promise<GoldenBlock> {
   return new Promise((done) => {
-    const p = spawn('kubectl', splitArgs(line), { cwd: ROOT, env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') } });
+    const p = spawn('kubectl', splitArgs(line), {
+      cwd: ROOT,
+      env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') },
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -33,7 +36,13 @@ function run(kubeconfig: string, line: string): Promise<GoldenBlock> {
  * Records `commands` (kubectl argv as one line each) into `out` (a path under the repo).
  * @throws Error when `objects` do not apply.
  */
-export async function recordFrozenGoldens(opts: { objects: string; commands: readonly string[]; out: string; title: string; port: number }): Promise<void> {
+export async function recordFrozenGoldens(opts: {
+  objects: string;
+  commands: readonly string[];
+  out: string;
+  title: string;
+  port: number;
+}): Promise<void> {
   const cluster = new Cluster();
   const applied = cluster.kubectl('apply -f -', opts.objects);
   if (applied.exitCode) throw new Error(applied.error ?? 'apply failed');

@@ -32,11 +32,17 @@ interface Step {
   cwd?: string;
 }
 
-const k = (line: string, stopAfterMs?: number): Step => ({ args: (line.match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'(.*)'$/, '$1')), stopAfterMs });
+const k = (line: string, stopAfterMs?: number): Step => ({
+  args: (line.match(/'[^']*'|\S+/g) ?? []).map((a) => a.replace(/^'(.*)'$/, '$1')),
+  stopAfterMs,
+});
 
 function run(kubeconfig: string, step: Step): Promise<GoldenBlock> {
   return new Promise((done) => {
-    const p = spawn('kubectl', step.args, { cwd: step.cwd ?? ROOT, env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') } });
+    const p = spawn('kubectl', step.args, {
+      cwd: step.cwd ?? ROOT,
+      env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') },
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -45,7 +51,11 @@ function run(kubeconfig: string, step: Step): Promise<GoldenBlock> {
     p.on('close', (code) => {
       if (timer) clearTimeout(timer);
       const shown = step.args.map((a) => (/[\s{}"]/.test(a) ? `'${a}'` : a)).join(' ');
-      done({ args: step.stopAfterMs ? `${shown}   # stopped after ${step.stopAfterMs / 1000} s` : shown, output: normalise(out + err), exitCode: step.stopAfterMs ? 0 : (code ?? 0) });
+      done({
+        args: step.stopAfterMs ? `${shown}   # stopped after ${step.stopAfterMs / 1000} s` : shown,
+        output: normalise(out + err),
+        exitCode: step.stopAfterMs ? 0 : (code ?? 0),
+      });
     });
   });
 }
@@ -66,7 +76,10 @@ async function session(name: string, title: string, steps: Step[]): Promise<void
   } finally {
     await srv.close();
   }
-  writeFileSync(join(OUT, `${name}.txt`), formatTranscript(`${title} (recorded by npm run goldens:kubectl; real kubectl, simulated clock ×${SPEED})`, blocks));
+  writeFileSync(
+    join(OUT, `${name}.txt`),
+    formatTranscript(`${title} (recorded by npm run goldens:kubectl; real kubectl, simulated clock ×${SPEED})`, blocks),
+  );
 }
 
 const PEEKCART = 'src/scenarios/peekcart.yaml';
@@ -121,7 +134,9 @@ const WORKLOADS: Step[] = [
 ];
 
 function realManifests(serverSide: boolean): Step[] {
-  const files = readdirSync(REAL).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(REAL)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   // kubectl is given `manifests/real/FILE` (the path the transcripts show): run it where
   // `manifests` links to the folder holding real/
   const cwd = mkdtempSync(join(tmpdir(), 'kube-relay-real-'));
@@ -132,8 +147,16 @@ function realManifests(serverSide: boolean): Step[] {
 const only = process.argv.slice(2);
 const sessions: [string, string, Step[]][] = [
   ['seed-story', 'The seed story with real kubectl: apply peekcart, power node-2 off, watch the replacement', SEED],
-  ['workloads', 'Real kubectl verbs against the engine: scale, rollout, wait, logs, cordon, drain, delete, explain, server-side apply, apply -k', WORKLOADS],
+  [
+    'workloads',
+    'Real kubectl verbs against the engine: scale, rollout, wait, logs, cordon, drain, delete, explain, server-side apply, apply -k',
+    WORKLOADS,
+  ],
   ['real-manifests-client-side', 'kubectl apply -f of every file in src/examples/real (one server, in file order)', realManifests(false)],
-  ['real-manifests-server-side', 'kubectl apply --server-side -f of every file in src/examples/real (one fresh server, in file order)', realManifests(true)],
+  [
+    'real-manifests-server-side',
+    'kubectl apply --server-side -f of every file in src/examples/real (one fresh server, in file order)',
+    realManifests(true),
+  ],
 ];
 for (const [name, title, steps] of sessions) if (!only.length || only.includes(name)) await session(name, title, steps);

@@ -20,7 +20,10 @@ const port = Number(process.argv[2] ?? 0);
 
 function run(kubeconfig: string, line: string): Promise<GoldenBlock> {
   return new Promise((done) => {
-    const p = spawn('kubectl', splitArgs(line), { cwd: ROOT, env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') } });
+    const p = spawn('kubectl', splitArgs(line), {
+      cwd: ROOT,
+      env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') },
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -44,4 +47,10 @@ try {
 } finally {
   await srv.close();
 }
-writeFileSync(join(ROOT, 'src/server/testdata/leader-election.txt'), formatTranscript('real kubectl v1.32 against an HA control plane (npx tsx src/cli/record-leader-goldens.ts): the leaders\' node killed, the Lease held until it expires, a standby takes over', blocks));
+writeFileSync(
+  join(ROOT, 'src/server/testdata/leader-election.txt'),
+  formatTranscript(
+    "real kubectl v1.32 against an HA control plane (npx tsx src/cli/record-leader-goldens.ts): the leaders' node killed, the Lease held until it expires, a standby takes over",
+    blocks,
+  ),
+);

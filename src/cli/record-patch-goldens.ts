@@ -11,5 +11,11 @@ import { recordFrozenGoldens } from './record-frozen-goldens';
 
 const port = Number(process.argv[2] ?? 0);
 
-await recordFrozenGoldens({ objects: PATCH_OBJECTS, commands: PATCH_COMMANDS, out: 'src/server/testdata/patch.txt', title: 'kubectl patch against src/cluster/kubectl/cmd/patch-fixture.ts, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-patch-goldens.ts; real kubectl)', port });
-
+await recordFrozenGoldens({
+  objects: PATCH_OBJECTS,
+  commands: PATCH_COMMANDS,
+  out: 'src/server/testdata/patch.txt',
+  title:
+    'kubectl patch against src/cluster/kubectl/cmd/patch-fixture.ts, applied in-process and settled 600 s, clock frozen (recorded by src/cli/record-patch-goldens.ts; real kubectl)',
+  port,
+});

@@ -47,7 +47,10 @@ export const SECURITY_STEPS = [
 function kubectl(kubeconfig: string, line: string): Promise<GoldenBlock> {
   const args = line.split(' ');
   return new Promise((done) => {
-    const p = spawn('kubectl', args, { cwd: FILES, env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') } });
+    const p = spawn('kubectl', args, {
+      cwd: FILES,
+      env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') },
+    });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -69,4 +72,10 @@ try {
 } finally {
   await srv.close();
 }
-writeFileSync(join(ROOT, 'src/server/testdata/security.txt'), formatTranscript('Hostile requests with real kubectl: path names, raw bodies of the wrong kind, bad query parameters, a wrong token, impersonation (recorded by src/cli/record-security-goldens.ts)', blocks));
+writeFileSync(
+  join(ROOT, 'src/server/testdata/security.txt'),
+  formatTranscript(
+    'Hostile requests with real kubectl: path names, raw bodies of the wrong kind, bad query parameters, a wrong token, impersonation (recorded by src/cli/record-security-goldens.ts)',
+    blocks,
+  ),
+);

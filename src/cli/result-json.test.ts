@@ -10,7 +10,19 @@ const collect = (v: unknown, depth?: number, chunk?: number) => {
 
 describe('writeJSON', () => {
   it.each([
-    ['a scenario result shape', { kubernetesVersion: 'v1.33', steps: [{ index: 0, results: [{ object: 'configmap/a', warnings: [] }], error: null }], snapshots: [], final: { objects: [{ metadata: { name: 'a', labels: {} } }], events: [] }, relay: [{ seq: 1, cause: null }, { seq: 2, cause: 1 }] }],
+    [
+      'a scenario result shape',
+      {
+        kubernetesVersion: 'v1.33',
+        steps: [{ index: 0, results: [{ object: 'configmap/a', warnings: [] }], error: null }],
+        snapshots: [],
+        final: { objects: [{ metadata: { name: 'a', labels: {} } }], events: [] },
+        relay: [
+          { seq: 1, cause: null },
+          { seq: 2, cause: 1 },
+        ],
+      },
+    ],
     ['undefined fields are left out, undefined list items are null', { a: undefined, b: [undefined, 1], c: { d: undefined } }],
     ['dates and other toJSON values', { t: new Date(0), n: [new Date(1)] }],
     ['scalars at the top', 'text'],
@@ -31,7 +43,14 @@ describe('writeJSON', () => {
 
 describe('writeJSON compact (indent 0, what npm run scenario prints without --pretty)', () => {
   it.each([
-    ['a scenario result shape', { kubernetesVersion: 'v1.33', steps: [{ index: 0, results: [{ object: 'configmap/a', warnings: [] }], error: null }], relay: [{ seq: 1, cause: null, summary: 'a → b · c — d' }] }],
+    [
+      'a scenario result shape',
+      {
+        kubernetesVersion: 'v1.33',
+        steps: [{ index: 0, results: [{ object: 'configmap/a', warnings: [] }], error: null }],
+        relay: [{ seq: 1, cause: null, summary: 'a → b · c — d' }],
+      },
+    ],
     ['undefined fields are left out, undefined list items are null', { a: undefined, b: [undefined, 1], c: { d: undefined } }],
     ['dates, empty containers, escapes', { t: new Date(0), a: [], b: {}, c: [[]], 'k"\n': 'v\u2028\t"' }],
   ])('%s', (_name, v) => {

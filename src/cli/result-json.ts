@@ -14,7 +14,9 @@ function leaf(v: unknown, depth: number, indent: number): string {
 }
 
 const isPlain = (v: unknown): v is Record<string, unknown> | unknown[] =>
-  typeof v === 'object' && v !== null && (Array.isArray(v) || (Object.getPrototypeOf(v) === Object.prototype && typeof (v as { toJSON?: unknown }).toJSON !== 'function'));
+  typeof v === 'object' &&
+  v !== null &&
+  (Array.isArray(v) || (Object.getPrototypeOf(v) === Object.prototype && typeof (v as { toJSON?: unknown }).toJSON !== 'function'));
 
 function skipped(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';

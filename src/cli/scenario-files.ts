@@ -90,9 +90,13 @@ export function checkScenarioFiles(sc: Scenario, base: string): void {
       try {
         const p = resolve(base, path);
         const st = statSync(p);
-        if (st.isDirectory()) throw new FileError(`${JSON.stringify(path)} is a folder, not a file${s.kind === 'applyFile' ? ' (use applyKustomize for a kustomization)' : ''}`);
+        if (st.isDirectory())
+          throw new FileError(
+            `${JSON.stringify(path)} is a folder, not a file${s.kind === 'applyFile' ? ' (use applyKustomize for a kustomization)' : ''}`,
+          );
         if (!st.isFile()) throw new FileError(`${JSON.stringify(path)} is not a regular file`);
-        if (st.size > MAX_FILE_BYTES) throw new FileError(`${JSON.stringify(path)} is ${st.size} bytes; the limit is ${formatBytes(MAX_FILE_BYTES)}`);
+        if (st.size > MAX_FILE_BYTES)
+          throw new FileError(`${JSON.stringify(path)} is ${st.size} bytes; the limit is ${formatBytes(MAX_FILE_BYTES)}`);
       } catch (e) {
         throw new ScenarioError(`${where}: ${(e instanceof FileError ? e : openError(e, path)).message}`);
       }
@@ -103,10 +107,20 @@ export function checkScenarioFiles(sc: Scenario, base: string): void {
       } catch (e) {
         throw new ScenarioError(`${where}: ${openError(e, s.path).message}`);
       }
-      if (!st.isDirectory()) throw new ScenarioError(`${where}: ${JSON.stringify(s.path)} is not a folder (applyKustomize takes a kustomization folder, as kubectl apply -k)`);
+      if (!st.isDirectory())
+        throw new ScenarioError(
+          `${where}: ${JSON.stringify(s.path)} is not a folder (applyKustomize takes a kustomization folder, as kubectl apply -k)`,
+        );
       // render it once now, so a broken kustomization is a file error (kustomize's message)
       const out = kustomizeOutput(diskFS, resolve(base, s.path));
-      if (out.code !== 0) throw new ScenarioError(`${where}: ${out.stderr.trim().split('\n').pop()!.replace(/^error: /, '')}`);
+      if (out.code !== 0)
+        throw new ScenarioError(
+          `${where}: ${out.stderr
+            .trim()
+            .split('\n')
+            .pop()!
+            .replace(/^error: /, '')}`,
+        );
     }
   });
 }

@@ -38,7 +38,8 @@ export function scenarioMain(argv: readonly string[], io: CliIO): number {
     return 0;
   }
   if (args.positional.length === 0) throw new UsageError('a scenario file is required');
-  if (args.positional.length > 1) throw new UsageError(`one scenario file at a time (got ${args.positional.length}: ${args.positional.join(' ')})`);
+  if (args.positional.length > 1)
+    throw new UsageError(`one scenario file at a time (got ${args.positional.length}: ${args.positional.join(' ')})`);
   const file = args.positional[0];
   const out = outputPathFlag(args, 'out');
   const mermaid = outputPathFlag(args, 'mermaid');

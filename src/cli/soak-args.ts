@@ -18,7 +18,10 @@ export interface SoakArgs {
 
 /** @throws UsageError `invalid argument "abc" for "--runs" flag: must be an integer from 1 to 10000000` */
 export function parseSoakArgs(argv: readonly string[]): SoakArgs {
-  const args = parseArgs(argv.filter((a) => a !== '--'), { runs: 'value', seed: 'value', 'max-actions': 'value' });
+  const args = parseArgs(
+    argv.filter((a) => a !== '--'),
+    { runs: 'value', seed: 'value', 'max-actions': 'value' },
+  );
   if (args.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(args.positional[0])}`);
   return {
     runs: intFlag(args, 'runs', 10_000, 1, 10_000_000),

@@ -1,7 +1,7 @@
 /**
  * `npm test`: every test this project has, in the order CI runs them. Installs Debian's
  * Chromium when /usr/bin/chromium is missing (Playwright's own browser download does not work
- * offline), then: type-check, lint, unit tests (Vitest), production build, end-to-end tests
+ * offline), then: type-check, lint, formatting (Prettier), unit tests (Vitest), production build, end-to-end tests
  * (Playwright driving Chromium against `vite preview`). Stops at the first failure, exit 1.
  * The last line is the plain "N passed, N failed" summary.
  */
@@ -12,7 +12,12 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { ok: boolean; out: string } {
   process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   process.stdout.write(r.stdout ?? '');
   return { ok: r.status === 0, out: r.stdout ?? '' };
 }
@@ -45,11 +50,18 @@ ensureChromium();
 const stages: [string, string, string[], NodeJS.ProcessEnv?][] = [
   ['typecheck', 'npx', ['tsc', '-b']],
   ['lint', 'npx', ['oxlint', '--deny-warnings', 'src', 'e2e', 'e2e-bench']],
+  // the formatter (.prettierrc.json; .prettierignore lists what stays as written): `npm run format` fixes it
+  ['format', 'npx', ['prettier', '--check', '.']],
   ['unit', 'npx', ['vitest', 'run', '--reporter=default']],
   ['build', 'npx', ['vite', 'build']],
   ['e2e', 'npx', ['playwright', 'test', '--reporter=list'], { CHROMIUM_PATH: chromium, CI: process.env.CI ?? '1' }],
   // the browser attached to `npm run apiserver` (its own apiserver + preview servers)
-  ['e2e-attach', 'npx', ['playwright', 'test', '-c', 'playwright.attach.config.ts', '--reporter=list'], { CHROMIUM_PATH: chromium, CI: process.env.CI ?? '1' }],
+  [
+    'e2e-attach',
+    'npx',
+    ['playwright', 'test', '-c', 'playwright.attach.config.ts', '--reporter=list'],
+    { CHROMIUM_PATH: chromium, CI: process.env.CI ?? '1' },
+  ],
 ];
 for (const [name, cmd, args, env] of stages) {
   const r = run(name, cmd, args, env);

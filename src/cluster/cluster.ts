@@ -7,7 +7,13 @@
  * Components are wired exactly as in a real cluster: they only watch and write the
  * apiserver; none calls another.
  */
-import { KubernetesServiceController, SystemNamespacesController, kubernetesEndpoints, kubernetesEndpointSlice, kubernetesService } from './controlplane/bootstrap-controller';
+import {
+  KubernetesServiceController,
+  SystemNamespacesController,
+  kubernetesEndpoints,
+  kubernetesEndpointSlice,
+  kubernetesService,
+} from './controlplane/bootstrap-controller';
 import { SimClock, DEFAULT_START_MS, type Deadline } from './sim/clock';
 import { Rng } from './sim/rng';
 import { RelayRecorder } from './relay/recorder';
@@ -181,7 +187,13 @@ export class Cluster {
     this.api.store.listen((ev) => this.onStoreEvent(ev));
 
     this.bootstrap();
-    this.docker = new StandaloneContainers({ now: () => this.clock.now(), rng: this.rng, relay: this.relay, images: this.images, powered: (n) => this.kubelets.get(n)?.powered });
+    this.docker = new StandaloneContainers({
+      now: () => this.clock.now(),
+      rng: this.rng,
+      relay: this.relay,
+      images: this.images,
+      powered: (n) => this.kubelets.get(n)?.powered,
+    });
     this.machines = new MachineController(this.ctx, this.kubelets, this.kubeProxies, (n, on) => {
       this.docker.machinePowered(n, on);
       this.controlPlane.machinePowered(n, on);
@@ -198,12 +210,21 @@ export class Cluster {
     // kube-controller-manager and kube-scheduler start when their instance becomes leader (at
     // once with one candidate); a node list without a control-plane node runs them off-node
     const cpNodes = nodes.filter((n) => n.controlPlane).map((n) => n.name);
-    this.controlPlane = new ControlPlane(this.ctx, cpNodes.length ? cpNodes : ['control-plane'], { 'kube-controller-manager': this.controllerManager, 'kube-scheduler': this.scheduler });
+    this.controlPlane = new ControlPlane(this.ctx, cpNodes.length ? cpNodes : ['control-plane'], {
+      'kube-controller-manager': this.controllerManager,
+      'kube-scheduler': this.scheduler,
+    });
     this.controlPlane.start();
     this.dns = new ClusterDNS(this.ctx);
     this.dns.start();
     this.userControllers = new UserControllers(this.ctx, options.controllerSandbox);
-    this.traffic = new TrafficGenerator({ ctx: this.ctx, dns: this.dns, kubelets: this.kubelets, kubeProxies: this.kubeProxies, ingress: this.controllerManager.ingressNginx });
+    this.traffic = new TrafficGenerator({
+      ctx: this.ctx,
+      dns: this.dns,
+      kubelets: this.kubelets,
+      kubeProxies: this.kubeProxies,
+      ingress: this.controllerManager.ingressNginx,
+    });
     // let the kubelets register and the controllers sync before anyone applies anything
     this.clock.runUntil(options.startMs ?? DEFAULT_START_MS);
     this.lastChangeAt = this.clock.now();
@@ -277,7 +298,10 @@ export class Cluster {
   }
 
   private startKubelet(cfg: NodeConfig): Kubelet {
-    this.ctx.client(users.system('kube-relay')).resource(MACHINE_GROUP, 'machines').create('', machineFor(cfg.name), { summary: `Machine ${cfg.name}: power On` });
+    this.ctx
+      .client(users.system('kube-relay'))
+      .resource(MACHINE_GROUP, 'machines')
+      .create('', machineFor(cfg.name), { summary: `Machine ${cfg.name}: power On` });
     const k = new Kubelet(this.ctx, cfg);
     this.kubelets.set(cfg.name, k);
     k.start();

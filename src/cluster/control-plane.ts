@@ -63,7 +63,10 @@ export interface ControlPlaneInstanceView {
 /** Lease names (resourceName) in kube-system. */
 const LEASE_NAMESPACE = 'kube-system';
 /** Event source.component of each component's leader-election recorder. */
-const EVENT_SOURCE: Record<ElectedComponent, string> = { 'kube-controller-manager': 'kube-controller-manager', 'kube-scheduler': 'default-scheduler' };
+const EVENT_SOURCE: Record<ElectedComponent, string> = {
+  'kube-controller-manager': 'kube-controller-manager',
+  'kube-scheduler': 'default-scheduler',
+};
 
 export class ControlPlane {
   private readonly instances: ControlPlaneInstance[] = [];
@@ -109,7 +112,10 @@ export class ControlPlane {
         inst.elector.stop();
         if (this.leading.get(inst.component) === inst) {
           this.leading.delete(inst.component);
-          this.note(inst, `${inst.participant} down with node ${node}: it stops acting; Lease ${LEASE_NAMESPACE}/${inst.component} is left to expire`);
+          this.note(
+            inst,
+            `${inst.participant} down with node ${node}: it stops acting; Lease ${LEASE_NAMESPACE}/${inst.component} is left to expire`,
+          );
           this.work[inst.component].pause('');
         }
       }
@@ -128,7 +134,13 @@ export class ControlPlane {
     for (const node of this.nodes) {
       const api = this.apiservers.get(node);
       const isDown = this.down.has(node);
-      out.push({ node, component: 'kube-apiserver', participant: this.participant('kube-apiserver', node), identity: api?.holderIdentity ?? '', role: isDown ? 'down' : 'active' });
+      out.push({
+        node,
+        component: 'kube-apiserver',
+        participant: this.participant('kube-apiserver', node),
+        identity: api?.holderIdentity ?? '',
+        role: isDown ? 'down' : 'active',
+      });
       for (const component of ['kube-controller-manager', 'kube-scheduler'] as const) {
         const inst = this.instances.find((i) => i.node === node && i.component === component);
         const role: InstanceRole = isDown || !inst ? 'down' : this.leading.get(component) === inst ? 'leader' : 'standby';
@@ -161,18 +173,30 @@ export class ControlPlane {
     const base = component === 'kube-scheduler' ? users.scheduler() : users.controllerManager();
     const client = this.ctx.client({ ...base, participant });
     const identity = `${node}_${this.ids.uuid()}`;
-    const lock = new LeaseLock(LEASE_NAMESPACE, component, identity, client.resource('coordination.k8s.io', 'leases'), this.ctx.recorder(client, EVENT_SOURCE[component]), (fn) => this.ctx.api.withRng(this.ids, fn));
+    const lock = new LeaseLock(
+      LEASE_NAMESPACE,
+      component,
+      identity,
+      client.resource('coordination.k8s.io', 'leases'),
+      this.ctx.recorder(client, EVENT_SOURCE[component]),
+      (fn) => this.ctx.api.withRng(this.ids, fn),
+    );
     // the callbacks name the instance the elector belongs to
     let inst: ControlPlaneInstance | undefined;
-    const elector = new LeaderElector({
-      lock,
-      ...LEADER_ELECTION_DEFAULTS,
-      participant,
-      callbacks: {
-        onStartedLeading: () => inst && this.startedLeading(inst),
-        onStoppedLeading: () => inst && this.stoppedLeading(inst),
+    const elector = new LeaderElector(
+      {
+        lock,
+        ...LEADER_ELECTION_DEFAULTS,
+        participant,
+        callbacks: {
+          onStartedLeading: () => inst && this.startedLeading(inst),
+          onStoppedLeading: () => inst && this.stoppedLeading(inst),
+        },
       },
-    }, this.ctx.clock, this.ctx.rng.derive(`leader-election/${component}/${node}/${this.boots++}`), this.ctx.relay);
+      this.ctx.clock,
+      this.ctx.rng.derive(`leader-election/${component}/${node}/${this.boots++}`),
+      this.ctx.relay,
+    );
     inst = { node, component, participant, identity, elector };
     this.instances.push(inst);
     inst.elector.run();

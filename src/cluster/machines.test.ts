@@ -6,7 +6,12 @@ describe('Machines (machines.sim.kube-relay.dev)', () => {
   it('every node has a Machine that is On', () => {
     const c = new Cluster({ seed: 1 });
     const ms = c.list('machines.sim.kube-relay.dev');
-    expect(ms.map((m) => `${m.metadata.name}:${m.spec.power}:${m.status?.power}`)).toEqual(['control-plane:On:On', 'node-1:On:On', 'node-2:On:On', 'node-3:On:On']);
+    expect(ms.map((m) => `${m.metadata.name}:${m.spec.power}:${m.status?.power}`)).toEqual([
+      'control-plane:On:On',
+      'node-1:On:On',
+      'node-2:On:On',
+      'node-3:On:On',
+    ]);
     expect(c.kubectl('get machines').output).toBe(
       'NAME            POWER   STATE   AGE\ncontrol-plane   On      On      30s\nnode-1          On      On      30s\nnode-2          On      On      30s\nnode-3          On      On      30s\n',
     );
@@ -32,6 +37,8 @@ describe('Machines (machines.sim.kube-relay.dev)', () => {
     const c = new Cluster({ seed: 1 });
     const rc = c.kubectlClient.resource('sim.kube-relay.dev', 'machines');
     const m = rc.get('', 'node-1', { quiet: true });
-    expect(() => rc.update({ ...m, spec: { power: 'Sleep' } })).toThrow('Machine.sim.kube-relay.dev "node-1" is invalid: spec.power: Unsupported value: "Sleep": supported values: "On", "Off"');
+    expect(() => rc.update({ ...m, spec: { power: 'Sleep' } })).toThrow(
+      'Machine.sim.kube-relay.dev "node-1" is invalid: spec.power: Unsupported value: "Sleep": supported values: "On", "Off"',
+    );
   });
 });

@@ -50,7 +50,7 @@ export const MACHINE_CRD: KObject = {
                 type: 'object',
                 required: ['power'],
                 properties: {
-                  power: { type: 'string', enum: ['On', 'Off'], description: 'Desired power state of the node\'s machine.' },
+                  power: { type: 'string', enum: ['On', 'Off'], description: "Desired power state of the node's machine." },
                 },
               },
               status: {
@@ -117,8 +117,14 @@ export class MachineController {
     const is = k.powered ? 'On' : 'Off';
     if (want !== is) {
       this.ctx.relay.record({
-        from: PARTICIPANT, to: `kubelet/${name}`, kind: 'decision', name,
-        summary: want === 'Off' ? `power off machine ${name}: kubelet, containers and heartbeats stop` : `power on machine ${name}: the kubelet boots`,
+        from: PARTICIPANT,
+        to: `kubelet/${name}`,
+        kind: 'decision',
+        name,
+        summary:
+          want === 'Off'
+            ? `power off machine ${name}: kubelet, containers and heartbeats stop`
+            : `power on machine ${name}: the kubelet boots`,
       });
       const kp = this.kubeProxies.get(name);
       if (want === 'Off') {

@@ -18,7 +18,12 @@ spec:
   c.advance(30_000);
   c.killNode('node-2');
   c.advance(400_000);
-  const hosted = new Set(c.ctx.relay.all().flatMap((h) => [h.from, h.to]).map((p) => p.replace(/\/.*$/, '')));
+  const hosted = new Set(
+    c.ctx.relay
+      .all()
+      .flatMap((h) => [h.from, h.to])
+      .map((p) => p.replace(/\/.*$/, '')),
+  );
   for (const x of c.controllerManager.controllers) if ((x as { name?: string }).name) hosted.add((x as { name: string }).name);
   const outside = new Set(['provisioner', 'coredns', 'kube-proxy', 'kube-apiserver (1h TTL)']);
 
@@ -27,6 +32,14 @@ spec:
   });
 
   it('a Pod is reconciled by every loop that writes Pods', () => {
-    expect(RECONCILERS.Pod).toEqual(expect.arrayContaining(['replicaset-controller', 'node-lifecycle-controller', 'pod-garbage-collector-controller', 'kube-scheduler', 'kubelet']));
+    expect(RECONCILERS.Pod).toEqual(
+      expect.arrayContaining([
+        'replicaset-controller',
+        'node-lifecycle-controller',
+        'pod-garbage-collector-controller',
+        'kube-scheduler',
+        'kubelet',
+      ]),
+    );
   });
 });

@@ -15,8 +15,16 @@ export const RECONCILERS: Readonly<Record<string, readonly string[]>> = {
   // every loop that writes Pods: binds, runs, creates/deletes them for an owner, marks them
   // NotReady with their node, evicts, or cleans up orphans
   Pod: [
-    'kube-scheduler', 'kubelet', 'replicaset-controller', 'statefulset-controller', 'daemonset-controller', 'job-controller',
-    'node-lifecycle-controller', 'taint-eviction-controller', 'pod-garbage-collector-controller', 'garbage-collector-controller',
+    'kube-scheduler',
+    'kubelet',
+    'replicaset-controller',
+    'statefulset-controller',
+    'daemonset-controller',
+    'job-controller',
+    'node-lifecycle-controller',
+    'taint-eviction-controller',
+    'pod-garbage-collector-controller',
+    'garbage-collector-controller',
   ],
   Node: ['kubelet', 'node-lifecycle-controller'],
   Namespace: ['namespace-controller'],

@@ -115,7 +115,8 @@ function splitAPIVersion(apiVersion: string): [string, string] {
  * @throws StatusError 400 (and 415 for protobuf of a kind without a schema).
  */
 export function decodeObjectBody(bytes: Buffer, format: InputFormat, info: ResourceInfo, registry: ResourceRegistry): KObject {
-  const unrecognized = (why: string) => newBadRequest(`the object provided is unrecognized (must be of type ${info.kind}): ${why} (${summarizeData(bytes)})`);
+  const unrecognized = (why: string) =>
+    newBadRequest(`the object provided is unrecognized (must be of type ${info.kind}): ${why} (${summarizeData(bytes)})`);
   let obj: unknown;
   if (format === 'protobuf') {
     obj = decodeKubernetesProtobuf(bytes);
@@ -126,17 +127,23 @@ export function decodeObjectBody(bytes: Buffer, format: InputFormat, info: Resou
       const first = Array.isArray(docs) ? docs[0] : undefined;
       const bad = first?.errors[0];
       if (bad) throw unrecognized(`error converting YAML to JSON: yaml: ${bad.message.split('\n')[0]}`);
-      jsonBytes = Buffer.from(JSON.stringify(first ? first.toJS({ maxAliasCount: 100 }) ?? null : null));
+      jsonBytes = Buffer.from(JSON.stringify(first ? (first.toJS({ maxAliasCount: 100 }) ?? null) : null));
     }
     const syntax = goJSONSyntaxError(jsonBytes);
     if (syntax) throw unrecognized(`couldn't get version/kind; json parse error: ${syntax}`);
     obj = JSON.parse(Buffer.from(jsonBytes).toString('utf8'));
   }
   if (obj === null) obj = {};
-  if (typeof obj !== 'object' || Array.isArray(obj)) throw unrecognized(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(obj)} into Go value of type ${FIND_KIND}`);
+  if (typeof obj !== 'object' || Array.isArray(obj))
+    throw unrecognized(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(obj)} into Go value of type ${FIND_KIND}`,
+    );
   const o = obj as Record<string, unknown>;
   for (const f of ['apiVersion', 'kind'] as const) {
-    if (o[f] !== undefined && o[f] !== null && typeof o[f] !== 'string') throw unrecognized(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(o[f])} into Go struct field .${f} of type string`);
+    if (o[f] !== undefined && o[f] !== null && typeof o[f] !== 'string')
+      throw unrecognized(
+        `couldn't get version/kind; json parse error: json: cannot unmarshal ${goTypeName(o[f])} into Go struct field .${f} of type string`,
+      );
   }
   if (info.custom) return o as unknown as KObject;
   // gvkWithDefaults
@@ -146,12 +153,19 @@ export function decodeObjectBody(bytes: Buffer, format: InputFormat, info: Resou
   if (!version && group === info.group) version = info.version;
   const gv = group ? `${group}/${version}` : version;
   const found = registry.forKind(gv, kind);
-  if (!found) throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${info.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(gv)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+  if (!found)
+    throw newBadRequest(
+      `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${info.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(gv)} in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+    );
   if (kind !== info.kind || (group !== info.group && !sameInternalType(group, info.group, kind))) {
-    throw newBadRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${info.kind}: converting (${externalPackage(group, version)}) ${kind} to (${internalPackage(info.group)}) ${info.kind}: unknown conversion`);
+    throw newBadRequest(
+      `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${info.kind}: converting (${externalPackage(group, version)}) ${kind} to (${internalPackage(info.group)}) ${info.kind}: unknown conversion`,
+    );
   }
   if (group !== info.group || version !== info.version) {
-    throw newBadRequest(`the API version in the data (${gv}) does not match the expected API version (${info.group ? `${info.group}/${info.version}` : info.version})`);
+    throw newBadRequest(
+      `the API version in the data (${gv}) does not match the expected API version (${info.group ? `${info.group}/${info.version}` : info.version})`,
+    );
   }
   return { ...o, apiVersion: gv, kind } as unknown as KObject;
 }

@@ -18,7 +18,11 @@ import { cells, normalise, parseTranscript } from './golden';
 
 /** The servers here take this bearer token (auth.ts); every request carries it. */
 const TOKEN = 'goldens-test-token';
-const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+const fetch = (url: string, init: RequestInit = {}) =>
+  globalThis.fetch(url, {
+    ...init,
+    headers: { Authorization: `Bearer ${TOKEN}`, ...((init.headers as Record<string, string> | undefined) ?? {}) },
+  });
 
 interface Captured {
   args: string;
@@ -78,7 +82,16 @@ describe('kubectl create: protobuf request bodies (testdata/create-protobuf.json
     ['create poddisruptionbudget web-pdb --selector=app=web --min-available=1', 'spec.minAvailable', 1],
     ['create quota q --hard=cpu=2,memory=1Gi,pods=10', 'spec.hard', { cpu: '2', memory: '1Gi', pods: '10' }],
     ['create secret generic s --from-literal=password=s3cr3t', 'data', { password: 'czNjcjN0' }],
-    ['create ingress web --rule=web.example.com/=web:80 --class=nginx', 'spec.rules', [{ host: 'web.example.com', http: { paths: [{ path: '/', pathType: 'Exact', backend: { service: { name: 'web', port: { number: 80 } } } }] } }]],
+    [
+      'create ingress web --rule=web.example.com/=web:80 --class=nginx',
+      'spec.rules',
+      [
+        {
+          host: 'web.example.com',
+          http: { paths: [{ path: '/', pathType: 'Exact', backend: { service: { name: 'web', port: { number: 80 } } } }] },
+        },
+      ],
+    ],
   ])('`kubectl %s`: %s is %j (pointer zeros kept, inline structs inlined)', (args, path, want) => {
     const c = captured.find((x) => x.args === args)!;
     const got = path.split('.').reduce<any>((o, k) => o?.[k], decodeKubernetesProtobuf(Buffer.from(c.body, 'base64')));
@@ -96,9 +109,17 @@ describe('kubectl create against the server (testdata/create.txt)', () => {
   it('creates each object from the protobuf body kubectl sent, and answers what kubectl printed', async () => {
     const printed: string[] = [];
     for (const c of captured) {
-      const r = await fetch(srv.url + c.path, { method: c.method, headers: { 'Content-Type': c.contentType, Accept: 'application/vnd.kubernetes.protobuf,application/json' }, body: Buffer.from(c.body, 'base64') });
+      const r = await fetch(srv.url + c.path, {
+        method: c.method,
+        headers: { 'Content-Type': c.contentType, Accept: 'application/vnd.kubernetes.protobuf,application/json' },
+        body: Buffer.from(c.body, 'base64'),
+      });
       const o = (await r.json()) as { apiVersion: string; kind: string; metadata: { name: string } };
-      expect({ args: c.args, status: r.status, type: r.headers.get('content-type') }).toEqual({ args: c.args, status: 201, type: 'application/json' });
+      expect({ args: c.args, status: r.status, type: r.headers.get('content-type') }).toEqual({
+        args: c.args,
+        status: 201,
+        type: 'application/json',
+      });
       const group = o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : '';
       printed.push(`${o.kind.toLowerCase()}${group}/${o.metadata.name} created\n`);
     }
@@ -112,8 +133,16 @@ describe('kubectl create against the server (testdata/create.txt)', () => {
     const r = await fetch(srv.url + path, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
     const t = (await r.json()) as { columnDefinitions: { name: string; priority: number }[]; rows: { cells: unknown[] }[] };
     const header = t.columnDefinitions.filter((c) => c.priority === 0).map((c) => c.name.toUpperCase());
-    const rows = t.rows.map((row) => row.cells.slice(0, header.length).map((x, i) => (header[i] === 'AGE' ? '<age>' : String(x))).join(' | '));
-    const golden = normalise(blocks.find((b) => b.args === args)!.output).split('\n').filter(Boolean).map(cells);
+    const rows = t.rows.map((row) =>
+      row.cells
+        .slice(0, header.length)
+        .map((x, i) => (header[i] === 'AGE' ? '<age>' : String(x)))
+        .join(' | '),
+    );
+    const golden = normalise(blocks.find((b) => b.args === args)!.output)
+      .split('\n')
+      .filter(Boolean)
+      .map(cells);
     expect({ header, rows }).toEqual({ header: golden[0], rows: golden.slice(1).map((c) => c.join(' | ')) });
     expect(t.rows[0].cells[0]).toBe(name);
   });

@@ -26,7 +26,12 @@ function subresourceShape(info: ResourceInfo, sub: string): { group: string; ver
     case 'log':
       return { group: '', version: 'v1', kind: 'Pod', verbs: ['get'] };
     case 'proxy':
-      return { group: '', version: 'v1', kind: info.kind === 'Node' ? 'NodeProxyOptions' : info.kind === 'Pod' ? 'PodProxyOptions' : 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] };
+      return {
+        group: '',
+        version: 'v1',
+        kind: info.kind === 'Node' ? 'NodeProxyOptions' : info.kind === 'Pod' ? 'PodProxyOptions' : 'ServiceProxyOptions',
+        verbs: ['create', 'delete', 'get', 'patch', 'update'],
+      };
     case 'token':
       return { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] };
     case 'finalize':
@@ -59,7 +64,10 @@ export function groupVersions(reg: ResourceRegistry): { group: string; versions:
  * them in that order within a group.
  */
 export function resourcesAt(reg: ResourceRegistry, group: string, version: string): ResourceInfo[] {
-  return reg.allVersions().filter((i) => i.group === group && i.version === version).sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  return reg
+    .allVersions()
+    .filter((i) => i.group === group && i.version === version)
+    .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
 }
 
 /**
@@ -134,7 +142,14 @@ export function apiResourceList(reg: ResourceRegistry, group: string, version: s
     });
     for (const s of sortedSubresources(i)) {
       const sh = subresourceShape(i, s);
-      resources.push({ name: `${i.resource}/${s}`, singularName: '', namespaced: i.namespaced, ...(sh.group !== group || sh.version !== version ? { group: sh.group, version: sh.version } : {}), kind: sh.kind, verbs: sh.verbs });
+      resources.push({
+        name: `${i.resource}/${s}`,
+        singularName: '',
+        namespaced: i.namespaced,
+        ...(sh.group !== group || sh.version !== version ? { group: sh.group, version: sh.version } : {}),
+        kind: sh.kind,
+        verbs: sh.verbs,
+      });
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };

@@ -27,7 +27,10 @@ function replace(c: Cluster, args: string): { text: string; exitCode: number } {
   const dryRun = args.includes('--dry-run=server');
   try {
     c.api.update(users.kubectl(), info, info.namespaced ? 'default' : '', obj, { dryRun });
-    return { text: `${info.kind.toLowerCase()}${info.group ? `.${info.group}` : ''}/${obj.metadata.name} replaced${dryRun ? ' (server dry run)' : ''}\n`, exitCode: 0 };
+    return {
+      text: `${info.kind.toLowerCase()}${info.group ? `.${info.group}` : ''}/${obj.metadata.name} replaced${dryRun ? ' (server dry run)' : ''}\n`,
+      exitCode: 0,
+    };
   } catch (e) {
     if (!(e instanceof StatusError)) throw e;
     return { text: `${kubectlErrorMessage(e)}\n`, exitCode: 1 };
@@ -51,7 +54,10 @@ describe('API fidelity transcript (testdata/fidelity.txt) replayed by the in-app
   for (const b of GOLDEN) {
     it(`kubectl ${b.args}`, () => {
       const r = inApp(c, b.args);
-      expect({ out: normalise(r.text).replace(/\n+$/, ''), exit: r.exitCode }).toEqual({ out: b.output.replace(/\n+$/, ''), exit: b.exitCode });
+      expect({ out: normalise(r.text).replace(/\n+$/, ''), exit: r.exitCode }).toEqual({
+        out: b.output.replace(/\n+$/, ''),
+        exit: b.exitCode,
+      });
     });
   }
 });

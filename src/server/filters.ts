@@ -53,13 +53,18 @@ export function hostAllowed(hostHeader: string | undefined, bindHost: string, po
 /** 403 for a Host header that names another server. */
 export function newMisdirected(hostHeader: string | undefined, bindHost: string, port: number): StatusError {
   const shown = bindHost.includes(':') ? `[${bindHost}]:${port}` : `${bindHost}:${port}`;
-  return statusError(403, 'Forbidden', `forbidden: the Host header ${JSON.stringify(hostHeader ?? '')} does not name this server (${shown}); refused to protect against DNS rebinding`);
+  return statusError(
+    403,
+    'Forbidden',
+    `forbidden: the Host header ${JSON.stringify(hostHeader ?? '')} does not name this server (${shown}); refused to protect against DNS rebinding`,
+  );
 }
 
 /** WithCORS's allowed methods, headers (plus the app's X-Kube-Relay-Observer) and exposed headers. */
 const CORS_HEADERS = {
   'Access-Control-Allow-Methods': 'POST, GET, OPTIONS, PUT, DELETE, PATCH',
-  'Access-Control-Allow-Headers': 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since, X-Kube-Relay-Observer',
+  'Access-Control-Allow-Headers':
+    'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since, X-Kube-Relay-Observer',
   'Access-Control-Expose-Headers': 'Date, Warning',
   'Access-Control-Allow-Credentials': 'true',
 };

@@ -34,7 +34,10 @@ function normaliseAgeColumns(text: string): string {
     const parts = lines[i].split(/(\s{2,})/);
     const lead = parts[0] === '' ? 2 : 0; // an indented line starts with a separator
     const cellsOf = parts.filter((_, j) => j % 2 === 0).slice(lead ? 1 : 0);
-    if (/^\s*(NAME|LAST SEEN|Type|NAMESPACE|REVISION)\b/.test(lines[i]) && cellsOf.some((c) => /^(AGE|LAST SEEN|Age|DURATION|SINCE)$/.test(c))) {
+    if (
+      /^\s*(NAME|LAST SEEN|Type|NAMESPACE|REVISION)\b/.test(lines[i]) &&
+      cellsOf.some((c) => /^(AGE|LAST SEEN|Age|DURATION|SINCE)$/.test(c))
+    ) {
       ages = cellsOf.flatMap((c, j) => (/^(AGE|LAST SEEN|Age|DURATION|SINCE)$/.test(c) ? [j] : []));
       continue;
     }
@@ -55,7 +58,10 @@ function normaliseAgeColumns(text: string): string {
 export function normalise(text: string): string {
   let t = normaliseAgeColumns(text);
   t = t.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
-  t = t.replace(/(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d [+-]\d{4}/g, '<time>');
+  t = t.replace(
+    /(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d [+-]\d{4}/g,
+    '<time>',
+  );
   t = t.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>');
   t = t.replace(/\(x(\d+) over [^)]*\)/g, '(x$1 over <age>)');
   t = t.replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"').replace(/"resourceVersion": "\d+"/g, '"resourceVersion": "<rv>"');
@@ -65,7 +71,10 @@ export function normalise(text: string): string {
 /** Writes blocks as a transcript. */
 export function formatTranscript(title: string, blocks: GoldenBlock[]): string {
   const parts = [`# ${title}`];
-  for (const b of blocks) parts.push(`$ kubectl ${b.args}\n${b.output}${b.output && !b.output.endsWith('\n') ? '\n' : ''}${b.exitCode ? `[exit ${b.exitCode}]\n` : ''}`);
+  for (const b of blocks)
+    parts.push(
+      `$ kubectl ${b.args}\n${b.output}${b.output && !b.output.endsWith('\n') ? '\n' : ''}${b.exitCode ? `[exit ${b.exitCode}]\n` : ''}`,
+    );
   return `${parts.join('\n')}`;
 }
 

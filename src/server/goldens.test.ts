@@ -16,7 +16,11 @@ import { cells, normalise, parseTranscript, type GoldenBlock } from './golden';
 
 /** The servers here take this bearer token (auth.ts); every request carries it. */
 const TOKEN = 'goldens-test-token';
-const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${TOKEN}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+const fetch = (url: string, init: RequestInit = {}) =>
+  globalThis.fetch(url, {
+    ...init,
+    headers: { Authorization: `Bearer ${TOKEN}`, ...((init.headers as Record<string, string> | undefined) ?? {}) },
+  });
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
@@ -24,19 +28,36 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 /** Resource types the transcripts `get`: API path (namespace default) and kubectl's kind prefix for multi-type gets. */
 const TYPES: Record<string, { path: (all: boolean) => string; prefix: string }> = {
   pods: { path: (a) => (a ? '/api/v1/pods' : '/api/v1/namespaces/default/pods'), prefix: 'pod' },
-  deployments: { path: (a) => (a ? '/apis/apps/v1/deployments' : '/apis/apps/v1/namespaces/default/deployments'), prefix: 'deployment.apps' },
+  deployments: {
+    path: (a) => (a ? '/apis/apps/v1/deployments' : '/apis/apps/v1/namespaces/default/deployments'),
+    prefix: 'deployment.apps',
+  },
   replicasets: { path: () => '/apis/apps/v1/namespaces/default/replicasets', prefix: 'replicaset.apps' },
   services: { path: () => '/api/v1/namespaces/default/services', prefix: 'service' },
   nodes: { path: () => '/api/v1/nodes', prefix: 'node' },
   machines: { path: () => '/apis/sim.kube-relay.dev/v1alpha1/machines', prefix: 'machine.sim.kube-relay.dev' },
 };
-const SINGULAR: Record<string, string> = { pod: 'pods', deployment: 'deployments', replicaset: 'replicasets', service: 'services', node: 'nodes', machine: 'machines' };
+const SINGULAR: Record<string, string> = {
+  pod: 'pods',
+  deployment: 'deployments',
+  replicaset: 'replicasets',
+  service: 'services',
+  node: 'nodes',
+  machine: 'machines',
+};
 
 /** kubectl's table printer (printers/tableprinter.go): upper-cased headers, cells padded, 3 spaces apart. */
 function printTable(headers: string[], rows: string[][]): string {
   const all = [headers, ...rows];
   const widths = headers.map((_, i) => Math.max(...all.map((r) => String(r[i] ?? '').length)));
-  return `${all.map((r) => r.map((c, i) => (i === r.length - 1 ? String(c) : String(c).padEnd(widths[i] + 3))).join('').trimEnd()).join('\n')}\n`;
+  return `${all
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? String(c) : String(c).padEnd(widths[i] + 3)))
+        .join('')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** What the server answers for a `get` block, printed as kubectl would; undefined when the block is not a table get. */
@@ -52,7 +73,10 @@ async function serverTable(url: string, args: string): Promise<string | undefine
   for (const k of kinds) {
     const r = await fetch(`${url}${TYPES[k].path(all)}${name ? `/${name}` : ''}`, { headers: { Accept: TABLE } });
     expect({ args, status: r.status }).toEqual({ args, status: 200 });
-    const t = (await r.json()) as { columnDefinitions: { name: string; priority: number }[]; rows: { cells: unknown[]; object: { metadata: { namespace?: string } } }[] };
+    const t = (await r.json()) as {
+      columnDefinitions: { name: string; priority: number }[];
+      rows: { cells: unknown[]; object: { metadata: { namespace?: string } } }[];
+    };
     const keep = t.columnDefinitions.map((c) => wide || c.priority === 0);
     const headers = [...(all ? ['NAMESPACE'] : []), ...t.columnDefinitions.filter((_, i) => keep[i]).map((c) => c.name.toUpperCase())];
     const rows = t.rows.map((row) => {
@@ -67,8 +91,17 @@ async function serverTable(url: string, args: string): Promise<string | undefine
 
 /** A table as comparable data: header cells and the sorted row cells (normalised). */
 function tableCells(text: string): { header: string[]; rows: string[] } {
-  const lines = normalise(text).split('\n').filter((l) => l.trim());
-  return { header: cells(lines[0]), rows: lines.slice(1).filter((l) => !/^NAME\s/.test(l)).map((l) => cells(l).join(' | ')).sort() };
+  const lines = normalise(text)
+    .split('\n')
+    .filter((l) => l.trim());
+  return {
+    header: cells(lines[0]),
+    rows: lines
+      .slice(1)
+      .filter((l) => !/^NAME\s/.test(l))
+      .map((l) => cells(l).join(' | '))
+      .sort(),
+  };
 }
 
 /** Re-runs a changing command; returns false for read-only ones. */
@@ -81,13 +114,26 @@ async function replay(cluster: Cluster, url: string, b: GoldenBlock): Promise<vo
     cluster.kubectl('apply -f -', kustomizeDir(ROOT + a.slice('apply -k '.length)));
   } else if (a.startsWith('patch machine ')) {
     const m = /^patch machine (\S+) --type=merge -p '(.*)'$/.exec(a)!;
-    const r = await fetch(`${url}/apis/sim.kube-relay.dev/v1alpha1/machines/${m[1]}`, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: m[2] });
+    const r = await fetch(`${url}/apis/sim.kube-relay.dev/v1alpha1/machines/${m[1]}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: m[2],
+    });
     expect(r.status).toBe(200);
   } else if (a.startsWith('run ')) {
     // the Pod `kubectl run NAME --image=I --restart=Never -- ARGS` creates (cmd/run/run.go: label run=NAME, ARGS as args)
     const m = /^run (\S+) --image=(\S+) --restart=Never -- (\S+) (\S+) '(.*)'$/.exec(a)!;
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: m[1], labels: { run: m[1] } }, spec: { restartPolicy: 'Never', containers: [{ name: m[1], image: m[2], args: [m[3], m[4], m[5]] }] } };
-    const r = await fetch(`${url}/api/v1/namespaces/default/pods?fieldManager=kubectl-run`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(pod) });
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: m[1], labels: { run: m[1] } },
+      spec: { restartPolicy: 'Never', containers: [{ name: m[1], image: m[2], args: [m[3], m[4], m[5]] }] },
+    };
+    const r = await fetch(`${url}/api/v1/namespaces/default/pods?fieldManager=kubectl-run`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(pod),
+    });
     expect(r.status).toBe(201);
   } else if (/^(scale|set image|rollout undo|cordon|uncordon|drain|delete) /.test(a)) {
     const r = cluster.kubectl(a);
@@ -114,7 +160,7 @@ describe.each([
     expect(blocks.length).toBeGreaterThan(10);
   });
 
-  it("answers each table `get` with the columns and rows kubectl printed", async () => {
+  it('answers each table `get` with the columns and rows kubectl printed', async () => {
     const compared: string[] = [];
     let drained = '';
     for (const b of blocks) {
@@ -125,7 +171,13 @@ describe.each([
         if (drained && b.args === 'get pods -o wide') {
           // where the evicted Pods land depends on when each eviction arrives (wall time): compare
           // their names, states and that none is on the drained node, not which node or IP they got
-          const loose = (t: { header: string[]; rows: string[] }) => ({ header: t.header, rows: t.rows.map((r) => r.split(' | ')).map((c) => `${c.slice(0, 5).join(' | ')} | ${c[6] === drained ? drained : 'elsewhere'}`).sort() });
+          const loose = (t: { header: string[]; rows: string[] }) => ({
+            header: t.header,
+            rows: t.rows
+              .map((r) => r.split(' | '))
+              .map((c) => `${c.slice(0, 5).join(' | ')} | ${c[6] === drained ? drained : 'elsewhere'}`)
+              .sort(),
+          });
           [want, have] = [loose(want), loose(have)];
         }
         expect({ cmd: b.args, ...have }).toEqual({ cmd: b.args, ...want });
@@ -142,8 +194,36 @@ describe.each([
  * fail are exactly those a real v1.33 cluster also refuses (testdata/README.md says why each).
  */
 describe.each([
-  ['real-manifests-client-side', ['crd-example-with-instance', 'deployment-selector-change-v2', 'hpa-php-apache-legacy', 'kwok-requests-and-limits', 'local-path-pvc-pod', 'metrics-server-kustomize-base-deployment', 'mysql-statefulset-e2e', 'node-exporter-daemonset', 'online-boutique', 'vllm-servicemonitor']],
-  ['real-manifests-server-side', ['crd-example-with-instance', 'deployment-selector-change-v2', 'hpa-php-apache-legacy', 'kwok-requests-and-limits', 'local-path-pvc-pod', 'metrics-server-kustomize-base-deployment', 'mysql-statefulset-e2e', 'node-exporter-daemonset', 'online-boutique', 'vllm-servicemonitor']],
+  [
+    'real-manifests-client-side',
+    [
+      'crd-example-with-instance',
+      'deployment-selector-change-v2',
+      'hpa-php-apache-legacy',
+      'kwok-requests-and-limits',
+      'local-path-pvc-pod',
+      'metrics-server-kustomize-base-deployment',
+      'mysql-statefulset-e2e',
+      'node-exporter-daemonset',
+      'online-boutique',
+      'vllm-servicemonitor',
+    ],
+  ],
+  [
+    'real-manifests-server-side',
+    [
+      'crd-example-with-instance',
+      'deployment-selector-change-v2',
+      'hpa-php-apache-legacy',
+      'kwok-requests-and-limits',
+      'local-path-pvc-pod',
+      'metrics-server-kustomize-base-deployment',
+      'mysql-statefulset-e2e',
+      'node-exporter-daemonset',
+      'online-boutique',
+      'vllm-servicemonitor',
+    ],
+  ],
 ])('golden %s.txt', (name, failing) => {
   const blocks = parseTranscript(readFileSync(new URL(`testdata/${name}.txt`, import.meta.url), 'utf8'));
   it('covers every file and fails only where a real cluster fails', () => {

@@ -9,13 +9,18 @@ import { startServer, type RunningServer } from './server';
 
 let srv: RunningServer;
 /** Every request carries the server's bearer token (auth.ts). */
-const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+const fetch = (url: string, init: RequestInit = {}) =>
+  globalThis.fetch(url, {
+    ...init,
+    headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) },
+  });
 const j = async (path: string, init: RequestInit = {}) => {
   const r = await fetch(srv.url + path, init);
   return { code: r.status, body: (await r.json()) as any, headers: r.headers };
 };
 const cm = (name: string, data: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
-const post = (path: string, body: unknown) => j(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  j(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const patch = (path: string, type: string, body: string) => j(path, { method: 'PATCH', headers: { 'Content-Type': type }, body });
 
 beforeAll(async () => {
@@ -28,7 +33,15 @@ describe('discovery', () => {
   it.each([
     ['/version', (b: any) => `${b.major}.${b.minor} ${b.gitVersion}`, '1.33 v1.33.1'],
     ['/api', (b: any) => `${b.kind} ${b.versions}`, 'APIVersions v1'],
-    ['/apis/apps/v1', (b: any) => b.resources.filter((r: any) => r.name.startsWith('deployments')).map((r: any) => `${r.name}:${r.kind}`).join(' '), 'deployments:Deployment deployments/scale:Scale deployments/status:Deployment'],
+    [
+      '/apis/apps/v1',
+      (b: any) =>
+        b.resources
+          .filter((r: any) => r.name.startsWith('deployments'))
+          .map((r: any) => `${r.name}:${r.kind}`)
+          .join(' '),
+      'deployments:Deployment deployments/scale:Scale deployments/status:Deployment',
+    ],
     ['/apis', (b: any) => b.groups.some((g: any) => g.name === 'sim.kube-relay.dev'), true],
   ])('GET %s', async (path, pick, want) => {
     const r = await j(path);
@@ -37,7 +50,9 @@ describe('discovery', () => {
   });
 
   it('serves aggregated discovery v2 when asked', async () => {
-    const r = await j('/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' } });
+    const r = await j('/apis', {
+      headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' },
+    });
     expect(r.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
     const apps = r.body.items.find((i: any) => i.metadata.name === 'apps');
     const dep = apps.versions[0].resources.find((x: any) => x.resource === 'deployments');
@@ -59,8 +74,20 @@ describe('Status errors', () => {
     ['GET', '/api/v1/namespaces/default/configmaps/nope', 404, 'NotFound', 'configmaps "nope" not found'],
     ['GET', '/apis/apps/v1/namespaces/default/deployments/nope', 404, 'NotFound', 'deployments.apps "nope" not found'],
     ['GET', '/api/v1/nothing', 404, 'NotFound', 'the server could not find the requested resource'],
-    ['PUT', '/api/v1/namespaces/default/configmaps', 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'],
-    ['GET', '/api/v1/pods?fieldSelector=spec.foo%3Dx', 400, 'BadRequest', 'Unable to find "/v1, Resource=pods" that match label selector "", field selector "spec.foo=x": field label not supported: spec.foo'],
+    [
+      'PUT',
+      '/api/v1/namespaces/default/configmaps',
+      405,
+      'MethodNotAllowed',
+      'the server does not allow this method on the requested resource',
+    ],
+    [
+      'GET',
+      '/api/v1/pods?fieldSelector=spec.foo%3Dx',
+      400,
+      'BadRequest',
+      'Unable to find "/v1, Resource=pods" that match label selector "", field selector "spec.foo=x": field label not supported: spec.foo',
+    ],
   ])('%s %s → %i %s', async (method, path, code, reason, message) => {
     const r = await j(path, { method });
     expect([r.code, r.body.kind, r.body.reason, r.body.message]).toEqual([code, 'Status', reason, message]);
@@ -68,7 +95,16 @@ describe('Status errors', () => {
 
   it('answers 409 AlreadyExists with details', async () => {
     const r = await post('/api/v1/namespaces/default/configmaps', cm('page-a'));
-    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'configmaps "page-a" already exists', reason: 'AlreadyExists', details: { name: 'page-a', kind: 'configmaps' }, code: 409 });
+    expect(r.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'configmaps "page-a" already exists',
+      reason: 'AlreadyExists',
+      details: { name: 'page-a', kind: 'configmaps' },
+      code: 409,
+    });
   });
 
   it.each([
@@ -76,7 +112,10 @@ describe('Status errors', () => {
     ['Warn', 201, undefined, '299 - "unknown field \\"spec\\""'],
     ['Ignore', 201, undefined, null],
   ])('fieldValidation=%s', async (fv, code, message, warning) => {
-    const r = await post(`/api/v1/namespaces/default/configmaps?fieldValidation=${fv}`, { ...cm(`fv-${fv.toLowerCase()}`), spec: { x: 1 } });
+    const r = await post(`/api/v1/namespaces/default/configmaps?fieldValidation=${fv}`, {
+      ...cm(`fv-${fv.toLowerCase()}`),
+      spec: { x: 1 },
+    });
     expect(r.code).toBe(code);
     expect(r.body.message).toBe(message);
     expect(r.headers.get('warning')).toBe(warning);
@@ -95,7 +134,11 @@ describe('PATCH', () => {
   });
 
   it('rejects a failing JSON patch test with 422 and a strategic merge of a custom resource with 415', async () => {
-    const t = await patch('/api/v1/namespaces/default/configmaps/page-b', 'application/json-patch+json', '[{"op":"test","path":"/data/k","value":"other"}]');
+    const t = await patch(
+      '/api/v1/namespaces/default/configmaps/page-b',
+      'application/json-patch+json',
+      '[{"op":"test","path":"/data/k","value":"other"}]',
+    );
     expect([t.code, t.body.message, t.body.details]).toEqual([422, 'the server rejected our request due to an error in our request', {}]);
     const m = await patch('/apis/sim.kube-relay.dev/v1alpha1/machines/node-1', 'application/strategic-merge-patch+json', '{}');
     expect([m.code, m.body.reason]).toEqual([415, 'UnsupportedMediaType']);
@@ -103,17 +146,35 @@ describe('PATCH', () => {
 
   it('server-side apply creates, records the manager, and reports conflicts as upstream', async () => {
     const path = '/api/v1/namespaces/default/configmaps/ssa?fieldManager=alice';
-    const a = await patch(path, 'application/apply-patch+yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "1"\n');
+    const a = await patch(
+      path,
+      'application/apply-patch+yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "1"\n',
+    );
     expect(a.code).toBe(201);
-    expect(a.body.metadata.managedFields.map((e: any) => `${e.manager}/${e.operation}:${JSON.stringify(e.fieldsV1)}`)).toEqual(['alice/Apply:{"f:data":{"f:a":{}}}']);
-    const b = await patch('/api/v1/namespaces/default/configmaps/ssa?fieldManager=bob', 'application/apply-patch+yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "2"\n');
+    expect(a.body.metadata.managedFields.map((e: any) => `${e.manager}/${e.operation}:${JSON.stringify(e.fieldsV1)}`)).toEqual([
+      'alice/Apply:{"f:data":{"f:a":{}}}',
+    ]);
+    const b = await patch(
+      '/api/v1/namespaces/default/configmaps/ssa?fieldManager=bob',
+      'application/apply-patch+yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "2"\n',
+    );
     expect([b.code, b.body.message]).toEqual([409, 'Apply failed with 1 conflict: conflict with "alice": .data.a']);
-    const f = await patch('/api/v1/namespaces/default/configmaps/ssa?fieldManager=bob&force=true', 'application/apply-patch+yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "2"\n');
+    const f = await patch(
+      '/api/v1/namespaces/default/configmaps/ssa?fieldManager=bob&force=true',
+      'application/apply-patch+yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  a: "2"\n',
+    );
     expect([f.code, f.body.data.a, f.body.metadata.managedFields.map((e: any) => e.manager).join()]).toEqual([200, '2', 'bob']);
   });
 
   it('dryRun=All changes nothing', async () => {
-    const r = await patch('/api/v1/namespaces/default/configmaps/page-c?dryRun=All', 'application/merge-patch+json', '{"data":{"dry":"yes"}}');
+    const r = await patch(
+      '/api/v1/namespaces/default/configmaps/page-c?dryRun=All',
+      'application/merge-patch+json',
+      '{"data":{"dry":"yes"}}',
+    );
     expect(r.body.data.dry).toBe('yes');
     expect((await j('/api/v1/namespaces/default/configmaps/page-c')).body.data?.dry).toBeUndefined();
   });
@@ -125,7 +186,9 @@ describe('lists', () => {
     let cont = '';
     const remaining: number[] = [];
     do {
-      const r = await j(`/api/v1/namespaces/default/configmaps?labelSelector=&limit=2${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+      const r = await j(
+        `/api/v1/namespaces/default/configmaps?labelSelector=&limit=2${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+      );
       names.push(...r.body.items.map((i: any) => i.metadata.name).filter((n: string) => n.startsWith('page-')));
       if (r.body.metadata.remainingItemCount !== undefined) remaining.push(r.body.metadata.remainingItemCount);
       cont = r.body.metadata.continue ?? '';
@@ -147,17 +210,38 @@ describe('lists', () => {
   it('returns a Table with the columns kubectl prints', async () => {
     const r = await j('/api/v1/nodes', { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
     expect(r.body.kind).toBe('Table');
-    expect(r.body.columnDefinitions.map((c: any) => `${c.name}${c.priority ? '*' : ''}`)).toEqual(['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP*', 'External-IP*', 'OS-Image*', 'Kernel-Version*', 'Container-Runtime*']);
-    expect(r.body.rows.map((x: any) => x.cells.slice(0, 3).join(' '))).toEqual(['control-plane Ready control-plane', 'node-1 Ready <none>', 'node-2 Ready <none>', 'node-3 Ready <none>']);
+    expect(r.body.columnDefinitions.map((c: any) => `${c.name}${c.priority ? '*' : ''}`)).toEqual([
+      'Name',
+      'Status',
+      'Roles',
+      'Age',
+      'Version',
+      'Internal-IP*',
+      'External-IP*',
+      'OS-Image*',
+      'Kernel-Version*',
+      'Container-Runtime*',
+    ]);
+    expect(r.body.rows.map((x: any) => x.cells.slice(0, 3).join(' '))).toEqual([
+      'control-plane Ready control-plane',
+      'node-1 Ready <none>',
+      'node-2 Ready <none>',
+      'node-3 Ready <none>',
+    ]);
   });
 });
 
 describe('watch', () => {
   it('streams the events after a resourceVersion as JSON lines, and ends at timeoutSeconds', async () => {
     const rv = (await j('/api/v1/namespaces/default/configmaps')).body.metadata.resourceVersion;
-    const pending = fetch(`${srv.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&timeoutSeconds=1`).then((r) => r.text());
+    const pending = fetch(`${srv.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&timeoutSeconds=1`).then((r) =>
+      r.text(),
+    );
     await patch('/api/v1/namespaces/default/configmaps/page-d', 'application/merge-patch+json', '{"data":{"w":"1"}}');
-    const lines = (await pending).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await pending)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((e) => `${e.type} ${e.object.metadata.name} ${e.object.data?.w}`)).toEqual(['MODIFIED page-d 1']);
   });
 });

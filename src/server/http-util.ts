@@ -14,16 +14,31 @@ export function answerInYAML(res: ServerResponse): void {
 }
 
 /** Writes a JSON body (YAML when the response was negotiated to it and the type is plain JSON). */
-export function sendJSON(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = []): void {
+export function sendJSON(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  contentType = 'application/json',
+  warnings: string[] = [],
+): void {
   let text: string;
   if (contentType === 'application/json' && yamlResponses.has(res)) {
     text = toYAML(body, { aliasDuplicateObjects: false });
     contentType = 'application/yaml';
   } else text = JSON.stringify(body);
-  const headers: Record<string, string | string[]> = { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-cache, private' };
+  const headers: Record<string, string | string[]> = {
+    'Content-Type': contentType,
+    'Content-Length': String(Buffer.byteLength(text)),
+    'Cache-Control': 'no-cache, private',
+  };
   // warnings set earlier on the response (a deprecated API's, rest.ts) come first, each once
   const prior = res.getHeader('Warning');
-  const all = [...new Set([...(prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)]), ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)])];
+  const all = [
+    ...new Set([
+      ...(prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)]),
+      ...warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    ]),
+  ];
   if (all.length) headers.Warning = all;
   res.writeHead(code, headers);
   res.end(text);
@@ -46,18 +61,45 @@ export function statusError(code: number, reason: string, message: string): Stat
 
 /** 404 for a path nothing serves (the apiserver's NotFound handler). */
 export function notFoundPath(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
 }
 
 /** 405 for a verb a path does not serve. */
 export function methodNotAllowed(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', details: {}, code: 405 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server does not allow this method on the requested resource',
+    reason: 'MethodNotAllowed',
+    details: {},
+    code: 405,
+  });
 }
 
 /** 500 for an unexpected exception (kube-apiserver's panic recovery answers the same way). */
 export function internalError(err: unknown): StatusError {
   const msg = err instanceof Error ? err.message : String(err);
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${msg}`, reason: 'InternalError', details: { causes: [{ reason: '', message: msg }] }, code: 500 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `Internal error occurred: ${msg}`,
+    reason: 'InternalError',
+    details: { causes: [{ reason: '', message: msg }] },
+    code: 500,
+  });
 }
 
 /** Reads the whole request body as bytes. */

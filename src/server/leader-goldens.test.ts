@@ -22,7 +22,10 @@ describe('leader-election transcript (testdata/leader-election.txt) replayed by 
     it(`${s.kill ? `after killing ${s.kill}, ` : ''}${s.advanceMs ? `+${s.advanceMs / 1000} s: ` : ''}kubectl ${s.line}`, () => {
       leaderGoldenActions(c, s);
       const r = c.kubectl(s.line);
-      expect({ out: normalise(`${r.output}${r.error ?? ''}`).replace(/\n+$/, ''), exit: r.exitCode }).toEqual({ out: GOLDEN[i].output.replace(/\n+$/, ''), exit: GOLDEN[i].exitCode });
+      expect({ out: normalise(`${r.output}${r.error ?? ''}`).replace(/\n+$/, ''), exit: r.exitCode }).toEqual({
+        out: GOLDEN[i].output.replace(/\n+$/, ''),
+        exit: GOLDEN[i].exitCode,
+      });
     });
   });
 });

@@ -14,8 +14,30 @@ import { goJSONSyntaxError } from './go-json';
 const COMMON = ['metadata.name', 'metadata.namespace'];
 /** Extra selectable fields, by group/resource. */
 const SELECTABLE: Record<string, string[]> = {
-  pods: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork', 'status.phase', 'status.podIP', 'status.podIPs', 'status.nominatedNodeName'],
-  events: ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid', 'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'],
+  pods: [
+    'spec.nodeName',
+    'spec.restartPolicy',
+    'spec.schedulerName',
+    'spec.serviceAccountName',
+    'spec.hostNetwork',
+    'status.phase',
+    'status.podIP',
+    'status.podIPs',
+    'status.nominatedNodeName',
+  ],
+  events: [
+    'involvedObject.kind',
+    'involvedObject.namespace',
+    'involvedObject.name',
+    'involvedObject.uid',
+    'involvedObject.apiVersion',
+    'involvedObject.resourceVersion',
+    'involvedObject.fieldPath',
+    'reason',
+    'reportingComponent',
+    'source',
+    'type',
+  ],
   nodes: ['spec.unschedulable'],
   namespaces: ['status.phase'],
   secrets: ['type'],
@@ -39,7 +61,9 @@ export function checkFieldSelector(info: ResourceInfo, text: string | undefined)
   for (const r of reqs) {
     if (!ok.has(r.field)) {
       const gv = `${info.group}/${info.version}`; // schema.GroupVersionResource.String(): "/v1" for core
-      throw newBadRequest(`Unable to find "${gv}, Resource=${info.resource}" that match label selector "", field selector "${text}": field label not supported: ${r.field}`);
+      throw newBadRequest(
+        `Unable to find "${gv}, Resource=${info.resource}" that match label selector "", field selector "${text}": field label not supported: ${r.field}`,
+      );
     }
   }
 }
@@ -91,10 +115,16 @@ function decodeContinue(token: string): { rv: string; start: string } {
   const syntax = goJSONSyntaxError(data);
   if (syntax) throw invalidContinue(`: ${syntax}`);
   const j: unknown = JSON.parse(data.toString('utf8'));
-  if (j === null || typeof j !== 'object' || Array.isArray(j)) throw invalidContinue(`: json: cannot unmarshal ${Array.isArray(j) ? 'array' : typeof j === 'string' ? 'string' : typeof j === 'number' ? 'number' : 'bool'} into Go value of type storage.continueToken`);
+  if (j === null || typeof j !== 'object' || Array.isArray(j))
+    throw invalidContinue(
+      `: json: cannot unmarshal ${Array.isArray(j) ? 'array' : typeof j === 'string' ? 'string' : typeof j === 'number' ? 'number' : 'bool'} into Go value of type storage.continueToken`,
+    );
   const c = j as Record<string, unknown>;
   const typeErr = (field: string, want: string, ok: boolean) => {
-    if (!ok) throw invalidContinue(`: json: cannot unmarshal ${Array.isArray(c[field]) ? 'array' : typeof c[field] === 'object' ? 'object' : typeof c[field] === 'boolean' ? 'bool' : typeof c[field]} into Go struct field continueToken.${field} of type ${want}`);
+    if (!ok)
+      throw invalidContinue(
+        `: json: cannot unmarshal ${Array.isArray(c[field]) ? 'array' : typeof c[field] === 'object' ? 'object' : typeof c[field] === 'boolean' ? 'bool' : typeof c[field]} into Go struct field continueToken.${field} of type ${want}`,
+      );
   };
   typeErr('v', 'string', c.v === undefined || c.v === null || typeof c.v === 'string');
   typeErr('rv', 'int64', c.rv === undefined || c.rv === null || (typeof c.rv === 'number' && Number.isInteger(c.rv)));

@@ -25,10 +25,17 @@ function lineText(lines: string[]): string {
 }
 
 /** The container's current status and the kubelet's lines (current or previous run). */
-function containerNow(cluster: Cluster, pod: KObject, container: string, previous: boolean): { running: boolean; containerID?: string; lines: string[] } {
+function containerNow(
+  cluster: Cluster,
+  pod: KObject,
+  container: string,
+  previous: boolean,
+): { running: boolean; containerID?: string; lines: string[] } {
   const statuses: KObject[] = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
   const st = statuses.find((s) => s.name === container);
-  const info = pod.spec?.nodeName ? cluster.kubelets.get(pod.spec.nodeName)?.containerInfo(pod.metadata.namespace ?? '', pod.metadata.name, container)[0] : undefined;
+  const info = pod.spec?.nodeName
+    ? cluster.kubelets.get(pod.spec.nodeName)?.containerInfo(pod.metadata.namespace ?? '', pod.metadata.name, container)[0]
+    : undefined;
   return { running: !!st?.state?.running, containerID: st?.containerID, lines: info ? (previous ? info.previousLogs : info.logs) : [] };
 }
 
@@ -41,7 +48,10 @@ export function podLog(ctx: RequestCtx, t: Target): void {
   const containers: { name: string }[] = pod.spec?.containers ?? [];
   let container = q.get('container') ?? '';
   if (!container) {
-    if (containers.length !== 1) throw newBadRequest(`a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`);
+    if (containers.length !== 1)
+      throw newBadRequest(
+        `a container name must be specified for pod ${pod.metadata.name}, choose one of: [${containers.map((c) => c.name).join(' ')}]`,
+      );
     container = containers[0].name;
   }
   const all = [...(pod.spec?.initContainers ?? []), ...containers] as { name: string }[];
@@ -51,10 +61,12 @@ export function podLog(ctx: RequestCtx, t: Target): void {
   const previous = q.get('previous') === 'true';
   if (!pod.spec?.nodeName || (!previous && (!st || (!st.state?.running && !st.state?.terminated && !st.lastState?.terminated)))) {
     const reason = st?.state?.waiting?.reason ?? 'ContainerCreating';
-    const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
+    const why =
+      reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : reason;
     throw newBadRequest(`container "${container}" in pod "${pod.metadata.name}" is waiting to start: ${why}`);
   }
-  if (previous && !st?.lastState?.terminated) throw newBadRequest(`previous terminated container "${container}" in pod "${pod.metadata.name}" not found`);
+  if (previous && !st?.lastState?.terminated)
+    throw newBadRequest(`previous terminated container "${container}" in pod "${pod.metadata.name}" not found`);
   const now = containerNow(cluster, pod, container, previous);
   let lines = now.lines;
   const tail = q.get('tailLines');

@@ -24,12 +24,28 @@ export type InputFormat = 'json' | 'yaml' | 'protobuf';
 
 /** 415 as negotiation.NewUnsupportedMediaTypeError. */
 export function newUnsupportedMediaType(accepted: string[]): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`, reason: 'UnsupportedMediaType', code: 415 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    reason: 'UnsupportedMediaType',
+    code: 415,
+  });
 }
 
 /** 406 as negotiation.NewNotAcceptableError. */
 export function newNotAcceptable(accepted: string[]): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `only the following media types are accepted: ${accepted.join(', ')}`, reason: 'NotAcceptable', code: 406 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `only the following media types are accepted: ${accepted.join(', ')}`,
+    reason: 'NotAcceptable',
+    code: 406,
+  });
 }
 
 /** mime.ParseMediaType's media type: lower-cased, parameters dropped; undefined when malformed. */

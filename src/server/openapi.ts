@@ -44,14 +44,28 @@ function load(): { defs: Json; kinds: Map<string, Json> } {
 
 /** Strategic-merge patch metadata of a list property, by name (and the schema it sits in). */
 function patchMeta(prop: string, owner: string): Json {
-  const byName = ['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'webhooks'];
-  if (byName.includes(prop)) return { 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': prop === 'volumes' ? 'merge,retainKeys' : 'merge' };
-  if (prop === 'ports' && owner === 'Container') return { 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' };
-  if (prop === 'ports' && owner === 'ServiceSpec') return { 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' };
+  const byName = [
+    'containers',
+    'initContainers',
+    'ephemeralContainers',
+    'volumes',
+    'env',
+    'imagePullSecrets',
+    'resourceClaims',
+    'schedulingGates',
+    'webhooks',
+  ];
+  if (byName.includes(prop))
+    return { 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-patch-strategy': prop === 'volumes' ? 'merge,retainKeys' : 'merge' };
+  if (prop === 'ports' && owner === 'Container')
+    return { 'x-kubernetes-patch-merge-key': 'containerPort', 'x-kubernetes-patch-strategy': 'merge' };
+  if (prop === 'ports' && owner === 'ServiceSpec')
+    return { 'x-kubernetes-patch-merge-key': 'port', 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'volumeMounts') return { 'x-kubernetes-patch-merge-key': 'mountPath', 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'volumeDevices') return { 'x-kubernetes-patch-merge-key': 'devicePath', 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'hostAliases') return { 'x-kubernetes-patch-merge-key': 'ip', 'x-kubernetes-patch-strategy': 'merge' };
-  if (prop === 'topologySpreadConstraints') return { 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' };
+  if (prop === 'topologySpreadConstraints')
+    return { 'x-kubernetes-patch-merge-key': 'topologyKey', 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'ownerReferences') return { 'x-kubernetes-patch-merge-key': 'uid', 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'finalizers' && owner === 'ObjectMeta') return { 'x-kubernetes-patch-strategy': 'merge' };
   if (prop === 'conditions') return { 'x-kubernetes-patch-merge-key': 'type', 'x-kubernetes-patch-strategy': 'merge' };
@@ -81,7 +95,11 @@ function convert(s: unknown, owner: string, refBase: string): any {
     else if (k === 'additionalProperties' && v === false) continue;
     else if (k === 'properties') {
       out.properties = {};
-      for (const [p, ps] of Object.entries(v as Json)) out.properties[p] = p === 'strategy' && owner === 'DeploymentSpec' ? retainKeysProperty(convert(ps, owner, refBase)) : { ...convert(ps, owner, refBase), ...((ps as Json)?.type === 'array' ? patchMeta(p, owner) : {}) };
+      for (const [p, ps] of Object.entries(v as Json))
+        out.properties[p] =
+          p === 'strategy' && owner === 'DeploymentSpec'
+            ? retainKeysProperty(convert(ps, owner, refBase))
+            : { ...convert(ps, owner, refBase), ...((ps as Json)?.type === 'array' ? patchMeta(p, owner) : {}) };
     } else out[k] = convert(v, owner, refBase);
   }
   return out;
@@ -108,7 +126,10 @@ const QUERY = (name: string, description: string) => ({ name, in: 'query', descr
 const WRITE_PARAMS = [
   QUERY('dryRun', 'When present, indicates that modifications should not be persisted.'),
   QUERY('fieldManager', 'fieldManager is a name associated with the actor or entity that is making these changes.'),
-  QUERY('fieldValidation', 'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict'),
+  QUERY(
+    'fieldValidation',
+    'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore - Warn - Strict',
+  ),
 ];
 
 /** The paths of one group-version, with the operations kubectl looks at. */
@@ -203,12 +224,24 @@ export function openAPIV2(cluster: Cluster, req: IncomingMessage, res: ServerRes
   const accept = req.headers.accept ?? '';
   if (accept.includes(PROTO_V2) && !/application\/json|\*\/\*/.test(accept)) {
     const body = openAPIV2Proto();
-    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(body.length), 'Cache-Control': 'no-cache, private' });
+    res.writeHead(200, {
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': String(body.length),
+      'Cache-Control': 'no-cache, private',
+    });
     res.end(body);
     return;
   }
   if (accept && !/json|\*\/\*/.test(accept)) {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: '406: Not Acceptable', reason: 'NotAcceptable', code: 406 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: '406: Not Acceptable',
+      reason: 'NotAcceptable',
+      code: 406,
+    });
   }
   const refBase = '#/definitions/';
   const definitions: Json = {};

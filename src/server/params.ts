@@ -79,22 +79,39 @@ export function parseListQuery(q: URLSearchParams): ListQuery {
   const path = 'resourceVersionMatch';
   if (watch) {
     if (sendInitialEvents !== undefined) {
-      if (resourceVersionMatch !== 'NotOlderThan') errs.push({ type: 'Forbidden', field: path, detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
-      errs.push({ type: 'Forbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' });
+      if (resourceVersionMatch !== 'NotOlderThan')
+        errs.push({ type: 'Forbidden', field: path, detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+      errs.push({
+        type: 'Forbidden',
+        field: 'sendInitialEvents',
+        detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      });
     }
     if (resourceVersionMatch) {
-      if (sendInitialEvents === undefined) errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
-      if (resourceVersionMatch !== 'NotOlderThan') errs.push({ type: 'NotSupported', field: path, value: resourceVersionMatch, supported: ['NotOlderThan'] });
-      if (continueToken) errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch is forbidden when continue is provided' });
+      if (sendInitialEvents === undefined)
+        errs.push({
+          type: 'Forbidden',
+          field: path,
+          detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        });
+      if (resourceVersionMatch !== 'NotOlderThan')
+        errs.push({ type: 'NotSupported', field: path, value: resourceVersionMatch, supported: ['NotOlderThan'] });
+      if (continueToken)
+        errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch is forbidden when continue is provided' });
     }
   } else {
     if (resourceVersionMatch) {
-      if (!resourceVersion) errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' });
-      if (continueToken) errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch is forbidden when continue is provided' });
-      if (resourceVersionMatch !== 'Exact' && resourceVersionMatch !== 'NotOlderThan') errs.push({ type: 'NotSupported', field: path, value: resourceVersionMatch, supported: ['Exact', 'NotOlderThan', ''] });
-      if (resourceVersionMatch === 'Exact' && resourceVersion === '0') errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
+      if (!resourceVersion)
+        errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' });
+      if (continueToken)
+        errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch is forbidden when continue is provided' });
+      if (resourceVersionMatch !== 'Exact' && resourceVersionMatch !== 'NotOlderThan')
+        errs.push({ type: 'NotSupported', field: path, value: resourceVersionMatch, supported: ['Exact', 'NotOlderThan', ''] });
+      if (resourceVersionMatch === 'Exact' && resourceVersion === '0')
+        errs.push({ type: 'Forbidden', field: path, detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
     }
-    if (sendInitialEvents !== undefined) errs.push({ type: 'Forbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for list' });
+    if (sendInitialEvents !== undefined)
+      errs.push({ type: 'Forbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for list' });
   }
   if (errs.length) throw newInvalid('ListOptions.meta.k8s.io', '', errs);
   return { watch, resourceVersion, resourceVersionMatch, limit: limit > 0 ? limit : 0, continueToken, timeoutSeconds, allowWatchBookmarks };
@@ -114,7 +131,8 @@ export function resourceVersionError(rv: string): string | undefined {
 /** The storage's list check of resourceVersion. @throws StatusError 400. */
 export function checkListResourceVersion(lq: ListQuery): void {
   if (lq.continueToken) {
-    if (lq.resourceVersion && lq.resourceVersion !== '0') throw newBadRequest('specifying resource version is not allowed when using continue');
+    if (lq.resourceVersion && lq.resourceVersion !== '0')
+      throw newBadRequest('specifying resource version is not allowed when using continue');
     return;
   }
   const e = resourceVersionError(lq.resourceVersion);

@@ -62,7 +62,7 @@ export function readFields(buf: Uint8Array): WireField[] {
 /** The varints of a packed repeated scalar field. */
 export function packedVarints(buf: Uint8Array): bigint[] {
   const out: bigint[] = [];
-  for (let at = 0; at < buf.length; ) {
+  for (let at = 0; at < buf.length;) {
     const [v, n] = varint(buf, at);
     out.push(v);
     at = n;

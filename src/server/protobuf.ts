@@ -85,7 +85,16 @@ function splitOnce(s: string): [string, string] {
 
 /** 415 as kube-apiserver answers a body it has no decoder for (negotiation.NewUnsupportedMediaTypeError). */
 export function unsupportedMediaType(accepted: string[] = ACCEPTED_MEDIA_TYPES): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`, reason: 'UnsupportedMediaType', details: {}, code: 415 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    reason: 'UnsupportedMediaType',
+    details: {},
+    code: 415,
+  });
 }
 
 /** The protobuf package of an API version: "v1" → k8s.io.api.core.v1, "rbac.authorization.k8s.io/v1" → k8s.io.api.rbac.v1. */
@@ -177,7 +186,10 @@ function isZero(v: unknown): boolean {
 
 function value(type: string, f: WireField): unknown {
   if (f.wireType === 0) return scalar(type, f.value as bigint);
-  if (f.wireType === 1 || f.wireType === 5) return type === 'double' || type === 'float' ? float(f, type) : Number(new DataView((f.value as Uint8Array).buffer, (f.value as Uint8Array).byteOffset).getUint32(0, true));
+  if (f.wireType === 1 || f.wireType === 5)
+    return type === 'double' || type === 'float'
+      ? float(f, type)
+      : Number(new DataView((f.value as Uint8Array).buffer, (f.value as Uint8Array).byteOffset).getUint32(0, true));
   const b = f.value as Uint8Array;
   if (type === 'string') return utf8(b);
   if (type === 'bytes') return base64(b);
@@ -206,7 +218,8 @@ function decodeMessage(message: string, b: Uint8Array, keepZero = false): Record
       m[k ? String(value(map[1], k)) : ''] = v ? value(map[2], v) : zeroOf(map[2]);
     } else if (spec.repeated) {
       const list = (out[spec.name] ??= []) as unknown[];
-      if (f.wireType === 2 && spec.type !== 'string' && spec.type !== 'bytes' && !spec.type.includes('.')) list.push(...packedVarints(f.value as Uint8Array).map((v) => scalar(spec.type, v)));
+      if (f.wireType === 2 && spec.type !== 'string' && spec.type !== 'bytes' && !spec.type.includes('.'))
+        list.push(...packedVarints(f.value as Uint8Array).map((v) => scalar(spec.type, v)));
       else list.push(value(spec.type, f));
     } else if (INLINE.has(`${message}.${spec.name}`)) Object.assign(out, value(spec.type, f));
     else out[spec.name] = value(spec.type, f);
@@ -230,7 +243,8 @@ function zeroOf(type: string): unknown {
  * @throws StatusError 400 for a malformed body, 415 for a kind without a protobuf schema (custom resources).
  */
 export function decodeKubernetesProtobuf(body: Uint8Array): KObject {
-  if (body.length < 4 || MAGIC.some((m, i) => body[i] !== m)) throw newBadRequest('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+  if (body.length < 4 || MAGIC.some((m, i) => body[i] !== m))
+    throw newBadRequest('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   try {
     const unknown = readFields(body.subarray(4));
     const typeMeta = readFields((unknown.find((f) => f.no === 1)?.value as Uint8Array | undefined) ?? new Uint8Array());

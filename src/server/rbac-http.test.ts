@@ -8,12 +8,17 @@ import { Cluster } from '../cluster/cluster';
 import { startServer, type RunningServer } from './server';
 
 let srv: RunningServer;
-const fetch = (url: string, init: RequestInit = {}) => globalThis.fetch(url, { ...init, headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) } });
+const fetch = (url: string, init: RequestInit = {}) =>
+  globalThis.fetch(url, {
+    ...init,
+    headers: { Authorization: `Bearer ${srv.token}`, ...((init.headers as Record<string, string> | undefined) ?? {}) },
+  });
 const j = async (path: string, init: RequestInit = {}) => {
   const r = await fetch(srv.url + path, init);
   return { code: r.status, body: (await r.json()) as any };
 };
-const post = (path: string, body: unknown, headers: Record<string, string> = {}) => j(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  j(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 beforeAll(async () => {
   srv = await startServer(new Cluster({ nodes: 1 }), { port: 0, speed: 50 });
@@ -25,34 +30,78 @@ describe('RBAC over HTTP', () => {
     const r = await j('/api/v1/namespaces/default/pods', { headers: { 'Impersonate-User': 'jane' } });
     expect(r).toEqual({
       code: 403,
-      body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"', reason: 'Forbidden', details: { kind: 'pods' }, code: 403 },
+      body: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"',
+        reason: 'Forbidden',
+        details: { kind: 'pods' },
+        code: 403,
+      },
     });
   });
 
   it('pods/log of a named Pod: the subresource in the message, the name in details', async () => {
     const r = await j('/api/v1/namespaces/default/pods/web/log', { headers: { 'Impersonate-User': 'jane' } });
     expect(r.code).toBe(403);
-    expect(r.body.message).toBe('pods "web" is forbidden: User "jane" cannot get resource "pods/log" in API group "" in the namespace "default"');
+    expect(r.body.message).toBe(
+      'pods "web" is forbidden: User "jane" cannot get resource "pods/log" in API group "" in the namespace "default"',
+    );
   });
 
   it('SubjectAccessReview: jane may not impersonate bob', async () => {
-    const r = await post('/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'jane', groups: ['system:authenticated'], resourceAttributes: { verb: 'impersonate', resource: 'users', name: 'bob' } } });
+    const r = await post('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'jane', groups: ['system:authenticated'], resourceAttributes: { verb: 'impersonate', resource: 'users', name: 'bob' } },
+    });
     expect(r.code).toBe(201);
     expect(r.body.status).toEqual({ allowed: false });
   });
 
   it.each([
-    ['admin: create deployments', {}, { verb: 'create', group: 'apps', resource: 'deployments', namespace: 'default' }, { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins"' }],
+    [
+      'admin: create deployments',
+      {},
+      { verb: 'create', group: 'apps', resource: 'deployments', namespace: 'default' },
+      {
+        allowed: true,
+        reason:
+          'RBAC: allowed by ClusterRoleBinding "kubeadm:cluster-admins" of ClusterRole "cluster-admin" to Group "kubeadm:cluster-admins"',
+      },
+    ],
     ['jane: list pods', { 'Impersonate-User': 'jane' }, { verb: 'list', resource: 'pods', namespace: 'default' }, { allowed: false }],
-    ['a system:masters member', { 'Impersonate-User': 'root', 'Impersonate-Group': 'system:masters' }, { verb: 'delete', resource: 'nodes' }, { allowed: true }],
+    [
+      'a system:masters member',
+      { 'Impersonate-User': 'root', 'Impersonate-Group': 'system:masters' },
+      { verb: 'delete', resource: 'nodes' },
+      { allowed: true },
+    ],
   ])('SelfSubjectAccessReview, %s', async (_n, headers, ra, status) => {
-    const r = await post('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: ra } }, headers);
+    const r = await post(
+      '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: ra } },
+      headers,
+    );
     expect(r.code).toBe(201);
     expect(r.body.status).toEqual(status);
   });
 
   it('SelfSubjectReview answers who the credential is', async () => {
-    const r = await post('/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
-    expect(r).toEqual({ code: 201, body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: { creationTimestamp: null }, status: { userInfo: { username: 'kubernetes-admin', groups: ['kubeadm:cluster-admins', 'system:authenticated'] } } } });
+    const r = await post('/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    });
+    expect(r).toEqual({
+      code: 201,
+      body: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+        metadata: { creationTimestamp: null },
+        status: { userInfo: { username: 'kubernetes-admin', groups: ['kubeadm:cluster-admins', 'system:authenticated'] } },
+      },
+    });
   });
 });

@@ -64,7 +64,14 @@ export function serveRelay(server: ServerContext, path: string, query: URLSearch
   const speed = server.speed;
   if (req.method !== 'GET') throw methodNotAllowed();
   if (path === `${RELAY_PREFIX}/info`) {
-    const info: EngineInfo = { engine: 'kube-relay', version: VERSION_INFO.gitVersion, simMs: cluster.now(), speed, lastSeq: cluster.relay.lastSeq, server: { ...server.stats, heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1048576) } };
+    const info: EngineInfo = {
+      engine: 'kube-relay',
+      version: VERSION_INFO.gitVersion,
+      simMs: cluster.now(),
+      speed,
+      lastSeq: cluster.relay.lastSeq,
+      server: { ...server.stats, heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1048576) },
+    };
     return sendJSON(res, 200, info);
   }
   if (path !== `${RELAY_PREFIX}/relay`) throw notFoundPath();
@@ -74,7 +81,11 @@ export function serveRelay(server: ServerContext, path: string, query: URLSearch
   const watch = goQueryBool(query, 'watch') ?? false;
   const heartbeats = query.get('heartbeats') !== '0' && query.get('heartbeats') !== 'false';
   const keep = (h: RelayHop) => heartbeats || h.category !== 'heartbeat';
-  res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-cache, private', ...(watch ? { 'Transfer-Encoding': 'chunked' } : {}) });
+  res.writeHead(200, {
+    'Content-Type': 'application/x-ndjson',
+    'Cache-Control': 'no-cache, private',
+    ...(watch ? { 'Transfer-Encoding': 'chunked' } : {}),
+  });
   res.flushHeaders();
   const backlog = cluster.relay.since(since).filter(keep);
   if (!watch) {

@@ -42,7 +42,7 @@ export function unescapePath(raw: string): string {
       bytes.push(parseInt(hex, 16));
       i += 2;
     } else if (c < 0x80) bytes.push(c);
-    else bytes.push(...Buffer.from(raw[i] + (c >= 0xd800 && c < 0xdc00 ? raw[++i] ?? '' : ''), 'utf8'));
+    else bytes.push(...Buffer.from(raw[i] + (c >= 0xd800 && c < 0xdc00 ? (raw[++i] ?? '') : ''), 'utf8'));
   }
   return Buffer.from(bytes).toString('utf8');
 }

@@ -36,7 +36,8 @@ import { podLog } from './logs';
 
 /** Resolves /api/v1/… or /apis/G/V/… (`parts` after the version) to a target. */
 export function resolveTarget(cluster: Cluster, group: string, version: string, parts: string[]): Target | undefined {
-  const find = (r: string) => cluster.api.registry.allVersions().find((i) => i.group === group && i.version === version && i.resource === r);
+  const find = (r: string) =>
+    cluster.api.registry.allVersions().find((i) => i.group === group && i.version === version && i.resource === r);
   if (parts[0] === 'namespaces' && parts.length >= 3) {
     const info = find(parts[2]);
     if (info?.namespaced && parts.length <= 5) return { info, namespace: parts[1], name: parts[3], sub: parts[4] };
@@ -110,7 +111,9 @@ function decode(info: ResourceInfo, obj: KObject, fv: WriteOptions['fieldValidat
   const unknown = unknownFields(info.kind, obj);
   if (!unknown.length) return obj;
   if (fv === 'Strict') {
-    throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`);
+    throw newBadRequest(
+      `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`,
+    );
   }
   if (fv !== 'Ignore') for (const u of unknown) warnings.push(`unknown field "${u}"`);
   dropFields(obj as unknown as Record<string, unknown>, unknown);
@@ -119,31 +122,62 @@ function decode(info: ResourceInfo, obj: KObject, fv: WriteOptions['fieldValidat
 
 /** Custom resources: the unstructured decoder keeps what the body says; a kind of another endpoint is refused. */
 function checkKind(info: ResourceInfo, obj: KObject): void {
-  if (info.custom && obj.kind && obj.kind !== info.kind) throw newBadRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(info)})`);
+  if (info.custom && obj.kind && obj.kind !== info.kind)
+    throw newBadRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(info)})`);
 }
 
 function crdOf(cluster: Cluster, info: ResourceInfo): KObject | undefined {
-  return info.custom ? cluster.api.getObject('customresourcedefinitions.apiextensions.k8s.io', '', `${info.resource}.${info.group}`) : undefined;
+  return info.custom
+    ? cluster.api.getObject('customresourcedefinitions.apiextensions.k8s.io', '', `${info.resource}.${info.group}`)
+    : undefined;
 }
 
 /** GET one object (or its status) — as a Table when asked. */
 function sendObject(ctx: RequestCtx, t: Target, obj: KObject, code = 200, warnings: string[] = []): void {
   if (wantsTable(ctx.req.headers.accept)) {
     const def = tableDefFor(t.info, crdOf(ctx.cluster, t.info));
-    sendJSON(ctx.res, code, toTable(def, [obj], ctx.cluster.now(), { resourceVersion: obj.metadata.resourceVersion }, ctx.query.get('includeObject') ?? 'Metadata'), 'application/json;as=Table;v=v1;g=meta.k8s.io', warnings);
+    sendJSON(
+      ctx.res,
+      code,
+      toTable(
+        def,
+        [obj],
+        ctx.cluster.now(),
+        { resourceVersion: obj.metadata.resourceVersion },
+        ctx.query.get('includeObject') ?? 'Metadata',
+      ),
+      'application/json;as=Table;v=v1;g=meta.k8s.io',
+      warnings,
+    );
     return;
   }
   sendJSON(ctx.res, code, obj, 'application/json', warnings);
 }
 
-function deleteOptionsOf(q: URLSearchParams, body: unknown): { gracePeriodSeconds?: number; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean } {
+function deleteOptionsOf(
+  q: URLSearchParams,
+  body: unknown,
+): {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+} {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, any>;
   const grace = queryInt64(q, 'gracePeriodSeconds') ?? b.gracePeriodSeconds;
   const orphan = goQueryBool(q, 'orphanDependents') ?? b.orphanDependents;
   const policy = q.get('propagationPolicy') ?? b.propagationPolicy ?? (orphan === true ? 'Orphan' : undefined);
-  if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy)) throw newBadRequest(`DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+  if (policy && !['Background', 'Foreground', 'Orphan'].includes(policy))
+    throw newBadRequest(
+      `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+    );
   const dry = [...q.getAll('dryRun'), ...((b.dryRun as string[] | undefined) ?? [])];
-  return { gracePeriodSeconds: grace !== undefined && grace !== null ? Number(grace) : undefined, propagationPolicy: policy, preconditions: b.preconditions, dryRun: dry.includes('All') };
+  return {
+    gracePeriodSeconds: grace !== undefined && grace !== null ? Number(grace) : undefined,
+    propagationPolicy: policy,
+    preconditions: b.preconditions,
+    dryRun: dry.includes('All'),
+  };
 }
 
 function deleted(ctx: RequestCtx, t: Target, name: string, result: KObject, dryRun: boolean): void {
@@ -178,7 +212,12 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       const page = listPage(list, q, lq.limit, lq.continueToken);
       if (wantsTable(req.headers.accept)) {
         const def = tableDefFor(info, crdOf(cluster, info));
-        sendJSON(res, 200, toTable(def, page.items, cluster.now(), page.metadata, q.get('includeObject') ?? 'Metadata'), 'application/json;as=Table;v=v1;g=meta.k8s.io');
+        sendJSON(
+          res,
+          200,
+          toTable(def, page.items, cluster.now(), page.metadata, q.get('includeObject') ?? 'Metadata'),
+          'application/json;as=Table;v=v1;g=meta.k8s.io',
+        );
         return;
       }
       sendJSON(res, 200, page);
@@ -202,7 +241,10 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
     if (method === 'DELETE') {
       const body = await bodyOf(ctx);
       const dopts = deleteOptionsOf(q, body);
-      const list = api.list(user, info, ns || undefined, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
+      const list = api.list(user, info, ns || undefined, {
+        labelSelector: q.get('labelSelector') ?? undefined,
+        fieldSelector: q.get('fieldSelector') ?? undefined,
+      });
       const items = list.items.map((o) => api.delete(user, info, o.metadata.namespace ?? '', o.metadata.name, dopts));
       sendJSON(res, 200, { ...list, items });
       return;
@@ -238,7 +280,8 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       const warnings: string[] = [];
       const body = decode(info, await objectBodyOf(ctx, info), o.fieldValidation, warnings);
       checkKind(info, body);
-      if (body.metadata?.name && body.metadata.name !== name) throw newBadRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
+      if (body.metadata?.name && body.metadata.name !== name)
+        throw newBadRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
       const old = api.getObject(groupResource(info), ns, name);
       if (!old) throw newNotFound(groupResource(info), name);
       const sub = t.sub === 'status' || t.sub === 'finalize' ? t.sub : undefined;
@@ -254,14 +297,18 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       const type = Object.hasOwn(PATCH_MEDIA_TYPES, ct) ? PATCH_MEDIA_TYPES[ct] : undefined;
       if (!type) throw newUnsupportedPatch(!!info.custom);
       const o = writeOpts(q, ctx.manager);
-      if (type === 'apply' && !q.get('fieldManager')) throw newBadRequest('PATCH, application/apply-patch+yaml requests require fieldManager to be set');
+      if (type === 'apply' && !q.get('fieldManager'))
+        throw newBadRequest('PATCH, application/apply-patch+yaml requests require fieldManager to be set');
       const body = await bodyOf(ctx, true);
       if (type === 'apply') checkApplyKind(info, body);
       const warnings: string[] = [];
       const r = api.patch(user, info, ns, name, type, body, { ...o, subresource: t.sub === 'status' ? 'status' : undefined });
       if (type !== 'apply' && !info.custom) {
         const unknown = unknownFields(info.kind, r.object);
-        if (unknown.length && o.fieldValidation === 'Strict') throw newBadRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`);
+        if (unknown.length && o.fieldValidation === 'Strict')
+          throw newBadRequest(
+            `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`,
+          );
       }
       sendObject(ctx, t, r.object, r.created ? 201 : 200, [...warnings, ...r.warnings]);
       return;
@@ -301,11 +348,35 @@ async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string):
   const replicas = scale?.spec?.replicas;
   if (typeof replicas !== 'number') throw newBadRequest('Scale.autoscaling "" is invalid: spec.replicas: Required value');
   if (replicas < 0) {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`, reason: 'Invalid', details: { name, group: 'autoscaling', kind: 'Scale', causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${replicas}: must be greater than or equal to 0`, field: 'spec.replicas' }] }, code: 422 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${replicas}: must be greater than or equal to 0`,
+      reason: 'Invalid',
+      details: {
+        name,
+        group: 'autoscaling',
+        kind: 'Scale',
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: ${replicas}: must be greater than or equal to 0`,
+            field: 'spec.replicas',
+          },
+        ],
+      },
+      code: 422,
+    });
   }
   const o = writeOpts(q, ctx.manager);
   const next = { ...cur, spec: { ...cur.spec, replicas } };
   if (scale.metadata?.resourceVersion) next.metadata = { ...next.metadata, resourceVersion: scale.metadata.resourceVersion };
-  const r = api.update(user, t.info, ns, next, { ...o, viaSubresource: 'scale', summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}` });
+  const r = api.update(user, t.info, ns, next, {
+    ...o,
+    viaSubresource: 'scale',
+    summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}`,
+  });
   sendJSON(res, 200, scaleOf(t.info, r.object));
 }

@@ -23,13 +23,33 @@ let srv: RunningServer;
 /** Lines kubectl answers itself (client-side validation), so the server never sees them. */
 const CLIENT_SIDE = new Set(['delete pod .. -n victim', 'get configmaps -n victim --as-group=devs']);
 /** The request kubectl makes for the other non-raw lines, and how it prints a success. */
-const MAPPED: Record<string, { path: string; method?: string; body?: unknown; headers?: Record<string, string>; print: (r: RawAnswer) => string }> = {
-  'create namespace victim': { path: '/api/v1/namespaces', method: 'POST', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'victim' } }, print: () => 'namespace/victim created' },
-  'create configmap keep -n victim --from-literal=a=b': { path: '/api/v1/namespaces/victim/configmaps', method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: 'b' } }, print: () => 'configmap/keep created' },
+const MAPPED: Record<
+  string,
+  { path: string; method?: string; body?: unknown; headers?: Record<string, string>; print: (r: RawAnswer) => string }
+> = {
+  'create namespace victim': {
+    path: '/api/v1/namespaces',
+    method: 'POST',
+    body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'victim' } },
+    print: () => 'namespace/victim created',
+  },
+  'create configmap keep -n victim --from-literal=a=b': {
+    path: '/api/v1/namespaces/victim/configmaps',
+    method: 'POST',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: 'b' } },
+    print: () => 'configmap/keep created',
+  },
   'get namespace victim -o name': { path: '/api/v1/namespaces/victim', print: (r) => `namespace/${r.json.metadata.name}` },
-  'get configmap keep -n victim -o name': { path: '/api/v1/namespaces/victim/configmaps/keep', print: (r) => `configmap/${r.json.metadata.name}` },
+  'get configmap keep -n victim -o name': {
+    path: '/api/v1/namespaces/victim/configmaps/keep',
+    print: (r) => `configmap/${r.json.metadata.name}`,
+  },
   'get pods --token=garbage': { path: '/api/v1/namespaces/default/pods?limit=500', print: () => '' },
-  'get configmaps -n victim -o name --as=jane': { path: '/api/v1/namespaces/victim/configmaps?limit=500', headers: { 'Impersonate-User': 'jane' }, print: (r) => r.json.items.map((i: { metadata: { name: string } }) => `configmap/${i.metadata.name}`).join('\n') },
+  'get configmaps -n victim -o name --as=jane': {
+    path: '/api/v1/namespaces/victim/configmaps?limit=500',
+    headers: { 'Impersonate-User': 'jane' },
+    print: (r) => r.json.items.map((i: { metadata: { name: string } }) => `configmap/${i.metadata.name}`).join('\n'),
+  },
 };
 
 /** What kubectl prints for an answer. */
@@ -64,7 +84,12 @@ describe('golden security.txt', () => {
     } else {
       const m = MAPPED[b.args] ?? MAPPED[line];
       expect(m, `a mapping for ${b.args}`).toBeDefined();
-      const r = await rawRequest(srv.port, m.path, { token, method: m.method ?? 'GET', body: m.body ? JSON.stringify(m.body) : undefined, headers: { ...(m.body ? { 'Content-Type': 'application/json' } : {}), ...m.headers } });
+      const r = await rawRequest(srv.port, m.path, {
+        token,
+        method: m.method ?? 'GET',
+        body: m.body ? JSON.stringify(m.body) : undefined,
+        headers: { ...(m.body ? { 'Content-Type': 'application/json' } : {}), ...m.headers },
+      });
       out = printed(r, m.print);
     }
     expect(out).toBe(b.output.trimEnd());

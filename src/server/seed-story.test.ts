@@ -52,7 +52,18 @@ function until(inf: k8s.Informer<Pod> & k8s.ObjectCache<Pod>, pred: (pods: Pod[]
         resolve(pods);
       }
     };
-    const timer = setTimeout(() => reject(new Error(`timed out; pods: ${inf.list('default').map((p) => `${p.metadata?.name}@${p.spec?.nodeName}:${p.status?.phase}`).join(' ')}`)), ms);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `timed out; pods: ${inf
+              .list('default')
+              .map((p) => `${p.metadata?.name}@${p.spec?.nodeName}:${p.status?.phase}`)
+              .join(' ')}`,
+          ),
+        ),
+      ms,
+    );
     for (const v of ['add', 'update', 'delete'] as const) inf.on(v, check);
     check();
   });
@@ -65,16 +76,30 @@ describe('the seed story through @kubernetes/client-node', () => {
     const custom = kc.makeApiClient(k8s.CustomObjectsApi);
 
     // 1. server-side apply of the seed manifest (Deployment + Service)
-    const docs = parseAllDocuments(readFileSync(new URL('../scenarios/peekcart.yaml', import.meta.url), 'utf8')).map((d) => d.toJSON() as k8s.KubernetesObject);
+    const docs = parseAllDocuments(readFileSync(new URL('../scenarios/peekcart.yaml', import.meta.url), 'utf8')).map(
+      (d) => d.toJSON() as k8s.KubernetesObject,
+    );
     const applied: string[] = [];
     for (const d of docs) {
-      const r = await objects.patch({ ...d, metadata: { ...d.metadata, namespace: 'default' } }, undefined, undefined, 'client-node', true, k8s.PatchStrategy.ServerSideApply);
+      const r = await objects.patch(
+        { ...d, metadata: { ...d.metadata, namespace: 'default' } },
+        undefined,
+        undefined,
+        'client-node',
+        true,
+        k8s.PatchStrategy.ServerSideApply,
+      );
       applied.push(`${r.kind}/${r.metadata?.name} ${r.metadata?.managedFields?.map((m) => `${m.manager}:${m.operation}`).join()}`);
     }
     expect(applied).toEqual(['Deployment/peekcart client-node:Apply', 'Service/peekcart client-node:Apply']);
 
     // 2. an informer (list, then watch from its resourceVersion) until 3 Pods are Running
-    const inf = k8s.makeInformer<Pod>(kc, '/api/v1/namespaces/default/pods', () => core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=peekcart' }), 'app=peekcart');
+    const inf = k8s.makeInformer<Pod>(
+      kc,
+      '/api/v1/namespaces/default/pods',
+      () => core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=peekcart' }),
+      'app=peekcart',
+    );
     await inf.start();
     try {
       const first = await until(inf, (ps) => ps.filter(running).length === 3, 8000);
@@ -92,7 +117,11 @@ describe('the seed story through @kubernetes/client-node', () => {
       const offAt = cluster.now();
 
       // 4. watch until 3 Pods run on the other nodes and the evicted one is Terminating on node-2
-      const healed = await until(inf, (ps) => ps.filter((p) => running(p) && p.spec?.nodeName !== 'node-2').length === 3 && ps.some((p) => p.metadata?.deletionTimestamp), 12_000);
+      const healed = await until(
+        inf,
+        (ps) => ps.filter((p) => running(p) && p.spec?.nodeName !== 'node-2').length === 3 && ps.some((p) => p.metadata?.deletionTimestamp),
+        12_000,
+      );
       const healedAt = cluster.now();
       const evicted = healed.find((p) => p.metadata?.deletionTimestamp)!;
       expect(`${evicted.metadata?.name} ${evicted.spec?.nodeName}`).toBe(`${onNode2} node-2`);
@@ -105,11 +134,21 @@ describe('the seed story through @kubernetes/client-node', () => {
       // the node and the eviction as the API tells them
       const node = await core.readNode({ name: 'node-2' });
       expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('Unknown');
-      expect(node.spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toEqual(['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute']);
-      const events = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: `involvedObject.name=${evicted.metadata?.name}` });
-      expect(events.items.map((e) => `${e.type} ${e.reason} ${e.message}`)).toContain(`Normal TaintManagerEviction Marking for deletion Pod default/${evicted.metadata?.name}`);
+      expect(node.spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toEqual([
+        'node.kubernetes.io/unreachable:NoSchedule',
+        'node.kubernetes.io/unreachable:NoExecute',
+      ]);
+      const events = await core.listNamespacedEvent({
+        namespace: 'default',
+        fieldSelector: `involvedObject.name=${evicted.metadata?.name}`,
+      });
+      expect(events.items.map((e) => `${e.type} ${e.reason} ${e.message}`)).toContain(
+        `Normal TaintManagerEviction Marking for deletion Pod default/${evicted.metadata?.name}`,
+      );
       const rsEvents = await core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.kind=ReplicaSet' });
-      expect(rsEvents.items.map((e) => `${e.reason} ${e.message}`)).toContain(`SuccessfulCreate Created pod: ${replacement[0].metadata?.name}`);
+      expect(rsEvents.items.map((e) => `${e.reason} ${e.message}`)).toContain(
+        `SuccessfulCreate Created pod: ${replacement[0].metadata?.name}`,
+      );
     } finally {
       await inf.stop();
     }

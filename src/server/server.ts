@@ -74,7 +74,6 @@ export interface ServerOptions {
   tickBudgetMs?: number;
 }
 
-
 /** A running server. */
 export interface RunningServer {
   /** http://HOST:PORT (plain HTTP on the same port; the token is still required). */
@@ -114,7 +113,13 @@ async function readJSONBody(req: IncomingMessage, limit: number): Promise<import
   }
 }
 
-async function route(ctx: ServerContext, uri: RequestURI, user: import('../cluster/apiserver/apiserver').RequestUser, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(
+  ctx: ServerContext,
+  uri: RequestURI,
+  user: import('../cluster/apiserver/apiserver').RequestUser,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const { cluster } = ctx;
   const { path, parts, query } = uri;
   const accept = req.headers.accept ?? '';
@@ -227,7 +232,14 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
   const inflight = new MaxInFlight(opts.maxRequestsInflight ?? 400, opts.maxMutatingRequestsInflight ?? 200);
   const stats: ServerStats = { requests: 0, tooManyRequests: 0, slowWatchersClosed: 0, openStreams: 0 };
   let port = 0;
-  const ctx: ServerContext = { cluster, hostPort: '', speed, stats, watchBufferBytes: opts.watchBufferBytes ?? 256 * 1024, maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES };
+  const ctx: ServerContext = {
+    cluster,
+    hostPort: '',
+    speed,
+    stats,
+    watchBufferBytes: opts.watchBufferBytes ?? 256 * 1024,
+    maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     res.on('finish', () => stats.requests++);
@@ -278,7 +290,9 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
         }, 60_000);
         res.on('close', () => clearTimeout(t));
       }
-      route(ctx, uri, user ?? { name: 'system:anonymous', participant: 'kubectl', groups: ['system:unauthenticated'] }, req, res).catch(fail);
+      route(ctx, uri, user ?? { name: 'system:anonymous', participant: 'kubectl', groups: ['system:unauthenticated'] }, req, res).catch(
+        fail,
+      );
     } catch (err) {
       fail(err);
     }
@@ -294,7 +308,12 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
       socket.destroy();
       return;
     }
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    const status =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
   };
   plain.on('clientError', clientError);

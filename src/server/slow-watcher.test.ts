@@ -49,7 +49,12 @@ describe('slow watchers', () => {
     const blob = 'x'.repeat(32 * 1024);
     for (let i = 0; i < 20_000 && srv.stats.slowWatchersClosed < 2; i++) {
       // large objects fill the watch; the relay's hops are small, so it takes more of them
-      cluster.api.create(users.kubectl(), info, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, annotations: { note: 'y'.repeat(2000) } }, data: i < 400 ? { blob } : {} });
+      cluster.api.create(users.kubectl(), info, 'default', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${i}`, annotations: { note: 'y'.repeat(2000) } },
+        data: i < 400 ? { blob } : {},
+      });
       // let the sockets flush what the kernel takes
       await new Promise((r) => setImmediate(r));
     }

@@ -15,7 +15,19 @@ export function wantsTable(accept: string | undefined): boolean {
   return !!accept && /as=Table/.test(accept) && /g=meta\.k8s\.io/.test(accept);
 }
 
-const WORDS: Record<string, string> = { IP: 'IP', 'CLUSTER-IP': 'Cluster-IP', 'EXTERNAL-IP': 'External-IP', 'INTERNAL-IP': 'Internal-IP', 'PORT(S)': 'Port(s)', 'OS-IMAGE': 'OS-Image', 'KERNEL-VERSION': 'Kernel-Version', 'CONTAINER-RUNTIME': 'Container-Runtime', 'NOMINATED NODE': 'Nominated Node', 'READINESS GATES': 'Readiness Gates', 'UP-TO-DATE': 'Up-to-date' };
+const WORDS: Record<string, string> = {
+  IP: 'IP',
+  'CLUSTER-IP': 'Cluster-IP',
+  'EXTERNAL-IP': 'External-IP',
+  'INTERNAL-IP': 'Internal-IP',
+  'PORT(S)': 'Port(s)',
+  'OS-IMAGE': 'OS-Image',
+  'KERNEL-VERSION': 'Kernel-Version',
+  'CONTAINER-RUNTIME': 'Container-Runtime',
+  'NOMINATED NODE': 'Nominated Node',
+  'READINESS GATES': 'Readiness Gates',
+  'UP-TO-DATE': 'Up-to-date',
+};
 
 /** The column name printers.go declares ("Nominated Node"); kubectl upper-cases it again. */
 function columnName(header: string): string {
@@ -60,20 +72,33 @@ function partialMetadata(o: KObject): object {
  * A metav1.Table of `objects`. `includeObject`: "None" | "Metadata" (default) | "Object".
  * @param nowMs simulated now (ages).
  */
-export function toTable(def: TableDef, objects: KObject[], nowMs: number, listMeta: object, includeObject = 'Metadata', withColumns = true): object {
-  const columns = [
-    ...(def.noName ? [] : [{ header: 'NAME' }]),
-    ...def.columns,
-  ].map((c) => ({
+export function toTable(
+  def: TableDef,
+  objects: KObject[],
+  nowMs: number,
+  listMeta: object,
+  includeObject = 'Metadata',
+  withColumns = true,
+): object {
+  const columns = [...(def.noName ? [] : [{ header: 'NAME' }]), ...def.columns].map((c) => ({
     name: columnName(c.header),
     type: 'string',
     format: c.header === 'NAME' ? 'name' : '',
-    description: c.header === 'NAME' ? 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names' : '',
+    description:
+      c.header === 'NAME'
+        ? 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names'
+        : '',
     priority: 'wide' in c && c.wide ? 1 : 0,
   }));
   const rows = objects.map((o) => ({
     cells: [...(def.noName ? [] : [nameCell(o)]), ...def.row(o, nowMs).map((c) => (/^\d+$/.test(c) && c.length < 10 ? Number(c) : c))],
     ...(includeObject === 'None' ? {} : { object: includeObject === 'Object' ? o : partialMetadata(o) }),
   }));
-  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, ...(withColumns ? { columnDefinitions: columns } : { columnDefinitions: null }), rows };
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: listMeta,
+    ...(withColumns ? { columnDefinitions: columns } : { columnDefinitions: null }),
+    rows,
+  };
 }

@@ -27,7 +27,12 @@ export interface RawOptions {
  */
 export function rawRequest(port: number, path: string, o: RawOptions = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { Host: `127.0.0.1:${port}`, ...(o.token !== undefined ? { Authorization: `Bearer ${o.token}` } : {}), ...(o.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(o.body)) } : {}), ...o.headers };
+    const headers: Record<string, string> = {
+      Host: `127.0.0.1:${port}`,
+      ...(o.token !== undefined ? { Authorization: `Bearer ${o.token}` } : {}),
+      ...(o.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(o.body)) } : {}),
+      ...o.headers,
+    };
     const req = request({ host: '127.0.0.1', port, path, method: o.method ?? 'GET', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -50,5 +55,14 @@ export function rawRequest(port: number, path: string, o: RawOptions = {}): Prom
 
 /** A metav1.Status failure as the server writes it (reason omitted when ""). */
 export function failure(code: number, reason: string, message: string, details?: unknown): Record<string, unknown> {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, ...(reason ? { reason } : {}), ...(details ? { details } : {}), code };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    ...(reason ? { reason } : {}),
+    ...(details ? { details } : {}),
+    code,
+  };
 }

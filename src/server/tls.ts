@@ -39,7 +39,12 @@ function oid(dotted: string): Buffer {
 function utcTime(ms: number): Buffer {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
-  return tlv(0x17, Buffer.from(`${p(d.getUTCFullYear() % 100)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`));
+  return tlv(
+    0x17,
+    Buffer.from(
+      `${p(d.getUTCFullYear() % 100)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`,
+    ),
+  );
 }
 function ipBytes(ip: string): Buffer {
   if (isIP(ip) === 4) return Buffer.from(ip.split('.').map(Number));
@@ -79,7 +84,10 @@ export function selfSignedCert(host: string, nowMs: number): ServingCert {
   const dns = new Set(['localhost']);
   if (isIP(host)) ips.add(host);
   else if (host) dns.add(host);
-  const san = seq(...[...ips].filter((ip) => ip !== '0.0.0.0' && ip !== '::').map((ip) => tlv(0x87, ipBytes(ip))), ...[...dns].map((d) => tlv(0x82, Buffer.from(d))));
+  const san = seq(
+    ...[...ips].filter((ip) => ip !== '0.0.0.0' && ip !== '::').map((ip) => tlv(0x87, ipBytes(ip))),
+    ...[...dns].map((d) => tlv(0x82, Buffer.from(d))),
+  );
   const TRUE = tlv(0x01, Buffer.from([0xff]));
   const ext = (id: string, critical: boolean, value: Buffer) => seq(oid(id), ...(critical ? [TRUE] : []), tlv(0x04, value));
   const extensions = tlv(

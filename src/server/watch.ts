@@ -82,20 +82,33 @@ export function serveWatch(ctx: RequestCtx, t: Target, lq: ListQuery): void {
   const labelSelector = q.get('labelSelector') ?? undefined;
   const fieldSelector = q.get('fieldSelector') ?? undefined;
   const table = wantsTable(req.headers.accept);
-  const crd = t.info.custom ? api.getObject('customresourcedefinitions.apiextensions.k8s.io', '', `${t.info.resource}.${t.info.group}`) : undefined;
+  const crd = t.info.custom
+    ? api.getObject('customresourcedefinitions.apiextensions.k8s.io', '', `${t.info.resource}.${t.info.group}`)
+    : undefined;
   const def = table ? tableDefFor(t.info, crd) : undefined;
   let first = true;
   const encode = (ev: WatchEvent): string => {
     if (!def) return jsonLine(ev);
     let object: unknown = ev.object;
     if (def && ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
-      object = toTable(def, [ev.object as KObject], cluster.now(), { resourceVersion: ev.object.metadata.resourceVersion }, q.get('includeObject') ?? 'Metadata', first);
+      object = toTable(
+        def,
+        [ev.object as KObject],
+        cluster.now(),
+        { resourceVersion: ev.object.metadata.resourceVersion },
+        q.get('includeObject') ?? 'Metadata',
+        first,
+      );
       first = false;
     }
     return `${JSON.stringify({ type: ev.type, object })}\n`;
   };
   checkWatchResourceVersion(lq.resourceVersion);
-  res.writeHead(200, { 'Content-Type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, {
+    'Content-Type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache, private',
+  });
   // watch.go flushes right after WriteHeader: clients (client-go, client-node) wait for the headers
   res.flushHeaders();
   const nameField = t.name ? `metadata.name=${t.name}` : undefined;
@@ -119,14 +132,20 @@ export function serveWatch(ctx: RequestCtx, t: Target, lq: ListQuery): void {
     if (!res.writableEnded) res.end();
   };
   try {
-    stop = api.watch(user, t.info, ns, { labelSelector, fieldSelector: fields, resourceVersion: rv, allowWatchBookmarks: lq.allowWatchBookmarks }, (ev) => {
-      if (res.writableEnded) return;
-      res.write(encode(ev));
-      closeIfSlow(ctx.server, res, () => {
-        stop?.();
-        stop = null;
-      });
-    });
+    stop = api.watch(
+      user,
+      t.info,
+      ns,
+      { labelSelector, fieldSelector: fields, resourceVersion: rv, allowWatchBookmarks: lq.allowWatchBookmarks },
+      (ev) => {
+        if (res.writableEnded) return;
+        res.write(encode(ev));
+        closeIfSlow(ctx.server, res, () => {
+          stop?.();
+          stop = null;
+        });
+      },
+    );
   } catch (err) {
     if (err instanceof StatusError) {
       res.write(`${JSON.stringify({ type: 'ERROR', object: err.status })}\n`);

@@ -3,7 +3,16 @@
  * commands the panels call. A failed command becomes the store's `notice`.
  */
 import { connectCluster, type ClusterConnection } from '../worker/connect';
-import { applyFailed, applyFinished, applyStarted, kubectlFinished, kubectlStarted, receiveBatch, setConnection, setNotice } from './store/actions';
+import {
+  applyFailed,
+  applyFinished,
+  applyStarted,
+  kubectlFinished,
+  kubectlStarted,
+  receiveBatch,
+  setConnection,
+  setNotice,
+} from './store/actions';
 import type { SchedulingDecision } from './store/types';
 import type { Remote } from 'comlink';
 import type { ApplyResult, ClusterApi, DiffOutput, EditorMarker, SessionLog } from '../worker/protocol';
@@ -136,7 +145,8 @@ export const cluster = {
     }
   },
   /** `kubectl kustomize DIR` of the editor's tabs (read-only). */
-  kustomizeBuild: (files: Record<string, string>, dir: string): Promise<{ stdout: string; stderr: string; code: number }> => api().kustomizeBuild(files, dir),
+  kustomizeBuild: (files: Record<string, string>, dir: string): Promise<{ stdout: string; stderr: string; code: number }> =>
+    api().kustomizeBuild(files, dir),
   play: () => run(() => api().play()),
   pause: () => run(() => api().pause()),
   setSpeed: (speed: number) => run(() => api().setSpeed(speed)),
@@ -149,14 +159,24 @@ export const cluster = {
   addNode: () => run(() => api().addNode()),
   removeNode: (name: string) => run(() => api().removeNode(name)),
   setImageMissing: (image: string, missing: boolean) => run(() => api().setImageMissing(image, missing)),
-  missingImages: (): Promise<string[]> => api().missingImages().catch(() => []),
-  deletePod: (namespace: string, name: string) => run(() => (attachment ? attachment.deletePod(namespace, name) : api().deletePod(namespace, name))),
+  missingImages: (): Promise<string[]> =>
+    api()
+      .missingImages()
+      .catch(() => []),
+  deletePod: (namespace: string, name: string) =>
+    run(() => (attachment ? attachment.deletePod(namespace, name) : api().deletePod(namespace, name))),
   reset: () => run(() => api().reset()),
   setControlPlaneReplicas: (replicas: number) => run(() => api().setControlPlaneReplicas(replicas)),
   /** Server-side dry run of editor text (changes nothing); null when the worker is not there. */
-  dryRun: (text: string): Promise<{ results: ApplyResult[]; markers: EditorMarker[] } | null> => api().dryRun(text).catch(() => null),
+  dryRun: (text: string): Promise<{ results: ApplyResult[]; markers: EditorMarker[] } | null> =>
+    api()
+      .dryRun(text)
+      .catch(() => null),
   /** Editor markers for the results of an apply of `text`. */
-  markers: (text: string, results: ApplyResult[]): Promise<EditorMarker[]> => api().markers(text, results).catch(() => []),
+  markers: (text: string, results: ApplyResult[]): Promise<EditorMarker[]> =>
+    api()
+      .markers(text, results)
+      .catch(() => []),
   diff: (text: string): Promise<DiffOutput> => api().diff(text),
   exportState: (): Promise<SessionLog> => api().exportState(),
   importState: (log: SessionLog): Promise<void> => api().importState(log),
@@ -177,9 +197,15 @@ export const cluster = {
     }
   },
   /** What the kubectl bar's `get -w` session printed since the last poll (`open: false` once it ended). */
-  kubectlWatchPoll: (id: number): Promise<{ output: string; open: boolean }> => api().kubectlWatchPoll(id).catch(() => ({ output: '', open: false })),
+  kubectlWatchPoll: (id: number): Promise<{ output: string; open: boolean }> =>
+    api()
+      .kubectlWatchPoll(id)
+      .catch(() => ({ output: '', open: false })),
   /** ^C/Esc in the kubectl bar: stops its `get -w` session. */
-  kubectlWatchStop: (id: number): Promise<void> => api().kubectlWatchStop(id).catch(() => {}),
+  kubectlWatchStop: (id: number): Promise<void> =>
+    api()
+      .kubectlWatchStop(id)
+      .catch(() => {}),
   schedulingDecision: (namespace: string, name: string): Promise<SchedulingDecision | null> => api().schedulingDecision(namespace, name),
   /** `kubectl get -o yaml` printing of each value, by the engine's printer in the worker. */
   printYAML: (values: unknown[]): Promise<string[]> => api().printYAML(values),
@@ -205,5 +231,8 @@ export const cluster = {
   /** Sets a workload's simulated CPU load (feeds metrics-server → HPA). */
   setLoad: (load: WorkloadLoad) => run(() => api().setLoad(load)),
   /** The loads set so far (empty when the worker is not there). */
-  loads: (): Promise<WorkloadLoad[]> => api().loads().catch(() => []),
+  loads: (): Promise<WorkloadLoad[]> =>
+    api()
+      .loads()
+      .catch(() => []),
 };

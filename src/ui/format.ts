@@ -45,7 +45,8 @@ export function statusTone(status: string): 'ok' | 'progress' | 'error' | 'gone'
   if (status === 'Running' || status === 'Ready') return 'ok';
   if (status === 'Completed' || status === 'Succeeded') return 'done';
   if (status === 'Terminating' || status.includes('SchedulingDisabled')) return 'gone';
-  if (status === 'Pending' || status === 'ContainerCreating' || status === 'PodInitializing' || status.startsWith('Init:')) return 'progress';
+  if (status === 'Pending' || status === 'ContainerCreating' || status === 'PodInitializing' || status.startsWith('Init:'))
+    return 'progress';
   if (status === 'Unknown' || status === '') return 'unknown';
   return 'error';
 }

@@ -29,8 +29,19 @@ describe('applyLines', () => {
   it('warnings stay before their own success line', () => {
     const lines = applyLines([
       { object: 'pod/a', action: 'error', namespace: 'default', message: 'boom', warnings: [], documentIndex: 0, line: 1 },
-      { object: 'endpoints/b', action: 'created', namespace: 'default', warnings: ['v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice'], documentIndex: 1, line: 5 },
+      {
+        object: 'endpoints/b',
+        action: 'created',
+        namespace: 'default',
+        warnings: ['v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice'],
+        documentIndex: 1,
+        line: 5,
+      },
     ]);
-    expect(lines.map((l) => l.text)).toEqual(['Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice', 'endpoints/b created', 'boom']);
+    expect(lines.map((l) => l.text)).toEqual([
+      'Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice',
+      'endpoints/b created',
+      'boom',
+    ]);
   });
 });

@@ -51,14 +51,20 @@ describe('BatchGate', () => {
 
   it('a rejected delivery counts as acknowledged; a null batch sends nothing; a synchronous receiver is never gated', async () => {
     let ready = 0;
-    const gate = new BatchGate(() => Promise.reject(new Error('gone')), () => ready++);
+    const gate = new BatchGate(
+      () => Promise.reject(new Error('gone')),
+      () => ready++,
+    );
     gate.offer(() => batch(1));
     gate.offer(() => batch(2));
     await new Promise((r) => setTimeout(r, 0));
     expect([gate.busy, ready]).toEqual([false, 1]);
 
     const got: number[] = [];
-    const sync = new BatchGate((b) => void got.push(b.simMs), () => ready++);
+    const sync = new BatchGate(
+      (b) => void got.push(b.simMs),
+      () => ready++,
+    );
     expect(sync.offer(() => null)).toBe(false);
     expect([sync.offer(() => batch(1)), sync.offer(() => batch(2)), sync.busy]).toEqual([true, true, false]);
     expect(got).toEqual([1, 2]);

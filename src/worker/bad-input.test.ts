@@ -25,7 +25,10 @@ describe('bad input → markers', () => {
 
   it('an alias bomb is refused quickly, with a clear message', () => {
     let bomb = 'a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]\n';
-    for (let i = 1; i < 9; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(',')}]\n`;
+    for (let i = 1; i < 9; i++)
+      bomb += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(',')}]\n`;
     const t0 = performance.now();
     const { markers } = host().dryRun(`${cm('bomb')}data:\n  ${bomb.replace(/\n/g, '\n  ')}`);
     expect(performance.now() - t0).toBeLessThan(2_000);
@@ -48,20 +51,23 @@ describe('bad input → markers', () => {
   // wrong scalar types (`replicas: two`) are flagged by the editor's schema (e2e); the engine's
   // apiserver does not type-check them yet
   it('unknown fields point at the field', () => {
-    const text = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  replicas: 1\n  replica: 3\n  selector:\n    matchLabels:\n      app: d\n  template:\n    metadata:\n      labels:\n        app: d\n    spec:\n      containers:\n        - name: c\n          image: nginx\n';
+    const text =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  replicas: 1\n  replica: 3\n  selector:\n    matchLabels:\n      app: d\n  template:\n    metadata:\n      labels:\n        app: d\n    spec:\n      containers:\n        - name: c\n          image: nginx\n';
     const { markers } = host().dryRun(text);
     expect(markers[0].message).toContain('unknown field "spec.replica"');
     expect(markers[0].line).toBe(7);
   });
 
-  it('missing apiVersion/kind is kubectl\'s validation error on the document', () => {
+  it("missing apiVersion/kind is kubectl's validation error on the document", () => {
     const { markers } = host().dryRun('metadata:\n  name: x\n');
     expect(markers[0].message).toContain('apiVersion not set');
     expect(markers[0].line).toBe(1);
   });
 
   it('__proto__ and constructor keys stay inert data and are reported as unknown fields', () => {
-    const { results } = host().dryRun(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\n  __proto__:\n    polluted: yes\nconstructor:\n  prototype:\n    polluted: yes\n`);
+    const { results } = host().dryRun(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\n  __proto__:\n    polluted: yes\nconstructor:\n  prototype:\n    polluted: yes\n`,
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(results[0].action).toBe('error');
     expect(results[0].message).toContain('unknown field');
@@ -70,8 +76,15 @@ describe('bad input → markers', () => {
 
 describe('field paths', () => {
   it('reads paths from apiserver messages', () => {
-    expect(fieldPaths('The Deployment "x" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"y"}: `selector` does not match template `labels`')).toEqual(['spec.template.metadata.labels']);
-    expect(fieldPaths('The Pod "x" is invalid: [spec.containers[0].image: Required value, metadata.name: Invalid value: "A"]')).toEqual(['spec.containers[0].image', 'metadata.name']);
+    expect(
+      fieldPaths(
+        'The Deployment "x" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"y"}: `selector` does not match template `labels`',
+      ),
+    ).toEqual(['spec.template.metadata.labels']);
+    expect(fieldPaths('The Pod "x" is invalid: [spec.containers[0].image: Required value, metadata.name: Invalid value: "A"]')).toEqual([
+      'spec.containers[0].image',
+      'metadata.name',
+    ]);
     expect(splitPath('spec.containers[0].env[1].name')).toEqual(['spec', 'containers', 0, 'env', 1, 'name']);
   });
 });

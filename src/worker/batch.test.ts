@@ -6,7 +6,14 @@ import { ChangeBatcher } from './batch';
 function pod(name: string, phase: string): KObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, status: { phase } };
 }
-const row = (o: KObject) => ({ kind: o.kind, namespace: o.metadata.namespace ?? null, name: o.metadata.name, status: o.status?.phase ?? '', columns: {} }) as ResourceRow;
+const row = (o: KObject) =>
+  ({
+    kind: o.kind,
+    namespace: o.metadata.namespace ?? null,
+    name: o.metadata.name,
+    status: o.status?.phase ?? '',
+    columns: {},
+  }) as ResourceRow;
 
 describe('ChangeBatcher', () => {
   it('keeps one change per key with the latest object', () => {

@@ -7,7 +7,9 @@ import SEED_MANIFEST from '../scenarios/peekcart.yaml?raw';
 import { testHost } from './test-host';
 
 const setup = () =>
-  testHost({ resourceOf: (o) => (o.kind === 'Deployment' || o.kind === 'ReplicaSet' ? `${o.kind.toLowerCase()}s.apps` : `${o.kind.toLowerCase()}s`) });
+  testHost({
+    resourceOf: (o) => (o.kind === 'Deployment' || o.kind === 'ReplicaSet' ? `${o.kind.toLowerCase()}s.apps` : `${o.kind.toLowerCase()}s`),
+  });
 
 describe('ClusterHost', () => {
   it('starts with a reset batch holding the nodes, with their kubectl rows', () => {

@@ -29,7 +29,16 @@ import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
 import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
-import { MAX_HOPS_PER_BATCH, SPEEDS, STEP_MAX_MS, objectKey, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
+import {
+  MAX_HOPS_PER_BATCH,
+  SPEEDS,
+  STEP_MAX_MS,
+  objectKey,
+  type ActionStory,
+  type ClusterApi,
+  type StepFilter,
+  type TickBatch,
+} from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
@@ -44,7 +53,12 @@ import type { UserControllerSpec, UserControllerStatus } from '../cluster/user-c
 export interface ClusterLike {
   readonly options: { startMs?: number };
   readonly timings: { profile: string };
-  readonly clock: { runUntil(untilMs: number, stop?: () => boolean): boolean; nextAt(): number | undefined; nextDeadlineAt(): number | undefined; readonly held?: boolean };
+  readonly clock: {
+    runUntil(untilMs: number, stop?: () => boolean): boolean;
+    nextAt(): number | undefined;
+    nextDeadlineAt(): number | undefined;
+    readonly held?: boolean;
+  };
   /** The learner's controllers (cluster/user-controller/manager.ts); absent from fakes. */
   readonly userControllers?: { version: number; onIdle: (() => void) | null; list(): UserControllerStatus[]; stopAll(): void };
   readonly relay: { since(afterSeq: number): RelayHop[]; readonly lastSeq: number };
@@ -65,7 +79,10 @@ export interface ClusterLike {
   readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
   readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
   /** the kubelets by node name (Kubelet.containerInfo: what a container serves, known or assumed) */
-  readonly kubelets?: ReadonlyMap<string, { containerInfo(namespace: string, name: string): { name: string; serves?: { kind: 'known' | 'assumed' | 'none'; ports: number[] } }[] }>;
+  readonly kubelets?: ReadonlyMap<
+    string,
+    { containerInfo(namespace: string, name: string): { name: string; serves?: { kind: 'known' | 'assumed' | 'none'; ports: number[] } }[] }
+  >;
   /** traffic/nslookup.ts through cluster DNS */
   dnsLookup(name: string, fromNamespace: string): DnsLookupResult;
   /** traffic/traffic.ts */
@@ -244,7 +261,9 @@ export class ClusterHost implements ClusterApi {
   private controlPlaneReplicas = 1;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
   private get sessionCluster(): SessionLog['cluster'] {
-    return this.controlPlaneReplicas === 1 ? { seed: 1, nodes: 3 } : { seed: 1, nodes: 3, controlPlane: { replicas: this.controlPlaneReplicas } };
+    return this.controlPlaneReplicas === 1
+      ? { seed: 1, nodes: 3 }
+      : { seed: 1, nodes: 3, controlPlane: { replicas: this.controlPlaneReplicas } };
   }
 
   constructor(private readonly deps: HostDeps) {
@@ -261,7 +280,10 @@ export class ClusterHost implements ClusterApi {
     this.watch?.session.stop();
     this.watch = null;
     (this.cluster as ClusterLike | undefined)?.userControllers?.stopAll();
-    this.cluster = this.controlPlaneReplicas === 1 ? this.deps.createCluster() : this.deps.createCluster({ controlPlaneReplicas: this.controlPlaneReplicas });
+    this.cluster =
+      this.controlPlaneReplicas === 1
+        ? this.deps.createCluster()
+        : this.deps.createCluster({ controlPlaneReplicas: this.controlPlaneReplicas });
     if (this.cluster.userControllers) this.cluster.userControllers.onIdle = () => this.onEngineIdle();
     this.controllersVersion = -1;
     this.gen++;
@@ -402,7 +424,13 @@ export class ClusterHost implements ClusterApi {
    * `{error}` with the reason it could not start.
    */
   startController(spec: UserControllerSpec): { status?: UserControllerStatus; error?: string } {
-    const clean: UserControllerSpec = { name: String(spec.name), source: String(spec.source), ...(spec.code !== undefined ? { code: String(spec.code) } : {}), ...(spec.for ? { for: String(spec.for) } : {}), ...(spec.owns ? { owns: spec.owns.map(String) } : {}) };
+    const clean: UserControllerSpec = {
+      name: String(spec.name),
+      source: String(spec.source),
+      ...(spec.code !== undefined ? { code: String(spec.code) } : {}),
+      ...(spec.for ? { for: String(spec.for) } : {}),
+      ...(spec.owns ? { owns: spec.owns.map(String) } : {}),
+    };
     this.record({ op: 'controller', spec: clean });
     let out: { status?: UserControllerStatus; error?: string };
     try {
@@ -588,7 +616,12 @@ export class ClusterHost implements ClusterApi {
   addNode(name?: string): string {
     let n = name;
     if (!n) {
-      const taken = new Set(this.cluster.objects().filter((o) => o.kind === 'Node').map((o) => o.metadata.name));
+      const taken = new Set(
+        this.cluster
+          .objects()
+          .filter((o) => o.kind === 'Node')
+          .map((o) => o.metadata.name),
+      );
       let i = 1;
       while (taken.has(`node-${i}`)) i++;
       n = `node-${i}`;
@@ -693,7 +726,9 @@ export class ClusterHost implements ClusterApi {
     if (!pod || !kubelet) return [];
     const specs: { name: string; image?: string }[] = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
     const images = new Map<string, string>(specs.map((c) => [c.name, c.image ?? '']));
-    return kubelet.containerInfo(namespace, name).flatMap((c) => (c.serves ? [{ name: c.name, image: images.get(c.name) ?? '', kind: c.serves.kind, ports: c.serves.ports }] : []));
+    return kubelet
+      .containerInfo(namespace, name)
+      .flatMap((c) => (c.serves ? [{ name: c.name, image: images.get(c.name) ?? '', kind: c.serves.kind, ports: c.serves.ports }] : []));
   }
 
   // ── network tools (issue 5): traffic/*.ts ──
@@ -733,7 +768,8 @@ export class ClusterHost implements ClusterApi {
     const doc = parseYaml(text) as Record<string, unknown>;
     const scenario = parseScenario(doc);
     const t = doc?.title;
-    const title = t && typeof t === 'object' ? Object.fromEntries(Object.entries(t).map(([k, v]) => [k, String(v)])) : { en: scenario.name };
+    const title =
+      t && typeof t === 'object' ? Object.fromEntries(Object.entries(t).map(([k, v]) => [k, String(v)])) : { en: scenario.name };
     return { scenario, title };
   }
 
@@ -819,7 +855,15 @@ export class ClusterHost implements ClusterApi {
 
   /** The session log: cluster options plus the user's actions with their simulated times. */
   exportState(): SessionLog {
-    return { format: 'kube-relay-session', version: 1, cluster: { ...this.sessionCluster }, actions: this.log.slice(), now: this.cluster.now(), running: this.running, speed: this.speed };
+    return {
+      format: 'kube-relay-session',
+      version: 1,
+      cluster: { ...this.sessionCluster },
+      actions: this.log.slice(),
+      now: this.cluster.now(),
+      running: this.running,
+      speed: this.speed,
+    };
   }
 
   /**
@@ -837,7 +881,8 @@ export class ClusterHost implements ClusterApi {
     const r = log.cluster?.controlPlane?.replicas;
     this.controlPlaneReplicas = r === 3 ? 3 : 1;
     // a user controller (started by the user or by a tour's step) may hold the clock: wait for its sandbox
-    if (log.actions.some((a) => a.op === 'controller' || (a.op === 'scenarioStep' && a.step.kind === 'controller'))) return this.importAsync(log);
+    if (log.actions.some((a) => a.op === 'controller' || (a.op === 'scenarioStep' && a.step.kind === 'controller')))
+      return this.importAsync(log);
     this.boot();
     this.importBatches = this.onBatch ? null : [];
     const c = this.cluster;
@@ -848,7 +893,12 @@ export class ClusterHost implements ClusterApi {
       this.log.push(a);
       const first = c.relay.lastSeq + 1;
       this.replayAction(a, run);
-      if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind))) this.markStory(a.op === 'applyKustomize' ? 'apply' : a.op, first, a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : []);
+      if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind)))
+        this.markStory(
+          a.op === 'applyKustomize' ? 'apply' : a.op,
+          first,
+          a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : [],
+        );
       run.catchUp();
       this.replayFrame();
     }
@@ -888,7 +938,12 @@ export class ClusterHost implements ClusterApi {
         if (a.op === 'step' && a.until !== undefined) await runTo(a.until);
         else if (a.op === 'fastForward') await runTo(a.until);
         else this.replayAction(a, run);
-        if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind))) this.markStory(a.op === 'applyKustomize' ? 'apply' : a.op, first, a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : []);
+        if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind)))
+          this.markStory(
+            a.op === 'applyKustomize' ? 'apply' : a.op,
+            first,
+            a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : [],
+          );
         run.catchUp();
         this.replayFrame();
       }
@@ -1087,9 +1142,20 @@ export class ClusterHost implements ClusterApi {
     const maxHops = this.summarized && limit !== Infinity ? SUMMARY_MAX_HOPS_PER_BATCH : MAX_HOPS_PER_BATCH;
     // the story's first hops go first, the newest fill the rest (story-keep.ts)
     const members = this.storyMembersUpTo(upTo, hops);
-    if (hops.length > maxHops) hops = members ? keepHeadAndNewest(hops, maxHops, (h) => members.inHead(h.seq)) : hops.slice(hops.length - maxHops);
+    if (hops.length > maxHops)
+      hops = members ? keepHeadAndNewest(hops, maxHops, (h) => members.inHead(h.seq)) : hops.slice(hops.length - maxHops);
     this.lastSeq = Math.max(this.lastSeq, upTo);
-    if (!reset && !this.dirty && simMs === this.lastSimSent && !changes.length && !events.length && !hops.length && !('podSummary' in summary) && !('podSample' in summary)) return null;
+    if (
+      !reset &&
+      !this.dirty &&
+      simMs === this.lastSimSent &&
+      !changes.length &&
+      !events.length &&
+      !hops.length &&
+      !('podSummary' in summary) &&
+      !('podSample' in summary)
+    )
+      return null;
     this.needReset = false;
     this.dirty = false;
     this.lastSimSent = simMs;
@@ -1126,7 +1192,11 @@ export class ClusterHost implements ClusterApi {
     if (!this.story) return (this.storyMembers = null);
     if (this.storyMembers?.story !== this.story) this.storyMembers = new StoryMembers(this.story);
     const m = this.storyMembers;
-    if (m.fedUpTo < this.lastSeq) m.feed(this.cluster.relay.since(m.fedUpTo).filter((h) => h.seq <= upTo), upTo);
+    if (m.fedUpTo < this.lastSeq)
+      m.feed(
+        this.cluster.relay.since(m.fedUpTo).filter((h) => h.seq <= upTo),
+        upTo,
+      );
     else m.feed(pending, upTo);
     return m;
   }

@@ -13,7 +13,11 @@ import { workerSandboxFactory, type SandboxPort } from './controller-sandbox';
 
 // user controllers (docs/user-controllers.md): one Web Worker each, started from this worker
 const controllerSandbox = workerSandboxFactory(
-  (name) => new Worker(new URL('./controller-sandbox.worker.ts', import.meta.url), { type: 'module', name: `controller ${name}` }) as unknown as SandboxPort,
+  (name) =>
+    new Worker(new URL('./controller-sandbox.worker.ts', import.meta.url), {
+      type: 'module',
+      name: `controller ${name}`,
+    }) as unknown as SandboxPort,
   { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
 );
 
@@ -27,11 +31,19 @@ const host = new ClusterHost({
   // act, is BOOT_MS later) and the toolbar counts from the boot (docs/ui-hooks.md: ms since the
   // cluster started; docs/time-model.md#boot-and-time-zero), so the toolbar, the nodes' AGE and every timestamp or time of day
   // (creationTimestamp, Events, relay notes) read the same simulated time.
-  createCluster: (opts) => new Cluster({ seed: 1, nodes: 3, startMs: DEFAULT_START_MS + BOOT_MS, controllerSandbox, ...(opts ? { controlPlane: { replicas: opts.controlPlaneReplicas } } : {}) }),
+  createCluster: (opts) =>
+    new Cluster({
+      seed: 1,
+      nodes: 3,
+      startMs: DEFAULT_START_MS + BOOT_MS,
+      controllerSandbox,
+      ...(opts ? { controlPlane: { replicas: opts.controlPlaneReplicas } } : {}),
+    }),
   startMs: DEFAULT_START_MS,
   describeRow,
   // kinds added by a CustomResourceDefinition (Machine…): the plural of the kind in its group
-  resourceOf: (o: KObject) => resourceByKind.get(o.kind) ?? `${o.kind.toLowerCase()}s${o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : ''}`,
+  resourceOf: (o: KObject) =>
+    resourceByKind.get(o.kind) ?? `${o.kind.toLowerCase()}s${o.apiVersion.includes('/') ? `.${o.apiVersion.split('/')[0]}` : ''}`,
   wallNow: () => performance.now(),
   setInterval: (fn, ms) => setInterval(fn, ms),
   clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),

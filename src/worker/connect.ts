@@ -58,15 +58,15 @@ export function connectCluster(sink: ClusterSink): ClusterConnection {
       .catch((e: unknown) => sink.onStatus(restarted ? 'restarting' : 'starting', `could not restore the session: ${String(e)}`))
       .then(() =>
         api.subscribe(
-        Comlink.proxy((batch: TickBatch) => {
-          if (!healthy) {
-            healthy = true;
-            failures = 0;
-            sink.onStatus('ready');
-          }
-          return sink.onBatch(batch);
-        }),
-      ),
+          Comlink.proxy((batch: TickBatch) => {
+            if (!healthy) {
+              healthy = true;
+              failures = 0;
+              sink.onStatus('ready');
+            }
+            return sink.onBatch(batch);
+          }),
+        ),
       )
       .catch((e: unknown) => crash(String(e)));
   };

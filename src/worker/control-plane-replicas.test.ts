@@ -6,7 +6,11 @@ import type { TickBatch } from './protocol';
 const cpNodes = (batches: TickBatch[]) => {
   const gen = batches.at(-1)!.gen;
   const names = new Set<string>();
-  for (const b of batches) if (b.gen === gen) for (const c of b.changes) if (c.object.kind === 'Node' && c.object.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined) names.add(c.object.metadata.name);
+  for (const b of batches)
+    if (b.gen === gen)
+      for (const c of b.changes)
+        if (c.object.kind === 'Node' && c.object.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined)
+          names.add(c.object.metadata.name);
   return [...names].sort();
 };
 

@@ -35,17 +35,28 @@ function setup() {
       queueReady.push(p);
       return p;
     },
-    { setTimeout: (fn, ms) => (timers.push({ fn, ms, cleared: false }), timers.length - 1), clearTimeout: (h) => void (timers[h as number].cleared = true) },
+    {
+      setTimeout: (fn, ms) => (timers.push({ fn, ms, cleared: false }), timers.length - 1),
+      clearTimeout: (h) => void (timers[h as number].cleared = true),
+    },
     1000,
   );
   const calls: ClientRequest[] = [];
   const outcomes: ReconcileOutcome[] = [];
-  const host = { call: (r: ClientRequest) => (calls.push(r), { ok: true as const, value: { got: r.op } }), done: (o: ReconcileOutcome) => void outcomes.push(o) };
+  const host = {
+    call: (r: ClientRequest) => (calls.push(r), { ok: true as const, value: { got: r.op } }),
+    done: (o: ReconcileOutcome) => void outcomes.push(o),
+  };
   const reconcile = (id: number) => {
     sb.reconcile(call(id), host);
     for (const p of queueReady.splice(0)) p.reply({ type: 'ready' });
   };
-  const call = (id: number) => ({ id, controller: 'c', code: 'export function reconcile() {}', request: { namespace: 'default', name: 'blog', now: '2026-01-01T00:00:30Z' } });
+  const call = (id: number) => ({
+    id,
+    controller: 'c',
+    code: 'export function reconcile() {}',
+    request: { namespace: 'default', name: 'blog', now: '2026-01-01T00:00:30Z' },
+  });
   return { sb, ports, timers, calls, outcomes, host, call, reconcile };
 }
 
@@ -65,8 +76,20 @@ describe('WorkerSandbox', () => {
   it('posts the reconcile, answers client calls of that reconcile, ends with its outcome', () => {
     const t = setup();
     t.reconcile(1);
-    expect(t.ports[0].sent).toEqual([{ type: 'reconcile', id: 1, code: 'export function reconcile() {}', request: { namespace: 'default', name: 'blog', now: '2026-01-01T00:00:30Z' } }]);
-    t.ports[0].reply({ type: 'call', id: 1, seq: 7, request: JSON.stringify({ op: 'get', key: { apiVersion: 'v1', kind: 'Service', name: 'web' } }) });
+    expect(t.ports[0].sent).toEqual([
+      {
+        type: 'reconcile',
+        id: 1,
+        code: 'export function reconcile() {}',
+        request: { namespace: 'default', name: 'blog', now: '2026-01-01T00:00:30Z' },
+      },
+    ]);
+    t.ports[0].reply({
+      type: 'call',
+      id: 1,
+      seq: 7,
+      request: JSON.stringify({ op: 'get', key: { apiVersion: 'v1', kind: 'Service', name: 'web' } }),
+    });
     expect(t.calls).toEqual([{ op: 'get', key: { apiVersion: 'v1', kind: 'Service', name: 'web' } }]);
     expect(t.ports[0].sent[1]).toEqual({ type: 'answer', id: 1, seq: 7, response: JSON.stringify({ ok: true, value: { got: 'get' } }) });
     t.ports[0].reply({ type: 'done', id: 1, outcome: { kind: 'result', value: { requeueAfter: 5 } } });
@@ -75,12 +98,12 @@ describe('WorkerSandbox', () => {
   });
 
   it.each([
-    { name: 'another reconcile\'s call', data: { type: 'call', id: 2, seq: 1, request: '{"op":"delete"}' } },
+    { name: "another reconcile's call", data: { type: 'call', id: 2, seq: 1, request: '{"op":"delete"}' } },
     { name: 'a call that is not JSON', data: { type: 'call', id: 1, seq: 1, request: '{' } },
     { name: 'a call with an object request', data: { type: 'call', id: 1, seq: 1, request: { op: 'delete' } } },
     { name: 'an unknown type', data: { type: 'engine', id: 1 } },
     { name: 'an outcome of an unknown kind', data: { type: 'done', id: 1, outcome: { kind: 'timeout', limitMs: 0 } } },
-    { name: 'another reconcile\'s outcome', data: { type: 'done', id: 9, outcome: { kind: 'result', value: null } } },
+    { name: "another reconcile's outcome", data: { type: 'done', id: 9, outcome: { kind: 'result', value: null } } },
     { name: 'not an object', data: 'done' },
   ])('drops $name', ({ data }) => {
     const t = setup();

@@ -16,7 +16,15 @@
  * dropped: a forged message can do no more than the client can. Past the CPU limit (wall ms
  * from the reconcile's start) the worker is terminated and the next reconcile gets a new one.
  */
-import { RECONCILE_CPU_LIMIT_MS, type ClientRequest, type ReconcileCall, type ReconcileOutcome, type ReconcileSandbox, type SandboxFactory, type SandboxHost } from '../cluster/user-controller/types';
+import {
+  RECONCILE_CPU_LIMIT_MS,
+  type ClientRequest,
+  type ReconcileCall,
+  type ReconcileOutcome,
+  type ReconcileSandbox,
+  type SandboxFactory,
+  type SandboxHost,
+} from '../cluster/user-controller/types';
 
 /** What the sandbox needs of a Worker (tests pass a fake). */
 export interface SandboxPort {
@@ -33,7 +41,11 @@ export interface SandboxTimers {
 }
 
 /** A {@link SandboxFactory} of Web Workers made by `create` (a new one after each timeout). */
-export function workerSandboxFactory(create: (name: string) => SandboxPort, timers: SandboxTimers, limitMs = RECONCILE_CPU_LIMIT_MS): SandboxFactory {
+export function workerSandboxFactory(
+  create: (name: string) => SandboxPort,
+  timers: SandboxTimers,
+  limitMs = RECONCILE_CPU_LIMIT_MS,
+): SandboxFactory {
   return (name) => new WorkerSandbox(() => create(name), timers, limitMs);
 }
 

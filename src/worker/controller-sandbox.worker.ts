@@ -16,9 +16,29 @@ const post = scope.postMessage.bind(scope);
 
 /** Names removed from the global scope (and every prototype on its chain). */
 export const REMOVED_GLOBALS = [
-  'fetch', 'XMLHttpRequest', 'WebSocket', 'WebSocketStream', 'EventSource', 'WebTransport', 'RTCPeerConnection',
-  'importScripts', 'indexedDB', 'caches', 'cookieStore', 'BroadcastChannel', 'MessageChannel', 'Worker', 'SharedWorker',
-  'Request', 'Response', 'navigator', 'location', 'FileReaderSync', 'Notification', 'ServiceWorker', 'storageFoundation',
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'EventSource',
+  'WebTransport',
+  'RTCPeerConnection',
+  'importScripts',
+  'indexedDB',
+  'caches',
+  'cookieStore',
+  'BroadcastChannel',
+  'MessageChannel',
+  'Worker',
+  'SharedWorker',
+  'Request',
+  'Response',
+  'navigator',
+  'location',
+  'FileReaderSync',
+  'Notification',
+  'ServiceWorker',
+  'storageFoundation',
 ];
 
 for (const name of REMOVED_GLOBALS) {
@@ -45,7 +65,9 @@ const callHost = (json: string): Promise<string> =>
     pending.set(s, resolve);
     post({ type: 'call', id: currentId, seq: s, request: json });
   });
-const run = (new Function(`return ${RUNTIME_JS}`)() as (h: typeof callHost) => (code: string, request: unknown) => Promise<unknown>)(callHost);
+const run = (new Function(`return ${RUNTIME_JS}`)() as (h: typeof callHost) => (code: string, request: unknown) => Promise<unknown>)(
+  callHost,
+);
 
 const addListener = (scope as unknown as { addEventListener(t: string, f: (e: unknown) => void): void }).addEventListener.bind(scope);
 addListener('message', (e: unknown) => {
@@ -60,7 +82,15 @@ addListener('message', (e: unknown) => {
     currentId = id;
     run(String(m.code), m.request).then(
       (value) => post({ type: 'done', id, outcome: { kind: 'result', value } }),
-      (err: unknown) => post({ type: 'done', id, outcome: { kind: 'error', message: err && typeof err === 'object' && 'message' in err ? String((err as Error).message) : String(err) } }),
+      (err: unknown) =>
+        post({
+          type: 'done',
+          id,
+          outcome: {
+            kind: 'error',
+            message: err && typeof err === 'object' && 'message' in err ? String((err as Error).message) : String(err),
+          },
+        }),
     );
   }
 });

@@ -53,7 +53,9 @@ export function unifiedHunks(a: string, b: string, context = 3): string {
   if (n * m <= 4_000_000) {
     const w = m + 1;
     const t = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) t[i * w + j] = x[i] === y[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]); // array index
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--)
+        t[i * w + j] = x[i] === y[j] ? t[(i + 1) * w + j + 1] + 1 : Math.max(t[(i + 1) * w + j], t[i * w + j + 1]); // array index
     let i = 0;
     let j = 0;
     while (i < n || j < m) {
@@ -77,7 +79,7 @@ export function unifiedHunks(a: string, b: string, context = 3): string {
   const lines: { op: '=' | '-' | '+'; text: string; ai: number; bi: number }[] = [];
   let ai = 0;
   let bi = 0;
-  for (let k = 0; k < ops.length; ) {
+  for (let k = 0; k < ops.length;) {
     if (ops[k] === '=') {
       lines.push({ op: '=', text: x[ai], ai: ai++, bi: bi++ });
       k++;
@@ -117,7 +119,10 @@ export function unifiedHunks(a: string, b: string, context = 3): string {
 }
 
 function stamp(ms: number): string {
-  return `${new Date(ms).toISOString().replace('T', ' ').replace(/\.(\d{3})Z$/, '.$1000000')} +0000`;
+  return `${new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.(\d{3})Z$/, '.$1000000')} +0000`;
 }
 
 /** A stable pseudo-random temp-dir suffix, as os.MkdirTemp would make. */
@@ -146,7 +151,9 @@ export function kubectlDiff(cluster: Cluster, text: string): DiffOutput {
       if (!v || typeof v !== 'object' || Array.isArray(v)) continue;
       const info = typeof v.apiVersion === 'string' && typeof v.kind === 'string' ? registry.forKind(v.apiVersion, v.kind) : undefined;
       if (!info) {
-        errors.push(`error: resource mapping not found for name: "${v.metadata?.name ?? ''}" namespace: "${v.metadata?.namespace ?? ''}" from "STDIN": no matches for kind "${String(v.kind)}" in version "${String(v.apiVersion)}"\nensure CRDs are installed first`);
+        errors.push(
+          `error: resource mapping not found for name: "${v.metadata?.name ?? ''}" namespace: "${v.metadata?.namespace ?? ''}" from "STDIN": no matches for kind "${String(v.kind)}" in version "${String(v.apiVersion)}"\nensure CRDs are installed first`,
+        );
         continue;
       }
       const ns = info.namespaced ? v.metadata?.namespace || 'default' : '';
@@ -176,7 +183,12 @@ export function kubectlDiff(cluster: Cluster, text: string): DiffOutput {
           }
           const opts = { kind: info.kind, strategic: !info.custom };
           const patch = createThreeWayPatch(original, modified as Record<string, unknown>, current as Record<string, unknown>, opts);
-          next = Object.keys(patch).length ? rc.updateWithWarnings(applyPatch(current as Record<string, unknown>, patch, opts) as KObject, { dryRun: true, fieldManager: 'kubectl-client-side-apply' }).object : current;
+          next = Object.keys(patch).length
+            ? rc.updateWithWarnings(applyPatch(current as Record<string, unknown>, patch, opts) as KObject, {
+                dryRun: true,
+                fieldManager: 'kubectl-client-side-apply',
+              }).object
+            : current;
         }
       } catch (e) {
         const m = e instanceof Error ? e.message : String(e);

@@ -48,7 +48,8 @@ spec:
       containers: [{name: app, image: nginx:1.27}]
 `;
 
-const configMaps = (n: number) => Array.from({ length: n }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}}\ndata: {k: v}\n`).join('---\n');
+const configMaps = (n: number) =>
+  Array.from({ length: n }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-${i}}\ndata: {k: v}\n`).join('---\n');
 
 describe('ClusterHost time slices', () => {
   it('a tick the engine cannot finish in one slice continues in later slices up to its target, and no further', () => {
@@ -108,7 +109,10 @@ describe('ClusterHost back-pressure and batch size', () => {
     });
     // the snapshot: a reset with the first share; nothing more while unacknowledged
     expect(got.map((b) => [b.reset, b.changes.length])).toEqual([[true, MAX_CHANGES_PER_BATCH]]);
-    const names = (b: TickBatch, type: string) => b.changes.filter((c) => c.type === type && c.object.kind === 'ConfigMap' && c.object.metadata.name!.startsWith('cm-')).map((c) => c.object.metadata.name!);
+    const names = (b: TickBatch, type: string) =>
+      b.changes
+        .filter((c) => c.type === type && c.object.kind === 'ConfigMap' && c.object.metadata.name!.startsWith('cm-'))
+        .map((c) => c.object.metadata.name!);
     const sent = new Set(names(got[0], 'ADDED'));
     const all = Array.from({ length: MAX_CHANGES_PER_BATCH + 200 }, (_, i) => `cm-${i}`);
     const unsent = all.filter((n) => !sent.has(n));

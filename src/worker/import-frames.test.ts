@@ -110,7 +110,9 @@ describe('importState sends the session as it would have run live', () => {
     expect(actions).toBeGreaterThanOrEqual(20);
     expect(log.now - DEFAULT_START_MS).toBeGreaterThanOrEqual(30 * 60_000);
     // eslint-disable-next-line no-console
-    console.info(`import of ${actions} actions, ${Math.round((log.now - DEFAULT_START_MS) / 1000)} simulated s: ${Math.round(importMs)} ms, ${replayed.length} batches`);
+    console.info(
+      `import of ${actions} actions, ${Math.round((log.now - DEFAULT_START_MS) / 1000)} simulated s: ${Math.round(importMs)} ms, ${replayed.length} batches`,
+    );
     expect(importMs).toBeLessThan(15_000);
   });
 
@@ -129,7 +131,7 @@ describe('importState sends the session as it would have run live', () => {
     expect(replayed.at(-1)!.simMs).toBe(log.now - DEFAULT_START_MS);
   });
 
-  it('ends in the live session\'s state (same objects, versions, uids, statuses)', () => {
+  it("ends in the live session's state (same objects, versions, uids, statuses)", () => {
     let snapshot: TickBatch | null = null;
     live.host.subscribe((b) => (snapshot = structuredClone(b)));
     const expected = fold([snapshot!]);
@@ -143,11 +145,20 @@ describe('importState sends the session as it would have run live', () => {
     const before = replayed.filter((b) => b.simMs < applyAt);
     expect(before.length).toBeGreaterThanOrEqual(4); // t=0, 5 s, 10 s, 15 s
     expect(peekcartPods(fold(before))).toEqual([]);
-    expect([...fold(before).keys()].filter((k) => k.startsWith('Node/'))).toEqual(['Node/control-plane', 'Node/node-1', 'Node/node-2', 'Node/node-3']);
+    expect([...fold(before).keys()].filter((k) => k.startsWith('Node/'))).toEqual([
+      'Node/control-plane',
+      'Node/node-1',
+      'Node/node-2',
+      'Node/node-3',
+    ]);
     const killAt = log.actions.find((a) => a.op === 'kill')!.at - DEFAULT_START_MS;
-    const graceEnds = replayed.find((b) => b.simMs > killAt && b.deadlines.some((d) => d.label === 'node-2: node-monitor-grace-period runs out'));
+    const graceEnds = replayed.find(
+      (b) => b.simMs > killAt && b.deadlines.some((d) => d.label === 'node-2: node-monitor-grace-period runs out'),
+    );
     expect(graceEnds).toBeDefined();
-    const evictions = replayed.find((b) => b.simMs > killAt && b.deadlines.some((d) => d.label.startsWith('taint eviction of default/peekcart-')));
+    const evictions = replayed.find(
+      (b) => b.simMs > killAt && b.deadlines.some((d) => d.label.startsWith('taint eviction of default/peekcart-')),
+    );
     expect(evictions).toBeDefined();
   });
 

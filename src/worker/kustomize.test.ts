@@ -21,7 +21,8 @@ function tabsOf(root: string, rel = '', out: KustomizeFiles = {}, prefix = ''): 
   for (const name of readdirSync(`${root}/${rel}`)) {
     const p = rel ? `${rel}/${name}` : name;
     if (statSync(`${root}/${p}`).isDirectory()) tabsOf(root, p, out, prefix);
-    else if (!name.startsWith('expected.') && !name.endsWith('.py')) out[prefix ? `${prefix}/${p}` : p] = readFileSync(`${root}/${p}`, 'utf8');
+    else if (!name.startsWith('expected.') && !name.endsWith('.py'))
+      out[prefix ? `${prefix}/${p}` : p] = readFileSync(`${root}/${p}`, 'utf8');
   }
   return out;
 }
@@ -30,7 +31,10 @@ const goldenTabs = { ...tabsOf(GOLDENS, '', {}, IN_TABS), ...tabsOf(`${SRC}/scen
 const goldenCases = Object.keys(goldenTabs)
   .filter((p) => p.startsWith(`${IN_TABS}/`))
   .map((p) => p.slice(IN_TABS.length + 1, p.lastIndexOf('/')))
-  .filter((d, i, all) => all.indexOf(d) === i && statSync(`${GOLDENS}/${d}`).isDirectory() && readdirSync(`${GOLDENS}/${d}`).includes('expected.yaml'))
+  .filter(
+    (d, i, all) =>
+      all.indexOf(d) === i && statSync(`${GOLDENS}/${d}`).isDirectory() && readdirSync(`${GOLDENS}/${d}`).includes('expected.yaml'),
+  )
   .sort();
 
 const host = () => testHost({ subscribe: false }).host;
@@ -50,7 +54,11 @@ describe('tab paths', () => {
   it.each([
     { name: 'plain', paths: ['a.yaml'], dirs: [] },
     { name: 'root kustomization', paths: ['kustomization.yaml', 'cm.yaml'], dirs: [''] },
-    { name: 'base and overlays', paths: ['overlays/prod/kustomization.yaml', 'base/kustomization.yml', 'base/deploy.yaml', 'overlays/dev/Kustomization'], dirs: ['base', 'overlays/dev', 'overlays/prod'] },
+    {
+      name: 'base and overlays',
+      paths: ['overlays/prod/kustomization.yaml', 'base/kustomization.yml', 'base/deploy.yaml', 'overlays/dev/Kustomization'],
+      dirs: ['base', 'overlays/dev', 'overlays/prod'],
+    },
     { name: 'odd separators', paths: ['./base//kustomization.yaml', 'x\\y\\kustomization.yaml'], dirs: ['base', 'x/y'] },
   ])('$name', ({ paths, dirs }) => expect(kustomizationDirs(paths)).toEqual(dirs));
   it('normalizes', () => expect(normalizePath('/./overlays//prod/')).toBe('overlays/prod'));
@@ -78,13 +86,35 @@ describe('apply -k through the worker', () => {
   it('a second apply -k is unchanged; the dev overlay adds its own objects', () => {
     const h = host();
     h.applyKustomize(files, 'overlays/prod');
-    expect(h.applyKustomize(files, 'overlays/prod').map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged']);
-    expect(h.applyKustomize(files, 'overlays/dev').map((r) => `${r.object} ${r.action}`)).toEqual(['configmap/dev-peekcart-config-47668c6k28 created', 'service/dev-peekcart created', 'deployment.apps/dev-peekcart created']);
+    expect(h.applyKustomize(files, 'overlays/prod').map((r) => r.action)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
+    expect(h.applyKustomize(files, 'overlays/dev').map((r) => `${r.object} ${r.action}`)).toEqual([
+      'configmap/dev-peekcart-config-47668c6k28 created',
+      'service/dev-peekcart created',
+      'deployment.apps/dev-peekcart created',
+    ]);
   });
 
   it.each<{ name: string; files: KustomizeFiles; dir: string; message: string }>([
-    { name: 'missing resource', files: { 'k/kustomization.yaml': 'resources:\n- gone.yaml\n' }, dir: 'k', message: "error: accumulating resources: accumulation err='accumulating resources from 'gone.yaml': evalsymlink failure on '/k/gone.yaml' : lstat /k/gone.yaml: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on '/k/gone.yaml' : lstat /k/gone.yaml: no such file or directory" },
-    { name: 'no such directory', files: { 'a.yaml': 'kind: ConfigMap\n' }, dir: 'nope', message: "error: must build at directory: not a valid directory: evalsymlink failure on '/nope' : lstat /nope: no such file or directory" },
+    {
+      name: 'missing resource',
+      files: { 'k/kustomization.yaml': 'resources:\n- gone.yaml\n' },
+      dir: 'k',
+      message:
+        "error: accumulating resources: accumulation err='accumulating resources from 'gone.yaml': evalsymlink failure on '/k/gone.yaml' : lstat /k/gone.yaml: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on '/k/gone.yaml' : lstat /k/gone.yaml: no such file or directory",
+    },
+    {
+      name: 'no such directory',
+      files: { 'a.yaml': 'kind: ConfigMap\n' },
+      dir: 'nope',
+      message:
+        "error: must build at directory: not a valid directory: evalsymlink failure on '/nope' : lstat /nope: no such file or directory",
+    },
   ])('a build error applies nothing: $name', ({ files: f, dir, message }) => {
     const h = host();
     const before = h.kubectl('get configmaps -A -o name').output;
@@ -95,10 +125,19 @@ describe('apply -k through the worker', () => {
   });
 
   it("kustomize's deprecation warnings ride on the first result", () => {
-    const f = { 'kustomization.yaml': 'commonLabels:\n  team: a\nresources:\n- cm.yaml\n', 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n' };
+    const f = {
+      'kustomization.yaml': 'commonLabels:\n  team: a\nresources:\n- cm.yaml\n',
+      'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n',
+    };
     const results = applyKustomize(new Cluster({ seed: 1, nodes: 1 }), f, '');
     expect(results.map((r) => [r.object, r.action, r.warnings])).toEqual([
-      ['configmap/c', 'created', ["# Warning: 'commonLabels' is deprecated. Please use 'labels' instead. Run 'kustomize edit fix' to update your Kustomization automatically."]],
+      [
+        'configmap/c',
+        'created',
+        [
+          "# Warning: 'commonLabels' is deprecated. Please use 'labels' instead. Run 'kustomize edit fix' to update your Kustomization automatically.",
+        ],
+      ],
     ]);
   });
 });

@@ -36,7 +36,12 @@ export function kustomizeBuild(files: KustomizeFiles, dir: string): { stdout: st
  * one stream named DIR. A build error applies nothing and is the one error result (kubectl's
  * `error: …`); kustomize's warnings ride on the first result.
  */
-export function applyKustomize(cluster: { apply(text: string, opts?: { source?: string; dryRun?: 'server' | 'client' | false }): ApplyResult[] }, files: KustomizeFiles, dir: string, opts: { dryRun?: 'server' } = {}): ApplyResult[] {
+export function applyKustomize(
+  cluster: { apply(text: string, opts?: { source?: string; dryRun?: 'server' | 'client' | false }): ApplyResult[] },
+  files: KustomizeFiles,
+  dir: string,
+  opts: { dryRun?: 'server' } = {},
+): ApplyResult[] {
   const warnings: string[] = [];
   let yaml: string;
   try {

@@ -93,14 +93,23 @@ export function markersFor(text: string, results: readonly ApplyResult[]): Edito
     for (const x of chunks) if (x.line <= line) c = x;
     return c;
   };
-  const whole = (line: number, message: string, severity: EditorMarker['severity']): EditorMarker => ({ line, column: 1, endLine: line, endColumn: LINE_END, message, severity });
+  const whole = (line: number, message: string, severity: EditorMarker['severity']): EditorMarker => ({
+    line,
+    column: 1,
+    endLine: line,
+    endColumn: LINE_END,
+    message,
+    severity,
+  });
   const at = (r: ApplyResult, message: string, severity: EditorMarker['severity']): EditorMarker => {
     const chunk = chunkAt(r.line);
     const paths = fieldPaths(message);
     if (chunk && paths.length) {
       if (!chunk.doc) {
         chunk.counter = new LineCounter();
-        chunk.doc = parseDocument(chunk.text, { lineCounter: chunk.counter, uniqueKeys: false, version: '1.1' }) as { contents: Node | null };
+        chunk.doc = parseDocument(chunk.text, { lineCounter: chunk.counter, uniqueKeys: false, version: '1.1' }) as {
+          contents: Node | null;
+        };
       }
       for (const p of paths) {
         const range = locate(chunk.doc.contents, splitPath(p));

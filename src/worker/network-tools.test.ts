@@ -41,16 +41,28 @@ describe('ClusterHost network tools', () => {
     const before = h.exportState().actions.length;
     const r = h.dnsLookup('web', 'default');
     expect(r).toMatchObject({ status: 'NOERROR', fqdn: 'web.default.svc.cluster.local', queries: ['web.default.svc.cluster.local'] });
-    expect(r.records).toEqual([{ name: 'web.default.svc.cluster.local', type: 'A', ttl: 30, data: c.get('services', 'default', 'web')!.spec.clusterIP }]);
-    expect(h.dnsLookup('nope', 'kube-system')).toMatchObject({ status: 'NXDOMAIN', queries: ['nope.kube-system.svc.cluster.local', 'nope.svc.cluster.local', 'nope.cluster.local', 'nope'] });
-    expect(h.exportState().actions.slice(before).map((a) => a.op)).toEqual(['dnsLookup', 'dnsLookup']);
+    expect(r.records).toEqual([
+      { name: 'web.default.svc.cluster.local', type: 'A', ttl: 30, data: c.get('services', 'default', 'web')!.spec.clusterIP },
+    ]);
+    expect(h.dnsLookup('nope', 'kube-system')).toMatchObject({
+      status: 'NXDOMAIN',
+      queries: ['nope.kube-system.svc.cluster.local', 'nope.svc.cluster.local', 'nope.cluster.local', 'nope'],
+    });
+    expect(
+      h
+        .exportState()
+        .actions.slice(before)
+        .map((a) => a.op),
+    ).toEqual(['dnsLookup', 'dnsLookup']);
   });
 
   it('setLoad is listed by loads() and logged; bad input throws', () => {
     h.setLoad({ namespace: 'default', workload: 'deployment/web', totalCpuMillicores: 600 });
     h.setLoad({ namespace: 'default', workload: 'deployment/web', totalCpuMillicores: 900 });
     expect(h.loads()).toEqual([{ namespace: 'default', workload: 'deployment/web', totalCpuMillicores: 900 }]);
-    expect(() => h.setLoad({ namespace: 'default', workload: 'deployment/web', totalCpuMillicores: -1 })).toThrow('setLoad: invalid CPU -1');
+    expect(() => h.setLoad({ namespace: 'default', workload: 'deployment/web', totalCpuMillicores: -1 })).toThrow(
+      'setLoad: invalid CPU -1',
+    );
     expect(h.exportState().actions.filter((a) => a.op === 'setLoad').length).toBe(3);
   });
 
@@ -71,7 +83,8 @@ describe('ClusterHost network tools', () => {
     expect(again.loads()).toEqual([{ namespace: 'default', workload: 'deployment/web', totalCpuMillicores: 900 }]);
     expect(again.kubectl('top pods').output).toBe(top);
     // the RNG is in the same place: the next batch picks the same Pods on both
-    const next = (x: ClusterHost) => x.sendRequests({ source: { kind: 'external' }, url: 'http://172.18.0.3:30080/', count: 10 }).map((r) => r.podKey);
+    const next = (x: ClusterHost) =>
+      x.sendRequests({ source: { kind: 'external' }, url: 'http://172.18.0.3:30080/', count: 10 }).map((r) => r.podKey);
     expect(next(again)).toEqual(next(h));
   });
 });

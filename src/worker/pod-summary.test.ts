@@ -35,15 +35,38 @@ describe('PodTally', () => {
         t.update('ADDED', 'Pod/default/d', pod('d', {}));
       },
       nodes: [
-        { node: 'node-2', total: 2, ready: 1, statuses: [['Pending', 1], ['Running', 1]] },
+        {
+          node: 'node-2',
+          total: 2,
+          ready: 1,
+          statuses: [
+            ['Pending', 1],
+            ['Running', 1],
+          ],
+        },
         { node: 'node-10', total: 1, ready: 1, statuses: [['Running', 1]] },
         { node: '', total: 1, ready: 0, statuses: [['Pending', 1]] },
       ],
       owners: [
-        { owner: 'ReplicaSet/default/web-1', total: 3, ready: 2, statuses: [['Running', 2], ['Pending', 1]] },
+        {
+          owner: 'ReplicaSet/default/web-1',
+          total: 3,
+          ready: 2,
+          statuses: [
+            ['Running', 2],
+            ['Pending', 1],
+          ],
+        },
         { owner: '', total: 1, ready: 0, statuses: [['Pending', 1]] },
       ],
-      all: { total: 4, ready: 2, statuses: [['Pending', 2], ['Running', 2]] },
+      all: {
+        total: 4,
+        ready: 2,
+        statuses: [
+          ['Pending', 2],
+          ['Running', 2],
+        ],
+      },
     },
     {
       name: 'a Pod that binds, runs and terminates moves between counts; a deleted one leaves them',
@@ -57,9 +80,36 @@ describe('PodTally', () => {
         t.update('DELETED', 'Pod/default/c', pod('c', { rs: 'web-2', node: 'node-2', phase: 'Failed' }));
         t.update('DELETED', 'Pod/default/never', pod('never'));
       },
-      nodes: [{ node: 'node-1', total: 2, ready: 2, statuses: [['Running', 1], ['Terminating', 1]] }],
-      owners: [{ owner: 'ReplicaSet/default/web-1', total: 2, ready: 2, statuses: [['Running', 1], ['Terminating', 1]] }],
-      all: { total: 2, ready: 2, statuses: [['Running', 1], ['Terminating', 1]] },
+      nodes: [
+        {
+          node: 'node-1',
+          total: 2,
+          ready: 2,
+          statuses: [
+            ['Running', 1],
+            ['Terminating', 1],
+          ],
+        },
+      ],
+      owners: [
+        {
+          owner: 'ReplicaSet/default/web-1',
+          total: 2,
+          ready: 2,
+          statuses: [
+            ['Running', 1],
+            ['Terminating', 1],
+          ],
+        },
+      ],
+      all: {
+        total: 2,
+        ready: 2,
+        statuses: [
+          ['Running', 1],
+          ['Terminating', 1],
+        ],
+      },
     },
   ];
   for (const c of cases)
@@ -76,10 +126,26 @@ describe('PodTally', () => {
 
   it('20,000 Pods of 60 owners on 3 nodes: exact totals, the 50 biggest owners listed, 10 counted', () => {
     const t = new PodTally();
-    for (let i = 0; i < 20_000; i++) t.update('ADDED', `Pod/default/p${i}`, pod(`p${i}`, { node: `node-${(i % 3) + 1}`, rs: `rs-${i % 60}`, phase: i % 7 ? 'Running' : 'Pending', ready: i % 7 !== 0 }));
+    for (let i = 0; i < 20_000; i++)
+      t.update(
+        'ADDED',
+        `Pod/default/p${i}`,
+        pod(`p${i}`, { node: `node-${(i % 3) + 1}`, rs: `rs-${i % 60}`, phase: i % 7 ? 'Running' : 'Pending', ready: i % 7 !== 0 }),
+      );
     const s = t.snapshot();
-    expect(s.nodes.map((n) => [n.node, n.total])).toEqual([['node-1', 6667], ['node-2', 6667], ['node-3', 6666]]);
-    expect(s.all).toEqual({ total: 20_000, ready: 17_142, statuses: [['Running', 17_142], ['Pending', 2858]] });
+    expect(s.nodes.map((n) => [n.node, n.total])).toEqual([
+      ['node-1', 6667],
+      ['node-2', 6667],
+      ['node-3', 6666],
+    ]);
+    expect(s.all).toEqual({
+      total: 20_000,
+      ready: 17_142,
+      statuses: [
+        ['Running', 17_142],
+        ['Pending', 2858],
+      ],
+    });
     expect(s.owners).toHaveLength(SUMMARY_MAX_OWNERS);
     expect(s.moreOwners).toBe(10);
     expect(s.owners[0]).toMatchObject({ owner: 'ReplicaSet/default/rs-0', total: 334 });
@@ -87,7 +153,11 @@ describe('PodTally', () => {
   });
 
   it('status: the phase, Pending when unset, Terminating once deletionTimestamp is set', () => {
-    expect([podSummaryStatus(pod('a')), podSummaryStatus(pod('a', { phase: 'Succeeded' })), podSummaryStatus(pod('a', { phase: 'Running', deleting: true }))]).toEqual(['Pending', 'Succeeded', 'Terminating']);
+    expect([
+      podSummaryStatus(pod('a')),
+      podSummaryStatus(pod('a', { phase: 'Succeeded' })),
+      podSummaryStatus(pod('a', { phase: 'Running', deleting: true })),
+    ]).toEqual(['Pending', 'Succeeded', 'Terminating']);
   });
 });
 
@@ -98,7 +168,9 @@ describe('capOutput (the kubectl bar)', () => {
     expect(capOutput(ok, 3)).toBe(ok);
     const cut = capOutput({ output: lines(5), error: null, exitCode: 0 }, 3);
     expect(cut.output).toBe(lines(3));
-    expect(cut.error).toBe('kube-relay: the kubectl bar shows the first 3 of 5 lines; narrow the listing with -l, --field-selector, -n or a name\n');
+    expect(cut.error).toBe(
+      'kube-relay: the kubectl bar shows the first 3 of 5 lines; narrow the listing with -l, --field-selector, -n or a name\n',
+    );
   });
 });
 
@@ -121,7 +193,12 @@ spec:
     for (let i = 0; i < 400 && !t.batches.some((b) => b.podSummary?.all.total === 1200); i++) t.run(500);
     const first = t.batches.findIndex((b) => b.podSummary);
     expect(first).toBeGreaterThan(0);
-    expect(t.batches.slice(first).flatMap((b) => b.changes).filter((c) => c.object.kind === 'Pod')).toEqual([]);
+    expect(
+      t.batches
+        .slice(first)
+        .flatMap((b) => b.changes)
+        .filter((c) => c.object.kind === 'Pod'),
+    ).toEqual([]);
     const last = t.batches.filter((b) => b.podSummary).at(-1)!.podSummary!;
     expect(last.all.total).toBe(1200);
     expect(last.nodes.reduce((n, x) => n + x.total, 0)).toBe(1200);
@@ -137,7 +214,13 @@ spec:
     for (let i = 0; i < 400 && !t.batches.slice(mark).some((b) => b.podSummary === null); i++) t.run(500);
     const back = t.batches.slice(mark).findIndex((b) => b.podSummary === null) + mark;
     expect(back).toBeGreaterThanOrEqual(mark);
-    const added = new Set(t.batches.slice(back).flatMap((b) => b.changes).filter((c) => c.object.kind === 'Pod' && c.type === 'ADDED').map((c) => c.key));
+    const added = new Set(
+      t.batches
+        .slice(back)
+        .flatMap((b) => b.changes)
+        .filter((c) => c.object.kind === 'Pod' && c.type === 'ADDED')
+        .map((c) => c.key),
+    );
     expect(added.size).toBeGreaterThan(0);
     expect(added.size).toBeLessThan(800);
   }, 120_000);

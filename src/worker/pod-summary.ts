@@ -108,7 +108,13 @@ export class PodTally {
       this.version++;
       return;
     }
-    const next: Entry = { node: (pod.spec?.nodeName as string | undefined) ?? '', owner: ownerOf(pod), status: podSummaryStatus(pod), ready: podIsReady(pod), obj: pod };
+    const next: Entry = {
+      node: (pod.spec?.nodeName as string | undefined) ?? '',
+      owner: ownerOf(pod),
+      status: podSummaryStatus(pod),
+      ready: podIsReady(pod),
+      obj: pod,
+    };
     this.pods.set(key, next);
     if (prev && prev.node === next.node && prev.owner === next.owner && prev.status === next.status && prev.ready === next.ready) return;
     if (prev) this.remove(prev);
@@ -144,13 +150,21 @@ export class PodTally {
   }
 
   /** At most `limit` Pods (in the order they were first seen) with their `kubectl get` rows. */
-  sample(describe: (o: KObject) => ResourceRow | null, limit = SUMMARY_SAMPLE_ROWS): { key: string; object: KObject; row: ResourceRow | null }[] {
+  sample(
+    describe: (o: KObject) => ResourceRow | null,
+    limit = SUMMARY_SAMPLE_ROWS,
+  ): { key: string; object: KObject; row: ResourceRow | null }[] {
     const out: { key: string; object: KObject; row: ResourceRow | null }[] = [];
     for (const [key, e] of this.pods) {
       if (out.length >= limit) break;
       const m = e.obj.metadata;
       // the page keeps no whole Pod: the names and times its table prints
-      const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: m.name, namespace: m.namespace, creationTimestamp: m.creationTimestamp, uid: m.uid }, spec: { nodeName: e.node || undefined } } as KObject;
+      const object = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: m.name, namespace: m.namespace, creationTimestamp: m.creationTimestamp, uid: m.uid },
+        spec: { nodeName: e.node || undefined },
+      } as KObject;
       out.push({ key, object, row: describe(e.obj) });
     }
     return out;

@@ -38,7 +38,11 @@ export class ScriptPlayer {
   constructor(private readonly exec: (step: Step) => void) {}
 
   get status(): ScriptStatus {
-    return { pending: this.queue.length + (this.wait ? 1 : 0), waitingUntil: this.wait ? (this.wait.kind === 'advance' ? this.wait.until : this.wait.end) : null, enqueued: this.enqueues };
+    return {
+      pending: this.queue.length + (this.wait ? 1 : 0),
+      waitingUntil: this.wait ? (this.wait.kind === 'advance' ? this.wait.until : this.wait.end) : null,
+      enqueued: this.enqueues,
+    };
   }
 
   /** Queues steps and runs those that can run now. */

@@ -68,7 +68,11 @@ describe('dry run and diff change nothing', () => {
     const a = setup();
     const b = setup();
     const dry = a.host.dryRun(`${SEED_MANIFEST}\n---\n${SERVICE}`);
-    expect(dry.results.map((r) => `${r.object} ${r.action}`)).toEqual(['deployment.apps/peekcart created', 'service/peekcart created', 'service/np created']);
+    expect(dry.results.map((r) => `${r.object} ${r.action}`)).toEqual([
+      'deployment.apps/peekcart created',
+      'service/peekcart created',
+      'service/np created',
+    ]);
     a.host.diff(SERVICE);
     expect(a.host.exportState().actions).toEqual([]);
     a.host.apply(SERVICE);
@@ -78,7 +82,7 @@ describe('dry run and diff change nothing', () => {
     expect(picture(a.host)).toEqual(picture(b.host));
   });
 
-  it('marks a selector mismatch on the labels: line under template.metadata, with kubectl\'s text', () => {
+  it("marks a selector mismatch on the labels: line under template.metadata, with kubectl's text", () => {
     const { host } = setup();
     const text = SEED_MANIFEST.replace(/(template:\n\s+metadata:\n\s+labels:\n\s+app: )peekcart/, '$1typo');
     expect(text).not.toBe(SEED_MANIFEST);
@@ -103,7 +107,9 @@ describe('kubectl diff', () => {
     const { diff, stderr } = host.diff(changed);
     expect(stderr).toBe('');
     const lines = diff.split('\n');
-    expect(lines[0]).toMatch(/^diff -u -N \/tmp\/LIVE-\d+\/apps\.v1\.Deployment\.default\.peekcart \/tmp\/MERGED-\d+\/apps\.v1\.Deployment\.default\.peekcart$/);
+    expect(lines[0]).toMatch(
+      /^diff -u -N \/tmp\/LIVE-\d+\/apps\.v1\.Deployment\.default\.peekcart \/tmp\/MERGED-\d+\/apps\.v1\.Deployment\.default\.peekcart$/,
+    );
     expect(lines[1]).toMatch(/^--- \/tmp\/LIVE-\d+\/apps\.v1\.Deployment\.default\.peekcart\t2026-01-01 /);
     expect(lines[2]).toMatch(/^\+\+\+ \/tmp\/MERGED-/);
     expect(lines).toContain('+  replicas: 5');

@@ -56,7 +56,13 @@ export interface SessionLog {
 export function isSessionLog(v: unknown): v is SessionLog {
   if (!v || typeof v !== 'object') return false;
   const o = v as Partial<SessionLog>;
-  return o.format === 'kube-relay-session' && o.version === 1 && Array.isArray(o.actions) && typeof o.now === 'number' && o.actions.every((a) => a && typeof a === 'object' && typeof a.at === 'number' && typeof a.op === 'string');
+  return (
+    o.format === 'kube-relay-session' &&
+    o.version === 1 &&
+    Array.isArray(o.actions) &&
+    typeof o.now === 'number' &&
+    o.actions.every((a) => a && typeof a === 'object' && typeof a.at === 'number' && typeof a.op === 'string')
+  );
 }
 
 /** An action before it is stamped with its time. */

@@ -61,7 +61,9 @@ describe('ClusterHost: the story of a 300-replica apply survives the relay caps'
     ]);
     // the page draws the story's start as the whole relay would
     const whole = (host as unknown as { cluster: { relay: { since(n: number): typeof s.hops } } }).cluster.relay.since(0);
-    expect(drawn.map((h) => h.summary)).toEqual(actionWindow(whole, story, DEFAULT_SEQUENCE_OPTIONS, DEFAULT_SEQUENCE_VIEW).map((h) => h.summary));
+    expect(drawn.map((h) => h.summary)).toEqual(
+      actionWindow(whole, story, DEFAULT_SEQUENCE_OPTIONS, DEFAULT_SEQUENCE_VIEW).map((h) => h.summary),
+    );
     expect(count - told.length).toBeGreaterThan(20_000);
   });
 

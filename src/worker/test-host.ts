@@ -30,7 +30,8 @@ export function testHost(opts: TestHostOptions = {}) {
   let wall = 0;
   let tick: (() => void) | null = null;
   const host = new ClusterHost({
-    createCluster: (o) => new Cluster({ seed: 1, nodes: opts.nodes ?? 3, ...(o ? { controlPlane: { replicas: o.controlPlaneReplicas } } : {}) }),
+    createCluster: (o) =>
+      new Cluster({ seed: 1, nodes: opts.nodes ?? 3, ...(o ? { controlPlane: { replicas: o.controlPlaneReplicas } } : {}) }),
     startMs: opts.startMs ?? DEFAULT_START_MS,
     describeRow,
     resourceOf: opts.resourceOf ?? ((o) => `${o.kind.toLowerCase()}s`),

@@ -33,7 +33,13 @@ function press(h: Host, n: number, filter: StepFilter = {}) {
 }
 
 describe('step: one press, one shown hop', () => {
-  const cases: { name: string; apply: boolean; filter?: StepFilter; presses: number; want: { dt: number; hops: number; shown: string[] }[] }[] = [
+  const cases: {
+    name: string;
+    apply: boolean;
+    filter?: StepFilter;
+    presses: number;
+    want: { dt: number; hops: number; shown: string[] }[];
+  }[] = [
     {
       // 16 hops of node Lease renewals, 40 of kube-controller-manager's and kube-scheduler's
       // leader-election renewals (every 2 s), 4 of the kube-apiserver identity Lease's
@@ -53,8 +59,18 @@ describe('step: one press, one shown hop', () => {
       presses: 3,
       want: [
         // the first heartbeat is kube-controller-manager's leader-election renewal, 2 s after time zero
-        { dt: 2_000, hops: 1, shown: ['renew Lease kube-system/kube-controller-manager (control-plane_1d56a5cb-e37c-4242-ae4f-488c824d7529)'] },
-        { dt: 0, hops: 1, shown: ['authn system:kube-controller-manager [system:authenticated] · authz allow update leases by ClusterRoleBinding system:kube-controller-manager → ClusterRole system:kube-controller-manager · admission'] },
+        {
+          dt: 2_000,
+          hops: 1,
+          shown: ['renew Lease kube-system/kube-controller-manager (control-plane_1d56a5cb-e37c-4242-ae4f-488c824d7529)'],
+        },
+        {
+          dt: 0,
+          hops: 1,
+          shown: [
+            'authn system:kube-controller-manager [system:authenticated] · authz allow update leases by ClusterRoleBinding system:kube-controller-manager → ClusterRole system:kube-controller-manager · admission',
+          ],
+        },
         { dt: 0, hops: 1, shown: ['put /registry/leases/kube-system/kube-controller-manager (rev 309)'] },
       ],
     },
@@ -70,7 +86,13 @@ describe('step: one press, one shown hop', () => {
         { dt: 0, hops: 1, shown: ['watch ADDED Service default/peekcart'] },
         { dt: 0, hops: 1, shown: ['watch ADDED Service default/peekcart'] },
         { dt: 0, hops: 1, shown: ['watch ADDED Service default/peekcart'] },
-        { dt: 0, hops: 1, shown: ['no ReplicaSet matches the pod template → create ReplicaSet peekcart-57f6cd6664 (pod-template-hash 57f6cd6664, revision 1) with 3 replicas'] },
+        {
+          dt: 0,
+          hops: 1,
+          shown: [
+            'no ReplicaSet matches the pod template → create ReplicaSet peekcart-57f6cd6664 (pod-template-hash 57f6cd6664, revision 1) with 3 replicas',
+          ],
+        },
       ],
     },
   ];
@@ -118,7 +140,9 @@ describe('step: one press, one shown hop', () => {
     const [ca, cb] = [engine(a), engine(b)];
     expect(cb.now()).toBe(ca.now());
     expect(cb.relay.lastSeq).toBe(ca.relay.lastSeq);
-    expect(cb.objects().map((o) => `${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`)).toEqual(ca.objects().map((o) => `${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`));
+    expect(cb.objects().map((o) => `${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`)).toEqual(
+      ca.objects().map((o) => `${o.kind}/${o.metadata.name}@${o.metadata.resourceVersion}`),
+    );
     a.host.dispose();
     b.host.dispose();
   });
@@ -134,13 +158,19 @@ describe('fast-forward after a node kill in a cluster older than progressDeadlin
     h.host.apply(SEED_MANIFEST);
     h.host.pause();
     c.clock.runUntil(c.now() + ageMs);
-    const victims = c.objects().filter((o) => o.kind === 'Pod' && o.spec?.nodeName === node).map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+    const victims = c
+      .objects()
+      .filter((o) => o.kind === 'Pod' && o.spec?.nodeName === node)
+      .map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
     expect(victims.length).toBeGreaterThan(0);
     h.host.killNode(node);
     const killedAt = c.now();
     const labels = new Set<string>();
     let clicks = 0;
-    const evicted = () => victims.every((k) => c.objects().find((o) => o.kind === 'Pod' && `${o.metadata.namespace}/${o.metadata.name}` === k)?.metadata.deletionTimestamp);
+    const evicted = () =>
+      victims.every(
+        (k) => c.objects().find((o) => o.kind === 'Pod' && `${o.metadata.namespace}/${o.metadata.name}` === k)?.metadata.deletionTimestamp,
+      );
     while (clicks < 5 && !evicted()) {
       h.host.fastForward();
       clicks++;

@@ -16,7 +16,11 @@ import { ClusterHost, TICK_MS } from './cluster-api';
 import type { TickBatch } from './protocol';
 
 const ex = (f: string) => readFileSync(new URL(`../examples/operators/${f}`, import.meta.url), 'utf8');
-const WEBSITE = { name: 'website-controller', source: ex('website.controller.ts'), code: compileController(ex('website.controller.ts'), 'website.controller.ts') };
+const WEBSITE = {
+  name: 'website-controller',
+  source: ex('website.controller.ts'),
+  code: compileController(ex('website.controller.ts'), 'website.controller.ts'),
+};
 
 /** The vm sandbox, but every answer arrives a task later (the way a Web Worker's message does). */
 function laterSandbox(limitMs?: number): { factory: SandboxFactory; answered: () => number } {
@@ -69,7 +73,11 @@ describe('user controllers in the host', () => {
     a.host.apply(ex('website-crd.yaml'));
     a.host.setSpeed(10);
     await a.run(500);
-    expect(a.host.startController(WEBSITE).status).toMatchObject({ name: 'website-controller', state: 'running', for: 'websites.demo.kube-relay.dev' });
+    expect(a.host.startController(WEBSITE).status).toMatchObject({
+      name: 'website-controller',
+      state: 'running',
+      for: 'websites.demo.kube-relay.dev',
+    });
     a.host.apply(ex('website.yaml'));
     await a.run(6000);
     const c = engine(a.host);
@@ -83,7 +91,9 @@ describe('user controllers in the host', () => {
       expect(hops.filter((h) => h.reconcile === d.reconcile && h.kind === 'request').every((h) => h.time === d.time)).toBe(true);
     }
     // the UI got the controller's status
-    expect([...a.batches].reverse().find((b) => b.controllers)?.controllers).toMatchObject([{ name: 'website-controller', state: 'running', errors: 0, queueDepth: 0 }]);
+    expect([...a.batches].reverse().find((b) => b.controllers)?.controllers).toMatchObject([
+      { name: 'website-controller', state: 'running', errors: 0, queueDepth: 0 },
+    ]);
 
     const log = structuredClone(a.host.exportState());
     expect(log.actions.map((x) => x.op)).toEqual(['apply', 'controller', 'apply']);
@@ -91,8 +101,20 @@ describe('user controllers in the host', () => {
     await b.host.importState(log);
     const cb = engine(b.host);
     expect(cb.now()).toBe(c.now());
-    expect(cb.objects().filter((o) => o.metadata.namespace === 'default').map(key)).toEqual(c.objects().filter((o) => o.metadata.namespace === 'default').map(key));
-    expect(cb.relay.all().map((h) => `${h.seq} ${h.time} ${h.from}>${h.to} ${h.summary}`)).toEqual(hops.map((h) => `${h.seq} ${h.time} ${h.from}>${h.to} ${h.summary}`));
+    expect(
+      cb
+        .objects()
+        .filter((o) => o.metadata.namespace === 'default')
+        .map(key),
+    ).toEqual(
+      c
+        .objects()
+        .filter((o) => o.metadata.namespace === 'default')
+        .map(key),
+    );
+    expect(cb.relay.all().map((h) => `${h.seq} ${h.time} ${h.from}>${h.to} ${h.summary}`)).toEqual(
+      hops.map((h) => `${h.seq} ${h.time} ${h.from}>${h.to} ${h.summary}`),
+    );
     expect(b.host.controllers()).toMatchObject([{ name: 'website-controller', state: 'running' }]);
     // the replayed controller keeps running: a new Website is reconciled
     b.host.play();
@@ -105,20 +127,40 @@ describe('user controllers in the host', () => {
     const a = host(laterSandbox(100).factory);
     a.host.apply(ex('website-crd.yaml'));
     await a.run(200);
-    expect(a.host.startController({ name: 'x', source: 'export function reconcile() {}' }).error).toBe('no kind to reconcile: add a `// +kube-relay:for=RESOURCE` line (e.g. websites.demo.kube-relay.dev)');
-    a.host.startController({ name: 'loop', source: '// +kube-relay:for=websites.demo.kube-relay.dev\nexport function reconcile() { for (;;) {} }' });
+    expect(a.host.startController({ name: 'x', source: 'export function reconcile() {}' }).error).toBe(
+      'no kind to reconcile: add a `// +kube-relay:for=RESOURCE` line (e.g. websites.demo.kube-relay.dev)',
+    );
+    a.host.startController({
+      name: 'loop',
+      source: '// +kube-relay:for=websites.demo.kube-relay.dev\nexport function reconcile() { for (;;) {} }',
+    });
     a.host.apply(ex('website.yaml'));
     await a.run(1000);
     const warn = a.batches.flatMap((b) => b.events).filter((e) => e.object.reason === 'ReconcileError');
-    expect(warn.at(-1)?.object.message).toBe('Reconciler error: reconcile did not finish within the 100 ms CPU limit: the sandbox was stopped and restarted');
+    expect(warn.at(-1)?.object.message).toBe(
+      'Reconciler error: reconcile did not finish within the 100 ms CPU limit: the sandbox was stopped and restarted',
+    );
     a.host.stopController('loop');
     await a.run(200);
     const log = structuredClone(a.host.exportState());
     expect(log.actions.map((x) => x.op)).toEqual(['apply', 'controller', 'controller', 'apply', 'controllerStop']);
     const b = host(laterSandbox(100).factory);
     await b.host.importState(log);
-    expect(b.host.controllers().map((s) => [s.name, s.state])).toEqual([['loop', 'stopped'], ['x', 'failed']]);
-    expect(engine(b.host).events().filter((e) => e.reason === 'ReconcileError').map((e) => e.message)).toEqual(engine(a.host).events().filter((e) => e.reason === 'ReconcileError').map((e) => e.message));
+    expect(b.host.controllers().map((s) => [s.name, s.state])).toEqual([
+      ['loop', 'stopped'],
+      ['x', 'failed'],
+    ]);
+    expect(
+      engine(b.host)
+        .events()
+        .filter((e) => e.reason === 'ReconcileError')
+        .map((e) => e.message),
+    ).toEqual(
+      engine(a.host)
+        .events()
+        .filter((e) => e.reason === 'ReconcileError')
+        .map((e) => e.message),
+    );
   });
 
   it('a controller a tour started (a scenario step) is replayed the same way', async () => {
@@ -138,6 +180,16 @@ describe('user controllers in the host', () => {
     const replay = b.host.importState(log);
     expect(replay).toBeInstanceOf(Promise);
     await replay;
-    expect(engine(b.host).objects().filter((o) => o.metadata.namespace === 'default').map(key)).toEqual(c.objects().filter((o) => o.metadata.namespace === 'default').map(key));
+    expect(
+      engine(b.host)
+        .objects()
+        .filter((o) => o.metadata.namespace === 'default')
+        .map(key),
+    ).toEqual(
+      c
+        .objects()
+        .filter((o) => o.metadata.namespace === 'default')
+        .map(key),
+    );
   });
 });

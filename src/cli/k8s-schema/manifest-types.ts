@@ -4,7 +4,19 @@
  * is intersected with its required literals. These are the Kubernetes 1.30
  * API types (kubernetes-types 1.30.0); the engine behaves as v1.33.
  */
-import type { ConfigMap, Endpoints, LimitRange, Namespace, PersistentVolume, PersistentVolumeClaim, Pod, ResourceQuota, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1';
+import type {
+  ConfigMap,
+  Endpoints,
+  LimitRange,
+  Namespace,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  ResourceQuota,
+  Secret,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-types/core/v1';
 import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1';
 import type { StorageClass } from 'kubernetes-types/storage/v1';

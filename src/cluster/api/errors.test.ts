@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../cluster';
-import { goQuote, goValue, hasStatusCause, kubectlErrorMessage, NamespaceTerminatingCause, newForbidden, newInvalid, newNamespaceTerminating, newNotFound, statusCause } from './errors';
+import {
+  goQuote,
+  goValue,
+  hasStatusCause,
+  kubectlErrorMessage,
+  NamespaceTerminatingCause,
+  newForbidden,
+  newInvalid,
+  newNamespaceTerminating,
+  newNotFound,
+  statusCause,
+} from './errors';
 
 describe('goQuote (strconv.Quote)', () => {
   it.each([
@@ -24,8 +35,16 @@ describe('goQuote (strconv.Quote)', () => {
 describe('messages quote names as Go %q does', () => {
   it.each([
     ['NotFound', () => newNotFound('configmaps', 'a"b').message, 'configmaps "a\\"b" not found'],
-    ['Invalid', () => newInvalid('ConfigMap', 'a\nb', [{ type: 'Required', field: 'data' }]).message, 'ConfigMap "a\\nb" is invalid: data: Required value'],
-    ['kubectl 422 text', () => kubectlErrorMessage(newInvalid('ConfigMap', 'a"b', [{ type: 'Required', field: 'data' }])), 'The ConfigMap "a\\"b" is invalid: data: Required value'],
+    [
+      'Invalid',
+      () => newInvalid('ConfigMap', 'a\nb', [{ type: 'Required', field: 'data' }]).message,
+      'ConfigMap "a\\nb" is invalid: data: Required value',
+    ],
+    [
+      'kubectl 422 text',
+      () => kubectlErrorMessage(newInvalid('ConfigMap', 'a"b', [{ type: 'Required', field: 'data' }])),
+      'The ConfigMap "a\\"b" is invalid: data: Required value',
+    ],
     ['%#v of a string value', () => goValue('tab\there'), '"tab\\there"'],
     ['%#v of a string map', () => goValue({ 'k"': 'v\n' }), 'map[string]string{"k\\"":"v\\n"}'],
   ])('%s', (_n, make, want) => {
@@ -40,8 +59,10 @@ describe('messages quote names as Go %q does', () => {
 
 describe('status causes (errors.go StatusCause, HasStatusCause)', () => {
   const terminating = newNamespaceTerminating('pods', 'web-1', 'team');
-  it('newNamespaceTerminating: the lifecycle admission\'s 403 and its cause', () => {
-    expect(terminating.message).toBe('pods "web-1" is forbidden: unable to create new content in namespace team because it is being terminated');
+  it("newNamespaceTerminating: the lifecycle admission's 403 and its cause", () => {
+    expect(terminating.message).toBe(
+      'pods "web-1" is forbidden: unable to create new content in namespace team because it is being terminated',
+    );
     expect(terminating.status.details).toEqual({
       name: 'web-1',
       kind: 'pods',
@@ -51,8 +72,16 @@ describe('status causes (errors.go StatusCause, HasStatusCause)', () => {
   });
   it.each([
     { name: 'the terminating-namespace 403', err: terminating as unknown, want: true },
-    { name: 'a 403 with the same words but no cause', err: newForbidden('pods', 'web-1', 'unable to create new content in namespace team because it is being terminated'), want: false },
-    { name: 'an Invalid with other causes', err: newInvalid('deployments.apps', 'web', [{ type: 'Required', field: 'spec.selector', detail: '' }]), want: false },
+    {
+      name: 'a 403 with the same words but no cause',
+      err: newForbidden('pods', 'web-1', 'unable to create new content in namespace team because it is being terminated'),
+      want: false,
+    },
+    {
+      name: 'an Invalid with other causes',
+      err: newInvalid('deployments.apps', 'web', [{ type: 'Required', field: 'spec.selector', detail: '' }]),
+      want: false,
+    },
     { name: 'a plain Error', err: new Error('because it is being terminated'), want: false },
     { name: 'not an error', err: 'NamespaceTerminating', want: false },
   ])('hasStatusCause: $name → $want', ({ err, want }) => {

@@ -87,21 +87,16 @@ export function hasStatusCause(err: unknown, name: string): boolean {
  */
 export function newNamespaceTerminating(groupResource: string, name: string, namespace: string): StatusError {
   const err = newForbidden(groupResource, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
-  err.status.details = { ...err.status.details, causes: [{ reason: NamespaceTerminatingCause, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
+  err.status.details = {
+    ...err.status.details,
+    causes: [{ reason: NamespaceTerminatingCause, message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+  };
   return err;
 }
 
 /** Type of a field error (field.ErrorType), with the text field.Error prints. */
 export type FieldErrorType =
-  | 'Required'
-  | 'Invalid'
-  | 'Forbidden'
-  | 'Duplicate'
-  | 'NotSupported'
-  | 'TooLong'
-  | 'TooMany'
-  | 'Internal'
-  | 'NotFound';
+  'Required' | 'Invalid' | 'Forbidden' | 'Duplicate' | 'NotSupported' | 'TooLong' | 'TooMany' | 'Internal' | 'NotFound';
 
 const FIELD_ERROR_TEXT: Record<FieldErrorType, [string, string]> = {
   Required: ['FieldValueRequired', 'Required value'],
@@ -136,7 +131,17 @@ export interface FieldError {
 }
 
 const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const GO_ESCAPES: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 34: '\\"', 92: '\\\\' };
+const GO_ESCAPES: Record<number, string> = {
+  7: '\\a',
+  8: '\\b',
+  9: '\\t',
+  10: '\\n',
+  11: '\\v',
+  12: '\\f',
+  13: '\\r',
+  34: '\\"',
+  92: '\\\\',
+};
 
 /**
  * A string as Go's strconv.Quote (fmt %q, and %#v of a string) prints it: `"` and `\` escaped,
@@ -198,7 +203,10 @@ export function fieldErrorString(e: FieldError): string {
 export function newNotFound(groupResource: string, name: string): StatusError {
   const [resource, group] = splitGroupResource(groupResource);
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
     message: `${groupResource} ${goQuote(name)} not found`,
     reason: 'NotFound',
     details: { name, ...(group ? { group } : {}), kind: resource },
@@ -210,7 +218,10 @@ export function newNotFound(groupResource: string, name: string): StatusError {
 export function newAlreadyExists(groupResource: string, name: string): StatusError {
   const [resource, group] = splitGroupResource(groupResource);
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
     message: `${groupResource} ${goQuote(name)} already exists`,
     reason: 'AlreadyExists',
     details: { name, ...(group ? { group } : {}), kind: resource },
@@ -226,7 +237,10 @@ export function newConflict(groupResource: string, name: string, detail?: string
   const [resource, group] = splitGroupResource(groupResource);
   const why = detail ?? 'the object has been modified; please apply your changes to the latest version and try again';
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
     message: `Operation cannot be fulfilled on ${groupResource} ${goQuote(name)}: ${why}`,
     reason: 'Conflict',
     details: { name, ...(group ? { group } : {}), kind: resource },
@@ -244,12 +258,21 @@ export function newInvalid(groupKind: string, name: string, errs: FieldError[]):
   const strs = errs.map(fieldErrorString);
   const agg = strs.length === 1 ? strs[0] : `[${strs.join(', ')}]`;
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
     message: `${groupKind} ${goQuote(name)} is invalid: ${agg}`,
     reason: 'Invalid',
     details: {
-      name, ...(group ? { group } : {}), kind,
-      causes: errs.map((e) => ({ reason: FIELD_ERROR_TEXT[e.type][0], message: fieldErrorString(e).slice(e.field.length + 2), field: e.field })),
+      name,
+      ...(group ? { group } : {}),
+      kind,
+      causes: errs.map((e) => ({
+        reason: FIELD_ERROR_TEXT[e.type][0],
+        message: fieldErrorString(e).slice(e.field.length + 2),
+        field: e.field,
+      })),
     },
     code: 422,
   });
@@ -264,7 +287,10 @@ export function newBadRequest(message: string): StatusError {
 export function newForbidden(groupResource: string, name: string, why: string): StatusError {
   const [resource, group] = splitGroupResource(groupResource);
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
     message: `${groupResource} ${goQuote(name)} is forbidden: ${why}`,
     reason: 'Forbidden',
     details: { name, ...(group ? { group } : {}), kind: resource },
@@ -279,7 +305,15 @@ export function newGone(message: string): StatusError {
 
 /** 405 MethodNotAllowed. */
 export function newMethodNotAllowed(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'MethodNotAllowed', code: 405 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'MethodNotAllowed',
+    code: 405,
+  });
 }
 
 function splitGroupResource(gr: string): [string, string] {

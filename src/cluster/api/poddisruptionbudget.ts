@@ -30,7 +30,11 @@ export interface MetaCondition {
  * one of its type in place, moving lastTransitionTime only when the status changes.
  * @param now RFC 3339 time of the simulated clock
  */
-export function setStatusCondition(conditions: MetaCondition[], c: Omit<MetaCondition, 'lastTransitionTime'>, now: string): MetaCondition[] {
+export function setStatusCondition(
+  conditions: MetaCondition[],
+  c: Omit<MetaCondition, 'lastTransitionTime'>,
+  now: string,
+): MetaCondition[] {
   const i = conditions.findIndex((x) => x.type === c.type);
   if (i < 0) return [...conditions, order({ ...c, lastTransitionTime: now })];
   const prev = conditions[i];

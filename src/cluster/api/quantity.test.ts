@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bytesOf, cpuMillis, formatBytes, formatMilliCPU, isQuantity, parseQuantity, QUANTITY_FORMAT_ERROR, quantityMilliValue, quantityValue } from './quantity';
+import {
+  bytesOf,
+  cpuMillis,
+  formatBytes,
+  formatMilliCPU,
+  isQuantity,
+  parseQuantity,
+  QUANTITY_FORMAT_ERROR,
+  quantityMilliValue,
+  quantityValue,
+} from './quantity';
 
 describe('quantity', () => {
   const cases: { name: string; text: string | number; milli: number; value: number }[] = [

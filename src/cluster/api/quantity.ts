@@ -132,12 +132,30 @@ export function formatMilliCPU(milli: number): string {
  */
 export function formatBytes(bytes: number): string {
   if (bytes === 0) return '0';
-  const units: [string, number][] = [['Ei', 2 ** 60], ['Pi', 2 ** 50], ['Ti', 2 ** 40], ['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]];
+  const units: [string, number][] = [
+    ['Ei', 2 ** 60],
+    ['Pi', 2 ** 50],
+    ['Ti', 2 ** 40],
+    ['Gi', 2 ** 30],
+    ['Mi', 2 ** 20],
+    ['Ki', 2 ** 10],
+  ];
   for (const [u, n] of units) if (bytes % n === 0) return `${bytes / n}${u}`;
   return String(bytes);
 }
 
-const DECIMAL_SUFFIX_OF: Record<number, string> = { [-9]: 'n', [-6]: 'u', [-3]: 'm', 0: '', 3: 'k', 6: 'M', 9: 'G', 12: 'T', 15: 'P', 18: 'E' };
+const DECIMAL_SUFFIX_OF: Record<number, string> = {
+  [-9]: 'n',
+  [-6]: 'u',
+  [-3]: 'm',
+  0: '',
+  3: 'k',
+  6: 'M',
+  9: 'G',
+  12: 'T',
+  15: 'P',
+  18: 'E',
+};
 const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 
 /** Canonical decimal text of sign·mant·10^exp (AsCanonicalBytes: exponent a multiple of 3). */

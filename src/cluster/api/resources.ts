@@ -45,13 +45,28 @@ function r(
   categories?: string[],
 ): ResourceInfo {
   const deprecated = deprecationWarning(group ? `${group}/${version}` : version, kind);
-  return { group, version, kind, resource, singular: kind.toLowerCase(), namespaced, shortNames, verbs: RW, subresources, categories, ...(deprecated ? { deprecated } : {}) };
+  return {
+    group,
+    version,
+    kind,
+    resource,
+    singular: kind.toLowerCase(),
+    namespaced,
+    shortNames,
+    verbs: RW,
+    subresources,
+    categories,
+    ...(deprecated ? { deprecated } : {}),
+  };
 }
 
 /** Built-in resources of a v1.33 kube-apiserver that the engine serves. */
 export const BUILTIN_RESOURCES: ResourceInfo[] = [
   // namespaces' REST has no DeleteCollection; bindings only take create (discovery's verbs)
-  { ...r('', 'v1', 'Namespace', 'namespaces', false, ['ns'], ['status', 'finalize']), verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] },
+  {
+    ...r('', 'v1', 'Namespace', 'namespaces', false, ['ns'], ['status', 'finalize']),
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  },
   r('', 'v1', 'Node', 'nodes', false, ['no'], ['status', 'proxy']),
   r('', 'v1', 'Pod', 'pods', true, ['po'], ['status', 'binding', 'eviction', 'log', 'ephemeralcontainers', 'resize'], ['all']),
   { ...r('', 'v1', 'Binding', 'bindings', true), verbs: ['create'] },
@@ -93,11 +108,56 @@ export const BUILTIN_RESOURCES: ResourceInfo[] = [
   r('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false),
   r('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
   // the api-extensions category (kubectl get api-extensions): CRDs, webhook configurations, admission policies
-  r('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, ['crd', 'crds'], ['status'], ['api-extensions']),
-  r('admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false, [], [], ['api-extensions']),
-  r('admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false, [], [], ['api-extensions']),
-  r('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', false, [], ['status'], ['api-extensions']),
-  r('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', false, [], [], ['api-extensions']),
+  r(
+    'apiextensions.k8s.io',
+    'v1',
+    'CustomResourceDefinition',
+    'customresourcedefinitions',
+    false,
+    ['crd', 'crds'],
+    ['status'],
+    ['api-extensions'],
+  ),
+  r(
+    'admissionregistration.k8s.io',
+    'v1',
+    'ValidatingWebhookConfiguration',
+    'validatingwebhookconfigurations',
+    false,
+    [],
+    [],
+    ['api-extensions'],
+  ),
+  r(
+    'admissionregistration.k8s.io',
+    'v1',
+    'MutatingWebhookConfiguration',
+    'mutatingwebhookconfigurations',
+    false,
+    [],
+    [],
+    ['api-extensions'],
+  ),
+  r(
+    'admissionregistration.k8s.io',
+    'v1',
+    'ValidatingAdmissionPolicy',
+    'validatingadmissionpolicies',
+    false,
+    [],
+    ['status'],
+    ['api-extensions'],
+  ),
+  r(
+    'admissionregistration.k8s.io',
+    'v1',
+    'ValidatingAdmissionPolicyBinding',
+    'validatingadmissionpolicybindings',
+    false,
+    [],
+    [],
+    ['api-extensions'],
+  ),
   r('events.k8s.io', 'v1', 'Event', 'events', true, ['ev']),
   r('node.k8s.io', 'v1', 'RuntimeClass', 'runtimeclasses', false),
   r('certificates.k8s.io', 'v1', 'CertificateSigningRequest', 'certificatesigningrequests', false, ['csr'], ['approval', 'status']),

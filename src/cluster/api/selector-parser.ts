@@ -20,11 +20,35 @@ export interface Requirement {
 /** A selector that does not parse; `message` is selector.go's error text. */
 export class SelectorParseError extends Error {}
 
-const enum Tok { Error, End, ClosedPar, Comma, DoesNotExist, DoubleEquals, Equals, GreaterThan, Identifier, In, LessThan, NotEquals, NotIn, OpenPar }
+const enum Tok {
+  Error,
+  End,
+  ClosedPar,
+  Comma,
+  DoesNotExist,
+  DoubleEquals,
+  Equals,
+  GreaterThan,
+  Identifier,
+  In,
+  LessThan,
+  NotEquals,
+  NotIn,
+  OpenPar,
+}
 
 const STRING_TO_TOKEN = new Map<string, Tok>([
-  [')', Tok.ClosedPar], [',', Tok.Comma], ['!', Tok.DoesNotExist], ['==', Tok.DoubleEquals], ['=', Tok.Equals], ['>', Tok.GreaterThan],
-  ['in', Tok.In], ['<', Tok.LessThan], ['!=', Tok.NotEquals], ['notin', Tok.NotIn], ['(', Tok.OpenPar],
+  [')', Tok.ClosedPar],
+  [',', Tok.Comma],
+  ['!', Tok.DoesNotExist],
+  ['==', Tok.DoubleEquals],
+  ['=', Tok.Equals],
+  ['>', Tok.GreaterThan],
+  ['in', Tok.In],
+  ['<', Tok.LessThan],
+  ['!=', Tok.NotEquals],
+  ['notin', Tok.NotIn],
+  ['(', Tok.OpenPar],
 ]);
 const BINARY_OPERATORS = 'in, notin, =, ==, !=, gt, lt';
 
@@ -96,13 +120,17 @@ function newRequirement(key: string, op: Operator, values: string[]): Requiremen
   const errs: string[] = [];
   const keyErrs = isQualifiedName(key);
   if (keyErrs.length) errs.push(invalid('key', key, keyErrs.join('; ')));
-  if ((op === 'in' || op === 'notin') && values.length === 0) errs.push(invalid('values', values, "for 'in', 'notin' operators, values set can't be empty"));
-  if ((op === '=' || op === '==' || op === '!=') && values.length !== 1) errs.push(invalid('values', values, 'exact-match compatibility requires one single value'));
-  if ((op === 'exists' || op === '!') && values.length !== 0) errs.push(invalid('values', values, 'values set must be empty for exists and does not exist'));
+  if ((op === 'in' || op === 'notin') && values.length === 0)
+    errs.push(invalid('values', values, "for 'in', 'notin' operators, values set can't be empty"));
+  if ((op === '=' || op === '==' || op === '!=') && values.length !== 1)
+    errs.push(invalid('values', values, 'exact-match compatibility requires one single value'));
+  if ((op === 'exists' || op === '!') && values.length !== 0)
+    errs.push(invalid('values', values, 'values set must be empty for exists and does not exist'));
   if (op === 'gt' || op === 'lt') {
     if (values.length !== 1) errs.push(invalid('values', values, "for 'Gt', 'Lt' operators, exactly one value is required"));
     values.forEach((v, i) => {
-      if (!/^[+-]?\d+$/.test(v) || !Number.isSafeInteger(Number(v))) errs.push(invalid(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+      if (!/^[+-]?\d+$/.test(v) || !Number.isSafeInteger(Number(v)))
+        errs.push(invalid(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
     });
   }
   values.forEach((v) => {
@@ -148,14 +176,22 @@ export function parseRequirements(selector: string): Requirement[] {
   const parseOperator = (): Operator => {
     const [tok, lit] = consume(false);
     switch (tok) {
-      case Tok.In: return 'in';
-      case Tok.Equals: return '=';
-      case Tok.DoubleEquals: return '==';
-      case Tok.GreaterThan: return 'gt';
-      case Tok.LessThan: return 'lt';
-      case Tok.NotIn: return 'notin';
-      case Tok.NotEquals: return '!=';
-      default: throw new SelectorParseError(`found '${lit}', expected: ${BINARY_OPERATORS}`);
+      case Tok.In:
+        return 'in';
+      case Tok.Equals:
+        return '=';
+      case Tok.DoubleEquals:
+        return '==';
+      case Tok.GreaterThan:
+        return 'gt';
+      case Tok.LessThan:
+        return 'lt';
+      case Tok.NotIn:
+        return 'notin';
+      case Tok.NotEquals:
+        return '!=';
+      default:
+        throw new SelectorParseError(`found '${lit}', expected: ${BINARY_OPERATORS}`);
     }
   };
   const parseIdentifiersList = (): Set<string> => {

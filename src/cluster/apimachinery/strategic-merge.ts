@@ -24,7 +24,10 @@ type Obj = Record<string, unknown>;
  * reason and the bare text (kubectl: `Error from server: …`).
  */
 export class StrategicMergePatchError extends Error {
-  constructor(message: string, readonly code: 400 | 500) {
+  constructor(
+    message: string,
+    readonly code: 400 | 500,
+  ) {
     super(message);
   }
 }
@@ -40,7 +43,10 @@ export function goFormatV(v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloatG(v);
   if (Array.isArray(v)) return `[${v.map(goFormatV).join(' ')}]`;
   const o = v as Obj;
-  return `map[${Object.keys(o).sort(goKeyLess).map((k) => `${k}:${goFormatV(o[k])}`).join(' ')}]`;
+  return `map[${Object.keys(o)
+    .sort(goKeyLess)
+    .map((k) => `${k}:${goFormatV(o[k])}`)
+    .join(' ')}]`;
 }
 
 /** strconv.FormatFloat(f, 'g', -1, 64): %e when the exponent is < -4 or ≥ 6 (shortest digits). */
@@ -74,7 +80,18 @@ function errNoMergeKey(m: Obj, key: string): StrategicMergePatchError {
 /** How lists merge under a field: by a key, as a set of primitives, or replaced. */
 export type ListStrategy = { key: string } | 'primitive-merge' | 'replace';
 
-const NAME_KEYED = new Set(['containers', 'initContainers', 'ephemeralContainers', 'volumes', 'env', 'imagePullSecrets', 'resourceClaims', 'schedulingGates', 'secrets', 'webhooks']);
+const NAME_KEYED = new Set([
+  'containers',
+  'initContainers',
+  'ephemeralContainers',
+  'volumes',
+  'env',
+  'imagePullSecrets',
+  'resourceClaims',
+  'schedulingGates',
+  'secrets',
+  'webhooks',
+]);
 
 /**
  * The list strategy of a field, from the k8s.io/api struct tags. `path` is the chain of
@@ -118,7 +135,9 @@ export function retainKeysAt(kind: string, path: string[]): boolean {
 
 /** hasAdditionalNewField: `original` has a key with a non-null value that `modified` lacks. */
 function hasAdditionalNewField(original: Obj, modified: Obj): boolean {
-  return Object.keys(original).some((k) => original[k] !== null && original[k] !== undefined && !Object.prototype.hasOwnProperty.call(modified, k));
+  return Object.keys(original).some(
+    (k) => original[k] !== null && original[k] !== undefined && !Object.prototype.hasOwnProperty.call(modified, k),
+  );
 }
 
 /** Go's sortScalars over strings (fmt %v then sort.Strings order). */
@@ -187,7 +206,14 @@ function diffMaps(o: Obj, m: Obj, c: Obj, path: string[], opts: PatchOptions): O
       if (st === 'primitive-merge') {
         const add = mv.filter((x) => !cv.some((y) => jsonEqual(x, y)));
         const del = (Array.isArray(ov) ? ov : []).filter((x) => !mv.some((y) => jsonEqual(x, y)));
-        if (add.length || del.length || !jsonEqual(mv, cv.filter((x) => mv.some((y) => jsonEqual(x, y))))) {
+        if (
+          add.length ||
+          del.length ||
+          !jsonEqual(
+            mv,
+            cv.filter((x) => mv.some((y) => jsonEqual(x, y))),
+          )
+        ) {
           if (add.length) setOwn(patch, k, add);
           if (del.length) patch[`$deleteFromPrimitiveList/${k}`] = del;
           patch[`$setElementOrder/${k}`] = mv;
@@ -206,12 +232,20 @@ function diffMaps(o: Obj, m: Obj, c: Obj, path: string[], opts: PatchOptions): O
   // the patch changes something or the live (or last-applied) map holds keys modified dropped
   if (opts.strategic && retainKeysAt(opts.kind, path)) {
     const keep = Object.keys(m).filter((k) => m[k] !== null && m[k] !== undefined);
-    if (keep.length && (Object.keys(patch).length > 0 || hasAdditionalNewField(c, m) || hasAdditionalNewField(o, m))) patch.$retainKeys = sortedKeys(keep);
+    if (keep.length && (Object.keys(patch).length > 0 || hasAdditionalNewField(c, m) || hasAdditionalNewField(o, m)))
+      patch.$retainKeys = sortedKeys(keep);
   }
   return patch;
 }
 
-function diffKeyedList(o: Obj[], m: Obj[], c: Obj[], key: string, path: string[], opts: PatchOptions): { list: Obj[]; order: Obj[] } | null {
+function diffKeyedList(
+  o: Obj[],
+  m: Obj[],
+  c: Obj[],
+  key: string,
+  path: string[],
+  opts: PatchOptions,
+): { list: Obj[]; order: Obj[] } | null {
   const out: Obj[] = [];
   for (const me of m) {
     const kv = me[key];
@@ -228,7 +262,10 @@ function diffKeyedList(o: Obj[], m: Obj[], c: Obj[], key: string, path: string[]
     const kv = oe[key];
     if (!m.some((x) => jsonEqual(x[key], kv))) out.push({ $patch: 'delete', [key]: kv });
   }
-  const orderChanged = !jsonEqual(m.map((x) => x[key]), c.filter((x) => m.some((y) => jsonEqual(y[key], x[key]))).map((x) => x[key]));
+  const orderChanged = !jsonEqual(
+    m.map((x) => x[key]),
+    c.filter((x) => m.some((y) => jsonEqual(y[key], x[key]))).map((x) => x[key]),
+  );
   if (out.length === 0 && !orderChanged) return null;
   return { list: out, order: m.map((x) => ({ [key]: x[key] })) };
 }
@@ -268,7 +305,8 @@ function mergeMap(c: Obj, patch: Obj, path: string[], opts: PatchOptions): Obj {
       const cur = getOwn(out, f);
       const st = strategyAt(opts, [...path, f]);
       const key = typeof st === 'object' ? st.key : '';
-      if (!Array.isArray(order) || (pl !== undefined && !Array.isArray(pl))) throw new StrategicMergePatchError('invalid patch format of setElementOrder list', 400);
+      if (!Array.isArray(order) || (pl !== undefined && !Array.isArray(pl)))
+        throw new StrategicMergePatchError('invalid patch format of setElementOrder list', 400);
       validatePatchWithSetOrderList(Array.isArray(pl) ? pl : [], order, key);
       const foundOriginal = Array.isArray(cur);
       const foundPatch = Array.isArray(pl);
@@ -344,7 +382,10 @@ function validatePatchWithSetOrderList(patchList: unknown[], order: unknown[], k
     oi++;
   }
   if (pi < nonDelete.length && oi >= order.length) {
-    throw new StrategicMergePatchError(`The order in patch list:\n${goFormatV(patchList)}\n doesn't match $setElementOrder list:\n${goFormatV(order)}\n`, 500);
+    throw new StrategicMergePatchError(
+      `The order in patch list:\n${goFormatV(patchList)}\n doesn't match $setElementOrder list:\n${goFormatV(order)}\n`,
+      500,
+    );
   }
 }
 
@@ -393,7 +434,8 @@ function applyRetainKeysDirective(out: Obj, patch: Obj): void {
   if (!Array.isArray(list)) throw new Error('invalid patch format of retainKeys');
   const keep = new Set(list.map((x) => String(x)));
   for (const k of Object.keys(patch)) {
-    if (k === '$retainKeys' || patch[k] === null || k.startsWith('$deleteFromPrimitiveList/') || k.startsWith('$setElementOrder/')) continue;
+    if (k === '$retainKeys' || patch[k] === null || k.startsWith('$deleteFromPrimitiveList/') || k.startsWith('$setElementOrder/'))
+      continue;
     if (!keep.has(k)) throw new Error('invalid patch format of retainKeys');
   }
   for (const k of Object.keys(out)) if (!keep.has(k)) delete out[k];
@@ -433,7 +475,8 @@ function mergeKeyedList(c: Obj[], p: Obj[], key: string, path: string[], opts: P
   for (const pe of plain) {
     if (!hasOwn(pe, key)) throw errNoMergeKey(pe, key);
     const i = merged.findIndex((x) => jsonEqual(x[key], pe[key]));
-    if (i >= 0) merged[i] = mergeMap(merged[i], pe, path, opts); // array index
+    if (i >= 0)
+      merged[i] = mergeMap(merged[i], pe, path, opts); // array index
     else merged.push(stripNulls(mergeMap({}, pe, path, opts)));
   }
   return normalizeElementOrder(merged, plain, base, key) as Obj[];

@@ -26,7 +26,11 @@ export class IPAllocator {
    *   pkg/registry/core/service/ipallocator does (so the low band stays free for static IPs
    *   such as kube-dns's 10.96.0.10).
    */
-  constructor(network: string, prefix: number, private readonly rng?: Rng) {
+  constructor(
+    network: string,
+    prefix: number,
+    private readonly rng?: Rng,
+  ) {
     this.base = ipToInt(network);
     this.size = 2 ** (32 - prefix);
     this.offset = Math.min(Math.max(16, Math.floor(this.size / 16)), 256);
@@ -45,7 +49,10 @@ export class IPAllocator {
    * RNG, the lowest free address of the upper band. Throws when the range is full.
    */
   allocateNext(): string {
-    const bands: [number, number][] = [[this.offset, this.size - 1], [1, this.offset]];
+    const bands: [number, number][] = [
+      [this.offset, this.size - 1],
+      [1, this.offset],
+    ];
     for (const [lo, hi] of bands) {
       const n = hi - lo;
       if (n <= 0) continue;
@@ -74,7 +81,11 @@ export class IPAllocator {
 
 export class PortAllocator {
   private used = new Set<number>();
-  constructor(private readonly lo: number, private readonly hi: number, private readonly rng: Rng) {}
+  constructor(
+    private readonly lo: number,
+    private readonly hi: number,
+    private readonly rng: Rng,
+  ) {}
 
   /** A free port chosen at random in [lo, hi]. Throws when all are used. */
   allocate(): number {

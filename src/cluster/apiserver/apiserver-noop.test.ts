@@ -5,10 +5,26 @@ import { sameButRevisionAndTimes } from './apiserver';
 /** The no-op check as it was written before (copies with resourceVersion and entry times cleared). */
 const reference = (a: KObject, b: KObject): boolean => {
   const owners = (o: KObject) => (o.metadata.managedFields ?? []).map((e: object) => ({ ...e, time: undefined }));
-  return deepEqual({ ...a, metadata: { ...a.metadata, resourceVersion: undefined, managedFields: owners(a) } }, { ...b, metadata: { ...b.metadata, resourceVersion: undefined, managedFields: owners(b) } });
+  return deepEqual(
+    { ...a, metadata: { ...a.metadata, resourceVersion: undefined, managedFields: owners(a) } },
+    { ...b, metadata: { ...b.metadata, resourceVersion: undefined, managedFields: owners(b) } },
+  );
 };
-const entry = (manager: string, time: string, f: Record<string, unknown> = { 'f:spec': { 'f:replicas': {} } }) => ({ manager, operation: 'Update', apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1: f });
-const pod = (rv: string, mf?: object[], extra: Record<string, unknown> = {}): KObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', resourceVersion: rv, ...(mf ? { managedFields: mf } : {}), ...extra }, spec: { nodeName: 'n1' } }) as KObject;
+const entry = (manager: string, time: string, f: Record<string, unknown> = { 'f:spec': { 'f:replicas': {} } }) => ({
+  manager,
+  operation: 'Update',
+  apiVersion: 'v1',
+  time,
+  fieldsType: 'FieldsV1',
+  fieldsV1: f,
+});
+const pod = (rv: string, mf?: object[], extra: Record<string, unknown> = {}): KObject =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'default', resourceVersion: rv, ...(mf ? { managedFields: mf } : {}), ...extra },
+    spec: { nodeName: 'n1' },
+  }) as KObject;
 
 const cases: [string, KObject, KObject, boolean][] = [
   ['only resourceVersion differs', pod('1'), pod('2'), true],

@@ -160,14 +160,17 @@ export function sameButRevisionAndTimes(a: KObject, b: KObject): boolean {
     if (!hasOwn(b, k)) return false;
     if (k !== 'metadata' && !deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
   }
-  const ma = a.metadata as Record<string, unknown>, mb = b.metadata as Record<string, unknown>;
+  const ma = a.metadata as Record<string, unknown>,
+    mb = b.metadata as Record<string, unknown>;
   if (!sameKeysBut(ma, mb, 'resourceVersion', 'managedFields')) return false;
   for (const k of Object.keys(ma)) if (k !== 'resourceVersion' && k !== 'managedFields' && !deepEqual(ma[k], mb[k])) return false;
-  const la = (ma.managedFields ?? []) as Record<string, unknown>[], lb = (mb.managedFields ?? []) as Record<string, unknown>[];
+  const la = (ma.managedFields ?? []) as Record<string, unknown>[],
+    lb = (mb.managedFields ?? []) as Record<string, unknown>[];
   if (la === lb) return true;
   if (la.length !== lb.length) return false;
   for (let i = 0; i < la.length; i++) {
-    const ea = la[i], eb = lb[i];
+    const ea = la[i],
+      eb = lb[i];
     if (ea === eb) continue;
     if (ea === null || eb === null || typeof ea !== 'object' || typeof eb !== 'object' || Array.isArray(ea) || Array.isArray(eb)) {
       if (!deepEqual(ea, eb)) return false;
@@ -181,7 +184,8 @@ export function sameButRevisionAndTimes(a: KObject, b: KObject): boolean {
 
 /** Whether `a` and `b` have the same own keys once the `extra` keys are added to both. */
 function sameKeysBut(a: Record<string, unknown>, b: Record<string, unknown>, ...extra: string[]): boolean {
-  let na = 0, nb = 0;
+  let na = 0,
+    nb = 0;
   for (const k of Object.keys(a)) {
     if (extra.includes(k)) continue;
     if (!hasOwn(b, k)) return false;
@@ -248,7 +252,13 @@ export class APIServer implements StrategyContext {
    * validation: field errors become one 422; a plugin may throw its own StatusError (quota's 403).
    * `opts.dryRun`: the request stores nothing (a plugin must not charge it).
    */
-  validatingAdmission: ((verb: 'create' | 'update', info: ResourceInfo, obj: KObject, old: KObject | undefined, opts?: { dryRun?: boolean }) => FieldError[] | void)[] = [];
+  validatingAdmission: ((
+    verb: 'create' | 'update',
+    info: ResourceInfo,
+    obj: KObject,
+    old: KObject | undefined,
+    opts?: { dryRun?: boolean },
+  ) => FieldError[] | void)[] = [];
   /** Hooks called after any successful write (the CRD controller registers kinds here). */
   afterWrite: ((ev: StoreEvent) => void)[] = [];
 
@@ -266,7 +276,8 @@ export class APIServer implements StrategyContext {
     this.clusterIPs = new IPAllocator('10.96.0.0', 12, rng);
     this.nodePorts = new PortAllocator(30000, 32767, rng);
     // a store handed in may hold Pods already: index them before following its events
-    for (const e of this.store.list('pods')) this.indexPodNode({ type: 'ADDED', resource: 'pods', key: metaNamespaceKey(e.obj), obj: e.obj, rev: e.modRev });
+    for (const e of this.store.list('pods'))
+      this.indexPodNode({ type: 'ADDED', resource: 'pods', key: metaNamespaceKey(e.obj), obj: e.obj, rev: e.modRev });
     this.store.listen((ev) => this.dispatch(ev));
   }
 
@@ -336,7 +347,15 @@ export class APIServer implements StrategyContext {
     return info.namespaced ? `${info.kind} ${namespace}/${name}` : `${info.kind} ${name}`;
   }
 
-  private requestHop(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, summary: string, category?: 'heartbeat' | 'event' | 'admission'): number {
+  private requestHop(
+    user: RequestUser,
+    verb: string,
+    info: ResourceInfo,
+    namespace: string,
+    name: string,
+    summary: string,
+    category?: 'heartbeat' | 'event' | 'admission',
+  ): number {
     return this.relay.record({
       from: user.participant,
       to: 'kube-apiserver',
@@ -350,7 +369,17 @@ export class APIServer implements StrategyContext {
     });
   }
 
-  private responseHop(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, summary: string, cause: number, rv?: string, category?: 'heartbeat' | 'event'): void {
+  private responseHop(
+    user: RequestUser,
+    verb: string,
+    info: ResourceInfo,
+    namespace: string,
+    name: string,
+    summary: string,
+    cause: number,
+    rv?: string,
+    category?: 'heartbeat' | 'event',
+  ): void {
     this.relay.record({
       from: 'kube-apiserver',
       to: user.participant,
@@ -366,7 +395,16 @@ export class APIServer implements StrategyContext {
     });
   }
 
-  private storageHop(verb: string, info: ResourceInfo, namespace: string, name: string, summary: string, cause: number, rv: string, category?: 'heartbeat' | 'event'): void {
+  private storageHop(
+    verb: string,
+    info: ResourceInfo,
+    namespace: string,
+    name: string,
+    summary: string,
+    cause: number,
+    rv: string,
+    category?: 'heartbeat' | 'event',
+  ): void {
     this.relay.record({
       from: 'kube-apiserver',
       to: 'etcd',
@@ -386,7 +424,15 @@ export class APIServer implements StrategyContext {
    * The authn/authz/admission note the seed draws as `A->>A`. Recorded for every write;
    * category "admission" so the UI can fold it.
    */
-  private admissionHop(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, cause: number, category?: 'heartbeat' | 'event'): void {
+  private admissionHop(
+    user: RequestUser,
+    verb: string,
+    info: ResourceInfo,
+    namespace: string,
+    name: string,
+    cause: number,
+    category?: 'heartbeat' | 'event',
+  ): void {
     this.relay.record({
       from: 'kube-apiserver',
       to: 'kube-apiserver',
@@ -418,9 +464,28 @@ export class APIServer implements StrategyContext {
    * endpoints/request/requestinfo.go: verb, API group, resource, subresource, namespace, name).
    * @throws StatusError 403 with kube-apiserver's message (auth/authorizer.ts forbidden).
    */
-  authorizeRequest(user: RequestUser, verb: string, info: Pick<ResourceInfo, 'group' | 'resource'>, namespace: string, name: string, subresource = '', fieldSelector?: FieldRequirement[]): ChainDecision | null {
+  authorizeRequest(
+    user: RequestUser,
+    verb: string,
+    info: Pick<ResourceInfo, 'group' | 'resource'>,
+    namespace: string,
+    name: string,
+    subresource = '',
+    fieldSelector?: FieldRequirement[],
+  ): ChainDecision | null {
     if (!this.authorizer || this.authorizedDepth > 0) return null;
-    const a: Attributes = { user, verb, resourceRequest: true, apiGroup: info.group, resource: info.resource, subresource, namespace, name, path: '', fieldSelector };
+    const a: Attributes = {
+      user,
+      verb,
+      resourceRequest: true,
+      apiGroup: info.group,
+      resource: info.resource,
+      subresource,
+      namespace,
+      name,
+      path: '',
+      fieldSelector,
+    };
     const d = this.authorizer.authorize(a);
     if (d.decision !== 'allow') throw forbidden(a, d.reason);
     this.lastDecision = d;
@@ -430,13 +495,31 @@ export class APIServer implements StrategyContext {
   /** Authorizes a non-resource request (`get /healthz`). @throws StatusError 403 `forbidden: User … cannot get path …`. */
   authorizePath(user: RequestUser, verb: string, path: string): void {
     if (!this.authorizer) return;
-    const a: Attributes = { user, verb, resourceRequest: false, apiGroup: '', resource: '', subresource: '', namespace: '', name: '', path };
+    const a: Attributes = {
+      user,
+      verb,
+      resourceRequest: false,
+      apiGroup: '',
+      resource: '',
+      subresource: '',
+      namespace: '',
+      name: '',
+      path,
+    };
     const d = this.authorizer.authorize(a);
     if (d.decision !== 'allow') throw forbidden(a, d.reason);
   }
 
   /** NodeRestriction admission for a node's write. @throws StatusError 403. */
-  private admitNode(user: RequestUser, verb: string, info: ResourceInfo, subresource: string, name: string, obj: KObject | undefined, old: KObject | undefined): void {
+  private admitNode(
+    user: RequestUser,
+    verb: string,
+    info: ResourceInfo,
+    subresource: string,
+    name: string,
+    obj: KObject | undefined,
+    old: KObject | undefined,
+  ): void {
     if (!this.authorizer || info.group !== '') return;
     const err = nodeRestriction(user, verb, info.resource, subresource, name, obj, old);
     if (err) throw err;
@@ -452,10 +535,23 @@ export class APIServer implements StrategyContext {
     }
   }
 
-  private authz(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, subresource = '', fieldSelector?: FieldRequirement[], collection = false): void {
+  private authz(
+    user: RequestUser,
+    verb: string,
+    info: ResourceInfo,
+    namespace: string,
+    name: string,
+    subresource = '',
+    fieldSelector?: FieldRequirement[],
+    collection = false,
+  ): void {
     const why = this.authorize(user, verb, info, namespace, name);
     if (why) {
-      throw newForbidden(groupResource(info), name, `User "${user.name}" cannot ${verb} resource "${info.resource}" in API group "${info.group}"${info.namespaced ? ` in the namespace "${namespace}"` : ' at the cluster scope'}: ${why}`);
+      throw newForbidden(
+        groupResource(info),
+        name,
+        `User "${user.name}" cannot ${verb} resource "${info.resource}" in API group "${info.group}"${info.namespaced ? ` in the namespace "${namespace}"` : ' at the cluster scope'}: ${why}`,
+      );
     }
     this.authorizeRequest(user, verb, info, info.namespaced ? namespace : '', collection ? '' : name, subresource, fieldSelector);
   }
@@ -472,17 +568,54 @@ export class APIServer implements StrategyContext {
   review(user: RequestUser, key: string, namespace: string, body: KObject): KObject {
     const info = REVIEW_RESOURCES.get(key);
     if (!info) throw newNotFound(key, '');
-    const cause = this.relay.record({ from: user.participant, to: 'kube-apiserver', kind: 'request', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `create ${info.kind}` });
+    const cause = this.relay.record({
+      from: user.participant,
+      to: 'kube-apiserver',
+      kind: 'request',
+      verb: 'create',
+      resource: info.resource,
+      namespace: info.namespaced ? namespace : null,
+      name: '',
+      summary: `create ${info.kind}`,
+    });
     return this.relay.withCause(cause, () => {
       try {
         this.authorizeRequest(user, 'create', info, info.namespaced ? namespace : '', '');
         const out = answerReview(this.authorizer, user, key, namespace, body);
         const st = out.status ?? {};
-        const what = info.kind === 'SelfSubjectReview' ? `user ${user.name}` : info.kind === 'SelfSubjectRulesReview' ? `${(st.resourceRules ?? []).length + (st.nonResourceRules ?? []).length} rules` : st.allowed ? `allowed${st.reason ? ` (${st.reason})` : ''}` : `denied${st.reason ? ` (${st.reason})` : ''}`;
-        this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `201 Created ${info.kind}: ${what}`, cause });
+        const what =
+          info.kind === 'SelfSubjectReview'
+            ? `user ${user.name}`
+            : info.kind === 'SelfSubjectRulesReview'
+              ? `${(st.resourceRules ?? []).length + (st.nonResourceRules ?? []).length} rules`
+              : st.allowed
+                ? `allowed${st.reason ? ` (${st.reason})` : ''}`
+                : `denied${st.reason ? ` (${st.reason})` : ''}`;
+        this.relay.record({
+          from: 'kube-apiserver',
+          to: user.participant,
+          kind: 'response',
+          verb: 'create',
+          resource: info.resource,
+          namespace: info.namespaced ? namespace : null,
+          name: '',
+          summary: `201 Created ${info.kind}: ${what}`,
+          cause,
+        });
         return out;
       } catch (err) {
-        if (err instanceof StatusError) this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: info.resource, namespace: info.namespaced ? namespace : null, name: '', summary: `${err.code} ${err.reason}: ${err.message}`, cause });
+        if (err instanceof StatusError)
+          this.relay.record({
+            from: 'kube-apiserver',
+            to: user.participant,
+            kind: 'response',
+            verb: 'create',
+            resource: info.resource,
+            namespace: info.namespaced ? namespace : null,
+            name: '',
+            summary: `${err.code} ${err.reason}: ${err.message}`,
+            cause,
+          });
         throw err;
       }
     });
@@ -506,7 +639,15 @@ export class APIServer implements StrategyContext {
       throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     const displayName = obj.metadata.name || (obj.metadata.generateName ? `${obj.metadata.generateName}<generated>` : '');
-    const cause = this.requestHop(user, 'create', info, ns, displayName, opts.summary ?? `create ${this.describe(info, ns, displayName)}`, opts.category);
+    const cause = this.requestHop(
+      user,
+      'create',
+      info,
+      ns,
+      displayName,
+      opts.summary ?? `create ${this.describe(info, ns, displayName)}`,
+      opts.category,
+    );
     return this.relay.withCause(cause, () => {
       try {
         // a POST to the collection names no object: create is authorized without a name (requestinfo.go)
@@ -545,15 +686,44 @@ export class APIServer implements StrategyContext {
         const warnings = strategy.warnings?.(obj, undefined) ?? [];
         if (info.deprecated) warnings.unshift(info.deprecated);
         if (opts.dryRun) {
-          this.responseHop(user, 'create', info, ns, obj.metadata.name, `201 Created (dry run) ${this.describe(info, ns, obj.metadata.name)}`, cause, undefined, opts.category);
+          this.responseHop(
+            user,
+            'create',
+            info,
+            ns,
+            obj.metadata.name,
+            `201 Created (dry run) ${this.describe(info, ns, obj.metadata.name)}`,
+            cause,
+            undefined,
+            opts.category,
+          );
           return { object: obj, warnings };
         }
         const key = this.objKey(info, ns, obj.metadata.name);
         const e = this.store.create(this.resourceKey(info), key, obj);
         if (!e) throw newAlreadyExists(groupResource(info), obj.metadata.name);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('create', info, ns, obj.metadata.name, `put ${etcdKey(info, ns, obj.metadata.name)} (rev ${rv})`, cause, rv, opts.category);
-        this.responseHop(user, 'create', info, ns, obj.metadata.name, `201 Created ${this.describe(info, ns, obj.metadata.name)}`, cause, rv, opts.category);
+        this.storageHop(
+          'create',
+          info,
+          ns,
+          obj.metadata.name,
+          `put ${etcdKey(info, ns, obj.metadata.name)} (rev ${rv})`,
+          cause,
+          rv,
+          opts.category,
+        );
+        this.responseHop(
+          user,
+          'create',
+          info,
+          ns,
+          obj.metadata.name,
+          `201 Created ${this.describe(info, ns, obj.metadata.name)}`,
+          cause,
+          rv,
+          opts.category,
+        );
         return { object: e.obj, warnings };
       } catch (err) {
         this.failHop(user, 'create', info, ns, displayName, err, cause);
@@ -569,20 +739,48 @@ export class APIServer implements StrategyContext {
   }
 
   /** get: read one object (`opts.subresource`: authorized as a read of that subresource, e.g. `deployments/scale`). @throws StatusError 403, 404. */
-  get(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: { quiet?: boolean; subresource?: 'scale' | 'status' } = {}): KObject {
+  get(
+    user: RequestUser,
+    info: ResourceInfo,
+    namespace: string,
+    name: string,
+    opts: { quiet?: boolean; subresource?: 'scale' | 'status' } = {},
+  ): KObject {
     if (this.authorizer) {
       try {
         this.authorizeRequest(user, 'get', info, info.namespaced ? namespace : '', name, opts.subresource ?? '');
       } catch (err) {
-        if (!opts.quiet) this.failHop(user, 'get', info, namespace, name, err, this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`));
+        if (!opts.quiet)
+          this.failHop(
+            user,
+            'get',
+            info,
+            namespace,
+            name,
+            err,
+            this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`),
+          );
         throw err;
       }
     }
     const virtual = isComponentStatus(info) ? componentStatusNamed(name) : undefined;
-    const e = isComponentStatus(info) ? (virtual ? { obj: virtual } : undefined) : this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
+    const e = isComponentStatus(info)
+      ? virtual
+        ? { obj: virtual }
+        : undefined
+      : this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
     if (!opts.quiet) {
       const cause = this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`);
-      this.responseHop(user, 'get', info, namespace, name, e ? `200 OK ${this.describe(info, namespace, name)}` : `404 NotFound`, cause, e?.obj.metadata.resourceVersion);
+      this.responseHop(
+        user,
+        'get',
+        info,
+        namespace,
+        name,
+        e ? `200 OK ${this.describe(info, namespace, name)}` : `404 NotFound`,
+        cause,
+        e?.obj.metadata.resourceVersion,
+      );
     }
     if (!e) throw newNotFound(groupResource(info), name);
     return e.obj;
@@ -593,9 +791,18 @@ export class APIServer implements StrategyContext {
     const { labels, fields } = selectorsOf(opts);
     if (this.authorizer) {
       try {
-        this.authorizeRequest(user, 'list', info, info.namespaced ? namespace ?? '' : '', '', '', fields);
+        this.authorizeRequest(user, 'list', info, info.namespaced ? (namespace ?? '') : '', '', '', fields);
       } catch (err) {
-        if (!opts.quiet) this.failHop(user, 'list', info, namespace ?? '', '', err, this.requestHop(user, 'list', info, namespace ?? '', '', `list ${info.resource}${namespace ? ` in ${namespace}` : ''}`));
+        if (!opts.quiet)
+          this.failHop(
+            user,
+            'list',
+            info,
+            namespace ?? '',
+            '',
+            err,
+            this.requestHop(user, 'list', info, namespace ?? '', '', `list ${info.resource}${namespace ? ` in ${namespace}` : ''}`),
+          );
         throw err;
       }
     }
@@ -657,8 +864,15 @@ export class APIServer implements StrategyContext {
     const verbShown = opts.subresource ? `update ${opts.subresource}` : 'update';
     const resShown = opts.subresource ? `${info.resource}/${opts.subresource}` : info.resource;
     const cause = this.relay.record({
-      from: user.participant, to: 'kube-apiserver', kind: 'request', verb: 'update', resource: resShown,
-      namespace: info.namespaced ? ns : null, name, summary: opts.summary ?? `${verbShown} ${this.describe(info, ns, name)}`, category: opts.category,
+      from: user.participant,
+      to: 'kube-apiserver',
+      kind: 'request',
+      verb: 'update',
+      resource: resShown,
+      namespace: info.namespaced ? ns : null,
+      name,
+      summary: opts.summary ?? `${verbShown} ${this.describe(info, ns, name)}`,
+      category: opts.category,
     });
     return this.relay.withCause(cause, () => {
       try {
@@ -725,7 +939,8 @@ export class APIServer implements StrategyContext {
         if (opts.subresource === undefined) {
           strategy.prepareForUpdate?.(obj, old, this);
           strategy.defaults?.(obj, this);
-          if (!deepEqual(obj.spec, old.spec) && old.metadata.generation !== undefined) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+          if (!deepEqual(obj.spec, old.spec) && old.metadata.generation !== undefined)
+            obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
         }
         const errs: FieldError[] = [];
         if (opts.subresource === undefined) {
@@ -733,28 +948,73 @@ export class APIServer implements StrategyContext {
           for (const v of this.validatingAdmission) errs.push(...(v('update', info, obj, old, { dryRun: opts.dryRun }) ?? []));
         }
         if (errs.length) throw newInvalid(groupKind(info), name, errs);
-        if (!opts.managedFieldsSet && opts.subresource !== 'finalize') managedFieldsOnWrite(this, user, info, old, obj, input, opts, STATUS_KEEPS_ANNOTATIONS.has(groupResource(info)));
-        const warnings = opts.subresource ? [] : strategy.warnings?.(obj, old) ?? [];
+        if (!opts.managedFieldsSet && opts.subresource !== 'finalize')
+          managedFieldsOnWrite(this, user, info, old, obj, input, opts, STATUS_KEEPS_ANNOTATIONS.has(groupResource(info)));
+        const warnings = opts.subresource ? [] : (strategy.warnings?.(obj, old) ?? []);
         // no-op writes are invisible (no new revision, no watch event)
         // managedFields count (the HTTP API's server-side apply and CSA→SSA migration change
         // only them), their timestamps do not (a repeated apply is a no-op, as upstream)
         if (sameButRevisionAndTimes(obj, old)) {
-          this.responseHop(user, 'update', info, ns, name, `200 OK (no change) ${this.describe(info, ns, name)}`, cause, old.metadata.resourceVersion, opts.category);
+          this.responseHop(
+            user,
+            'update',
+            info,
+            ns,
+            name,
+            `200 OK (no change) ${this.describe(info, ns, name)}`,
+            cause,
+            old.metadata.resourceVersion,
+            opts.category,
+          );
           return { object: old, warnings };
         }
         if (opts.dryRun) {
-          this.responseHop(user, 'update', info, ns, name, `200 OK (dry run) ${this.describe(info, ns, name)}`, cause, undefined, opts.category);
+          this.responseHop(
+            user,
+            'update',
+            info,
+            ns,
+            name,
+            `200 OK (dry run) ${this.describe(info, ns, name)}`,
+            cause,
+            undefined,
+            opts.category,
+          );
           return { object: obj, warnings };
         }
         this.admissionHop(user, 'update', info, ns, name, cause, opts.category);
         // finalizers emptied on a deleting object → remove it now
-        if (obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !namespaceFinalizers(info, obj).length && this.gracefulDone(info, obj)) {
+        if (
+          obj.metadata.deletionTimestamp &&
+          !obj.metadata.finalizers?.length &&
+          !namespaceFinalizers(info, obj).length &&
+          this.gracefulDone(info, obj)
+        ) {
           const d = this.store.delete(this.resourceKey(info), key, cur.modRev);
           if (d === 'conflict') throw newConflict(groupResource(info), name);
           if (d === 'notfound') throw newNotFound(groupResource(info), name);
           strategy.afterDelete?.(old, this);
-          this.storageHop('delete', info, ns, name, `delete ${etcdKey(info, ns, name)} (finalizers done, rev ${d.modRev})`, cause, String(d.modRev), opts.category);
-          this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)} (deleted)`, cause, String(d.modRev), opts.category);
+          this.storageHop(
+            'delete',
+            info,
+            ns,
+            name,
+            `delete ${etcdKey(info, ns, name)} (finalizers done, rev ${d.modRev})`,
+            cause,
+            String(d.modRev),
+            opts.category,
+          );
+          this.responseHop(
+            user,
+            'update',
+            info,
+            ns,
+            name,
+            `200 OK ${this.describe(info, ns, name)} (deleted)`,
+            cause,
+            String(d.modRev),
+            opts.category,
+          );
           return { object: d.obj, warnings };
         }
         const e = this.store.update(this.resourceKey(info), key, obj, cur.modRev);
@@ -775,7 +1035,15 @@ export class APIServer implements StrategyContext {
    * patch: PATCH with a JSON patch, merge patch, strategic merge patch or server-side apply
    * document (see patch.ts). @throws StatusError as kube-apiserver's patch handler.
    */
-  patch(user: RequestUser, info: ResourceInfo, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
+  patch(
+    user: RequestUser,
+    info: ResourceInfo,
+    namespace: string,
+    name: string,
+    type: PatchType,
+    body: unknown,
+    opts: PatchOptions = {},
+  ): PatchResult {
     return patchObject(this, user, info, namespace, name, type, body, opts);
   }
 
@@ -801,23 +1069,40 @@ export class APIServer implements StrategyContext {
   delete(user: RequestUser, info: ResourceInfo, namespace: string, name: string, opts: DeleteOptions = {}): KObject {
     const ns = info.namespaced ? namespace : '';
     const grace = opts.gracePeriodSeconds;
-    const cause = this.requestHop(user, 'delete', info, ns, name, opts.summary ?? `delete ${this.describe(info, ns, name)}${grace !== undefined ? ` (grace ${grace}s)` : ''}`);
+    const cause = this.requestHop(
+      user,
+      'delete',
+      info,
+      ns,
+      name,
+      opts.summary ?? `delete ${this.describe(info, ns, name)}${grace !== undefined ? ` (grace ${grace}s)` : ''}`,
+    );
     return this.relay.withCause(cause, () => {
       try {
         this.authz(user, 'delete', info, ns, name);
         checkVerb(info, 'delete');
-        if (this.authorizer && info.group === '' && info.resource === 'pods') this.admitNode(user, 'delete', info, '', name, undefined, this.store.get('pods', `${ns}/${name}`)?.obj);
+        if (this.authorizer && info.group === '' && info.resource === 'pods')
+          this.admitNode(user, 'delete', info, '', name, undefined, this.store.get('pods', `${ns}/${name}`)?.obj);
         // NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): immortal namespaces
-        if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name)) throw newForbidden('namespaces', name, 'this namespace may not be deleted');
+        if (info.group === '' && info.resource === 'namespaces' && IMMORTAL_NAMESPACES.has(name))
+          throw newForbidden('namespaces', name, 'this namespace may not be deleted');
         const key = this.objKey(info, ns, name);
         const cur = this.store.get(this.resourceKey(info), key);
         if (!cur) throw newNotFound(groupResource(info), name);
         const old = cur.obj;
         if (opts.preconditions?.uid && opts.preconditions.uid !== old.metadata.uid) {
-          throw newConflict(groupResource(info), name, `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${old.metadata.uid}`);
+          throw newConflict(
+            groupResource(info),
+            name,
+            `Precondition failed: UID in precondition: ${opts.preconditions.uid}, UID in object meta: ${old.metadata.uid}`,
+          );
         }
         if (opts.preconditions?.resourceVersion && opts.preconditions.resourceVersion !== old.metadata.resourceVersion) {
-          throw newConflict(groupResource(info), name, `Precondition failed: ResourceVersion in precondition: ${opts.preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`);
+          throw newConflict(
+            groupResource(info),
+            name,
+            `Precondition failed: ResourceVersion in precondition: ${opts.preconditions.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
+          );
         }
         if (opts.dryRun) {
           this.responseHop(user, 'delete', info, ns, name, `200 OK (dry run)`, cause);
@@ -853,7 +1138,14 @@ export class APIServer implements StrategyContext {
           return old;
         }
         if (nsFinalizers.length) obj.status = { ...obj.status, phase: 'Terminating' };
-        const mustWait = nsFinalizers.length > 0 || finalizers.length > 0 || (graceSeconds > 0) || (isPod && obj.metadata.deletionGracePeriodSeconds !== undefined && obj.metadata.deletionGracePeriodSeconds > 0 && !!obj.spec?.nodeName);
+        const mustWait =
+          nsFinalizers.length > 0 ||
+          finalizers.length > 0 ||
+          graceSeconds > 0 ||
+          (isPod &&
+            obj.metadata.deletionGracePeriodSeconds !== undefined &&
+            obj.metadata.deletionGracePeriodSeconds > 0 &&
+            !!obj.spec?.nodeName);
         if (mustWait) {
           obj.metadata.finalizers = finalizers.length ? finalizers : undefined;
           if (!obj.metadata.finalizers) delete obj.metadata.finalizers;
@@ -861,7 +1153,8 @@ export class APIServer implements StrategyContext {
             obj.metadata.deletionTimestamp = new Date(this.clock.now() + graceSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
             obj.metadata.deletionGracePeriodSeconds = graceSeconds;
           }
-          if (obj.metadata.generation !== undefined && !old.metadata.deletionTimestamp) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+          if (obj.metadata.generation !== undefined && !old.metadata.deletionTimestamp)
+            obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
           const e = this.store.update(this.resourceKey(info), key, obj, cur.modRev);
           if (e === 'conflict') throw newConflict(groupResource(info), name);
           if (e === 'notfound') throw newNotFound(groupResource(info), name);
@@ -892,8 +1185,14 @@ export class APIServer implements StrategyContext {
   bind(user: RequestUser, namespace: string, podName: string, nodeName: string, summary?: string): KObject {
     const info = this.registry.forResource('', 'pods')!;
     const cause = this.relay.record({
-      from: user.participant, to: 'kube-apiserver', kind: 'request', verb: 'create', resource: 'pods/binding',
-      namespace, name: podName, summary: summary ?? `bind Pod ${namespace}/${podName} to ${nodeName}`,
+      from: user.participant,
+      to: 'kube-apiserver',
+      kind: 'request',
+      verb: 'create',
+      resource: 'pods/binding',
+      namespace,
+      name: podName,
+      summary: summary ?? `bind Pod ${namespace}/${podName} to ${nodeName}`,
     });
     return this.relay.withCause(cause, () => {
       try {
@@ -902,7 +1201,8 @@ export class APIServer implements StrategyContext {
         const cur = this.store.get('pods', key);
         if (!cur) throw newNotFound('pods', podName);
         if (cur.obj.metadata.deletionTimestamp) throw newConflict('pods', podName, 'pod is being deleted, cannot be assigned to a host');
-        if (cur.obj.spec?.nodeName) throw newConflict('pods', podName, `pod ${podName} is already assigned to node "${cur.obj.spec.nodeName}"`);
+        if (cur.obj.spec?.nodeName)
+          throw newConflict('pods', podName, `pod ${podName} is already assigned to node "${cur.obj.spec.nodeName}"`);
         this.admissionHop(user, 'create', { ...info, resource: 'pods/binding' }, namespace, podName, cause);
         const obj = deepCopy(cur.obj);
         obj.spec.nodeName = nodeName;
@@ -914,12 +1214,41 @@ export class APIServer implements StrategyContext {
         if (e === 'conflict') throw newConflict('pods', podName);
         if (e === 'notfound') throw newNotFound('pods', podName);
         const rv = e.obj.metadata.resourceVersion!;
-        this.storageHop('update', info, namespace, podName, `put ${etcdKey(info, namespace, podName)} spec.nodeName=${nodeName} (rev ${rv})`, cause, rv);
-        this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: 'pods/binding', namespace, name: podName, summary: `201 Created binding ${podName} → ${nodeName}`, cause, resourceVersion: rv });
+        this.storageHop(
+          'update',
+          info,
+          namespace,
+          podName,
+          `put ${etcdKey(info, namespace, podName)} spec.nodeName=${nodeName} (rev ${rv})`,
+          cause,
+          rv,
+        );
+        this.relay.record({
+          from: 'kube-apiserver',
+          to: user.participant,
+          kind: 'response',
+          verb: 'create',
+          resource: 'pods/binding',
+          namespace,
+          name: podName,
+          summary: `201 Created binding ${podName} → ${nodeName}`,
+          cause,
+          resourceVersion: rv,
+        });
         return e.obj;
       } catch (err) {
         if (err instanceof StatusError) {
-          this.relay.record({ from: 'kube-apiserver', to: user.participant, kind: 'response', verb: 'create', resource: 'pods/binding', namespace, name: podName, summary: `${err.code} ${err.reason}: ${err.message}`, cause });
+          this.relay.record({
+            from: 'kube-apiserver',
+            to: user.participant,
+            kind: 'response',
+            verb: 'create',
+            resource: 'pods/binding',
+            namespace,
+            name: podName,
+            summary: `${err.code} ${err.reason}: ${err.message}`,
+            cause,
+          });
         }
         throw err;
       }
@@ -933,9 +1262,15 @@ export class APIServer implements StrategyContext {
    * @returns a stop function.
    * @throws StatusError 410 Gone when `resourceVersion` is compacted.
    */
-  watch(user: RequestUser, info: ResourceInfo, namespace: string | undefined, opts: WatchOptions, handler: (ev: WatchEvent) => void): () => void {
+  watch(
+    user: RequestUser,
+    info: ResourceInfo,
+    namespace: string | undefined,
+    opts: WatchOptions,
+    handler: (ev: WatchEvent) => void,
+  ): () => void {
     const { labels, fields } = selectorsOf(opts);
-    this.authorizeRequest(user, 'watch', info, info.namespaced ? namespace ?? '' : '', '', '', fields);
+    this.authorizeRequest(user, 'watch', info, info.namespaced ? (namespace ?? '') : '', '', '', fields);
     const nodeReq = fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=');
     const w: Watcher = {
       id: ++this.watcherSeq,
@@ -967,7 +1302,10 @@ export class APIServer implements StrategyContext {
     if (opts.allowWatchBookmarks) {
       const tick = () => {
         if (w.stopped) return;
-        w.queue.push({ type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { name: '', resourceVersion: String(this.store.revision) } } });
+        w.queue.push({
+          type: 'BOOKMARK',
+          object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { name: '', resourceVersion: String(this.store.revision) } },
+        });
         this.schedule(w);
         bookmark = this.clock.setTimer(60_000, tick);
       };
@@ -977,7 +1315,11 @@ export class APIServer implements StrategyContext {
       w.stopped = true;
       this.clock.cancel(bookmark);
       if (w.nodeName !== undefined) this.nodeIndex.get(w.nodeName)?.delete(w);
-      else this.watchers.set(w.resource, (this.watchers.get(w.resource) ?? []).filter((x) => x !== w));
+      else
+        this.watchers.set(
+          w.resource,
+          (this.watchers.get(w.resource) ?? []).filter((x) => x !== w),
+        );
     };
   }
 
@@ -1010,10 +1352,14 @@ export class APIServer implements StrategyContext {
     }
     this.eventLeases.set(
       ev.key,
-      this.clock.setTimer(this.eventTTLMs, () => {
-        this.eventLeases.delete(ev.key);
-        this.store.delete(ev.resource, ev.key);
-      }, { label: `event TTL ${ev.key}` }),
+      this.clock.setTimer(
+        this.eventTTLMs,
+        () => {
+          this.eventLeases.delete(ev.key);
+          this.store.delete(ev.resource, ev.key);
+        },
+        { label: `event TTL ${ev.key}` },
+      ),
     );
   }
 
@@ -1048,7 +1394,8 @@ export class APIServer implements StrategyContext {
     const before = ev.type === 'MODIFIED' ? this.matchesWatcher(w, ev.prev) : false;
     let out: WatchEvent | null = null;
     if (ev.type === 'ADDED') out = now ? { type: 'ADDED', object: ev.obj } : null;
-    else if (ev.type === 'DELETED') out = this.matchesWatcher(w, ev.prev ?? ev.obj) ? { type: 'DELETED', object: ev.obj, oldObject: ev.prev } : null;
+    else if (ev.type === 'DELETED')
+      out = this.matchesWatcher(w, ev.prev ?? ev.obj) ? { type: 'DELETED', object: ev.obj, oldObject: ev.prev } : null;
     else if (now && before) out = { type: 'MODIFIED', object: ev.obj, oldObject: ev.prev };
     else if (now && !before) out = { type: 'ADDED', object: ev.obj };
     else if (!now && before) out = { type: 'DELETED', object: ev.obj, oldObject: ev.prev };
@@ -1081,7 +1428,10 @@ export class APIServer implements StrategyContext {
  * (metainternalversion conversion of `labelSelector` / `fieldSelector`).
  * @throws StatusError 400
  */
-function selectorsOf(opts: { labelSelector?: string | Selector; fieldSelector?: string | FieldRequirement[] }): { labels: Selector | undefined; fields: FieldRequirement[] | undefined } {
+function selectorsOf(opts: { labelSelector?: string | Selector; fieldSelector?: string | FieldRequirement[] }): {
+  labels: Selector | undefined;
+  fields: FieldRequirement[] | undefined;
+} {
   try {
     return {
       labels: typeof opts.labelSelector === 'string' ? parseSelector(opts.labelSelector) : opts.labelSelector,

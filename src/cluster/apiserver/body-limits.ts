@@ -55,7 +55,9 @@ export function jsonPrefix(v: unknown, n: number): string {
       for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
     } else if (x !== null && typeof x === 'object') {
       const parts: Frame[] = [{ kind: 'text', s: '{' }];
-      Object.entries(x).forEach(([k, e], i) => parts.push({ kind: 'text', s: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { kind: 'value', v: e }));
+      Object.entries(x).forEach(([k, e], i) =>
+        parts.push({ kind: 'text', s: `${i ? ',' : ''}${JSON.stringify(k)}:` }, { kind: 'value', v: e }),
+      );
       parts.push({ kind: 'text', s: '}' });
       for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
     } else out += JSON.stringify(x) ?? 'null';
@@ -69,7 +71,16 @@ function summarize(v: unknown): string {
   return s.length > 30 ? `${s.slice(0, 30)} ...` : s;
 }
 
-const jsonTypeName = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'number' : typeof v === 'object' ? 'object' : 'string');
+const jsonTypeName = (v: unknown): string =>
+  Array.isArray(v)
+    ? 'array'
+    : typeof v === 'boolean'
+      ? 'bool'
+      : typeof v === 'number'
+        ? 'number'
+        : typeof v === 'object'
+          ? 'object'
+          : 'string';
 
 /**
  * The decode error of a create/update body that no later step could handle: too deep, or
@@ -78,7 +89,9 @@ const jsonTypeName = (v: unknown): string => (Array.isArray(v) ? 'array' : typeo
  */
 export function bodyDecodeError(info: { group: string; version: string; kind: string }, body: unknown): StatusError | undefined {
   if (exceedsDepth(body)) {
-    return newBadRequest(`the object provided is unrecognized (must be of type ${info.kind}): couldn't get version/kind; json parse error: exceeded max depth (${summarize(body)})`);
+    return newBadRequest(
+      `the object provided is unrecognized (must be of type ${info.kind}): couldn't get version/kind; json parse error: exceeded max depth (${summarize(body)})`,
+    );
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const md = (body as { metadata?: unknown }).metadata;
@@ -87,7 +100,9 @@ export function bodyDecodeError(info: { group: string; version: string; kind: st
     const kind = typeof o.kind === 'string' && o.kind ? o.kind : info.kind;
     const av = typeof o.apiVersion === 'string' ? o.apiVersion : '';
     const version = av ? av.slice(av.indexOf('/') + 1) : info.version;
-    return newBadRequest(`${kind} in version "${version}" cannot be handled as a ${info.kind}: json: cannot unmarshal ${jsonTypeName(md)} into Go struct field ${info.kind}.metadata of type v1.ObjectMeta`);
+    return newBadRequest(
+      `${kind} in version "${version}" cannot be handled as a ${info.kind}: json: cannot unmarshal ${jsonTypeName(md)} into Go struct field ${info.kind}.metadata of type v1.ObjectMeta`,
+    );
   }
   return undefined;
 }
@@ -118,7 +133,8 @@ export function applyGoZeroValues(info: { group: string; version: string; kind: 
       const elem = t.elem;
       for (let i = 0; i < v.length; i++) {
         if (v[i] === null) {
-          if (elem.k === 'struct') v[i] = {}; // array index
+          if (elem.k === 'struct')
+            v[i] = {}; // array index
           else if (ZERO[elem.k] !== undefined) v[i] = ZERO[elem.k]; // array index
         } else stack.push([v[i], elem]);
       }

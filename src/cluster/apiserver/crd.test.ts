@@ -15,7 +15,25 @@ const CRD: KObject = {
   spec: {
     group: 'test.com',
     scope: 'Namespaced',
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', required: ['test'], properties: { test: { type: 'string' }, size: { type: 'integer', minimum: 1 }, mode: { type: 'string', enum: ['a', 'b'] } } } } } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                required: ['test'],
+                properties: { test: { type: 'string' }, size: { type: 'integer', minimum: 1 }, mode: { type: 'string', enum: ['a', 'b'] } },
+              },
+            },
+          },
+        },
+      },
+    ],
     names: { plural: 'examples', singular: 'example', kind: 'Example', shortNames: ['ex'] },
   },
 };
@@ -46,7 +64,12 @@ describe('CustomResourceDefinitions', () => {
     ]);
     const seen: string[] = [];
     api.watch(u, info, 'default', {}, (ev) => seen.push(`${ev.type} ${ev.object.metadata.name}`));
-    const created = api.create(u, info, 'default', { apiVersion: 'test.com/v1', kind: 'Example', metadata: { name: 'test' }, spec: { test: 'test', unknown: 1 } }).object;
+    const created = api.create(u, info, 'default', {
+      apiVersion: 'test.com/v1',
+      kind: 'Example',
+      metadata: { name: 'test' },
+      spec: { test: 'test', unknown: 1 },
+    }).object;
     expect(created.spec).toEqual({ test: 'test' }); // unknown fields pruned
     clock.advance(10);
     expect(seen).toEqual(['ADDED test']);
@@ -54,10 +77,23 @@ describe('CustomResourceDefinitions', () => {
   });
 
   const invalid: { name: string; spec: Record<string, unknown>; message: string }[] = [
-    { name: 'wrong type', spec: { test: 5 }, message: 'Example.test.com "bad" is invalid: spec.test: Invalid value: "integer": spec.test in body must be of type string: "integer"' },
+    {
+      name: 'wrong type',
+      spec: { test: 5 },
+      message:
+        'Example.test.com "bad" is invalid: spec.test: Invalid value: "integer": spec.test in body must be of type string: "integer"',
+    },
     { name: 'required', spec: {}, message: 'Example.test.com "bad" is invalid: spec.test: Required value' },
-    { name: 'enum', spec: { test: 'x', mode: 'c' }, message: 'Example.test.com "bad" is invalid: spec.mode: Unsupported value: "c": supported values: "a", "b"' },
-    { name: 'minimum', spec: { test: 'x', size: 0 }, message: 'Example.test.com "bad" is invalid: spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1' },
+    {
+      name: 'enum',
+      spec: { test: 'x', mode: 'c' },
+      message: 'Example.test.com "bad" is invalid: spec.mode: Unsupported value: "c": supported values: "a", "b"',
+    },
+    {
+      name: 'minimum',
+      spec: { test: 'x', size: 0 },
+      message: 'Example.test.com "bad" is invalid: spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1',
+    },
   ];
   for (const c of invalid) {
     it(`rejects an instance: ${c.name}`, () => {

@@ -78,7 +78,13 @@ export function installCRDSupport(api: APIServer): void {
         acceptedNames: { ...cur.spec.names, singular: cur.spec.names.singular ?? String(cur.spec.names.kind).toLowerCase() },
         conditions: [
           { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
-          { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+          {
+            type: 'Established',
+            status: 'True',
+            lastTransitionTime: now,
+            reason: 'InitialNamesAccepted',
+            message: 'the initial names have been accepted',
+          },
         ],
         storedVersions: (cur.spec.versions ?? []).filter((v: CRDVersion) => v.storage).map((v: CRDVersion) => v.name),
       };
@@ -99,7 +105,9 @@ export function installCRDSupport(api: APIServer): void {
       const info = api.registry.forResource(group, plural);
       if (info) {
         try {
-          api.delete(user, info, o.metadata.namespace ?? '', o.metadata.name, { summary: `delete ${o.kind} ${o.metadata.name} (CRD ${crd.metadata.name} deleted)` });
+          api.delete(user, info, o.metadata.namespace ?? '', o.metadata.name, {
+            summary: `delete ${o.kind} ${o.metadata.name} (CRD ${crd.metadata.name} deleted)`,
+          });
         } catch {
           // already gone
         }

@@ -18,35 +18,150 @@ const CT = `Container.${P}.containers`;
 
 /** [case, struct key, object, exact error or undefined when it decodes] */
 const CASES: [string, string, Obj, string | undefined][] = [
-  ['string where a list goes', 'apps/v1.Deployment', deploy({ containers: 'nginx' }), `json: cannot unmarshal string into Go struct field PodSpec.${P}.containers of type []v1.Container`],
-  ['string as a list element', 'apps/v1.Deployment', deploy({ containers: ['nginx'] }), `json: cannot unmarshal string into Go struct field PodSpec.${P}.containers of type v1.Container`],
-  ['number for a string', 'apps/v1.Deployment', deploy(container({ image: 1.25 })), `json: cannot unmarshal number into Go struct field ${CT}.image of type string`],
-  ['bool for an int32', 'apps/v1.Deployment', deploy(container({ ports: [{ containerPort: true }] })), `json: cannot unmarshal bool into Go struct field ContainerPort.${P}.containers.ports.containerPort of type int32`],
-  ['string for an int32', 'apps/v1.Deployment', deploy(container({}), { replicas: '3' }), 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32'],
-  ['fraction for an int64', 'apps/v1.Deployment', deploy({ ...container({}), terminationGracePeriodSeconds: 1.5 }), `json: cannot unmarshal number 1.5 into Go struct field PodSpec.${P}.terminationGracePeriodSeconds of type int64`],
-  ['int32 overflow', 'apps/v1.Deployment', deploy(container({}), { replicas: 2 ** 31 }), 'json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32'],
-  ['object for a string', 'apps/v1.Deployment', deploy(container({ name: { a: 1 } })), `json: cannot unmarshal object into Go struct field ${CT}.name of type string`],
-  ['array for a map', 'apps/v1.Deployment', deploy({ ...container({}), nodeSelector: ['a'] }), `json: cannot unmarshal array into Go struct field PodSpec.${P}.nodeSelector of type map[string]string`],
-  ['number as a label value', 'core/v1.ConfigMap', { metadata: { name: 'c', labels: { a: 1 } } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
-  ['named string type', 'apps/v1.Deployment', deploy(container({ imagePullPolicy: 1 })), `json: cannot unmarshal number into Go struct field ${CT}.imagePullPolicy of type v1.PullPolicy`],
-  ['string for a struct', 'apps/v1.Deployment', deploy(container({ livenessProbe: 'http' })), `json: cannot unmarshal string into Go struct field ${CT}.livenessProbe of type v1.Probe`],
-  ['string for a ResourceList', 'apps/v1.Deployment', deploy(container({ resources: { limits: '1' } })), `json: cannot unmarshal string into Go struct field ResourceRequirements.${P}.containers.resources.limits of type v1.ResourceList`],
-  ['string for metadata', 'core/v1.ConfigMap', { metadata: 'c' }, 'json: cannot unmarshal string into Go struct field ConfigMap.metadata of type v1.ObjectMeta'],
-  ['number in ConfigMap data', 'core/v1.ConfigMap', { metadata: { name: 'c' }, data: { port: 80 } }, 'json: cannot unmarshal number into Go struct field ConfigMap.data of type string'],
+  [
+    'string where a list goes',
+    'apps/v1.Deployment',
+    deploy({ containers: 'nginx' }),
+    `json: cannot unmarshal string into Go struct field PodSpec.${P}.containers of type []v1.Container`,
+  ],
+  [
+    'string as a list element',
+    'apps/v1.Deployment',
+    deploy({ containers: ['nginx'] }),
+    `json: cannot unmarshal string into Go struct field PodSpec.${P}.containers of type v1.Container`,
+  ],
+  [
+    'number for a string',
+    'apps/v1.Deployment',
+    deploy(container({ image: 1.25 })),
+    `json: cannot unmarshal number into Go struct field ${CT}.image of type string`,
+  ],
+  [
+    'bool for an int32',
+    'apps/v1.Deployment',
+    deploy(container({ ports: [{ containerPort: true }] })),
+    `json: cannot unmarshal bool into Go struct field ContainerPort.${P}.containers.ports.containerPort of type int32`,
+  ],
+  [
+    'string for an int32',
+    'apps/v1.Deployment',
+    deploy(container({}), { replicas: '3' }),
+    'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32',
+  ],
+  [
+    'fraction for an int64',
+    'apps/v1.Deployment',
+    deploy({ ...container({}), terminationGracePeriodSeconds: 1.5 }),
+    `json: cannot unmarshal number 1.5 into Go struct field PodSpec.${P}.terminationGracePeriodSeconds of type int64`,
+  ],
+  [
+    'int32 overflow',
+    'apps/v1.Deployment',
+    deploy(container({}), { replicas: 2 ** 31 }),
+    'json: cannot unmarshal number 2147483648 into Go struct field DeploymentSpec.spec.replicas of type int32',
+  ],
+  [
+    'object for a string',
+    'apps/v1.Deployment',
+    deploy(container({ name: { a: 1 } })),
+    `json: cannot unmarshal object into Go struct field ${CT}.name of type string`,
+  ],
+  [
+    'array for a map',
+    'apps/v1.Deployment',
+    deploy({ ...container({}), nodeSelector: ['a'] }),
+    `json: cannot unmarshal array into Go struct field PodSpec.${P}.nodeSelector of type map[string]string`,
+  ],
+  [
+    'number as a label value',
+    'core/v1.ConfigMap',
+    { metadata: { name: 'c', labels: { a: 1 } } },
+    'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
+  ],
+  [
+    'named string type',
+    'apps/v1.Deployment',
+    deploy(container({ imagePullPolicy: 1 })),
+    `json: cannot unmarshal number into Go struct field ${CT}.imagePullPolicy of type v1.PullPolicy`,
+  ],
+  [
+    'string for a struct',
+    'apps/v1.Deployment',
+    deploy(container({ livenessProbe: 'http' })),
+    `json: cannot unmarshal string into Go struct field ${CT}.livenessProbe of type v1.Probe`,
+  ],
+  [
+    'string for a ResourceList',
+    'apps/v1.Deployment',
+    deploy(container({ resources: { limits: '1' } })),
+    `json: cannot unmarshal string into Go struct field ResourceRequirements.${P}.containers.resources.limits of type v1.ResourceList`,
+  ],
+  [
+    'string for metadata',
+    'core/v1.ConfigMap',
+    { metadata: 'c' },
+    'json: cannot unmarshal string into Go struct field ConfigMap.metadata of type v1.ObjectMeta',
+  ],
+  [
+    'number in ConfigMap data',
+    'core/v1.ConfigMap',
+    { metadata: { name: 'c' }, data: { port: 80 } },
+    'json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+  ],
   ['non-base64 Secret data', 'core/v1.Secret', { metadata: { name: 's' }, data: { a: 'x!' } }, 'illegal base64 data at input byte 1'],
-  ['number for Secret data', 'core/v1.Secret', { metadata: { name: 's' }, data: { a: 1 } }, 'json: cannot unmarshal number into Go struct field Secret.data of type []uint8'],
-  ['null is the zero value', 'apps/v1.Deployment', deploy({ containers: null, nodeSelector: null, terminationGracePeriodSeconds: null }), undefined],
+  [
+    'number for Secret data',
+    'core/v1.Secret',
+    { metadata: { name: 's' }, data: { a: 1 } },
+    'json: cannot unmarshal number into Go struct field Secret.data of type []uint8',
+  ],
+  [
+    'null is the zero value',
+    'apps/v1.Deployment',
+    deploy({ containers: null, nodeSelector: null, terminationGracePeriodSeconds: null }),
+    undefined,
+  ],
   ['null list elements and map values', 'apps/v1.Deployment', deploy({ containers: [null], nodeSelector: { a: null } }), undefined],
   ['int-or-string: number', 'core/v1.Service', svc({ targetPort: 8080 }), undefined],
   ['int-or-string: string', 'core/v1.Service', svc({ targetPort: 'http' }), undefined],
-  ['int-or-string: bool', 'core/v1.Service', svc({ targetPort: true }), 'json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32'],
-  ['int-or-string: fraction', 'core/v1.Service', svc({ targetPort: 80.5 }), 'json: cannot unmarshal number 80.5 into Go struct field ServicePort.spec.ports.targetPort of type int32'],
-  ['quantity keeps its own message', 'apps/v1.Deployment', deploy(container({ resources: { limits: { cpu: 'lots' } } })), QUANTITY_FORMAT_ERROR],
+  [
+    'int-or-string: bool',
+    'core/v1.Service',
+    svc({ targetPort: true }),
+    'json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32',
+  ],
+  [
+    'int-or-string: fraction',
+    'core/v1.Service',
+    svc({ targetPort: 80.5 }),
+    'json: cannot unmarshal number 80.5 into Go struct field ServicePort.spec.ports.targetPort of type int32',
+  ],
+  [
+    'quantity keeps its own message',
+    'apps/v1.Deployment',
+    deploy(container({ resources: { limits: { cpu: 'lots' } } })),
+    QUANTITY_FORMAT_ERROR,
+  ],
   ['quantity as a number', 'apps/v1.Deployment', deploy(container({ resources: { requests: { cpu: 0.5, memory: '64Mi' } } })), undefined],
-  ['quantity error stops decoding and wins over an earlier type error', 'apps/v1.Deployment', deploy(container({ args: 'x', resources: { limits: { cpu: true } } })), QUANTITY_FORMAT_ERROR],
-  ['first error in sorted key order wins', 'apps/v1.Deployment', deploy(container({ workingDir: 1, args: 2 })), `json: cannot unmarshal number into Go struct field ${CT}.args of type []string`],
-  ['timestamp of the wrong type', 'core/v1.ConfigMap', { metadata: { name: 'c', creationTimestamp: 5 } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string'],
-  ['unknown fields are not this step\'s business', 'apps/v1.Deployment', deploy(container({ imagePullPolcy: 3 })), undefined],
+  [
+    'quantity error stops decoding and wins over an earlier type error',
+    'apps/v1.Deployment',
+    deploy(container({ args: 'x', resources: { limits: { cpu: true } } })),
+    QUANTITY_FORMAT_ERROR,
+  ],
+  [
+    'first error in sorted key order wins',
+    'apps/v1.Deployment',
+    deploy(container({ workingDir: 1, args: 2 })),
+    `json: cannot unmarshal number into Go struct field ${CT}.args of type []string`,
+  ],
+  [
+    'timestamp of the wrong type',
+    'core/v1.ConfigMap',
+    { metadata: { name: 'c', creationTimestamp: 5 } },
+    'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string',
+  ],
+  ["unknown fields are not this step's business", 'apps/v1.Deployment', deploy(container({ imagePullPolcy: 3 })), undefined],
   ['opaque RawExtension', 'apps/v1.ControllerRevision', { metadata: { name: 'r' }, data: 'anything', revision: 1 }, undefined],
 ];
 
@@ -82,7 +197,11 @@ describe('the generated Go type table', () => {
   });
 
   it('parses named types over maps and slices', () => {
-    expect(parseGoType('[]v1.Capability=string')).toEqual({ k: 'slice', name: '[]v1.Capability', elem: { k: 'string', name: 'v1.Capability' } });
+    expect(parseGoType('[]v1.Capability=string')).toEqual({
+      k: 'slice',
+      name: '[]v1.Capability',
+      elem: { k: 'string', name: 'v1.Capability' },
+    });
   });
 });
 
@@ -98,7 +217,9 @@ describe('checkDecode', () => {
     expect(err).toBeInstanceOf(StatusError);
     expect(err.status.code).toBe(400);
     expect(err.status.reason).toBe('BadRequest');
-    expect(err.message).toBe(`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field PodSpec.${P}.containers of type []v1.Container`);
+    expect(err.message).toBe(
+      `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field PodSpec.${P}.containers of type []v1.Container`,
+    );
   });
 });
 
@@ -135,7 +256,9 @@ describe('through Cluster.apply (kubectl apply -f -)', () => {
     expect(cluster.apply(base)[0].action).toBe('created');
     const live = cluster.api.getObject('configmaps', 'default', 'c')!;
     const bad = { ...live, data: { a: 1 } } as unknown as typeof live;
-    expect(() => cluster.kubectlClient.resource('', 'configmaps').update(bad)).toThrow('ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
+    expect(() => cluster.kubectlClient.resource('', 'configmaps').update(bad)).toThrow(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string',
+    );
     expect(cluster.api.getObject('configmaps', 'default', 'c')!.data).toEqual({ a: '1' });
   });
 });

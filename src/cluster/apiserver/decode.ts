@@ -44,7 +44,9 @@ interface Ctx {
 
 /** UnmarshalTypeError.Error(). */
 function typeError(value: string, goType: string, ctx: Ctx | null): string {
-  return ctx ? `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.path} of type ${goType}` : `json: cannot unmarshal ${value} into Go value of type ${goType}`;
+  return ctx
+    ? `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.path} of type ${goType}`
+    : `json: cannot unmarshal ${value} into Go value of type ${goType}`;
 }
 
 const INT_RANGE = { int32: [-(2 ** 31), 2 ** 31 - 1], int64: [-(2 ** 63), 2 ** 63 - 1], uint8: [0, 255] } as const;
@@ -90,11 +92,16 @@ function walk(v: unknown, t: GoType, ctx: Ctx | null, st: State): string | undef
     }
     case 'quantity':
       // Quantity.UnmarshalJSON parses whatever JSON text it is given
-      return (typeof v === 'string' || typeof v === 'number') && isQuantity(typeof v === 'string' ? v.trim() : v) ? undefined : QUANTITY_FORMAT_ERROR;
+      return (typeof v === 'string' || typeof v === 'number') && isQuantity(typeof v === 'string' ? v.trim() : v)
+        ? undefined
+        : QUANTITY_FORMAT_ERROR;
     case 'intstr':
       // IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32 (the error gets the field context)
       if (typeof v === 'string') return undefined;
-      if (typeof v === 'number') return Number.isInteger(v) && v >= INT_RANGE.int32[0] && v <= INT_RANGE.int32[1] ? undefined : typeError(`number ${v}`, 'int32', ctx);
+      if (typeof v === 'number')
+        return Number.isInteger(v) && v >= INT_RANGE.int32[0] && v <= INT_RANGE.int32[1]
+          ? undefined
+          : typeError(`number ${v}`, 'int32', ctx);
       return typeError(jsonType(v), 'int32', ctx);
     case 'time':
       // Time.UnmarshalJSON: json.Unmarshal into a string first

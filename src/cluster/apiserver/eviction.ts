@@ -38,7 +38,11 @@ export interface Eviction {
 
 function tooManyRequests(message: string, retryAfterSeconds: number, cause: string): StatusError {
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message,
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
     reason: 'TooManyRequests' as Status['reason'],
     details: { causes: [{ reason: 'DisruptionBudget', message: cause }], ...(retryAfterSeconds ? { retryAfterSeconds } : {}) },
     code: 429,
@@ -57,11 +61,22 @@ function isReady(p: KObject): boolean {
 function checkAndDecrement(api: APIServer, user: RequestUser, podName: string, pdb: KObject, dryRun: boolean): void {
   const st = pdb.status ?? {};
   const name = pdb.metadata.name;
-  if ((st.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0)) throw tooManyRequests(VIOLATES, 10, `The disruption budget ${name} is still being processed by the server.`);
+  if ((st.observedGeneration ?? 0) < (pdb.metadata.generation ?? 0))
+    throw tooManyRequests(VIOLATES, 10, `The disruption budget ${name} is still being processed by the server.`);
   const allowed: number = st.disruptionsAllowed ?? 0;
   if (allowed < 0) throw newForbidden('poddisruptionbudget.policy', name, 'pdb disruptions allowed is negative');
-  if (Object.keys(st.disruptedPods ?? {}).length > MaxDisruptedPodSize) throw newForbidden('poddisruptionbudget.policy', name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
-  if (allowed === 0) throw tooManyRequests(VIOLATES, 0, `The disruption budget ${name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently`);
+  if (Object.keys(st.disruptedPods ?? {}).length > MaxDisruptedPodSize)
+    throw newForbidden(
+      'poddisruptionbudget.policy',
+      name,
+      'DisruptedPods map too big - too many evictions not confirmed by PDB controller',
+    );
+  if (allowed === 0)
+    throw tooManyRequests(
+      VIOLATES,
+      0,
+      `The disruption budget ${name} needs ${st.desiredHealthy ?? 0} healthy pods and has ${st.currentHealthy ?? 0} currently`,
+    );
   const next = deepCopy(pdb);
   next.status = { ...next.status, disruptionsAllowed: allowed - 1 };
   if (allowed - 1 === 0) updateDisruptionAllowedCondition(next, api.nowRFC3339());
@@ -89,7 +104,15 @@ export function evictPod(api: APIServer, user: RequestUser, namespace: string, n
   return api.asAuthorized(() => evictAuthorized(api, user, namespace, name, body, info, pod));
 }
 
-function evictAuthorized(api: APIServer, user: RequestUser, namespace: string, name: string, body: Eviction, info: ResourceInfo, pod: KObject): Status {
+function evictAuthorized(
+  api: APIServer,
+  user: RequestUser,
+  namespace: string,
+  name: string,
+  body: Eviction,
+  info: ResourceInfo,
+  pod: KObject,
+): Status {
   const dryRun = !!body.deleteOptions?.dryRun?.includes('All');
   // addConditionAndDeletePod: DisruptionTarget=True "EvictionByEvictionAPI" on the status (the
   // UID/resourceVersion preconditions checked against the latest Pod first), then the delete
@@ -98,19 +121,42 @@ function evictAuthorized(api: APIServer, user: RequestUser, namespace: string, n
     if (!dryRun) {
       const cur = deepCopy(api.getObject('pods', namespace, name) ?? pod);
       if (preconditions?.uid && preconditions.uid !== cur.metadata.uid) {
-        throw newConflict('Pod', name, `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${cur.metadata.uid}). The object might have been deleted and then recreated`);
+        throw newConflict(
+          'Pod',
+          name,
+          `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${cur.metadata.uid}). The object might have been deleted and then recreated`,
+        );
       }
       if (preconditions?.resourceVersion && preconditions.resourceVersion !== cur.metadata.resourceVersion) {
-        throw newConflict('Pod', name, `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata.resourceVersion}). The object might have been modified`);
+        throw newConflict(
+          'Pod',
+          name,
+          `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${cur.metadata.resourceVersion}). The object might have been modified`,
+        );
       }
       const conds: { type: string; status: string; lastTransitionTime?: string }[] = cur.status?.conditions ?? [];
       const prev = conds.find((c) => c.type === 'DisruptionTarget');
-      const cond = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : api.nowRFC3339(), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+      const cond = {
+        type: 'DisruptionTarget',
+        status: 'True',
+        lastProbeTime: null,
+        lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : api.nowRFC3339(),
+        reason: 'EvictionByEvictionAPI',
+        message: 'Eviction API: evicting',
+      };
       cur.status = { ...cur.status, conditions: prev ? conds.map((c) => (c === prev ? cond : c)) : [...conds, cond] };
-      const updated = api.update(user, info, namespace, cur, { subresource: 'status', summary: `Pod ${namespace}/${name}: DisruptionTarget (EvictionByEvictionAPI)` });
+      const updated = api.update(user, info, namespace, cur, {
+        subresource: 'status',
+        summary: `Pod ${namespace}/${name}: DisruptionTarget (EvictionByEvictionAPI)`,
+      });
       if (preconditions?.resourceVersion) preconditions = { ...preconditions, resourceVersion: updated.object.metadata.resourceVersion };
     }
-    api.delete(user, info, namespace, name, { gracePeriodSeconds: body.deleteOptions?.gracePeriodSeconds, preconditions, dryRun, summary: `evict Pod ${namespace}/${name}` });
+    api.delete(user, info, namespace, name, {
+      gracePeriodSeconds: body.deleteOptions?.gracePeriodSeconds,
+      preconditions,
+      dryRun,
+      summary: `evict Pod ${namespace}/${name}`,
+    });
   };
   const phase = pod.status?.phase;
   const success = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as unknown as Status;
@@ -126,19 +172,31 @@ function evictAuthorized(api: APIServer, user: RequestUser, namespace: string, n
     }
   });
   if (budgets.length > 1) {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', reason: 'InternalError', code: 500 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.',
+      reason: 'InternalError',
+      code: 500,
+    });
   }
   if (budgets.length === 1) {
     const b = budgets[0];
     const st = b.status ?? {};
-    const unhealthyOk = !isReady(pod) && (b.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' || ((st.currentHealthy ?? 0) >= (st.desiredHealthy ?? 0) && (st.desiredHealthy ?? 0) > 0));
+    const unhealthyOk =
+      !isReady(pod) &&
+      (b.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow' ||
+        ((st.currentHealthy ?? 0) >= (st.desiredHealthy ?? 0) && (st.desiredHealthy ?? 0) > 0));
     if (unhealthyOk) {
       // the Pod must not have become ready since: its resourceVersion as a precondition
       const rv = body.deleteOptions?.preconditions?.resourceVersion;
       try {
         del({ ...body.deleteOptions?.preconditions, resourceVersion: rv ?? pod.metadata.resourceVersion });
       } catch (err) {
-        if (err instanceof StatusError && err.status.code === 409 && !rv) throw tooManyRequests(VIOLATES, 10, `The disruption budget ${b.metadata.name} is still being processed by the server.`);
+        if (err instanceof StatusError && err.status.code === 409 && !rv)
+          throw tooManyRequests(VIOLATES, 10, `The disruption budget ${b.metadata.name} is still being processed by the server.`);
         throw err;
       }
       return success;

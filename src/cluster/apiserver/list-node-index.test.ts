@@ -23,14 +23,27 @@ describe('list pods with spec.nodeName=', () => {
       const cur = env.api.store.get('pods', `${ns}/${name}`)?.obj;
       const op = rng.intn(3);
       const nodeName = nodeOf[rng.intn(4)];
-      if (!cur) pods.create(ns, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels: { i: String(i % 2) } }, spec: { containers: [{ name: 'c', image: 'x' }], ...(nodeName ? { nodeName } : {}) } } as KObject);
+      if (!cur)
+        pods.create(ns, {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name, namespace: ns, labels: { i: String(i % 2) } },
+          spec: { containers: [{ name: 'c', image: 'x' }], ...(nodeName ? { nodeName } : {}) },
+        } as KObject);
       else if (op === 0) env.api.store.delete('pods', `${ns}/${name}`);
       else env.api.store.update('pods', `${ns}/${name}`, { ...cur, spec: { ...cur.spec, nodeName: nodeName || undefined } });
       for (const node of ['n1', 'n2', 'n3', 'n4']) {
-        for (const [namespace, extra] of [[undefined, ''], ['default', ''], [undefined, ',metadata.namespace=kube-system']] as const) {
-          const got = env.api.list(user, info, namespace, { fieldSelector: `spec.nodeName=${node}${extra}`, quiet: true }).items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
-          const want = env.api.list(user, info, namespace, { quiet: true }).items
-            .filter((p) => p.spec.nodeName === node && (!extra || p.metadata.namespace === 'kube-system'))
+        for (const [namespace, extra] of [
+          [undefined, ''],
+          ['default', ''],
+          [undefined, ',metadata.namespace=kube-system'],
+        ] as const) {
+          const got = env.api
+            .list(user, info, namespace, { fieldSelector: `spec.nodeName=${node}${extra}`, quiet: true })
+            .items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+          const want = env.api
+            .list(user, info, namespace, { quiet: true })
+            .items.filter((p) => p.spec.nodeName === node && (!extra || p.metadata.namespace === 'kube-system'))
             .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
           expect(got).toEqual(want);
         }

@@ -14,7 +14,12 @@ const SEP = '\u0000';
 const sorted = (s: Iterable<string>): string[] => [...s].map((p) => p.split(SEP).join(' ')).sort();
 
 /** Reference: the changed and removed leaf paths, from full path-string field sets. */
-function reference(old: KObject | undefined, next: KObject, status: boolean, statusAnnotations: boolean): { changed: string[]; removed: string[] } {
+function reference(
+  old: KObject | undefined,
+  next: KObject,
+  status: boolean,
+  statusAnnotations: boolean,
+): { changed: string[]; removed: string[] } {
   const lp = { status, statusAnnotations };
   const before = old ? leafPaths(old, lp) : new Map<string, unknown>();
   const changed: string[] = [];
@@ -23,7 +28,8 @@ function reference(old: KObject | undefined, next: KObject, status: boolean, sta
     if (v === null && p.endsWith(`${SEP}f:creationTimestamp`)) continue;
     changed.push(p);
   }
-  const all = (o: KObject | undefined): Set<string> => (o ? new Set([...leafPaths(o).keys(), ...leafPaths(o, { status: true, statusAnnotations: true }).keys()]) : new Set());
+  const all = (o: KObject | undefined): Set<string> =>
+    o ? new Set([...leafPaths(o).keys(), ...leafPaths(o, { status: true, statusAnnotations: true }).keys()]) : new Set();
   const now = all(next);
   return { changed: sorted(changed), removed: sorted([...all(old)].filter((p) => !now.has(p))) };
 }
@@ -34,7 +40,10 @@ const container = fc.record(
   {
     name: fc.constantFrom('web', 'side', 'init'),
     image: fc.constantFrom('nginx:1.27', 'redis:7'),
-    ports: fc.uniqueArray(fc.record({ containerPort: fc.constantFrom(80, 443), protocol: fc.constantFrom('TCP', 'UDP') }), { selector: (p) => p.containerPort, maxLength: 2 }),
+    ports: fc.uniqueArray(fc.record({ containerPort: fc.constantFrom(80, 443), protocol: fc.constantFrom('TCP', 'UDP') }), {
+      selector: (p) => p.containerPort,
+      maxLength: 2,
+    }),
     resources: fc.constantFrom({}, { requests: { cpu: '10m' } }, { requests: { cpu: '20m' } }),
   },
   { requiredKeys: ['name'] },
@@ -50,7 +59,10 @@ const podArb = fc.record(
         labels,
         annotations: labels,
         finalizers: fc.uniqueArray(fc.constantFrom('a.io/x', 'b.io/y'), { maxLength: 2 }),
-        ownerReferences: fc.uniqueArray(fc.record({ uid: fc.constantFrom('u1', 'u2'), kind: fc.constantFrom('ReplicaSet', 'Job') }), { selector: (o) => o.uid, maxLength: 2 }),
+        ownerReferences: fc.uniqueArray(fc.record({ uid: fc.constantFrom('u1', 'u2'), kind: fc.constantFrom('ReplicaSet', 'Job') }), {
+          selector: (o) => o.uid,
+          maxLength: 2,
+        }),
       },
       { requiredKeys: ['name'] },
     ),
@@ -66,7 +78,10 @@ const podArb = fc.record(
     status: fc.record(
       {
         phase: fc.constantFrom('Pending', 'Running'),
-        conditions: fc.uniqueArray(fc.record({ type: fc.constantFrom('Ready', 'Initialized'), status: fc.constantFrom('True', 'False') }), { selector: (c) => c.type, maxLength: 2 }),
+        conditions: fc.uniqueArray(fc.record({ type: fc.constantFrom('Ready', 'Initialized'), status: fc.constantFrom('True', 'False') }), {
+          selector: (c) => c.type,
+          maxLength: 2,
+        }),
         podIPs: fc.uniqueArray(fc.record({ ip: fc.constantFrom('10.0.0.1', '10.0.0.2') }), { selector: (x) => x.ip, maxLength: 2 }),
         // a value that changes its structure (map ↔ scalar ↔ list)
         misc: fc.constantFrom({}, [], 'x', { a: 1 }, { a: 1, b: [1] }),
@@ -88,7 +103,9 @@ describe('diffFields equals the path-string field sets', () => {
       fc.assert(
         fc.property(podArb, podArb, (a, b) => {
           const d = diffFields(a, b, { kind: 'Pod', status: m.status, statusAnnotations: m.statusAnnotations });
-          expect({ changed: sorted(fromFieldsV1(d.changed)), removed: sorted(fromFieldsV1(d.removed)) }).toEqual(reference(a, b, m.status, m.statusAnnotations));
+          expect({ changed: sorted(fromFieldsV1(d.changed)), removed: sorted(fromFieldsV1(d.removed)) }).toEqual(
+            reference(a, b, m.status, m.statusAnnotations),
+          );
         }),
         { numRuns: 300, seed: 7 },
       );
@@ -99,7 +116,9 @@ describe('diffFields equals the path-string field sets', () => {
     fc.assert(
       fc.property(podArb, (b) => {
         const d = diffFields(undefined, b, { kind: 'Pod' });
-        expect({ changed: sorted(fromFieldsV1(d.changed)), removed: sorted(fromFieldsV1(d.removed)) }).toEqual(reference(undefined, b, false, false));
+        expect({ changed: sorted(fromFieldsV1(d.changed)), removed: sorted(fromFieldsV1(d.removed)) }).toEqual(
+          reference(undefined, b, false, false),
+        );
       }),
       { numRuns: 200, seed: 11 },
     );
@@ -111,27 +130,66 @@ describe('diffFields equals the path-string field sets', () => {
         const b = { ...a, status: other.status } as KObject;
         if (b.status === undefined) delete b.status;
         const d = diffFields(a, b, { kind: 'Pod', status: true, writerOnly: true });
-        expect({ changed: sorted(fromFieldsV1(d.changed)), removed: sorted(fromFieldsV1(d.removed)) }).toEqual(reference(a, b, true, false));
+        expect({ changed: sorted(fromFieldsV1(d.changed)), removed: sorted(fromFieldsV1(d.removed)) }).toEqual(
+          reference(a, b, true, false),
+        );
       }),
       { numRuns: 200, seed: 13 },
     );
   });
 
   it('a create does not give the creator what admission set unless it sent it', () => {
-    const input = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'web', image: 'nginx' }], serviceAccountName: 'mine' } };
-    const stored = { ...input, spec: { ...input.spec, serviceAccountName: 'mine', priority: 0, tolerations: [{ key: 'k' }], volumes: [{ name: 'kube-api-access-abcde' }] } };
+    const input = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'web', image: 'nginx' }], serviceAccountName: 'mine' },
+    };
+    const stored = {
+      ...input,
+      spec: {
+        ...input.spec,
+        serviceAccountName: 'mine',
+        priority: 0,
+        tolerations: [{ key: 'k' }],
+        volumes: [{ name: 'kube-api-access-abcde' }],
+      },
+    };
     const d = diffFields(undefined, stored, { kind: 'Pod', serverSet: serverSetOnCreate('pods'), input });
-    expect(sorted(fromFieldsV1(d.changed))).toEqual(['f:spec f:containers k:{"name":"web"} .', 'f:spec f:containers k:{"name":"web"} f:image', 'f:spec f:containers k:{"name":"web"} f:name', 'f:spec f:serviceAccountName']);
+    expect(sorted(fromFieldsV1(d.changed))).toEqual([
+      'f:spec f:containers k:{"name":"web"} .',
+      'f:spec f:containers k:{"name":"web"} f:image',
+      'f:spec f:containers k:{"name":"web"} f:name',
+      'f:spec f:serviceAccountName',
+    ]);
   });
 });
 
 describe('unionFields / subtractFields share what they do not change', () => {
   const a: FieldsTree = { 'f:metadata': { 'f:labels': { 'f:app': {}, 'f:tier': {} } }, 'f:spec': { 'f:replicas': {} } };
   const cases: { name: string; run: () => FieldsTree; expected: FieldsTree; same?: boolean }[] = [
-    { name: 'union with a subset is the same object', run: () => unionFields(a, { 'f:spec': { 'f:replicas': {} } }), expected: a, same: true },
-    { name: 'union adds a leaf beside the others', run: () => unionFields(a, { 'f:spec': { 'f:paused': {} } }), expected: { ...a, 'f:spec': { 'f:replicas': {}, 'f:paused': {} } } },
-    { name: 'subtracting a disjoint set is the same object', run: () => subtractFields(a, { 'f:status': { 'f:phase': {} } }), expected: a, same: true },
-    { name: 'subtracting the last leaf drops the empty parent', run: () => subtractFields(a, { 'f:spec': { 'f:replicas': {} } }), expected: { 'f:metadata': a['f:metadata'] } as FieldsTree },
+    {
+      name: 'union with a subset is the same object',
+      run: () => unionFields(a, { 'f:spec': { 'f:replicas': {} } }),
+      expected: a,
+      same: true,
+    },
+    {
+      name: 'union adds a leaf beside the others',
+      run: () => unionFields(a, { 'f:spec': { 'f:paused': {} } }),
+      expected: { ...a, 'f:spec': { 'f:replicas': {}, 'f:paused': {} } },
+    },
+    {
+      name: 'subtracting a disjoint set is the same object',
+      run: () => subtractFields(a, { 'f:status': { 'f:phase': {} } }),
+      expected: a,
+      same: true,
+    },
+    {
+      name: 'subtracting the last leaf drops the empty parent',
+      run: () => subtractFields(a, { 'f:spec': { 'f:replicas': {} } }),
+      expected: { 'f:metadata': a['f:metadata'] } as FieldsTree,
+    },
     { name: 'a leaf does not subtract a subtree', run: () => subtractFields(a, { 'f:metadata': {} }), expected: a, same: true },
   ];
   for (const tc of cases) {
@@ -149,19 +207,22 @@ describe('unionFields / subtractFields share what they do not change', () => {
 describe('managedFieldsForUpdate with the stored entries (upstream managedFieldsUpdater)', () => {
   const T0 = '2026-01-01T00:00:00Z';
   const T1 = '2026-01-01T00:00:10Z';
-  const pod = (over: { labels?: Record<string, string>; heartbeat?: string; ready?: string } = {}): KObject => ({
-    apiVersion: 'v1', kind: 'Pod',
-    metadata: { name: 'web-1', namespace: 'default', labels: over.labels ?? { app: 'web', tier: 'front' } },
-    spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: over.ready ?? 'True', lastHeartbeatTime: over.heartbeat ?? T0 }] },
-  } as KObject);
+  const pod = (over: { labels?: Record<string, string>; heartbeat?: string; ready?: string } = {}): KObject =>
+    ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-1', namespace: 'default', labels: over.labels ?? { app: 'web', tier: 'front' } },
+      spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: over.ready ?? 'True', lastHeartbeatTime: over.heartbeat ?? T0 }] },
+    }) as KObject;
   // kube-controller-manager creates it, the kubelet writes its status
   const created = pod();
   const kcm = managedFieldsForUpdate(undefined, created, 'kube-controller-manager', 'v1', T0, undefined, { live: [] });
   const v1 = { ...created, metadata: { ...created.metadata, managedFields: kcm } } as KObject;
   const live = managedFieldsForUpdate({ ...v1, status: {} } as KObject, v1, 'kubelet', 'v1', T0, 'status', { live: kcm });
   const stored = { ...v1, metadata: { ...v1.metadata, managedFields: live } } as KObject;
-  const write = (next: KObject, manager: string, sub?: string): ManagedFieldsEntry[] => managedFieldsForUpdate(stored, next, manager, 'v1', T1, sub, { live });
+  const write = (next: KObject, manager: string, sub?: string): ManagedFieldsEntry[] =>
+    managedFieldsForUpdate(stored, next, manager, 'v1', T1, sub, { live });
 
   it('the stored entries: the creator owns the main resource, the kubelet status', () => {
     expect(live.map((e) => `${e.manager} ${e.subresource ?? ''} ${sorted(fromFieldsV1(e.fieldsV1)).join(', ')}`)).toEqual([
@@ -170,11 +231,20 @@ describe('managedFieldsForUpdate with the stored entries (upstream managedFields
     ]);
   });
 
-  const cases: { name: string; run: () => ManagedFieldsEntry[]; expected: { manager: string; time: string; fields: string[] }[]; sameEntries: number[]; sameFields?: number[] }[] = [
+  const cases: {
+    name: string;
+    run: () => ManagedFieldsEntry[];
+    expected: { manager: string; time: string; fields: string[] }[];
+    sameEntries: number[];
+    sameFields?: number[];
+  }[] = [
     {
       name: 'a heartbeat (the kubelet rewrites a time it owns): only its entry time moves, its field set is shared',
       run: () => write({ ...stored, status: pod({ heartbeat: T1 }).status } as KObject, 'kubelet', 'status'),
-      expected: [{ manager: 'kube-controller-manager', time: T0, fields: sorted(fromFieldsV1(kcm[0].fieldsV1)) }, { manager: 'kubelet', time: T1, fields: sorted(fromFieldsV1(live[1].fieldsV1)) }],
+      expected: [
+        { manager: 'kube-controller-manager', time: T0, fields: sorted(fromFieldsV1(kcm[0].fieldsV1)) },
+        { manager: 'kubelet', time: T1, fields: sorted(fromFieldsV1(live[1].fieldsV1)) },
+      ],
       sameEntries: [0],
       sameFields: [1],
     },
@@ -188,7 +258,11 @@ describe('managedFieldsForUpdate with the stored entries (upstream managedFields
       name: 'kubectl label takes the field it changes from the creator',
       run: () => write({ ...stored, metadata: { ...stored.metadata, labels: { app: 'web', tier: 'back' } } } as KObject, 'kubectl'),
       expected: [
-        { manager: 'kube-controller-manager', time: T0, fields: sorted(fromFieldsV1(kcm[0].fieldsV1)).filter((p) => !p.includes('f:tier')) },
+        {
+          manager: 'kube-controller-manager',
+          time: T0,
+          fields: sorted(fromFieldsV1(kcm[0].fieldsV1)).filter((p) => !p.includes('f:tier')),
+        },
         { manager: 'kubelet', time: T0, fields: sorted(fromFieldsV1(live[1].fieldsV1)) },
         { manager: 'kubectl', time: T1, fields: ['f:metadata f:labels f:tier'] },
       ],
@@ -198,7 +272,11 @@ describe('managedFieldsForUpdate with the stored entries (upstream managedFields
       name: 'a removal alone leaves every manager and bumps no time',
       run: () => write({ ...stored, metadata: { ...stored.metadata, labels: { app: 'web' } } } as KObject, 'kubectl'),
       expected: [
-        { manager: 'kube-controller-manager', time: T0, fields: sorted(fromFieldsV1(kcm[0].fieldsV1)).filter((p) => !p.includes('f:tier')) },
+        {
+          manager: 'kube-controller-manager',
+          time: T0,
+          fields: sorted(fromFieldsV1(kcm[0].fieldsV1)).filter((p) => !p.includes('f:tier')),
+        },
         { manager: 'kubelet', time: T0, fields: sorted(fromFieldsV1(live[1].fieldsV1)) },
       ],
       sameEntries: [1],

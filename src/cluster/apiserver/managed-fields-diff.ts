@@ -32,7 +32,18 @@ export function isEmptyFields(t: unknown): boolean {
 
 /** Fields the field manager never tracks (identity and system fields). */
 export const SKIP_TOP = new Set(['apiVersion', 'kind']);
-export const SKIP_META = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink']);
+export const SKIP_META = new Set([
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'managedFields',
+  'selfLink',
+]);
 /** Keyed lists whose elements are atomic (`+structType=atomic`): the key is the leaf, as `k:{"uid":"…"}: {}`. */
 export const ATOMIC_ELEMENTS = new Set(['ownerReferences']);
 
@@ -48,7 +59,12 @@ export function managedListKey(names: readonly string[]): string | undefined {
   return undefined;
 }
 
-const NONE = 0, LEAF = 1, MAP = 2, KEYED = 3, ATOMIC = 4, SET = 5;
+const NONE = 0,
+  LEAF = 1,
+  MAP = 2,
+  KEYED = 3,
+  ATOMIC = 4,
+  SET = 5;
 type Shape = typeof NONE | typeof LEAF | typeof MAP | typeof KEYED | typeof ATOMIC | typeof SET;
 
 const fSegs = new Map<string, string>();

@@ -48,23 +48,44 @@ export function validateAgainstSchema(value: unknown, schema: JSONSchemaProps | 
   if (schema.type && !intOrString) {
     const ok = schema.type === t || (schema.type === 'number' && t === 'integer');
     if (!ok) {
-      errs.push({ type: 'Invalid', field: path, value, rawValue: `"${t}"`, detail: `${path} in body must be of type ${schema.type}: "${t}"` });
+      errs.push({
+        type: 'Invalid',
+        field: path,
+        value,
+        rawValue: `"${t}"`,
+        detail: `${path} in body must be of type ${schema.type}: "${t}"`,
+      });
       return value;
     }
   } else if (intOrString && t !== 'integer' && t !== 'string') {
-    errs.push({ type: 'Invalid', field: path, value, rawValue: `"${t}"`, detail: `${path} in body must be of type integer,string: "${t}"` });
+    errs.push({
+      type: 'Invalid',
+      field: path,
+      value,
+      rawValue: `"${t}"`,
+      detail: `${path} in body must be of type integer,string: "${t}"`,
+    });
     return value;
   }
   if (schema.enum && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
-    errs.push({ type: 'NotSupported', field: path, value, supported: schema.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))) });
+    errs.push({
+      type: 'NotSupported',
+      field: path,
+      value,
+      supported: schema.enum.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))),
+    });
   }
   if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should be greater than or equal to ${schema.minimum}` });
-    if (schema.maximum !== undefined && value > schema.maximum) errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should be less than or equal to ${schema.maximum}` });
+    if (schema.minimum !== undefined && value < schema.minimum)
+      errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should be greater than or equal to ${schema.minimum}` });
+    if (schema.maximum !== undefined && value > schema.maximum)
+      errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should be less than or equal to ${schema.maximum}` });
   }
   if (typeof value === 'string') {
-    if (schema.minLength !== undefined && [...value].length < schema.minLength) errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should be at least ${schema.minLength} chars long` });
-    if (schema.maxLength !== undefined && [...value].length > schema.maxLength) errs.push({ type: 'TooLong', field: path, value, detail: `may not be more than ${schema.maxLength} bytes` });
+    if (schema.minLength !== undefined && [...value].length < schema.minLength)
+      errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should be at least ${schema.minLength} chars long` });
+    if (schema.maxLength !== undefined && [...value].length > schema.maxLength)
+      errs.push({ type: 'TooLong', field: path, value, detail: `may not be more than ${schema.maxLength} bytes` });
     if (schema.pattern !== undefined) {
       let re: RegExp | null = null;
       try {
@@ -72,12 +93,15 @@ export function validateAgainstSchema(value: unknown, schema: JSONSchemaProps | 
       } catch {
         re = null;
       }
-      if (re && !re.test(value)) errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should match '${schema.pattern}'` });
+      if (re && !re.test(value))
+        errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should match '${schema.pattern}'` });
     }
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should have at least ${schema.minItems} items` });
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) errs.push({ type: 'TooMany', field: path, value, detail: `must have at most ${schema.maxItems} items` });
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      errs.push({ type: 'Invalid', field: path, value, detail: `${path} in body should have at least ${schema.minItems} items` });
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      errs.push({ type: 'TooMany', field: path, value, detail: `must have at most ${schema.maxItems} items` });
     return value.map((v, i) => validateAgainstSchema(v, schema.items, `${path}[${i}]`, errs));
   }
   if (t === 'object') {
@@ -86,7 +110,8 @@ export function validateAgainstSchema(value: unknown, schema: JSONSchemaProps | 
     const out: Record<string, unknown> = {};
     const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
     for (const [k, v] of Object.entries(obj)) {
-      const sub = getOwn(schema.properties, k) ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      const sub =
+        getOwn(schema.properties, k) ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
       const childPath = path ? `${path}.${k}` : k;
       if (sub) setOwn(out, k, validateAgainstSchema(v, sub, childPath, errs));
       else if (preserve || schema.additionalProperties === true || (!schema.properties && !schema.type)) setOwn(out, k, v);

@@ -36,7 +36,9 @@ describe('strategic merge patch type errors', () => {
   ])('%s', (_n, body, tail) => {
     const e = patchErr('strategic', body);
     expect({ code: e.code, reason: e.status.reason, message: e.message, details: e.status.details }).toEqual({
-      code: 422, reason: 'Invalid', message: ` "" is invalid: patch: Invalid value: ${tail}`,
+      code: 422,
+      reason: 'Invalid',
+      message: ` "" is invalid: patch: Invalid value: ${tail}`,
       details: { causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: ${tail}`, field: 'patch' }] },
     });
     expect(kubectlErrorMessage(e)).toBe(`The request is invalid: patch: Invalid value: ${tail}`);
@@ -45,15 +47,38 @@ describe('strategic merge patch type errors', () => {
   it('a merge patch reports the json decoder error with the patched document', () => {
     const e = patchErr('merge', { data: { a: 3 } });
     expect(e.code).toBe(422);
-    expect(e.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"v1\\",\\"data\\":\{\\"a\\":3\},\\"kind\\":\\"ConfigMap\\",.*": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
+    expect(e.message).toMatch(
+      /^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"v1\\",\\"data\\":\{\\"a\\":3\},\\"kind\\":\\"ConfigMap\\",.*": json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/,
+    );
   });
 
   it.each([
     ['Deployment replicas as a string', 'apps', 'v1', 'Deployment', { spec: { replicas: 'three' } }, 'unrecognized type: int32'],
     ['Deployment replicas as a float', 'apps', 'v1', 'Deployment', { spec: { replicas: 1.5 } }, 'cannot convert float64 to int32'],
-    ['containers as a map', 'apps', 'v1', 'Deployment', { spec: { template: { spec: { containers: { name: 'x' } } } } }, 'cannot restore slice from map'],
-    ['a bad quantity', '', 'v1', 'Pod', { spec: { containers: [{ name: 'a', resources: { limits: { cpu: 'lots' } } }] } }, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
-    ['an IntOrString as a bool', 'apps', 'v1', 'Deployment', { spec: { strategy: { rollingUpdate: { maxSurge: true } } } }, 'json: cannot unmarshal bool into Go value of type int32'],
+    [
+      'containers as a map',
+      'apps',
+      'v1',
+      'Deployment',
+      { spec: { template: { spec: { containers: { name: 'x' } } } } },
+      'cannot restore slice from map',
+    ],
+    [
+      'a bad quantity',
+      '',
+      'v1',
+      'Pod',
+      { spec: { containers: [{ name: 'a', resources: { limits: { cpu: 'lots' } } }] } },
+      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    ],
+    [
+      'an IntOrString as a bool',
+      'apps',
+      'v1',
+      'Deployment',
+      { spec: { strategy: { rollingUpdate: { maxSurge: true } } } },
+      'json: cannot unmarshal bool into Go value of type int32',
+    ],
     ['a fitting object', 'apps', 'v1', 'Deployment', { spec: { replicas: 3 } }, undefined],
   ])('converter: %s', (_n, g, v, k, obj, want) => {
     expect(fromUnstructuredError({ group: g, version: v, kind: k }, obj)).toBe(want);
@@ -65,6 +90,8 @@ describe('strategic merge patch type errors', () => {
   ])('goPrintV(%j)', (v, want) => expect(goPrintV(v)).toBe(want));
 
   it('the in-app kubectl prints it as real kubectl does', () => {
-    expect(c.kubectl(`patch configmap c1 -p '{"metadata":{"labels":"hello"}}'`).error).toBe('The request is invalid: patch: Invalid value: "map[metadata:map[labels:hello]]": cannot restore map from string\n');
+    expect(c.kubectl(`patch configmap c1 -p '{"metadata":{"labels":"hello"}}'`).error).toBe(
+      'The request is invalid: patch: Invalid value: "map[metadata:map[labels:hello]]": cannot restore map from string\n',
+    );
   });
 });

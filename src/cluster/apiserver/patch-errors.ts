@@ -41,7 +41,15 @@ const PRIM_NAME: Record<string, string> = { string: 'string', bool: 'bool', int3
 
 /** json.Marshal of a JSON value then encoding/json's UnmarshalTypeError into a Go value (no field context). */
 function valueTypeError(v: unknown, goType: string): string {
-  const t = Array.isArray(v) ? 'array' : isObj(v) ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'number' : 'string';
+  const t = Array.isArray(v)
+    ? 'array'
+    : isObj(v)
+      ? 'object'
+      : typeof v === 'boolean'
+        ? 'bool'
+        : typeof v === 'number'
+          ? 'number'
+          : 'string';
   return `json: cannot unmarshal ${t} into Go value of type ${goType}`;
 }
 
@@ -81,7 +89,8 @@ function convert(v: unknown, t: GoType): string | undefined {
       return undefined;
     case 'quantity':
       // Quantity.UnmarshalJSON of the value marshalled back to JSON
-      if (k === 'string' || k === 'int64' || k === 'float64') return isQuantity(typeof v === 'string' ? v.trim() : (v as number)) ? undefined : QUANTITY_FORMAT_ERROR;
+      if (k === 'string' || k === 'int64' || k === 'float64')
+        return isQuantity(typeof v === 'string' ? v.trim() : (v as number)) ? undefined : QUANTITY_FORMAT_ERROR;
       return QUANTITY_FORMAT_ERROR;
     case 'intstr':
       if (k === 'string' || k === 'int64') return undefined;
@@ -142,7 +151,11 @@ function goFloat(n: number): string {
 export function goPrintV(v: unknown): string {
   if (v === null || v === undefined) return '<nil>';
   if (Array.isArray(v)) return `[${v.map(goPrintV).join(' ')}]`;
-  if (isObj(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goPrintV(v[k])}`).join(' ')}]`;
+  if (isObj(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goPrintV(v[k])}`)
+      .join(' ')}]`;
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : goFloat(v);
   return String(v);
 }
@@ -154,7 +167,10 @@ export function goPrintV(v: unknown): string {
 export function newPatchInvalid(value: string, detail: string): StatusError {
   const message = `Invalid value: ${goQuote(value)}: ${detail}`;
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
     message: ` "" is invalid: patch: ${message}`,
     reason: 'Invalid',
     details: { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] },

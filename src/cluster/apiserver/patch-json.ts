@@ -31,7 +31,12 @@ function equal(a: Json, b: Json): boolean {
 
 function sortKeys(v: Json): Json {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObj(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  if (isObj(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys(v[k])]),
+    );
   return v;
 }
 
@@ -39,7 +44,10 @@ function sortKeys(v: Json): Json {
 function pointer(path: string): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw new PatchApplyError(`Unable to find path "${path}": invalid pointer`);
-  return path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The container holding the last segment of `path`, or an error naming the missing path. */
@@ -95,7 +103,8 @@ function addAt(doc: Json, path: string, value: Json, replace: boolean): Json {
   const last = parts[parts.length - 1];
   if (Array.isArray(parent)) {
     const i = index(parent, last, path, !replace);
-    if (replace) parent[i] = value; // array index
+    if (replace)
+      parent[i] = value; // array index
     else parent.splice(i, 0, value);
   } else {
     if (replace && !hasOwn(parent, last)) throw new PatchApplyError(`doc is missing key: ${path}: missing value`);

@@ -21,7 +21,17 @@ import { listStrategy } from '../apimachinery/strategic-merge';
 import { StatusError } from '../api/errors';
 import { getOwn, setOwn } from '../api/safe-object';
 import { deepCopy, deepEqual, type KObject } from '../api/types';
-import { ATOMIC_ELEMENTS, SKIP_META, SKIP_TOP, diffFields, isEmptyFields, managedListKey, subtractFields, unionFields, type FieldsTree } from './managed-fields-diff';
+import {
+  ATOMIC_ELEMENTS,
+  SKIP_META,
+  SKIP_TOP,
+  diffFields,
+  isEmptyFields,
+  managedListKey,
+  subtractFields,
+  unionFields,
+  type FieldsTree,
+} from './managed-fields-diff';
 
 type Obj = Record<string, unknown>;
 /** One managedFields entry, as metav1.ManagedFieldsEntry serializes. */
@@ -47,7 +57,13 @@ export function leafPaths(obj: KObject, opts: { status?: boolean; statusAnnotati
   const walk = (v: unknown, segs: string[], names: string[]): void => {
     if (isObj(v) && Object.keys(v).length) {
       for (const [k, x] of Object.entries(v)) {
-        if (segs.length === 0 && (SKIP_TOP.has(k) || (!opts.status && k === 'status') || (opts.status && k !== 'status' && !(opts.statusAnnotations && k === 'metadata')))) continue;
+        if (
+          segs.length === 0 &&
+          (SKIP_TOP.has(k) ||
+            (!opts.status && k === 'status') ||
+            (opts.status && k !== 'status' && !(opts.statusAnnotations && k === 'metadata')))
+        )
+          continue;
         if (segs.length === 1 && segs[0] === 'f:metadata' && (SKIP_META.has(k) || (opts.status && k !== 'annotations'))) continue;
         walk(x, [...segs, `f:${k}`], [...names, k]);
       }
@@ -110,7 +126,9 @@ export function pathString(p: string): string {
       if (s.startsWith('f:')) return `.${s.slice(2)}`;
       if (s.startsWith('k:')) {
         const kv = JSON.parse(s.slice(2)) as Obj;
-        return `[${Object.entries(kv).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+        return `[${Object.entries(kv)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(',')}]`;
       }
       return `[=${s.slice(2)}]`;
     })
@@ -128,7 +146,12 @@ function sameEntry(e: ManagedFieldsEntry, manager: string, op: string, sub: stri
 }
 
 /** Drops paths from every entry but the writer's; empty entries disappear. */
-function withOwner(list: ManagedFieldsEntry[], mine: ManagedFieldsEntry | undefined, take: Set<string>, exists: Map<string, unknown>): ManagedFieldsEntry[] {
+function withOwner(
+  list: ManagedFieldsEntry[],
+  mine: ManagedFieldsEntry | undefined,
+  take: Set<string>,
+  exists: Map<string, unknown>,
+): ManagedFieldsEntry[] {
   const out: ManagedFieldsEntry[] = [];
   for (const e of list) {
     if (e === mine) continue;
@@ -177,7 +200,14 @@ export function managedFieldsForUpdate(
 ): ManagedFieldsEntry[] {
   const status = subresource === 'status';
   // a status write changes nothing but status (and annotations): the status strategy copies the rest
-  const { changed, removed } = diffFields(old, next, { kind: next.kind, status, statusAnnotations: opts.statusAnnotations, writerOnly: status, serverSet: opts.serverSet, input: opts.input });
+  const { changed, removed } = diffFields(old, next, {
+    kind: next.kind,
+    status,
+    statusAnnotations: opts.statusAnnotations,
+    writerOnly: status,
+    serverSet: opts.serverSet,
+    input: opts.input,
+  });
   if (!opts.live) return updateSlow(next, manager, apiVersion, time, subresource, changed, removed);
   const list = opts.live;
   if (!changed && !removed) return list.slice();
@@ -191,7 +221,11 @@ export function managedFieldsForUpdate(
   }
   if (changed) {
     const fieldsV1 = unionFields(mine ? subtractFields(mine.fieldsV1, removed) : {}, changed);
-    out.push(mine ? { ...mine, time, apiVersion, fieldsV1 } : { manager, operation: 'Update', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) });
+    out.push(
+      mine
+        ? { ...mine, time, apiVersion, fieldsV1 }
+        : { manager, operation: 'Update', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1, ...(subresource ? { subresource } : {}) },
+    );
   }
   return out;
 }
@@ -200,13 +234,29 @@ export function managedFieldsForUpdate(
  * The Update when the request sent its own managedFields (or a create): the entries are copied
  * from `next` and, when the write changed fields, kept to fields the object has.
  */
-function updateSlow(next: KObject, manager: string, apiVersion: string, time: string, subresource: string | undefined, changedTree: FieldsTree | undefined, removed: FieldsTree | undefined): ManagedFieldsEntry[] {
+function updateSlow(
+  next: KObject,
+  manager: string,
+  apiVersion: string,
+  time: string,
+  subresource: string | undefined,
+  changedTree: FieldsTree | undefined,
+  removed: FieldsTree | undefined,
+): ManagedFieldsEntry[] {
   const list = entries(next);
   const changed = fromFieldsV1(changedTree);
   if (!changed.size && !removed) return list;
   let mine = changed.size ? list.find((e) => sameEntry(e, manager, 'Update', subresource)) : undefined;
   if (changed.size && !mine) {
-    mine = { manager, operation: 'Update', apiVersion, time, fieldsType: 'FieldsV1', fieldsV1: {}, ...(subresource ? { subresource } : {}) };
+    mine = {
+      manager,
+      operation: 'Update',
+      apiVersion,
+      time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: {},
+      ...(subresource ? { subresource } : {}),
+    };
     list.push(mine);
   }
   const all = new Map([...leafPaths(next), ...leafPaths(next, { status: true, statusAnnotations: true })]);
@@ -253,7 +303,8 @@ const SERVICE_ALLOC = ['f:clusterIP', 'f:clusterIPs', 'f:ipFamilies', 'f:ipFamil
 const FINALIZERS = ['f:finalizers'];
 const SERVER_SET: Record<string, (s: readonly string[]) => boolean> = {
   pods: (s) => under(s, 'f:spec', POD_ADMISSION) || s.some((x) => x.startsWith('k:') && POD_TOKEN.test(x)),
-  services: (s) => under(s, 'f:spec', SERVICE_ALLOC) || (s.length > 2 && s[0] === 'f:spec' && s[1] === 'f:ports' && s[s.length - 1] === 'f:nodePort'),
+  services: (s) =>
+    under(s, 'f:spec', SERVICE_ALLOC) || (s.length > 2 && s[0] === 'f:spec' && s[1] === 'f:ports' && s[s.length - 1] === 'f:nodePort'),
   persistentvolumeclaims: (s) => under(s, 'f:metadata', FINALIZERS) || under(s, 'f:spec', ['f:storageClassName']),
   persistentvolumes: (s) => under(s, 'f:metadata', FINALIZERS),
   namespaces: (s) => under(s, 'f:spec', FINALIZERS),
@@ -319,8 +370,19 @@ function newApplyConflict(conflicts: { entry: ManagedFieldsEntry; path: string }
     message = `Apply failed with ${conflicts.length} conflicts: ${parts.join('\n')}`;
   }
   return new StatusError({
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Conflict',
-    details: { causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(c.entry)}`, field: pathString(c.path) })) },
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason: 'Conflict',
+    details: {
+      causes: conflicts.map((c) => ({
+        reason: 'FieldManagerConflict',
+        message: `conflict with ${printManager(c.entry)}`,
+        field: pathString(c.path),
+      })),
+    },
     code: 409,
   });
 }
@@ -340,7 +402,11 @@ function removePath(obj: Obj, p: string): void {
       cur = getOwn(cur, s.slice(2));
     } else if ((s.startsWith('k:') || s.startsWith('v:')) && Array.isArray(cur)) {
       const want = JSON.parse(s.slice(2)) as unknown;
-      const idx = cur.findIndex((e) => (s.startsWith('v:') ? JSON.stringify(e) === JSON.stringify(want) : isObj(e) && Object.entries(want as Obj).every(([k, v]) => JSON.stringify(e[k]) === JSON.stringify(v))));
+      const idx = cur.findIndex((e) =>
+        s.startsWith('v:')
+          ? JSON.stringify(e) === JSON.stringify(want)
+          : isObj(e) && Object.entries(want as Obj).every(([k, v]) => JSON.stringify(e[k]) === JSON.stringify(v)),
+      );
       if (idx < 0) return;
       if (last) {
         cur.splice(idx, 1);
@@ -369,7 +435,12 @@ function prune(v: unknown, top = true): unknown {
  * @returns the object to store, with its managedFields.
  * @throws StatusError 409 on a conflict without `force`.
  */
-export function serverSideApply(current: KObject | undefined, applied: KObject, merge: (cur: KObject, cfg: KObject) => KObject, opts: { manager: string; force: boolean; apiVersion: string; time: string; allowedConflicts?: ReadonlySet<string> }): KObject {
+export function serverSideApply(
+  current: KObject | undefined,
+  applied: KObject,
+  merge: (cur: KObject, cfg: KObject) => KObject,
+  opts: { manager: string; force: boolean; apiVersion: string; time: string; allowedConflicts?: ReadonlySet<string> },
+): KObject {
   const appliedPaths = leafPaths(applied);
   const list = entries(current);
   let mine = list.find((e) => sameEntry(e, opts.manager, 'Apply', undefined));
@@ -396,7 +467,7 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
   }
   // the merge shares unpatched subtrees with the stored object (read-only): removePath and
   // prune below edit a copy
-  let next = current ? deepCopy(merge(current, applied)) : JSON.parse(JSON.stringify(applied)) as KObject;
+  let next = current ? deepCopy(merge(current, applied)) : (JSON.parse(JSON.stringify(applied)) as KObject);
   if (current) {
     const othersOwn = new Set(list.filter((e) => e !== mine).flatMap((e) => [...fromFieldsV1(e.fieldsV1)]));
     for (const p of prev) if (!appliedPaths.has(p) && !othersOwn.has(p)) removePath(next as unknown as Obj, p);
@@ -406,7 +477,14 @@ export function serverSideApply(current: KObject | undefined, applied: KObject, 
     next = prune(next) as KObject;
   }
   if (!mine) {
-    mine = { manager: opts.manager, operation: 'Apply', apiVersion: opts.apiVersion, time: opts.time, fieldsType: 'FieldsV1', fieldsV1: {} };
+    mine = {
+      manager: opts.manager,
+      operation: 'Apply',
+      apiVersion: opts.apiVersion,
+      time: opts.time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: {},
+    };
     list.push(mine);
   }
   mine.time = opts.time;

@@ -43,8 +43,18 @@ export interface PatchResult extends WriteResult {
 
 /** 415 for a strategic merge patch of a custom resource (patch.go, the apiserver's accepted list). */
 export function newUnsupportedPatch(custom: boolean): StatusError {
-  const accepted = custom ? 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml' : 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the body of the request was in an unknown format - accepted media types include: ${accepted}`, reason: 'UnsupportedMediaType', code: 415 });
+  const accepted = custom
+    ? 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml'
+    : 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json';
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `the body of the request was in an unknown format - accepted media types include: ${accepted}`,
+    reason: 'UnsupportedMediaType',
+    code: 415,
+  });
 }
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -66,7 +76,8 @@ export function allowedConflictsFromLastApplied(live: KObject): Set<string> | un
   if (!last || typeof last !== 'object' || Array.isArray(last)) return undefined;
   const livePaths = leafPaths(live);
   const out = new Set<string>();
-  for (const [p, v] of leafPaths(last as KObject)) if (livePaths.has(p) && JSON.stringify(livePaths.get(p)) === JSON.stringify(v)) out.add(p);
+  for (const [p, v] of leafPaths(last as KObject))
+    if (livePaths.has(p) && JSON.stringify(livePaths.get(p)) === JSON.stringify(v)) out.add(p);
   return out;
 }
 
@@ -92,7 +103,16 @@ function setLastApplied(next: KObject, cfg: KObject): void {
  * kubectl prints `The request is invalid: the server rejected our request due to an error in our request`.
  */
 export function newPatchInvalid(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server rejected our request due to an error in our request',
+    reason: 'Invalid',
+    details: {},
+    code: 422,
+  });
 }
 
 /**
@@ -102,17 +122,34 @@ export function newPatchInvalid(): StatusError {
  * object's; the writer (`opts.fieldManager`, else its User-Agent prefix) takes the fields it
  * changed. A status write tracks status (and, for Deployments, annotations) only.
  */
-export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: ResourceInfo, old: KObject | undefined, obj: KObject, input: KObject, opts: WriteOptions, statusAnnotations = false): void {
+export function managedFieldsOnWrite(
+  api: APIServer,
+  user: RequestUser,
+  info: ResourceInfo,
+  old: KObject | undefined,
+  obj: KObject,
+  input: KObject,
+  opts: WriteOptions,
+  statusAnnotations = false,
+): void {
   // the stored entries are shared, not copied: entries are immutable (copy-on-write, see
   // managed-fields-diff.ts), as the stored object itself is
   const sent = opts.subresource === 'status' ? undefined : input.metadata?.managedFields;
   const live = old ? liveEntries(old.metadata.managedFields, sent) : Array.isArray(sent) && sent.length ? undefined : [];
   const manager = opts.fieldManager || fieldManagerOf(user);
-  const mf = managedFieldsForUpdate(old, { ...obj, kind: info.kind }, manager, apiVersionOf(info), api.clock.nowRFC3339(), opts.subresource ?? opts.viaSubresource, {
-    statusAnnotations,
-    live,
-    ...(old ? {} : { serverSet: serverSetOnCreate(groupResource(info)), input: { ...input, kind: info.kind } }),
-  });
+  const mf = managedFieldsForUpdate(
+    old,
+    { ...obj, kind: info.kind },
+    manager,
+    apiVersionOf(info),
+    api.clock.nowRFC3339(),
+    opts.subresource ?? opts.viaSubresource,
+    {
+      statusAnnotations,
+      live,
+      ...(old ? {} : { serverSet: serverSetOnCreate(groupResource(info)), input: { ...input, kind: info.kind } }),
+    },
+  );
   if (mf.length) obj.metadata.managedFields = mf as KObject['metadata']['managedFields'];
   else delete obj.metadata.managedFields;
 }
@@ -128,7 +165,16 @@ export function managedFieldsOnWrite(api: APIServer, user: RequestUser, info: Re
  * decode, unknown fields with fieldValidation=Strict, invalid result), 409 (apply conflict,
  * stale resourceVersion).
  */
-export function patchObject(api: APIServer, user: RequestUser, info: ResourceInfo, namespace: string, name: string, type: PatchType, body: unknown, opts: PatchOptions = {}): PatchResult {
+export function patchObject(
+  api: APIServer,
+  user: RequestUser,
+  info: ResourceInfo,
+  namespace: string,
+  name: string,
+  type: PatchType,
+  body: unknown,
+  opts: PatchOptions = {},
+): PatchResult {
   const ns = info.namespaced ? namespace : '';
   // the authorization filter runs before the handler: `patch` (apply creating also needs `create`, checked by create)
   api.authorizeRequest(user, 'patch', info, ns, name, opts.subresource ?? '');
@@ -138,33 +184,53 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
   const time = api.clock.nowRFC3339();
   const summary = opts.summary ?? `patch (${type}) ${info.kind} ${info.namespaced ? `${ns}/` : ''}${name}`;
   if (type === 'apply') {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('error decoding YAML: the applied configuration must be an object');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw newBadRequest('error decoding YAML: the applied configuration must be an object');
     const cfg = body as KObject;
     if (!cfg.kind || !cfg.apiVersion) throw newBadRequest('invalid object type: /, Kind=');
-    if (cfg.metadata?.name && cfg.metadata.name !== name) throw newBadRequest('the name of the object (' + cfg.metadata.name + ') does not match the name on the URL (' + name + ')');
+    if (cfg.metadata?.name && cfg.metadata.name !== name)
+      throw newBadRequest('the name of the object (' + cfg.metadata.name + ') does not match the name on the URL (' + name + ')');
     // structured-merge-diff refuses fields the schema does not declare, whatever fieldValidation
     // says (fieldmanager/internal/structuredmerge.go Apply: "failed to create typed patch object")
     const unknown = info.custom ? [] : unknownFields(info.kind, cfg);
     if (unknown.length) {
       const errs = unknown.map((u) => `.${u}: field not declared in schema`);
-      throw newBadRequest(`failed to create typed patch object (${ns}/${name}; ${info.group ? `${info.group}/` : '/'}${info.version}, Kind=${info.kind}): ${errs.length === 1 ? errs[0] : `errors:\n  ${errs.join('\n  ')}`}`);
+      throw newBadRequest(
+        `failed to create typed patch object (${ns}/${name}; ${info.group ? `${info.group}/` : '/'}${info.version}, Kind=${info.kind}): ${errs.length === 1 ? errs[0] : `errors:\n  ${errs.join('\n  ')}`}`,
+      );
     }
     const applied = deepCopy(cfg);
     applied.metadata = { ...applied.metadata, name };
     if (info.namespaced) applied.metadata.namespace = ns;
-    const merge = (cur: KObject, c: KObject): KObject => strategicMerge(cur as never, c as never, { kind: info.kind, strategic }) as unknown as KObject;
+    const merge = (cur: KObject, c: KObject): KObject =>
+      strategicMerge(cur as never, c as never, { kind: info.kind, strategic }) as unknown as KObject;
     const manager = opts.fieldManager || 'unknown';
-    const next = serverSideApply(current, applied, merge, { manager, force: !!opts.force, apiVersion: apiVersionOf(info), time, allowedConflicts: manager === 'kubectl' && current ? allowedConflictsFromLastApplied(current) : undefined });
+    const next = serverSideApply(current, applied, merge, {
+      manager,
+      force: !!opts.force,
+      apiVersion: apiVersionOf(info),
+      time,
+      allowedConflicts: manager === 'kubectl' && current ? allowedConflictsFromLastApplied(current) : undefined,
+    });
     // lastappliedupdater.go: kubectl's server-side apply keeps an existing last-applied annotation in step
     if (manager === 'kubectl' && current?.metadata.annotations?.[LAST_APPLIED] !== undefined) setLastApplied(next, cfg);
-    if (!current) return { ...api.create(user, info, ns, next, { ...opts, summary, managedFieldsSet: true, authzVerb: 'patch' }), created: true };
+    if (!current)
+      return { ...api.create(user, info, ns, next, { ...opts, summary, managedFieldsSet: true, authzVerb: 'patch' }), created: true };
     next.metadata.resourceVersion = current.metadata.resourceVersion;
     return { ...api.update(user, info, ns, next, { ...opts, summary, managedFieldsSet: true, authzVerb: 'patch' }), created: false };
   }
   if (!current) throw newNotFound(groupResource(info), name);
   if (exceedsDepth(body)) throw newBadRequest('error decoding patch: exceeded max depth');
   if (type === 'json' && Array.isArray(body) && body.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${body.length}`, reason: 'RequestEntityTooLarge', code: 413 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${body.length}`,
+      reason: 'RequestEntityTooLarge',
+      code: 413,
+    });
   }
   let patched: KObject;
   try {
@@ -176,7 +242,15 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
     // interpretStrategicMergePatchError: a merge error that is not a metav1.Status reaches
     // ErrorToAPIStatus, which answers 500 with StatusReasonUnknown ("") and the bare text
     if (err instanceof StrategicMergePatchError && err.code === 500) {
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, reason: '', code: 500 });
+      throw new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: err.message,
+        reason: '',
+        code: 500,
+      });
     }
     throw newBadRequest(err instanceof Error ? err.message : String(err));
   }
@@ -195,7 +269,8 @@ export function patchObject(api: APIServer, user: RequestUser, info: ResourceInf
   const warnings = decodePatched(info, patched, opts.fieldValidation);
   patched.metadata = patched.metadata ?? {};
   if (patched.metadata.name !== name) patched.metadata.name = name;
-  if (opts.subresource !== 'status' && !patched.metadata.resourceVersion) patched.metadata.resourceVersion = current.metadata.resourceVersion;
+  if (opts.subresource !== 'status' && !patched.metadata.resourceVersion)
+    patched.metadata.resourceVersion = current.metadata.resourceVersion;
   const r = api.update(user, info, ns, patched, { ...opts, summary, authzVerb: 'patch' });
   return { ...r, warnings: [...warnings, ...r.warnings], created: false };
 }

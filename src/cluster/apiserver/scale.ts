@@ -17,7 +17,13 @@ export function scaleOf(info: Pick<ResourceInfo, 'kind'>, o: KObject): KObject {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: o.metadata.name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
+    metadata: {
+      name: o.metadata.name,
+      namespace: o.metadata.namespace,
+      uid: o.metadata.uid,
+      resourceVersion: o.metadata.resourceVersion,
+      creationTimestamp: o.metadata.creationTimestamp,
+    },
     spec: { replicas: o.spec?.replicas ?? 0 },
     status: { replicas: o.status?.replicas ?? 0, ...(sel !== '<none>' ? { selector: sel } : {}) },
   } as KObject;

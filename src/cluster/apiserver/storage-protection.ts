@@ -22,7 +22,12 @@ export const PV_PROTECTION_FINALIZER = 'kubernetes.io/pv-protection';
 export function installStorageObjectInUseProtection(api: APIServer): void {
   api.validatingAdmission.push((verb, info, obj) => {
     if (verb !== 'create' || info.group !== '') return;
-    const finalizer = info.resource === 'persistentvolumeclaims' ? PVC_PROTECTION_FINALIZER : info.resource === 'persistentvolumes' ? PV_PROTECTION_FINALIZER : undefined;
+    const finalizer =
+      info.resource === 'persistentvolumeclaims'
+        ? PVC_PROTECTION_FINALIZER
+        : info.resource === 'persistentvolumes'
+          ? PV_PROTECTION_FINALIZER
+          : undefined;
     if (!finalizer) return;
     const fs = obj.metadata.finalizers ?? [];
     if (!fs.includes(finalizer)) obj.metadata.finalizers = [...fs, finalizer];

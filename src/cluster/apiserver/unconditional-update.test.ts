@@ -18,8 +18,13 @@ const objects: Record<string, KObject> = {
   ConfigMap: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'uu' }, data: { a: '1' } } as KObject,
   Lease: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'uu' }, spec: { holderIdentity: 'a' } } as KObject,
   Deployment: {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'uu' },
-    spec: { selector: { matchLabels: { app: 'uu' } }, template: { metadata: { labels: { app: 'uu' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'uu' },
+    spec: {
+      selector: { matchLabels: { app: 'uu' } },
+      template: { metadata: { labels: { app: 'uu' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    },
   } as KObject,
   RuntimeClass: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'uu' }, handler: 'runc' } as KObject,
 };
@@ -70,13 +75,20 @@ describe('update without a resourceVersion', () => {
     ['RuntimeClass', 'runtimeclasses.node.k8s.io'],
   ])('%s refuses it: 422 naming the resource', (kind, gr) => {
     for (const rv of ['0', '', undefined]) {
-      expect(put(kind, rv)).toEqual({ code: 422, message: `${gr} "uu" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update` });
+      expect(put(kind, rv)).toEqual({
+        code: 422,
+        message: `${gr} "uu" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`,
+      });
       expect(put(kind, rv, true).code).toBe(422);
     }
   });
 
   it('a stale resourceVersion is 409 for both kinds', () => {
-    expect(put('ConfigMap', '1')).toEqual({ code: 409, message: 'Operation cannot be fulfilled on configmaps "uu": the object has been modified; please apply your changes to the latest version and try again' });
+    expect(put('ConfigMap', '1')).toEqual({
+      code: 409,
+      message:
+        'Operation cannot be fulfilled on configmaps "uu": the object has been modified; please apply your changes to the latest version and try again',
+    });
     expect(put('Lease', '1').code).toBe(409);
   });
 });

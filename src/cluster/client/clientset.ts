@@ -13,7 +13,11 @@ import type { KList, KObject, WatchEvent } from '../api/types';
 
 /** Verbs on one resource, like dynamic.ResourceInterface. */
 export class ResourceClient<T extends KObject = KObject> {
-  constructor(private readonly api: APIServer, readonly user: RequestUser, readonly info: ResourceInfo) {}
+  constructor(
+    private readonly api: APIServer,
+    readonly user: RequestUser,
+    readonly info: ResourceInfo,
+  ) {}
 
   create(namespace: string, obj: T, opts?: WriteOptions): T {
     return this.api.create(this.user, this.info, namespace, obj, opts).object as T;
@@ -53,7 +57,10 @@ export class ResourceClient<T extends KObject = KObject> {
 
 /** One identity's view of the apiserver. */
 export class Client {
-  constructor(readonly api: APIServer, readonly user: RequestUser) {}
+  constructor(
+    readonly api: APIServer,
+    readonly user: RequestUser,
+  ) {}
 
   /** A resource by group and plural name, e.g. ("apps", "deployments"). Throws when unknown. */
   resource<T extends KObject = KObject>(group: string, resource: string): ResourceClient<T> {
@@ -68,7 +75,12 @@ export class Client {
    * @throws StatusError 404, 429 TooManyRequests (budget), 500 (more than one budget).
    */
   evict(namespace: string, pod: string, body: Eviction = {}): Status {
-    return this.api.evict(this.user, namespace, pod, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace }, ...body });
+    return this.api.evict(this.user, namespace, pod, {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: pod, namespace },
+      ...body,
+    });
   }
 
   /** pods/binding subresource. */

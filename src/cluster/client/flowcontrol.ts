@@ -8,7 +8,11 @@
 export class TokenBucket {
   private tokens: number;
   private last: number;
-  constructor(readonly qps: number, readonly burst: number, private readonly now: () => number) {
+  constructor(
+    readonly qps: number,
+    readonly burst: number,
+    private readonly now: () => number,
+  ) {
     this.tokens = qps > 0 ? burst : 0;
     this.last = now();
   }

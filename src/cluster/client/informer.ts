@@ -145,7 +145,8 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
       seen.add(k);
       const old = this.items.get(k);
       if (!old) this.onWatchEvent({ type: 'ADDED', object: o });
-      else if (old.metadata.resourceVersion !== o.metadata.resourceVersion) this.onWatchEvent({ type: 'MODIFIED', object: o, oldObject: old });
+      else if (old.metadata.resourceVersion !== o.metadata.resourceVersion)
+        this.onWatchEvent({ type: 'MODIFIED', object: o, oldObject: old });
     }
     for (const [k, o] of [...this.items]) if (!seen.has(k)) this.onWatchEvent({ type: 'DELETED', object: o });
     this.lastSyncResourceVersion = list.metadata.resourceVersion;
@@ -281,7 +282,7 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
   }
 
   list(namespace?: string, selector?: Selector): T[] {
-    const src = namespace !== undefined ? this.byNamespace.get(namespace)?.values() ?? [] : this.items.values();
+    const src = namespace !== undefined ? (this.byNamespace.get(namespace)?.values() ?? []) : this.items.values();
     const out: T[] = [];
     for (const o of src) if (!selector || matches(selector, o.metadata.labels)) out.push(o);
     return out;
@@ -305,7 +306,10 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
  */
 export class SharedInformerFactory {
   private informers = new Map<string, SharedInformer>();
-  constructor(readonly client: Client, private readonly categorize?: Categorizer) {}
+  constructor(
+    readonly client: Client,
+    private readonly categorize?: Categorizer,
+  ) {}
 
   /** The shared informer for a group/resource (created on first use). */
   informerFor<T extends KObject = KObject>(group: string, resource: string): SharedInformer<T> {

@@ -14,19 +14,28 @@ function setup() {
   const mk = (id: string, seed: string) => {
     const client = c.ctx.client({ ...users.controllerManager(), participant: `demo (${id})` });
     const lock = new LeaseLock('kube-system', 'demo', id, client.resource('coordination.k8s.io', 'leases'), c.ctx.recorder(client, 'demo'));
-    return new LeaderElector({
-      lock,
-      ...LEADER_ELECTION_DEFAULTS,
-      participant: `demo (${id})`,
-      callbacks: {
-        onStartedLeading: () => log.push(`${c.now() - T0} ${id} started leading`),
-        onStoppedLeading: () => log.push(`${c.now() - T0} ${id} stopped leading`),
-        onNewLeader: (l) => log.push(`${c.now() - T0} ${id} sees ${l}`),
+    return new LeaderElector(
+      {
+        lock,
+        ...LEADER_ELECTION_DEFAULTS,
+        participant: `demo (${id})`,
+        callbacks: {
+          onStartedLeading: () => log.push(`${c.now() - T0} ${id} started leading`),
+          onStoppedLeading: () => log.push(`${c.now() - T0} ${id} stopped leading`),
+          onNewLeader: (l) => log.push(`${c.now() - T0} ${id} sees ${l}`),
+        },
       },
-    }, c.clock, c.rng.derive(seed), c.relay);
+      c.clock,
+      c.rng.derive(seed),
+      c.relay,
+    );
   };
   const lease = () => c.get('leases.coordination.k8s.io', 'kube-system', 'demo')?.spec;
-  const events = () => c.events().filter((e) => e.involvedObject.name === 'demo').map((e) => `${e.type} ${e.reason} ${e.source.component}: ${e.message}`);
+  const events = () =>
+    c
+      .events()
+      .filter((e) => e.involvedObject.name === 'demo')
+      .map((e) => `${e.type} ${e.reason} ${e.source.component}: ${e.message}`);
   return { c, log, a: mk('host-a_1', 'a'), b: mk('host-b_2', 'b'), lease, events };
 }
 
@@ -34,7 +43,13 @@ describe('LeaderElector (client-go leaderelection.go)', () => {
   it('the first candidate creates the Lease and leads at once; it renews every 2 s, keeping acquireTime', () => {
     const { c, a, log, lease, events } = setup();
     a.run();
-    expect(lease()).toEqual({ holderIdentity: 'host-a_1', leaseDurationSeconds: 15, acquireTime: at(0), renewTime: at(0), leaseTransitions: 0 });
+    expect(lease()).toEqual({
+      holderIdentity: 'host-a_1',
+      leaseDurationSeconds: 15,
+      acquireTime: at(0),
+      renewTime: at(0),
+      leaseTransitions: 0,
+    });
     expect(log).toEqual(['0 host-a_1 sees host-a_1', '0 host-a_1 started leading']);
     expect(events()).toEqual(['Normal LeaderElection demo: host-a_1 became leader']);
     c.advance(1_999);
@@ -44,7 +59,9 @@ describe('LeaderElector (client-go leaderelection.go)', () => {
     c.advance(6_000);
     expect(lease()).toMatchObject({ acquireTime: at(0), renewTime: at(8_000), leaseTransitions: 0 });
     const renewals = c.relay.all().filter((h) => h.from === 'demo (host-a_1)' && h.kind === 'request' && h.verb === 'update');
-    expect(renewals.map((h) => [h.time - T0, h.category, h.summary])).toEqual([2_000, 4_000, 6_000, 8_000].map((t) => [t, 'heartbeat', 'renew Lease kube-system/demo (host-a_1)']));
+    expect(renewals.map((h) => [h.time - T0, h.category, h.summary])).toEqual(
+      [2_000, 4_000, 6_000, 8_000].map((t) => [t, 'heartbeat', 'renew Lease kube-system/demo (host-a_1)']),
+    );
   });
 
   it('a standby retries every RetryPeriod·[1, 2.2) (JitterUntil, factor 1.2) while the Lease is held, and never writes', () => {
@@ -85,7 +102,13 @@ describe('LeaderElector (client-go leaderelection.go)', () => {
     expect(tAcq - 10_500).toBeLessThan(15_000 + 2 * 2_000 * (1 + JITTER_FACTOR));
     expect([firstSeenAfter, tAcq]).toEqual([11_426, 28_871]);
     // now 40.5 s: renewed every 2 s since the takeover
-    expect(lease()).toEqual({ holderIdentity: 'host-b_2', leaseDurationSeconds: 15, acquireTime: at(tAcq), renewTime: at(tAcq + 10_000), leaseTransitions: 1 });
+    expect(lease()).toEqual({
+      holderIdentity: 'host-b_2',
+      leaseDurationSeconds: 15,
+      acquireTime: at(tAcq),
+      renewTime: at(tAcq + 10_000),
+      leaseTransitions: 1,
+    });
     expect(events()).toEqual(['Normal LeaderElection demo: host-a_1 became leader', 'Normal LeaderElection demo: host-b_2 became leader']);
     expect(log.slice(-2)).toEqual([`${tAcq} host-b_2 sees host-b_2`, `${tAcq} host-b_2 started leading`]);
     c.advance(2_000);
@@ -102,8 +125,16 @@ describe('LeaderElector (client-go leaderelection.go)', () => {
     rc.update({ ...cur, spec: { ...cur.spec, holderIdentity: 'intruder', renewTime: at(3_000) } });
     c.advance(20_000);
     // renew rounds: 2 s ok; the round at 4 s fails (409, then the Get shows intruder) and polls until 4 + 10 s
-    expect(log).toEqual(['0 host-a_1 sees host-a_1', '0 host-a_1 started leading', '4000 host-a_1 sees intruder', '14000 host-a_1 stopped leading']);
-    expect(events()).toEqual(['Normal LeaderElection demo: host-a_1 became leader', 'Normal LeaderElection demo: host-a_1 stopped leading']);
+    expect(log).toEqual([
+      '0 host-a_1 sees host-a_1',
+      '0 host-a_1 started leading',
+      '4000 host-a_1 sees intruder',
+      '14000 host-a_1 stopped leading',
+    ]);
+    expect(events()).toEqual([
+      'Normal LeaderElection demo: host-a_1 became leader',
+      'Normal LeaderElection demo: host-a_1 stopped leading',
+    ]);
     expect(lease()?.holderIdentity).toBe('intruder');
     expect(a.state).toBe('stopped');
   });

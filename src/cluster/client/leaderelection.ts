@@ -54,7 +54,13 @@ export type ElectorState = 'acquiring' | 'leading' | 'stopped';
 
 /** LeaderElector (one candidate). */
 export class LeaderElector {
-  private observedRecord: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 0, acquireTime: '', renewTime: '', leaderTransitions: 0 };
+  private observedRecord: LeaderElectionRecord = {
+    holderIdentity: '',
+    leaseDurationSeconds: 0,
+    acquireTime: '',
+    renewTime: '',
+    leaderTransitions: 0,
+  };
   private observedRawRecord = '';
   private observedTime = 0;
   private reportedLeader = '';
@@ -114,7 +120,9 @@ export class LeaderElector {
       // wait.Jitter(RetryPeriod, 1.2), to the simulated millisecond
       const delay = Math.round(this.config.retryPeriodMs + this.rng.float() * JITTER_FACTOR * this.config.retryPeriodMs);
       const r = this.observedRecord;
-      this.note(`lease ${this.config.lock.describe()} is held by ${r.holderIdentity} and has not yet expired; retry in ${(delay / 1000).toFixed(1)} s`);
+      this.note(
+        `lease ${this.config.lock.describe()} is held by ${r.holderIdentity} and has not yet expired; retry in ${(delay / 1000).toFixed(1)} s`,
+      );
       this.timer = this.clock.setTimer(delay, () => this.acquireTick());
       return;
     }
@@ -210,7 +218,12 @@ export class LeaderElector {
       record.leaderTransitions = old.record.leaderTransitions + 1;
     }
     try {
-      lock.update(record, this.isLeader() ? `renew Lease ${lock.describe()} (${this.identity})` : `acquire Lease ${lock.describe()}: ${this.identity} (leaseTransitions ${record.leaderTransitions})`);
+      lock.update(
+        record,
+        this.isLeader()
+          ? `renew Lease ${lock.describe()} (${this.identity})`
+          : `acquire Lease ${lock.describe()}: ${this.identity} (leaseTransitions ${record.leaderTransitions})`,
+      );
     } catch (err) {
       if (!(err instanceof StatusError)) throw err;
       return false;

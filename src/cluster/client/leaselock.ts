@@ -80,12 +80,18 @@ export class LeaseLock {
 
   /** Create: a new Lease with the record as its spec. @throws StatusError (409 when it exists). */
   create(r: LeaderElectionRecord, summary: string): void {
-    this.lease = this.isolate(() => this.leases.create(this.namespace, {
-      apiVersion: 'coordination.k8s.io/v1',
-      kind: 'Lease',
-      metadata: { name: this.name, namespace: this.namespace },
-      spec: recordToLeaseSpec(r),
-    }, { category: CATEGORY, summary }));
+    this.lease = this.isolate(() =>
+      this.leases.create(
+        this.namespace,
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.name, namespace: this.namespace },
+          spec: recordToLeaseSpec(r),
+        },
+        { category: CATEGORY, summary },
+      ),
+    );
   }
 
   /**
@@ -96,7 +102,10 @@ export class LeaseLock {
   update(r: LeaderElectionRecord, summary: string): void {
     if (!this.lease) throw new Error('lease not initialized, call get or create first');
     try {
-      this.lease = this.leases.update({ ...this.lease, spec: { ...this.lease.spec, ...recordToLeaseSpec(r) } }, { category: CATEGORY, summary });
+      this.lease = this.leases.update(
+        { ...this.lease, spec: { ...this.lease.spec, ...recordToLeaseSpec(r) } },
+        { category: CATEGORY, summary },
+      );
     } catch (err) {
       if (err instanceof StatusError) this.lease = null;
       throw err;
@@ -108,6 +117,20 @@ export class LeaseLock {
     if (!this.recorder || !this.lease) return;
     const m = this.lease.metadata;
     const recorder = this.recorder;
-    this.isolate(() => recorder.event({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: m.namespace, name: m.name, uid: m.uid, resourceVersion: m.resourceVersion }, 'Normal', 'LeaderElection', `${this.identity} ${s}`));
+    this.isolate(() =>
+      recorder.event(
+        {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          namespace: m.namespace,
+          name: m.name,
+          uid: m.uid,
+          resourceVersion: m.resourceVersion,
+        },
+        'Normal',
+        'LeaderElection',
+        `${this.identity} ${s}`,
+      ),
+    );
   }
 }

@@ -12,7 +12,12 @@ describe('Events', () => {
     recorder.event(ref, 'Warning', 'BackOff', 'Back-off restarting failed container');
     const evs = c.events().filter((e) => e.reason === 'BackOff');
     expect(evs).toHaveLength(1);
-    expect(evs[0]).toMatchObject({ count: 2, firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:10Z', source: { component: 'test-controller' } });
+    expect(evs[0]).toMatchObject({
+      count: 2,
+      firstTimestamp: '2026-01-01T00:00:00Z',
+      lastTimestamp: '2026-01-01T00:00:10Z',
+      source: { component: 'test-controller' },
+    });
   });
 
   it('expire one hour after their last update (--event-ttl=1h)', () => {
@@ -49,7 +54,15 @@ describe('Events', () => {
     expect([ev().count, ev().lastTimestamp]).toEqual([41, '2026-01-01T00:05:24Z']);
     // another object from the same source has its own bucket
     recorder.event({ ...ref, name: 'q', uid: 'u2' }, 'Warning', 'BackOff', 'Back-off restarting failed container');
-    expect(c.events().filter((e) => e.reason === 'BackOff').map((e) => [e.involvedObject.name, e.count])).toEqual([['p', 41], ['q', 1]]);
+    expect(
+      c
+        .events()
+        .filter((e) => e.reason === 'BackOff')
+        .map((e) => [e.involvedObject.name, e.count]),
+    ).toEqual([
+      ['p', 41],
+      ['q', 1],
+    ]);
   });
 
   it('the 10th distinct message of one reason within 10 minutes is combined (EventAggregator)', () => {
@@ -57,7 +70,10 @@ describe('Events', () => {
     const recorder = c.ctx.recorder(c.kubectlClient, 'test-controller');
     const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'd', uid: 'u1' };
     for (let i = 1; i <= 12; i++) recorder.event(ref, 'Normal', 'ScalingReplicaSet', `Scaled up replica set d-abc from ${i - 1} to ${i}`);
-    const msgs = c.events().filter((e) => e.involvedObject.name === 'd').map((e) => [e.message, e.count]);
+    const msgs = c
+      .events()
+      .filter((e) => e.involvedObject.name === 'd')
+      .map((e) => [e.message, e.count]);
     expect(msgs).toHaveLength(10);
     expect(msgs.slice(8)).toEqual([
       ['Scaled up replica set d-abc from 8 to 9', 1],

@@ -101,7 +101,6 @@ export class EventCache {
     if (!bucket) this.spam.set(key, (bucket = new TokenBucket(EventCache.SPAM_QPS, EventCache.SPAM_BURST, this.now)));
     return !bucket.tryAccept();
   }
-
 }
 
 /** Components that record through the events.k8s.io API (tools/events), not tools/record. */
@@ -149,7 +148,19 @@ export class EventRecorder {
     agg.messages.add(message);
     agg.last = nowMs;
     this.cache.aggregates.set(aggKey, agg);
-    let key = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.fieldPath ?? '', ref.uid ?? '', ref.apiVersion ?? '', type, reason, message].join('\u0000');
+    let key = [
+      this.component,
+      this.host ?? '',
+      ref.kind,
+      ref.namespace ?? '',
+      ref.name,
+      ref.fieldPath ?? '',
+      ref.uid ?? '',
+      ref.apiVersion ?? '',
+      type,
+      reason,
+      message,
+    ].join('\u0000');
     let text = message;
     if (legacy && agg.messages.size >= EventCache.AGGREGATE_MAX_EVENTS) {
       agg.messages.delete(agg.messages.values().next().value as string);
@@ -168,7 +179,13 @@ export class EventRecorder {
       if (count > 1) {
         try {
           // eventSink.Patch: a strategic merge patch of count, lastTimestamp and message
-          this.events.patch(namespace, name, 'strategic', { count, lastTimestamp: now, message: text }, { category: 'event', summary: `event ${reason} ×${count}` });
+          this.events.patch(
+            namespace,
+            name,
+            'strategic',
+            { count, lastTimestamp: now, message: text },
+            { category: 'event', summary: `event ${reason} ×${count}` },
+          );
           return;
         } catch (err) {
           if (!(err instanceof StatusError) || err.code !== 404) throw err;

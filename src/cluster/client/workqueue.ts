@@ -80,10 +80,14 @@ export class RateLimitingQueue {
     this.clock.cancel(prev);
     this.delayed.set(
       key,
-      this.clock.setTimer(delayMs, () => {
-        this.delayed.delete(key);
-        this.add(key, cause);
-      }, deadline ? { deadline: true, label: deadline.label, object: deadline.object } : { label: `${this.name} requeue ${key}` }),
+      this.clock.setTimer(
+        delayMs,
+        () => {
+          this.delayed.delete(key);
+          this.add(key, cause);
+        },
+        deadline ? { deadline: true, label: deadline.label, object: deadline.object } : { label: `${this.name} requeue ${key}` },
+      ),
     );
   }
 

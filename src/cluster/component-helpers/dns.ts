@@ -47,13 +47,19 @@ const unique = (xs: string[]): string[] => [...new Set(xs)];
  * name, a later value winning).
  */
 export function podDNSConfig(pod: KObject, domain = CLUSTER_DOMAIN, nameserver = DNS_SERVICE_IP): DNSConfig {
-  const spec = (pod.spec ?? {}) as { dnsPolicy?: string; hostNetwork?: boolean; dnsConfig?: { nameservers?: string[]; searches?: string[]; options?: { name: string; value?: string }[] } };
+  const spec = (pod.spec ?? {}) as {
+    dnsPolicy?: string;
+    hostNetwork?: boolean;
+    dnsConfig?: { nameservers?: string[]; searches?: string[]; options?: { name: string; value?: string }[] };
+  };
   let policy = spec.dnsPolicy ?? 'ClusterFirst';
   if (policy === 'ClusterFirst' && spec.hostNetwork) policy = 'Default';
   const cfg: DNSConfig =
-    policy === 'None' ? { nameservers: [], searches: [], options: [] }
-    : policy === 'Default' ? { nameservers: [...NODE_RESOLV.nameservers], searches: [...NODE_RESOLV.searches], options: [...NODE_RESOLV.options] }
-    : { nameservers: [nameserver], searches: searchPath(pod.metadata.namespace ?? 'default', domain), options: ['ndots:5'] };
+    policy === 'None'
+      ? { nameservers: [], searches: [], options: [] }
+      : policy === 'Default'
+        ? { nameservers: [...NODE_RESOLV.nameservers], searches: [...NODE_RESOLV.searches], options: [...NODE_RESOLV.options] }
+        : { nameservers: [nameserver], searches: searchPath(pod.metadata.namespace ?? 'default', domain), options: ['ndots:5'] };
   const extra = spec.dnsConfig;
   if (!extra) return cfg;
   cfg.nameservers = unique([...cfg.nameservers, ...(extra.nameservers ?? [])]);

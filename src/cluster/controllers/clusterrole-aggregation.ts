@@ -27,7 +27,10 @@ export class ClusterRoleAggregationController {
   private readonly roles: SharedInformer;
   private readonly client: ResourceClient;
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client(users.controller(ClusterRoleAggregationControllerName)).resource('rbac.authorization.k8s.io', 'clusterroles');
     this.roles = informers.informerFor('rbac.authorization.k8s.io', 'clusterroles');
     this.queue = new RateLimitingQueue('ClusterRoleAggregator', ctx.clock, ctx.relay, (key) => this.syncClusterRole(key));
@@ -72,9 +75,21 @@ export class ClusterRoleAggregationController {
     if (!role?.aggregationRule) return;
     const rules = this.aggregatedRules(role);
     if (deepEqual(rules, role.rules ?? [])) return;
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'clusterroles', namespace: null, name: key }, `ClusterRole ${key}: ${rules.length} aggregated rules ≠ ${(role.rules ?? []).length} → apply them`, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'clusterroles', namespace: null, name: key },
+      `ClusterRole ${key}: ${rules.length} aggregated rules ≠ ${(role.rules ?? []).length} → apply them`,
+      this.ctx.relay.newReconcile(),
+    );
     this.ctx.relay.withCause(seq, () => {
-      this.client.patch('', key, 'apply', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: key }, rules }, { fieldManager: ClusterRoleAggregationControllerName, force: true });
+      this.client.patch(
+        '',
+        key,
+        'apply',
+        { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: key }, rules },
+        { fieldManager: ClusterRoleAggregationControllerName, force: true },
+      );
     });
   }
 }

@@ -40,7 +40,10 @@ describe('ControllerManager', () => {
     const pods = fx.list('pods');
     expect(pods.filter((p) => p.metadata.name.startsWith('web-'))).toHaveLength(2);
     expect(pods.filter((p) => p.metadata.name.startsWith('api-'))).toHaveLength(1);
-    const notes = fx.relay.all().filter((h) => h.from === 'kube-controller-manager' && h.kind === 'note').map((h) => h.summary);
+    const notes = fx.relay
+      .all()
+      .filter((h) => h.from === 'kube-controller-manager' && h.kind === 'note')
+      .map((h) => h.summary);
     expect(notes).toEqual([
       'kube-controller-manager paused: watches stopped, work queues held',
       'kube-controller-manager resumed: relist and resync — level-triggered loops catch up',

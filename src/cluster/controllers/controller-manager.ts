@@ -100,7 +100,10 @@ export class ControllerManager {
    * Builds the shared informer factory and every controller; nothing runs until {@link start}.
    * @param opts.metrics the resource metrics API (metrics-server) the HPA controller reads
    */
-  constructor(private readonly ctx: ComponentContext, opts: { metrics?: ResourceMetricsAPI } = {}) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    opts: { metrics?: ResourceMetricsAPI } = {},
+  ) {
     this.informers = new SharedInformerFactory(ctx.client(users.controllerManager()), categorizeWatch);
     this.deployment = new DeploymentController(ctx, this.informers);
     this.replicaSet = new ReplicaSetController(ctx, this.informers);
@@ -131,7 +134,33 @@ export class ControllerManager {
 
   /** Every hosted controller, in construction order. */
   get controllers(): HostedController[] {
-    return [this.deployment, this.replicaSet, this.garbageCollector, this.namespace, this.endpointSlice, this.nodeLifecycle, this.taintEviction, this.job, this.ttlAfterFinished, this.cronJob, this.horizontalPodAutoscaler, this.disruption, this.daemonSet, this.statefulSet, this.podGC, this.serviceLB, this.endpoints, this.persistentVolume, this.pvcProtection, this.pvProtection, this.rootCACertPublisher, this.resourceQuota, this.provisioners, this.ingressNginx, this.clusterRoleAggregation] as HostedController[];
+    return [
+      this.deployment,
+      this.replicaSet,
+      this.garbageCollector,
+      this.namespace,
+      this.endpointSlice,
+      this.nodeLifecycle,
+      this.taintEviction,
+      this.job,
+      this.ttlAfterFinished,
+      this.cronJob,
+      this.horizontalPodAutoscaler,
+      this.disruption,
+      this.daemonSet,
+      this.statefulSet,
+      this.podGC,
+      this.serviceLB,
+      this.endpoints,
+      this.persistentVolume,
+      this.pvcProtection,
+      this.pvProtection,
+      this.rootCACertPublisher,
+      this.resourceQuota,
+      this.provisioners,
+      this.ingressNginx,
+      this.clusterRoleAggregation,
+    ] as HostedController[];
   }
 
   /** Starts the informers (initial list + watch), then each controller's periodic work. */

@@ -18,7 +18,13 @@ import { StatusError } from '../api/errors';
  * returns false to skip the write (nothing to change).
  * @throws StatusError 404 when the object is gone; other StatusErrors from the update.
  */
-export function patchObject(rc: ResourceClient, namespace: string, name: string, mutate: (o: KObject) => boolean, summary?: string): KObject {
+export function patchObject(
+  rc: ResourceClient,
+  namespace: string,
+  name: string,
+  mutate: (o: KObject) => boolean,
+  summary?: string,
+): KObject {
   for (let attempt = 0; ; attempt++) {
     const cur = deepCopy(rc.get(namespace, name, { quiet: true }));
     if (!mutate(cur)) return cur;
@@ -103,7 +109,16 @@ function adopt(opts: RefManagerOptions, o: KObject, _kind: string): KObject | nu
     o.metadata.namespace ?? '',
     o.metadata.name,
     (cur) => {
-      if (cur.metadata.uid !== o.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${o.kind} uid changed`, reason: 'NotFound', code: 404 });
+      if (cur.metadata.uid !== o.metadata.uid)
+        throw new StatusError({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `${o.kind} uid changed`,
+          reason: 'NotFound',
+          code: 404,
+        });
       if (getControllerOf(cur)) return false;
       cur.metadata.ownerReferences = [...(cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== ref.uid), ref];
       return true;
@@ -144,7 +159,9 @@ export function recheckDeletionTimestamp(rc: ResourceClient, owner: KObject): ()
   return () => {
     const fresh = rc.get(owner.metadata.namespace ?? '', owner.metadata.name, { quiet: true });
     if (fresh.metadata.uid !== owner.metadata.uid) {
-      throw new Error(`original ${owner.kind} ${owner.metadata.namespace}/${owner.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${owner.metadata.uid}`);
+      throw new Error(
+        `original ${owner.kind} ${owner.metadata.namespace}/${owner.metadata.name} is gone: got uid ${fresh.metadata.uid}, wanted ${owner.metadata.uid}`,
+      );
     }
     if (fresh.metadata.deletionTimestamp) {
       throw new Error(`${owner.metadata.namespace}/${owner.metadata.name} has just been deleted at ${fresh.metadata.deletionTimestamp}`);

@@ -50,7 +50,10 @@ export class ControllerExpectations {
   protected store = new Map<string, ControlleeExpectations>();
 
   /** @param clock simulated clock (expiry uses it) @param ttlMs expiry, default 5 min */
-  constructor(protected readonly clock: SimClock, readonly ttlMs = ExpectationsTimeoutMs) {}
+  constructor(
+    protected readonly clock: SimClock,
+    readonly ttlMs = ExpectationsTimeoutMs,
+  ) {}
 
   /** The raw record, or undefined (GetExpectations). */
   getExpectations(key: string): Readonly<ControlleeExpectations> | undefined {
@@ -157,7 +160,9 @@ export function isPodReady(pod: KObject): boolean {
 
 /** The pod's Ready condition, if any (podutil.GetPodReadyCondition). */
 export function readyCondition(pod: KObject): { status: string; lastTransitionTime?: string } | undefined {
-  return (pod.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[] | undefined)?.find((c) => c.type === 'Ready');
+  return (pod.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[] | undefined)?.find(
+    (c) => c.type === 'Ready',
+  );
 }
 
 /**
@@ -255,7 +260,10 @@ export interface PodControl {
  * "Error deleting: <err>".
  */
 export class RealPodControl implements PodControl {
-  constructor(private readonly pods: ResourceClient, private readonly recorder: EventRecorder) {}
+  constructor(
+    private readonly pods: ResourceClient,
+    private readonly recorder: EventRecorder,
+  ) {}
 
   createPods(namespace: string, template: KObject['spec'], object: KObject, controllerRef: OwnerReference): KObject {
     const pod = getPodFromTemplate(template, object, controllerRef);
@@ -264,7 +272,9 @@ export class RealPodControl implements PodControl {
     }
     let created: KObject;
     try {
-      created = this.pods.create(namespace, pod, { summary: `create Pod ${namespace}/${pod.metadata.generateName}<generated> for ${object.kind} ${object.metadata.name}` });
+      created = this.pods.create(namespace, pod, {
+        summary: `create Pod ${namespace}/${pod.metadata.generateName}<generated> for ${object.kind} ${object.metadata.name}`,
+      });
     } catch (err) {
       const terminating = hasStatusCause(err, NamespaceTerminatingCause);
       if (!terminating) this.recorder.event(object, 'Warning', FailedCreatePodReason, `Error creating: ${errorMessage(err)}`);
@@ -365,7 +375,14 @@ export interface DecisionTarget {
  * reconciliation's short headline for the sequence diagram (RelayHop.note); it defaults to
  * `summary` when a reconcile id is given.
  */
-export function recordDecision(relay: RelayRecorder, participant: string, target: DecisionTarget, summary: string, reconcile?: number, note?: string): number {
+export function recordDecision(
+  relay: RelayRecorder,
+  participant: string,
+  target: DecisionTarget,
+  summary: string,
+  reconcile?: number,
+  note?: string,
+): number {
   return relay.record({
     from: participant,
     to: participant,

@@ -83,7 +83,12 @@ export type MissedSchedules = 'none' | 'few' | 'many';
  * how many were missed]. Throws "time difference between two schedules is less than 1 second"
  * for schedules that cannot fire (e.g. 31 February).
  */
-export function mostRecentScheduleTime(cj: KObject, now: number, sched: Schedule, includeStartingDeadlineSeconds: boolean): [number, number | undefined, MissedSchedules] {
+export function mostRecentScheduleTime(
+  cj: KObject,
+  now: number,
+  sched: Schedule,
+  includeStartingDeadlineSeconds: boolean,
+): [number, number | undefined, MissedSchedules] {
   let earliest = Date.parse(cj.status?.lastScheduleTime ?? cj.metadata.creationTimestamp ?? '') || 0;
   const sds = cj.spec?.startingDeadlineSeconds;
   if (includeStartingDeadlineSeconds && typeof sds === 'number') {
@@ -130,12 +135,33 @@ export function getJobName(cj: KObject, scheduledMs: number): string {
 const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 
 /** Wall-clock fields of an instant in an IANA zone, and the zone's UTC offset in minutes. */
-function zoned(ms: number, tz: string): { y: number; mo: number; d: number; h: number; mi: number; s: number; offsetMin: number; weekday: number } {
+function zoned(
+  ms: number,
+  tz: string,
+): { y: number; mo: number; d: number; h: number; mi: number; s: number; offsetMin: number; weekday: number } {
   const t = new Date(ms - (ms % 1000));
   if (!tz || tz === 'UTC' || tz === 'Local') {
-    return { y: t.getUTCFullYear(), mo: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours(), mi: t.getUTCMinutes(), s: t.getUTCSeconds(), offsetMin: 0, weekday: t.getUTCDay() };
+    return {
+      y: t.getUTCFullYear(),
+      mo: t.getUTCMonth() + 1,
+      d: t.getUTCDate(),
+      h: t.getUTCHours(),
+      mi: t.getUTCMinutes(),
+      s: t.getUTCSeconds(),
+      offsetMin: 0,
+      weekday: t.getUTCDay(),
+    };
   }
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(t);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(t);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const f = { y: get('year'), mo: get('month'), d: get('day'), h: get('hour') % 24, mi: get('minute'), s: get('second') };
   const asUTC = Date.UTC(f.y, f.mo - 1, f.d, f.h, f.mi, f.s);
@@ -145,7 +171,10 @@ function zoned(ms: number, tz: string): { y: number; mo: number; d: number; h: n
 /** time.Time.In(loc).Format(time.RFC3339): "2026-01-01T00:01:00Z" or "2025-12-31T19:01:00-05:00". */
 export function formatRFC3339In(ms: number, tz?: string | null): string {
   const z = zoned(ms, tz ?? '');
-  const off = z.offsetMin === 0 ? 'Z' : `${z.offsetMin < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(z.offsetMin) / 60))}:${pad(Math.abs(z.offsetMin) % 60)}`;
+  const off =
+    z.offsetMin === 0
+      ? 'Z'
+      : `${z.offsetMin < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(z.offsetMin) / 60))}:${pad(Math.abs(z.offsetMin) % 60)}`;
   return `${z.y}-${pad(z.mo)}-${pad(z.d)}T${pad(z.h)}:${pad(z.mi)}:${pad(z.s)}${off}`;
 }
 
@@ -188,7 +217,8 @@ export function byJobStartTime(a: KObject, b: KObject): number {
   const sb = b.status?.startTime;
   if (!sa && sb) return 1;
   if (sa && !sb) return -1;
-  if (sa === sb || (sa && sb && Date.parse(sa) === Date.parse(sb))) return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+  if (sa === sb || (sa && sb && Date.parse(sa) === Date.parse(sb)))
+    return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
   return Date.parse(sa) - Date.parse(sb);
 }
 
@@ -204,7 +234,14 @@ export interface JobRef {
 
 /** getRef: the ObjectReference stored in status.active. */
 export function getRef(job: KObject): JobRef {
-  return { kind: 'Job', namespace: job.metadata.namespace, name: job.metadata.name, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: job.metadata.resourceVersion };
+  return {
+    kind: 'Job',
+    namespace: job.metadata.namespace,
+    name: job.metadata.name,
+    uid: job.metadata.uid,
+    apiVersion: 'batch/v1',
+    resourceVersion: job.metadata.resourceVersion,
+  };
 }
 
 /** inActiveList: status.active holds the UID. */

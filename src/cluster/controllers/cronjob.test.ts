@@ -17,16 +17,27 @@ function cronJob(name: string, script: string, spec: Record<string, unknown> = {
       ...spec,
       jobTemplate: {
         metadata: { labels: { app: name } },
-        spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', script] }], restartPolicy: 'OnFailure' } } },
+        spec: {
+          template: {
+            spec: { containers: [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', script] }], restartPolicy: 'OnFailure' },
+          },
+        },
       },
     },
   });
 }
 
 const cjEvents = (c: Cluster, name: string) =>
-  c.events().filter((e) => e.involvedObject.kind === 'CronJob' && e.involvedObject.name === name).map((e) => `${e.type} ${e.reason}: ${e.message}`);
+  c
+    .events()
+    .filter((e) => e.involvedObject.kind === 'CronJob' && e.involvedObject.name === name)
+    .map((e) => `${e.type} ${e.reason}: ${e.message}`);
 const jobsOf = (c: Cluster, name: string) =>
-  c.list('jobs.batch', 'default').filter((j) => j.metadata.ownerReferences?.[0]?.name === name).map((j) => j.metadata.name).sort();
+  c
+    .list('jobs.batch', 'default')
+    .filter((j) => j.metadata.ownerReferences?.[0]?.name === name)
+    .map((j) => j.metadata.name)
+    .sort();
 const jobName = (name: string, at: number) => `${name}-${Math.floor(at / MIN)}`;
 
 describe('CronJobController (real cluster)', () => {
@@ -44,18 +55,39 @@ describe('CronJobController (real cluster)', () => {
     const job = c.get('jobs.batch', 'default', first) as KObject;
     expect(job.metadata.annotations).toEqual({ 'batch.kubernetes.io/cronjob-scheduled-timestamp': '2026-01-01T00:01:00Z' });
     expect(job.metadata.labels).toMatchObject({ app: 'hello' });
-    expect(job.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'CronJob', name: 'hello', uid: c.get('cronjobs.batch', 'default', 'hello')!.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(job.metadata.ownerReferences).toEqual([
+      {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        name: 'hello',
+        uid: c.get('cronjobs.batch', 'default', 'hello')!.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
     expect(job.metadata.creationTimestamp).toBe('2026-01-01T00:01:00Z');
     const cj = c.get('cronjobs.batch', 'default', 'hello')!;
     expect(cj.status.lastScheduleTime).toBe('2026-01-01T00:01:00Z');
-    expect(cj.status.active).toEqual([{ kind: 'Job', namespace: 'default', name: first, uid: job.metadata.uid, apiVersion: 'batch/v1', resourceVersion: expect.any(String) }]);
+    expect(cj.status.active).toEqual([
+      {
+        kind: 'Job',
+        namespace: 'default',
+        name: first,
+        uid: job.metadata.uid,
+        apiVersion: 'batch/v1',
+        resourceVersion: expect.any(String),
+      },
+    ]);
 
     c.advance(5 * MIN);
     const names = [1, 2, 3, 4, 5, 6].map((m) => jobName('hello', T0 + m * MIN));
     // successfulJobsHistoryLimit 3: the oldest completed Jobs are deleted (the 00:06 one still runs)
     expect(jobsOf(c, 'hello')).toEqual(names.slice(2));
     const ev = cjEvents(c, 'hello');
-    expect(ev.slice(0, 2)).toEqual([`Normal SuccessfulCreate: Created job ${names[0]}`, `Normal SawCompletedJob: Saw completed job: ${names[0]}, condition: Complete`]);
+    expect(ev.slice(0, 2)).toEqual([
+      `Normal SuccessfulCreate: Created job ${names[0]}`,
+      `Normal SawCompletedJob: Saw completed job: ${names[0]}, condition: Complete`,
+    ]);
     for (const n of names) expect(ev).toContain(`Normal SuccessfulCreate: Created job ${n}`);
     for (const n of names.slice(0, 2)) expect(ev).toContain(`Normal SuccessfulDelete: Deleted job ${n}`);
     expect(ev).not.toContain(`Normal SuccessfulDelete: Deleted job ${names[2]}`);
@@ -63,7 +95,13 @@ describe('CronJobController (real cluster)', () => {
     expect(st.lastScheduleTime).toBe('2026-01-01T00:06:00Z');
     expect(Date.parse(st.lastSuccessfulTime)).toBeGreaterThan(T0 + 5 * MIN);
     // relay: the controller's create request hangs off a decision
-    expect(c.relay.since(0).some((h) => h.from === 'cronjob-controller' && h.kind === 'decision' && /scheduled time 00:06:00 reached → create Job/.test(h.summary))).toBe(true);
+    expect(
+      c.relay
+        .since(0)
+        .some(
+          (h) => h.from === 'cronjob-controller' && h.kind === 'decision' && /scheduled time 00:06:00 reached → create Job/.test(h.summary),
+        ),
+    ).toBe(true);
   });
 
   it('Forbid: no new Job while the previous one runs (JobAlreadyActive)', () => {
@@ -85,7 +123,9 @@ describe('CronJobController (real cluster)', () => {
     expect(jobsOf(c, 'slow')).toEqual([first, late]);
     const created = Date.parse(c.get('jobs.batch', 'default', late)!.metadata.creationTimestamp!);
     expect(created).toBeGreaterThan(T0 + 3 * MIN + 30_000);
-    expect(c.get('jobs.batch', 'default', late)!.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe('2026-01-01T00:03:00Z');
+    expect(c.get('jobs.batch', 'default', late)!.metadata.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe(
+      '2026-01-01T00:03:00Z',
+    );
   });
 
   it('Replace: the running Job is deleted and replaced', () => {
@@ -93,7 +133,11 @@ describe('CronJobController (real cluster)', () => {
     c.apply(cronJob('rep', 'sleep 600', { concurrencyPolicy: 'Replace' }));
     c.advance(2 * MIN + 500);
     const [a, b] = [jobName('rep', T0 + MIN), jobName('rep', T0 + 2 * MIN)];
-    expect(cjEvents(c, 'rep')).toEqual([`Normal SuccessfulCreate: Created job ${a}`, `Normal SuccessfulDelete: Deleted job ${a}`, `Normal SuccessfulCreate: Created job ${b}`]);
+    expect(cjEvents(c, 'rep')).toEqual([
+      `Normal SuccessfulCreate: Created job ${a}`,
+      `Normal SuccessfulDelete: Deleted job ${a}`,
+      `Normal SuccessfulCreate: Created job ${b}`,
+    ]);
     expect(c.get('cronjobs.batch', 'default', 'rep')!.status.active.map((r: KObject) => r.name)).toEqual([b]);
   });
 
@@ -120,7 +164,10 @@ describe('CronJobController (real cluster)', () => {
     const res = c.apply(readFileSync('src/examples/real/podinfo-cronjob-backup.yaml', 'utf8'));
     expect(res.map((r) => `${r.object} ${r.action}`)).toEqual(['cronjob.batch/backup-daily created']);
     c.advance(100);
-    expect(c.deadlines().map((d) => [d.label, new Date(d.at).toISOString()])).toContainEqual(['cronjob default/backup-daily: next run at 00:00:00', '2026-01-02T00:00:00.100Z']);
+    expect(c.deadlines().map((d) => [d.label, new Date(d.at).toISOString()])).toContainEqual([
+      'cronjob default/backup-daily: next run at 00:00:00',
+      '2026-01-02T00:00:00.100Z',
+    ]);
     expect(c.settle(10 * MIN)).toBe(true);
     expect(c.now() - T0).toBeLessThan(2 * MIN);
     c.advance(24 * 60 * MIN);

@@ -44,7 +44,10 @@ export class CronJobController {
   private readonly recorder: EventRecorder;
 
   /** NewControllerV2: wires the Job and CronJob informer handlers (keys only). */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(CronJobControllerName));
     this.jobClient = client.resource('batch', 'jobs');
     this.cronJobClient = client.resource('batch', 'cronjobs');
@@ -127,7 +130,10 @@ export class CronJobController {
   /** AddAfter for the next activation: a known deadline for `settle` and the UI's countdown. */
   private requeueAfter(key: string, delayMs: number): void {
     const at = this.ctx.clock.now() + delayMs;
-    this.queue.addAfter(key, delayMs, { label: `cronjob ${key}: next run at ${u.hhmmss(at - u.NextScheduleDeltaMs)}`, object: `CronJob/${key}` });
+    this.queue.addAfter(key, delayMs, {
+      label: `cronjob ${key}: next run at ${u.hhmmss(at - u.NextScheduleDeltaMs)}`,
+      object: `CronJob/${key}`,
+    });
   }
 
   // ---- sync ----------------------------------------------------------------------------------
@@ -164,9 +170,12 @@ export class CronJobController {
     const st = { ...cj.status };
     if (!st.active?.length) delete st.active;
     const active = (st.active ?? []).map((r: u.JobRef) => r.name).join(', ');
-    this.cronJobClient.updateStatus({ ...cj, status: st }, {
-      summary: `update status CronJob ${metaNamespaceKey(cj)}: active [${active}]${st.lastScheduleTime ? `, lastScheduleTime ${st.lastScheduleTime}` : ''}`,
-    });
+    this.cronJobClient.updateStatus(
+      { ...cj, status: st },
+      {
+        summary: `update status CronJob ${metaNamespaceKey(cj)}: active [${active}]${st.lastScheduleTime ? `, lastScheduleTime ${st.lastScheduleTime}` : ''}`,
+      },
+    );
   }
 
   /** syncCronJob: returns [requeue after ms or undefined, status changed]. */
@@ -228,7 +237,12 @@ export class CronJobController {
     try {
       sched = u.parseSchedule(cj.spec?.schedule ?? '', tz);
     } catch (err) {
-      this.recorder.event(cj, 'Warning', 'UnparseableSchedule', `unparseable schedule: ${JSON.stringify(cj.spec?.schedule ?? '')} : ${errorMessage(err)}`);
+      this.recorder.event(
+        cj,
+        'Warning',
+        'UnparseableSchedule',
+        `unparseable schedule: ${JSON.stringify(cj.spec?.schedule ?? '')} : ${errorMessage(err)}`,
+      );
       return [undefined, updateStatus];
     }
     let scheduled: number | undefined;
@@ -236,7 +250,13 @@ export class CronJobController {
       const [, mostRecent, missed] = u.mostRecentScheduleTime(cj, now, sched, true);
       if (mostRecent !== undefined && mostRecent <= now) {
         scheduled = mostRecent;
-        if (missed === 'many') this.recorder.event(cj, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
+        if (missed === 'many')
+          this.recorder.event(
+            cj,
+            'Warning',
+            'TooManyMissedTimes',
+            'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew',
+          );
       }
     } catch (err) {
       this.recorder.event(cj, 'Warning', 'InvalidSchedule', `invalid schedule: ${cj.spec?.schedule} : ${errorMessage(err)}`);
@@ -254,11 +274,28 @@ export class CronJobController {
     if (u.inActiveListByName(cj, ns, jobName) || (lst && Date.parse(lst) === scheduled)) return [next(), updateStatus];
     const active = (cj.status.active ?? []) as u.JobRef[];
     if (cj.spec?.concurrencyPolicy === 'Forbid' && active.length > 0) {
-      recordDecision(this.ctx.relay, this.name, target, `scheduled time ${u.hhmmss(scheduled)} reached, but ${active[0].name} is still running and concurrencyPolicy is Forbid → skip`, this.ctx.relay.newReconcile());
-      this.recorder.event(cj, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
+      recordDecision(
+        this.ctx.relay,
+        this.name,
+        target,
+        `scheduled time ${u.hhmmss(scheduled)} reached, but ${active[0].name} is still running and concurrencyPolicy is Forbid → skip`,
+        this.ctx.relay.newReconcile(),
+      );
+      this.recorder.event(
+        cj,
+        'Normal',
+        'JobAlreadyActive',
+        'Not starting job because prior execution is running and concurrency policy is Forbid',
+      );
       return [next(), updateStatus];
     }
-    const seq = recordDecision(this.ctx.relay, this.name, target, `scheduled time ${u.hhmmss(scheduled)} reached${cj.spec?.concurrencyPolicy === 'Replace' && active.length ? ` → replace ${active.map((a) => a.name).join(', ')}` : ''} → create Job ${jobName}`, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      target,
+      `scheduled time ${u.hhmmss(scheduled)} reached${cj.spec?.concurrencyPolicy === 'Replace' && active.length ? ` → replace ${active.map((a) => a.name).join(', ')}` : ''} → create Job ${jobName}`,
+      this.ctx.relay.newReconcile(),
+    );
     return this.ctx.relay.withCause(seq, () => {
       if (cj.spec?.concurrencyPolicy === 'Replace') {
         for (const ref of active) {
@@ -269,14 +306,17 @@ export class CronJobController {
             this.recorder.event(cj, 'Warning', 'FailedGet', `Get job: ${errorMessage(err)}`);
             throw Object.assign(err as object, { updateStatus });
           }
-          if (!this.deleteJob2(cj, job)) throw Object.assign(new Error(`could not replace job ${job.metadata.namespace}/${job.metadata.name}`), { updateStatus });
+          if (!this.deleteJob2(cj, job))
+            throw Object.assign(new Error(`could not replace job ${job.metadata.namespace}/${job.metadata.name}`), { updateStatus });
           updateStatus = true;
         }
       }
       const req = u.getJobFromTemplate2(cj, scheduled);
       let created: KObject;
       try {
-        created = this.jobClient.create(ns, req, { summary: `create Job ${ns}/${jobName} for CronJob ${cj.metadata.name} (scheduled ${u.formatRFC3339In(scheduled, tz)})` });
+        created = this.jobClient.create(ns, req, {
+          summary: `create Job ${ns}/${jobName} for CronJob ${cj.metadata.name} (scheduled ${u.formatRFC3339In(scheduled, tz)})`,
+        });
         this.recorder.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata.name}`);
       } catch (err) {
         if (hasStatusCause(err, NamespaceTerminatingCause)) throw Object.assign(err as StatusError, { updateStatus });
@@ -286,7 +326,8 @@ export class CronJobController {
         }
         created = this.jobClient.get(ns, jobName, { quiet: true });
         const ref = getControllerOf(created);
-        if (!ref || ref.uid !== cj.metadata.uid || u.inActiveList(cj, created.metadata.uid)) return [undefined, updateStatus] as [number | undefined, boolean];
+        if (!ref || ref.uid !== cj.metadata.uid || u.inActiveList(cj, created.metadata.uid))
+          return [undefined, updateStatus] as [number | undefined, boolean];
       }
       cj.status.active = [...((cj.status.active ?? []) as u.JobRef[]), u.getRef(created)];
       cj.status.lastScheduleTime = new Date(scheduled).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -316,7 +357,16 @@ export class CronJobController {
     const n = jobs.length - max;
     if (n <= 0) return false;
     const sorted = [...jobs].sort(u.byJobStartTime);
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'cronjobs', namespace: cj.metadata.namespace, name: cj.metadata.name }, `${jobs.length} finished Jobs > history limit ${max} → delete ${sorted.slice(0, n).map((j) => j.metadata.name).join(', ')}`, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'cronjobs', namespace: cj.metadata.namespace, name: cj.metadata.name },
+      `${jobs.length} finished Jobs > history limit ${max} → delete ${sorted
+        .slice(0, n)
+        .map((j) => j.metadata.name)
+        .join(', ')}`,
+      this.ctx.relay.newReconcile(),
+    );
     let update = false;
     this.ctx.relay.withCause(seq, () => {
       for (let i = 0; i < n; i++) if (this.deleteJob2(cj, sorted[i])) update = true;

@@ -27,7 +27,18 @@ import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import { fromLabelSelector, matches } from '../api/labels';
 import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, type KObject } from '../api/types';
-import { BurstReplicas, RealPodControl, UIDTrackingControllerExpectations, isNotFound, isPodAvailable, isPodReady, plural, podKey, recordDecision, type PodControl } from './controller-utils';
+import {
+  BurstReplicas,
+  RealPodControl,
+  UIDTrackingControllerExpectations,
+  isNotFound,
+  isPodAvailable,
+  isPodReady,
+  plural,
+  podKey,
+  recordDecision,
+  type PodControl,
+} from './controller-utils';
 import { claimObjects, recheckDeletionTimestamp } from './controller-ref-manager';
 import { ensurePodControllerUIDIndex, filterPodsByOwner } from './replicaset';
 import { findUntoleratedTaint, podMatchesNodeSelectorAndAffinity, type Toleration } from '../component-helpers/scheduling/corev1';
@@ -95,7 +106,10 @@ export class DaemonSetsController {
   private readonly recorder: EventRecorder;
 
   /** Wires informer handlers (DaemonSets, Pods, Nodes, ControllerRevisions). */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(DaemonSetControllerName));
     this.dsClient = client.resource('apps', 'daemonsets');
     this.podClient = client.resource('', 'pods');
@@ -111,10 +125,15 @@ export class DaemonSetsController {
     this.syncHandler = (key) => this.syncDaemonSet(key);
     this.queue = new RateLimitingQueue('daemonset', ctx.clock, ctx.relay, (key) => this.syncHandler(key));
     const enqueue = (ds: KObject) => this.queue.add(metaNamespaceKey(ds));
-    this.dsInformer.addEventHandler({ participant: DaemonSetControllerName, onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: (ds) => {
-      this.expectations.deleteExpectations(metaNamespaceKey(ds));
-      enqueue(ds);
-    } });
+    this.dsInformer.addEventHandler({
+      participant: DaemonSetControllerName,
+      onAdd: enqueue,
+      onUpdate: (_o, n) => enqueue(n),
+      onDelete: (ds) => {
+        this.expectations.deleteExpectations(metaNamespaceKey(ds));
+        enqueue(ds);
+      },
+    });
     const ownerOf = (p: KObject) => {
       const ref = getControllerOf(p);
       if (!ref || ref.kind !== 'DaemonSet') return undefined;
@@ -137,7 +156,10 @@ export class DaemonSetsController {
         if (p.metadata.deletionTimestamp) this.expectations.deletionObservedOf(metaNamespaceKey(ds), podKey(p));
         enqueue(ds);
         const mrs: number = ds.spec?.minReadySeconds ?? 0;
-        if (mrs > 0 && !isPodReady(o) && isPodReady(p)) this.queue.addAfter(metaNamespaceKey(ds), mrs * 1000, { label: `daemonset ${metaNamespaceKey(ds)}: pod available after minReadySeconds` });
+        if (mrs > 0 && !isPodReady(o) && isPodReady(p))
+          this.queue.addAfter(metaNamespaceKey(ds), mrs * 1000, {
+            label: `daemonset ${metaNamespaceKey(ds)}: pod available after minReadySeconds`,
+          });
       },
       onDelete: (p) => {
         const ds = ownerOf(p);
@@ -154,7 +176,12 @@ export class DaemonSetsController {
       participant: DaemonSetControllerName,
       onAdd: all,
       onUpdate: (o, n) => {
-        if (!deepEqual(o.metadata.labels, n.metadata.labels) || !deepEqual(o.spec?.taints, n.spec?.taints) || !deepEqual(o.spec?.unschedulable, n.spec?.unschedulable)) all();
+        if (
+          !deepEqual(o.metadata.labels, n.metadata.labels) ||
+          !deepEqual(o.spec?.taints, n.spec?.taints) ||
+          !deepEqual(o.spec?.unschedulable, n.spec?.unschedulable)
+        )
+          all();
       },
       onDelete: all,
     });
@@ -190,11 +217,18 @@ export class DaemonSetsController {
     }
     if (selector.requirements.length === 0) return; // an empty selector selects nothing here
     const nodes = this.nodeInformer.list();
-    const pods = claimObjects({ controller: ds, selector, client: this.podClient, canAdopt: recheckDeletionTimestamp(this.dsClient, ds) }, filterPodsByOwner(this.podInformer, ds, true));
+    const pods = claimObjects(
+      { controller: ds, selector, client: this.podClient, canAdopt: recheckDeletionTimestamp(this.dsClient, ds) },
+      filterPodsByOwner(this.podInformer, ds, true),
+    );
     const byNode = new Map<string, KObject[]>();
     for (const p of pods) {
       if (p.metadata.deletionTimestamp) continue;
-      const n = p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]?.values?.[0] ?? p.spec?.nodeName ?? '';
+      const n =
+        p.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms?.[0]?.matchFields?.[0]
+          ?.values?.[0] ??
+        p.spec?.nodeName ??
+        '';
       byNode.set(n, [...(byNode.get(n) ?? []), p]);
     }
     if (ds.metadata.deletionTimestamp) return this.updateStatus(ds, nodes, byNode, '');
@@ -215,8 +249,15 @@ export class DaemonSetsController {
     const cur = mine.find((h) => h.metadata.name === name);
     if (!cur) {
       const rev: KObject = {
-        apiVersion: 'apps/v1', kind: 'ControllerRevision',
-        metadata: { name, namespace: ns, labels: { ...(ds.spec?.template?.metadata?.labels ?? {}), [ControllerRevisionHashLabel]: hash }, ...(ds.metadata.annotations ? { annotations: { ...ds.metadata.annotations } } : {}), ownerReferences: [newControllerRef(ds)] },
+        apiVersion: 'apps/v1',
+        kind: 'ControllerRevision',
+        metadata: {
+          name,
+          namespace: ns,
+          labels: { ...(ds.spec?.template?.metadata?.labels ?? {}), [ControllerRevisionHashLabel]: hash },
+          ...(ds.metadata.annotations ? { annotations: { ...ds.metadata.annotations } } : {}),
+          ownerReferences: [newControllerRef(ds)],
+        },
         data: { spec: { template: { ...deepCopy(ds.spec?.template), $patch: 'replace' } } },
         revision: maxRev + 1,
       };
@@ -226,7 +267,10 @@ export class DaemonSetsController {
         if (!(err instanceof Error && /already exists/.test(err.message))) throw err;
       }
     } else if ((cur.revision ?? 0) < maxRev) {
-      this.historyClient.update({ ...cur, revision: maxRev + 1 }, { summary: `update ControllerRevision ${ns}/${name}: revision ${maxRev + 1}` });
+      this.historyClient.update(
+        { ...cur, revision: maxRev + 1 },
+        { summary: `update ControllerRevision ${ns}/${name}: revision ${maxRev + 1}` },
+      );
     }
     const limit: number = ds.spec?.revisionHistoryLimit ?? 10;
     const old = mine.filter((h) => h.metadata.name !== name).sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
@@ -256,7 +300,12 @@ export class DaemonSetsController {
         const alive: KObject[] = [];
         for (const p of here) {
           if (p.status?.phase === 'Failed') {
-            this.recorder.event(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${p.metadata.namespace}/${p.metadata.name} on node ${node.metadata.name}, will try to kill it`);
+            this.recorder.event(
+              ds,
+              'Warning',
+              'FailedDaemonPod',
+              `Found failed daemon pod ${p.metadata.namespace}/${p.metadata.name} on node ${node.metadata.name}, will try to kill it`,
+            );
             toDelete.push(p);
           } else alive.push(p);
         }
@@ -271,9 +320,13 @@ export class DaemonSetsController {
     const creates = createOn.slice(0, this.burstReplicas);
     const deletes = toDelete.slice(0, this.burstReplicas);
     if (!creates.length && !deletes.length) return;
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'daemonsets', namespace: ds.metadata.namespace, name: ds.metadata.name },
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'daemonsets', namespace: ds.metadata.namespace, name: ds.metadata.name },
       `${creates.length ? `no daemon Pod on ${creates.join(', ')} → create ${plural(creates.length, 'Pod')}` : ''}${creates.length && deletes.length ? '; ' : ''}${deletes.length ? `delete ${plural(deletes.length, 'Pod')}: ${deletes.map((p) => p.metadata.name).join(', ')}` : ''}`,
-      this.ctx.relay.newReconcile());
+      this.ctx.relay.newReconcile(),
+    );
     this.expectations.setExpectations(key, creates.length, 0);
     this.expectations.expectDeletionsOf(key, deletes.map(podKey));
     this.expectations.raiseExpectations(key, creates.length, 0);
@@ -296,7 +349,11 @@ export class DaemonSetsController {
     const generation = ds.metadata.annotations?.[TemplateGenerationAnnotation] ?? String(ds.metadata.generation ?? 1);
     const base = deepCopy(ds.spec?.template ?? {});
     base.metadata = base.metadata ?? {};
-    base.metadata.labels = { ...(base.metadata.labels ?? {}), [ControllerRevisionHashLabel]: hash, [DaemonSetTemplateGenerationKey]: generation };
+    base.metadata.labels = {
+      ...(base.metadata.labels ?? {}),
+      [ControllerRevisionHashLabel]: hash,
+      [DaemonSetTemplateGenerationKey]: generation,
+    };
     base.spec = base.spec ?? {};
     addDaemonPodTolerations(base.spec);
     const ref = newControllerRef(ds);
@@ -318,7 +375,10 @@ export class DaemonSetsController {
     const now = this.ctx.clock.now();
     const mrs: number = ds.spec?.minReadySeconds ?? 0;
     const desired = nodes.filter((n) => nodeShouldRunDaemonPod(n, ds)[0]).length;
-    const maxUnavailable = Math.max(1, getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, desired, true));
+    const maxUnavailable = Math.max(
+      1,
+      getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, desired, true),
+    );
     let unavailable = 0;
     const oldAvailable: KObject[] = [];
     const oldUnavailable: KObject[] = [];
@@ -342,8 +402,13 @@ export class DaemonSetsController {
     }
     if (!toDelete.length) return;
     const key = metaNamespaceKey(ds);
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'daemonsets', namespace: ds.metadata.namespace, name: ds.metadata.name },
-      `rolling update to ${hash}: maxUnavailable ${maxUnavailable} → delete ${plural(toDelete.length, 'old Pod')}: ${toDelete.map((p) => p.metadata.name).join(', ')}`, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'daemonsets', namespace: ds.metadata.namespace, name: ds.metadata.name },
+      `rolling update to ${hash}: maxUnavailable ${maxUnavailable} → delete ${plural(toDelete.length, 'old Pod')}: ${toDelete.map((p) => p.metadata.name).join(', ')}`,
+      this.ctx.relay.newReconcile(),
+    );
     this.expectations.expectDeletionsOf(key, toDelete.map(podKey));
     this.ctx.relay.withCause(seq, () => this.syncNodes(ds, toDelete, [], hash));
   }
@@ -353,7 +418,12 @@ export class DaemonSetsController {
     const now = this.ctx.clock.now();
     const mrs: number = ds.spec?.minReadySeconds ?? 0;
     const sel = fromLabelSelector(ds.spec?.selector);
-    let desired = 0, current = 0, mis = 0, ready = 0, updated = 0, available = 0;
+    let desired = 0,
+      current = 0,
+      mis = 0,
+      ready = 0,
+      updated = 0,
+      available = 0;
     for (const n of nodes) {
       const [shouldRun] = nodeShouldRunDaemonPod(n, ds);
       const here = (byNode.get(n.metadata.name) ?? []).filter((p) => p.spec?.nodeName === n.metadata.name);
@@ -369,13 +439,23 @@ export class DaemonSetsController {
         if (hash && p.metadata.labels?.[ControllerRevisionHashLabel] === hash && matches(sel, p.metadata.labels)) updated++;
       } else if (here.length) mis++;
     }
-    const status: Record<string, unknown> = { currentNumberScheduled: current, numberMisscheduled: mis, desiredNumberScheduled: desired, numberReady: ready };
+    const status: Record<string, unknown> = {
+      currentNumberScheduled: current,
+      numberMisscheduled: mis,
+      desiredNumberScheduled: desired,
+      numberReady: ready,
+    };
     status.observedGeneration = ds.metadata.generation;
     if (updated) status.updatedNumberScheduled = updated;
     if (available) status.numberAvailable = available;
     if (desired - available > 0) status.numberUnavailable = desired - available;
     if (ds.status?.collisionCount !== undefined) status.collisionCount = ds.status.collisionCount;
     if (deepEqual(status, ds.status ?? {})) return;
-    this.dsClient.updateStatus({ ...ds, status }, { summary: `update status DaemonSet ${metaNamespaceKey(ds)}: desired ${desired}, current ${current}, ready ${ready}, available ${available}` });
+    this.dsClient.updateStatus(
+      { ...ds, status },
+      {
+        summary: `update status DaemonSet ${metaNamespaceKey(ds)}: desired ${desired}, current ${current}, ready ${ready}, available ${available}`,
+      },
+    );
   }
 }

@@ -31,11 +31,13 @@ function progressing(missing: boolean): [number, string, string, string, string,
     if (!String(ev.resource).includes('deployments')) return;
     const find = (o: typeof ev.obj | undefined) => o?.status?.conditions?.find((x: { type: string }) => x.type === 'Progressing');
     const p = find(ev.obj);
-    if (p && JSON.stringify(p) !== JSON.stringify(find(ev.prev))) out.push([(c.now() - t0) / 1000, p.status, p.reason, p.message, p.lastUpdateTime.slice(11), p.lastTransitionTime.slice(11)]);
+    if (p && JSON.stringify(p) !== JSON.stringify(find(ev.prev)))
+      out.push([(c.now() - t0) / 1000, p.status, p.reason, p.message, p.lastUpdateTime.slice(11), p.lastTransitionTime.slice(11)]);
   });
   c.apply(MANIFEST);
   c.advance(100_000);
-  if (missing) expect(c.kubectl('rollout status deploy web --timeout=1s').error).toBe('error: deployment "web" exceeded its progress deadline\n');
+  if (missing)
+    expect(c.kubectl('rollout status deploy web --timeout=1s').error).toBe('error: deployment "web" exceeded its progress deadline\n');
   return out;
 }
 

@@ -73,7 +73,11 @@ describe('requeueStuckDeployment', () => {
     expect(check).toBeDefined();
     c.advance(check!.at - c.now() + 1_000);
     const rs = c.objects().find((o) => o.kind === 'ReplicaSet' && o.metadata.labels?.app === 'web')!.metadata.name;
-    expect(progressing(get(c, 'web'))).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${rs}" has timed out progressing.` });
+    expect(progressing(get(c, 'web'))).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message: `ReplicaSet "${rs}" has timed out progressing.`,
+    });
     const fired = countFired(c);
     c.advance(60_000);
     expect([...fired.keys()].filter((l) => l.startsWith('deployment') && l.includes('default/web'))).toEqual([]);
@@ -85,7 +89,12 @@ describe('RateLimitingQueue bucket (DefaultControllerRateLimiter)', () => {
   const cases = [
     // delays of consecutive AddRateLimited calls of distinct keys at one instant
     { name: 'no bucket: 5 ms each (first failure of each key)', bucket: undefined, adds: 3, want: [5, 5, 5] },
-    { name: 'burst 100 at 10 qps: the 101st waits 100 ms, the 102nd 200 ms', bucket: { qps: 10, burst: 100 }, adds: 102, want: [...Array<number>(100).fill(5), 100, 200] },
+    {
+      name: 'burst 100 at 10 qps: the 101st waits 100 ms, the 102nd 200 ms',
+      bucket: { qps: 10, burst: 100 },
+      adds: 102,
+      want: [...Array<number>(100).fill(5), 100, 200],
+    },
     { name: 'burst 2 at 10 qps', bucket: { qps: 10, burst: 2 }, adds: 4, want: [5, 5, 100, 200] },
   ];
   it.each(cases)('$name', ({ bucket, adds, want }) => {

@@ -57,7 +57,13 @@ export function reconcileNewReplicaSet(dc: RolloutController, allRSs: (KObject |
 }
 
 /** reconcileOldReplicaSets: scales old RSes down within maxUnavailable; true when any was scaled. */
-export function reconcileOldReplicaSets(dc: RolloutController, allRSs: (KObject | undefined)[], oldRSs: KObject[], newRS: KObject, d: KObject): boolean {
+export function reconcileOldReplicaSets(
+  dc: RolloutController,
+  allRSs: (KObject | undefined)[],
+  oldRSs: KObject[],
+  newRS: KObject,
+  d: KObject,
+): boolean {
   const oldPodsCount = util.getReplicaCount(oldRSs);
   if (oldPodsCount === 0) return false;
   const allPodsCount = util.getReplicaCount(allRSs);
@@ -71,7 +77,12 @@ export function reconcileOldReplicaSets(dc: RolloutController, allRSs: (KObject 
 }
 
 /** cleanupUnhealthyReplicas: first scale away old replicas that are not available. */
-export function cleanupUnhealthyReplicas(dc: RolloutController, oldRSs: KObject[], d: KObject, maxCleanupCount: number): [KObject[], number] {
+export function cleanupUnhealthyReplicas(
+  dc: RolloutController,
+  oldRSs: KObject[],
+  d: KObject,
+  maxCleanupCount: number,
+): [KObject[], number] {
   const sorted = [...oldRSs].sort(byCreationTimestamp);
   let total = 0;
   for (let i = 0; i < sorted.length; i++) {
@@ -82,7 +93,8 @@ export function cleanupUnhealthyReplicas(dc: RolloutController, oldRSs: KObject[
     if (r === 0 || r === available) continue;
     const count = Math.min(maxCleanupCount - total, r - available);
     const next = r - count;
-    if (next > r) throw new Error(`when cleaning up unhealthy replicas, got invalid request to scale down ${metaNamespaceKey(rs)} ${r} -> ${next}`);
+    if (next > r)
+      throw new Error(`when cleaning up unhealthy replicas, got invalid request to scale down ${metaNamespaceKey(rs)} ${r} -> ${next}`);
     const [, updated] = dc.scaleReplicaSetAndRecordEvent(rs, next, d, `cleaning up ${count} unavailable old replica(s)`);
     total += count;
     sorted[i] = updated;
@@ -91,7 +103,12 @@ export function cleanupUnhealthyReplicas(dc: RolloutController, oldRSs: KObject[
 }
 
 /** scaleDownOldReplicaSetsForRollingUpdate: scale old RSes down to keep minAvailable (oldest first). */
-export function scaleDownOldReplicaSetsForRollingUpdate(dc: RolloutController, allRSs: (KObject | undefined)[], oldRSs: KObject[], d: KObject): number {
+export function scaleDownOldReplicaSetsForRollingUpdate(
+  dc: RolloutController,
+  allRSs: (KObject | undefined)[],
+  oldRSs: KObject[],
+  d: KObject,
+): number {
   const minAvailable = specReplicas(d) - util.maxUnavailable(d);
   const available = util.getAvailableReplicaCount(allRSs);
   if (available <= minAvailable) return 0;
@@ -104,8 +121,14 @@ export function scaleDownOldReplicaSetsForRollingUpdate(dc: RolloutController, a
     if (r === 0) continue;
     const count = Math.min(r, totalScaleDown - total);
     const next = r - count;
-    if (next > r) throw new Error(`when scaling down old replica sets, got invalid request to scale down ${metaNamespaceKey(rs)} ${r} -> ${next}`);
-    dc.scaleReplicaSetAndRecordEvent(rs, next, d, `${available} available > minAvailable ${minAvailable} (maxUnavailable ${util.maxUnavailable(d)})`);
+    if (next > r)
+      throw new Error(`when scaling down old replica sets, got invalid request to scale down ${metaNamespaceKey(rs)} ${r} -> ${next}`);
+    dc.scaleReplicaSetAndRecordEvent(
+      rs,
+      next,
+      d,
+      `${available} available > minAvailable ${minAvailable} (maxUnavailable ${util.maxUnavailable(d)})`,
+    );
     total += count;
   }
   return total;
@@ -146,10 +169,22 @@ export function oldPodsRunning(newRS: KObject | undefined, oldRSs: KObject[], po
 
 /** getReplicaFailures: ReplicaFailure conditions of the new RS, else of any RS. */
 function getReplicaFailures(allRSs: (KObject | undefined)[], newRS: KObject | undefined): util.DeploymentCondition[] {
-  const conv = (c: { type: string; status: util.DeploymentCondition['status']; lastTransitionTime: string; reason: string; message: string }): util.DeploymentCondition => ({
-    type: c.type, status: c.status, lastUpdateTime: c.lastTransitionTime, lastTransitionTime: c.lastTransitionTime, reason: c.reason, message: c.message,
+  const conv = (c: {
+    type: string;
+    status: util.DeploymentCondition['status'];
+    lastTransitionTime: string;
+    reason: string;
+    message: string;
+  }): util.DeploymentCondition => ({
+    type: c.type,
+    status: c.status,
+    lastUpdateTime: c.lastTransitionTime,
+    lastTransitionTime: c.lastTransitionTime,
+    reason: c.reason,
+    message: c.message,
   });
-  const fromRS = (rs: KObject | undefined) => (rs?.status?.conditions ?? []).filter((c: { type: string }) => c.type === 'ReplicaFailure').map(conv);
+  const fromRS = (rs: KObject | undefined) =>
+    (rs?.status?.conditions ?? []).filter((c: { type: string }) => c.type === 'ReplicaFailure').map(conv);
   const mine = fromRS(newRS);
   if (mine.length) return mine;
   return allRSs.flatMap(fromRS);
@@ -169,7 +204,10 @@ export function syncRolloutStatus(dc: RolloutController, allRSs: (KObject | unde
   if (util.hasProgressDeadline(d) && !isCompleteDeployment) {
     const rsName = newRS ? `ReplicaSet "${newRS.metadata.name}"` : `Deployment "${d.metadata.name}"`;
     if (util.deploymentComplete(d, newStatus)) {
-      util.setDeploymentCondition(newStatus, util.newDeploymentCondition('Progressing', 'True', util.NewRSAvailableReason, `${rsName} has successfully progressed.`, now));
+      util.setDeploymentCondition(
+        newStatus,
+        util.newDeploymentCondition('Progressing', 'True', util.NewRSAvailableReason, `${rsName} has successfully progressed.`, now),
+      );
     } else if (util.deploymentProgressing(d, newStatus)) {
       const cond = util.newDeploymentCondition('Progressing', 'True', util.ReplicaSetUpdatedReason, `${rsName} is progressing.`, now);
       if (currentCond) {
@@ -178,7 +216,10 @@ export function syncRolloutStatus(dc: RolloutController, allRSs: (KObject | unde
       }
       util.setDeploymentCondition(newStatus, cond);
     } else if (util.deploymentTimedOut(d, newStatus, dc.ctx.clock.now())) {
-      util.setDeploymentCondition(newStatus, util.newDeploymentCondition('Progressing', 'False', util.TimedOutReason, `${rsName} has timed out progressing.`, now));
+      util.setDeploymentCondition(
+        newStatus,
+        util.newDeploymentCondition('Progressing', 'False', util.TimedOutReason, `${rsName} has timed out progressing.`, now),
+      );
     }
   }
   const failures = getReplicaFailures(allRSs, newRS);

@@ -39,7 +39,14 @@ export const MinimumReplicasUnavailable = 'MinimumReplicasUnavailable';
 /** sync.go maxRevHistoryLengthInChars. */
 export const maxRevHistoryLengthInChars = 2000;
 
-const annotationsToSkip = new Set([LastAppliedConfigAnnotation, RevisionAnnotation, RevisionHistoryAnnotation, DesiredReplicasAnnotation, MaxReplicasAnnotation, DeprecatedRollbackTo]);
+const annotationsToSkip = new Set([
+  LastAppliedConfigAnnotation,
+  RevisionAnnotation,
+  RevisionHistoryAnnotation,
+  DesiredReplicasAnnotation,
+  MaxReplicasAnnotation,
+  DeprecatedRollbackTo,
+]);
 
 // ---- hashing ---------------------------------------------------------------------------------
 
@@ -48,10 +55,11 @@ export function canonicalJSON(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : canonicalJSON(x))).join(',')}]`;
   const o = v as Record<string, unknown>;
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  const keys = Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJSON(o[k])}`).join(',')}}`;
 }
-
 
 /** hash/fnv New32a over `bytes`, continuing from `h`. */
 export function fnv32a(bytes: Iterable<number>, h = 0x811c9dc5): number {
@@ -118,7 +126,11 @@ function rollingParams(d: KObject): { maxSurge: number | string; maxUnavailable:
  * ResolveFenceposts: surge rounds up, unavailable rounds down; when both resolve to 0,
  * unavailable becomes 1.
  */
-export function resolveFenceposts(maxSurge: number | string | undefined, maxUnavailable: number | string | undefined, desired: number): [number, number] {
+export function resolveFenceposts(
+  maxSurge: number | string | undefined,
+  maxUnavailable: number | string | undefined,
+  desired: number,
+): [number, number] {
   const surge = getScaledValueFromIntOrPercent(maxSurge ?? 0, desired, true);
   let unavailable = getScaledValueFromIntOrPercent(maxUnavailable ?? 0, desired, false);
   if (surge === 0 && unavailable === 0) unavailable = 1;
@@ -380,7 +392,13 @@ export interface DeploymentStatus {
 }
 
 /** NewDeploymentCondition stamped with `now` (RFC 3339). */
-export function newDeploymentCondition(type: string, status: DeploymentCondition['status'], reason: string, message: string, now: string): DeploymentCondition {
+export function newDeploymentCondition(
+  type: string,
+  status: DeploymentCondition['status'],
+  reason: string,
+  message: string,
+  now: string,
+): DeploymentCondition {
   return { type, status, lastUpdateTime: now, lastTransitionTime: now, reason, message };
 }
 
@@ -411,7 +429,15 @@ export function removeDeploymentCondition(s: DeploymentStatus, type: string): vo
 export function normalizeDeploymentStatus(s: DeploymentStatus | undefined): DeploymentStatus {
   const out: DeploymentStatus = {};
   if (!s) return out;
-  for (const k of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const) if (s[k]) out[k] = s[k];
+  for (const k of [
+    'observedGeneration',
+    'replicas',
+    'updatedReplicas',
+    'readyReplicas',
+    'availableReplicas',
+    'unavailableReplicas',
+  ] as const)
+    if (s[k]) out[k] = s[k];
   if (s.conditions && s.conditions.length) out.conditions = s.conditions;
   if (s.collisionCount !== undefined && s.collisionCount !== null) out.collisionCount = s.collisionCount;
   return out;
@@ -432,7 +458,12 @@ export function hasRevisionHistoryLimit(d: KObject): boolean {
 /** DeploymentComplete: every replica updated and available, and the generation observed. */
 export function deploymentComplete(d: KObject, s: DeploymentStatus): boolean {
   const r = specReplicas(d);
-  return (s.updatedReplicas ?? 0) === r && (s.replicas ?? 0) === r && (s.availableReplicas ?? 0) === r && (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) === r &&
+    (s.replicas ?? 0) === r &&
+    (s.availableReplicas ?? 0) === r &&
+    (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 0)
+  );
 }
 
 /** DeploymentProgressing: more updated/ready/available replicas, or fewer old ones, than before. */
@@ -440,7 +471,12 @@ export function deploymentProgressing(d: KObject, s: DeploymentStatus): boolean 
   const o = normalizeDeploymentStatus(d.status);
   const oldOld = (o.replicas ?? 0) - (o.updatedReplicas ?? 0);
   const newOld = (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
-  return (s.updatedReplicas ?? 0) > (o.updatedReplicas ?? 0) || newOld < oldOld || (s.readyReplicas ?? 0) > (o.readyReplicas ?? 0) || (s.availableReplicas ?? 0) > (o.availableReplicas ?? 0);
+  return (
+    (s.updatedReplicas ?? 0) > (o.updatedReplicas ?? 0) ||
+    newOld < oldOld ||
+    (s.readyReplicas ?? 0) > (o.readyReplicas ?? 0) ||
+    (s.availableReplicas ?? 0) > (o.availableReplicas ?? 0)
+  );
 }
 
 /** DeploymentTimedOut: the Progressing condition was last updated more than the deadline ago. */
@@ -458,7 +494,12 @@ export function deploymentTimedOut(d: KObject, s: DeploymentStatus, nowMs: numbe
  * and the Available condition ("Deployment has minimum availability." /
  * "Deployment does not have minimum availability.").
  */
-export function calculateDeploymentStatus(allRSs: (KObject | undefined)[], newRS: KObject | undefined, d: KObject, now: string): DeploymentStatus {
+export function calculateDeploymentStatus(
+  allRSs: (KObject | undefined)[],
+  newRS: KObject | undefined,
+  d: KObject,
+  now: string,
+): DeploymentStatus {
   const available = getAvailableReplicaCount(allRSs);
   const total = getReplicaCount(allRSs);
   const unavailable = Math.max(0, total - available);
@@ -473,9 +514,15 @@ export function calculateDeploymentStatus(allRSs: (KObject | undefined)[], newRS
     conditions: deepCopy(d.status?.conditions ?? []),
   };
   if (available >= specReplicas(d) - maxUnavailable(d)) {
-    setDeploymentCondition(status, newDeploymentCondition('Available', 'True', MinimumReplicasAvailable, 'Deployment has minimum availability.', now));
+    setDeploymentCondition(
+      status,
+      newDeploymentCondition('Available', 'True', MinimumReplicasAvailable, 'Deployment has minimum availability.', now),
+    );
   } else {
-    setDeploymentCondition(status, newDeploymentCondition('Available', 'False', MinimumReplicasUnavailable, 'Deployment does not have minimum availability.', now));
+    setDeploymentCondition(
+      status,
+      newDeploymentCondition('Available', 'False', MinimumReplicasUnavailable, 'Deployment does not have minimum availability.', now),
+    );
   }
   return normalizeDeploymentStatus(status);
 }

@@ -14,7 +14,11 @@ function setup(): { fx: Fixture; dc: DeploymentController } {
 }
 
 const deployments = (fx: Fixture) => fx.kubectl.resource('apps', 'deployments');
-const scalingEvents = (fx: Fixture, name = 'web') => fx.events(name).filter((e) => e.startsWith('ScalingReplicaSet: ')).map((e) => e.slice('ScalingReplicaSet: '.length));
+const scalingEvents = (fx: Fixture, name = 'web') =>
+  fx
+    .events(name)
+    .filter((e) => e.startsWith('ScalingReplicaSet: '))
+    .map((e) => e.slice('ScalingReplicaSet: '.length));
 
 function edit(fx: Fixture, name: string, f: (d: KObject) => void): void {
   const d = deepCopy(fx.get('deployments.apps', name)!);
@@ -46,7 +50,8 @@ describe('deployment utils', () => {
     { name: 'both resolve to zero → unavailable 1', surge: '0%', unavailable: '10%', desired: 3, want: [0, 1] },
     { name: 'absolute values', surge: 2, unavailable: 1, desired: 5, want: [2, 1] },
   ];
-  for (const c of fenceposts) it(`ResolveFenceposts: ${c.name}`, () => expect(resolveFenceposts(c.surge, c.unavailable, c.desired)).toEqual(c.want));
+  for (const c of fenceposts)
+    it(`ResolveFenceposts: ${c.name}`, () => expect(resolveFenceposts(c.surge, c.unavailable, c.desired)).toEqual(c.want));
 });
 
 describe('DeploymentController', () => {
@@ -68,7 +73,9 @@ describe('DeploymentController', () => {
       'deployment.kubernetes.io/max-replicas': '4',
       'deployment.kubernetes.io/revision': '1',
     });
-    expect(rs.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(rs.metadata.ownerReferences).toEqual([
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata.uid, controller: true, blockOwnerDeletion: true },
+    ]);
     expect(d.metadata.annotations).toEqual({ 'deployment.kubernetes.io/revision': '1' });
     expect(fx.events('web')).toEqual([`ScalingReplicaSet: Scaled up replica set web-${hash} from 0 to 3`]);
     const pods = fx.list('pods');
@@ -97,14 +104,28 @@ describe('DeploymentController', () => {
     {
       name: 'RollingUpdate 25%/25% (surge 1, unavailable 0)',
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
-      events: ['up NEW from 0 to 1', 'down OLD from 3 to 2', 'up NEW from 1 to 2', 'down OLD from 2 to 1', 'up NEW from 2 to 3', 'down OLD from 1 to 0'],
+      events: [
+        'up NEW from 0 to 1',
+        'down OLD from 3 to 2',
+        'up NEW from 1 to 2',
+        'down OLD from 2 to 1',
+        'up NEW from 2 to 3',
+        'down OLD from 1 to 0',
+      ],
       maxPods: 4,
       minAvailable: 3,
     },
     {
       name: 'RollingUpdate maxSurge 0, maxUnavailable 1',
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
-      events: ['down OLD from 3 to 2', 'up NEW from 0 to 1', 'down OLD from 2 to 1', 'up NEW from 1 to 2', 'down OLD from 1 to 0', 'up NEW from 2 to 3'],
+      events: [
+        'down OLD from 3 to 2',
+        'up NEW from 0 to 1',
+        'down OLD from 2 to 1',
+        'up NEW from 1 to 2',
+        'down OLD from 1 to 0',
+        'up NEW from 2 to 3',
+      ],
       maxPods: 3,
       minAvailable: 2,
     },
@@ -146,7 +167,10 @@ describe('DeploymentController', () => {
       const d = fx.get('deployments.apps', 'web')!;
       expect(d.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('2');
       expect(d.status).toMatchObject({ observedGeneration: 2, replicas: 3, updatedReplicas: 3, availableReplicas: 3 });
-      expect(d.status.conditions.find((x: { type: string }) => x.type === 'Progressing')).toMatchObject({ reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${newRS}" has successfully progressed.` });
+      expect(d.status.conditions.find((x: { type: string }) => x.type === 'Progressing')).toMatchObject({
+        reason: 'NewReplicaSetAvailable',
+        message: `ReplicaSet "${newRS}" has successfully progressed.`,
+      });
     });
   }
 
@@ -177,7 +201,11 @@ describe('DeploymentController', () => {
     edit(fx, 'web', (d) => (d.spec.template.spec.containers[0].image = 'nginx:1.16.1'));
     fx.settle();
     expect(fx.list('replicasets.apps')).toHaveLength(1);
-    expect(fx.get('deployments.apps', 'web')!.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({ status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' });
+    expect(fx.get('deployments.apps', 'web')!.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({
+      status: 'Unknown',
+      reason: 'DeploymentPaused',
+      message: 'Deployment is paused',
+    });
     edit(fx, 'web', (d) => (d.spec.paused = false));
     fx.settle();
     expect(fx.list('replicasets.apps')).toHaveLength(2);
@@ -194,8 +222,13 @@ describe('DeploymentController', () => {
       edit(fx, 'web', (d) => (d.spec.template.spec.containers[0].image = `nginx:${tag}`));
       fx.settle();
     }
-    const rss = fx.list('replicasets.apps').map((r) => [r.spec.template.spec.containers[0].image, r.metadata.annotations?.['deployment.kubernetes.io/revision']]);
-    expect(rss.sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([['nginx:1.16', '3'], ['nginx:1.17', '4']]);
+    const rss = fx
+      .list('replicasets.apps')
+      .map((r) => [r.spec.template.spec.containers[0].image, r.metadata.annotations?.['deployment.kubernetes.io/revision']]);
+    expect(rss.sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+      ['nginx:1.16', '3'],
+      ['nginx:1.17', '4'],
+    ]);
   });
 
   it('progressDeadlineSeconds is a known deadline and times the rollout out', () => {
@@ -208,8 +241,16 @@ describe('DeploymentController', () => {
     fx.clock.advance(602_000);
     const rs = fx.list('replicasets.apps')[0].metadata.name;
     const d = fx.get('deployments.apps', 'web')!;
-    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${rs}" has timed out progressing.` });
-    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
+    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message: `ReplicaSet "${rs}" has timed out progressing.`,
+    });
+    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Available')).toMatchObject({
+      status: 'False',
+      reason: 'MinimumReplicasUnavailable',
+      message: 'Deployment does not have minimum availability.',
+    });
     expect(fx.clock.deadlines().filter((x) => x.object === 'Deployment/default/web')).toEqual([]);
   });
 });

@@ -29,7 +29,16 @@ import { RateLimitingQueue } from '../client/workqueue';
 import type { TimerHandle } from '../sim/clock';
 import { fromLabelSelector, matches } from '../api/labels';
 import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, type KObject, type OwnerReference } from '../api/types';
-import { filterActiveReplicaSets, isAlreadyExists, isNotFound, errorMessage, recordDecision, specReplicas, bySizeNewer, bySizeOlder } from './controller-utils';
+import {
+  filterActiveReplicaSets,
+  isAlreadyExists,
+  isNotFound,
+  errorMessage,
+  recordDecision,
+  specReplicas,
+  bySizeNewer,
+  bySizeOlder,
+} from './controller-utils';
 import { claimObjects, recheckDeletionTimestamp } from './controller-ref-manager';
 import * as util from './deployment-utils';
 import { rolloutRecreate, rolloutRolling, type RolloutController } from './deployment-rollout';
@@ -55,7 +64,10 @@ export class DeploymentController implements RolloutController {
   private reconcileId = 0;
 
   /** Wires informer handlers (Deployments, ReplicaSets, Pods) on the shared factory. */
-  constructor(readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(DeploymentControllerName));
     this.dClient = client.resource('apps', 'deployments');
     this.rsClient = client.resource('apps', 'replicasets');
@@ -66,10 +78,22 @@ export class DeploymentController implements RolloutController {
     ensurePodControllerUIDIndex(this.podInformer);
     this.syncHandler = (key) => this.syncDeployment(key);
     // workqueue.DefaultTypedControllerRateLimiter: per-item 5 ms · 2^n, overall 10 qps with a burst of 100
-    this.queue = new RateLimitingQueue('deployment', ctx.clock, ctx.relay, (key) => this.syncHandler(key), { bucket: { qps: 10, burst: 100 } });
+    this.queue = new RateLimitingQueue('deployment', ctx.clock, ctx.relay, (key) => this.syncHandler(key), {
+      bucket: { qps: 10, burst: 100 },
+    });
     const participant = DeploymentControllerName;
-    this.dInformer.addEventHandler({ participant, onAdd: (d) => this.enqueue(d), onUpdate: (_o, d) => this.enqueue(d), onDelete: (d) => this.enqueue(d) });
-    this.rsInformer.addEventHandler({ participant, onAdd: (rs) => this.addReplicaSet(rs), onUpdate: (o, n) => this.updateReplicaSet(o, n), onDelete: (rs) => this.deleteReplicaSet(rs) });
+    this.dInformer.addEventHandler({
+      participant,
+      onAdd: (d) => this.enqueue(d),
+      onUpdate: (_o, d) => this.enqueue(d),
+      onDelete: (d) => this.enqueue(d),
+    });
+    this.rsInformer.addEventHandler({
+      participant,
+      onAdd: (rs) => this.addReplicaSet(rs),
+      onUpdate: (o, n) => this.updateReplicaSet(o, n),
+      onDelete: (rs) => this.deleteReplicaSet(rs),
+    });
     this.podInformer.addEventHandler({ participant, filter: (p) => !!getControllerOf(p), onDelete: (p) => this.deletePod(p) });
   }
 
@@ -248,7 +272,14 @@ export class DeploymentController implements RolloutController {
    * default `summary`) and runs `fn` with it as the cause.
    */
   decide<T>(d: KObject, summary: string, fn: () => T, note?: string): T {
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'deployments', namespace: d.metadata.namespace, name: d.metadata.name }, summary, this.reconcileId, note);
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'deployments', namespace: d.metadata.namespace, name: d.metadata.name },
+      summary,
+      this.reconcileId,
+      note,
+    );
     return this.ctx.relay.withCause(seq, fn);
   }
 
@@ -275,9 +306,15 @@ export class DeploymentController implements RolloutController {
     const pausedCondExists = cond?.reason === util.PausedDeployReason;
     const now = this.ctx.clock.nowRFC3339();
     if (d.spec?.paused && !pausedCondExists) {
-      util.setDeploymentCondition(status, util.newDeploymentCondition('Progressing', 'Unknown', util.PausedDeployReason, 'Deployment is paused', now));
+      util.setDeploymentCondition(
+        status,
+        util.newDeploymentCondition('Progressing', 'Unknown', util.PausedDeployReason, 'Deployment is paused', now),
+      );
     } else if (!d.spec?.paused && pausedCondExists) {
-      util.setDeploymentCondition(status, util.newDeploymentCondition('Progressing', 'Unknown', util.ResumedDeployReason, 'Deployment is resumed', now));
+      util.setDeploymentCondition(
+        status,
+        util.newDeploymentCondition('Progressing', 'Unknown', util.ResumedDeployReason, 'Deployment is resumed', now),
+      );
     } else return;
     d.status = status;
     // as upstream, the result is dropped: a later status write of this sync may conflict
@@ -307,12 +344,17 @@ export class DeploymentController implements RolloutController {
       if (annotationsUpdated || minReadyNeedsUpdate) {
         rsCopy.spec.minReadySeconds = d.spec?.minReadySeconds ?? 0;
         if (!rsCopy.spec.minReadySeconds) delete rsCopy.spec.minReadySeconds;
-        return this.rsClient.update(rsCopy, { summary: `update ReplicaSet ${metaNamespaceKey(rsCopy)} annotations (revision ${rsCopy.metadata.annotations?.[util.RevisionAnnotation]})` });
+        return this.rsClient.update(rsCopy, {
+          summary: `update ReplicaSet ${metaNamespaceKey(rsCopy)} annotations (revision ${rsCopy.metadata.annotations?.[util.RevisionAnnotation]})`,
+        });
       }
       let needsUpdate = util.setDeploymentRevision(d, rsCopy.metadata.annotations?.[util.RevisionAnnotation] ?? '');
       const status = util.normalizeDeploymentStatus(d.status);
       if (util.hasProgressDeadline(d) && !util.getDeploymentCondition(status, 'Progressing')) {
-        util.setDeploymentCondition(status, util.newDeploymentCondition('Progressing', 'True', util.FoundNewRSReason, `Found new replica set "${rsCopy.metadata.name}"`, now));
+        util.setDeploymentCondition(
+          status,
+          util.newDeploymentCondition('Progressing', 'True', util.FoundNewRSReason, `Found new replica set "${rsCopy.metadata.name}"`, now),
+        );
         d.status = status;
         needsUpdate = true;
       }
@@ -330,7 +372,12 @@ export class DeploymentController implements RolloutController {
     const newRS: KObject = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
-      metadata: { name: `${d.metadata.name}-${hash}`, namespace: d.metadata.namespace, labels: { ...template.metadata.labels }, ownerReferences: [newControllerRef(d)] },
+      metadata: {
+        name: `${d.metadata.name}-${hash}`,
+        namespace: d.metadata.namespace,
+        labels: { ...template.metadata.labels },
+        ownerReferences: [newControllerRef(d)],
+      },
       spec: { replicas: 0, ...(d.spec.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}), selector, template },
     };
     const newReplicasCount = util.newRSNewReplicas(d, [...oldRSs, newRS], newRS);
@@ -387,7 +434,16 @@ export class DeploymentController implements RolloutController {
     let needsUpdate = util.setDeploymentRevision(d, newRevision);
     if (!alreadyExists && util.hasProgressDeadline(d)) {
       const status = util.normalizeDeploymentStatus(d.status);
-      util.setDeploymentCondition(status, util.newDeploymentCondition('Progressing', 'True', util.NewReplicaSetReason, `Created new replica set "${created.metadata.name}"`, now));
+      util.setDeploymentCondition(
+        status,
+        util.newDeploymentCondition(
+          'Progressing',
+          'True',
+          util.NewReplicaSetReason,
+          `Created new replica set "${created.metadata.name}"`,
+          now,
+        ),
+      );
       d.status = status;
       needsUpdate = true;
     }
@@ -411,7 +467,8 @@ export class DeploymentController implements RolloutController {
       return;
     }
     if (util.isSaturated(d, newRS)) {
-      for (const old of filterActiveReplicaSets(oldRSs)) this.scaleReplicaSetAndRecordEvent(old, 0, d, `new ReplicaSet ${newRS!.metadata.name} is saturated`);
+      for (const old of filterActiveReplicaSets(oldRSs))
+        this.scaleReplicaSetAndRecordEvent(old, 0, d, `new ReplicaSet ${newRS!.metadata.name} is saturated`);
       return;
     }
     if (!util.isRollingUpdate(d)) return;
@@ -438,7 +495,13 @@ export class DeploymentController implements RolloutController {
     }
     allRSs.forEach((rs, i) => {
       if (i === 0 && toAdd !== 0) sizes.set(rs.metadata.name, Math.max(0, sizes.get(rs.metadata.name)! + toAdd - added));
-      this.scaleReplicaSet(rs, sizes.get(rs.metadata.name)!, d, op, `proportional scaling: ${allRSsReplicas} → ${allowedSize} replicas across ReplicaSets`);
+      this.scaleReplicaSet(
+        rs,
+        sizes.get(rs.metadata.name)!,
+        d,
+        op,
+        `proportional scaling: ${allRSsReplicas} → ${allowedSize} replicas across ReplicaSets`,
+      );
     });
   }
 
@@ -462,10 +525,19 @@ export class DeploymentController implements RolloutController {
     const rsCopy = deepCopy(rs);
     rsCopy.spec.replicas = newScale;
     util.setReplicasAnnotations(rsCopy, dReplicas, maxReplicas);
-    const write = () => this.rsClient.update(rsCopy, { summary: `update ReplicaSet ${metaNamespaceKey(rs)} spec.replicas ${oldScale} → ${newScale}` });
+    const write = () =>
+      this.rsClient.update(rsCopy, { summary: `update ReplicaSet ${metaNamespaceKey(rs)} spec.replicas ${oldScale} → ${newScale}` });
     const note = `scale ${op} ReplicaSet ${rs.metadata.name} ${oldScale} → ${newScale} (maxSurge ${util.maxSurge(d)}, maxUnavailable ${util.maxUnavailable(d)})`;
-    const updated = sizeNeedsUpdate ? this.decide(d, `scale ${op} ReplicaSet ${rs.metadata.name} from ${oldScale} to ${newScale} (${why})`, write, note) : write();
-    if (sizeNeedsUpdate) this.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${op} replica set ${updated.metadata.name} from ${oldScale} to ${newScale}`);
+    const updated = sizeNeedsUpdate
+      ? this.decide(d, `scale ${op} ReplicaSet ${rs.metadata.name} from ${oldScale} to ${newScale} (${why})`, write, note)
+      : write();
+    if (sizeNeedsUpdate)
+      this.recorder.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${op} replica set ${updated.metadata.name} from ${oldScale} to ${newScale}`,
+      );
     return [sizeNeedsUpdate, updated];
   }
 
@@ -479,9 +551,17 @@ export class DeploymentController implements RolloutController {
     cleanable.sort(util.byRevision);
     for (let i = 0; i < diff; i++) {
       const rs = cleanable[i];
-      if ((rs.status?.replicas ?? 0) !== 0 || specReplicas(rs) !== 0 || (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0) || rs.metadata.deletionTimestamp) continue;
+      if (
+        (rs.status?.replicas ?? 0) !== 0 ||
+        specReplicas(rs) !== 0 ||
+        (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0) ||
+        rs.metadata.deletionTimestamp
+      )
+        continue;
       try {
-        this.decide(d, `revisionHistoryLimit ${limit}: ${cleanable.length} old ReplicaSets → delete ReplicaSet ${rs.metadata.name}`, () => this.rsClient.delete(rs.metadata.namespace ?? '', rs.metadata.name));
+        this.decide(d, `revisionHistoryLimit ${limit}: ${cleanable.length} old ReplicaSets → delete ReplicaSet ${rs.metadata.name}`, () =>
+          this.rsClient.delete(rs.metadata.namespace ?? '', rs.metadata.name),
+        );
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -515,10 +595,14 @@ export class DeploymentController implements RolloutController {
     this.ctx.clock.cancel(this.progressTimers.get(key));
     this.progressTimers.delete(key);
     if (afterMs === null) return;
-    const h = this.ctx.clock.setTimer(afterMs, () => {
-      this.progressTimers.delete(key);
-      this.queue.add(key);
-    }, { deadline: true, label: `${key}: progressDeadlineSeconds check`, object: `Deployment/${key}` });
+    const h = this.ctx.clock.setTimer(
+      afterMs,
+      () => {
+        this.progressTimers.delete(key);
+        this.queue.add(key);
+      },
+      { deadline: true, label: `${key}: progressDeadlineSeconds check`, object: `Deployment/${key}` },
+    );
     this.progressTimers.set(key, h);
   }
 }

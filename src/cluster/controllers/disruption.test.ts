@@ -53,7 +53,9 @@ describe('DisruptionController status', () => {
     expect(numbers(s)).toEqual(want);
     expect(s.observedGeneration).toBe(1);
     expect(s.disruptedPods).toBeUndefined();
-    expect(s.conditions).toEqual([{ type: 'DisruptionAllowed', status: condStatus, observedGeneration: 1, lastTransitionTime: expect.any(String), reason, message: '' }]);
+    expect(s.conditions).toEqual([
+      { type: 'DisruptionAllowed', status: condStatus, observedGeneration: 1, lastTransitionTime: expect.any(String), reason, message: '' },
+    ]);
   });
 
   it('records a decision naming the numbers', () => {
@@ -76,7 +78,9 @@ describe('DisruptionController status', () => {
     c.killNode(victim.spec.nodeName);
     // node-monitor-grace-period 40 s, then MarkPodsNotReady; taint eviction only after 300 s
     c.advance(60_000);
-    expect(c.get('pods', 'default', victim.metadata.name)!.status.conditions.find((x: { type: string }) => x.type === 'Ready').status).toBe('False');
+    expect(c.get('pods', 'default', victim.metadata.name)!.status.conditions.find((x: { type: string }) => x.type === 'Ready').status).toBe(
+      'False',
+    );
     expect(numbers(status(c))).toEqual([2, 2, 3, 0]);
     expect(status(c).conditions[0]).toMatchObject({ status: 'False', reason: 'InsufficientPods' });
   });
@@ -86,7 +90,12 @@ describe('DisruptionController status', () => {
     c.apply(pdb('maxUnavailable: 1'));
     c.settle(600_000);
     expect(numbers(status(c))).toEqual([0, 0, 0, 0]);
-    expect(c.events().filter((e) => e.involvedObject.name === 'web-pdb').map((e) => `${e.reason}: ${e.message} (${e.source.component})`)).toEqual(['NoPods: No matching pods found (controllermanager)']);
+    expect(
+      c
+        .events()
+        .filter((e) => e.involvedObject.name === 'web-pdb')
+        .map((e) => `${e.reason}: ${e.message} (${e.source.component})`),
+    ).toEqual(['NoPods: No matching pods found (controllermanager)']);
   });
 
   it('maxUnavailable on DaemonSet Pods fails safe: SyncFailed, as upstream', () => {
@@ -105,7 +114,15 @@ spec:
     c.settle(600_000);
     const s = status(c);
     expect(s.disruptionsAllowed).toBe(0);
-    expect(s.conditions).toEqual([{ type: 'DisruptionAllowed', status: 'False', lastTransitionTime: expect.any(String), reason: 'SyncFailed', message: 'daemonsets.apps does not implement the scale subresource' }]);
+    expect(s.conditions).toEqual([
+      {
+        type: 'DisruptionAllowed',
+        status: 'False',
+        lastTransitionTime: expect.any(String),
+        reason: 'SyncFailed',
+        message: 'daemonsets.apps does not implement the scale subresource',
+      },
+    ]);
   });
 });
 
@@ -130,7 +147,9 @@ describe('eviction with the budget status (checkAndDecrement)', () => {
     expect(s.disruptionsAllowed).toBe(0);
     expect(s.disruptedPods).toEqual({ [a]: t });
     expect(s.conditions[0]).toMatchObject({ status: 'False', reason: 'InsufficientPods' });
-    expect(evict(c, b)).toBe("429 Cannot evict pod as it would violate the pod's disruption budget. | The disruption budget web-pdb needs 2 healthy pods and has 3 currently");
+    expect(evict(c, b)).toBe(
+      "429 Cannot evict pod as it would violate the pod's disruption budget. | The disruption budget web-pdb needs 2 healthy pods and has 3 currently",
+    );
     c.settle(600_000);
     // the replacement is Ready and the evicted Pod gone: disruptedPods emptied, 1 allowed again
     expect(numbers(status(c))).toEqual([3, 2, 3, 1]);
@@ -142,14 +161,18 @@ describe('eviction with the budget status (checkAndDecrement)', () => {
     c.controllerManager.pause();
     c.apply(pdb('minAvailable: 1'));
     const name = c.list('pods', 'default')[0].metadata.name;
-    expect(evict(c, name)).toBe("429 Cannot evict pod as it would violate the pod's disruption budget. | The disruption budget web-pdb is still being processed by the server.");
+    expect(evict(c, name)).toBe(
+      "429 Cannot evict pod as it would violate the pod's disruption budget. | The disruption budget web-pdb is still being processed by the server.",
+    );
   });
 });
 
 describe('kubectl get/describe pdb', () => {
   it('prints the controller-kept status', () => {
     const c = cluster(2, 'minAvailable: 1');
-    expect(c.kubectl('get pdb').output).toMatch(/^NAME      MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE\nweb-pdb   1               N\/A               1                     \d+s\n$/);
+    expect(c.kubectl('get pdb').output).toMatch(
+      /^NAME      MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE\nweb-pdb   1               N\/A               1                     \d+s\n$/,
+    );
     expect(c.kubectl('describe pdb web-pdb').output).toBe(
       'Name:           web-pdb\nNamespace:      default\nMin available:  1\nSelector:       app=web\nStatus:\n    Allowed disruptions:  1\n    Current:              2\n    Desired:              1\n    Total:                2\nEvents:                   <none>\n',
     );

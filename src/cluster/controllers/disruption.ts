@@ -33,7 +33,13 @@ import { RateLimitingQueue } from '../client/workqueue';
 import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, splitKey, type KObject, type OwnerReference } from '../api/types';
 import { fromLabelSelector, matches } from '../api/labels';
 import { groupResource } from '../api/resources';
-import { conditionsAreUpToDate, DisruptionAllowedCondition, setStatusCondition, SyncFailedReason, updateDisruptionAllowedCondition } from '../api/poddisruptionbudget';
+import {
+  conditionsAreUpToDate,
+  DisruptionAllowedCondition,
+  setStatusCondition,
+  SyncFailedReason,
+  updateDisruptionAllowedCondition,
+} from '../api/poddisruptionbudget';
 import { errorMessage, isConflict, isNotFound, isPodReady, recordDecision } from './controller-utils';
 
 /** Relay participant (and service account) of this controller. */
@@ -77,7 +83,10 @@ export class DisruptionController {
   private readonly statefulSets: SharedInformer;
 
   /** Wires the Pod and PodDisruptionBudget handlers; listers for the four workload kinds. */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client(users.controller(DisruptionControllerName));
     this.recorder = ctx.recorder(this.client, DisruptionEventSource);
     this.pdbs = informers.informerFor('policy', 'poddisruptionbudgets');
@@ -89,15 +98,29 @@ export class DisruptionController {
     this.queue = new RateLimitingQueue('disruption', ctx.clock, ctx.relay, (key) => this.sync(key));
     this.staleQueue = new RateLimitingQueue('stale_pod_disruption', ctx.clock, ctx.relay, (key) => this.syncStalePodDisruption(key));
     const enqueue = (pdb: KObject) => this.queue.add(metaNamespaceKey(pdb));
-    this.pdbs.addEventHandler({ participant: DisruptionControllerName, onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
+    this.pdbs.addEventHandler({
+      participant: DisruptionControllerName,
+      onAdd: enqueue,
+      onUpdate: (_o, n) => enqueue(n),
+      onDelete: enqueue,
+    });
     const onPod = (pod: KObject, stale: boolean) => {
       const pdb = this.getPdbForPod(pod);
       if (pdb) enqueue(pdb);
       if (!stale) return;
       const wait = this.staleWait(pod);
-      if (wait !== undefined) this.staleQueue.addAfter(metaNamespaceKey(pod), wait, { label: `Pod ${metaNamespaceKey(pod)}: stale DisruptionTarget condition`, object: `Pod/${metaNamespaceKey(pod)}` });
+      if (wait !== undefined)
+        this.staleQueue.addAfter(metaNamespaceKey(pod), wait, {
+          label: `Pod ${metaNamespaceKey(pod)}: stale DisruptionTarget condition`,
+          object: `Pod/${metaNamespaceKey(pod)}`,
+        });
     };
-    this.pods.addEventHandler({ participant: DisruptionControllerName, onAdd: (p) => onPod(p, true), onUpdate: (_o, p) => onPod(p, true), onDelete: (p) => onPod(p, false) });
+    this.pods.addEventHandler({
+      participant: DisruptionControllerName,
+      onAdd: (p) => onPod(p, true),
+      onUpdate: (_o, p) => onPod(p, true),
+      onDelete: (p) => onPod(p, false),
+    });
   }
 
   pause(): void {
@@ -118,7 +141,12 @@ export class DisruptionController {
   private getPdbForPod(pod: KObject): KObject | undefined {
     const pdbs = this.pdbs.list(pod.metadata.namespace).filter((b) => selects(b, pod));
     if (pdbs.length > 1) {
-      this.recorder.event(pod, 'Warning', 'MultiplePodDisruptionBudgets', `Pod "${pod.metadata.namespace}"/"${pod.metadata.name}" matches multiple PodDisruptionBudgets.  Chose "${pdbs[0].metadata.name}" arbitrarily.`);
+      this.recorder.event(
+        pod,
+        'Warning',
+        'MultiplePodDisruptionBudgets',
+        `Pod "${pod.metadata.namespace}"/"${pod.metadata.name}" matches multiple PodDisruptionBudgets.  Chose "${pdbs[0].metadata.name}" arbitrarily.`,
+      );
     }
     return pdbs[0];
   }
@@ -142,7 +170,12 @@ export class DisruptionController {
     try {
       expected = this.getExpectedPodCount(pdb, pods);
     } catch (err) {
-      this.recorder.event(pdb, 'Warning', 'CalculateExpectedPodCountFailed', `Failed to calculate the number of expected pods: ${errorMessage(err)}`);
+      this.recorder.event(
+        pdb,
+        'Warning',
+        'CalculateExpectedPodCountFailed',
+        `Failed to calculate the number of expected pods: ${errorMessage(err)}`,
+      );
       throw err;
     }
     if (expected.unmanaged.length > 0) {
@@ -252,7 +285,12 @@ export class DisruptionController {
       const expectedDeletion = Date.parse(t) + DeletionTimeoutMs;
       if (expectedDeletion < now) {
         // upstream formats the message with the namespace twice
-        this.recorder.event(pod, 'Warning', 'NotDeleted', `Pod was expected by PDB ${pdb.metadata.namespace}/${pdb.metadata.namespace} to be deleted but it wasn't`);
+        this.recorder.event(
+          pod,
+          'Warning',
+          'NotDeleted',
+          `Pod was expected by PDB ${pdb.metadata.namespace}/${pdb.metadata.namespace} to be deleted but it wasn't`,
+        );
       } else {
         if (recheckAt === undefined || expectedDeletion < recheckAt) recheckAt = expectedDeletion;
         disruptedPods[pod.metadata.name] = t;
@@ -262,7 +300,13 @@ export class DisruptionController {
   }
 
   /** updatePdbStatus: writes the status when any number, disruptedPods, observedGeneration or the condition changed. */
-  private updatePdbStatus(pdb: KObject, currentHealthy: number, desiredHealthy: number, expectedCount: number, disruptedPods: Record<string, string>): void {
+  private updatePdbStatus(
+    pdb: KObject,
+    currentHealthy: number,
+    desiredHealthy: number,
+    expectedCount: number,
+    disruptedPods: Record<string, string>,
+  ): void {
     let disruptionsAllowed = currentHealthy - desiredHealthy;
     if (expectedCount <= 0 || disruptionsAllowed <= 0) disruptionsAllowed = 0;
     const st = pdb.status ?? {};
@@ -281,7 +325,13 @@ export class DisruptionController {
     const next = deepCopy(pdb);
     next.status = { observedGeneration: generation } as KObject['status'];
     if (Object.keys(disruptedPods).length) next.status.disruptedPods = disruptedPods;
-    Object.assign(next.status, { disruptionsAllowed, currentHealthy, desiredHealthy, expectedPods: expectedCount, conditions: st.conditions ?? [] });
+    Object.assign(next.status, {
+      disruptionsAllowed,
+      currentHealthy,
+      desiredHealthy,
+      expectedPods: expectedCount,
+      conditions: st.conditions ?? [],
+    });
     updateDisruptionAllowedCondition(next, this.ctx.clock.nowRFC3339());
     const key = metaNamespaceKey(pdb);
     const summary = `PDB ${key}: ${currentHealthy} healthy of ${expectedCount} expected, desired ${desiredHealthy} → ${disruptionsAllowed} disruption${disruptionsAllowed === 1 ? '' : 's'} allowed`;
@@ -295,7 +345,13 @@ export class DisruptionController {
     st.disruptionsAllowed = 0;
     st.conditions = setStatusCondition(
       st.conditions ?? [],
-      { type: DisruptionAllowedCondition, status: 'False', reason: SyncFailedReason, message: errorMessage(err), observedGeneration: st.observedGeneration },
+      {
+        type: DisruptionAllowedCondition,
+        status: 'False',
+        reason: SyncFailedReason,
+        message: errorMessage(err),
+        observedGeneration: st.observedGeneration,
+      },
       this.ctx.clock.nowRFC3339(),
     );
     this.write(next, `PDB ${metaNamespaceKey(pdb)}: sync failed (${errorMessage(err)}) → 0 disruptions allowed`, 'sync failed');
@@ -304,9 +360,18 @@ export class DisruptionController {
   private write(next: KObject, summary: string, note: string): void {
     if (deepEqual(next.status, this.pdbs.get(metaNamespaceKey(next))?.status)) return;
     const [namespace, name] = splitKey(metaNamespaceKey(next));
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'poddisruptionbudgets', namespace, name }, summary, this.ctx.relay.newReconcile(), note);
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'poddisruptionbudgets', namespace, name },
+      summary,
+      this.ctx.relay.newReconcile(),
+      note,
+    );
     this.ctx.relay.withCause(seq, () => {
-      this.client.resource('policy', 'poddisruptionbudgets').updateStatus(next, { summary: `update PodDisruptionBudget ${namespace}/${name} status` });
+      this.client
+        .resource('policy', 'poddisruptionbudgets')
+        .updateStatus(next, { summary: `update PodDisruptionBudget ${namespace}/${name} status` });
     });
   }
 
@@ -315,7 +380,8 @@ export class DisruptionController {
     if (pod.metadata.deletionTimestamp) return undefined;
     const cond = (pod.status?.conditions ?? []).find((c: { type: string }) => c.type === 'DisruptionTarget');
     const phase = pod.status?.phase;
-    if (!cond || cond.status !== 'True' || cond.reason === 'TerminationByKubelet' || phase === 'Succeeded' || phase === 'Failed') return undefined;
+    if (!cond || cond.status !== 'True' || cond.reason === 'TerminationByKubelet' || phase === 'Succeeded' || phase === 'Failed')
+      return undefined;
     const since = cond.lastTransitionTime ? Date.parse(cond.lastTransitionTime) : this.ctx.clock.now();
     return Math.max(0, StalePodDisruptionTimeoutMs - (this.ctx.clock.now() - since));
   }
@@ -332,9 +398,17 @@ export class DisruptionController {
     }
     const next = deepCopy(pod);
     const now = this.ctx.clock.nowRFC3339();
-    next.status.conditions = next.status.conditions.map((c: { type: string }) => (c.type === 'DisruptionTarget' ? { type: 'DisruptionTarget', status: 'False', lastProbeTime: null, lastTransitionTime: now } : c));
+    next.status.conditions = next.status.conditions.map((c: { type: string }) =>
+      c.type === 'DisruptionTarget' ? { type: 'DisruptionTarget', status: 'False', lastProbeTime: null, lastTransitionTime: now } : c,
+    );
     const [namespace, name] = splitKey(key);
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'pods', namespace, name }, `Pod ${key}: DisruptionTarget condition stale for 2m0s and the Pod is not terminating → reset it to False`, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'pods', namespace, name },
+      `Pod ${key}: DisruptionTarget condition stale for 2m0s and the Pod is not terminating → reset it to False`,
+      this.ctx.relay.newReconcile(),
+    );
     this.ctx.relay.withCause(seq, () => {
       this.client.resource('', 'pods').updateStatus(next, { summary: `Pod ${key}: DisruptionTarget False (stale)` });
     });
@@ -367,9 +441,17 @@ function apiGroup(apiVersion: string | undefined): string {
 }
 
 /** The %v of a *metav1.LabelSelector in the UnmanagedPods event (its generated String()). */
-function goSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | null | undefined): string {
+function goSelector(
+  sel:
+    { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | null | undefined,
+): string {
   if (!sel) return 'nil';
-  const labels = Object.keys(sel.matchLabels ?? {}).sort().map((k) => `${k}: ${sel.matchLabels![k]},`).join('');
-  const exprs = (sel.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  const labels = Object.keys(sel.matchLabels ?? {})
+    .sort()
+    .map((k) => `${k}: ${sel.matchLabels![k]},`)
+    .join('');
+  const exprs = (sel.matchExpressions ?? [])
+    .map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`)
+    .join('');
   return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
 }

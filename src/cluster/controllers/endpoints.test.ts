@@ -43,9 +43,17 @@ describe('EndpointsController (v1 Endpoints)', () => {
     expect(ep.metadata.labels).toEqual({ tier: 'front', 'endpoints.kubernetes.io/managed-by': 'endpoint-controller' });
     expect(ep.subsets).toHaveLength(1);
     expect(ep.subsets[0].ports).toEqual([{ name: 'http', port: 80, protocol: 'TCP' }]);
-    expect(ep.subsets[0].addresses.map((a: { targetRef: { name: string } }) => a.targetRef.name).sort()).toEqual(c.list('pods', 'default').map((p) => p.metadata.name).sort());
+    expect(ep.subsets[0].addresses.map((a: { targetRef: { name: string } }) => a.targetRef.name).sort()).toEqual(
+      c
+        .list('pods', 'default')
+        .map((p) => p.metadata.name)
+        .sort(),
+    );
     expect(ep.subsets[0].notReadyAddresses).toBeUndefined();
-    expect(c.get('endpoints', 'default', 'web-headless')!.metadata.labels).toEqual({ 'service.kubernetes.io/headless': '', 'endpoints.kubernetes.io/managed-by': 'endpoint-controller' });
+    expect(c.get('endpoints', 'default', 'web-headless')!.metadata.labels).toEqual({
+      'service.kubernetes.io/headless': '',
+      'endpoints.kubernetes.io/managed-by': 'endpoint-controller',
+    });
   });
 
   it('Pods failing readiness are notReadyAddresses; deleting the Service deletes its Endpoints', () => {

@@ -52,7 +52,10 @@ export class EndpointsController {
   private readonly pods: SharedInformer;
   private readonly endpoints: SharedInformer;
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client({ ...users.controller('endpoint-controller'), participant: PARTICIPANT });
     this.queue = new RateLimitingQueue('endpoint', ctx.clock, ctx.relay, (key) => this.syncService(key));
     this.services = informers.informerFor('', 'services');
@@ -105,7 +108,12 @@ export class EndpointsController {
       for (const sp of svc.spec.ports ?? []) {
         const port = findPort(pod, sp);
         if (port === undefined) continue;
-        ports.push({ ...(sp.name ? { name: sp.name } : {}), port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
+        ports.push({
+          ...(sp.name ? { name: sp.name } : {}),
+          port,
+          protocol: sp.protocol ?? 'TCP',
+          ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}),
+        });
       }
       if (!ports.length && (svc.spec.ports ?? []).length) continue;
       ports.sort((a, b) => ((a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : a.port - b.port));
@@ -117,7 +125,11 @@ export class EndpointsController {
     }
     const byIP = (a: Address, b: Address) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0);
     const subsets = [...bySet.values()]
-      .map((s) => ({ ...(s.addresses ? { addresses: s.addresses.sort(byIP) } : {}), ...(s.notReadyAddresses ? { notReadyAddresses: s.notReadyAddresses.sort(byIP) } : {}), ports: s.ports }))
+      .map((s) => ({
+        ...(s.addresses ? { addresses: s.addresses.sort(byIP) } : {}),
+        ...(s.notReadyAddresses ? { notReadyAddresses: s.notReadyAddresses.sort(byIP) } : {}),
+        ports: s.ports,
+      }))
       .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
     const labels: Record<string, string> = { ...(svc.metadata.labels ?? {}) };
     if (!svc.spec.clusterIP || svc.spec.clusterIP === 'None') labels['service.kubernetes.io/headless'] = '';
@@ -125,8 +137,18 @@ export class EndpointsController {
     const cur = this.endpoints.get(key);
     if (cur && deepEqual(cur.subsets ?? [], subsets) && deepEqual(cur.metadata.labels ?? {}, labels)) return;
     const ready = subsets.reduce((n, s) => n + (s.addresses?.length ?? 0), 0);
-    this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', namespace: ns, name, summary: `Endpoints ${ns}/${name}: ${ready} ready address(es)` });
-    const annotations = { ...(cur?.metadata.annotations ?? {}), 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() };
+    this.ctx.relay.record({
+      from: PARTICIPANT,
+      to: PARTICIPANT,
+      kind: 'decision',
+      namespace: ns,
+      name,
+      summary: `Endpoints ${ns}/${name}: ${ready} ready address(es)`,
+    });
+    const annotations = {
+      ...(cur?.metadata.annotations ?? {}),
+      'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339(),
+    };
     if (cur) {
       rc.update({ ...cur, metadata: { ...cur.metadata, labels, annotations }, subsets });
     } else {

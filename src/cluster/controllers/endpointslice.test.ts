@@ -22,10 +22,13 @@ function setup() {
   const u = users.kubectl();
   api.create(u, api.registry.forResource('', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
   const res = (r: string, g = '') => api.registry.forResource(g, r)!;
-  const svc = (spec: Record<string, unknown>) => api.create(u, res('services'), 'default', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'peekcart' }, spec });
+  const svc = (spec: Record<string, unknown>) =>
+    api.create(u, res('services'), 'default', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'peekcart' }, spec });
   const pod = (name: string, ip: string, ready: boolean, labels = { app: 'peekcart' }, ports = [{ name: 'http', containerPort: 8080 }]) =>
     api.create(u, res('pods'), 'default', {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name, labels },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, labels },
       spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'x', ports }] },
       status: { phase: 'Running', podIP: ip, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
     }).object;
@@ -43,7 +46,10 @@ describe('EndpointSliceController', () => {
     clock.advance(10);
     const [s] = slices();
     expect(s.metadata.name).toMatch(/^peekcart-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
-    expect(s.metadata.labels).toEqual({ 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io', 'kubernetes.io/service-name': 'peekcart' });
+    expect(s.metadata.labels).toEqual({
+      'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io',
+      'kubernetes.io/service-name': 'peekcart',
+    });
     expect(s.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Service', name: 'peekcart', controller: true });
     expect(s.addressType).toBe('IPv4');
     expect(s.ports).toEqual([{ name: '', port: 8080, protocol: 'TCP' }]);
@@ -64,7 +70,11 @@ describe('EndpointSliceController', () => {
     pod('peekcart-a', '10.244.1.5', true);
     svc({ selector: { app: 'peekcart' }, clusterIP: 'None', ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
     clock.advance(10);
-    expect(slices()[0].metadata.labels).toEqual({ 'service.kubernetes.io/headless': '', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io', 'kubernetes.io/service-name': 'peekcart' });
+    expect(slices()[0].metadata.labels).toEqual({
+      'service.kubernetes.io/headless': '',
+      'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io',
+      'kubernetes.io/service-name': 'peekcart',
+    });
   });
 
   it('a Service selecting nothing gets one placeholder slice with no ports or endpoints', () => {
@@ -86,7 +96,17 @@ describe('EndpointSliceController', () => {
     expect(all).toHaveLength(1);
     expect(all[0].ports).toEqual([]);
     expect(all[0].endpoints.map((e: { addresses: string[] }) => e.addresses[0])).toEqual(['10.244.1.5']);
-    expect(findPort({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { containers: [{ ports: [{ name: 'http', containerPort: 9090 }] }] } }, { port: 80, targetPort: 'http' })).toBe(9090);
+    expect(
+      findPort(
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'x' },
+          spec: { containers: [{ ports: [{ name: 'http', containerPort: 9090 }] }] },
+        },
+        { port: 80, targetPort: 'http' },
+      ),
+    ).toBe(9090);
   });
 
   it('more than 100 endpoints are split into slices of at most 100', () => {
@@ -94,6 +114,10 @@ describe('EndpointSliceController', () => {
     for (let i = 0; i < 150; i++) pod(`p-${String(i).padStart(3, '0')}`, `10.244.${Math.floor(i / 200)}.${(i % 200) + 2}`, true);
     svc({ selector: { app: 'peekcart' }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] });
     clock.advance(10);
-    expect(slices().map((s) => s.endpoints.length).sort()).toEqual([100, 50]);
+    expect(
+      slices()
+        .map((s) => s.endpoints.length)
+        .sort(),
+    ).toEqual([100, 50]);
   });
 });

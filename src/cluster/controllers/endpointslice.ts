@@ -70,7 +70,10 @@ export class EndpointSliceController {
   private readonly pods: SharedInformer;
   private readonly slices: SharedInformer;
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.queue = new RateLimitingQueue('endpointslice', ctx.clock, ctx.relay, (key) => this.syncService(key));
     this.services = informers.informerFor('', 'services');
@@ -111,7 +114,12 @@ export class EndpointSliceController {
       for (const sp of svc.spec.ports ?? []) {
         const port = findPort(pod, sp);
         if (port === undefined) continue;
-        ports.push({ name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP', ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
+        ports.push({
+          name: sp.name ?? '',
+          port,
+          protocol: sp.protocol ?? 'TCP',
+          ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}),
+        });
       }
       const k = JSON.stringify(ports);
       let g = groups.get(k);
@@ -127,7 +135,8 @@ export class EndpointSliceController {
     }
     const desired: { ports: EndpointPort[]; endpoints: Endpoint[] }[] = [];
     for (const g of groups.values()) {
-      for (let i = 0; i < g.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) desired.push({ ports: g.ports, endpoints: g.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
+      for (let i = 0; i < g.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE)
+        desired.push({ ports: g.ports, endpoints: g.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
     }
     // nothing selected: one placeholder slice with no ports and no endpoints (reconciler.go)
     const placeholder = desired.length === 0;
@@ -135,26 +144,42 @@ export class EndpointSliceController {
     if (placeholder) desired.push({ ports: [], endpoints: [] });
     const total = desired.reduce((n, d) => n + d.endpoints.length, 0);
     const ready = desired.reduce((n, d) => n + d.endpoints.filter((e) => e.conditions.ready).length, 0);
-    const unchanged = existing.length === desired.length && existing.every((s, i) => deepEqual(s.ports ?? [], desired[i].ports) && deepEqual(s.endpoints ?? [], desired[i].endpoints));
+    const unchanged =
+      existing.length === desired.length &&
+      existing.every((s, i) => deepEqual(s.ports ?? [], desired[i].ports) && deepEqual(s.endpoints ?? [], desired[i].endpoints));
     if (unchanged) return;
     // the reconciliation's note for the sequence diagram: "3 ready endpoints" (", 1 not ready")
     const note = `${ready} ready endpoint${ready === 1 ? '' : 's'}${total > ready ? `, ${total - ready} not ready` : ''}`;
     const seq = this.ctx.relay.record({
-      from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', resource: 'services', namespace: ns, name,
+      from: PARTICIPANT,
+      to: PARTICIPANT,
+      kind: 'decision',
+      resource: 'services',
+      namespace: ns,
+      name,
       summary: `Service ${ns}/${name}: ${pods.length} selected Pods → ${total} endpoints (${ready} ready) in ${desired.length} slice(s)`,
-      reconcile: this.ctx.relay.newReconcile(), note,
+      reconcile: this.ctx.relay.newReconcile(),
+      note,
     });
     try {
       this.ctx.relay.withCause(seq, () => this.writeSlices(ns, name, svc, desired, existing, placeholder));
     } catch (e) {
       // a stale cache (409) or a slice deleted meanwhile (404): retried with back-off
-      if (e instanceof StatusError) this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'note', summary: `retry Service ${key}: ${e.message}` });
+      if (e instanceof StatusError)
+        this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'note', summary: `retry Service ${key}: ${e.message}` });
       throw e;
     }
   }
 
   /** The writes of one sync: update/create the desired slices, delete the extra ones. */
-  private writeSlices(ns: string, name: string, svc: KObject, desired: { ports: EndpointPort[]; endpoints: Endpoint[] }[], existing: KObject[], placeholder: boolean): void {
+  private writeSlices(
+    ns: string,
+    name: string,
+    svc: KObject,
+    desired: { ports: EndpointPort[]; endpoints: Endpoint[] }[],
+    existing: KObject[],
+    placeholder: boolean,
+  ): void {
     const rc = this.client.resource('discovery.k8s.io', 'endpointslices');
     desired.forEach((d, i) => {
       const cur = existing[i];
@@ -165,12 +190,21 @@ export class EndpointSliceController {
       const endpoints = placeholder ? null : d.endpoints;
       if (cur) {
         if (deepEqual(cur.ports ?? [], d.ports) && deepEqual(cur.endpoints ?? [], d.endpoints)) return;
-        rc.update({ ...cur, metadata: { ...cur.metadata, labels }, ports: d.ports, endpoints }, { summary: `update EndpointSlice ${ns}/${cur.metadata.name}: ${d.endpoints.length} endpoints` });
+        rc.update(
+          { ...cur, metadata: { ...cur.metadata, labels }, ports: d.ports, endpoints },
+          { summary: `update EndpointSlice ${ns}/${cur.metadata.name}: ${d.endpoints.length} endpoints` },
+        );
       } else {
         rc.create(ns, {
           apiVersion: 'discovery.k8s.io/v1',
           kind: 'EndpointSlice',
-          metadata: { generateName: `${name}-`, namespace: ns, labels, ownerReferences: [newControllerRef(svc)], annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() } } as unknown as KObject['metadata'],
+          metadata: {
+            generateName: `${name}-`,
+            namespace: ns,
+            labels,
+            ownerReferences: [newControllerRef(svc)],
+            annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() },
+          } as unknown as KObject['metadata'],
           addressType: 'IPv4',
           endpoints,
           ports: d.ports,

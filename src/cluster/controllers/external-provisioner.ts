@@ -31,7 +31,13 @@ import type { RequestUser } from '../apiserver/apiserver';
 import { metaNamespaceKey, type KObject } from '../api/types';
 import { StatusError } from '../api/errors';
 import {
-  ANN_BETA_STORAGE_PROVISIONER, ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, claimClass, claimKey, claimReference,
+  ANN_BETA_STORAGE_PROVISIONER,
+  ANN_DYNAMICALLY_PROVISIONED,
+  ANN_SELECTED_NODE,
+  ANN_STORAGE_PROVISIONER,
+  claimClass,
+  claimKey,
+  claimReference,
 } from '../component-helpers/storage/volume';
 
 /** kind's provisioner name. */
@@ -62,7 +68,11 @@ function provisionerUser(provisioner: string): RequestUser {
   const local = provisioner === LOCAL_PATH_PROVISIONER;
   const ns = local ? 'local-path-storage' : 'kube-system';
   const sa = local ? 'local-path-provisioner-service-account' : 'csi-provisioner';
-  return { name: `system:serviceaccount:${ns}:${sa}`, participant: provisionerParticipant(provisioner), groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'] };
+  return {
+    name: `system:serviceaccount:${ns}:${sa}`,
+    participant: provisionerParticipant(provisioner),
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
+  };
 }
 
 interface ProvisionerHandle {
@@ -87,7 +97,10 @@ export class ExternalProvisioners {
   private readonly provisioning = new Set<string>();
   private readonly deleting = new Set<string>();
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.claimQueue = new RateLimitingQueue('provisioner-claims', ctx.clock, ctx.relay, (k) => this.syncClaim(k));
     this.volumeQueue = new RateLimitingQueue('provisioner-volumes', ctx.clock, ctx.relay, (k) => this.syncVolume(k));
     this.claims = informers.informerFor('', 'persistentvolumeclaims');
@@ -126,7 +139,12 @@ export class ExternalProvisioners {
     let h = this.handles.get(provisioner);
     if (!h) {
       const client = this.ctx.client(provisionerUser(provisioner));
-      h = { client, pvcs: client.resource('', 'persistentvolumeclaims'), pvs: client.resource('', 'persistentvolumes'), recorder: this.ctx.recorder(client, provisionerIdentity(provisioner)) };
+      h = {
+        client,
+        pvcs: client.resource('', 'persistentvolumeclaims'),
+        pvs: client.resource('', 'persistentvolumes'),
+        recorder: this.ctx.recorder(client, provisionerIdentity(provisioner)),
+      };
       this.handles.set(provisioner, h);
     }
     return h;
@@ -149,20 +167,37 @@ export class ExternalProvisioners {
     const local = provisioner === LOCAL_PATH_PROVISIONER;
     const failure = local ? localPathError(claim, selectedNode) : null;
     if (failure) {
-      h.recorder.event(claim, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${cls.metadata.name}": ${failure}`);
+      h.recorder.event(
+        claim,
+        'Warning',
+        'ProvisioningFailed',
+        `failed to provision volume with StorageClass "${cls.metadata.name}": ${failure}`,
+      );
       return;
     }
     this.provisioning.add(claim.metadata.uid ?? '');
     const cause = this.ctx.relay.currentCause;
     const delay = local ? LOCAL_PATH_HELPER_POD_MS : GENERIC_PROVISION_MS;
     this.ctx.relay.record({
-      from: provisionerParticipant(provisioner), to: provisionerParticipant(provisioner), kind: 'decision', resource: 'persistentvolumeclaims',
-      namespace: claim.metadata.namespace ?? null, name: claim.metadata.name,
-      summary: local ? `create ${localPath(claim)} on ${selectedNode} (helper pod), then PV ${pvName}` : `create volume ${pvName} for claim ${claimKey(claim)}`,
+      from: provisionerParticipant(provisioner),
+      to: provisionerParticipant(provisioner),
+      kind: 'decision',
+      resource: 'persistentvolumeclaims',
+      namespace: claim.metadata.namespace ?? null,
+      name: claim.metadata.name,
+      summary: local
+        ? `create ${localPath(claim)} on ${selectedNode} (helper pod), then PV ${pvName}`
+        : `create volume ${pvName} for claim ${claimKey(claim)}`,
     });
-    this.ctx.clock.setTimer(delay, () => this.ctx.relay.withCause(cause, () => this.finishProvisioning(key, claim.metadata.uid ?? '', provisioner)), {
-      deadline: true, label: `${provisionerParticipant(provisioner)}: volume ${pvName} ready`, object: `PersistentVolumeClaim/${key}`,
-    });
+    this.ctx.clock.setTimer(
+      delay,
+      () => this.ctx.relay.withCause(cause, () => this.finishProvisioning(key, claim.metadata.uid ?? '', provisioner)),
+      {
+        deadline: true,
+        label: `${provisionerParticipant(provisioner)}: volume ${pvName} ready`,
+        object: `PersistentVolumeClaim/${key}`,
+      },
+    );
   }
 
   private finishProvisioning(key: string, uid: string, provisioner: string): void {
@@ -177,7 +212,12 @@ export class ExternalProvisioners {
       h.pvs.create('', pv, { summary: `create PersistentVolume ${pv.metadata.name} for claim ${claimKey(claim)}` });
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) {
-        h.recorder.event(claim, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${cls.metadata.name}": ${err instanceof Error ? err.message : String(err)}`);
+        h.recorder.event(
+          claim,
+          'Warning',
+          'ProvisioningFailed',
+          `failed to provision volume with StorageClass "${cls.metadata.name}": ${err instanceof Error ? err.message : String(err)}`,
+        );
         throw err;
       }
     }
@@ -187,26 +227,38 @@ export class ExternalProvisioners {
   /** shouldDelete + deleteVolumeOperation: a Released, Delete-policy volume we made goes away. */
   private syncVolume(name: string): void {
     const pv = this.volumes.get(name);
-    if (!pv || pv.status?.phase !== 'Released' || pv.spec?.persistentVolumeReclaimPolicy !== 'Delete' || pv.metadata.deletionTimestamp) return;
+    if (!pv || pv.status?.phase !== 'Released' || pv.spec?.persistentVolumeReclaimPolicy !== 'Delete' || pv.metadata.deletionTimestamp)
+      return;
     const provisioner = pv.metadata.annotations?.[ANN_DYNAMICALLY_PROVISIONED];
     if (!provisioner || provisioner.startsWith('kubernetes.io/') || this.deleting.has(name)) return;
     this.deleting.add(name);
     const cause = this.ctx.relay.currentCause;
     const local = provisioner === LOCAL_PATH_PROVISIONER;
     this.ctx.relay.record({
-      from: provisionerParticipant(provisioner), to: provisionerParticipant(provisioner), kind: 'decision', resource: 'persistentvolumes', name,
-      summary: local ? `volume ${name} Released with reclaim policy Delete → remove ${pv.spec?.hostPath?.path ?? name} (helper pod), then the PV` : `volume ${name} Released with reclaim policy Delete → delete it`,
+      from: provisionerParticipant(provisioner),
+      to: provisionerParticipant(provisioner),
+      kind: 'decision',
+      resource: 'persistentvolumes',
+      name,
+      summary: local
+        ? `volume ${name} Released with reclaim policy Delete → remove ${pv.spec?.hostPath?.path ?? name} (helper pod), then the PV`
+        : `volume ${name} Released with reclaim policy Delete → delete it`,
     });
-    this.ctx.clock.setTimer(local ? LOCAL_PATH_HELPER_POD_MS : GENERIC_PROVISION_MS, () => this.ctx.relay.withCause(cause, () => {
-      this.deleting.delete(name);
-      const cur = this.volumes.get(name);
-      if (!cur || cur.metadata.uid !== pv.metadata.uid || cur.metadata.deletionTimestamp) return;
-      try {
-        this.handle(provisioner).pvs.delete('', name, { summary: `delete PersistentVolume ${name} (reclaim policy Delete)` });
-      } catch (err) {
-        if (!(err instanceof StatusError && err.code === 404)) throw err;
-      }
-    }), { deadline: true, label: `${provisionerParticipant(provisioner)}: delete volume ${name}`, object: `PersistentVolume/${name}` });
+    this.ctx.clock.setTimer(
+      local ? LOCAL_PATH_HELPER_POD_MS : GENERIC_PROVISION_MS,
+      () =>
+        this.ctx.relay.withCause(cause, () => {
+          this.deleting.delete(name);
+          const cur = this.volumes.get(name);
+          if (!cur || cur.metadata.uid !== pv.metadata.uid || cur.metadata.deletionTimestamp) return;
+          try {
+            this.handle(provisioner).pvs.delete('', name, { summary: `delete PersistentVolume ${name} (reclaim policy Delete)` });
+          } catch (err) {
+            if (!(err instanceof StatusError && err.code === 404)) throw err;
+          }
+        }),
+      { deadline: true, label: `${provisionerParticipant(provisioner)}: delete volume ${name}`, object: `PersistentVolume/${name}` },
+    );
   }
 }
 
@@ -250,13 +302,19 @@ function localPathVolume(claim: KObject, cls: KObject): KObject {
   pv.metadata.annotations![ANN_LOCAL_PATH_SELECTED_NODE] = node;
   pv.spec.volumeMode = 'Filesystem';
   pv.spec.hostPath = { path: localPath(claim), type: 'DirectoryOrCreate' };
-  pv.spec.nodeAffinity = { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] } };
+  pv.spec.nodeAffinity = {
+    required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] },
+  };
   return pv;
 }
 
 /** A CSI-driver volume for any other provisioner. */
 function genericVolume(claim: KObject, cls: KObject, provisioner: string): KObject {
   const pv = baseVolume(claim, cls, provisioner);
-  pv.spec.csi = { driver: provisioner, volumeHandle: `pvc-${claim.metadata.uid}`, fsType: cls.parameters?.['csi.storage.k8s.io/fstype'] ?? 'ext4' };
+  pv.spec.csi = {
+    driver: provisioner,
+    volumeHandle: `pvc-${claim.metadata.uid}`,
+    fsType: cls.parameters?.['csi.storage.k8s.io/fstype'] ?? 'ext4',
+  };
   return pv;
 }

@@ -20,7 +20,11 @@ function setup(): { fx: Fixture; removed: string[]; rsName: string } {
   return { fx, removed, rsName: fx.list('replicasets.apps')[0].metadata.name };
 }
 
-const gcDecisions = (fx: Fixture) => fx.relay.all().filter((h) => h.kind === 'decision' && h.from === 'garbage-collector-controller').map((h) => h.summary);
+const gcDecisions = (fx: Fixture) =>
+  fx.relay
+    .all()
+    .filter((h) => h.kind === 'decision' && h.from === 'garbage-collector-controller')
+    .map((h) => h.summary);
 
 describe('GarbageCollector', () => {
   it('background: deleting a Deployment deletes its ReplicaSet, then the Pods', () => {
@@ -36,7 +40,9 @@ describe('GarbageCollector', () => {
     expect(removed.slice(2).sort()).toEqual(pods.map((p) => `Pod/${p}`).sort());
     const decisions = gcDecisions(fx);
     expect(decisions[0]).toBe(`owner Deployment web is gone → delete ReplicaSet default/${rsName} (propagationPolicy Background)`);
-    expect(decisions.slice(1).sort()).toEqual(pods.map((p) => `owner ReplicaSet ${rsName} is gone → delete Pod default/${p} (propagationPolicy Background)`).sort());
+    expect(decisions.slice(1).sort()).toEqual(
+      pods.map((p) => `owner ReplicaSet ${rsName} is gone → delete Pod default/${p} (propagationPolicy Background)`).sort(),
+    );
     // the GC authenticates as generic-garbage-collector and shows as garbage-collector-controller
     const del = fx.relay.all().find((h) => h.kind === 'request' && h.verb === 'delete' && h.resource === 'replicasets')!;
     expect(del.from).toBe('garbage-collector-controller');
@@ -56,7 +62,9 @@ describe('GarbageCollector', () => {
     expect(removed).toEqual([]);
     fx.settle();
     expect(removed.map((r) => r.split('/')[0])).toEqual(['Pod', 'Pod', 'ReplicaSet', 'Deployment']);
-    expect(gcDecisions(fx)).toContain(`owner Deployment web is deleting its dependents (foregroundDeletion) → delete ReplicaSet default/${rsName} in the foreground`);
+    expect(gcDecisions(fx)).toContain(
+      `owner Deployment web is deleting its dependents (foregroundDeletion) → delete ReplicaSet default/${rsName} in the foreground`,
+    );
     expect(gcDecisions(fx)).toContain(`no dependents block ReplicaSet default/${rsName} any more → remove finalizer foregroundDeletion`);
     expect(gcDecisions(fx).at(-1)).toBe('no dependents block Deployment default/web any more → remove finalizer foregroundDeletion');
   });
@@ -79,7 +87,10 @@ describe('GarbageCollector', () => {
     fx.kubectl.resource('', 'configmaps').create('default', {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'stray', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'ghost', uid: '00000000-0000-4000-8000-000000000000' }] },
+      metadata: {
+        name: 'stray',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'ghost', uid: '00000000-0000-4000-8000-000000000000' }],
+      },
     });
     fx.clock.advance(50);
     expect(fx.get('configmaps', 'stray')).toBeUndefined();

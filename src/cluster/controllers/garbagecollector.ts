@@ -68,7 +68,8 @@ function sameRefs(a: OwnerReference[] | undefined, b: OwnerReference[] | undefin
   for (let i = 0; i < x.length; i++) if (x[i].uid !== y[i].uid || !!x[i].blockOwnerDeletion !== !!y[i].blockOwnerDeletion) return false;
   return true;
 }
-const describe = (n: { info: ResourceInfo; obj: KObject }) => `${n.info.kind} ${n.obj.metadata.namespace ? `${n.obj.metadata.namespace}/` : ''}${n.obj.metadata.name}`;
+const describe = (n: { info: ResourceInfo; obj: KObject }) =>
+  `${n.info.kind} ${n.obj.metadata.namespace ? `${n.obj.metadata.namespace}/` : ''}${n.obj.metadata.name}`;
 
 export class GarbageCollector {
   readonly name = GarbageCollectorName;
@@ -87,14 +88,20 @@ export class GarbageCollector {
    * syncMonitors: upstream finds them through discovery), so that the dependents of a custom
    * resource (a user controller's Deployment owned by a Website) are collected when it goes.
    */
-  constructor(private readonly ctx: ComponentContext, private readonly factory: SharedInformerFactory, resources: [string, string][] = GC_RESOURCES) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    private readonly factory: SharedInformerFactory,
+    resources: [string, string][] = GC_RESOURCES,
+  ) {
     this.client = ctx.client({ ...users.controller('generic-garbage-collector'), participant: GarbageCollectorName });
     this.queue = new RateLimitingQueue('garbage-collector', ctx.clock, ctx.relay, (key) => this.process(key));
     for (const [group, resource] of resources) this.monitor(group, resource, false);
     const crds = factory.informerFor('apiextensions.k8s.io', 'customresourcedefinitions');
     crds.addCacheListener((_k, _old, crd) => {
       const spec = crd?.spec as { group?: string; names?: { plural?: string } } | undefined;
-      const established = (crd?.status?.conditions as { type: string; status: string }[] | undefined)?.some((c) => c.type === 'Established' && c.status === 'True');
+      const established = (crd?.status?.conditions as { type: string; status: string }[] | undefined)?.some(
+        (c) => c.type === 'Established' && c.status === 'True',
+      );
       if (spec?.group && spec.names?.plural && established) this.monitor(spec.group, spec.names.plural, true);
     });
   }
@@ -205,7 +212,9 @@ export class GarbageCollector {
   /** A live read of a node's object; undefined when it is gone or was replaced. */
   private latest(n: GraphNode): KObject | undefined {
     try {
-      const o = this.client.resource(n.info.group, n.info.resource).get(n.obj.metadata.namespace ?? '', n.obj.metadata.name, { quiet: true });
+      const o = this.client
+        .resource(n.info.group, n.info.resource)
+        .get(n.obj.metadata.namespace ?? '', n.obj.metadata.name, { quiet: true });
       return o.metadata.uid === n.uid ? o : undefined;
     } catch (err) {
       if (isNotFound(err)) return undefined;
@@ -234,7 +243,9 @@ export class GarbageCollector {
     if (!info) return [false, undefined]; // unknown kind: cannot tell, leave it
     const [group] = parseApiVersion(ref.apiVersion);
     try {
-      const owner = this.client.resource(group, info.resource).get(info.namespaced ? dependent.obj.metadata.namespace ?? '' : '', ref.name);
+      const owner = this.client
+        .resource(group, info.resource)
+        .get(info.namespaced ? (dependent.obj.metadata.namespace ?? '') : '', ref.name);
       return [owner.metadata.uid !== ref.uid, owner.metadata.uid === ref.uid ? owner : undefined];
     } catch (err) {
       if (isNotFound(err)) return [true, undefined];
@@ -243,13 +254,21 @@ export class GarbageCollector {
   }
 
   private decide<T>(n: GraphNode, summary: string, fn: () => T): T {
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: n.info.resource, namespace: n.obj.metadata.namespace, name: n.obj.metadata.name }, summary, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: n.info.resource, namespace: n.obj.metadata.namespace, name: n.obj.metadata.name },
+      summary,
+      this.ctx.relay.newReconcile(),
+    );
     return this.ctx.relay.withCause(seq, fn);
   }
 
   private deleteObject(n: GraphNode, policy: 'Background' | 'Foreground' | 'Orphan'): void {
     try {
-      this.client.resource(n.info.group, n.info.resource).delete(n.obj.metadata.namespace ?? '', n.obj.metadata.name, { propagationPolicy: policy, preconditions: { uid: n.uid } });
+      this.client
+        .resource(n.info.group, n.info.resource)
+        .delete(n.obj.metadata.namespace ?? '', n.obj.metadata.name, { propagationPolicy: policy, preconditions: { uid: n.uid } });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -282,23 +301,42 @@ export class GarbageCollector {
     if (solid.length) {
       if (!dangling.length && !waiting.length) return;
       const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
-      this.decide(n, `${describe(n)} still has owner ${solid[0].kind} ${solid[0].name}; remove ${plural(drop.size, 'stale ownerReference')}`, () =>
-        patchObject(this.client.resource(n.info.group, n.info.resource), latest.metadata.namespace ?? '', latest.metadata.name, (cur) => {
-          const next = (cur.metadata.ownerReferences ?? []).filter((r) => !drop.has(r.uid));
-          if (next.length === (cur.metadata.ownerReferences ?? []).length) return false;
-          cur.metadata.ownerReferences = next;
-          return true;
-        }, `remove ownerReferences of ${describe(n)}`),
+      this.decide(
+        n,
+        `${describe(n)} still has owner ${solid[0].kind} ${solid[0].name}; remove ${plural(drop.size, 'stale ownerReference')}`,
+        () =>
+          patchObject(
+            this.client.resource(n.info.group, n.info.resource),
+            latest.metadata.namespace ?? '',
+            latest.metadata.name,
+            (cur) => {
+              const next = (cur.metadata.ownerReferences ?? []).filter((r) => !drop.has(r.uid));
+              if (next.length === (cur.metadata.ownerReferences ?? []).length) return false;
+              cur.metadata.ownerReferences = next;
+              return true;
+            },
+            `remove ownerReferences of ${describe(n)}`,
+          ),
       );
       return;
     }
     const hasDependents = (this.dependents.get(uid)?.size ?? 0) > 0;
     if (waiting.length && hasDependents) {
-      this.decide(n, `owner ${waiting[0].kind} ${waiting[0].name} is deleting its dependents (foregroundDeletion) → delete ${describe(n)} in the foreground`, () => this.deleteObject(n, 'Foreground'));
+      this.decide(
+        n,
+        `owner ${waiting[0].kind} ${waiting[0].name} is deleting its dependents (foregroundDeletion) → delete ${describe(n)} in the foreground`,
+        () => this.deleteObject(n, 'Foreground'),
+      );
       return;
     }
-    const policy = hasFinalizer(latest, FinalizerOrphanDependents) ? 'Orphan' : hasFinalizer(latest, FinalizerDeleteDependents) ? 'Foreground' : 'Background';
-    const why = dangling.length ? `owner ${dangling[0].kind} ${dangling[0].name} is gone` : `owner ${waiting[0].kind} ${waiting[0].name} is deleting its dependents (foregroundDeletion)`;
+    const policy = hasFinalizer(latest, FinalizerOrphanDependents)
+      ? 'Orphan'
+      : hasFinalizer(latest, FinalizerDeleteDependents)
+        ? 'Foreground'
+        : 'Background';
+    const why = dangling.length
+      ? `owner ${dangling[0].kind} ${dangling[0].name} is gone`
+      : `owner ${waiting[0].kind} ${waiting[0].name} is deleting its dependents (foregroundDeletion)`;
     this.decide(n, `${why} → delete ${describe(n)} (propagationPolicy ${policy})`, () => this.deleteObject(n, policy));
   }
 
@@ -311,7 +349,9 @@ export class GarbageCollector {
       if (dep && ref?.blockOwnerDeletion) blocking.push(dep);
     }
     if (blocking.length === 0) {
-      this.decide(n, `no dependents block ${describe(n)} any more → remove finalizer ${FinalizerDeleteDependents}`, () => this.removeFinalizer(n, FinalizerDeleteDependents));
+      this.decide(n, `no dependents block ${describe(n)} any more → remove finalizer ${FinalizerDeleteDependents}`, () =>
+        this.removeFinalizer(n, FinalizerDeleteDependents),
+      );
       return;
     }
     for (const dep of blocking) if (!isDeletingDependents(dep.obj)) this.queue.add(`delete:${dep.uid}`);
@@ -325,36 +365,52 @@ export class GarbageCollector {
     if (!latest || !hasFinalizer(latest, FinalizerOrphanDependents)) return;
     const n: GraphNode = { ...node, obj: latest };
     const deps = [...(this.dependents.get(uid) ?? [])].map((d) => this.nodes.get(d)).filter((d): d is GraphNode => !!d);
-    this.decide(n, `${describe(n)} has the ${FinalizerOrphanDependents} finalizer → orphan ${plural(deps.length, 'dependent')}, then remove the finalizer`, () => {
-      let firstErr: unknown = undefined;
-      for (const dep of deps) {
-        try {
-          patchObject(this.client.resource(dep.info.group, dep.info.resource), dep.obj.metadata.namespace ?? '', dep.obj.metadata.name, (cur) => {
-            const refs = cur.metadata.ownerReferences ?? [];
-            const next = refs.filter((r) => r.uid !== uid);
-            if (next.length === refs.length) return false;
-            if (next.length) cur.metadata.ownerReferences = next;
-            else delete cur.metadata.ownerReferences;
-            return true;
-          }, `orphan ${describe(dep)} (ownerReferences -= ${describe(n)})`);
-        } catch (err) {
-          if (!isNotFound(err) && firstErr === undefined) firstErr = err;
+    this.decide(
+      n,
+      `${describe(n)} has the ${FinalizerOrphanDependents} finalizer → orphan ${plural(deps.length, 'dependent')}, then remove the finalizer`,
+      () => {
+        let firstErr: unknown = undefined;
+        for (const dep of deps) {
+          try {
+            patchObject(
+              this.client.resource(dep.info.group, dep.info.resource),
+              dep.obj.metadata.namespace ?? '',
+              dep.obj.metadata.name,
+              (cur) => {
+                const refs = cur.metadata.ownerReferences ?? [];
+                const next = refs.filter((r) => r.uid !== uid);
+                if (next.length === refs.length) return false;
+                if (next.length) cur.metadata.ownerReferences = next;
+                else delete cur.metadata.ownerReferences;
+                return true;
+              },
+              `orphan ${describe(dep)} (ownerReferences -= ${describe(n)})`,
+            );
+          } catch (err) {
+            if (!isNotFound(err) && firstErr === undefined) firstErr = err;
+          }
         }
-      }
-      if (firstErr !== undefined) throw firstErr;
-      this.removeFinalizer(n, FinalizerOrphanDependents);
-    });
+        if (firstErr !== undefined) throw firstErr;
+        this.removeFinalizer(n, FinalizerOrphanDependents);
+      },
+    );
   }
 
   private removeFinalizer(n: GraphNode, finalizer: string): void {
     try {
-      patchObject(this.client.resource(n.info.group, n.info.resource), n.obj.metadata.namespace ?? '', n.obj.metadata.name, (cur) => {
-        if (cur.metadata.uid !== n.uid || !hasFinalizer(cur, finalizer)) return false;
-        const next = (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-        if (next.length) cur.metadata.finalizers = next;
-        else delete cur.metadata.finalizers;
-        return true;
-      }, `remove finalizer ${finalizer} from ${describe(n)}`);
+      patchObject(
+        this.client.resource(n.info.group, n.info.resource),
+        n.obj.metadata.namespace ?? '',
+        n.obj.metadata.name,
+        (cur) => {
+          if (cur.metadata.uid !== n.uid || !hasFinalizer(cur, finalizer)) return false;
+          const next = (cur.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+          if (next.length) cur.metadata.finalizers = next;
+          else delete cur.metadata.finalizers;
+          return true;
+        },
+        `remove finalizer ${finalizer} from ${describe(n)}`,
+      );
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

@@ -84,7 +84,10 @@ describe('ingress-nginx (simulated)', () => {
     const status = (n: string) => c.get('ingresses.networking.k8s.io', 'default', n)!.status?.loadBalancer?.ingress ?? [];
     for (const n of ['a', 'b', 'w', 'd']) expect(status(n)).toEqual([{ ip: '172.18.0.2' }]);
     expect(status('o')).toEqual([]);
-    const ev = c.events().filter((e) => e.involvedObject.kind === 'Ingress').map((e) => `${e.involvedObject.name} ${e.reason} ${e.message} x${e.count} ${e.source.component}`);
+    const ev = c
+      .events()
+      .filter((e) => e.involvedObject.kind === 'Ingress')
+      .map((e) => `${e.involvedObject.name} ${e.reason} ${e.message} x${e.count} ${e.source.component}`);
     expect(ev).toEqual(['a', 'b', 'w', 'd'].map((n) => `${n} Sync Scheduled for sync x2 nginx-ingress-controller`));
     expect(ctl.hosts()).toEqual(['*.bar.com', 'd.com', 'foo.com']);
     expect(ctl.address()).toBe('172.18.0.2');

@@ -55,7 +55,13 @@ export function ingressNginxBootstrapObjects(): KObject[] {
       kind: 'IngressClass',
       metadata: {
         name: 'nginx',
-        labels: { 'app.kubernetes.io/component': 'controller', 'app.kubernetes.io/instance': 'ingress-nginx', 'app.kubernetes.io/name': 'ingress-nginx', 'app.kubernetes.io/part-of': 'ingress-nginx', 'app.kubernetes.io/version': '1.12.1' },
+        labels: {
+          'app.kubernetes.io/component': 'controller',
+          'app.kubernetes.io/instance': 'ingress-nginx',
+          'app.kubernetes.io/name': 'ingress-nginx',
+          'app.kubernetes.io/part-of': 'ingress-nginx',
+          'app.kubernetes.io/version': '1.12.1',
+        },
         annotations: { [DEFAULT_CLASS_ANNOTATION]: 'true' },
       },
       spec: { controller: INGRESS_NGINX_CONTROLLER },
@@ -144,7 +150,9 @@ export class IngressNginxController {
   owns(ing: KObject): boolean {
     const name: string | undefined = ing.spec?.ingressClassName ?? ing.metadata.annotations?.['kubernetes.io/ingress.class'];
     if (name) return this.classes.get(name)?.spec?.controller === INGRESS_NGINX_CONTROLLER;
-    return this.classes.list().some((c) => c.spec?.controller === INGRESS_NGINX_CONTROLLER && c.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true');
+    return this.classes
+      .list()
+      .some((c) => c.spec?.controller === INGRESS_NGINX_CONTROLLER && c.metadata.annotations?.[DEFAULT_CLASS_ANNOTATION] === 'true');
   }
 
   /** The address it publishes: the control-plane node's InternalIP (hostPort 80/443 there), or the first node's. */
@@ -171,14 +179,20 @@ export class IngressNginxController {
     if (cur.length === 1 && cur[0].ip === ip) return;
     const next = deepCopy(ing);
     next.status = { ...next.status, loadBalancer: { ingress: [{ ip }] } };
-    this.client.resource('networking.k8s.io', 'ingresses').updateStatus(next, { summary: `Ingress ${key} status.loadBalancer.ingress=${ip}` });
+    this.client
+      .resource('networking.k8s.io', 'ingresses')
+      .updateStatus(next, { summary: `Ingress ${key} status.loadBalancer.ingress=${ip}` });
   }
 
   private owned(): KObject[] {
     return this.ingresses
       .list()
       .filter((i) => !i.metadata.deletionTimestamp && this.owns(i))
-      .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || metaNamespaceKey(a).localeCompare(metaNamespaceKey(b)));
+      .sort(
+        (a, b) =>
+          (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+          metaNamespaceKey(a).localeCompare(metaNamespaceKey(b)),
+      );
   }
 
   /**
@@ -206,7 +220,8 @@ export class IngressNginxController {
     const best = matching[0];
     if (best) return this.toBackend(best.ing, `${best.path} (${best.type})`, best.backend);
     // no path matched: the defaultBackend of an Ingress of this host, else a catch-all one
-    const withDefault = hits.find((x) => x.ing.spec?.defaultBackend)?.ing ?? owned.find((i) => i.spec?.defaultBackend && !(i.spec?.rules ?? []).length);
+    const withDefault =
+      hits.find((x) => x.ing.spec?.defaultBackend)?.ing ?? owned.find((i) => i.spec?.defaultBackend && !(i.spec?.rules ?? []).length);
     if (withDefault) return this.toBackend(withDefault, 'defaultBackend', withDefault.spec.defaultBackend);
     return { ingressKey: null, matched: null, backend: null, status: 404, endpoint: null };
   }

@@ -52,7 +52,14 @@ export function findCondition(list: JobCondition[] | undefined, type: string): J
  * ensureJobConditionStatus: appends or updates the condition of that type; never appends a
  * False condition. Returns the new list and whether it changed.
  */
-export function ensureJobConditionStatus(list: JobCondition[], type: string, status: JobCondition['status'], reason: string, message: string, now: string): [JobCondition[], boolean] {
+export function ensureJobConditionStatus(
+  list: JobCondition[],
+  type: string,
+  status: JobCondition['status'],
+  reason: string,
+  message: string,
+  now: string,
+): [JobCondition[], boolean] {
   const i = list.findIndex((c) => c.type === type);
   if (i >= 0) {
     const c = list[i];
@@ -69,12 +76,16 @@ export function ensureJobConditionStatus(list: JobCondition[], type: string, sta
 
 /** util.IsJobFinished: a Complete or Failed condition with status True. */
 export function isJobFinished(job: KObject): boolean {
-  return ((job.status?.conditions ?? []) as JobCondition[]).some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+  return ((job.status?.conditions ?? []) as JobCondition[]).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
 }
 
 /** The time the Job finished (its Complete/Failed condition's lastTransitionTime), ms, or undefined. */
 export function jobFinishTime(job: KObject): number | undefined {
-  const c = ((job.status?.conditions ?? []) as JobCondition[]).find((x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True');
+  const c = ((job.status?.conditions ?? []) as JobCondition[]).find(
+    (x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True',
+  );
   return c?.lastTransitionTime ? Date.parse(c.lastTransitionTime) : undefined;
 }
 
@@ -158,7 +169,12 @@ export function newBackoffRecord(old: BackoffRecord | undefined, newSucceeded: K
 }
 
 /** getRemainingTimeForFailuresCount: 10 s · 2^(n−1), capped, minus the time since the last failure. */
-export function backoffRemainingMs(rec: BackoffRecord, nowMs: number, baseMs = DefaultJobPodFailureBackOffMs, maxMs = MaxJobPodFailureBackOffMs): number {
+export function backoffRemainingMs(
+  rec: BackoffRecord,
+  nowMs: number,
+  baseMs = DefaultJobPodFailureBackOffMs,
+  maxMs = MaxJobPodFailureBackOffMs,
+): number {
   if (rec.failuresAfterLastSuccess === 0 || rec.lastFailureTime === undefined) return 0;
   let d = baseMs;
   for (let i = 1; i < rec.failuresAfterLastSuccess; i++) {
@@ -203,6 +219,21 @@ export function normalizeJobStatus(s: JobStatus): JobStatus {
     if (u.succeeded?.length) out.uncountedTerminatedPods.succeeded = u.succeeded;
     if (u.failed?.length) out.uncountedTerminatedPods.failed = u.failed;
   }
-  for (const k of Object.keys(s)) if (!(k in out) && !['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'ready', 'uncountedTerminatedPods'].includes(k)) out[k] = s[k];
+  for (const k of Object.keys(s))
+    if (
+      !(k in out) &&
+      ![
+        'conditions',
+        'startTime',
+        'completionTime',
+        'active',
+        'succeeded',
+        'failed',
+        'terminating',
+        'ready',
+        'uncountedTerminatedPods',
+      ].includes(k)
+    )
+      out[k] = s[k];
   return out;
 }

@@ -11,7 +11,10 @@ function job(name: string, script: string, spec: Record<string, unknown> = {}, r
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name },
-    spec: { ...spec, template: { spec: { containers: [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', script] }], restartPolicy } } },
+    spec: {
+      ...spec,
+      template: { spec: { containers: [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', script] }], restartPolicy } },
+    },
   });
 }
 
@@ -23,9 +26,15 @@ function setup(manifest: string) {
 }
 
 const jobEvents = (c: Cluster, name: string) =>
-  c.events().filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === name).map((e) => `${e.type} ${e.reason}: ${e.message}`);
+  c
+    .events()
+    .filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === name)
+    .map((e) => `${e.type} ${e.reason}: ${e.message}`);
 const podsOf = (c: Cluster, name: string) =>
-  c.list('pods', 'default').filter((p) => p.metadata.labels?.['job-name'] === name).sort((a, b) => secs(a.metadata.creationTimestamp!) - secs(b.metadata.creationTimestamp!));
+  c
+    .list('pods', 'default')
+    .filter((p) => p.metadata.labels?.['job-name'] === name)
+    .sort((a, b) => secs(a.metadata.creationTimestamp!) - secs(b.metadata.creationTimestamp!));
 const getJob = (c: Cluster, name: string) => c.get('jobs.batch', 'default', name) as KObject;
 
 describe('JobController (real cluster)', () => {
@@ -39,7 +48,12 @@ describe('JobController (real cluster)', () => {
     expect(pod.status.phase).toBe('Succeeded');
     expect(pod.metadata.finalizers ?? []).toEqual([]);
     const j = getJob(c, 'done');
-    expect(pod.metadata.labels).toMatchObject({ 'batch.kubernetes.io/controller-uid': j.metadata.uid, 'batch.kubernetes.io/job-name': 'done', 'job-name': 'done', 'controller-uid': j.metadata.uid });
+    expect(pod.metadata.labels).toMatchObject({
+      'batch.kubernetes.io/controller-uid': j.metadata.uid,
+      'batch.kubernetes.io/job-name': 'done',
+      'job-name': 'done',
+      'controller-uid': j.metadata.uid,
+    });
     expect(jobEvents(c, 'done')).toEqual([`Normal SuccessfulCreate: Created pod: ${pod.metadata.name}`, 'Normal Completed: Job completed']);
     const st = j.status;
     expect(st).toMatchObject({ succeeded: 1, ready: 0, terminating: 0, uncountedTerminatedPods: {}, startTime: '2026-01-01T00:00:00Z' });
@@ -60,7 +74,10 @@ describe('JobController (real cluster)', () => {
     expect(pods[0].metadata.finalizers ?? []).toEqual([]);
     expect(pods[0].metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Job', name: 'pi', controller: true, blockOwnerDeletion: true });
     expect(getJob(c, 'pi').status).toMatchObject({ succeeded: 1, ready: 0, terminating: 0, uncountedTerminatedPods: {} });
-    expect(jobEvents(c, 'pi')).toEqual([`Normal SuccessfulCreate: Created pod: ${pods[0].metadata.name}`, 'Normal Completed: Job completed']);
+    expect(jobEvents(c, 'pi')).toEqual([
+      `Normal SuccessfulCreate: Created pod: ${pods[0].metadata.name}`,
+      'Normal Completed: Job completed',
+    ]);
   });
 
   it('backoffLimit 2 with `exit 1`: 3 Pods at 0 s, +10 s and +20 s after each failure, then BackoffLimitExceeded', () => {
@@ -82,7 +99,10 @@ describe('JobController (real cluster)', () => {
     expect(st).toMatchObject({ failed: 3, ready: 0, terminating: 0, uncountedTerminatedPods: {} });
     expect(st.succeeded).toBeUndefined();
     expect(st.completionTime).toBeUndefined();
-    expect(st.conditions.map((x: KObject) => `${x.type}/${x.reason}`)).toEqual(['FailureTarget/BackoffLimitExceeded', 'Failed/BackoffLimitExceeded']);
+    expect(st.conditions.map((x: KObject) => `${x.type}/${x.reason}`)).toEqual([
+      'FailureTarget/BackoffLimitExceeded',
+      'Failed/BackoffLimitExceeded',
+    ]);
   });
 
   it('the pod-failure back-off is a known deadline, so settle carries through it', () => {
@@ -112,7 +132,10 @@ describe('JobController (real cluster)', () => {
     expect(ev[1]).toMatch(/^Normal SuccessfulDelete: Deleted pod: slow-/);
     expect(ev.at(-1)).toBe('Warning DeadlineExceeded: Job was active longer than specified deadline');
     const st = getJob(c, 'slow').status;
-    expect(st.conditions.map((x: KObject) => `${x.type}/${x.reason}`)).toEqual(['FailureTarget/DeadlineExceeded', 'Failed/DeadlineExceeded']);
+    expect(st.conditions.map((x: KObject) => `${x.type}/${x.reason}`)).toEqual([
+      'FailureTarget/DeadlineExceeded',
+      'Failed/DeadlineExceeded',
+    ]);
     expect(secs(st.conditions[0].lastTransitionTime)).toBe(30);
     expect(st.failed).toBe(1);
     expect(podsOf(c, 'slow')).toHaveLength(0);

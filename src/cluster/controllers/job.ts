@@ -33,8 +33,28 @@ import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { TimerHandle } from '../sim/clock';
 import { fromLabelSelector } from '../api/labels';
-import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, splitKey, type KObject, type OwnerReference } from '../api/types';
-import { ControllerExpectations, RealPodControl, SlowStartInitialBatchSize, filterActivePods, isNotFound, isPodReady, plural, recordDecision, slowStartBatch, type PodControl } from './controller-utils';
+import {
+  deepCopy,
+  deepEqual,
+  getControllerOf,
+  metaNamespaceKey,
+  newControllerRef,
+  splitKey,
+  type KObject,
+  type OwnerReference,
+} from '../api/types';
+import {
+  ControllerExpectations,
+  RealPodControl,
+  SlowStartInitialBatchSize,
+  filterActivePods,
+  isNotFound,
+  isPodReady,
+  plural,
+  recordDecision,
+  slowStartBatch,
+  type PodControl,
+} from './controller-utils';
 import { claimObjects, patchObject, recheckDeletionTimestamp } from './controller-ref-manager';
 import { getPodsToDelete } from './pod-ranks';
 import { ensurePodControllerUIDIndex, filterPodsByOwner } from './replicaset';
@@ -77,7 +97,10 @@ export class JobController {
   private readonly recorder: EventRecorder;
 
   /** Wires informer handlers (Jobs, Pods) on the shared factory. */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(JobControllerName));
     this.jobClient = client.resource('batch', 'jobs');
     this.podClient = client.resource('', 'pods');
@@ -88,8 +111,14 @@ export class JobController {
     this.podInformer = informers.informerFor('', 'pods');
     ensurePodControllerUIDIndex(this.podInformer);
     this.syncHandler = (key) => this.syncJob(key);
-    this.queue = new RateLimitingQueue('job', ctx.clock, ctx.relay, (key) => this.syncHandler(key), { baseDelayMs: 1000, maxDelayMs: 60_000 });
-    this.orphanQueue = new RateLimitingQueue('job_orphan_pod', ctx.clock, ctx.relay, (key) => this.syncOrphanPod(key), { baseDelayMs: 1000, maxDelayMs: 60_000 });
+    this.queue = new RateLimitingQueue('job', ctx.clock, ctx.relay, (key) => this.syncHandler(key), {
+      baseDelayMs: 1000,
+      maxDelayMs: 60_000,
+    });
+    this.orphanQueue = new RateLimitingQueue('job_orphan_pod', ctx.clock, ctx.relay, (key) => this.syncOrphanPod(key), {
+      baseDelayMs: 1000,
+      maxDelayMs: 60_000,
+    });
     this.jobInformer.addEventHandler({
       participant: JobControllerName,
       onAdd: (j) => this.queue.add(metaNamespaceKey(j)),
@@ -131,10 +160,14 @@ export class JobController {
     if (cur && cur.at <= at) return;
     if (cur) this.ctx.clock.cancel(cur.handle);
     const cause = this.ctx.relay.currentCause;
-    const handle = this.ctx.clock.setTimer(delayMs, () => {
-      this.pending.delete(key);
-      this.queue.add(key, cause);
-    }, deadline ? { deadline: true, label: deadline, object: `Job/${key}` } : { label: `job requeue ${key}` });
+    const handle = this.ctx.clock.setTimer(
+      delayMs,
+      () => {
+        this.pending.delete(key);
+        this.queue.add(key, cause);
+      },
+      deadline ? { deadline: true, label: deadline, object: `Job/${key}` } : { label: `job requeue ${key}` },
+    );
     this.pending.set(key, { at, handle });
   }
 
@@ -237,13 +270,19 @@ export class JobController {
   }
 
   private removeFinalizer(pod: KObject): void {
-    patchObject(this.podClient, pod.metadata.namespace ?? '', pod.metadata.name, (cur) => {
-      if (!u.hasJobTrackingFinalizer(cur)) return false;
-      const f = (cur.metadata.finalizers ?? []).filter((x) => x !== u.JobTrackingFinalizer);
-      if (f.length) cur.metadata.finalizers = f;
-      else delete cur.metadata.finalizers;
-      return true;
-    }, `remove finalizer ${u.JobTrackingFinalizer} from Pod ${pod.metadata.namespace}/${pod.metadata.name}`);
+    patchObject(
+      this.podClient,
+      pod.metadata.namespace ?? '',
+      pod.metadata.name,
+      (cur) => {
+        if (!u.hasJobTrackingFinalizer(cur)) return false;
+        const f = (cur.metadata.finalizers ?? []).filter((x) => x !== u.JobTrackingFinalizer);
+        if (f.length) cur.metadata.finalizers = f;
+        else delete cur.metadata.finalizers;
+        return true;
+      },
+      `remove finalizer ${u.JobTrackingFinalizer} from Pod ${pod.metadata.namespace}/${pod.metadata.name}`,
+    );
   }
 
   // ---- sync --------------------------------------------------------------------------------
@@ -273,12 +312,20 @@ export class JobController {
     const pods = this.getPodsForJob(job);
     const activePods = filterActivePods(pods);
     const expectedRm = new Set(this.finalizerExpectations.get(key) ?? []);
-    const sc: SyncCtx = { job, status, pods, expectedRm, terminating: u.countTerminatingPods(pods), newBackoff: { failuresAfterLastSuccess: 0 } };
+    const sc: SyncCtx = {
+      job,
+      status,
+      pods,
+      expectedRm,
+      terminating: u.countTerminatingPods(pods),
+      newBackoff: { failuresAfterLastSuccess: 0 },
+    };
     let ready = activePods.filter(isPodReady).length;
     let active = activePods.length;
     const uncSucc = new Set(status.uncountedTerminatedPods.succeeded ?? []);
     const uncFail = new Set(status.uncountedTerminatedPods.failed ?? []);
-    const valid = (p: KObject, unc: Set<string>) => u.hasJobTrackingFinalizer(p) && !unc.has(p.metadata.uid ?? '') && !expectedRm.has(p.metadata.uid ?? '');
+    const valid = (p: KObject, unc: Set<string>) =>
+      u.hasJobTrackingFinalizer(p) && !unc.has(p.metadata.uid ?? '') && !expectedRm.has(p.metadata.uid ?? '');
     const newSucceeded = pods.filter((p) => valid(p, uncSucc) && p.status?.phase === 'Succeeded');
     const newFailed = pods.filter((p) => valid(p, uncFail) && u.isPodFailed(p, job));
     const succeeded = (status.succeeded ?? 0) + newSucceeded.length + uncSucc.size;
@@ -299,10 +346,22 @@ export class JobController {
       const ads = job.spec?.activeDeadlineSeconds;
       if (failed > limit || u.pastBackoffLimitOnFailure(job, pods)) {
         sc.finished = u.newCondition('FailureTarget', 'True', u.JobReasonBackoffLimitExceeded, u.JobMessageBackoffLimitExceeded, nowStr);
-        recordDecision(this.ctx.relay, this.name, target, `failed ${failed} > backoffLimit ${limit} → Job fails (BackoffLimitExceeded)`, this.ctx.relay.newReconcile());
+        recordDecision(
+          this.ctx.relay,
+          this.name,
+          target,
+          `failed ${failed} > backoffLimit ${limit} → Job fails (BackoffLimitExceeded)`,
+          this.ctx.relay.newReconcile(),
+        );
       } else if (typeof ads === 'number' && status.startTime && !suspended && now - Date.parse(status.startTime) >= ads * 1000) {
         sc.finished = u.newCondition('FailureTarget', 'True', u.JobReasonDeadlineExceeded, u.JobMessageDeadlineExceeded, nowStr);
-        recordDecision(this.ctx.relay, this.name, target, `active longer than activeDeadlineSeconds ${ads} → Job fails (DeadlineExceeded)`, this.ctx.relay.newReconcile());
+        recordDecision(
+          this.ctx.relay,
+          this.name,
+          target,
+          `active longer than activeDeadlineSeconds ${ads} → Job fails (DeadlineExceeded)`,
+          this.ctx.relay.newReconcile(),
+        );
       } else if (typeof ads === 'number' && status.startTime && !suspended) {
         this.enqueueAfter(key, ads * 1000 - (now - Date.parse(status.startTime)), `job ${key} activeDeadlineSeconds runs out`);
       }
@@ -327,7 +386,8 @@ export class JobController {
         called = true;
       }
       const completions = job.spec?.completions;
-      const complete = completions === undefined || completions === null ? succeeded > 0 && active === 0 : succeeded >= completions && active === 0;
+      const complete =
+        completions === undefined || completions === null ? succeeded > 0 && active === 0 : succeeded >= completions && active === 0;
       if (complete) {
         sc.finished = u.newCondition('SuccessCriteriaMet', 'True', u.JobReasonCompletionsReached, u.JobMessageCompletionsReached, nowStr);
       } else if (called) {
@@ -342,7 +402,12 @@ export class JobController {
         }
       }
     }
-    const needsUpdate = suspendChanged || active !== (status.active ?? 0) || ready !== status.ready || sc.terminating !== status.terminating || !shared.status?.startTime;
+    const needsUpdate =
+      suspendChanged ||
+      active !== (status.active ?? 0) ||
+      ready !== status.ready ||
+      sc.terminating !== status.terminating ||
+      !shared.status?.startTime;
     status.active = active;
     status.ready = ready;
     status.terminating = sc.terminating;
@@ -358,14 +423,23 @@ export class JobController {
     } catch (err) {
       throw new Error(`couldn't convert Job selector: ${String(err)}`);
     }
-    return claimObjects({ controller: job, selector, client: this.podClient, canAdopt: recheckDeletionTimestamp(this.jobClient, job) }, filterPodsByOwner(this.podInformer, job, true));
+    return claimObjects(
+      { controller: job, selector, client: this.podClient, canAdopt: recheckDeletionTimestamp(this.jobClient, job) },
+      filterPodsByOwner(this.podInformer, job, true),
+    );
   }
 
   /**
    * manageJob: deletes surplus pods or creates missing ones (after the pod-failure back-off).
    * `onDeleted(n, ready)` reports deletions. Returns [active, error].
    */
-  private manageJob(job: KObject, activePods: KObject[], succeeded: number, sc: SyncCtx, onDeleted: (n: number, ready: number) => void): [number, unknown] {
+  private manageJob(
+    job: KObject,
+    activePods: KObject[],
+    succeeded: number,
+    sc: SyncCtx,
+    onDeleted: (n: number, ready: number) => void,
+  ): [number, unknown] {
     const key = metaNamespaceKey(job);
     let active = activePods.length;
     const parallelism: number = job.spec?.parallelism ?? 1;
@@ -385,7 +459,13 @@ export class JobController {
     if (rmAtLeast > 0) {
       const toDelete = getPodsToDelete(activePods, [], Math.min(rmAtLeast, MaxPodCreateDeletePerSync), this.ctx.clock.now());
       this.expectations.expectDeletions(key, toDelete.length);
-      const seq = recordDecision(this.ctx.relay, this.name, target, `active ${active} > wanted ${wantActive} → delete ${plural(toDelete.length, 'Pod')}`, this.ctx.relay.newReconcile());
+      const seq = recordDecision(
+        this.ctx.relay,
+        this.name,
+        target,
+        `active ${active} > wanted ${wantActive} → delete ${plural(toDelete.length, 'Pod')}`,
+        this.ctx.relay.newReconcile(),
+      );
       const [r, removed, err] = this.ctx.relay.withCause(seq, () => this.deletePods(job, toDelete, true));
       onDeleted(removed, r);
       return [active - removed, err];
@@ -396,12 +476,24 @@ export class JobController {
     const remaining = u.backoffRemainingMs(sc.newBackoff, this.ctx.clock.now());
     if (remaining > 0) {
       const delay = Math.max(remaining, u.SyncJobBatchPeriodMs);
-      recordDecision(this.ctx.relay, this.name, target, `active ${active} < wanted ${wantActive}, but ${plural(sc.newBackoff.failuresAfterLastSuccess, 'failure')} → pod failure back-off, create in ${delay / 1000}s`, this.ctx.relay.newReconcile());
+      recordDecision(
+        this.ctx.relay,
+        this.name,
+        target,
+        `active ${active} < wanted ${wantActive}, but ${plural(sc.newBackoff.failuresAfterLastSuccess, 'failure')} → pod failure back-off, create in ${delay / 1000}s`,
+        this.ctx.relay.newReconcile(),
+      );
       this.enqueueAfter(key, delay, `job ${key} pod failure back-off`);
       return [active, undefined];
     }
     diff = Math.min(diff, MaxPodCreateDeletePerSync);
-    const seq = recordDecision(this.ctx.relay, this.name, target, `active ${active} < wanted ${wantActive} (succeeded ${succeeded}) → create ${plural(diff, 'Pod')}`, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      target,
+      `active ${active} < wanted ${wantActive} (succeeded ${succeeded}) → create ${plural(diff, 'Pod')}`,
+      this.ctx.relay.newReconcile(),
+    );
     this.expectations.expectCreations(key, diff);
     const template = deepCopy(job.spec?.template ?? {});
     template.metadata = template.metadata ?? {};
@@ -464,7 +556,8 @@ export class JobController {
     const uncSucc = new Set(unc.succeeded);
     const uncFail = new Set(unc.failed);
     const withFinalizer = new Set<string>();
-    for (const p of pods) if (u.hasJobTrackingFinalizer(p) && !expectedRm.has(p.metadata.uid ?? '')) withFinalizer.add(p.metadata.uid ?? '');
+    for (const p of pods)
+      if (u.hasJobTrackingFinalizer(p) && !expectedRm.has(p.metadata.uid ?? '')) withFinalizer.add(p.metadata.uid ?? '');
     if (cleanUncounted(status, withFinalizer)) needsFlush = true;
     const toRemove: KObject[] = [];
     for (const pod of pods) {
@@ -526,7 +619,11 @@ export class JobController {
     // enactJobFinished
     let finished = false;
     const f = sc.finished;
-    if (f && !(status.uncountedTerminatedPods?.succeeded?.length || status.uncountedTerminatedPods?.failed?.length) && sc.terminating === 0) {
+    if (
+      f &&
+      !(status.uncountedTerminatedPods?.succeeded?.length || status.uncountedTerminatedPods?.failed?.length) &&
+      sc.terminating === 0
+    ) {
       [status.conditions] = u.ensureJobConditionStatus(status.conditions ?? [], f.type, f.status, f.reason ?? '', f.message ?? '', nowStr);
       if (f.type === 'Complete') status.completionTime = nowStr;
       finished = true;
@@ -537,7 +634,8 @@ export class JobController {
     if (finished && f) {
       if (f.type === 'Complete') {
         const completions = job.spec?.completions;
-        if (typeof completions === 'number' && (status.succeeded ?? 0) > completions) this.recorder.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+        if (typeof completions === 'number' && (status.succeeded ?? 0) > completions)
+          this.recorder.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
         this.recorder.event(job, 'Normal', 'Completed', 'Job completed');
       } else {
         this.recorder.event(job, 'Warning', f.reason ?? '', f.message ?? '');
@@ -550,9 +648,12 @@ export class JobController {
     const next = u.normalizeJobStatus(status);
     if (deepEqual(next, job.status ?? {})) return job;
     const [namespace, name] = splitKey(metaNamespaceKey(job));
-    return this.jobClient.updateStatus({ ...job, status: next }, {
-      summary: `update status Job ${namespace}/${name}: active ${next.active ?? 0}, succeeded ${next.succeeded ?? 0}, failed ${next.failed ?? 0}${next.conditions?.length ? `, ${next.conditions.map((c) => c.type).join(', ')}` : ''}`,
-    });
+    return this.jobClient.updateStatus(
+      { ...job, status: next },
+      {
+        summary: `update status Job ${namespace}/${name}: active ${next.active ?? 0}, succeeded ${next.succeeded ?? 0}, failed ${next.failed ?? 0}${next.conditions?.length ? `, ${next.conditions.map((c) => c.type).join(', ')}` : ''}`,
+      },
+    );
   }
 }
 

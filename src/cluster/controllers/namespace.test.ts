@@ -49,7 +49,11 @@ describe('NamespaceController', () => {
     expect((err as StatusError).status).toMatchObject({
       code: 403,
       reason: 'Forbidden',
-      details: { name: 'c', kind: 'configmaps', causes: [{ reason: 'NamespaceTerminating', message: 'namespace team is being terminated', field: 'metadata.namespace' }] },
+      details: {
+        name: 'c',
+        kind: 'configmaps',
+        causes: [{ reason: 'NamespaceTerminating', message: 'namespace team is being terminated', field: 'metadata.namespace' }],
+      },
     });
     expect(hasStatusCause(err, NamespaceTerminatingCause)).toBe(true);
     clock.advance(100);
@@ -59,11 +63,21 @@ describe('NamespaceController', () => {
 
   it('waits for terminating Pods, then finishes', () => {
     const { clock, api, u, nsInfo, pods } = setup();
-    api.create(u, pods, 'team', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { nodeName: 'node-1', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'nginx' }] }, status: { phase: 'Running' } });
+    api.create(u, pods, 'team', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { nodeName: 'node-1', terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'nginx' }] },
+      status: { phase: 'Running' },
+    });
     api.delete(u, nsInfo, '', 'team');
     clock.advance(100);
     const ns = api.getObject('namespaces', '', 'team')!;
-    expect(ns.status.conditions.find((c: { type: string }) => c.type === 'NamespaceContentRemaining')).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: 1 objects' });
+    expect(ns.status.conditions.find((c: { type: string }) => c.type === 'NamespaceContentRemaining')).toMatchObject({
+      status: 'True',
+      reason: 'SomeResourcesRemain',
+      message: 'Some resources are remaining: 1 objects',
+    });
     // the kubelet finishes the pod
     api.delete(u, pods, 'team', 'p', { gracePeriodSeconds: 0 });
     clock.advance(31_000);

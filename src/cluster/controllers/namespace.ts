@@ -26,7 +26,10 @@ export class NamespaceController {
   private readonly queue: RateLimitingQueue;
   private readonly namespaces: SharedInformer;
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.queue = new RateLimitingQueue('namespace', ctx.clock, ctx.relay, (key) => this.syncNamespaceFromKey(key));
     this.namespaces = informers.informerFor('', 'namespaces');
@@ -80,7 +83,9 @@ export class NamespaceController {
           continue;
         }
         try {
-          const left = rc.delete(name, o.metadata.name, { summary: `delete ${info.kind} ${name}/${o.metadata.name} (namespace ${name} terminating)` });
+          const left = rc.delete(name, o.metadata.name, {
+            summary: `delete ${info.kind} ${name}/${o.metadata.name} (namespace ${name} terminating)`,
+          });
           if (!left.metadata.deletionTimestamp || this.ctx.api.store.get(gr, `${name}/${o.metadata.name}`) === undefined) remaining--;
           else if (info.kind === 'Pod') estimate = Math.max(estimate, left.metadata.deletionGracePeriodSeconds ?? 0);
         } catch (e) {
@@ -94,14 +99,25 @@ export class NamespaceController {
 
   private updateConditions(ns: KObject, remaining: number): void {
     const now = this.ctx.clock.nowRFC3339();
-    const cond = (type: string, status: string, reason: string, message: string) => ({ type, status, lastTransitionTime: now, reason, message });
+    const cond = (type: string, status: string, reason: string, message: string) => ({
+      type,
+      status,
+      lastTransitionTime: now,
+      reason,
+      message,
+    });
     const next = deepCopy(ns);
     next.status = {
       phase: 'Terminating',
       conditions: [
         cond('NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'),
         cond('NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'),
-        cond('NamespaceDeletionContentFailure', 'False', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'),
+        cond(
+          'NamespaceDeletionContentFailure',
+          'False',
+          'ContentDeleted',
+          'All content successfully deleted, may be waiting on finalization',
+        ),
         remaining > 0
           ? cond('NamespaceContentRemaining', 'True', 'SomeResourcesRemain', `Some resources are remaining: ${remaining} objects`)
           : cond('NamespaceContentRemaining', 'False', 'ContentRemoved', 'All content successfully removed'),
@@ -114,7 +130,9 @@ export class NamespaceController {
       if (prev && prev.status === c.status) c.lastTransitionTime = prev.lastTransitionTime;
     }
     try {
-      this.client.resource('', 'namespaces').updateStatus(next, { summary: `namespace ${ns.metadata.name} terminating: ${remaining} objects remain` });
+      this.client
+        .resource('', 'namespaces')
+        .updateStatus(next, { summary: `namespace ${ns.metadata.name} terminating: ${remaining} objects remain` });
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }
@@ -124,7 +142,15 @@ export class NamespaceController {
     const cur = this.client.resource('', 'namespaces').get('', ns.metadata.name, { quiet: true });
     const next = deepCopy(cur);
     next.spec = { ...next.spec, finalizers: (next.spec?.finalizers ?? []).filter((f: string) => f !== 'kubernetes') };
-    this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', summary: `namespace ${ns.metadata.name} is empty → remove finalizer "kubernetes"` });
-    this.ctx.api.update(this.client.user, this.ctx.api.registry.forResource('', 'namespaces')!, '', next, { subresource: 'finalize', summary: `finalize namespace ${ns.metadata.name}` });
+    this.ctx.relay.record({
+      from: PARTICIPANT,
+      to: PARTICIPANT,
+      kind: 'decision',
+      summary: `namespace ${ns.metadata.name} is empty → remove finalizer "kubernetes"`,
+    });
+    this.ctx.api.update(this.client.user, this.ctx.api.registry.forResource('', 'namespaces')!, '', next, {
+      subresource: 'finalize',
+      summary: `finalize namespace ${ns.metadata.name}`,
+    });
   }
 }

@@ -53,7 +53,14 @@ export function getMinTolerationSeconds(tolerations: Toleration[]): number {
  * copy of the Node, one update with optimistic concurrency, retried once on conflict.
  * @returns true on success (or when nothing had to change).
  */
-export function swapNodeControllerTaint(nodes: ResourceClient, name: string, add: Taint[], remove: Taint[], nowRFC3339: string, summary: string): boolean {
+export function swapNodeControllerTaint(
+  nodes: ResourceClient,
+  name: string,
+  add: Taint[],
+  remove: Taint[],
+  nowRFC3339: string,
+  summary: string,
+): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     let node: KObject;
     try {
@@ -85,7 +92,13 @@ export function swapNodeControllerTaint(nodes: ResourceClient, name: string, add
  * MarkPodsNotReady: sets each Pod's Ready condition to False (status update) and records
  * Warning NodeNotReady "Node is not ready" on it.
  */
-export function markPodsNotReady(pods: ResourceClient, recorder: EventRecorder, list: KObject[], nodeName: string, nowRFC3339: string): void {
+export function markPodsNotReady(
+  pods: ResourceClient,
+  recorder: EventRecorder,
+  list: KObject[],
+  nodeName: string,
+  nowRFC3339: string,
+): void {
   for (const p of list) {
     if (p.spec?.nodeName !== nodeName) continue;
     const conds: Record<string, unknown>[] = p.status?.conditions ?? [];
@@ -131,4 +144,3 @@ export function getZoneKey(node: KObject): string {
   const zone = l['topology.kubernetes.io/zone'] ?? l['failure-domain.beta.kubernetes.io/zone'] ?? '';
   return region === '' && zone === '' ? '' : `${region}:\x00:${zone}`;
 }
-

@@ -17,7 +17,9 @@ describe('NodeLifecycleController + TaintEvictionController: the node-kill demo'
     const env = newEnv({ nodes: NODES });
     startNodeControllers(env);
     createPod(env, 'web', 'node-2', [{ name: 'nginx', image: 'nginx:1.14.2' }]);
-    const notReadyAt = firstTime(env, 'nodes', 'node-2', (n) => n.status.conditions.some((c: any) => c.type === 'Ready' && c.status === 'Unknown'));
+    const notReadyAt = firstTime(env, 'nodes', 'node-2', (n) =>
+      n.status.conditions.some((c: any) => c.type === 'Ready' && c.status === 'Unknown'),
+    );
     const noSchedAt = firstTime(env, 'nodes', 'node-2', (n) => (n.spec.taints ?? []).some((t: any) => t.effect === 'NoSchedule'));
     const noExecAt = firstTime(env, 'nodes', 'node-2', (n) => (n.spec.taints ?? []).some((t: any) => t.effect === 'NoExecute'));
     const terminatingAt = firstTime(env, 'pods', 'default/web', (p) => !!p.metadata.deletionTimestamp);
@@ -27,12 +29,17 @@ describe('NodeLifecycleController + TaintEvictionController: the node-kill demo'
     // lease last renewed at 30 s, seen by the controller's informer at the 35 s pass; 50 s grace → the 90 s pass
     env.clock.advance(56_000);
     expect(notReadyAt()).toBeUndefined();
-    expect(env.clock.deadlines().find((d) => d.object === 'Node/node-2')).toMatchObject({ label: 'node-2: node-monitor-grace-period runs out', at: env.t0 + 90_000 });
+    expect(env.clock.deadlines().find((d) => d.object === 'Node/node-2')).toMatchObject({
+      label: 'node-2: node-monitor-grace-period runs out',
+      at: env.t0 + 90_000,
+    });
     env.clock.advance(2_000);
     expect(notReadyAt()).toBe(90);
     // the reconcile note measures from the pass that observed the last renewal (35 s), not from renewTime (30 s)
     const notes = env.relay.all().filter((h) => h.from === 'node-lifecycle-controller' && h.note !== undefined);
-    expect(notes.map((h) => [(h.time - env.t0) / 1000, h.note])).toEqual([[90, 'node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady']]);
+    expect(notes.map((h) => [(h.time - env.t0) / 1000, h.note])).toEqual([
+      [90, 'node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady'],
+    ]);
     expect(notReadyAt()! - T).toBeGreaterThanOrEqual(50);
     expect(notReadyAt()! - T).toBeLessThanOrEqual(60);
     const node = env.api.store.get('nodes', 'node-2')!.obj;
@@ -51,7 +58,10 @@ describe('NodeLifecycleController + TaintEvictionController: the node-kill demo'
       { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:01:35Z' },
     ]);
     const pod = getPod(env, 'web')!;
-    expect(pod.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', lastTransitionTime: '2026-01-01T00:01:30Z' });
+    expect(pod.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      lastTransitionTime: '2026-01-01T00:01:30Z',
+    });
     expect(timeline(env, 'node-2', ['NodeNotReady'])).toEqual([[90, 'NodeNotReady', 'Node node-2 status is now: NodeNotReady']]);
     expect(timeline(env, 'web', ['NodeNotReady'])).toEqual([[90, 'NodeNotReady', 'Node is not ready']]);
     const evict = env.clock.deadlines().find((d) => d.object === 'Pod/default/web')!;
@@ -60,13 +70,25 @@ describe('NodeLifecycleController + TaintEvictionController: the node-kill demo'
     // eviction: Terminating (the kubelet is down, so nobody finishes the deletion)
     env.clock.advance(300_000);
     expect(terminatingAt()).toBe(395.101);
-    expect(timeline(env, 'web', ['TaintManagerEviction'])).toEqual([[395.101, 'TaintManagerEviction', 'Marking for deletion Pod default/web']]);
+    expect(timeline(env, 'web', ['TaintManagerEviction'])).toEqual([
+      [395.101, 'TaintManagerEviction', 'Marking for deletion Pod default/web'],
+    ]);
     const terminating = getPod(env, 'web')!;
     expect(terminating.metadata.deletionTimestamp).toBe('2026-01-01T00:07:05Z');
-    expect(terminating.status.conditions.find((c: any) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' });
-    const ev = env.api.store.list('events').map((e) => e.obj).find((e) => e.reason === 'TaintManagerEviction')!;
+    expect(terminating.status.conditions.find((c: any) => c.type === 'DisruptionTarget')).toMatchObject({
+      status: 'True',
+      reason: 'DeletionByTaintManager',
+      message: 'Taint manager: deleting due to NoExecute taint',
+    });
+    const ev = env.api.store
+      .list('events')
+      .map((e) => e.obj)
+      .find((e) => e.reason === 'TaintManagerEviction')!;
     expect(ev.source).toEqual({ component: 'taint-eviction-controller' });
-    const nn = env.api.store.list('events').map((e) => e.obj).find((e) => e.reason === 'NodeNotReady' && e.involvedObject.kind === 'Node')!;
+    const nn = env.api.store
+      .list('events')
+      .map((e) => e.obj)
+      .find((e) => e.reason === 'NodeNotReady' && e.involvedObject.kind === 'Node')!;
     expect(nn.source).toEqual({ component: 'node-controller' });
     expect(env.relay.all().some((h) => h.from === 'node-lifecycle-controller' && h.resource === 'nodes/status')).toBe(true);
     expect(env.relay.all().some((h) => h.from === 'taint-eviction-controller' && h.verb === 'delete')).toBe(true);
@@ -80,8 +102,18 @@ describe('NodeLifecycleController + TaintEvictionController: the node-kill demo'
     const back = env.api.store.get('nodes', 'node-2')!.obj;
     expect(back.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
     expect(back.spec.taints).toBeUndefined();
-    expect(timeline(env, 'node-2').filter(([t]) => t >= 455).map(([, r]) => r)).toEqual([
-      'Starting', 'NodeAllocatableEnforced', 'Rebooted', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeReady',
+    expect(
+      timeline(env, 'node-2')
+        .filter(([t]) => t >= 455)
+        .map(([, r]) => r),
+    ).toEqual([
+      'Starting',
+      'NodeAllocatableEnforced',
+      'Rebooted',
+      'NodeHasSufficientMemory',
+      'NodeHasNoDiskPressure',
+      'NodeHasSufficientPID',
+      'NodeReady',
     ]);
     expect(env.clock.deadlines()).toEqual([]);
   });
@@ -93,7 +125,9 @@ describe('NodeLifecycleController + TaintEvictionController: the node-kill demo'
     env.clock.advance(33_000);
     env.kubelets.get('node-1')!.powerOff();
     env.clock.advance(63_000);
-    expect(timeline(env, 'bare', ['TaintManagerEviction'])).toEqual([[95.101, 'TaintManagerEviction', 'Marking for deletion Pod default/bare']]);
+    expect(timeline(env, 'bare', ['TaintManagerEviction'])).toEqual([
+      [95.101, 'TaintManagerEviction', 'Marking for deletion Pod default/bare'],
+    ]);
   });
 
   test('disruption: all nodes down → FullDisruption, NoExecute taints removed, no evictions', () => {

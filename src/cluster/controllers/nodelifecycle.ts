@@ -39,14 +39,23 @@ import { RateLimitingQueue } from '../client/workqueue';
 import type { ComponentContext } from '../component-context';
 import type { TimerHandle } from '../sim/clock';
 import {
-  CONDITION_TAINTS, CONDITION_TAINT_KEYS, NODE_LIFECYCLE_DEFAULTS, NOT_READY_TAINT, TAINT_NODE_UNSCHEDULABLE, UNREACHABLE_TAINT,
-  getZoneKey, markPodsNotReady, matchTaint, swapNodeControllerTaint, taintExists, type Taint,
+  CONDITION_TAINTS,
+  CONDITION_TAINT_KEYS,
+  NODE_LIFECYCLE_DEFAULTS,
+  NOT_READY_TAINT,
+  TAINT_NODE_UNSCHEDULABLE,
+  UNREACHABLE_TAINT,
+  getZoneKey,
+  markPodsNotReady,
+  matchTaint,
+  swapNodeControllerTaint,
+  taintExists,
+  type Taint,
 } from './nodelifecycle-utils';
 
 export { NODE_LIFECYCLE_DEFAULTS, getZoneKey };
 
 export type ZoneState = 'Initial' | 'Normal' | 'FullDisruption' | 'PartialDisruption';
-
 
 interface Condition {
   type: string;
@@ -97,7 +106,10 @@ export class NodeLifecycleController {
   private running = false;
   readonly config = { ...NODE_LIFECYCLE_DEFAULTS };
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client({ ...users.controller('node-controller'), participant: PARTICIPANT });
     this.recorder = ctx.recorder(this.client, 'node-controller');
     this.nodesClient = this.client.resource('', 'nodes');
@@ -128,10 +140,14 @@ export class NodeLifecycleController {
     this.running = true;
     this.monitorStartedAt = this.ctx.clock.now();
     const tick = () => {
-      this.monitorTimer = this.ctx.clock.setTimer(this.ctx.timings.nodeMonitorPeriodMs, () => {
-        this.ctx.relay.withCause(null, () => this.monitorNodeHealth());
-        tick();
-      }, { label: `${PARTICIPANT}: monitorNodeHealth` });
+      this.monitorTimer = this.ctx.clock.setTimer(
+        this.ctx.timings.nodeMonitorPeriodMs,
+        () => {
+          this.ctx.relay.withCause(null, () => this.monitorNodeHealth());
+          tick();
+        },
+        { label: `${PARTICIPANT}: monitorNodeHealth` },
+      );
     };
     tick();
   }
@@ -195,7 +211,10 @@ export class NodeLifecycleController {
     const labels = node?.metadata.labels;
     if (!node || !labels) return;
     const upd: Record<string, string> = {};
-    for (const [p, s] of [['kubernetes.io/os', 'beta.kubernetes.io/os'], ['kubernetes.io/arch', 'beta.kubernetes.io/arch']]) {
+    for (const [p, s] of [
+      ['kubernetes.io/os', 'beta.kubernetes.io/os'],
+      ['kubernetes.io/arch', 'beta.kubernetes.io/arch'],
+    ]) {
       if (labels[p] !== undefined && labels[s] !== labels[p]) upd[s] = labels[p];
     }
     if (!Object.keys(upd).length) return;
@@ -293,7 +312,12 @@ export class NodeLifecycleController {
     let observed: Condition;
     let grace: number;
     if (!current) {
-      observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: node.metadata.creationTimestamp, lastTransitionTime: node.metadata.creationTimestamp };
+      observed = {
+        type: 'Ready',
+        status: 'Unknown',
+        lastHeartbeatTime: node.metadata.creationTimestamp,
+        lastTransitionTime: node.metadata.creationTimestamp,
+      };
       grace = this.ctx.timings.nodeStartupGracePeriodMs;
       if (health) health.ready = undefined;
       else health = { probeTimestamp: created, readyTransitionTimestamp: created };
@@ -322,9 +346,22 @@ export class NodeLifecycleController {
       for (const type of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
         const i = conds.findIndex((c) => c.type === type);
         if (i < 0) {
-          conds.push({ type, status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: node.metadata.creationTimestamp, lastTransitionTime: nowS });
+          conds.push({
+            type,
+            status: 'Unknown',
+            reason: 'NodeStatusNeverUpdated',
+            message: 'Kubelet never posted node status.',
+            lastHeartbeatTime: node.metadata.creationTimestamp,
+            lastTransitionTime: nowS,
+          });
         } else if (conds[i].status !== 'Unknown') {
-          conds[i] = { ...conds[i], status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: nowS };
+          conds[i] = {
+            ...conds[i],
+            status: 'Unknown',
+            reason: 'NodeStatusUnknown',
+            message: 'Kubelet stopped posting node status.',
+            lastTransitionTime: nowS,
+          };
         }
       }
       const newReady = conds.find((c) => c.type === 'Ready');
@@ -338,11 +375,18 @@ export class NodeLifecycleController {
         const age = Math.floor((now - health.probeTimestamp) / 1000);
         const graceName = grace === this.ctx.timings.nodeMonitorGracePeriodMs ? 'node-monitor-grace-period' : 'node-startup-grace-period';
         const seq = this.ctx.relay.record({
-          from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', resource: 'nodes', name,
+          from: PARTICIPANT,
+          to: PARTICIPANT,
+          kind: 'decision',
+          resource: 'nodes',
+          name,
           summary: `Node ${name}: no Lease renewal or status heartbeat observed for ${age}s > ${graceName} ${grace / 1000}s → Ready=Unknown`,
-          reconcile: this.ctx.relay.newReconcile(), note: `${name}: no Lease renewal observed for ${age} s (> ${graceName} ${grace / 1000} s) → NotReady`,
+          reconcile: this.ctx.relay.newReconcile(),
+          note: `${name}: no Lease renewal observed for ${age} s (> ${graceName} ${grace / 1000} s) → NotReady`,
         });
-        const out = this.ctx.relay.withCause(seq, () => this.nodesClient.updateStatus(next, { summary: `Node ${name}: Kubelet stopped posting node status → Ready=Unknown` }));
+        const out = this.ctx.relay.withCause(seq, () =>
+          this.nodesClient.updateStatus(next, { summary: `Node ${name}: Kubelet stopped posting node status → Ready=Unknown` }),
+        );
         health.ready = readyOf(out) && { ...readyOf(out)! };
         health.readyTransitionTimestamp = now;
         this.nodeHealth.set(name, health);
@@ -359,11 +403,25 @@ export class NodeLifecycleController {
     const name = node.metadata.name;
     if (observed.status === 'False') {
       if (taintExists(taints, UNREACHABLE_TAINT)) {
-        swapNodeControllerTaint(this.nodesClient, name, [NOT_READY_TAINT], [UNREACHABLE_TAINT], this.ctx.clock.nowRFC3339(), `taint Node ${name} not-ready:NoExecute`);
+        swapNodeControllerTaint(
+          this.nodesClient,
+          name,
+          [NOT_READY_TAINT],
+          [UNREACHABLE_TAINT],
+          this.ctx.clock.nowRFC3339(),
+          `taint Node ${name} not-ready:NoExecute`,
+        );
       } else this.markNodeForTainting(node, 'False');
     } else if (observed.status === 'Unknown') {
       if (taintExists(taints, NOT_READY_TAINT)) {
-        swapNodeControllerTaint(this.nodesClient, name, [UNREACHABLE_TAINT], [NOT_READY_TAINT], this.ctx.clock.nowRFC3339(), `taint Node ${name} unreachable:NoExecute`);
+        swapNodeControllerTaint(
+          this.nodesClient,
+          name,
+          [UNREACHABLE_TAINT],
+          [NOT_READY_TAINT],
+          this.ctx.clock.nowRFC3339(),
+          `taint Node ${name} unreachable:NoExecute`,
+        );
       } else this.markNodeForTainting(node, 'Unknown');
     } else if (observed.status === 'True') {
       this.markNodeAsReachable(node);
@@ -382,7 +440,8 @@ export class NodeLifecycleController {
     if (!q) return false;
     const name = node.metadata.name;
     const taints = node.spec?.taints ?? [];
-    if ((status === 'False' && !taintExists(taints, NOT_READY_TAINT)) || (status === 'Unknown' && !taintExists(taints, UNREACHABLE_TAINT))) q.queue.delete(name);
+    if ((status === 'False' && !taintExists(taints, NOT_READY_TAINT)) || (status === 'Unknown' && !taintExists(taints, UNREACHABLE_TAINT)))
+      q.queue.delete(name);
     if (q.queue.has(name)) return false;
     q.queue.set(name, node.metadata.uid ?? '');
     this.scheduleTaintingPass(this.config.nodeEvictionPeriodMs);
@@ -394,7 +453,14 @@ export class NodeLifecycleController {
     const name = node.metadata.name;
     const taints = node.spec?.taints ?? [];
     if (taintExists(taints, UNREACHABLE_TAINT) || taintExists(taints, NOT_READY_TAINT)) {
-      swapNodeControllerTaint(this.nodesClient, name, [], [UNREACHABLE_TAINT, NOT_READY_TAINT], this.ctx.clock.nowRFC3339(), `untaint Node ${name}: reachable`);
+      swapNodeControllerTaint(
+        this.nodesClient,
+        name,
+        [],
+        [UNREACHABLE_TAINT, NOT_READY_TAINT],
+        this.ctx.clock.nowRFC3339(),
+        `untaint Node ${name}: reachable`,
+      );
     }
     this.zoneTainter.get(getZoneKey(node))?.queue.delete(name);
   }
@@ -413,10 +479,14 @@ export class NodeLifecycleController {
         return !taintExists(node.spec?.taints ?? [], want);
       }),
     );
-    this.taintPassTimer = this.ctx.clock.setTimer(delayMs, () => {
-      this.taintPassTimer = null;
-      this.ctx.relay.withCause(null, () => this.doNoExecuteTaintingPass());
-    }, pending ? { deadline: true, label: `${PARTICIPANT}: NoExecute tainting pass` } : { label: `${PARTICIPANT}: NoExecute tainting pass` });
+    this.taintPassTimer = this.ctx.clock.setTimer(
+      delayMs,
+      () => {
+        this.taintPassTimer = null;
+        this.ctx.relay.withCause(null, () => this.doNoExecuteTaintingPass());
+      },
+      pending ? { deadline: true, label: `${PARTICIPANT}: NoExecute tainting pass` } : { label: `${PARTICIPANT}: NoExecute tainting pass` },
+    );
   }
 
   /** doNoExecuteTaintingPass: per zone, as the rate limiter allows. */
@@ -430,7 +500,16 @@ export class NodeLifecycleController {
         const ready = node && readyOf(node);
         if (!node || !ready || ready.status === 'True') continue;
         const [add, opposite] = ready.status === 'False' ? [NOT_READY_TAINT, UNREACHABLE_TAINT] : [UNREACHABLE_TAINT, NOT_READY_TAINT];
-        if (!swapNodeControllerTaint(this.nodesClient, name, [add], [opposite], this.ctx.clock.nowRFC3339(), `taint Node ${name} ${add.key}:NoExecute`)) {
+        if (
+          !swapNodeControllerTaint(
+            this.nodesClient,
+            name,
+            [add],
+            [opposite],
+            this.ctx.clock.nowRFC3339(),
+            `taint Node ${name} ${add.key}:NoExecute`,
+          )
+        ) {
           q.queue.set(name, node.metadata.uid ?? '');
         }
       }
@@ -445,7 +524,9 @@ export class NodeLifecycleController {
   computeZoneState(conds: (Condition | undefined)[]): [number, ZoneState] {
     let ready = 0;
     let notReady = 0;
-    for (const c of conds) if (c?.status === 'True') ready++; else notReady++;
+    for (const c of conds)
+      if (c?.status === 'True') ready++;
+      else notReady++;
     if (ready === 0 && notReady > 0) return [notReady, 'FullDisruption'];
     if (notReady > 2 && notReady / (notReady + ready) >= this.config.unhealthyZoneThreshold) return [notReady, 'PartialDisruption'];
     return [notReady, 'Normal'];
@@ -518,12 +599,22 @@ export class NodeLifecycleController {
   // ---- events and deadlines -----------------------------------------------------------
 
   private recordNodeEvent(node: KObject, reason: string, event: string): void {
-    this.recorder.event({ apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' }, 'Normal', reason, `Node ${node.metadata.name} event: ${event}`);
+    this.recorder.event(
+      { apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' },
+      'Normal',
+      reason,
+      `Node ${node.metadata.name} event: ${event}`,
+    );
   }
 
   /** RecordNodeStatusChange: "Node X status is now: NodeNotReady". */
   private recordNodeStatusChange(node: KObject, status: string): void {
-    this.recorder.event({ apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' }, 'Normal', status, `Node ${node.metadata.name} status is now: ${status}`);
+    this.recorder.event(
+      { apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' },
+      'Normal',
+      status,
+      `Node ${node.metadata.name} status is now: ${status}`,
+    );
   }
 
   /**
@@ -534,7 +625,8 @@ export class NodeLifecycleController {
     const name = node.metadata.name;
     const h = this.nodeHealth.get(name);
     const d = this.graceDeadlines.get(name);
-    const silent = h && this.now() - h.probeTimestamp >= 2 * this.ctx.timings.nodeStatusUpdateFrequencyMs && readyOf(node)?.status !== 'Unknown';
+    const silent =
+      h && this.now() - h.probeTimestamp >= 2 * this.ctx.timings.nodeStatusUpdateFrequencyMs && readyOf(node)?.status !== 'Unknown';
     if (!silent || !h) {
       if (d) this.ctx.clock.cancel(d.handle);
       this.graceDeadlines.delete(name);
@@ -546,7 +638,9 @@ export class NodeLifecycleController {
     if (d?.at === at) return;
     if (d) this.ctx.clock.cancel(d.handle);
     const handle = this.ctx.clock.setTimer(at - this.now(), () => this.graceDeadlines.delete(name), {
-      deadline: true, label: `${name}: node-monitor-grace-period runs out`, object: `Node/${name}`,
+      deadline: true,
+      label: `${name}: node-monitor-grace-period runs out`,
+      object: `Node/${name}`,
     });
     this.graceDeadlines.set(name, { at, handle });
   }

@@ -4,10 +4,15 @@ import { Cluster } from '../cluster';
 
 const real = (f: string) => readFileSync(`src/examples/real/${f}`, 'utf8');
 /** "Reason: message" of the events about one object, in creation order. */
-const ev = (c: Cluster, name: string) => c.events().filter((e) => e.involvedObject.name === name).map((e) => `${e.reason}: ${e.message}`);
+const ev = (c: Cluster, name: string) =>
+  c
+    .events()
+    .filter((e) => e.involvedObject.name === name)
+    .map((e) => `${e.reason}: ${e.message}`);
 const pvc = (c: Cluster, name: string) => c.get('persistentvolumeclaims', 'default', name);
 const pvs = (c: Cluster) => c.list('persistentvolumes');
-const EXTERNAL = (p: string) => `ExternalProvisioning: Waiting for a volume to be created either by the external provisioner '${p}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`;
+const EXTERNAL = (p: string) =>
+  `ExternalProvisioning: Waiting for a volume to be created either by the external provisioner '${p}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`;
 const PREEMPTION = 'preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.';
 const claimYaml = (name: string, cls?: string, size = '1Gi') => `apiVersion: v1
 kind: PersistentVolumeClaim
@@ -92,7 +97,10 @@ describe('WaitForFirstConsumer through the scheduler (local-path-provisioner)', 
     expect(cl.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '128Mi' } });
     const [pv] = pvs(c);
     expect(pv.metadata.name).toBe(pvName);
-    expect(pv.metadata.annotations).toEqual({ 'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path', 'local.path.provisioner/selected-node': node });
+    expect(pv.metadata.annotations).toEqual({
+      'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path',
+      'local.path.provisioner/selected-node': node,
+    });
     expect(pv.metadata.finalizers).toEqual(['kubernetes.io/pv-protection']);
     expect(pv.spec).toMatchObject({
       accessModes: ['ReadWriteOnce'],
@@ -102,7 +110,9 @@ describe('WaitForFirstConsumer through the scheduler (local-path-provisioner)', 
       storageClassName: 'local-path',
       volumeMode: 'Filesystem',
       hostPath: { path: `/var/local-path-provisioner/${pvName}_default_local-path-pvc`, type: 'DirectoryOrCreate' },
-      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] } },
+      nodeAffinity: {
+        required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] }] },
+      },
     });
     expect(pv.status.phase).toBe('Bound');
   });
@@ -112,12 +122,16 @@ describe('WaitForFirstConsumer through the scheduler (local-path-provisioner)', 
     c.apply(real('local-path-pvc-pod.yaml'));
     expect(c.settle(10 * 60_000)).toBe(true);
     expect(ev(c, 'local-path-pvc')).toEqual(['ProvisioningFailed: storageclass.storage.k8s.io "local-path" not found']);
-    expect(ev(c, 'volume-test')).toEqual([`FailedScheduling: 0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. ${PREEMPTION}`]);
+    expect(ev(c, 'volume-test')).toEqual([
+      `FailedScheduling: 0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. ${PREEMPTION}`,
+    ]);
     expect(pvc(c, 'local-path-pvc')!.status.phase).toBe('Pending');
     c.apply(classYaml('local-path', 'rancher.io/local-path', 'WaitForFirstConsumer'));
     expect(c.settle(10 * 60_000)).toBe(true);
     expect(pvc(c, 'local-path-pvc')!.status.phase).toBe('Bound');
-    expect(c.get('pods', 'default', 'volume-test')!.spec.nodeName).toBe(pvc(c, 'local-path-pvc')!.metadata.annotations!['volume.kubernetes.io/selected-node']);
+    expect(c.get('pods', 'default', 'volume-test')!.spec.nodeName).toBe(
+      pvc(c, 'local-path-pvc')!.metadata.annotations!['volume.kubernetes.io/selected-node'],
+    );
   });
 });
 
@@ -128,7 +142,11 @@ describe('Immediate binding and static volumes', () => {
     c.apply(claimYaml('db', 'fast', '5Gi'));
     expect(c.settle(10 * 60_000)).toBe(true);
     const cl = pvc(c, 'db')!;
-    expect(ev(c, 'db')).toEqual([EXTERNAL('example.com/fast'), 'Provisioning: External provisioner is provisioning volume for claim "default/db"', `ProvisioningSucceeded: Successfully provisioned volume pvc-${cl.metadata.uid}`]);
+    expect(ev(c, 'db')).toEqual([
+      EXTERNAL('example.com/fast'),
+      'Provisioning: External provisioner is provisioning volume for claim "default/db"',
+      `ProvisioningSucceeded: Successfully provisioned volume pvc-${cl.metadata.uid}`,
+    ]);
     expect(cl.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '5Gi' } });
     expect(cl.metadata.annotations?.['volume.kubernetes.io/selected-node']).toBeUndefined();
     expect(pvs(c)[0].spec.csi).toEqual({ driver: 'example.com/fast', volumeHandle: `pvc-${cl.metadata.uid}`, fsType: 'ext4' });
@@ -140,7 +158,9 @@ describe('Immediate binding and static volumes', () => {
     c.apply(classYaml('lp-now', 'rancher.io/local-path', 'Immediate'));
     c.apply(claimYaml('x', 'lp-now'));
     c.settle(10 * 60_000);
-    expect(ev(c, 'x').slice(-1)).toEqual(['ProvisioningFailed: failed to provision volume with StorageClass "lp-now": configuration error, no node was specified']);
+    expect(ev(c, 'x').slice(-1)).toEqual([
+      'ProvisioningFailed: failed to provision volume with StorageClass "lp-now": configuration error, no node was specified',
+    ]);
     expect(pvc(c, 'x')!.status.phase).toBe('Pending');
   });
 
@@ -171,13 +191,17 @@ spec: {capacity: {storage: ${size}}, accessModes: [ReadWriteOnce, ReadOnlyMany],
     const cl = pvc(c, 'my-model-pvc')!;
     expect(cl.spec).toMatchObject({ storageClassName: 'standard', volumeName: 'my-model-pv' });
     expect(cl.status).toEqual({ phase: 'Pending' });
-    expect(ev(c, 'my-model-pvc')).toEqual(['VolumeMismatch: Cannot bind to requested volume "my-model-pv": storageClassName does not match']);
+    expect(ev(c, 'my-model-pvc')).toEqual([
+      'VolumeMismatch: Cannot bind to requested volume "my-model-pv": storageClassName does not match',
+    ]);
     const pv = c.get('persistentvolumes', '', 'my-model-pv')!;
     expect(pv.status.phase).toBe('Available');
     expect(pv.spec.claimRef).toBeUndefined();
     const pod = c.list('pods', 'default').find((p) => p.metadata.name.startsWith('tf-serving-'))!;
     expect(pod.spec.nodeName).toBeUndefined();
-    expect(ev(c, pod.metadata.name)).toEqual([`FailedScheduling: 0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. ${PREEMPTION}`]);
+    expect(ev(c, pod.metadata.name)).toEqual([
+      `FailedScheduling: 0/4 nodes are available: pod has unbound immediate PersistentVolumeClaims. ${PREEMPTION}`,
+    ]);
   });
 });
 
@@ -203,19 +227,23 @@ spec:
     c.apply(podYaml('p1', 'c1'));
     c.apply(podYaml('p2', 'nope'));
     expect(c.settle(10 * 60_000)).toBe(true);
-    expect(ev(c, 'p1')).toEqual([`FailedScheduling: 0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 node(s) had volume node affinity conflict. ${PREEMPTION}`]);
+    expect(ev(c, 'p1')).toEqual([
+      `FailedScheduling: 0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 node(s) had volume node affinity conflict. ${PREEMPTION}`,
+    ]);
     expect(ev(c, 'p2')).toEqual([`FailedScheduling: 0/4 nodes are available: persistentvolumeclaim "nope" not found. ${PREEMPTION}`]);
   });
 });
 
 describe('WaitForFirstConsumer without a provisioner', () => {
-  it('kubernetes.io/no-provisioner and no matching PV: node(s) didn\'t find available persistent volumes to bind', () => {
+  it("kubernetes.io/no-provisioner and no matching PV: node(s) didn't find available persistent volumes to bind", () => {
     const c = new Cluster({ seed: 1 });
     c.apply(classYaml('local-storage', 'kubernetes.io/no-provisioner', 'WaitForFirstConsumer'));
     c.apply(claimYaml('d', 'local-storage'));
     c.apply(podYaml('p', 'd'));
     expect(c.settle(10 * 60_000)).toBe(true);
-    expect(ev(c, 'p')).toEqual([`FailedScheduling: 0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 node(s) didn't find available persistent volumes to bind. ${PREEMPTION}`]);
+    expect(ev(c, 'p')).toEqual([
+      `FailedScheduling: 0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 3 node(s) didn't find available persistent volumes to bind. ${PREEMPTION}`,
+    ]);
     expect(ev(c, 'd')).toEqual(['WaitForPodScheduled: waiting for pod p to be scheduled']);
   });
 });

@@ -29,9 +29,25 @@ import { deepCopy, deepEqual, metaNamespaceKey, type KObject } from '../api/type
 import { StatusError } from '../api/errors';
 import { recordDecision } from './controller-utils';
 import {
-  ANN_BETA_STORAGE_PROVISIONER, ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_DYNAMICALLY_PROVISIONED, ANN_STORAGE_PROVISIONER,
-  Reasons, checkVolumeSatisfyClaim, claimClass, claimKey, claimRefKey, findBestMatchForClaim, getBindVolumeToClaim,
-  isDelayBindingMode, isDelayBindingProvisioning, isPodTerminated, isVolumeBoundToClaim, podPVCIndex, rvOf, volumeModeMismatch,
+  ANN_BETA_STORAGE_PROVISIONER,
+  ANN_BIND_COMPLETED,
+  ANN_BOUND_BY_CONTROLLER,
+  ANN_DYNAMICALLY_PROVISIONED,
+  ANN_STORAGE_PROVISIONER,
+  Reasons,
+  checkVolumeSatisfyClaim,
+  claimClass,
+  claimKey,
+  claimRefKey,
+  findBestMatchForClaim,
+  getBindVolumeToClaim,
+  isDelayBindingMode,
+  isDelayBindingProvisioning,
+  isPodTerminated,
+  isVolumeBoundToClaim,
+  podPVCIndex,
+  rvOf,
+  volumeModeMismatch,
 } from '../component-helpers/storage/volume';
 
 /** Relay participant (docs/architecture.md#relay-participants). */
@@ -56,7 +72,10 @@ export class PersistentVolumeController {
   private readonly claims = new Map<string, KObject>();
   private readonly volumes = new Map<string, KObject>();
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client(users.controller(PV_CONTROLLER_PARTICIPANT));
     this.recorder = ctx.recorder(this.client, PV_CONTROLLER_COMPONENT);
     this.pvcs = this.client.resource('', 'persistentvolumeclaims');
@@ -94,7 +113,8 @@ export class PersistentVolumeController {
       // stands in for the periodic resync that would pick up claims waiting for this class
       onAdd: (sc, initial) => {
         if (initial) return;
-        for (const c of this.claimInformer.list()) if (!c.metadata.annotations?.[ANN_BIND_COMPLETED] && claimClass(c) === sc.metadata.name) this.claimQueue.add(metaNamespaceKey(c));
+        for (const c of this.claimInformer.list())
+          if (!c.metadata.annotations?.[ANN_BIND_COMPLETED] && claimClass(c) === sc.metadata.name) this.claimQueue.add(metaNamespaceKey(c));
       },
     });
   }
@@ -173,7 +193,12 @@ export class PersistentVolumeController {
           this.provisionClaim(claim);
           return;
         } else {
-          this.recorder.event(claim, 'Normal', Reasons.FailedBinding, 'no persistent volumes available for this claim and no storage class is set');
+          this.recorder.event(
+            claim,
+            'Normal',
+            Reasons.FailedBinding,
+            'no persistent volumes available for this claim and no storage class is set',
+          );
         }
         this.updateClaimStatus(claim, 'Pending', null);
         return;
@@ -203,25 +228,46 @@ export class PersistentVolumeController {
     } else {
       this.recorder.event(claim, 'Warning', Reasons.FailedBinding, `volume "${volume.metadata.name}" already bound to a different claim.`);
       if (claim.metadata.annotations?.[ANN_BOUND_BY_CONTROLLER] === undefined) this.updateClaimStatus(claim, 'Pending', null);
-      else throw new Error(`invalid binding of claim "${claimKey(claim)}" to volume "${claim.spec.volumeName}": volume already claimed by "${claimRefKey(volume.spec.claimRef)}"`);
+      else
+        throw new Error(
+          `invalid binding of claim "${claimKey(claim)}" to volume "${claim.spec.volumeName}": volume already claimed by "${claimRefKey(volume.spec.claimRef)}"`,
+        );
     }
   }
 
   private syncBoundClaim(claim: KObject): void {
     if (!claim.spec?.volumeName) {
-      this.updateClaimStatusWithEvent(claim, 'Lost', null, 'ClaimLost', 'Bound claim has lost reference to PersistentVolume. Data on the volume is lost!');
+      this.updateClaimStatusWithEvent(
+        claim,
+        'Lost',
+        null,
+        'ClaimLost',
+        'Bound claim has lost reference to PersistentVolume. Data on the volume is lost!',
+      );
       return;
     }
     const volume = this.volumes.get(claim.spec.volumeName);
     if (!volume) {
-      this.updateClaimStatusWithEvent(claim, 'Lost', null, 'ClaimLost', 'Bound claim has lost its PersistentVolume. Data on the volume is lost!');
+      this.updateClaimStatusWithEvent(
+        claim,
+        'Lost',
+        null,
+        'ClaimLost',
+        'Bound claim has lost its PersistentVolume. Data on the volume is lost!',
+      );
       return;
     }
     if (!volume.spec?.claimRef || volume.spec.claimRef.uid === claim.metadata.uid) {
       this.bind(volume, claim);
       return;
     }
-    this.updateClaimStatusWithEvent(claim, 'Lost', null, 'ClaimMisbound', 'Two claims are bound to the same volume, this one is bound incorrectly');
+    this.updateClaimStatusWithEvent(
+      claim,
+      'Lost',
+      null,
+      'ClaimMisbound',
+      'Two claims are bound to the same volume, this one is bound incorrectly',
+    );
   }
 
   /** emitEventForUnboundDelayBindingClaim. */
@@ -230,8 +276,10 @@ export class PersistentVolumeController {
       .byIndex('pvc', claimKey(claim))
       .filter((p) => !isPodTerminated(p) && !p.spec?.nodeName)
       .map((p) => p.metadata.name);
-    if (waiting.length > 1) this.recorder.event(claim, 'Normal', Reasons.WaitForPodScheduled, `waiting for pods ${waiting.join(',')} to be scheduled`);
-    else if (waiting.length === 1) this.recorder.event(claim, 'Normal', Reasons.WaitForPodScheduled, `waiting for pod ${waiting[0]} to be scheduled`);
+    if (waiting.length > 1)
+      this.recorder.event(claim, 'Normal', Reasons.WaitForPodScheduled, `waiting for pods ${waiting.join(',')} to be scheduled`);
+    else if (waiting.length === 1)
+      this.recorder.event(claim, 'Normal', Reasons.WaitForPodScheduled, `waiting for pod ${waiting[0]} to be scheduled`);
     else this.recorder.event(claim, 'Normal', Reasons.WaitForFirstConsumer, 'waiting for first consumer to be created before binding');
   }
 
@@ -251,12 +299,23 @@ export class PersistentVolumeController {
     let cur = claim;
     if (claim.metadata.annotations?.[ANN_BETA_STORAGE_PROVISIONER] !== provisioner) {
       const next = deepCopy(claim);
-      next.metadata.annotations = { ...next.metadata.annotations, [ANN_BETA_STORAGE_PROVISIONER]: provisioner, [ANN_STORAGE_PROVISIONER]: provisioner };
+      next.metadata.annotations = {
+        ...next.metadata.annotations,
+        [ANN_BETA_STORAGE_PROVISIONER]: provisioner,
+        [ANN_STORAGE_PROVISIONER]: provisioner,
+      };
       this.decide(claim, `claim ${claimKey(claim)}: no volume matches → ask provisioner ${provisioner} (class ${cls.metadata.name})`);
       try {
-        cur = this.pvcs.update(next, { summary: `annotate PVC ${claimKey(claim)}: volume.kubernetes.io/storage-provisioner=${provisioner}` });
+        cur = this.pvcs.update(next, {
+          summary: `annotate PVC ${claimKey(claim)}: volume.kubernetes.io/storage-provisioner=${provisioner}`,
+        });
       } catch (err) {
-        this.recorder.event(claim, 'Warning', Reasons.ProvisioningFailed, `Error saving claim: ${err instanceof Error ? err.message : String(err)}`);
+        this.recorder.event(
+          claim,
+          'Warning',
+          Reasons.ProvisioningFailed,
+          `Error saving claim: ${err instanceof Error ? err.message : String(err)}`,
+        );
         throw err;
       }
       this.store(this.claims, claimKey(cur), cur);
@@ -291,7 +350,10 @@ export class PersistentVolumeController {
     if (!claim) {
       let v = volume;
       if (v.status?.phase !== 'Released' && v.status?.phase !== 'Failed') {
-        this.decide(volume, `volume ${volume.metadata.name}: claim ${claimRefKey(ref)} is gone → Released (reclaim policy ${volume.spec.persistentVolumeReclaimPolicy})`);
+        this.decide(
+          volume,
+          `volume ${volume.metadata.name}: claim ${claimRefKey(ref)} is gone → Released (reclaim policy ${volume.spec.persistentVolumeReclaimPolicy})`,
+        );
         v = this.updateVolumePhase(v, 'Released');
       }
       this.reclaimVolume(v);
@@ -299,8 +361,18 @@ export class PersistentVolumeController {
     }
     if (!claim.spec?.volumeName) {
       if (volumeModeMismatch(claim, volume)) {
-        this.recorder.event(volume, 'Warning', Reasons.VolumeMismatch, `Cannot bind PersistentVolume to requested PersistentVolumeClaim "${claim.metadata.name}" due to incompatible volumeMode.`);
-        this.recorder.event(claim, 'Warning', Reasons.VolumeMismatch, `Cannot bind PersistentVolume "${volume.metadata.name}" to requested PersistentVolumeClaim due to incompatible volumeMode.`);
+        this.recorder.event(
+          volume,
+          'Warning',
+          Reasons.VolumeMismatch,
+          `Cannot bind PersistentVolume to requested PersistentVolumeClaim "${claim.metadata.name}" due to incompatible volumeMode.`,
+        );
+        this.recorder.event(
+          claim,
+          'Warning',
+          Reasons.VolumeMismatch,
+          `Cannot bind PersistentVolume "${volume.metadata.name}" to requested PersistentVolumeClaim due to incompatible volumeMode.`,
+        );
         return;
       }
       // the claim is Pending while the volume points at it: syncClaim finishes the binding
@@ -312,8 +384,12 @@ export class PersistentVolumeController {
       return;
     }
     // the claim is bound to another volume
-    if (volume.metadata.annotations?.[ANN_DYNAMICALLY_PROVISIONED] !== undefined && volume.spec.persistentVolumeReclaimPolicy === 'Delete') {
-      const v = volume.status?.phase !== 'Released' && volume.status?.phase !== 'Failed' ? this.updateVolumePhase(volume, 'Released') : volume;
+    if (
+      volume.metadata.annotations?.[ANN_DYNAMICALLY_PROVISIONED] !== undefined &&
+      volume.spec.persistentVolumeReclaimPolicy === 'Delete'
+    ) {
+      const v =
+        volume.status?.phase !== 'Released' && volume.status?.phase !== 'Failed' ? this.updateVolumePhase(volume, 'Released') : volume;
       this.reclaimVolume(v);
       return;
     }
@@ -340,7 +416,9 @@ export class PersistentVolumeController {
         return;
       }
       try {
-        this.pvsClient.delete('', volume.metadata.name, { summary: `delete PersistentVolume ${volume.metadata.name} (reclaim policy Delete)` });
+        this.pvsClient.delete('', volume.metadata.name, {
+          summary: `delete PersistentVolume ${volume.metadata.name} (reclaim policy Delete)`,
+        });
       } catch (e) {
         if (!(e instanceof StatusError && e.code === 404)) throw e;
       }
@@ -350,7 +428,13 @@ export class PersistentVolumeController {
       this.updateVolumePhaseWithEvent(volume, 'Failed', 'Warning', 'VolumeFailedRecycle', 'No recycler plugin found for the volume!');
       return;
     }
-    this.updateVolumePhaseWithEvent(volume, 'Failed', 'Warning', 'VolumeUnknownReclaimPolicy', 'Volume has unrecognized PersistentVolumeReclaimPolicy');
+    this.updateVolumePhaseWithEvent(
+      volume,
+      'Failed',
+      'Warning',
+      'VolumeUnknownReclaimPolicy',
+      'Volume has unrecognized PersistentVolumeReclaimPolicy',
+    );
   }
 
   /** unbindVolume: roll back a controller binding, or clear the uid of a user's pre-binding. */
@@ -412,7 +496,8 @@ export class PersistentVolumeController {
       delete status.capacity;
     } else {
       status.accessModes = volume.spec?.accessModes;
-      if (claim.status?.phase !== phase && !deepEqual(status.capacity?.storage, volume.spec?.capacity?.storage)) status.capacity = volume.spec?.capacity;
+      if (claim.status?.phase !== phase && !deepEqual(status.capacity?.storage, volume.spec?.capacity?.storage))
+        status.capacity = volume.spec?.capacity;
     }
     if (deepEqual(status, claim.status ?? {})) return claim;
     const saved = this.pvcs.updateStatus({ ...claim, status }, { summary: `PVC ${claimKey(claim)} → ${phase}` });
@@ -444,6 +529,15 @@ export class PersistentVolumeController {
   }
 
   private decide(o: KObject, summary: string): void {
-    recordDecision(this.ctx.relay, PV_CONTROLLER_PARTICIPANT, { resource: o.kind === 'PersistentVolume' ? 'persistentvolumes' : 'persistentvolumeclaims', namespace: o.metadata.namespace ?? null, name: o.metadata.name }, summary);
+    recordDecision(
+      this.ctx.relay,
+      PV_CONTROLLER_PARTICIPANT,
+      {
+        resource: o.kind === 'PersistentVolume' ? 'persistentvolumes' : 'persistentvolumeclaims',
+        namespace: o.metadata.namespace ?? null,
+        name: o.metadata.name,
+      },
+      summary,
+    );
   }
 }

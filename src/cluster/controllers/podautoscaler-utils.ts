@@ -32,7 +32,12 @@ export interface PodMetric {
 export type PodMetricsInfo = Map<string, PodMetric>;
 
 /** groupPods: ready count and the unready / missing / ignored Pod names. */
-export function groupPods(pods: KObject[], metrics: PodMetricsInfo, resource: string, now: number): { ready: number; unready: Set<string>; missing: Set<string>; ignored: Set<string> } {
+export function groupPods(
+  pods: KObject[],
+  metrics: PodMetricsInfo,
+  resource: string,
+  now: number,
+): { ready: number; unready: Set<string>; missing: Set<string>; ignored: Set<string> } {
   const unready = new Set<string>();
   const missing = new Set<string>();
   const ignored = new Set<string>();
@@ -80,11 +85,15 @@ export function calculatePodRequests(pods: KObject[], container: string, resourc
   const out = new Map<string, number>();
   for (const pod of pods) {
     let sum = 0;
-    const containers: KObject[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c: KObject) => c.restartPolicy === 'Always')];
+    const containers: KObject[] = [
+      ...(pod.spec?.containers ?? []),
+      ...(pod.spec?.initContainers ?? []).filter((c: KObject) => c.restartPolicy === 'Always'),
+    ];
     for (const c of containers) {
       if (container && container !== c.name) continue;
       const req = c.resources?.requests?.[resource];
-      if (req === undefined || req === null) throw new Error(`missing request for ${resource} in container ${c.name} of Pod ${pod.metadata.name}`);
+      if (req === undefined || req === null)
+        throw new Error(`missing request for ${resource} in container ${c.name} of Pod ${pod.metadata.name}`);
       sum += quantityMilliValue(req);
     }
     out.set(pod.metadata.name, sum);
@@ -93,7 +102,11 @@ export function calculatePodRequests(pods: KObject[], container: string, resourc
 }
 
 /** GetResourceUtilizationRatio: [ratio, utilization %, raw average (milli)]. Throws "no metrics returned matched known pods". */
-export function getResourceUtilizationRatio(metrics: PodMetricsInfo, requests: Map<string, number>, targetUtilization: number): [number, number, number] {
+export function getResourceUtilizationRatio(
+  metrics: PodMetricsInfo,
+  requests: Map<string, number>,
+  targetUtilization: number,
+): [number, number, number] {
   let total = 0;
   let reqTotal = 0;
   let n = 0;
@@ -125,7 +138,15 @@ const within = (ratio: number) => Math.abs(1 - ratio) <= Tolerance;
  * scale-down and 0 % on a scale-up; no change within the tolerance or when the adjustment would
  * flip the direction.
  */
-export function calcResourceReplicas(currentReplicas: number, targetUtilization: number, resource: string, pods: KObject[], metrics: PodMetricsInfo, now: number, container = ''): [number, number, number] {
+export function calcResourceReplicas(
+  currentReplicas: number,
+  targetUtilization: number,
+  resource: string,
+  pods: KObject[],
+  metrics: PodMetricsInfo,
+  now: number,
+  container = '',
+): [number, number, number] {
   if (pods.length === 0) throw new Error('no pods returned by selector while calculating replica count');
   const m = new Map(metrics);
   const g = groupPods(pods, m, resource, now);
@@ -140,7 +161,8 @@ export function calcResourceReplicas(currentReplicas: number, targetUtilization:
   }
   if (g.missing.size > 0) {
     const fallback = Math.max(100, targetUtilization);
-    for (const n of g.missing) m.set(n, { value: ratio < 1 ? Math.trunc(((requests.get(n) ?? 0) * fallback) / 100) : 0, timestamp: 0, windowMs: 0 });
+    for (const n of g.missing)
+      m.set(n, { value: ratio < 1 ? Math.trunc(((requests.get(n) ?? 0) * fallback) / 100) : 0, timestamp: 0, windowMs: 0 });
     if (ratio === 1) for (const n of g.missing) m.delete(n);
   }
   if (scaleUpWithUnready) for (const n of g.unready) m.set(n, { value: 0, timestamp: 0, windowMs: 0 });
@@ -152,7 +174,14 @@ export function calcResourceReplicas(currentReplicas: number, targetUtilization:
 }
 
 /** calcPlainMetricReplicas (AverageValue targets): [replicas, average usage (milli)]. */
-export function calcPlainMetricReplicas(currentReplicas: number, targetUsage: number, resource: string, pods: KObject[], metrics: PodMetricsInfo, now: number): [number, number] {
+export function calcPlainMetricReplicas(
+  currentReplicas: number,
+  targetUsage: number,
+  resource: string,
+  pods: KObject[],
+  metrics: PodMetricsInfo,
+  now: number,
+): [number, number] {
   const m = new Map(metrics);
   const g = groupPods(pods, m, resource, now);
   for (const n of [...g.ignored, ...g.unready]) m.delete(n);
@@ -192,7 +221,12 @@ export interface ScalingRules {
 }
 
 /** stabilizeRecommendation (no behavior): the highest recommendation of the last 5 minutes; records this one. */
-export function stabilizeRecommendation(recs: Recommendation[], desired: number, now: number, windowMs = DownscaleStabilisationWindowMs): number {
+export function stabilizeRecommendation(
+  recs: Recommendation[],
+  desired: number,
+  now: number,
+  windowMs = DownscaleStabilisationWindowMs,
+): number {
   let max = desired;
   let old = -1;
   const cutoff = now - windowMs;
@@ -206,7 +240,14 @@ export function stabilizeRecommendation(recs: Recommendation[], desired: number,
 }
 
 /** stabilizeRecommendationWithBehaviors: [recommendation, reason, message]; records this one. */
-export function stabilizeRecommendationWithBehaviors(recs: Recommendation[], current: number, desired: number, up: ScalingRules, down: ScalingRules, now: number): [number, string, string] {
+export function stabilizeRecommendationWithBehaviors(
+  recs: Recommendation[],
+  current: number,
+  desired: number,
+  up: ScalingRules,
+  down: ScalingRules,
+  now: number,
+): [number, string, string] {
   const upCutoff = now - (up.stabilizationWindowSeconds ?? 0) * 1000;
   const downCutoff = now - (down.stabilizationWindowSeconds ?? 300) * 1000;
   let upRec = desired;
@@ -222,7 +263,8 @@ export function stabilizeRecommendationWithBehaviors(recs: Recommendation[], cur
   if (rec > downRec) rec = downRec;
   if (old >= 0) recs[old] = { recommendation: desired, timestamp: now };
   else recs.push({ recommendation: desired, timestamp: now });
-  if (desired >= current) return [rec, 'ScaleUpStabilized', 'recent recommendations were lower than current one, applying the lowest recent recommendation'];
+  if (desired >= current)
+    return [rec, 'ScaleUpStabilized', 'recent recommendations were lower than current one, applying the lowest recent recommendation'];
   return [rec, 'ScaleDownStabilized', 'recent recommendations were higher than current one, applying the highest recent recommendation'];
 }
 
@@ -278,14 +320,30 @@ export function scaleDownLimit(current: number, ups: ScaleEvent[], downs: ScaleE
 }
 
 /** convertDesiredReplicasWithBehaviorRate: [replicas, ScalingLimited reason, message]. */
-export function convertDesiredReplicasWithBehaviorRate(current: number, desired: number, min: number, max: number, up: ScalingRules, down: ScalingRules, ups: ScaleEvent[], downs: ScaleEvent[], now: number): [number, string, string] {
+export function convertDesiredReplicasWithBehaviorRate(
+  current: number,
+  desired: number,
+  min: number,
+  max: number,
+  up: ScalingRules,
+  down: ScalingRules,
+  ups: ScaleEvent[],
+  downs: ScaleEvent[],
+  now: number,
+): [number, string, string] {
   if (desired > current) {
     const limit = Math.max(scaleUpLimit(current, ups, downs, up, now), current);
-    const [allowed, reason, message] = max > limit ? [limit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate'] : [max, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
+    const [allowed, reason, message] =
+      max > limit
+        ? [limit, 'ScaleUpLimit', 'the desired replica count is increasing faster than the maximum scale rate']
+        : [max, 'TooManyReplicas', 'the desired replica count is more than the maximum replica count'];
     if (desired > allowed) return [allowed, reason, message];
   } else if (desired < current) {
     const limit = Math.min(scaleDownLimit(current, ups, downs, down, now), current);
-    const [allowed, reason, message] = min < limit ? [limit, 'ScaleDownLimit', 'the desired replica count is decreasing faster than the maximum scale rate'] : [min, 'TooFewReplicas', 'the desired replica count is less than the minimum replica count'];
+    const [allowed, reason, message] =
+      min < limit
+        ? [limit, 'ScaleDownLimit', 'the desired replica count is decreasing faster than the maximum scale rate']
+        : [min, 'TooFewReplicas', 'the desired replica count is less than the minimum replica count'];
     if (desired < allowed) return [allowed, reason, message];
   }
   return [desired, 'DesiredWithinRange', 'the desired count is within the acceptable range'];
@@ -301,7 +359,14 @@ export interface HPACondition {
 }
 
 /** setConditionInList: lastTransitionTime changes only with the status. */
-export function setCondition(list: HPACondition[], type: string, status: HPACondition['status'], reason: string, message: string, now: string): HPACondition[] {
+export function setCondition(
+  list: HPACondition[],
+  type: string,
+  status: HPACondition['status'],
+  reason: string,
+  message: string,
+  now: string,
+): HPACondition[] {
   const out = list.map((c) => ({ ...c }));
   let c = out.find((x) => x.type === type);
   if (!c) {
@@ -313,5 +378,11 @@ export function setCondition(list: HPACondition[], type: string, status: HPACond
   c.status = status;
   c.reason = reason;
   c.message = message;
-  return out.map((x) => ({ type: x.type, status: x.status, lastTransitionTime: x.lastTransitionTime, reason: x.reason, message: x.message }));
+  return out.map((x) => ({
+    type: x.type,
+    status: x.status,
+    lastTransitionTime: x.lastTransitionTime,
+    reason: x.reason,
+    message: x.message,
+  }));
 }

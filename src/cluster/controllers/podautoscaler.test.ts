@@ -14,7 +14,12 @@ function deployment(name: string, cpuRequest?: string): string {
     spec: {
       replicas: 1,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27', ...(cpuRequest ? { resources: { requests: { cpu: cpuRequest } } } : {}) }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          containers: [{ name: 'app', image: 'nginx:1.27', ...(cpuRequest ? { resources: { requests: { cpu: cpuRequest } } } : {}) }],
+        },
+      },
     },
   });
 }
@@ -52,25 +57,47 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     c.advance(20 * S);
     // first sync 15 s after the HPA appeared: 400m on one Pod = 200 % of the 200m request → ceil(1 × 200/50) = 4
     const up = hpaEvents(c, 'web');
-    expect(up.map(evText)).toEqual(['Normal SuccessfulRescale: New size: 4; reason: cpu resource utilization (percentage of request) above target']);
+    expect(up.map(evText)).toEqual([
+      'Normal SuccessfulRescale: New size: 4; reason: cpu resource utilization (percentage of request) above target',
+    ]);
     expect(up[0].source).toEqual({ component: 'horizontal-pod-autoscaler' });
     expect(Date.parse(up[0].firstTimestamp) - created).toBe(15 * S);
     expect(replicas(c, 'web')).toBe(4);
     let h = getHPA(c, 'web');
     expect(h.status.lastScaleTime).toBe(up[0].firstTimestamp);
     expect(h.status.desiredReplicas).toBe(4);
-    expect(cond(h, 'AbleToScale')).toMatchObject({ status: 'True', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 4' });
-    expect(cond(h, 'ScalingActive')).toMatchObject({ status: 'True', reason: 'ValidMetricFound', message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)' });
-    expect(c.relay.since(0).some((x) => x.from === 'horizontal-pod-autoscaler-controller' && x.kind === 'decision' && /scale Deployment web to 4/.test(x.summary))).toBe(true);
+    expect(cond(h, 'AbleToScale')).toMatchObject({
+      status: 'True',
+      reason: 'SucceededRescale',
+      message: 'the HPA controller was able to update the target scale to 4',
+    });
+    expect(cond(h, 'ScalingActive')).toMatchObject({
+      status: 'True',
+      reason: 'ValidMetricFound',
+      message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+    });
+    expect(
+      c.relay
+        .since(0)
+        .some(
+          (x) => x.from === 'horizontal-pod-autoscaler-controller' && x.kind === 'decision' && /scale Deployment web to 4/.test(x.summary),
+        ),
+    ).toBe(true);
 
     // the new Pods become ready: 400m spread over 4 Pods = 100m = 50 % → stays at 4
     c.advance(2 * MIN);
     h = getHPA(c, 'web');
     expect(replicas(c, 'web')).toBe(4);
     expect(h.status.currentReplicas).toBe(4);
-    expect(h.status.currentMetrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '100m', averageUtilization: 50 } } }]);
+    expect(h.status.currentMetrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', current: { averageValue: '100m', averageUtilization: 50 } } },
+    ]);
     expect(cond(h, 'AbleToScale')).toMatchObject({ reason: 'ReadyForNewScale', message: 'recommended size matches current size' });
-    expect(cond(h, 'ScalingLimited')).toMatchObject({ status: 'False', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' });
+    expect(cond(h, 'ScalingLimited')).toMatchObject({
+      status: 'False',
+      reason: 'DesiredWithinRange',
+      message: 'the desired count is within the acceptable range',
+    });
 
     // load drops: the recommendation is 1, but the last 5 minutes recommended 4
     const drop = c.now();
@@ -78,7 +105,10 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     c.advance(30 * S);
     h = getHPA(c, 'web');
     expect(replicas(c, 'web')).toBe(4);
-    expect(cond(h, 'AbleToScale')).toMatchObject({ reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' });
+    expect(cond(h, 'AbleToScale')).toMatchObject({
+      reason: 'ScaleDownStabilized',
+      message: 'recent recommendations were higher than current one, applying the highest recent recommendation',
+    });
     const dl = c.deadlines().find((d) => d.object === 'HorizontalPodAutoscaler/default/web');
     expect(dl?.label).toMatch(/^hpa default\/web: scale-down stabilization window ends at \d\d:\d\d:\d\d$/);
     // settle carries on through the window end
@@ -96,20 +126,33 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
   it('kwok fake-app: usage from the kwok.x-k8s.io/usage-cpu annotation, 20 % of a 1000m request', () => {
     const c = new Cluster({ seed: 1 });
     const res = c.apply(readFileSync('src/examples/real/kwok-hpa-fake-app.yaml', 'utf8'));
-    expect(res.map((r) => `${r.object} ${r.action}`)).toEqual(['deployment.apps/fake-app created', 'horizontalpodautoscaler.autoscaling/pod-auto-scaler created']);
+    expect(res.map((r) => `${r.object} ${r.action}`)).toEqual([
+      'deployment.apps/fake-app created',
+      'horizontalpodautoscaler.autoscaling/pod-auto-scaler created',
+    ]);
     c.advance(2 * MIN);
     const h = getHPA(c, 'pod-auto-scaler');
-    expect(h.status.currentMetrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '200m', averageUtilization: 20 } } }]);
+    expect(h.status.currentMetrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', current: { averageValue: '200m', averageUtilization: 20 } } },
+    ]);
     expect(h.status).toMatchObject({ currentReplicas: 1, desiredReplicas: 1 });
     expect(cond(h, 'ScalingActive')).toMatchObject({ status: 'True', reason: 'ValidMetricFound' });
     // minReplicas 1 bounds the recommendation (ceil(0.2857 × 1) = 1): within range
     expect(cond(h, 'ScalingLimited')).toMatchObject({ status: 'False', reason: 'DesiredWithinRange' });
-    expect(c.metrics.podMetrics('default')[0]).toMatchObject({ apiVersion: 'metrics.k8s.io/v1beta1', kind: 'PodMetrics', window: '15s', containers: [{ name: 'fake-container', usage: { cpu: '200000000n' } }] });
+    expect(c.metrics.podMetrics('default')[0]).toMatchObject({
+      apiVersion: 'metrics.k8s.io/v1beta1',
+      kind: 'PodMetrics',
+      window: '15s',
+      containers: [{ name: 'fake-container', usage: { cpu: '200000000n' } }],
+    });
   });
 
   it('Pods without a cpu request: FailedGetResourceMetric, ScalingActive False, <unknown> current metric', () => {
     const c = new Cluster({ seed: 1 });
-    const text = readFileSync('src/examples/real/kwok-hpa-fake-app.yaml', 'utf8').replace(/\n\s+resources:\n\s+requests:\n\s+cpu: 1000m.*\n\s+limits:\n\s+cpu: 1200m/, '');
+    const text = readFileSync('src/examples/real/kwok-hpa-fake-app.yaml', 'utf8').replace(
+      /\n\s+resources:\n\s+requests:\n\s+cpu: 1000m.*\n\s+limits:\n\s+cpu: 1200m/,
+      '',
+    );
     expect(text).not.toContain('requests');
     c.apply(text);
     c.advance(2 * MIN);
@@ -126,8 +169,16 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     ]);
     expect(ev[2].count).toBeGreaterThan(1);
     const h = getHPA(c, 'pod-auto-scaler');
-    expect(cond(h, 'ScalingActive')).toMatchObject({ status: 'False', reason: 'FailedGetResourceMetric', message: `the HPA was unable to compute the replica count: ${err}` });
-    expect(cond(h, 'AbleToScale')).toMatchObject({ status: 'True', reason: 'SucceededGetScale', message: "the HPA controller was able to get the target's current scale" });
+    expect(cond(h, 'ScalingActive')).toMatchObject({
+      status: 'False',
+      reason: 'FailedGetResourceMetric',
+      message: `the HPA was unable to compute the replica count: ${err}`,
+    });
+    expect(cond(h, 'AbleToScale')).toMatchObject({
+      status: 'True',
+      reason: 'SucceededGetScale',
+      message: "the HPA controller was able to get the target's current scale",
+    });
     expect(h.status.currentMetrics).toEqual([{ type: '' }]);
     expect(replicas(c, 'fake-app')).toBe(1);
   });
@@ -136,10 +187,18 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     const c = new Cluster({ seed: 1 });
     c.apply(readFileSync('src/examples/real/vllm-gpu-hpa.yaml', 'utf8'));
     c.advance(MIN);
-    const err = 'unable to get metric vllm_num_requests_running: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered';
-    expect(hpaEvents(c, 'gemma-server-hpa').map(evText)).toEqual([`Warning FailedGetPodsMetric: ${err}`, `Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: ${err}`]);
+    const err =
+      'unable to get metric vllm_num_requests_running: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered';
+    expect(hpaEvents(c, 'gemma-server-hpa').map(evText)).toEqual([
+      `Warning FailedGetPodsMetric: ${err}`,
+      `Warning FailedComputeMetricsReplicas: invalid metrics (1 invalid out of 1), first error is: ${err}`,
+    ]);
     const h = getHPA(c, 'gemma-server-hpa');
-    expect(cond(h, 'ScalingActive')).toMatchObject({ status: 'False', reason: 'FailedGetPodsMetric', message: `the HPA was unable to compute the replica count: ${err}` });
+    expect(cond(h, 'ScalingActive')).toMatchObject({
+      status: 'False',
+      reason: 'FailedGetPodsMetric',
+      message: `the HPA was unable to compute the replica count: ${err}`,
+    });
     expect(h.status.currentMetrics).toEqual([{ type: '' }]);
   });
 
@@ -148,7 +207,11 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     c.apply(hpa('ghost', 'nope'));
     c.advance(20 * S);
     expect(hpaEvents(c, 'ghost').map(evText)).toEqual(['Warning FailedGetScale: deployments.apps "nope" not found']);
-    expect(cond(getHPA(c, 'ghost'), 'AbleToScale')).toMatchObject({ status: 'False', reason: 'FailedGetScale', message: 'the HPA controller was unable to get the target\'s current scale: deployments.apps "nope" not found' });
+    expect(cond(getHPA(c, 'ghost'), 'AbleToScale')).toMatchObject({
+      status: 'False',
+      reason: 'FailedGetScale',
+      message: 'the HPA controller was unable to get the target\'s current scale: deployments.apps "nope" not found',
+    });
   });
 
   it('behavior: scaleUp Pods policy limits the rate (ScaleUpLimit)', () => {
@@ -160,7 +223,15 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     c.advance(20 * S);
     expect(replicas(c, 'api')).toBe(3);
     const h = getHPA(c, 'api');
-    expect(h.spec.behavior.scaleDown).toEqual({ stabilizationWindowSeconds: 300, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
-    expect(cond(h, 'ScalingLimited')).toMatchObject({ status: 'True', reason: 'ScaleUpLimit', message: 'the desired replica count is increasing faster than the maximum scale rate' });
+    expect(h.spec.behavior.scaleDown).toEqual({
+      stabilizationWindowSeconds: 300,
+      selectPolicy: 'Max',
+      policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+    });
+    expect(cond(h, 'ScalingLimited')).toMatchObject({
+      status: 'True',
+      reason: 'ScaleUpLimit',
+      message: 'the desired replica count is increasing faster than the maximum scale rate',
+    });
   });
 });

@@ -86,7 +86,11 @@ export class HorizontalController {
   private readonly pendingSync = new Map<string, { at: number; handle: TimerHandle }>();
 
   /** @param metrics the resource metrics API (metrics.k8s.io); undefined when no metrics-server runs. */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory, private readonly metrics?: ResourceMetricsAPI) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+    private readonly metrics?: ResourceMetricsAPI,
+  ) {
     this.client = ctx.client(users.controller(HPAControllerName));
     this.recorder = ctx.recorder(this.client, HPAEventSource);
     this.hpaInformer = informers.informerFor('autoscaling', 'horizontalpodautoscalers');
@@ -121,10 +125,14 @@ export class HorizontalController {
     const cur = this.pendingSync.get(key);
     if (cur && cur.at <= at) return;
     if (cur) this.ctx.clock.cancel(cur.handle);
-    const handle = this.ctx.clock.setTimer(HPASyncPeriodMs, () => {
-      this.pendingSync.delete(key);
-      this.queue.add(key, null);
-    }, { label: `hpa ${key}: sync` });
+    const handle = this.ctx.clock.setTimer(
+      HPASyncPeriodMs,
+      () => {
+        this.pendingSync.delete(key);
+        this.queue.add(key, null);
+      },
+      { label: `hpa ${key}: sync` },
+    );
     this.pendingSync.set(key, { at, handle });
   }
 
@@ -160,14 +168,23 @@ export class HorizontalController {
     const hpa = deepCopy(shared);
     const v1 = hpa.apiVersion === 'autoscaling/v1';
     const spec = hpa.spec ?? {};
-    const metricSpecs: KObject[] = v1 ? [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage ?? 80 } } }] : spec.metrics ?? [];
+    const metricSpecs: KObject[] = v1
+      ? [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage ?? 80 } },
+          },
+        ]
+      : (spec.metrics ?? []);
     const st = this.stateOf(key);
     st.lastSyncAt = now;
     let conds: u.HPACondition[] = deepCopy(hpa.status?.conditions ?? []);
-    const setCond = (type: string, status: 'True' | 'False', reason: string, message: string) => (conds = u.setCondition(conds, type, status, reason, message, nowStr));
+    const setCond = (type: string, status: 'True' | 'False', reason: string, message: string) =>
+      (conds = u.setCondition(conds, type, status, reason, message, nowStr));
     const ref = spec.scaleTargetRef ?? {};
     const target = { resource: 'horizontalpodautoscalers', namespace: hpa.metadata.namespace, name: hpa.metadata.name };
-    const writeStatus = (current: number, desired: number, metrics: Json[] | null, lastScaleTime?: string) => this.updateStatusIfNeeded(shared, { currentReplicas: current, desiredReplicas: desired, metrics, conditions: conds, lastScaleTime });
+    const writeStatus = (current: number, desired: number, metrics: Json[] | null, lastScaleTime?: string) =>
+      this.updateStatusIfNeeded(shared, { currentReplicas: current, desiredReplicas: desired, metrics, conditions: conds, lastScaleTime });
 
     let scale: Scale;
     try {
@@ -176,7 +193,12 @@ export class HorizontalController {
       const msg = errorMessage(err);
       this.recorder.event(hpa, 'Warning', 'FailedGetScale', msg);
       setCond('AbleToScale', 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${msg}`);
-      writeStatus(hpa.status?.currentReplicas ?? 0, hpa.status?.desiredReplicas ?? 0, hpa.status?.currentMetrics ?? null, hpa.status?.lastScaleTime);
+      writeStatus(
+        hpa.status?.currentReplicas ?? 0,
+        hpa.status?.desiredReplicas ?? 0,
+        hpa.status?.currentMetrics ?? null,
+        hpa.status?.lastScaleTime,
+      );
       return;
     }
     setCond('AbleToScale', 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale");
@@ -212,7 +234,9 @@ export class HorizontalController {
       if (desired > current) reason = `${computed.metric} above target`;
       if (desired < current) reason = 'All metrics below target';
       const pre = desired;
-      desired = spec.behavior ? this.normalizeWithBehaviors(hpa, st, current, pre, minReplicas, now, setCond) : this.normalize(st, current, pre, minReplicas, maxReplicas, now, setCond);
+      desired = spec.behavior
+        ? this.normalizeWithBehaviors(hpa, st, current, pre, minReplicas, now, setCond)
+        : this.normalize(st, current, pre, minReplicas, maxReplicas, now, setCond);
       stabilizedHold = desired > pre && pre < current;
       rescale = desired !== current;
       summary = `${computed.metric || 'metrics'}: ${computed.observed} → recommend ${pre}, current ${current}`;
@@ -221,20 +245,30 @@ export class HorizontalController {
     let lastScaleTime: string | undefined = hpa.status?.lastScaleTime;
     if (rescale) {
       const seq = recordDecision(
-        this.ctx.relay, this.name, target, `${summary ? `${summary} → ` : ''}scale ${ref.kind} ${ref.name} to ${desired} (${reason})`, this.ctx.relay.newReconcile(),
+        this.ctx.relay,
+        this.name,
+        target,
+        `${summary ? `${summary} → ` : ''}scale ${ref.kind} ${ref.name} to ${desired} (${reason})`,
+        this.ctx.relay.newReconcile(),
         `${note ? `${note} → ` : `${reason}: `}desired ${desired}`,
       );
       try {
         this.ctx.relay.withCause(seq, () => this.updateScale(hpa.metadata.namespace ?? '', ref.name, scale, desired, current));
       } catch (err) {
         this.recorder.event(hpa, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${reason}; error: ${errorMessage(err)}`);
-        setCond('AbleToScale', 'False', 'FailedUpdateScale', `the HPA controller was unable to update the target scale: ${errorMessage(err)}`);
+        setCond(
+          'AbleToScale',
+          'False',
+          'FailedUpdateScale',
+          `the HPA controller was unable to update the target scale: ${errorMessage(err)}`,
+        );
         writeStatus(current, hpa.status?.desiredReplicas ?? 0, statuses, lastScaleTime);
         return;
       }
       setCond('AbleToScale', 'True', 'SucceededRescale', `the HPA controller was able to update the target scale to ${desired}`);
       this.recorder.event(hpa, 'Normal', 'SuccessfulRescale', `New size: ${desired}; reason: ${reason}`);
-      if (spec.behavior) (desired > current ? st.scaleUpEvents : st.scaleDownEvents).push({ replicaChange: Math.abs(desired - current), timestamp: now });
+      if (spec.behavior)
+        (desired > current ? st.scaleUpEvents : st.scaleDownEvents).push({ replicaChange: Math.abs(desired - current), timestamp: now });
       lastScaleTime = nowStr;
     } else {
       desired = current;
@@ -256,21 +290,51 @@ export class HorizontalController {
     // the first sync at which the holder is out of the window (behaviors: ts > now − w; legacy: ts ≥ now − w)
     let at = now;
     while (withBehavior ? at < expires : at <= expires) at += HPASyncPeriodMs;
-    st.deadline = this.ctx.clock.setTimer(at - now, () => {
-      st.deadline = undefined;
-    }, { deadline: true, label: `hpa ${key}: scale-down stabilization window ends at ${new Date(at).toISOString().slice(11, 19)}`, object: `HorizontalPodAutoscaler/${key}` });
+    st.deadline = this.ctx.clock.setTimer(
+      at - now,
+      () => {
+        st.deadline = undefined;
+      },
+      {
+        deadline: true,
+        label: `hpa ${key}: scale-down stabilization window ends at ${new Date(at).toISOString().slice(11, 19)}`,
+        object: `HorizontalPodAutoscaler/${key}`,
+      },
+    );
   }
 
-  private normalize(st: HPAState, current: number, pre: number, min: number, max: number, now: number, setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void): number {
+  private normalize(
+    st: HPAState,
+    current: number,
+    pre: number,
+    min: number,
+    max: number,
+    now: number,
+    setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void,
+  ): number {
     const stabilized = u.stabilizeRecommendation(st.recommendations, pre, now);
-    if (stabilized !== pre) setCond('AbleToScale', 'True', 'ScaleDownStabilized', 'recent recommendations were higher than current one, applying the highest recent recommendation');
+    if (stabilized !== pre)
+      setCond(
+        'AbleToScale',
+        'True',
+        'ScaleDownStabilized',
+        'recent recommendations were higher than current one, applying the highest recent recommendation',
+      );
     else setCond('AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size');
     const [desired, reason, message] = u.convertDesiredReplicasWithRules(current, stabilized, min, max);
     setCond('ScalingLimited', desired === stabilized ? 'False' : 'True', reason, message);
     return desired;
   }
 
-  private normalizeWithBehaviors(hpa: KObject, st: HPAState, current: number, pre: number, min: number, now: number, setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void): number {
+  private normalizeWithBehaviors(
+    hpa: KObject,
+    st: HPAState,
+    current: number,
+    pre: number,
+    min: number,
+    now: number,
+    setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void,
+  ): number {
     const b = hpa.spec.behavior;
     const up: u.ScalingRules = b.scaleUp ?? {};
     const down: u.ScalingRules = { ...b.scaleDown, stabilizationWindowSeconds: b.scaleDown?.stabilizationWindowSeconds ?? 300 };
@@ -280,13 +344,29 @@ export class HorizontalController {
     const longest = Math.max(0, ...[...(up.policies ?? []), ...(down.policies ?? [])].map((p) => p.periodSeconds)) * 1000;
     st.scaleUpEvents = st.scaleUpEvents.filter((e) => e.timestamp > now - longest);
     st.scaleDownEvents = st.scaleDownEvents.filter((e) => e.timestamp > now - longest);
-    const [desired, reason, message] = u.convertDesiredReplicasWithBehaviorRate(current, stabilized, min, hpa.spec.maxReplicas, up, down, st.scaleUpEvents, st.scaleDownEvents, now);
+    const [desired, reason, message] = u.convertDesiredReplicasWithBehaviorRate(
+      current,
+      stabilized,
+      min,
+      hpa.spec.maxReplicas,
+      up,
+      down,
+      st.scaleUpEvents,
+      st.scaleDownEvents,
+      now,
+    );
     setCond('ScalingLimited', desired === stabilized ? 'False' : 'True', reason, message);
     return desired;
   }
 
   /** computeReplicasForMetrics: the highest proposal of the valid metrics; -1 with an error when they all fail. */
-  private computeReplicasForMetrics(hpa: KObject, scale: Scale, specs: KObject[], now: number, setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void): { replicas: number; metric: string; statuses: Json[]; error?: string; observed: string; note: string } {
+  private computeReplicasForMetrics(
+    hpa: KObject,
+    scale: Scale,
+    specs: KObject[],
+    now: number,
+    setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void,
+  ): { replicas: number; metric: string; statuses: Json[]; error?: string; observed: string; note: string } {
     const statuses: Json[] = specs.map(() => ({ type: '' }));
     if (!scale.selector) {
       this.recorder.event(hpa, 'Warning', 'SelectorRequired', 'selector is required');
@@ -334,7 +414,7 @@ export class HorizontalController {
         const reason = m.type === 'Resource' ? 'FailedGetResourceMetric' : 'FailedGetContainerResourceMetric';
         const res: string = src?.name;
         const t = src?.target ?? {};
-        const container: string = m.type === 'ContainerResource' ? src?.container ?? '' : '';
+        const container: string = m.type === 'ContainerResource' ? (src?.container ?? '') : '';
         const key = m.type === 'Resource' ? 'resource' : 'containerResource';
         const base = { name: res, ...(container ? { container } : {}) };
         const pods = this.podInformer.list(ns, selector);
@@ -348,28 +428,52 @@ export class HorizontalController {
         if (t.averageValue !== undefined) {
           try {
             const [replicas, usage] = u.calcPlainMetricReplicas(current, quantityMilliValue(t.averageValue), res, pods, metrics, now);
-            return { replicas, name: `${res} resource`, status: { type: m.type, [key]: { ...base, current: { averageValue: formatMilli(usage) } } } };
+            return {
+              replicas,
+              name: `${res} resource`,
+              status: { type: m.type, [key]: { ...base, current: { averageValue: formatMilli(usage) } } },
+            };
           } catch (err) {
             return { reason, error: `failed to get ${res} usage: ${errorMessage(err)}` };
           }
         }
-        if (t.averageUtilization === undefined) return { reason, error: 'invalid resource metric source: neither an average utilization target nor an average value (usage) target was set' };
+        if (t.averageUtilization === undefined)
+          return {
+            reason,
+            error: 'invalid resource metric source: neither an average utilization target nor an average value (usage) target was set',
+          };
         try {
           const [replicas, utilization, raw] = u.calcResourceReplicas(current, t.averageUtilization, res, pods, metrics, now, container);
-          const name = m.type === 'Resource' ? `${res} resource utilization (percentage of request)` : `${res} container resource utilization (percentage of request)`;
-          return { replicas, name, status: { type: m.type, [key]: { ...base, current: { averageValue: formatMilli(raw), averageUtilization: utilization } } } };
+          const name =
+            m.type === 'Resource'
+              ? `${res} resource utilization (percentage of request)`
+              : `${res} container resource utilization (percentage of request)`;
+          return {
+            replicas,
+            name,
+            status: { type: m.type, [key]: { ...base, current: { averageValue: formatMilli(raw), averageUtilization: utilization } } },
+          };
         } catch (err) {
           return { reason, error: `failed to get ${res} utilization: ${errorMessage(err)}` };
         }
       }
       case 'Pods':
-        return { reason: 'FailedGetPodsMetric', error: `unable to get metric ${m.pods?.metric?.name}: unable to fetch metrics from custom metrics API: ${NO_CUSTOM_METRICS}` };
+        return {
+          reason: 'FailedGetPodsMetric',
+          error: `unable to get metric ${m.pods?.metric?.name}: unable to fetch metrics from custom metrics API: ${NO_CUSTOM_METRICS}`,
+        };
       case 'Object': {
         const o = m.object ?? {};
-        return { reason: 'FailedGetObjectMetric', error: `unable to get metric ${o.metric?.name}: ${o.describedObject?.kind} on ${ns} ${o.describedObject?.name}/unable to fetch metrics from custom metrics API: ${NO_CUSTOM_METRICS}` };
+        return {
+          reason: 'FailedGetObjectMetric',
+          error: `unable to get metric ${o.metric?.name}: ${o.describedObject?.kind} on ${ns} ${o.describedObject?.name}/unable to fetch metrics from custom metrics API: ${NO_CUSTOM_METRICS}`,
+        };
       }
       case 'External':
-        return { reason: 'FailedGetExternalMetric', error: `unable to get external metric ${ns}/${m.external?.metric?.name}/${selectorString(fromLabelSelector(m.external?.metric?.selector))}: unable to fetch metrics from external metrics API: ${NO_EXTERNAL_METRICS}` };
+        return {
+          reason: 'FailedGetExternalMetric',
+          error: `unable to get external metric ${ns}/${m.external?.metric?.name}/${selectorString(fromLabelSelector(m.external?.metric?.selector))}: unable to fetch metrics from external metrics API: ${NO_EXTERNAL_METRICS}`,
+        };
       default:
         return { reason: 'InvalidMetricSourceType', error: `unknown metric source type "${m.type}"` };
     }
@@ -377,7 +481,10 @@ export class HorizontalController {
 
   /** resourceMetricsClient.GetResourceMetric through the metrics API. */
   private resourceMetrics(ns: string, selector: Selector, resource: string, container: string): u.PodMetricsInfo {
-    if (!this.metrics) throw new Error('unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)');
+    if (!this.metrics)
+      throw new Error(
+        'unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)',
+      );
     const items = this.metrics.podUsage(ns, selector);
     if (!items.length) throw new Error('no metrics returned from resource metrics API');
     const out: u.PodMetricsInfo = new Map();
@@ -394,9 +501,20 @@ export class HorizontalController {
   /** The scale subresource of the target (autoscaling/v1 Scale: spec.replicas, status.replicas, status.selector). */
   private getScale(ns: string, ref: KObject): Scale {
     const r = getOwn(SCALE_TARGETS, ref.kind);
-    if (!r) throw new Error(`no matches for kind "${ref.kind}" in group "${String(ref.apiVersion ?? '').split('/').slice(0, -1).join('/')}"`);
+    if (!r)
+      throw new Error(
+        `no matches for kind "${ref.kind}" in group "${String(ref.apiVersion ?? '')
+          .split('/')
+          .slice(0, -1)
+          .join('/')}"`,
+      );
     const obj = this.client.resource(r[0], r[1]).get(ns, ref.name, { quiet: true, subresource: 'scale' });
-    return { specReplicas: obj.spec?.replicas ?? 1, statusReplicas: obj.status?.replicas ?? 0, selector: obj.spec?.selector ? JSON.stringify(obj.spec.selector) : '', resource: r };
+    return {
+      specReplicas: obj.spec?.replicas ?? 1,
+      statusReplicas: obj.status?.replicas ?? 0,
+      selector: obj.spec?.selector ? JSON.stringify(obj.spec.selector) : '',
+      resource: r,
+    };
   }
 
   /** Scales().Update: writes spec.replicas of the target. */
@@ -404,11 +522,17 @@ export class HorizontalController {
     const rc = this.client.resource(scale.resource[0], scale.resource[1]);
     const obj = deepCopy(rc.get(ns, name, { quiet: true, subresource: 'scale' }));
     obj.spec = { ...obj.spec, replicas: desired };
-    rc.update(obj, { viaSubresource: 'scale', summary: `update ${scale.resource[1]}/scale ${ns}/${name}: replicas ${current} → ${desired}` });
+    rc.update(obj, {
+      viaSubresource: 'scale',
+      summary: `update ${scale.resource[1]}/scale ${ns}/${name}: replicas ${current} → ${desired}`,
+    });
   }
 
   /** setStatus + updateStatusIfNeeded: one status write, only when something changed. */
-  private updateStatusIfNeeded(shared: KObject, s: { currentReplicas: number; desiredReplicas: number; metrics: Json[] | null; conditions: u.HPACondition[]; lastScaleTime?: string }): void {
+  private updateStatusIfNeeded(
+    shared: KObject,
+    s: { currentReplicas: number; desiredReplicas: number; metrics: Json[] | null; conditions: u.HPACondition[]; lastScaleTime?: string },
+  ): void {
     const status: Json = {};
     if (s.conditions.length) status.conditions = s.conditions;
     status.currentMetrics = s.metrics;
@@ -418,9 +542,12 @@ export class HorizontalController {
     const prev = shared.status ?? {};
     if (deepEqual(status, prev)) return;
     const fresh = this.hpaInformer.get(metaNamespaceKey(shared)) ?? shared;
-    this.client.resource('autoscaling', 'horizontalpodautoscalers').updateStatus({ ...fresh, status }, {
-      summary: `update status HorizontalPodAutoscaler ${metaNamespaceKey(shared)}: current ${s.currentReplicas}, desired ${s.desiredReplicas}${(s.metrics ?? []).length ? `, ${(s.metrics ?? []).map(describeStatus).join(', ')}` : ''}`,
-    });
+    this.client.resource('autoscaling', 'horizontalpodautoscalers').updateStatus(
+      { ...fresh, status },
+      {
+        summary: `update status HorizontalPodAutoscaler ${metaNamespaceKey(shared)}: current ${s.currentReplicas}, desired ${s.desiredReplicas}${(s.metrics ?? []).length ? `, ${(s.metrics ?? []).map(describeStatus).join(', ')}` : ''}`,
+      },
+    );
   }
 }
 
@@ -437,7 +564,8 @@ function noteOf(m: KObject, s: Json): string {
   const src = m.type === 'Resource' ? m.resource : m.type === 'ContainerResource' ? m.containerResource : undefined;
   const c = (s.resource ?? s.containerResource)?.current ?? {};
   const t = src?.target ?? {};
-  if (t.averageUtilization !== undefined && c.averageUtilization !== undefined) return `current ${c.averageUtilization}% / target ${t.averageUtilization}%`;
+  if (t.averageUtilization !== undefined && c.averageUtilization !== undefined)
+    return `current ${c.averageUtilization}% / target ${t.averageUtilization}%`;
   if (t.averageValue !== undefined && c.averageValue !== undefined) return `current ${c.averageValue} / target ${t.averageValue}`;
   return '';
 }

@@ -17,7 +17,9 @@ describe('PodGCController', () => {
     expect(c.get('nodes', '', node)).toBeUndefined();
     expect(c.get('machines.sim.kube-relay.dev', '', node)).toBeUndefined();
     expect(c.settle(5 * 60_000)).toBe(true);
-    const gone = c.relay.all().find((h) => h.from === 'pod-garbage-collector-controller' && h.kind === 'decision' && h.name === victim.metadata.name);
+    const gone = c.relay
+      .all()
+      .find((h) => h.from === 'pod-garbage-collector-controller' && h.kind === 'decision' && h.name === victim.metadata.name);
     expect(gone?.summary).toBe(`force delete Pod default/${victim.metadata.name}: node ${node} no longer exists`);
     // first seen missing at a 20 s pass, deleted at the first pass 40 s later
     const after = (gone!.time - t0) / 1000;

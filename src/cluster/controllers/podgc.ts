@@ -39,7 +39,10 @@ export class PodGCController {
   private missingSince = new Map<string, number>();
   private paused = false;
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client({ ...users.controller('pod-garbage-collector'), participant: PARTICIPANT });
     this.pods = informers.informerFor('', 'pods');
     this.nodes = informers.informerFor('', 'nodes');
@@ -59,10 +62,14 @@ export class PodGCController {
   }
 
   private schedule(): void {
-    this.ctx.clock.setTimer(GC_CHECK_PERIOD_MS, () => {
-      if (!this.paused) this.ctx.relay.withCause(null, () => this.gc());
-      this.schedule();
-    }, this.pendingDeadline());
+    this.ctx.clock.setTimer(
+      GC_CHECK_PERIOD_MS,
+      () => {
+        if (!this.paused) this.ctx.relay.withCause(null, () => this.gc());
+        this.schedule();
+      },
+      this.pendingDeadline(),
+    );
   }
 
   /** The next pass is a known deadline while an orphaned node is in quarantine. */
@@ -85,7 +92,8 @@ export class PodGCController {
     const excess = terminated.length - TERMINATED_POD_GC_THRESHOLD;
     if (excess <= 0) return;
     terminated.sort((a, b) => Date.parse(a.metadata.creationTimestamp ?? '') - Date.parse(b.metadata.creationTimestamp ?? ''));
-    for (const p of terminated.slice(0, excess)) this.forceDelete(p, null, `terminated Pods exceed --terminated-pod-gc-threshold=${TERMINATED_POD_GC_THRESHOLD}`);
+    for (const p of terminated.slice(0, excess))
+      this.forceDelete(p, null, `terminated Pods exceed --terminated-pod-gc-threshold=${TERMINATED_POD_GC_THRESHOLD}`);
   }
 
   private gcTerminating(pods: KObject[]): void {
@@ -94,9 +102,15 @@ export class PodGCController {
       const node = this.nodes.get(p.spec.nodeName);
       if (!node) continue;
       const ready = (node.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready');
-      const outOfService = (node.spec?.taints ?? []).some((t: { key: string; effect: string }) => t.key === 'node.kubernetes.io/out-of-service' && t.effect === 'NoExecute');
+      const outOfService = (node.spec?.taints ?? []).some(
+        (t: { key: string; effect: string }) => t.key === 'node.kubernetes.io/out-of-service' && t.effect === 'NoExecute',
+      );
       if (ready?.status !== 'True' && outOfService) {
-        this.forceDelete(p, { reason: 'DeletionByPodGC', message: 'PodGC: node is out of service' }, `node ${p.spec.nodeName} is NotReady and out of service`);
+        this.forceDelete(
+          p,
+          { reason: 'DeletionByPodGC', message: 'PodGC: node is out of service' },
+          `node ${p.spec.nodeName} is NotReady and out of service`,
+        );
       }
     }
   }
@@ -128,7 +142,8 @@ export class PodGCController {
         if (!(e instanceof StatusError && e.code === 404)) throw e;
       }
       this.missingSince.delete(node);
-      for (const p of list) this.forceDelete(p, { reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' }, `node ${node} no longer exists`);
+      for (const p of list)
+        this.forceDelete(p, { reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' }, `node ${node} no longer exists`);
     }
   }
 
@@ -142,13 +157,27 @@ export class PodGCController {
   private forceDelete(pod: KObject, condition: { reason: string; message: string } | null, why: string): void {
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name;
-    this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', namespace: ns, name, summary: `force delete Pod ${ns}/${name}: ${why}` });
+    this.ctx.relay.record({
+      from: PARTICIPANT,
+      to: PARTICIPANT,
+      kind: 'decision',
+      namespace: ns,
+      name,
+      summary: `force delete Pod ${ns}/${name}: ${why}`,
+    });
     const rc = this.client.resource('', 'pods');
     try {
       if (condition && !isTerminal(pod)) {
         const next = deepCopy(pod);
         const conds = (next.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'DisruptionTarget');
-        conds.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: this.ctx.clock.nowRFC3339(), reason: condition.reason, message: condition.message });
+        conds.push({
+          type: 'DisruptionTarget',
+          status: 'True',
+          lastProbeTime: null,
+          lastTransitionTime: this.ctx.clock.nowRFC3339(),
+          reason: condition.reason,
+          message: condition.message,
+        });
         next.status = { ...next.status, phase: 'Failed', conditions: conds };
         rc.updateStatus(next);
       }

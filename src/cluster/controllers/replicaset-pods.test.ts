@@ -31,7 +31,15 @@ type Op =
   | { op: 'advance' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant('put' as const), name: fc.nat(9), owner: fc.nat(2), app: fc.boolean(), tier: fc.boolean(), phase: fc.nat(3), ready: fc.boolean() }),
+  fc.record({
+    op: fc.constant('put' as const),
+    name: fc.nat(9),
+    owner: fc.nat(2),
+    app: fc.boolean(),
+    tier: fc.boolean(),
+    phase: fc.nat(3),
+    ready: fc.boolean(),
+  }),
   fc.record({ op: fc.constant('delete' as const), name: fc.nat(9) }),
   fc.constant({ op: 'advance' as const }),
 );
@@ -63,10 +71,15 @@ function podObject(o: Extract<Op, { op: 'put' }>): KObject {
       name: `p-${o.name}`,
       namespace: 'default',
       labels,
-      ...(owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `rs-${owner.slice(4)}`, uid: owner, controller: true }] } : {}),
+      ...(owner
+        ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `rs-${owner.slice(4)}`, uid: owner, controller: true }] }
+        : {}),
     },
     spec: { containers: [{ name: 'c', image: 'nginx' }] },
-    status: { phase: ['Pending', 'Running', 'Succeeded', 'Failed'][o.phase], conditions: [{ type: 'Ready', status: o.ready ? 'True' : 'False' }] },
+    status: {
+      phase: ['Pending', 'Running', 'Succeeded', 'Failed'][o.phase],
+      conditions: [{ type: 'Ready', status: o.ready ? 'True' : 'False' }],
+    },
   };
 }
 
@@ -101,7 +114,11 @@ describe('ReplicaSetPodCounter (property)', () => {
             expect({ claimed, unmatched, fullyLabeled, ready }).toEqual(reference(pods, rs));
           }
           for (const v of [...OWNERS.slice(0, 2), orphanPodIndexKey('default')]) {
-            const want = pods.list().filter((p) => (getControllerOf(p)?.uid ?? orphanPodIndexKey('default')) === v).map(metaNamespaceKey).sort();
+            const want = pods
+              .list()
+              .filter((p) => (getControllerOf(p)?.uid ?? orphanPodIndexKey('default')) === v)
+              .map(metaNamespaceKey)
+              .sort();
             expect(pods.byIndex(PodControllerUIDIndex, v!).map(metaNamespaceKey).sort()).toEqual(want);
           }
         };
@@ -118,7 +135,8 @@ describe('ReplicaSetPodCounter (property)', () => {
             continue;
           }
           const obj = podObject(o);
-          if (cur) api.update(u, podsInfo, 'default', { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.metadata.resourceVersion } });
+          if (cur)
+            api.update(u, podsInfo, 'default', { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.metadata.resourceVersion } });
           else api.create(u, podsInfo, 'default', obj);
         }
         clock.advance(1_000);

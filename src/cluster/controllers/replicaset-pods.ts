@@ -84,7 +84,18 @@ export class ReplicaSetPodCounter {
     const tplKey = JSON.stringify(tplLabels);
     let a = this.byUID.get(uid);
     if (!a || a.selKey !== selKey || a.tplKey !== tplKey) {
-      a = { claimed: 0, unmatched: 0, fullyLabeled: 0, ready: 0, selKey, tplKey, sel, tplSel: templateSelector(tplLabels), flags: new Map(), dirty: new Set() };
+      a = {
+        claimed: 0,
+        unmatched: 0,
+        fullyLabeled: 0,
+        ready: 0,
+        selKey,
+        tplKey,
+        sel,
+        tplSel: templateSelector(tplLabels),
+        flags: new Map(),
+        dirty: new Set(),
+      };
       this.byUID.set(uid, a);
       for (const p of this.pods.byIndex(PodControllerUIDIndex, uid)) this.add(a, metaNamespaceKey(p), p);
       return a;

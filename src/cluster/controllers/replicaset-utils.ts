@@ -49,7 +49,14 @@ export function readStatus(rs: KObject): Required<Omit<ReplicaSetStatus, 'condit
 }
 
 /** Builds a status object with omitempty applied. */
-export function normalizeStatus(s: { replicas: number; fullyLabeledReplicas?: number; readyReplicas?: number; availableReplicas?: number; observedGeneration?: number; conditions?: ReplicaSetCondition[] }): ReplicaSetStatus {
+export function normalizeStatus(s: {
+  replicas: number;
+  fullyLabeledReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  observedGeneration?: number;
+  conditions?: ReplicaSetCondition[];
+}): ReplicaSetStatus {
   const out: ReplicaSetStatus = { replicas: s.replicas };
   if (s.fullyLabeledReplicas) out.fullyLabeledReplicas = s.fullyLabeledReplicas;
   if (s.readyReplicas) out.readyReplicas = s.readyReplicas;
@@ -60,7 +67,13 @@ export function normalizeStatus(s: { replicas: number; fullyLabeledReplicas?: nu
 }
 
 /** NewReplicaSetCondition, stamped with `nowRFC3339`. */
-export function newReplicaSetCondition(type: string, status: ReplicaSetCondition['status'], reason: string, message: string, nowRFC3339: string): ReplicaSetCondition {
+export function newReplicaSetCondition(
+  type: string,
+  status: ReplicaSetCondition['status'],
+  reason: string,
+  message: string,
+  nowRFC3339: string,
+): ReplicaSetCondition {
   return { type, status, lastTransitionTime: nowRFC3339, reason, message };
 }
 
@@ -94,9 +107,17 @@ export function removeCondition(conditions: ReplicaSetCondition[], type: string)
  * `observedGeneration` is carried over; {@link updateReplicaSetStatus} sets it.
  * @param nowMs simulated now, for availability @param nowRFC3339 for condition times
  */
-export function calculateStatus(rs: KObject, filteredPods: KObject[], manageReplicasErr: unknown, nowMs: number, nowRFC3339: string): ReplicaSetStatus {
+export function calculateStatus(
+  rs: KObject,
+  filteredPods: KObject[],
+  manageReplicasErr: unknown,
+  nowMs: number,
+  nowRFC3339: string,
+): ReplicaSetStatus {
   const templateLabels: Record<string, string> = rs.spec?.template?.metadata?.labels ?? {};
-  const templateSel: Selector = { requirements: Object.keys(templateLabels).map((k) => ({ key: k, op: '=' as const, values: [templateLabels[k]] })) };
+  const templateSel: Selector = {
+    requirements: Object.keys(templateLabels).map((k) => ({ key: k, op: '=' as const, values: [templateLabels[k]] })),
+  };
   const minReadySeconds: number = rs.spec?.minReadySeconds ?? 0;
   let fullyLabeled = 0;
   let ready = 0;
@@ -127,7 +148,10 @@ export function calculateStatusFromCounts(
   if (manageReplicasErr !== undefined && manageReplicasErr !== null && !failureCond) {
     const diff = counts.replicas - (rs.spec?.replicas ?? 1);
     const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
-    conditions = setCondition(conditions, newReplicaSetCondition(ReplicaSetReplicaFailure, 'True', reason, errorMessage(manageReplicasErr), nowRFC3339));
+    conditions = setCondition(
+      conditions,
+      newReplicaSetCondition(ReplicaSetReplicaFailure, 'True', reason, errorMessage(manageReplicasErr), nowRFC3339),
+    );
   } else if ((manageReplicasErr === undefined || manageReplicasErr === null) && failureCond) {
     conditions = removeCondition(conditions, ReplicaSetReplicaFailure);
   }

@@ -21,11 +21,19 @@ function scale(fx: Fixture, name: string, replicas: number): void {
 }
 
 /** Creates an orphan pod with the given status (nodeName, phase, ready, creation offset). */
-function orphanPod(fx: Fixture, name: string, o: { node?: string; phase: string; ready?: boolean; restarts?: number; cost?: number }): void {
+function orphanPod(
+  fx: Fixture,
+  name: string,
+  o: { node?: string; phase: string; ready?: boolean; restarts?: number; cost?: number },
+): void {
   podClient(fx).create('default', {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, labels: { app: 'web' }, ...(o.cost !== undefined ? { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(o.cost) } } : {}) },
+    metadata: {
+      name,
+      labels: { app: 'web' },
+      ...(o.cost !== undefined ? { annotations: { 'controller.kubernetes.io/pod-deletion-cost': String(o.cost) } } : {}),
+    },
     spec: { ...(o.node ? { nodeName: o.node } : {}), containers: [{ name: 'nginx', image: 'nginx:1.14.2' }] },
   });
   const p = deepCopy(fx.get('pods', name)!);
@@ -58,7 +66,11 @@ describe('ReplicaSetController', () => {
     const created = pods.map((p) => p.metadata.name).sort();
     const evs = fx.events('web');
     expect(evs).toHaveLength(3);
-    expect(evs.map((e) => e.replace(/web-\w{5}$/, 'web-*'))).toEqual(['SuccessfulCreate: Created pod: web-*', 'SuccessfulCreate: Created pod: web-*', 'SuccessfulCreate: Created pod: web-*']);
+    expect(evs.map((e) => e.replace(/web-\w{5}$/, 'web-*'))).toEqual([
+      'SuccessfulCreate: Created pod: web-*',
+      'SuccessfulCreate: Created pod: web-*',
+      'SuccessfulCreate: Created pod: web-*',
+    ]);
     expect(evs.map((e) => e.slice('SuccessfulCreate: Created pod: '.length)).sort()).toEqual(created);
     // the event source is the replicaset-controller
     const ev = fx.api.store.list('events')[0].obj;
@@ -66,19 +78,32 @@ describe('ReplicaSetController', () => {
     expect(ev.involvedObject).toMatchObject({ kind: 'ReplicaSet', name: 'web', namespace: 'default' });
     // the decision hop
     const decisions = fx.relay.all().filter((h) => h.kind === 'decision');
-    expect(decisions.map((d) => [d.from, d.to, d.summary])).toEqual([['replicaset-controller', 'replicaset-controller', 'desired 3 ≠ current 0 → create 3 Pods']]);
-    const creates = fx.relay.all().filter((h) => h.kind === 'request' && h.verb === 'create' && h.resource === 'pods' && h.to === 'kube-apiserver');
+    expect(decisions.map((d) => [d.from, d.to, d.summary])).toEqual([
+      ['replicaset-controller', 'replicaset-controller', 'desired 3 ≠ current 0 → create 3 Pods'],
+    ]);
+    const creates = fx.relay
+      .all()
+      .filter((h) => h.kind === 'request' && h.verb === 'create' && h.resource === 'pods' && h.to === 'kube-apiserver');
     expect(creates.map((h) => [h.from, h.cause])).toEqual([1, 2, 3].map(() => ['replicaset-controller', decisions[0].seq]));
     // status once the (fake) kubelet runs the pods
     fx.settle();
-    expect(fx.get('replicasets.apps', 'web')!.status).toEqual({ replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 3, availableReplicas: 3, observedGeneration: 1 });
+    expect(fx.get('replicasets.apps', 'web')!.status).toEqual({
+      replicas: 3,
+      fullyLabeledReplicas: 3,
+      readyReplicas: 3,
+      availableReplicas: 3,
+      observedGeneration: 1,
+    });
   });
 
-  it('replaces a deleted pod (the seed\'s self-heal)', () => {
+  it("replaces a deleted pod (the seed's self-heal)", () => {
     const { fx } = setup();
     rsClient(fx).create('default', newReplicaSet('web', 3));
     fx.settle();
-    const before = fx.list('pods').map((p) => p.metadata.name).sort();
+    const before = fx
+      .list('pods')
+      .map((p) => p.metadata.name)
+      .sort();
     podClient(fx).delete('default', before[1]);
     fx.clock.advance(10);
     // the terminating pod is no longer active: a replacement is created right away
@@ -87,10 +112,18 @@ describe('ReplicaSetController', () => {
     const fresh = pods.filter((p) => !before.includes(p.metadata.name));
     expect(fresh).toHaveLength(1);
     expect(fx.events('web').at(-1)).toBe(`SuccessfulCreate: Created pod: ${fresh[0].metadata.name}`);
-    const decisions = fx.relay.all().filter((h) => h.kind === 'decision').map((h) => h.summary);
+    const decisions = fx.relay
+      .all()
+      .filter((h) => h.kind === 'decision')
+      .map((h) => h.summary);
     expect(decisions).toEqual(['desired 3 ≠ current 0 → create 3 Pods', 'desired 3 ≠ current 2 → create 1 Pod']);
     fx.settle();
-    expect(fx.list('pods').map((p) => p.metadata.name).sort()).toEqual([...before.filter((n) => n !== before[1]), fresh[0].metadata.name].sort());
+    expect(
+      fx
+        .list('pods')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual([...before.filter((n) => n !== before[1]), fresh[0].metadata.name].sort());
     expect(fx.get('replicasets.apps', 'web')!.status.readyReplicas).toBe(3);
   });
 
@@ -105,7 +138,12 @@ describe('ReplicaSetController', () => {
     // the informer has not delivered the new pods yet: the lister still shows none
     rsc.syncReplicaSet('default/web');
     expect(fx.list('pods')).toHaveLength(3);
-    expect(fx.relay.all().filter((h) => h.kind === 'decision').map((h) => h.summary)).toEqual([
+    expect(
+      fx.relay
+        .all()
+        .filter((h) => h.kind === 'decision')
+        .map((h) => h.summary),
+    ).toEqual([
       'desired 3 ≠ current 0 → create 3 Pods',
       'desired 3 ≠ current 0, but still expecting 3 create(s) and 0 delete(s) to be observed → wait',
     ]);
@@ -127,37 +165,61 @@ describe('ReplicaSetController', () => {
     const cases: { name: string; pods: [string, Parameters<typeof orphanPod>[2]][]; to: number; deleted: string[] }[] = [
       {
         name: 'unassigned before assigned',
-        pods: [['a', { node: 'node-1', phase: 'Running', ready: true }], ['b', { phase: 'Pending' }], ['c', { node: 'node-2', phase: 'Running', ready: true }]],
+        pods: [
+          ['a', { node: 'node-1', phase: 'Running', ready: true }],
+          ['b', { phase: 'Pending' }],
+          ['c', { node: 'node-2', phase: 'Running', ready: true }],
+        ],
         to: 2,
         deleted: ['b'],
       },
       {
         name: 'Pending < Unknown < Running',
-        pods: [['a', { node: 'node-1', phase: 'Running', ready: true }], ['b', { node: 'node-2', phase: 'Unknown' }], ['c', { node: 'node-3', phase: 'Pending' }]],
+        pods: [
+          ['a', { node: 'node-1', phase: 'Running', ready: true }],
+          ['b', { node: 'node-2', phase: 'Unknown' }],
+          ['c', { node: 'node-3', phase: 'Pending' }],
+        ],
         to: 1,
         deleted: ['c', 'b'],
       },
       {
         name: 'not ready before ready',
-        pods: [['a', { node: 'node-1', phase: 'Running', ready: true }], ['b', { node: 'node-2', phase: 'Running', ready: false }], ['c', { node: 'node-3', phase: 'Running', ready: true }]],
+        pods: [
+          ['a', { node: 'node-1', phase: 'Running', ready: true }],
+          ['b', { node: 'node-2', phase: 'Running', ready: false }],
+          ['c', { node: 'node-3', phase: 'Running', ready: true }],
+        ],
         to: 2,
         deleted: ['b'],
       },
       {
         name: 'lower pod-deletion-cost first',
-        pods: [['a', { node: 'node-1', phase: 'Running', ready: true, cost: 10 }], ['b', { node: 'node-2', phase: 'Running', ready: true, cost: -5 }], ['c', { node: 'node-3', phase: 'Running', ready: true, cost: 0 }]],
+        pods: [
+          ['a', { node: 'node-1', phase: 'Running', ready: true, cost: 10 }],
+          ['b', { node: 'node-2', phase: 'Running', ready: true, cost: -5 }],
+          ['c', { node: 'node-3', phase: 'Running', ready: true, cost: 0 }],
+        ],
         to: 1,
         deleted: ['b', 'c'],
       },
       {
         name: 'doubled-up node first',
-        pods: [['a', { node: 'node-1', phase: 'Running', ready: true }], ['b', { node: 'node-2', phase: 'Running', ready: true }], ['c', { node: 'node-2', phase: 'Running', ready: true }]],
+        pods: [
+          ['a', { node: 'node-1', phase: 'Running', ready: true }],
+          ['b', { node: 'node-2', phase: 'Running', ready: true }],
+          ['c', { node: 'node-2', phase: 'Running', ready: true }],
+        ],
         to: 1,
         deleted: ['b', 'c'],
       },
       {
         name: 'more restarts first',
-        pods: [['a', { node: 'node-1', phase: 'Running', ready: true, restarts: 1 }], ['b', { node: 'node-2', phase: 'Running', ready: true, restarts: 7 }], ['c', { node: 'node-3', phase: 'Running', ready: true }]],
+        pods: [
+          ['a', { node: 'node-1', phase: 'Running', ready: true, restarts: 1 }],
+          ['b', { node: 'node-2', phase: 'Running', ready: true, restarts: 7 }],
+          ['c', { node: 'node-3', phase: 'Running', ready: true }],
+        ],
         to: 2,
         deleted: ['b'],
       },
@@ -174,7 +236,10 @@ describe('ReplicaSetController', () => {
         scale(fx, 'web', c.to);
         fx.clock.advance(10);
         expect(fx.events('web')).toEqual(c.deleted.map((n) => `SuccessfulDelete: Deleted pod: ${n}`));
-        const terminating = fx.list('pods').filter((p) => p.metadata.deletionTimestamp).map((p) => p.metadata.name);
+        const terminating = fx
+          .list('pods')
+          .filter((p) => p.metadata.deletionTimestamp)
+          .map((p) => p.metadata.name);
         const gone = c.pods.map(([n]) => n).filter((n) => !fx.get('pods', n));
         expect([...terminating, ...gone].sort()).toEqual([...c.deleted].sort());
       });
@@ -216,12 +281,21 @@ describe('ReplicaSetController', () => {
     // 3 creations were never attempted: only the 6 successes are still expected
     expect(rsc.expectations.getExpectations('default/web')).toMatchObject({ add: 6 });
     const status = fx.get('replicasets.apps', 'web')!.status;
-    expect(status.conditions).toEqual([{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate', message: 'quota exceeded' }]);
+    expect(status.conditions).toEqual([
+      {
+        type: 'ReplicaFailure',
+        status: 'True',
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+        reason: 'FailedCreate',
+        message: 'quota exceeded',
+      },
+    ]);
   });
 
   it('records FailedCreate with the apiserver error', () => {
     const { fx } = setup();
-    fx.api.authorize = (user, verb, info) => (user.participant === 'replicaset-controller' && verb === 'create' && info.resource === 'pods' ? 'quota says no' : null);
+    fx.api.authorize = (user, verb, info) =>
+      user.participant === 'replicaset-controller' && verb === 'create' && info.resource === 'pods' ? 'quota says no' : null;
     rsClient(fx).create('default', newReplicaSet('web', 1));
     fx.clock.advance(5);
     expect(fx.events('web')[0]).toBe(

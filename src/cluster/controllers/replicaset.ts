@@ -72,7 +72,10 @@ export class ReplicaSetController {
    * Wires informer handlers (ReplicaSets, Pods) on the shared factory; nothing runs until the
    * factory starts and the queue drains on the simulated clock.
    */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(ReplicaSetControllerName));
     this.rsClient = client.resource('apps', 'replicasets');
     this.podClient = client.resource('', 'pods');
@@ -204,7 +207,10 @@ export class ReplicaSetController {
       const mrs: number = rs.spec?.minReadySeconds ?? 0;
       if (!isPodReady(oldPod) && isPodReady(curPod) && mrs > 0) {
         const key = metaNamespaceKey(rs);
-        this.queue.addAfter(key, mrs * 1000, { label: `${key}: pod ${curPod.metadata.name} available after minReadySeconds`, object: `ReplicaSet/${key}` });
+        this.queue.addAfter(key, mrs * 1000, {
+          label: `${key}: pod ${curPod.metadata.name} available after minReadySeconds`,
+          object: `ReplicaSet/${key}`,
+        });
       }
       return;
     }
@@ -274,7 +280,9 @@ export class ReplicaSetController {
         if (desired !== current) {
           const e = this.expectations.getExpectations(key);
           recordDecision(
-            this.ctx.relay, this.name, { resource: 'replicasets', namespace, name },
+            this.ctx.relay,
+            this.name,
+            { resource: 'replicasets', namespace, name },
             `desired ${desired} ≠ current ${current}, but still expecting ${e?.add ?? 0} create(s) and ${e?.del ?? 0} delete(s) to be observed → wait`,
             this.ctx.relay.newReconcile(),
           );
@@ -282,12 +290,22 @@ export class ReplicaSetController {
       }
     }
     const newStatus = fast
-      ? calculateStatusFromCounts(rs, { replicas: counts.claimed, fullyLabeled: counts.fullyLabeled, ready: counts.ready, available: counts.ready }, undefined, this.ctx.clock.nowRFC3339())
+      ? calculateStatusFromCounts(
+          rs,
+          { replicas: counts.claimed, fullyLabeled: counts.fullyLabeled, ready: counts.ready, available: counts.ready },
+          undefined,
+          this.ctx.clock.nowRFC3339(),
+        )
       : calculateStatus(rs, filteredPods, manageReplicasErr, this.ctx.clock.now(), this.ctx.clock.nowRFC3339());
     const updated = updateReplicaSetStatus(this.rsClient, rs, newStatus);
     const mrs: number = updated.spec?.minReadySeconds ?? 0;
     const desired = updated.spec?.replicas ?? 1;
-    if (!manageReplicasErr && mrs > 0 && (updated.status?.readyReplicas ?? 0) === desired && (updated.status?.availableReplicas ?? 0) !== desired) {
+    if (
+      !manageReplicasErr &&
+      mrs > 0 &&
+      (updated.status?.readyReplicas ?? 0) === desired &&
+      (updated.status?.availableReplicas ?? 0) !== desired
+    ) {
       this.queue.addAfter(key, mrs * 1000, { label: `${key}: replicas available after minReadySeconds`, object: `ReplicaSet/${key}` });
     }
     if (manageReplicasErr) throw manageReplicasErr;
@@ -317,9 +335,7 @@ export class ReplicaSetController {
   /** getIndirectlyRelatedPods: pods of every ReplicaSet that shares this one's controller. */
   private getIndirectlyRelatedPods(rs: KObject): KObject[] {
     const ref = getControllerOf(rs);
-    const related = ref
-      ? this.rsInformer.list(rs.metadata.namespace ?? '').filter((r) => getControllerOf(r)?.uid === ref.uid)
-      : [rs];
+    const related = ref ? this.rsInformer.list(rs.metadata.namespace ?? '').filter((r) => getControllerOf(r)?.uid === ref.uid) : [rs];
     const seen = new Set<string>();
     const out: KObject[] = [];
     for (const r of related) {
@@ -345,7 +361,9 @@ export class ReplicaSetController {
     if (diff < 0) {
       diff = Math.min(-diff, this.burstReplicas);
       const seq = recordDecision(
-        this.ctx.relay, this.name, target,
+        this.ctx.relay,
+        this.name,
+        target,
         `desired ${desired} ≠ current ${activePods.length} → create ${plural(diff, 'Pod')}${diff === this.burstReplicas ? ` (burst limit ${this.burstReplicas})` : ''}`,
         this.ctx.relay.newReconcile(),
       );
@@ -372,7 +390,9 @@ export class ReplicaSetController {
       const related = this.getIndirectlyRelatedPods(rs);
       const podsToDelete = getPodsToDelete(activePods, related, diff, this.ctx.clock.now());
       const seq = recordDecision(
-        this.ctx.relay, this.name, target,
+        this.ctx.relay,
+        this.name,
+        target,
         `desired ${desired} ≠ current ${activePods.length} → delete ${plural(diff, 'Pod')}: ${podsToDelete.map((p) => p.metadata.name).join(', ')}`,
         this.ctx.relay.newReconcile(),
       );

@@ -39,7 +39,10 @@ export class ResourceQuotaController {
   private paused = false;
 
   /** Wires the ResourceQuota informer and the replenishment informers. */
-  constructor(private readonly ctx: ComponentContext, factory: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    factory: SharedInformerFactory,
+  ) {
     this.client = ctx.client(users.controller(ResourceQuotaControllerName));
     this.quotas = factory.informerFor('', 'resourcequotas');
     this.queue = new RateLimitingQueue('resourcequota_primary', ctx.clock, ctx.relay, (key) => this.syncResourceQuotaFromKey(key));
@@ -85,10 +88,14 @@ export class ResourceQuotaController {
   }
 
   private schedule(): void {
-    this.ctx.clock.setTimer(RESOURCE_QUOTA_SYNC_PERIOD_MS, () => {
-      if (!this.paused) this.ctx.relay.withCause(null, () => this.resync());
-      this.schedule();
-    }, { label: `${ResourceQuotaControllerName}: resync every 5m` });
+    this.ctx.clock.setTimer(
+      RESOURCE_QUOTA_SYNC_PERIOD_MS,
+      () => {
+        if (!this.paused) this.ctx.relay.withCause(null, () => this.resync());
+        this.schedule();
+      },
+      { label: `${ResourceQuotaControllerName}: resync every 5m` },
+    );
   }
 
   /** The monitor's update filter: only changes that release usage. */
@@ -96,7 +103,8 @@ export class ResourceQuotaController {
     const now = this.ctx.clock.now();
     if (resource === 'pods') return quotaV1Pod(o, now) && !quotaV1Pod(n, now);
     if (resource === 'services') return (o.spec?.type ?? '') !== (n.spec?.type ?? '');
-    if (resource === 'persistentvolumeclaims') return !deepEqual(o.spec?.resources?.requests?.storage, n.spec?.resources?.requests?.storage);
+    if (resource === 'persistentvolumeclaims')
+      return !deepEqual(o.spec?.resources?.requests?.storage, n.spec?.resources?.requests?.storage);
     return false;
   }
 
@@ -158,6 +166,12 @@ export class ResourceQuotaController {
     const copy = deepCopy(q);
     copy.status = { hard: usageToList(hard), used: usageToList(used) };
     const [ns, name] = splitKey(metaNamespaceKey(q));
-    this.client.resource('', 'resourcequotas').updateStatus(copy, { summary: `ResourceQuota ${ns}/${name} status: used ${Object.entries(copy.status.used).map(([k, v]) => `${k}=${v}`).join(',') || '{}'}` });
+    this.client.resource('', 'resourcequotas').updateStatus(copy, {
+      summary: `ResourceQuota ${ns}/${name} status: used ${
+        Object.entries(copy.status.used)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(',') || '{}'
+      }`,
+    });
   }
 }

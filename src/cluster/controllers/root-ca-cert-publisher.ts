@@ -25,8 +25,9 @@ export const RootCACertPublisherName = 'root-ca-cert-publisher';
 /** RootCACertConfigMapName. */
 export const RootCACertConfigMapName = 'kube-root-ca.crt';
 export const DescriptionAnnotation = 'kubernetes.io/description';
-export const Description = 'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. '
-  + 'No other usage is guaranteed across distributions of Kubernetes clusters.';
+export const Description =
+  'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. ' +
+  'No other usage is guaranteed across distributions of Kubernetes clusters.';
 
 /** The simulated cluster root CA (kubeadm's `ca.crt`): a PEM certificate block, stable per seed. */
 export function clusterRootCA(seed: number): string {
@@ -82,11 +83,16 @@ export class RootCACertPublisher {
     const data = { 'ca.crt': this.rootCA };
     if (!cm) {
       try {
-        this.cmClient.create(ns, {
-          apiVersion: 'v1', kind: 'ConfigMap',
-          metadata: { name: RootCACertConfigMapName, namespace: ns, annotations: { [DescriptionAnnotation]: Description } },
-          data,
-        }, { summary: `create ConfigMap ${ns}/${RootCACertConfigMapName}` });
+        this.cmClient.create(
+          ns,
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: RootCACertConfigMapName, namespace: ns, annotations: { [DescriptionAnnotation]: Description } },
+            data,
+          },
+          { summary: `create ConfigMap ${ns}/${RootCACertConfigMapName}` },
+        );
       } catch (err) {
         // don't retry a create if the namespace doesn't exist or is terminating
         if (isNotFound(err) || hasStatusCause(err, NamespaceTerminatingCause)) return;

@@ -18,14 +18,22 @@ spec:
     const svc = c.get('services', 'default', 'web')!;
     expect(svc.status.loadBalancer.ingress).toEqual([{ ip: '172.18.255.200', ipMode: 'VIP' }]);
     expect(c.kubectl('get svc web').output).toMatch(/LoadBalancer\s+10\.\d+\.\d+\.\d+\s+172\.18\.255\.200\s+80:3\d{4}\/TCP/);
-    const ev = c.events().filter((e) => e.involvedObject.name === 'web').map((e) => `${e.reason}: ${e.message}`);
+    const ev = c
+      .events()
+      .filter((e) => e.involvedObject.name === 'web')
+      .map((e) => `${e.reason}: ${e.message}`);
     expect(ev).toEqual(['EnsuringLoadBalancer: Ensuring load balancer', 'EnsuredLoadBalancer: Ensured load balancer']);
     expect(svc.metadata.finalizers).toEqual(['service.kubernetes.io/load-balancer-cleanup']);
     // deleting it waits for the cleanup finalizer; the IP goes back to the pool
     c.kubectl(`delete svc web`);
     c.advance(1_000);
     expect(c.get('services', 'default', 'web')).toBeUndefined();
-    expect(c.events().filter((e) => e.involvedObject.name === 'web').map((e) => e.reason)).toEqual(['EnsuringLoadBalancer', 'EnsuredLoadBalancer', 'DeletingLoadBalancer', 'DeletedLoadBalancer']);
+    expect(
+      c
+        .events()
+        .filter((e) => e.involvedObject.name === 'web')
+        .map((e) => e.reason),
+    ).toEqual(['EnsuringLoadBalancer', 'EnsuredLoadBalancer', 'DeletingLoadBalancer', 'DeletedLoadBalancer']);
     c.apply(`apiVersion: v1
 kind: Service
 metadata: {name: web2}
@@ -54,7 +62,12 @@ spec:
     c.advance(1_000);
     const s = c.get('services', 'default', 'web')!;
     expect([s.metadata.finalizers, s.status.loadBalancer, s.spec.ports[0].nodePort]).toEqual([undefined, {}, undefined]);
-    expect(c.events().filter((e) => e.involvedObject.name === 'web').map((e) => `${e.reason}: ${e.message}`)).toEqual([
+    expect(
+      c
+        .events()
+        .filter((e) => e.involvedObject.name === 'web')
+        .map((e) => `${e.reason}: ${e.message}`),
+    ).toEqual([
       'EnsuringLoadBalancer: Ensuring load balancer',
       'EnsuredLoadBalancer: Ensured load balancer',
       'Type: LoadBalancer -> ClusterIP',

@@ -30,14 +30,20 @@ export class ServiceLoadBalancerController {
   private readonly assigned = new Map<string, string>(); // service key → IP
   private readonly provisioning = new Set<string>();
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client({ ...users.controller('service-controller'), participant: PARTICIPANT });
     this.recorder = ctx.recorder(this.client, 'service-controller');
     this.queue = new RateLimitingQueue('service', ctx.clock, ctx.relay, (key) => this.syncService(key));
     this.services = informers.informerFor('', 'services');
     this.services.addEventHandler({
       participant: PARTICIPANT,
-      filter: (s) => s.spec?.type === 'LoadBalancer' || this.assigned.has(metaNamespaceKey(s)) || (s.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER),
+      filter: (s) =>
+        s.spec?.type === 'LoadBalancer' ||
+        this.assigned.has(metaNamespaceKey(s)) ||
+        (s.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER),
       onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
       onUpdate: (o, s) => {
         // needsUpdate: a change of whether the Service wants a load balancer is recorded first
@@ -85,7 +91,12 @@ export class ServiceLoadBalancerController {
       if (!hasFinalizer && !this.assigned.has(key)) return;
       if (this.assigned.delete(key)) {
         this.recorder.event(svc, 'Normal', 'DeletingLoadBalancer', 'Deleting load balancer');
-        this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', summary: `Service ${key} no longer needs a load balancer → release its IP` });
+        this.ctx.relay.record({
+          from: PARTICIPANT,
+          to: PARTICIPANT,
+          kind: 'decision',
+          summary: `Service ${key} no longer needs a load balancer → release its IP`,
+        });
       }
       const cur = hasFinalizer ? this.setFinalizer(svc, false) : svc;
       this.recorder.event(svc, 'Normal', 'DeletedLoadBalancer', 'Deleted load balancer');
@@ -102,24 +113,38 @@ export class ServiceLoadBalancerController {
     }
     const next = this.allocate();
     if (!next) {
-      this.recorder.event(svc, 'Warning', 'SyncLoadBalancerFailed', 'Error syncing load balancer: failed to ensure load balancer: no available IPs in the pool');
+      this.recorder.event(
+        svc,
+        'Warning',
+        'SyncLoadBalancerFailed',
+        'Error syncing load balancer: failed to ensure load balancer: no available IPs in the pool',
+      );
       return;
     }
     this.recorder.event(svc, 'Normal', 'EnsuringLoadBalancer', 'Ensuring load balancer');
     if (!(svc.metadata.finalizers ?? []).includes(LB_CLEANUP_FINALIZER)) this.setFinalizer(svc, true);
-    this.ctx.relay.record({ from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', summary: `Service ${key} type LoadBalancer → provision ${next} in the cloud` });
+    this.ctx.relay.record({
+      from: PARTICIPANT,
+      to: PARTICIPANT,
+      kind: 'decision',
+      summary: `Service ${key} type LoadBalancer → provision ${next} in the cloud`,
+    });
     this.assigned.set(key, next);
     this.provisioning.add(key);
     const cause = this.ctx.relay.currentCause;
-    this.ctx.clock.setTimer(LB_PROVISION_MS, () => {
-      this.provisioning.delete(key);
-      this.ctx.relay.withCause(cause, () => {
-        const cur = this.services.get(key);
-        if (!cur || cur.spec?.type !== 'LoadBalancer') return void this.queue.add(key);
-        this.writeStatus(cur, [{ ip: next, ipMode: 'VIP' }]);
-        this.recorder.event(cur, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer');
-      });
-    }, { deadline: true, label: `load balancer for Service ${key}`, object: `Service/${key}` });
+    this.ctx.clock.setTimer(
+      LB_PROVISION_MS,
+      () => {
+        this.provisioning.delete(key);
+        this.ctx.relay.withCause(cause, () => {
+          const cur = this.services.get(key);
+          if (!cur || cur.spec?.type !== 'LoadBalancer') return void this.queue.add(key);
+          this.writeStatus(cur, [{ ip: next, ipMode: 'VIP' }]);
+          this.recorder.event(cur, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer');
+        });
+      },
+      { deadline: true, label: `load balancer for Service ${key}`, object: `Service/${key}` },
+    );
   }
 
   /** addFinalizer / removeFinalizer: the cleanup finalizer on or off (an update of the Service). */
@@ -129,12 +154,16 @@ export class ServiceLoadBalancerController {
     if (on) next.metadata.finalizers = [...rest, LB_CLEANUP_FINALIZER];
     else if (rest.length) next.metadata.finalizers = rest;
     else delete next.metadata.finalizers;
-    return this.client.resource('', 'services').update(next, { summary: `Service ${metaNamespaceKey(svc)} ${on ? 'add' : 'remove'} finalizer ${LB_CLEANUP_FINALIZER}` });
+    return this.client
+      .resource('', 'services')
+      .update(next, { summary: `Service ${metaNamespaceKey(svc)} ${on ? 'add' : 'remove'} finalizer ${LB_CLEANUP_FINALIZER}` });
   }
 
   private writeStatus(svc: KObject, ingress: { ip: string; ipMode: string }[]): void {
     const next = deepCopy(svc);
     next.status = { ...next.status, loadBalancer: ingress.length ? { ingress } : {} };
-    this.client.resource('', 'services').updateStatus(next, { summary: `Service ${metaNamespaceKey(svc)} status.loadBalancer.ingress=${ingress.map((i) => i.ip).join(',') || '[]'}` });
+    this.client.resource('', 'services').updateStatus(next, {
+      summary: `Service ${metaNamespaceKey(svc)} status.loadBalancer.ingress=${ingress.map((i) => i.ip).join(',') || '[]'}`,
+    });
   }
 }

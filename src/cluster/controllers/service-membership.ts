@@ -41,7 +41,12 @@ export class ServiceSelectorCache {
  * selector are enqueued on every change; a Pod change enqueues the Services selecting it (old
  * and new labels). Returns the selector cache for the sync.
  */
-export function watchServicesAndPods(services: SharedInformer, pods: SharedInformer, participant: string, queue: RateLimitingQueue): ServiceSelectorCache {
+export function watchServicesAndPods(
+  services: SharedInformer,
+  pods: SharedInformer,
+  participant: string,
+  queue: RateLimitingQueue,
+): ServiceSelectorCache {
   const cache = new ServiceSelectorCache(services);
   const enqueueForPod = (p: KObject) => {
     for (const s of cache.servicesFor(p)) queue.add(metaNamespaceKey(s));

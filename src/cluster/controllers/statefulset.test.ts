@@ -5,12 +5,28 @@ import type { KObject } from '../api/types';
 const T0 = Date.UTC(2026, 0, 1);
 function sts(replicas: number, extra: Record<string, unknown> = {}, image = 'nginx:1.25'): string {
   return JSON.stringify({
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'web' },
-    spec: { serviceName: 'nginx', replicas, selector: { matchLabels: { app: 'nginx' } }, template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image }] } }, ...extra },
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'web' },
+    spec: {
+      serviceName: 'nginx',
+      replicas,
+      selector: { matchLabels: { app: 'nginx' } },
+      template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image }] } },
+      ...extra,
+    },
   });
 }
-const stsEvents = (c: Cluster) => c.events().filter((e) => e.source.component === 'statefulset-controller').map((e) => `${e.reason}: ${e.message}`);
-const pods = (c: Cluster) => c.list('pods', 'default').filter((p) => p.metadata.labels?.app === 'nginx').sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+const stsEvents = (c: Cluster) =>
+  c
+    .events()
+    .filter((e) => e.source.component === 'statefulset-controller')
+    .map((e) => `${e.reason}: ${e.message}`);
+const pods = (c: Cluster) =>
+  c
+    .list('pods', 'default')
+    .filter((p) => p.metadata.labels?.app === 'nginx')
+    .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
 const ready = (p: KObject) => p.status?.conditions?.find((x: KObject) => x.type === 'Ready')?.lastTransitionTime;
 
 describe('StatefulSetController (real cluster)', () => {
@@ -26,12 +42,23 @@ describe('StatefulSetController (real cluster)', () => {
     expect(rev).toHaveLength(1);
     expect(rev[0].revision).toBe(1);
     for (const [i, p] of ps.entries()) {
-      expect(p.metadata.labels).toMatchObject({ 'statefulset.kubernetes.io/pod-name': `web-${i}`, 'apps.kubernetes.io/pod-index': String(i), 'controller-revision-hash': rev[0].metadata.name });
+      expect(p.metadata.labels).toMatchObject({
+        'statefulset.kubernetes.io/pod-name': `web-${i}`,
+        'apps.kubernetes.io/pod-index': String(i),
+        'controller-revision-hash': rev[0].metadata.name,
+      });
       expect(p.spec).toMatchObject({ hostname: `web-${i}`, subdomain: 'nginx' });
     }
     expect(c.get('statefulsets.apps', 'default', 'web')!.status).toEqual({
-      observedGeneration: 1, replicas: 3, readyReplicas: 3, currentReplicas: 3, updatedReplicas: 3, availableReplicas: 3, collisionCount: 0,
-      currentRevision: rev[0].metadata.name, updateRevision: rev[0].metadata.name,
+      observedGeneration: 1,
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+      availableReplicas: 3,
+      collisionCount: 0,
+      currentRevision: rev[0].metadata.name,
+      updateRevision: rev[0].metadata.name,
     });
   });
 
@@ -58,7 +85,13 @@ describe('StatefulSetController (real cluster)', () => {
 
   it('volumeClaimTemplates: the claim www-web-0 is created before web-0; OrderedReady waits while it is unbound', () => {
     const c = new Cluster({ seed: 1 });
-    c.apply(sts(2, { volumeClaimTemplates: [{ metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] }));
+    c.apply(
+      sts(2, {
+        volumeClaimTemplates: [
+          { metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+        ],
+      }),
+    );
     c.advance(60_000);
     expect(stsEvents(c).slice(0, 2)).toEqual([
       'SuccessfulCreate: create Claim www-web-0 Pod web-0 in StatefulSet web success',
@@ -68,7 +101,10 @@ describe('StatefulSetController (real cluster)', () => {
     expect(pvc.metadata.labels).toEqual({ app: 'nginx' });
     expect(pvc.metadata.ownerReferences).toBeUndefined();
     const web0 = pods(c)[0];
-    expect(web0.spec.volumes.find((v: KObject) => v.name === 'www')).toEqual({ name: 'www', persistentVolumeClaim: { claimName: 'www-web-0' } });
+    expect(web0.spec.volumes.find((v: KObject) => v.name === 'www')).toEqual({
+      name: 'www',
+      persistentVolumeClaim: { claimName: 'www-web-0' },
+    });
     if (web0.status.phase !== 'Running') expect(pods(c).map((p) => p.metadata.name)).toEqual(['web-0']);
   });
 
@@ -88,7 +124,12 @@ describe('StatefulSetController (real cluster)', () => {
     const st = c.get('statefulsets.apps', 'default', 'web')!.status;
     expect(st).toMatchObject({ currentRevision: oldRev, currentReplicas: 1, updatedReplicas: 2 });
     expect(st.updateRevision).not.toBe(oldRev);
-    expect(c.list('controllerrevisions.apps', 'default').map((r) => r.revision).sort()).toEqual([1, 2]);
-    expect((Date.parse(ps[1].metadata.creationTimestamp!) - T0) > 0).toBe(true);
+    expect(
+      c
+        .list('controllerrevisions.apps', 'default')
+        .map((r) => r.revision)
+        .sort(),
+    ).toEqual([1, 2]);
+    expect(Date.parse(ps[1].metadata.creationTimestamp!) - T0 > 0).toBe(true);
   });
 });

@@ -67,7 +67,10 @@ export class StatefulSetController {
   private readonly recorder: EventRecorder;
 
   /** Wires informer handlers (StatefulSets, Pods, ControllerRevisions). */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(StatefulSetControllerName));
     this.setClient = client.resource('apps', 'statefulsets');
     this.podClient = client.resource('', 'pods');
@@ -82,7 +85,12 @@ export class StatefulSetController {
     this.syncHandler = (key) => this.sync(key);
     this.queue = new RateLimitingQueue('statefulset', ctx.clock, ctx.relay, (key) => this.syncHandler(key));
     const enqueue = (s: KObject) => this.queue.add(metaNamespaceKey(s));
-    this.setInformer.addEventHandler({ participant: StatefulSetControllerName, onAdd: enqueue, onUpdate: (_o, n) => enqueue(n), onDelete: enqueue });
+    this.setInformer.addEventHandler({
+      participant: StatefulSetControllerName,
+      onAdd: enqueue,
+      onUpdate: (_o, n) => enqueue(n),
+      onDelete: enqueue,
+    });
     const owner = (p: KObject) => {
       const ref = getControllerOf(p);
       if (!ref || ref.kind !== 'StatefulSet') return;
@@ -122,7 +130,16 @@ export class StatefulSetController {
     } catch {
       return;
     }
-    const pods = claimObjects({ controller: set, selector, client: this.podClient, canAdopt: recheckDeletionTimestamp(this.setClient, set), filters: [(p) => getOrdinal(set, p) >= 0] }, filterPodsByOwner(this.podInformer, set, true));
+    const pods = claimObjects(
+      {
+        controller: set,
+        selector,
+        client: this.podClient,
+        canAdopt: recheckDeletionTimestamp(this.setClient, set),
+        filters: [(p) => getOrdinal(set, p) >= 0],
+      },
+      filterPodsByOwner(this.podInformer, set, true),
+    );
     this.updateStatefulSet(set, pods);
   }
 
@@ -146,31 +163,47 @@ export class StatefulSetController {
     if (equal && (equal.revision ?? 0) < maxRev) {
       updateRevNum = maxRev + 1;
       try {
-        this.historyClient.update({ ...deepCopy(equal), revision: updateRevNum }, { summary: `update ControllerRevision ${ns}/${updateName}: revision ${updateRevNum}` });
+        this.historyClient.update(
+          { ...deepCopy(equal), revision: updateRevNum },
+          { summary: `update ControllerRevision ${ns}/${updateName}: revision ${updateRevNum}` },
+        );
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
     } else if (updateRevNum === undefined) {
       updateRevNum = maxRev + 1;
       try {
-        this.historyClient.create(ns, {
-          apiVersion: 'apps/v1', kind: 'ControllerRevision',
-          metadata: {
-            name: updateName, namespace: ns, labels: { ...(set.spec?.template?.metadata?.labels ?? {}), [ControllerRevisionHashLabel]: hash },
-            ...(set.metadata.annotations ? { annotations: { ...set.metadata.annotations } } : {}),
-            ownerReferences: [newControllerRef(set)],
+        this.historyClient.create(
+          ns,
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ControllerRevision',
+            metadata: {
+              name: updateName,
+              namespace: ns,
+              labels: { ...(set.spec?.template?.metadata?.labels ?? {}), [ControllerRevisionHashLabel]: hash },
+              ...(set.metadata.annotations ? { annotations: { ...set.metadata.annotations } } : {}),
+              ownerReferences: [newControllerRef(set)],
+            },
+            data: { spec: { template: { ...deepCopy(set.spec?.template), $patch: 'replace' } } },
+            revision: updateRevNum,
           },
-          data: { spec: { template: { ...deepCopy(set.spec?.template), $patch: 'replace' } } },
-          revision: updateRevNum,
-        }, { summary: `create ControllerRevision ${ns}/${updateName} (revision ${updateRevNum})` });
+          { summary: `create ControllerRevision ${ns}/${updateName} (revision ${updateRevNum})` },
+        );
       } catch (err) {
         if (!isAlreadyExists(err)) throw err;
       }
     }
-    const current = set.status?.currentRevision && (mine.some((h) => h.metadata.name === set.status.currentRevision) || set.status.currentRevision === updateName) ? set.status.currentRevision : updateName;
+    const current =
+      set.status?.currentRevision &&
+      (mine.some((h) => h.metadata.name === set.status.currentRevision) || set.status.currentRevision === updateName)
+        ? set.status.currentRevision
+        : updateName;
     // truncateHistory: keep revisionHistoryLimit old revisions not in use
     const limit: number = set.spec?.revisionHistoryLimit ?? 10;
-    const old = mine.filter((h) => h.metadata.name !== updateName && h.metadata.name !== current).sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
+    const old = mine
+      .filter((h) => h.metadata.name !== updateName && h.metadata.name !== current)
+      .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
     for (const h of old.slice(0, Math.max(0, old.length - limit))) {
       try {
         this.historyClient.delete(ns, h.metadata.name);
@@ -183,20 +216,32 @@ export class StatefulSetController {
 
   /** newVersionedStatefulSetPod: identity, storage and revision label, from the chosen revision's template. */
   private newPod(set: KObject, ordinal: number, revision: string): KObject {
-    const tmpl = revision === `${set.metadata.name}-${computeHash(set.spec?.template, set.status?.collisionCount ?? 0)}` ? set.spec.template : this.templateOf(set, revision);
+    const tmpl =
+      revision === `${set.metadata.name}-${computeHash(set.spec?.template, set.status?.collisionCount ?? 0)}`
+        ? set.spec.template
+        : this.templateOf(set, revision);
     const name = `${set.metadata.name}-${ordinal}`;
     const meta = tmpl?.metadata ?? {};
     const spec = deepCopy(tmpl?.spec ?? {});
     spec.hostname = name;
     if (set.spec?.serviceName) spec.subdomain = set.spec.serviceName;
-    const vols: Record<string, unknown>[] = (spec.volumes ?? []).filter((v: KObject) => !(set.spec?.volumeClaimTemplates ?? []).some((t: KObject) => t.metadata?.name === v.name));
-    for (const t of set.spec?.volumeClaimTemplates ?? []) vols.push({ name: t.metadata.name, persistentVolumeClaim: { claimName: claimName(set, t.metadata.name, ordinal) } });
+    const vols: Record<string, unknown>[] = (spec.volumes ?? []).filter(
+      (v: KObject) => !(set.spec?.volumeClaimTemplates ?? []).some((t: KObject) => t.metadata?.name === v.name),
+    );
+    for (const t of set.spec?.volumeClaimTemplates ?? [])
+      vols.push({ name: t.metadata.name, persistentVolumeClaim: { claimName: claimName(set, t.metadata.name, ordinal) } });
     if (vols.length) spec.volumes = vols;
     return {
-      apiVersion: 'v1', kind: 'Pod',
+      apiVersion: 'v1',
+      kind: 'Pod',
       metadata: {
         name,
-        labels: { ...(meta.labels ?? {}), [StatefulSetPodNameLabel]: name, [PodIndexLabel]: String(ordinal), [StatefulSetRevisionLabel]: revision },
+        labels: {
+          ...(meta.labels ?? {}),
+          [StatefulSetPodNameLabel]: name,
+          [PodIndexLabel]: String(ordinal),
+          [StatefulSetRevisionLabel]: revision,
+        },
         ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
         ownerReferences: [newControllerRef(set)],
       },
@@ -212,8 +257,20 @@ export class StatefulSetController {
   }
 
   private event(set: KObject, verb: 'Create' | 'Delete', what: string, err?: unknown): void {
-    if (err === undefined) this.recorder.event(set, 'Normal', `Successful${verb}`, `${verb.toLowerCase()} ${what} in StatefulSet ${set.metadata.name} ${what.startsWith('Claim') ? 'success' : 'successful'}`);
-    else this.recorder.event(set, 'Warning', `Failed${verb}`, `${verb.toLowerCase()} ${what} in StatefulSet ${set.metadata.name} failed error: ${errorMessage(err)}`);
+    if (err === undefined)
+      this.recorder.event(
+        set,
+        'Normal',
+        `Successful${verb}`,
+        `${verb.toLowerCase()} ${what} in StatefulSet ${set.metadata.name} ${what.startsWith('Claim') ? 'success' : 'successful'}`,
+      );
+    else
+      this.recorder.event(
+        set,
+        'Warning',
+        `Failed${verb}`,
+        `${verb.toLowerCase()} ${what} in StatefulSet ${set.metadata.name} failed error: ${errorMessage(err)}`,
+      );
   }
 
   /** CreateStatefulPod: missing claims first (createPersistentVolumeClaims), then the Pod. */
@@ -223,7 +280,12 @@ export class StatefulSetController {
       const name = claimName(set, t.metadata.name, ordinal);
       if (this.pvcInformer.get(`${ns}/${name}`)) continue;
       const labels = { ...(t.metadata?.labels ?? {}), ...(set.spec?.selector?.matchLabels ?? {}) };
-      const claim: KObject = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: ns, labels, ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}) }, spec: deepCopy(t.spec ?? {}) };
+      const claim: KObject = {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name, namespace: ns, labels, ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}) },
+        spec: deepCopy(t.spec ?? {}),
+      };
       try {
         this.pvcClient.create(ns, claim, { summary: `create PersistentVolumeClaim ${ns}/${name} for Pod ${pod.metadata.name}` });
         this.event(set, 'Create', `Claim ${name} Pod ${pod.metadata.name}`);
@@ -260,7 +322,7 @@ export class StatefulSetController {
     const n: number = set.spec?.replicas ?? 1;
     const monotonic = set.spec?.podManagementPolicy !== 'Parallel';
     const rolling = set.spec?.updateStrategy?.type !== 'OnDelete';
-    const partition: number = rolling ? set.spec?.updateStrategy?.rollingUpdate?.partition ?? 0 : 0;
+    const partition: number = rolling ? (set.spec?.updateStrategy?.rollingUpdate?.partition ?? 0) : 0;
     const replicas: (KObject | undefined)[] = Array.from({ length: n }, () => undefined);
     const condemned: KObject[] = [];
     for (const p of pods) {
@@ -283,7 +345,9 @@ export class StatefulSetController {
         }
         if (!p) {
           const pod = this.newPod(set, o, revisionFor(o));
-          this.ctx.relay.withCause(decide(`ordinal ${o} missing (replicas ${n}) → create ${pod.metadata.name}`), () => this.createPod(set, pod, o));
+          this.ctx.relay.withCause(decide(`ordinal ${o} missing (replicas ${n}) → create ${pod.metadata.name}`), () =>
+            this.createPod(set, pod, o),
+          );
           if (monotonic) return;
           continue;
         }
@@ -299,7 +363,9 @@ export class StatefulSetController {
           continue;
         }
         if (monotonic && replicas.some((r) => !r || !isRunningAndReady(r) || isTerminating(r))) return;
-        this.ctx.relay.withCause(decide(`ordinal ${getOrdinal(set, p)} ≥ replicas ${n} → delete ${p.metadata.name}`), () => this.deletePod(set, p));
+        this.ctx.relay.withCause(decide(`ordinal ${getOrdinal(set, p)} ≥ replicas ${n} → delete ${p.metadata.name}`), () =>
+          this.deletePod(set, p),
+        );
         if (monotonic) return;
       }
       if (!rolling) return;
@@ -308,7 +374,10 @@ export class StatefulSetController {
         const p = replicas[o];
         if (!p) return;
         if (p.metadata.labels?.[StatefulSetRevisionLabel] !== updateRev && !isTerminating(p)) {
-          this.ctx.relay.withCause(decide(`rolling update to ${updateRev}: ${p.metadata.name} has ${p.metadata.labels?.[StatefulSetRevisionLabel]} → delete it`), () => this.deletePod(set, p));
+          this.ctx.relay.withCause(
+            decide(`rolling update to ${updateRev}: ${p.metadata.name} has ${p.metadata.labels?.[StatefulSetRevisionLabel]} → delete it`),
+            () => this.deletePod(set, p),
+          );
           return;
         }
         if (!isRunningAndReady(p) || isTerminating(p)) return;
@@ -322,7 +391,11 @@ export class StatefulSetController {
   private updateStatus(set: KObject, pods: KObject[], currentRev: string, updateRev: string): void {
     const now = this.ctx.clock.now();
     const mrs: number = set.spec?.minReadySeconds ?? 0;
-    let replicas = 0, ready = 0, available = 0, current = 0, updated = 0;
+    let replicas = 0,
+      ready = 0,
+      available = 0,
+      current = 0,
+      updated = 0;
     for (const p of pods) {
       if (isTerminating(p) || isFailedOrSucceeded(p)) continue;
       replicas++;
@@ -350,6 +423,11 @@ export class StatefulSetController {
     status.availableReplicas = available;
     if (set.status?.conditions) status.conditions = set.status.conditions;
     if (deepEqual(status, set.status ?? {})) return;
-    this.setClient.updateStatus({ ...set, status }, { summary: `update status StatefulSet ${metaNamespaceKey(set)}: replicas ${replicas}, ready ${ready}, current ${current}, updated ${updated}` });
+    this.setClient.updateStatus(
+      { ...set, status },
+      {
+        summary: `update status StatefulSet ${metaNamespaceKey(set)}: replicas ${replicas}, ready ${ready}, current ${current}, updated ${updated}`,
+      },
+    );
   }
 }

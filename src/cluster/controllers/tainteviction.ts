@@ -63,7 +63,10 @@ function noExecuteTaints(node: KObject | undefined): Taint[] {
 }
 
 function sameTaints(a: Taint[], b: Taint[]): boolean {
-  return a.length === b.length && a.every((t, i) => t.key === b[i].key && t.value === b[i].value && t.effect === b[i].effect && t.timeAdded === b[i].timeAdded);
+  return (
+    a.length === b.length &&
+    a.every((t, i) => t.key === b[i].key && t.value === b[i].value && t.effect === b[i].effect && t.timeAdded === b[i].timeAdded)
+  );
 }
 
 export class TaintEvictionController {
@@ -76,7 +79,10 @@ export class TaintEvictionController {
   private readonly taintedNodes = new Map<string, Taint[]>();
   private readonly work = new Map<string, Work>();
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.recorder = ctx.recorder(this.client, PARTICIPANT);
     this.pods = this.client.resource('', 'pods');
@@ -122,7 +128,13 @@ export class TaintEvictionController {
   podUpdated(old: KObject | undefined, pod: KObject | undefined): void {
     const o = pod ?? old;
     if (!o) return;
-    if (old && pod && JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? []) && old.spec?.nodeName === pod.spec?.nodeName) return;
+    if (
+      old &&
+      pod &&
+      JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? []) &&
+      old.spec?.nodeName === pod.spec?.nodeName
+    )
+      return;
     this.queue.add(`pod/${o.metadata.namespace}/${o.metadata.name}`);
   }
 
@@ -190,7 +202,10 @@ export class TaintEvictionController {
     }
     // the taint(s) whose toleration sets the time (used[i] tolerates taints[i])
     const which = taintList(taints.filter((_, i) => used[i].tolerationSeconds != null && Math.max(0, used[i].tolerationSeconds!) === minS));
-    const seq = this.decide(key, `Pod ${key} tolerates ${which || taintList(taints)} for ${minS} s → evict at ${timeOfDay(start + minS * 1000)}`);
+    const seq = this.decide(
+      key,
+      `Pod ${key} tolerates ${which || taintList(taints)} for ${minS} s → evict at ${timeOfDay(start + minS * 1000)}`,
+    );
     this.ctx.relay.withCause(seq, () => this.addWork(key, start, start + minS * 1000, minS, which || taintList(taints)));
   }
 
@@ -198,22 +213,36 @@ export class TaintEvictionController {
   private decide(key: string, note: string): number {
     const [namespace, name] = key.split('/');
     return this.ctx.relay.record({
-      from: PARTICIPANT, to: PARTICIPANT, kind: 'decision', resource: 'pods', namespace, name,
-      summary: note, reconcile: this.ctx.relay.newReconcile(), note,
+      from: PARTICIPANT,
+      to: PARTICIPANT,
+      kind: 'decision',
+      resource: 'pods',
+      namespace,
+      name,
+      summary: note,
+      reconcile: this.ctx.relay.newReconcile(),
+      note,
     });
   }
 
   private addWork(key: string, createdAt: number, fireAt: number, seconds: number, taints: string): void {
     if (this.work.has(key)) return;
-    const handle = this.ctx.clock.setTimer(Math.max(0, fireAt - this.ctx.clock.now()), () => {
-      const w = this.work.get(key);
-      this.work.delete(key);
-      this.ctx.relay.withCause(null, () => {
-        // an immediate eviction (not tolerated) was explained when it was scheduled
-        const seq = w && w.seconds > 0 ? this.decide(key, `Pod ${key} tolerates ${w.taints} for ${w.seconds} s, elapsed → evict`) : (w?.cause ?? null);
-        this.ctx.relay.withCause(seq, () => this.deletePod(key));
-      });
-    }, { deadline: true, label: `taint eviction of ${key} at ${seconds}s`, object: `Pod/${key}` });
+    const handle = this.ctx.clock.setTimer(
+      Math.max(0, fireAt - this.ctx.clock.now()),
+      () => {
+        const w = this.work.get(key);
+        this.work.delete(key);
+        this.ctx.relay.withCause(null, () => {
+          // an immediate eviction (not tolerated) was explained when it was scheduled
+          const seq =
+            w && w.seconds > 0
+              ? this.decide(key, `Pod ${key} tolerates ${w.taints} for ${w.seconds} s, elapsed → evict`)
+              : (w?.cause ?? null);
+          this.ctx.relay.withCause(seq, () => this.deletePod(key));
+        });
+      },
+      { deadline: true, label: `taint eviction of ${key} at ${seconds}s`, object: `Pod/${key}` },
+    );
     this.work.set(key, { createdAt, fireAt, handle, taints, seconds, cause: this.ctx.relay.currentCause });
   }
 
@@ -223,22 +252,42 @@ export class TaintEvictionController {
     this.ctx.clock.cancel(w.handle);
     this.work.delete(key);
     const [ns, name] = key.split('/');
-    this.recorder.event({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name }, 'Normal', 'TaintManagerEviction', `Cancelling deletion of Pod ${key}`);
+    this.recorder.event(
+      { apiVersion: 'v1', kind: 'Pod', namespace: ns, name },
+      'Normal',
+      'TaintManagerEviction',
+      `Cancelling deletion of Pod ${key}`,
+    );
   }
 
   /** deletePodHandler: event, DisruptionTarget condition, then delete (default grace). */
   private deletePod(key: string): void {
     const [ns, name] = key.split('/');
-    this.recorder.event({ apiVersion: 'v1', kind: 'Pod', namespace: ns, name }, 'Normal', 'TaintManagerEviction', `Marking for deletion Pod ${key}`);
+    this.recorder.event(
+      { apiVersion: 'v1', kind: 'Pod', namespace: ns, name },
+      'Normal',
+      'TaintManagerEviction',
+      `Marking for deletion Pod ${key}`,
+    );
     try {
       const pod = this.pods.get(ns, name, { quiet: true });
       const conds: Record<string, unknown>[] = pod.status?.conditions ?? [];
       if (!conds.some((c) => c.type === 'DisruptionTarget' && c.status === 'True')) {
         const next = deepCopy(pod);
-        next.status = { ...next.status, conditions: [...conds.filter((c) => c.type !== 'DisruptionTarget'), {
-          type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: this.ctx.clock.nowRFC3339(),
-          reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint',
-        }] };
+        next.status = {
+          ...next.status,
+          conditions: [
+            ...conds.filter((c) => c.type !== 'DisruptionTarget'),
+            {
+              type: 'DisruptionTarget',
+              status: 'True',
+              lastProbeTime: null,
+              lastTransitionTime: this.ctx.clock.nowRFC3339(),
+              reason: 'DeletionByTaintManager',
+              message: 'Taint manager: deleting due to NoExecute taint',
+            },
+          ],
+        };
         this.pods.updateStatus(next, { summary: `Pod ${key}: DisruptionTarget (NoExecute taint)` });
       }
       this.pods.delete(ns, name, { summary: `delete Pod ${key} (NoExecute taint eviction)` });

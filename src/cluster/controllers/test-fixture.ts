@@ -111,7 +111,12 @@ export function newFixture(seed = 1): Fixture {
 }
 
 /** A fully specified apps/v1 ReplicaSet (the tests run without defaulting). */
-export function newReplicaSet(name: string, replicas: number, labels: Record<string, string> = { app: name }, image = 'nginx:1.14.2'): KObject {
+export function newReplicaSet(
+  name: string,
+  replicas: number,
+  labels: Record<string, string> = { app: name },
+  image = 'nginx:1.14.2',
+): KObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
@@ -121,14 +126,24 @@ export function newReplicaSet(name: string, replicas: number, labels: Record<str
       selector: { matchLabels: { ...labels } },
       template: {
         metadata: { labels: { ...labels }, annotations: { 'example.com/note': 'copied' } },
-        spec: { containers: [{ name: 'nginx', image, ports: [{ containerPort: 80, protocol: 'TCP' }] }], restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst' },
+        spec: {
+          containers: [{ name: 'nginx', image, ports: [{ containerPort: 80, protocol: 'TCP' }] }],
+          restartPolicy: 'Always',
+          terminationGracePeriodSeconds: 30,
+          dnsPolicy: 'ClusterFirst',
+        },
       },
     },
   };
 }
 
 /** A fully specified apps/v1 Deployment, as the apiserver's defaulting would leave it. */
-export function newDeployment(name: string, replicas: number, image = 'nginx:1.14.2', strategy: KObject['spec'] = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } }): KObject {
+export function newDeployment(
+  name: string,
+  replicas: number,
+  image = 'nginx:1.14.2',
+  strategy: KObject['spec'] = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+): KObject {
   const labels = { app: name };
   return {
     apiVersion: 'apps/v1',
@@ -142,7 +157,12 @@ export function newDeployment(name: string, replicas: number, image = 'nginx:1.1
       progressDeadlineSeconds: 600,
       template: {
         metadata: { labels: { ...labels } },
-        spec: { containers: [{ name: 'nginx', image, ports: [{ containerPort: 80, protocol: 'TCP' }] }], restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst' },
+        spec: {
+          containers: [{ name: 'nginx', image, ports: [{ containerPort: 80, protocol: 'TCP' }] }],
+          restartPolicy: 'Always',
+          terminationGracePeriodSeconds: 30,
+          dnsPolicy: 'ClusterFirst',
+        },
       },
     },
   };

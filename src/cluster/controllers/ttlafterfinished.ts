@@ -32,7 +32,10 @@ export class TTLAfterFinishedController {
   private readonly jobClient: ResourceClient;
 
   /** Wires the Job informer handlers (add/update of Jobs that need cleanup). */
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(TTLAfterFinishedControllerName));
     this.jobClient = client.resource('batch', 'jobs');
     this.jobInformer = informers.informerFor('batch', 'jobs');
@@ -74,7 +77,13 @@ export class TTLAfterFinishedController {
       throw err;
     }
     if (!needsCleanup(fresh) || fresh.metadata.deletionTimestamp || this.timeLeft(fresh, key) > 0) return;
-    const seq = recordDecision(this.ctx.relay, this.name, { resource: 'jobs', namespace, name }, `Job finished ${fresh.spec.ttlSecondsAfterFinished}s ago (ttlSecondsAfterFinished) → delete it`, this.ctx.relay.newReconcile());
+    const seq = recordDecision(
+      this.ctx.relay,
+      this.name,
+      { resource: 'jobs', namespace, name },
+      `Job finished ${fresh.spec.ttlSecondsAfterFinished}s ago (ttlSecondsAfterFinished) → delete it`,
+      this.ctx.relay.newReconcile(),
+    );
     this.ctx.relay.withCause(seq, () => {
       try {
         this.jobClient.delete(namespace, name, { propagationPolicy: 'Foreground', preconditions: { uid: fresh.metadata.uid } });

@@ -48,7 +48,10 @@ export class PVCProtectionController {
   private readonly pvcClient: ResourceClient;
   private readonly podClient: ResourceClient;
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     const client = ctx.client(users.controller(PVC_PARTICIPANT));
     this.pvcClient = client.resource('', 'persistentvolumeclaims');
     this.podClient = client.resource('', 'pods');
@@ -94,7 +97,12 @@ export class PVCProtectionController {
     // askAPIServer: the informer may lag behind a Pod just created
     const live = this.podClient.list(ns, { quiet: true }).items.filter((p) => podUsesPVC(p, name));
     if (live.length) return;
-    recordDecision(this.ctx.relay, PVC_PARTICIPANT, { resource: 'persistentvolumeclaims', namespace: ns, name }, `PVC ${key} is deleting and no Pod uses it → remove ${PVC_PROTECTION_FINALIZER}`);
+    recordDecision(
+      this.ctx.relay,
+      PVC_PARTICIPANT,
+      { resource: 'persistentvolumeclaims', namespace: ns, name },
+      `PVC ${key} is deleting and no Pod uses it → remove ${PVC_PROTECTION_FINALIZER}`,
+    );
     removeFinalizer(this.pvcClient, pvc, PVC_PROTECTION_FINALIZER, `remove finalizer ${PVC_PROTECTION_FINALIZER} from PVC ${key}`);
   }
 }
@@ -111,7 +119,10 @@ export class PVProtectionController {
   private readonly pvs: SharedInformer;
   private readonly pvClient: ResourceClient;
 
-  constructor(private readonly ctx: ComponentContext, informers: SharedInformerFactory) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    informers: SharedInformerFactory,
+  ) {
     this.pvClient = ctx.client(users.controller(PV_PARTICIPANT)).resource('', 'persistentvolumes');
     this.queue = new RateLimitingQueue('pvprotection', ctx.clock, ctx.relay, (k) => this.processPV(k));
     this.pvs = informers.informerFor('', 'persistentvolumes');
@@ -139,7 +150,12 @@ export class PVProtectionController {
     const pv = this.pvs.get(name);
     if (!pv || !pv.metadata.deletionTimestamp || !(pv.metadata.finalizers ?? []).includes(PV_PROTECTION_FINALIZER)) return;
     if (pv.status?.phase === 'Bound') return;
-    recordDecision(this.ctx.relay, PV_PARTICIPANT, { resource: 'persistentvolumes', name }, `PV ${name} is deleting and not Bound → remove ${PV_PROTECTION_FINALIZER}`);
+    recordDecision(
+      this.ctx.relay,
+      PV_PARTICIPANT,
+      { resource: 'persistentvolumes', name },
+      `PV ${name} is deleting and not Bound → remove ${PV_PROTECTION_FINALIZER}`,
+    );
     removeFinalizer(this.pvClient, pv, PV_PROTECTION_FINALIZER, `remove finalizer ${PV_PROTECTION_FINALIZER} from PV ${name}`);
   }
 }

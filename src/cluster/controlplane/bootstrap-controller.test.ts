@@ -22,7 +22,9 @@ describe('the kubernetes Service is kept', () => {
     expect(svc).toBeDefined();
     expect(c.clock.now() - t0).toBe(6_600);
     expect({ ip: svc.spec.clusterIP, ports: svc.spec.ports, labels: svc.metadata.labels }).toEqual({
-      ip: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], labels: { component: 'apiserver', provider: 'kubernetes' },
+      ip: '10.96.0.1',
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+      labels: { component: 'apiserver', provider: 'kubernetes' },
     });
     c.settle(30_000);
     expect(c.get('endpoints', 'default', 'kubernetes')?.subsets?.[0]?.ports?.[0]?.port).toBe(6443);
@@ -62,6 +64,8 @@ describe('the kubernetes Service is kept', () => {
 
   it.each(['default', 'kube-system', 'kube-public'])('namespace %s may not be deleted', (ns) => {
     const c = new Cluster();
-    expect(c.kubectl(`delete namespace ${ns}`).error).toBe(`Error from server (Forbidden): namespaces "${ns}" is forbidden: this namespace may not be deleted\n`);
+    expect(c.kubectl(`delete namespace ${ns}`).error).toBe(
+      `Error from server (Forbidden): namespaces "${ns}" is forbidden: this namespace may not be deleted\n`,
+    );
   });
 });

@@ -27,7 +27,13 @@ export function kubernetesService(): KObject {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-    spec: { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], type: 'ClusterIP', sessionAffinity: 'None' },
+    spec: {
+      clusterIP: '10.96.0.1',
+      clusterIPs: ['10.96.0.1'],
+      ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
+      type: 'ClusterIP',
+      sessionAffinity: 'None',
+    },
   } as KObject;
 }
 
@@ -67,7 +73,10 @@ export class KubernetesServiceController {
   private stop: (() => void) | undefined;
 
   /** @param ip the apiserver's advertised address (the control-plane node's InternalIP) */
-  constructor(private readonly ctx: ComponentContext, private readonly ip: string) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    private readonly ip: string,
+  ) {
     this.startMs = ctx.clock.now();
   }
 
@@ -86,7 +95,11 @@ export class KubernetesServiceController {
     const now = this.ctx.clock.now();
     const next = this.startMs + (Math.floor((now - this.startMs) / ENDPOINT_INTERVAL_MS) + 1) * ENDPOINT_INTERVAL_MS;
     this.pending = true;
-    this.ctx.clock.setTimer(next - now, () => this.updateKubernetesService(), { label: 'kube-apiserver: recreate the kubernetes Service', deadline: true, object: 'Service/default/kubernetes' });
+    this.ctx.clock.setTimer(next - now, () => this.updateKubernetesService(), {
+      label: 'kube-apiserver: recreate the kubernetes Service',
+      deadline: true,
+      object: 'Service/default/kubernetes',
+    });
   }
 
   /** UpdateKubernetesService: recreate whichever of the three is missing. */
@@ -102,7 +115,9 @@ export class KubernetesServiceController {
       if (this.ctx.api.getObject(resource, 'default', 'kubernetes')) continue;
       // the default namespace may itself be gone (or going); the next deletion retries
       if (!this.ctx.api.getObject('namespaces', '', 'default')) return;
-      sys.resource(group, plural).create('default', desired[resource](), { summary: `create ${resource === 'services' ? 'Service' : resource === 'endpoints' ? 'Endpoints' : 'EndpointSlice'} default/kubernetes (bootstrap controller)` });
+      sys.resource(group, plural).create('default', desired[resource](), {
+        summary: `create ${resource === 'services' ? 'Service' : resource === 'endpoints' ? 'Endpoints' : 'EndpointSlice'} default/kubernetes (bootstrap controller)`,
+      });
     }
   }
 }
@@ -134,7 +149,11 @@ export class SystemNamespacesController {
       const now = this.ctx.clock.now();
       const next = this.startMs + (Math.floor((now - this.startMs) / SYSTEM_NAMESPACES_INTERVAL_MS) + 1) * SYSTEM_NAMESPACES_INTERVAL_MS;
       this.pending = true;
-      this.ctx.clock.setTimer(next - now, () => this.sync(), { label: 'kube-apiserver: recreate the system namespaces', deadline: true, object: `Namespace/${ev.key}` });
+      this.ctx.clock.setTimer(next - now, () => this.sync(), {
+        label: 'kube-apiserver: recreate the system namespaces',
+        deadline: true,
+        object: `Namespace/${ev.key}`,
+      });
     });
   }
 
@@ -149,7 +168,9 @@ export class SystemNamespacesController {
     const ns = this.ctx.client(users.system('kube-apiserver')).resource('', 'namespaces');
     for (const name of SYSTEM_NAMESPACES) {
       if (this.ctx.api.getObject('namespaces', '', name)) continue;
-      ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KObject, { summary: `create Namespace ${name} (system namespaces controller)` });
+      ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KObject, {
+        summary: `create Namespace ${name} (system namespaces controller)`,
+      });
     }
   }
 }

@@ -71,14 +71,26 @@ export class APIServerIdentityLease {
           const lease: KObject = {
             apiVersion: 'coordination.k8s.io/v1',
             kind: 'Lease',
-            metadata: { name: this.id, namespace: 'kube-system', labels: { [IDENTITY_LABEL]: 'kube-apiserver', 'kubernetes.io/hostname': this.hostname } },
+            metadata: {
+              name: this.id,
+              namespace: 'kube-system',
+              labels: { [IDENTITY_LABEL]: 'kube-apiserver', 'kubernetes.io/hostname': this.hostname },
+            },
             spec,
           };
-          this.latest = this.isolate(() => this.leases.create('kube-system', lease, { category: 'heartbeat', summary: `create Lease kube-system/${this.id} (kube-apiserver identity)` }));
+          this.latest = this.isolate(() =>
+            this.leases.create('kube-system', lease, {
+              category: 'heartbeat',
+              summary: `create Lease kube-system/${this.id} (kube-apiserver identity)`,
+            }),
+          );
           return;
         }
       }
-      this.latest = this.leases.update({ ...this.latest, spec: { ...this.latest.spec, ...spec } }, { category: 'heartbeat', summary: `renew Lease kube-system/${this.id}` });
+      this.latest = this.leases.update(
+        { ...this.latest, spec: { ...this.latest.spec, ...spec } },
+        { category: 'heartbeat', summary: `renew Lease kube-system/${this.id}` },
+      );
     } catch (err) {
       if (!(err instanceof StatusError)) throw err;
       this.latest = null;

@@ -34,8 +34,17 @@ export function createBootstrapPolicy(api: APIServer, seed: number): void {
   const saved = { ...rng };
   const own = new Rng((seed ^ 0x5bac) >>> 0);
   for (const o of bootstrapPolicyObjects()) {
-    const resource = o.kind === 'ClusterRole' ? 'clusterroles' : o.kind === 'ClusterRoleBinding' ? 'clusterrolebindings' : o.kind === 'Role' ? 'roles' : 'rolebindings';
-    const created = sys.resource('rbac.authorization.k8s.io', resource).create(o.metadata.namespace ?? '', o, { summary: `bootstrap ${o.kind} ${o.metadata.name}` });
+    const resource =
+      o.kind === 'ClusterRole'
+        ? 'clusterroles'
+        : o.kind === 'ClusterRoleBinding'
+          ? 'clusterrolebindings'
+          : o.kind === 'Role'
+            ? 'roles'
+            : 'rolebindings';
+    const created = sys
+      .resource('rbac.authorization.k8s.io', resource)
+      .create(o.metadata.namespace ?? '', o, { summary: `bootstrap ${o.kind} ${o.metadata.name}` });
     Object.assign(rng, saved);
     const key = o.metadata.namespace ? `${o.metadata.namespace}/${created.metadata.name}` : created.metadata.name;
     const stored = api.store.get(`${resource}.rbac.authorization.k8s.io`, key);

@@ -59,20 +59,31 @@ export function dnsBootstrapObjects(opts: DNSBootstrapOptions = {}): KObject[] {
   return [
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'coredns', namespace: ns } },
     {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'system:coredns' },
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'system:coredns' },
       rules: [
         { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
         { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
       ],
     } as KObject,
     {
-      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'system:coredns' },
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'system:coredns' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:coredns' },
       subjects: [{ kind: 'ServiceAccount', name: 'coredns', namespace: ns }],
     } as KObject,
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'coredns', namespace: ns }, data: { Corefile: corefile(opts.domain) } } as KObject,
     {
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'coredns', namespace: ns, labels },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'coredns', namespace: ns },
+      data: { Corefile: corefile(opts.domain) },
+    } as KObject,
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'coredns', namespace: ns, labels },
       spec: {
         replicas: opts.replicas ?? 2,
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
@@ -85,7 +96,13 @@ export function dnsBootstrapObjects(opts: DNSBootstrapOptions = {}): KObject[] {
             affinity: {
               podAntiAffinity: {
                 preferredDuringSchedulingIgnoredDuringExecution: [
-                  { weight: 100, podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'k8s-app', operator: 'In', values: ['kube-dns'] }] }, topologyKey: 'kubernetes.io/hostname' } },
+                  {
+                    weight: 100,
+                    podAffinityTerm: {
+                      labelSelector: { matchExpressions: [{ key: 'k8s-app', operator: 'In', values: ['kube-dns'] }] },
+                      topologyKey: 'kubernetes.io/hostname',
+                    },
+                  },
                 ],
               },
             },
@@ -109,9 +126,19 @@ export function dnsBootstrapObjects(opts: DNSBootstrapOptions = {}): KObject[] {
                   { containerPort: 8080, name: 'liveness-probe', protocol: 'TCP' },
                   { containerPort: 8181, name: 'readiness-probe', protocol: 'TCP' },
                 ],
-                livenessProbe: { httpGet: { path: '/health', port: 'liveness-probe', scheme: 'HTTP' }, initialDelaySeconds: 60, timeoutSeconds: 5, successThreshold: 1, failureThreshold: 5 },
+                livenessProbe: {
+                  httpGet: { path: '/health', port: 'liveness-probe', scheme: 'HTTP' },
+                  initialDelaySeconds: 60,
+                  timeoutSeconds: 5,
+                  successThreshold: 1,
+                  failureThreshold: 5,
+                },
                 readinessProbe: { httpGet: { path: '/ready', port: 'readiness-probe', scheme: 'HTTP' } },
-                securityContext: { allowPrivilegeEscalation: false, capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] }, readOnlyRootFilesystem: true },
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  capabilities: { add: ['NET_BIND_SERVICE'], drop: ['ALL'] },
+                  readOnlyRootFilesystem: true,
+                },
               },
             ],
             dnsPolicy: 'Default',
@@ -121,9 +148,11 @@ export function dnsBootstrapObjects(opts: DNSBootstrapOptions = {}): KObject[] {
       },
     } as KObject,
     {
-      apiVersion: 'v1', kind: 'Service',
+      apiVersion: 'v1',
+      kind: 'Service',
       metadata: {
-        name: 'kube-dns', namespace: ns,
+        name: 'kube-dns',
+        namespace: ns,
         labels: { 'k8s-app': 'kube-dns', 'kubernetes.io/cluster-service': 'true', 'kubernetes.io/name': 'CoreDNS' },
         annotations: { 'prometheus.io/port': '9153', 'prometheus.io/scrape': 'true' },
       },

@@ -83,7 +83,10 @@ export class ClusterDNS {
   private slices: SharedInformer | null = null;
   private namespaces: SharedInformer | null = null;
 
-  constructor(private readonly ctx: ComponentContext, readonly domain = CLUSTER_DOMAIN) {}
+  constructor(
+    private readonly ctx: ComponentContext,
+    readonly domain = CLUSTER_DOMAIN,
+  ) {}
 
   /** Starts CoreDNS's informers (idempotent; resolve starts them on first use). */
   start(): void {
@@ -124,7 +127,12 @@ export class ClusterDNS {
     }
     if (!this.serverReady()) {
       const message = ';; connection timed out; no servers could be reached';
-      this.ctx.relay.record({ from, to: 'coredns', kind: 'note', summary: `A ${candidates[0]}? no ready kube-dns endpoint: ${message.slice(3)}` });
+      this.ctx.relay.record({
+        from,
+        to: 'coredns',
+        kind: 'note',
+        summary: `A ${candidates[0]}? no ready kube-dns endpoint: ${message.slice(3)}`,
+      });
       return { name, status: 'TIMEOUT', records: [], queries: [], message };
     }
     const queries: string[] = [];
@@ -188,7 +196,11 @@ export class ClusterDNS {
       if (!svc) return nx;
       const spec = svc.spec ?? {};
       if (rest.length === 2) {
-        if (spec.type === 'ExternalName') return { rcode: 'NOERROR', records: [{ name, type: 'CNAME', ttl: TTL, data: `${String(spec.externalName).replace(/\.$/, '')}.` }] };
+        if (spec.type === 'ExternalName')
+          return {
+            rcode: 'NOERROR',
+            records: [{ name, type: 'CNAME', ttl: TTL, data: `${String(spec.externalName).replace(/\.$/, '')}.` }],
+          };
         if (spec.clusterIP && spec.clusterIP !== 'None') return { rcode: 'NOERROR', records: [a(spec.clusterIP)] };
         const eps = this.endpointsOf(ns, svc.metadata.name).filter((e) => e.ready || spec.publishNotReadyAddresses);
         return eps.length ? { rcode: 'NOERROR', records: eps.map((e) => a(e.ip)) } : nx;
@@ -205,7 +217,9 @@ export class ClusterDNS {
       const [dashed, ns] = rest;
       if (!this.namespaces!.get(ns)) return nx;
       const ip = dashed.replace(/-/g, '.');
-      return /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(ip) && ip.split('.').every((o) => Number(o) <= 255) ? { rcode: 'NOERROR', records: [a(ip)] } : nx;
+      return /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(ip) && ip.split('.').every((o) => Number(o) <= 255)
+        ? { rcode: 'NOERROR', records: [a(ip)] }
+        : nx;
     }
     return nx;
   }

@@ -34,7 +34,13 @@ export function dockerHumanDuration(ms: number): string {
 /** The entrypoint docker would show for a few well-known images; others print as "…". */
 function command(image: string): string {
   const repo = image.split(/[:@]/)[0].split('/').pop();
-  const known: Record<string, string> = { nginx: '/docker-entrypoint.sh nginx -g \'daemon off;\'', redis: 'docker-entrypoint.sh redis-server', busybox: 'sh', mysql: 'docker-entrypoint.sh mysqld', postgres: 'docker-entrypoint.sh postgres' };
+  const known: Record<string, string> = {
+    nginx: "/docker-entrypoint.sh nginx -g 'daemon off;'",
+    redis: 'docker-entrypoint.sh redis-server',
+    busybox: 'sh',
+    mysql: 'docker-entrypoint.sh mysqld',
+    postgres: 'docker-entrypoint.sh postgres',
+  };
   const c = known[repo ?? ''] ?? '';
   const cut = c.length > 20 ? `${c.slice(0, 19)}…` : c;
   return `"${cut}"`;
@@ -48,7 +54,15 @@ function status(c: StandaloneContainer, now: number): string {
 /** tabwriter with a 3-space gap, as docker/cli's table formatter. */
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + 3))).join('').trimEnd() + '\n').join('');
+  return rows
+    .map(
+      (r) =>
+        r
+          .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] + 3)))
+          .join('')
+          .trimEnd() + '\n',
+    )
+    .join('');
 }
 
 /** `docker ps` as docker/cli prints it; `all` = `-a`. Lost containers are not listed (their machine is off). */
@@ -89,8 +103,10 @@ export function runDocker(engines: StandaloneContainers, line: string, now: numb
   try {
     if (sub === 'ps') {
       const all = args.slice(i).some((a) => a === '-a' || a === '--all');
-      if (engines.powered(node) === false) throw new DockerError(`error during connect: ssh: connect to host ${node} port 22: No route to host`);
-      if (engines.powered(node) === undefined) throw new DockerError(`error during connect: ssh: Could not resolve hostname ${node}: Name or service not known`);
+      if (engines.powered(node) === false)
+        throw new DockerError(`error during connect: ssh: connect to host ${node} port 22: No route to host`);
+      if (engines.powered(node) === undefined)
+        throw new DockerError(`error during connect: ssh: Could not resolve hostname ${node}: Name or service not known`);
       return { output: dockerPs(engines.list(node), now, all), error: null, exitCode: 0 };
     }
     if (sub === 'run') {
@@ -106,7 +122,8 @@ export function runDocker(engines: StandaloneContainers, line: string, now: numb
         else if (a === '--restart' || a.startsWith('--restart=')) {
           const v = a === '--restart' ? args[++i] : a.slice(10);
           const policy = v?.split(':')[0] as RestartPolicy;
-          if (!RESTART_POLICIES.includes(policy)) throw new DockerError(`invalid restart policy: invalid restart policy format: ${v ?? ''}\nSee 'docker run --help'.`);
+          if (!RESTART_POLICIES.includes(policy))
+            throw new DockerError(`invalid restart policy: invalid restart policy format: ${v ?? ''}\nSee 'docker run --help'.`);
           restart = policy;
         } else if (a === '-p' || a === '--publish' || a === '-e' || a === '--env') i++;
         else if (a.startsWith('-')) continue;
@@ -115,7 +132,10 @@ export function runDocker(engines: StandaloneContainers, line: string, now: numb
           break;
         }
       }
-      if (!image) throw new DockerError(`"docker run" requires at least 1 argument.\nSee 'docker run --help'.\n\nUsage:  docker run [OPTIONS] IMAGE [COMMAND] [ARG...]\n\nCreate and run a new container from an image`);
+      if (!image)
+        throw new DockerError(
+          `"docker run" requires at least 1 argument.\nSee 'docker run --help'.\n\nUsage:  docker run [OPTIONS] IMAGE [COMMAND] [ARG...]\n\nCreate and run a new container from an image`,
+        );
       if (!detach) throw new DockerError('kube-relay: only detached runs are simulated: add -d');
       const c = engines.run({ node, name, image, restart });
       return { output: `${c.id}\n`, error: null, exitCode: 0 };

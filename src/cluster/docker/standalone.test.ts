@@ -41,8 +41,20 @@ describe('docker run next to a Deployment, then the machine dies', () => {
   });
 
   const restoreCases: { name: string; restart: RestartPolicy; state: string; restarts: number; ps: RegExp }[] = [
-    { name: '--restart=always comes back with its machine', restart: 'always', state: 'running', restarts: 1, ps: /Up Less than a second\s+web\n$/ },
-    { name: '--restart=unless-stopped comes back too', restart: 'unless-stopped', state: 'running', restarts: 1, ps: /Up Less than a second\s+web\n$/ },
+    {
+      name: '--restart=always comes back with its machine',
+      restart: 'always',
+      state: 'running',
+      restarts: 1,
+      ps: /Up Less than a second\s+web\n$/,
+    },
+    {
+      name: '--restart=unless-stopped comes back too',
+      restart: 'unless-stopped',
+      state: 'running',
+      restarts: 1,
+      ps: /Up Less than a second\s+web\n$/,
+    },
     { name: '--restart=no stays Exited (255)', restart: 'no', state: 'exited', restarts: 0, ps: /Exited \(255\) 5 minutes ago\s+web\n$/ },
   ];
   for (const tc of restoreCases) {
@@ -72,15 +84,42 @@ describe('docker run next to a Deployment, then the machine dies', () => {
 
 describe('docker CLI (-H ssh://NODE)', () => {
   const cases: { name: string; lines: string[]; output?: RegExp; error?: string; exit: number }[] = [
-    { name: 'run -d prints the 64-hex container ID', lines: ['docker -H ssh://node-1 run -d --restart=always --name web nginx'], output: /^[0-9a-f]{64}\n$/, exit: 0 },
-    { name: 'no -H: no local daemon', lines: ['docker run -d nginx'], error: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n', exit: 125 },
-    { name: 'unknown host', lines: ['docker -H ssh://node-9 run -d nginx'], error: 'error during connect: ssh: Could not resolve hostname node-9: Name or service not known\n', exit: 125 },
-    { name: 'image missing in the registry', lines: ['docker -H ssh://node-1 run -d nginx:1.161'], error: "Unable to find image 'nginx:1.161' locally\ndocker: Error response from daemon: manifest for nginx:1.161 not found: manifest unknown: manifest unknown.\n", exit: 125 },
-    { name: 'bad restart policy', lines: ['docker -H ssh://node-1 run -d --restart=sometimes nginx'], error: "invalid restart policy: invalid restart policy format: sometimes\nSee 'docker run --help'.\n", exit: 125 },
+    {
+      name: 'run -d prints the 64-hex container ID',
+      lines: ['docker -H ssh://node-1 run -d --restart=always --name web nginx'],
+      output: /^[0-9a-f]{64}\n$/,
+      exit: 0,
+    },
+    {
+      name: 'no -H: no local daemon',
+      lines: ['docker run -d nginx'],
+      error: 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n',
+      exit: 125,
+    },
+    {
+      name: 'unknown host',
+      lines: ['docker -H ssh://node-9 run -d nginx'],
+      error: 'error during connect: ssh: Could not resolve hostname node-9: Name or service not known\n',
+      exit: 125,
+    },
+    {
+      name: 'image missing in the registry',
+      lines: ['docker -H ssh://node-1 run -d nginx:1.161'],
+      error:
+        "Unable to find image 'nginx:1.161' locally\ndocker: Error response from daemon: manifest for nginx:1.161 not found: manifest unknown: manifest unknown.\n",
+      exit: 125,
+    },
+    {
+      name: 'bad restart policy',
+      lines: ['docker -H ssh://node-1 run -d --restart=sometimes nginx'],
+      error: "invalid restart policy: invalid restart policy format: sometimes\nSee 'docker run --help'.\n",
+      exit: 125,
+    },
     {
       name: 'ps lists the container in docker/cli columns',
       lines: ['docker -H ssh://node-1 run -d --restart always --name web nginx', 'docker -H ssh://node-1 ps'],
-      output: /^CONTAINER ID   IMAGE   COMMAND                  CREATED                  STATUS                  PORTS   NAMES\n[0-9a-f]{12}   nginx   "\/docker-entrypoint\.…"   Less than a second ago   Up Less than a second           web\n$/,
+      output:
+        /^CONTAINER ID   IMAGE   COMMAND                  CREATED                  STATUS                  PORTS   NAMES\n[0-9a-f]{12}   nginx   "\/docker-entrypoint\.…"   Less than a second ago   Up Less than a second           web\n$/,
       exit: 0,
     },
   ];
@@ -99,7 +138,9 @@ describe('docker CLI (-H ssh://NODE)', () => {
     const c = new Cluster({ seed: 1, nodes: 2 });
     const id = c.dockerCommand('docker -H ssh://node-1 run -d --name web nginx').output.trim();
     const r = c.dockerCommand('docker -H ssh://node-1 run -d --name web nginx');
-    expect(r.error).toBe(`docker: Error response from daemon: Conflict. The container name "/web" is already in use by container "${id}". You have to remove (or rename) that container to be able to reuse that name.\n`);
+    expect(r.error).toBe(
+      `docker: Error response from daemon: Conflict. The container name "/web" is already in use by container "${id}". You have to remove (or rename) that container to be able to reuse that name.\n`,
+    );
     // another machine's engine has its own names
     expect(c.dockerCommand('docker -H ssh://node-2 run -d --name web nginx').exitCode).toBe(0);
   });
@@ -108,9 +149,20 @@ describe('docker CLI (-H ssh://NODE)', () => {
     const c = new Cluster({ seed: 1, nodes: 2 });
     c.killNode('node-1');
     c.advance(1_000);
-    expect(c.dockerCommand('docker -H ssh://node-1 ps').error).toBe('error during connect: ssh: connect to host node-1 port 22: No route to host\n');
+    expect(c.dockerCommand('docker -H ssh://node-1 ps').error).toBe(
+      'error during connect: ssh: connect to host node-1 port 22: No route to host\n',
+    );
   });
 
-  const durations: [number, string][] = [[500, 'Less than a second'], [1_000, '1 second'], [59_000, '59 seconds'], [60_000, 'About a minute'], [5 * 60_000, '5 minutes'], [3_600_000, 'About an hour'], [5 * 3_600_000, '5 hours'], [72 * 3_600_000, '3 days']];
+  const durations: [number, string][] = [
+    [500, 'Less than a second'],
+    [1_000, '1 second'],
+    [59_000, '59 seconds'],
+    [60_000, 'About a minute'],
+    [5 * 60_000, '5 minutes'],
+    [3_600_000, 'About an hour'],
+    [5 * 3_600_000, '5 hours'],
+    [72 * 3_600_000, '3 days'],
+  ];
   for (const [ms, want] of durations) it(`HumanDuration(${ms} ms) = ${want}`, () => expect(dockerHumanDuration(ms)).toBe(want));
 });

@@ -94,26 +94,47 @@ export class StandaloneContainers {
   run(spec: DockerRunSpec): StandaloneContainer {
     const node = spec.node;
     const powered = this.deps.powered(node);
-    if (powered === undefined) throw new DockerError(`error during connect: ssh: Could not resolve hostname ${node}: Name or service not known`);
+    if (powered === undefined)
+      throw new DockerError(`error during connect: ssh: Could not resolve hostname ${node}: Name or service not known`);
     if (!powered) throw new DockerError(`error during connect: ssh: connect to host ${node} port 22: No route to host`);
     const restart = spec.restart ?? 'no';
     if (!RESTART_POLICIES.includes(restart)) throw new DockerError(`docker: invalid restart policy '${String(restart)}'`);
     const ref = parseImageRef(spec.image);
     if (!ref) throw new DockerError(`docker: invalid reference format.`);
     if (!this.deps.images.exists(spec.image)) {
-      throw new DockerError(`Unable to find image '${spec.image}' locally\ndocker: Error response from daemon: manifest for ${spec.image} not found: manifest unknown: manifest unknown.`);
+      throw new DockerError(
+        `Unable to find image '${spec.image}' locally\ndocker: Error response from daemon: manifest for ${spec.image} not found: manifest unknown: manifest unknown.`,
+      );
     }
     const name = spec.name ?? this.randomName(node);
     const taken = this.containers.find((c) => c.node === node && c.name === name);
     if (taken) {
-      throw new DockerError(`docker: Error response from daemon: Conflict. The container name "/${name}" is already in use by container "${taken.id}". You have to remove (or rename) that container to be able to reuse that name.`);
+      throw new DockerError(
+        `docker: Error response from daemon: Conflict. The container name "/${name}" is already in use by container "${taken.id}". You have to remove (or rename) that container to be able to reuse that name.`,
+      );
     }
     const now = this.deps.now();
-    const c: StandaloneContainer = { id: this.randomId(), name, node, image: spec.image, restart, state: 'running', restartCount: 0, createdAt: now, startedAt: now, stoppedAt: null, exitCode: null };
+    const c: StandaloneContainer = {
+      id: this.randomId(),
+      name,
+      node,
+      image: spec.image,
+      restart,
+      state: 'running',
+      restartCount: 0,
+      createdAt: now,
+      startedAt: now,
+      stoppedAt: null,
+      exitCode: null,
+    };
     this.containers.push(c);
     this.version++;
     this.deps.relay.record({
-      from: 'docker', to: `containerd/${node}`, kind: 'request', verb: 'run', name,
+      from: 'docker',
+      to: `containerd/${node}`,
+      kind: 'request',
+      verb: 'run',
+      name,
       summary: `docker run -d --restart=${restart} --name ${name} ${spec.image} (no API object: the kubelet and the controllers never see it)`,
     });
     return { ...c };
@@ -142,7 +163,13 @@ export class StandaloneContainers {
         c.stoppedAt = now;
         c.exitCode = 255;
         this.version++;
-        this.deps.relay.record({ from: `containerd/${node}`, to: `containerd/${node}`, kind: 'note', name: c.name, summary: `container ${c.name} (docker run) died with machine ${node}: no controller knows it, nobody recreates it elsewhere` });
+        this.deps.relay.record({
+          from: `containerd/${node}`,
+          to: `containerd/${node}`,
+          kind: 'note',
+          name: c.name,
+          summary: `container ${c.name} (docker run) died with machine ${node}: no controller knows it, nobody recreates it elsewhere`,
+        });
       } else if (on && c.state === 'lost') {
         if (c.restart === 'always' || c.restart === 'unless-stopped') {
           c.state = 'running';
@@ -150,7 +177,13 @@ export class StandaloneContainers {
           c.stoppedAt = null;
           c.exitCode = null;
           c.restartCount++;
-          this.deps.relay.record({ from: `containerd/${node}`, to: `containerd/${node}`, kind: 'note', name: c.name, summary: `dockerd restarts container ${c.name} on ${node} (--restart=${c.restart}): same machine only` });
+          this.deps.relay.record({
+            from: `containerd/${node}`,
+            to: `containerd/${node}`,
+            kind: 'note',
+            name: c.name,
+            summary: `dockerd restarts container ${c.name} on ${node} (--restart=${c.restart}): same machine only`,
+          });
         } else {
           c.state = 'exited';
         }

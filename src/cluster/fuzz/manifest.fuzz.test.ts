@@ -48,8 +48,15 @@ function applyChecked(text: string): ApplyResult[] {
 }
 
 const kinds = fc.constantFrom(
-  ['v1', 'ConfigMap'], ['v1', 'Secret'], ['v1', 'Pod'], ['v1', 'Service'], ['apps/v1', 'Deployment'],
-  ['v1', 'Namespace'], ['batch/v1', 'Job'], ['v1', 'Nope'], ['example.com/v1', 'Widget'],
+  ['v1', 'ConfigMap'],
+  ['v1', 'Secret'],
+  ['v1', 'Pod'],
+  ['v1', 'Service'],
+  ['apps/v1', 'Deployment'],
+  ['v1', 'Namespace'],
+  ['batch/v1', 'Job'],
+  ['v1', 'Nope'],
+  ['example.com/v1', 'Widget'],
 );
 
 /** A manifest shaped like a real one, with hostile or wrong-typed values in random places. */
@@ -60,20 +67,34 @@ const hostileManifest = fc
     labels: fc.dictionary(hostileString, fc.oneof(hostileString, wrongTypeValue), { maxKeys: 3 }),
     annotations: fc.dictionary(hostileString, hostileString, { maxKeys: 3 }),
     data: fc.oneof(fc.dictionary(hostileString, wrongTypeValue, { maxKeys: 3 }), wrongTypeValue),
-    spec: fc.oneof(wrongTypeValue, fc.record({
-      replicas: wrongTypeValue,
-      selector: fc.oneof(wrongTypeValue, fc.constant({ matchLabels: { app: 'x' } })),
-      template: fc.oneof(wrongTypeValue, fc.constant({ metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } })),
-      containers: fc.oneof(wrongTypeValue, fc.array(fc.record({ name: hostileString, image: fc.oneof(hostileString, wrongTypeValue) }), { maxLength: 2 })),
-      ports: wrongTypeValue,
-    }, { requiredKeys: [] })),
+    spec: fc.oneof(
+      wrongTypeValue,
+      fc.record(
+        {
+          replicas: wrongTypeValue,
+          selector: fc.oneof(wrongTypeValue, fc.constant({ matchLabels: { app: 'x' } })),
+          template: fc.oneof(
+            wrongTypeValue,
+            fc.constant({ metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }),
+          ),
+          containers: fc.oneof(
+            wrongTypeValue,
+            fc.array(fc.record({ name: hostileString, image: fc.oneof(hostileString, wrongTypeValue) }), { maxLength: 2 }),
+          ),
+          ports: wrongTypeValue,
+        },
+        { requiredKeys: [] },
+      ),
+    ),
     protoKey: fc.boolean(),
   })
   .map((m) => {
     const obj: Record<string, unknown> = {
-      apiVersion: m.kind[0], kind: m.kind[1],
+      apiVersion: m.kind[0],
+      kind: m.kind[1],
       metadata: { name: m.name, labels: m.labels, annotations: m.annotations },
-      data: m.data, spec: m.spec,
+      data: m.data,
+      spec: m.spec,
     };
     let text = stringify(obj);
     if (m.protoKey) text += '__proto__:\n  polluted: yes\nconstructor:\n  prototype:\n    polluted: yes\n';
@@ -82,25 +103,83 @@ const hostileManifest = fc
 
 describe('manifest path fuzz', () => {
   it('hostile manifests: no throw, bounded time, nothing half-applied', () => {
-    fc.assert(fc.property(hostileManifest, (text) => void applyChecked(text)), { seed: 42, numRuns: fuzzRuns(250) });
+    fc.assert(
+      fc.property(hostileManifest, (text) => void applyChecked(text)),
+      { seed: 42, numRuns: fuzzRuns(250) },
+    );
   }, 120_000);
 
   it('any JSON value as YAML, several documents', () => {
-    fc.assert(fc.property(fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 1, maxLength: 3 }), (docs) => {
-      applyChecked(docs.map((d) => stringify(d)).join('---\n'));
-    }), { seed: 7, numRuns: fuzzRuns(150) });
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 4 }), { minLength: 1, maxLength: 3 }), (docs) => {
+        applyChecked(docs.map((d) => stringify(d)).join('---\n'));
+      }),
+      { seed: 7, numRuns: fuzzRuns(150) },
+    );
   }, 120_000);
 
   it('raw text with YAML punctuation', () => {
-    const token = fc.oneof(hostileString, fc.constantFrom(':', '- ', '---\n', '\n', '  ', '&a', '*a', '!!binary', '!<tag:x>', '{', '}', '[', ']', '? ', '|', '>', '#', '"', "'", '%YAML 1.2\n', 'kind: Pod\n', 'apiVersion: v1\n', 'metadata:\n  name: '));
-    fc.assert(fc.property(fc.array(token, { maxLength: 40 }), (parts) => void applyChecked(parts.join(''))), { seed: 9, numRuns: fuzzRuns(250) });
+    const token = fc.oneof(
+      hostileString,
+      fc.constantFrom(
+        ':',
+        '- ',
+        '---\n',
+        '\n',
+        '  ',
+        '&a',
+        '*a',
+        '!!binary',
+        '!<tag:x>',
+        '{',
+        '}',
+        '[',
+        ']',
+        '? ',
+        '|',
+        '>',
+        '#',
+        '"',
+        "'",
+        '%YAML 1.2\n',
+        'kind: Pod\n',
+        'apiVersion: v1\n',
+        'metadata:\n  name: ',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), (parts) => void applyChecked(parts.join(''))),
+      { seed: 9, numRuns: fuzzRuns(250) },
+    );
   }, 120_000);
 
   it.each([
-    { name: 'alias bomb (billion laughs)', text: ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`), 'apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: bomb}'].join('\n') },
-    { name: '2,000-deep nesting in data', text: `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata: ${JSON.stringify(nested(2000))}\n` },
-    { name: '5 MB string value', text: `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: huge}\ndata: {k: "${'x'.repeat(5 * 1024 * 1024)}"}\n` },
-    { name: '__proto__ in metadata and labels', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: proto\n  __proto__: {polluted: yes}\n  labels: {__proto__: x}\ndata: {__proto__: y}\n' },
+    {
+      name: 'alias bomb (billion laughs)',
+      text: [
+        'a: &a ["x","x","x","x","x","x","x","x","x"]',
+        ...Array.from(
+          { length: 9 },
+          (_, i) =>
+            `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)},*${String.fromCharCode(97 + i)}]`,
+        ),
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: {name: bomb}',
+      ].join('\n'),
+    },
+    {
+      name: '2,000-deep nesting in data',
+      text: `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: deep}\ndata: ${JSON.stringify(nested(2000))}\n`,
+    },
+    {
+      name: '5 MB string value',
+      text: `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: huge}\ndata: {k: "${'x'.repeat(5 * 1024 * 1024)}"}\n`,
+    },
+    {
+      name: '__proto__ in metadata and labels',
+      text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: proto\n  __proto__: {polluted: yes}\n  labels: {__proto__: x}\ndata: {__proto__: y}\n',
+    },
     { name: 'number where the name goes', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: 12345}\n' },
     { name: 'NUL and escape bytes', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: "a\\0b\\x1b"}\n' },
   ])('$name', ({ text }) => {
@@ -109,7 +188,9 @@ describe('manifest path fuzz', () => {
   });
 
   it('an invalid object in a valid list is rejected whole, the valid one stored', () => {
-    const results = applyChecked('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: good-one}\ndata: {a: b}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bad-one}\nspec: {replicas: -1, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: nginx}]}}}\n');
+    const results = applyChecked(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: good-one}\ndata: {a: b}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: bad-one}\nspec: {replicas: -1, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: nginx}]}}}\n',
+    );
     expect(results.map((r) => `${r.object} ${r.action}`)).toEqual(['configmap/good-one created', 'deployment.apps/bad-one error']);
     expect(c.get('deployments.apps', 'default', 'bad-one')).toBeUndefined();
   });

@@ -43,7 +43,10 @@ const GUARDED = [
 
 /** Source with comments and string/template literals blanked (line structure kept). */
 function code(src: string): string[] {
-  const out = src.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`|\/(?![*/])(?:\\.|\[[^\]\n]*\]|[^/\\\n[])+\/[dgimsuy]*(?=\s*[.,;)\]}])/g, (m) => m.replace(/[^\n]/g, ' '));
+  const out = src.replace(
+    /\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`|\/(?![*/])(?:\\.|\[[^\]\n]*\]|[^/\\\n[])+\/[dgimsuy]*(?=\s*[.,;)\]}])/g,
+    (m) => m.replace(/[^\n]/g, ' '),
+  );
   return out.split('\n');
 }
 
@@ -55,7 +58,9 @@ export function unsafeKeyUses(src: string): string[] {
     if (/\/\/ array index\s*$/.test(raw[i])) return;
     const bad =
       /[\w\])]\[[^\][]*[A-Za-z_$][^\][]*\]\s*(?:=(?![=>])|\?\?=|\|\|=)/.test(line) ||
-      /(?:^|[^\w.$])(?!const\b|let\b|var\b)[A-Za-z_$][\w$]*\s+in\s+(?!keyof\b)[A-Za-z_$(]/.test(line.replace(/for\s*\(\s*(?:const|let|var)\s+[\w$]+\s+in\b/g, '')) ||
+      /(?:^|[^\w.$])(?!const\b|let\b|var\b)[A-Za-z_$][\w$]*\s+in\s+(?!keyof\b)[A-Za-z_$(]/.test(
+        line.replace(/for\s*\(\s*(?:const|let|var)\s+[\w$]+\s+in\b/g, ''),
+      ) ||
       /\bObject\.assign\s*\(/.test(line);
     if (bad) found.push(`${i + 1}: ${raw[i].trim()}`);
   });

@@ -20,7 +20,31 @@ import { goKindKey, goStructFields, type GoType } from '../apimachinery/go-types
 import { Rng } from '../sim/rng';
 import { fuzzRuns } from './runs';
 
-const STRINGS = ['', 'x', 'nginx', 'TCP', 'UDP', 'In', 'Exists', 'a', 'app', '80', 'default', '__proto__', 'constructor', 'ClusterIP', 'NodePort', 'Always', 'RollingUpdate', 'Recreate', 'OnDelete', '*/1 * * * *', 'Prefix', 'Exact', 'web'];
+const STRINGS = [
+  '',
+  'x',
+  'nginx',
+  'TCP',
+  'UDP',
+  'In',
+  'Exists',
+  'a',
+  'app',
+  '80',
+  'default',
+  '__proto__',
+  'constructor',
+  'ClusterIP',
+  'NodePort',
+  'Always',
+  'RollingUpdate',
+  'Recreate',
+  'OnDelete',
+  '*/1 * * * *',
+  'Prefix',
+  'Exact',
+  'web',
+];
 const KEYS = ['a', 'app', 'cpu', 'memory', '__proto__', 'constructor', 'x/y'];
 
 /** A value of Go type `t`, drawn with `r` (null 5 % of the time; structs fill a share of their fields). */
@@ -28,15 +52,26 @@ function gen(t: GoType, depth: number, r: Rng): unknown {
   const pick = <T>(a: readonly T[]) => a[Math.floor(r.float() * a.length)];
   if (r.float() < 0.05) return null;
   switch (t.k) {
-    case 'string': return pick(STRINGS);
-    case 'bool': return r.float() < 0.5;
-    case 'int32': case 'int64': case 'uint8': return pick([-1, 0, 1, 2, 80, 65536]);
-    case 'bytes': return 'eA==';
-    case 'quantity': return pick(['1', '100m', '1Gi', '0', '-1']);
-    case 'intstr': return pick([80, 'http', '25%', 0, '200%', 'x']);
-    case 'time': return '2026-01-01T00:00:00Z';
-    case 'any': return {};
-    case 'slice': return depth > 7 ? [] : Array.from({ length: Math.floor(r.float() * 3) }, () => gen(t.elem, depth + 1, r));
+    case 'string':
+      return pick(STRINGS);
+    case 'bool':
+      return r.float() < 0.5;
+    case 'int32':
+    case 'int64':
+    case 'uint8':
+      return pick([-1, 0, 1, 2, 80, 65536]);
+    case 'bytes':
+      return 'eA==';
+    case 'quantity':
+      return pick(['1', '100m', '1Gi', '0', '-1']);
+    case 'intstr':
+      return pick([80, 'http', '25%', 0, '200%', 'x']);
+    case 'time':
+      return '2026-01-01T00:00:00Z';
+    case 'any':
+      return {};
+    case 'slice':
+      return depth > 7 ? [] : Array.from({ length: Math.floor(r.float() * 3) }, () => gen(t.elem, depth + 1, r));
     case 'map': {
       const o: Record<string, unknown> = {};
       for (let i = Math.floor(r.float() * 3); i > 0; i--) setOwn(o, pick(KEYS), gen(t.elem, depth + 1, r));
@@ -52,10 +87,40 @@ function gen(t: GoType, depth: number, r: Rng): unknown {
   }
 }
 
-const KINDS: [string, string][] = [['apps', 'deployments'], ['', 'services'], ['', 'pods'], ['batch', 'jobs'], ['batch', 'cronjobs'], ['apps', 'statefulsets'], ['apps', 'daemonsets'], ['apps', 'replicasets'], ['networking.k8s.io', 'ingresses'], ['networking.k8s.io', 'networkpolicies'], ['', 'resourcequotas'], ['', 'limitranges'], ['policy', 'poddisruptionbudgets'], ['autoscaling', 'horizontalpodautoscalers'], ['', 'persistentvolumeclaims'], ['', 'persistentvolumes'], ['', 'secrets'], ['', 'configmaps'], ['rbac.authorization.k8s.io', 'roles'], ['rbac.authorization.k8s.io', 'rolebindings'], ['', 'serviceaccounts'], ['', 'endpoints'], ['discovery.k8s.io', 'endpointslices'], ['storage.k8s.io', 'storageclasses'], ['', 'replicationcontrollers'], ['scheduling.k8s.io', 'priorityclasses'], ['coordination.k8s.io', 'leases'], ['', 'events']];
+const KINDS: [string, string][] = [
+  ['apps', 'deployments'],
+  ['', 'services'],
+  ['', 'pods'],
+  ['batch', 'jobs'],
+  ['batch', 'cronjobs'],
+  ['apps', 'statefulsets'],
+  ['apps', 'daemonsets'],
+  ['apps', 'replicasets'],
+  ['networking.k8s.io', 'ingresses'],
+  ['networking.k8s.io', 'networkpolicies'],
+  ['', 'resourcequotas'],
+  ['', 'limitranges'],
+  ['policy', 'poddisruptionbudgets'],
+  ['autoscaling', 'horizontalpodautoscalers'],
+  ['', 'persistentvolumeclaims'],
+  ['', 'persistentvolumes'],
+  ['', 'secrets'],
+  ['', 'configmaps'],
+  ['rbac.authorization.k8s.io', 'roles'],
+  ['rbac.authorization.k8s.io', 'rolebindings'],
+  ['', 'serviceaccounts'],
+  ['', 'endpoints'],
+  ['discovery.k8s.io', 'endpointslices'],
+  ['storage.k8s.io', 'storageclasses'],
+  ['', 'replicationcontrollers'],
+  ['scheduling.k8s.io', 'priorityclasses'],
+  ['coordination.k8s.io', 'leases'],
+  ['', 'events'],
+];
 const UPSTREAM_CODES = new Set([400, 403, 404, 409, 422]);
 /** strategicpatch's merge errors, which kube-apiserver answers as a 500 with no reason (patch-directives.test.ts). */
-const MERGE_ERROR_500 = /^(map: map\[.*\] does not contain declared merge key: \w+|unknown patch type: .* in map: map\[.*\]|merging lists cannot yet be specified in the patch|The order in patch list:[\s\S]*)$/;
+const MERGE_ERROR_500 =
+  /^(map: map\[.*\] does not contain declared merge key: \w+|unknown patch type: .* in map: map\[.*\]|merging lists cannot yet be specified in the patch|The order in patch list:[\s\S]*)$/;
 const PROTOS = [Object.prototype, Array.prototype, Function.prototype] as const;
 const protoKeys = () => PROTOS.map((p) => Object.getOwnPropertyNames(p).sort().join(','));
 
@@ -69,7 +134,10 @@ describe('well-typed hostile bodies through the apiserver', () => {
         fn();
       } catch (e) {
         if (!(e instanceof StatusError)) throw e;
-        expect(UPSTREAM_CODES.has(e.status.code) || (e.status.code === 500 && e.status.reason === '' && MERGE_ERROR_500.test(e.status.message)), e.status.message).toBe(true);
+        expect(
+          UPSTREAM_CODES.has(e.status.code) || (e.status.code === 500 && e.status.reason === '' && MERGE_ERROR_500.test(e.status.message)),
+          e.status.message,
+        ).toBe(true);
       }
     };
     fc.assert(
@@ -84,7 +152,13 @@ describe('well-typed hostile bodies through the apiserver', () => {
           return o;
         };
         const obj = body(seed);
-        obj.metadata = { ...(obj.metadata && typeof obj.metadata === 'object' ? obj.metadata : {}), name: undefined, generateName: 'fz-', namespace: undefined, resourceVersion: undefined } as never;
+        obj.metadata = {
+          ...(obj.metadata && typeof obj.metadata === 'object' ? obj.metadata : {}),
+          name: undefined,
+          generateName: 'fz-',
+          namespace: undefined,
+          resourceVersion: undefined,
+        } as never;
         status(() => {
           const created = c.api.create(u, info, ns, obj).object;
           c.advance(30);

@@ -63,10 +63,19 @@ describe('apply: created → unchanged → configured', () => {
   it('deletes what the manifest no longer says and merges containers by name', () => {
     const { kubectl } = freshCluster();
     const d = kubectl.resource('apps', 'deployments');
-    applyManifest(kubectl, DEPLOY('nginx:1.27', '        env:\n        - name: A\n          value: "1"\n        - name: B\n          value: "2"\n      - name: sidecar\n        image: busybox:1.36\n'));
+    applyManifest(
+      kubectl,
+      DEPLOY(
+        'nginx:1.27',
+        '        env:\n        - name: A\n          value: "1"\n        - name: B\n          value: "2"\n      - name: sidecar\n        image: busybox:1.36\n',
+      ),
+    );
     const two = d.get('default', 'web');
     expect(two.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['web', 'sidecar']);
-    applyManifest(kubectl, DEPLOY('nginx:1.27', '        env:\n        - name: B\n          value: "3"\n').replace('  labels:\n    app: web\nspec', 'spec'));
+    applyManifest(
+      kubectl,
+      DEPLOY('nginx:1.27', '        env:\n        - name: B\n          value: "3"\n').replace('  labels:\n    app: web\nspec', 'spec'),
+    );
     const one = d.get('default', 'web');
     expect(one.metadata.labels).toBeUndefined();
     expect(one.spec.template.spec.containers.map((c: { name: string }) => c.name)).toEqual(['web']);
@@ -74,19 +83,34 @@ describe('apply: created → unchanged → configured', () => {
   });
 
   it('computes the patch kubectl sends for an image change', () => {
-    const original = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { template: { spec: { containers: [{ name: 'web', image: 'a:1' }] } } } };
-    const current = { ...original, metadata: { name: 'web', uid: 'u', resourceVersion: '7' }, spec: { replicas: 4, template: { spec: { containers: [{ name: 'web', image: 'a:1', imagePullPolicy: 'IfNotPresent' }] } } } };
+    const original = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { template: { spec: { containers: [{ name: 'web', image: 'a:1' }] } } },
+    };
+    const current = {
+      ...original,
+      metadata: { name: 'web', uid: 'u', resourceVersion: '7' },
+      spec: { replicas: 4, template: { spec: { containers: [{ name: 'web', image: 'a:1', imagePullPolicy: 'IfNotPresent' }] } } },
+    };
     const modified = { ...original, spec: { template: { spec: { containers: [{ name: 'web', image: 'a:2' }] } } } };
-    expect(goJSON(createThreeWayPatch(original, modified, current, { kind: 'Deployment', strategic: true }))).toBe('{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"}],"containers":[{"image":"a:2","name":"web"}]}}}}');
+    expect(goJSON(createThreeWayPatch(original, modified, current, { kind: 'Deployment', strategic: true }))).toBe(
+      '{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"}],"containers":[{"image":"a:2","name":"web"}]}}}}',
+    );
     expect(createThreeWayPatch(original, original, current, { kind: 'Deployment', strategic: true })).toEqual({});
   });
 
   it('warns about a missing last-applied annotation and patches it in', () => {
     const { kubectl, api } = freshCluster();
-    kubectl.resource('', 'configmaps').create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } });
+    kubectl
+      .resource('', 'configmaps')
+      .create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: '1' } });
     const [r] = applyManifest(kubectl, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n');
     expect(r.action).toBe('configured');
-    expect(r.warnings).toEqual(['resource configmaps/c is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.']);
+    expect(r.warnings).toEqual([
+      'resource configmaps/c is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.',
+    ]);
     expect(api.getObject('configmaps', 'default', 'c')!.metadata.annotations![LAST_APPLIED]).toContain('"data":{"a":"1"}');
   });
 });
@@ -94,8 +118,15 @@ describe('apply: created → unchanged → configured', () => {
 describe('apply: namespaces, dry runs, field validation', () => {
   it('defaults the namespace; cluster-scoped objects have none', () => {
     const { kubectl } = freshCluster();
-    const r = applyManifest(kubectl, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n', { defaultNamespace: 'team' });
-    expect(r.map((x) => [x.object, x.namespace, x.line, x.documentIndex])).toEqual([['namespace/team', null, 1, 0], ['configmap/c', 'team', 6, 1]]);
+    const r = applyManifest(
+      kubectl,
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n',
+      { defaultNamespace: 'team' },
+    );
+    expect(r.map((x) => [x.object, x.namespace, x.line, x.documentIndex])).toEqual([
+      ['namespace/team', null, 1, 0],
+      ['configmap/c', 'team', 6, 1],
+    ]);
   });
 
   it('dry runs store nothing and say so', () => {
@@ -109,7 +140,9 @@ describe('apply: namespaces, dry runs, field validation', () => {
   it('strict validation rejects unknown fields', () => {
     const { kubectl } = freshCluster();
     const [r] = applyManifest(kubectl, unknown);
-    expect(r.message).toBe('Error from server (BadRequest): error when creating "STDIN": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "datta"');
+    expect(r.message).toBe(
+      'Error from server (BadRequest): error when creating "STDIN": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "datta"',
+    );
   });
 
   it('warn validation warns and drops them', () => {
@@ -121,10 +154,15 @@ describe('apply: namespaces, dry runs, field validation', () => {
 
   it('`__proto__` keys are inert: a map key is data, a struct key an unknown field', () => {
     const { kubectl } = freshCluster();
-    const [r] = applyManifest(kubectl, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  __proto__:\n    polluted: "yes"\n  labels:\n    __proto__: "x"\n');
+    const [r] = applyManifest(
+      kubectl,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  __proto__:\n    polluted: "yes"\n  labels:\n    __proto__: "x"\n',
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(r.action).toBe('error');
-    expect(r.message).toBe('Error from server (BadRequest): error when creating "STDIN": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.__proto__"');
+    expect(r.message).toBe(
+      'Error from server (BadRequest): error when creating "STDIN": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.__proto__"',
+    );
   });
 });
 
@@ -141,8 +179,10 @@ const YAML_ERROR_CASES = [
 ];
 
 describe('apply: bad input', () => {
-  const goldens = readFileSync(new URL('./testdata/golden/yaml-errors.txt', import.meta.url), 'utf8').trim().split('\n');
-  it.each(YAML_ERROR_CASES.map((c, i) => [JSON.stringify(c), c, goldens[i]]))('%s → kubectl\'s message', (_n, input, want) => {
+  const goldens = readFileSync(new URL('./testdata/golden/yaml-errors.txt', import.meta.url), 'utf8')
+    .trim()
+    .split('\n');
+  it.each(YAML_ERROR_CASES.map((c, i) => [JSON.stringify(c), c, goldens[i]]))("%s → kubectl's message", (_n, input, want) => {
     const { kubectl } = freshCluster();
     const r = runApply(kubectl, input);
     expect(r.results).toHaveLength(1);
@@ -152,9 +192,14 @@ describe('apply: bad input', () => {
 
   it('a syntax error stops the stream: earlier documents are applied, later ones never read', () => {
     const { kubectl, api } = freshCluster();
-    const r = runApply(kubectl, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\nc: d: e\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\n');
+    const r = runApply(
+      kubectl,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\nc: d: e\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: z\n',
+    );
     expect(r.results.map((x) => x.action)).toEqual(['created', 'error']);
-    expect(r.results[1].message).toBe('error: error parsing STDIN: error converting YAML to JSON: yaml: line 5: mapping values are not allowed in this context');
+    expect(r.results[1].message).toBe(
+      'error: error parsing STDIN: error converting YAML to JSON: yaml: line 5: mapping values are not allowed in this context',
+    );
     expect(r.results[1].line).toBe(10);
     expect(api.getObject('configmaps', 'default', 'z')).toBeUndefined();
   });
@@ -162,7 +207,10 @@ describe('apply: bad input', () => {
   it('alias bombs are refused', () => {
     const { kubectl } = freshCluster();
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 10; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)}]`);
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)}]`,
+      );
     const r = runApply(kubectl, `${lines.join('\n')}\n`);
     expect(r.results[0].action).toBe('error');
     expect(r.results[0].message).toMatch(/^error: error parsing STDIN: error converting YAML to JSON: yaml: /);
@@ -170,18 +218,26 @@ describe('apply: bad input', () => {
 
   it('empty documents and bare separators are skipped; List items are flattened', () => {
     const { kubectl } = freshCluster();
-    const r = applyManifest(kubectl, '---\n---\n# only a comment\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n');
+    const r = applyManifest(
+      kubectl,
+      '---\n---\n# only a comment\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n',
+    );
     expect(r.map((x) => x.object)).toEqual(['configmap/a', 'configmap/b']);
   });
 
   it('generateName cannot be used with apply', () => {
     const { kubectl } = freshCluster();
-    expect(applyManifest(kubectl, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: x-\n')[0].message).toBe('error: from x-: cannot use generate name with apply');
+    expect(applyManifest(kubectl, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: x-\n')[0].message).toBe(
+      'error: from x-: cannot use generate name with apply',
+    );
   });
 
   it('several errors print as kubectl aggregates them (no "error: " prefix, source in server errors)', () => {
     const { kubectl } = freshCluster();
-    const r = runApply(kubectl, 'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: old\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: nowhere\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bad\nspec:\n  template:\n    spec:\n      containers: []\n');
+    const r = runApply(
+      kubectl,
+      'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata:\n  name: old\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: nowhere\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bad\nspec:\n  template:\n    spec:\n      containers: []\n',
+    );
     expect(r.results.map((x) => x.message)).toEqual([
       'resource mapping not found for name: "old" namespace: "" from "STDIN": no matches for kind "Deployment" in version "extensions/v1beta1"\nensure CRDs are installed first',
       'Error from server (NotFound): error when creating "STDIN": namespaces "nowhere" not found',
@@ -197,11 +253,19 @@ describe('apply: CRDs', () => {
     installCRDSupport(api);
     const text = readFileSync(new URL('../../examples/real/crd-example-with-instance.yaml', import.meta.url), 'utf8');
     const first = applyManifest(kubectl, text);
-    expect(first.map((x) => [x.object, x.action])).toEqual([['customresourcedefinition.apiextensions.k8s.io/examples.test.com', 'created'], ['example.test.com/test', 'error']]);
-    expect(first[1].message).toBe('error: resource mapping not found for name: "test" namespace: "default" from "STDIN": no matches for kind "Example" in version "test.com/v1"\nensure CRDs are installed first');
+    expect(first.map((x) => [x.object, x.action])).toEqual([
+      ['customresourcedefinition.apiextensions.k8s.io/examples.test.com', 'created'],
+      ['example.test.com/test', 'error'],
+    ]);
+    expect(first[1].message).toBe(
+      'error: resource mapping not found for name: "test" namespace: "default" from "STDIN": no matches for kind "Example" in version "test.com/v1"\nensure CRDs are installed first',
+    );
     clock.advance(10);
     const second = applyManifest(kubectl, text);
-    expect(second.map((x) => [x.object, x.action])).toEqual([['customresourcedefinition.apiextensions.k8s.io/examples.test.com', 'unchanged'], ['example.test.com/test', 'created']]);
+    expect(second.map((x) => [x.object, x.action])).toEqual([
+      ['customresourcedefinition.apiextensions.k8s.io/examples.test.com', 'unchanged'],
+      ['example.test.com/test', 'created'],
+    ]);
     expect(applyManifest(kubectl, text.replace('test: test', 'test: changed'))[1].action).toBe('configured');
   });
 });

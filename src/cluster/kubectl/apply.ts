@@ -141,30 +141,54 @@ export function runApply(client: Client, text: string, opts: ApplyOptions = {}):
   // ---- builder: parse, validate schema basics, resolve every kind -------------------
   for (const chunk of parseManifest(text)) {
     if (chunk.error !== undefined) {
-      results.push({ object: '', action: 'error', namespace: null, warnings: [], documentIndex: chunk.index, line: chunk.errorLine ?? chunk.line });
+      results.push({
+        object: '',
+        action: 'error',
+        namespace: null,
+        warnings: [],
+        documentIndex: chunk.index,
+        line: chunk.errorLine ?? chunk.line,
+      });
       errors.push({ result: results.length - 1, phase: 'builder', text: `error parsing ${source}: ${chunk.error}`, fatal: true });
       break;
     }
-    const docs: unknown[] = isObject(chunk.value) && chunk.value.kind === 'List' && Array.isArray(chunk.value.items) ? chunk.value.items : [chunk.value];
+    const docs: unknown[] =
+      isObject(chunk.value) && chunk.value.kind === 'List' && Array.isArray(chunk.value.items) ? chunk.value.items : [chunk.value];
     let stop = false;
     for (const v of docs) {
       const base = { warnings: [] as string[], documentIndex: chunk.index, line: chunk.line };
       if (!isObject(v)) {
         results.push({ object: '', action: 'error', namespace: null, ...base });
-        errors.push({ result: results.length - 1, phase: 'builder', text: `unable to decode "${source}": json: cannot unmarshal ${jsonTypeName(v)} into Go value of type unstructured.detector` });
+        errors.push({
+          result: results.length - 1,
+          phase: 'builder',
+          text: `unable to decode "${source}": json: cannot unmarshal ${jsonTypeName(v)} into Go value of type unstructured.detector`,
+        });
         continue;
       }
-      const missing = [typeof v.apiVersion === 'string' && v.apiVersion ? null : 'apiVersion not set', typeof v.kind === 'string' && v.kind ? null : 'kind not set'].filter((x): x is string => !!x);
+      const missing = [
+        typeof v.apiVersion === 'string' && v.apiVersion ? null : 'apiVersion not set',
+        typeof v.kind === 'string' && v.kind ? null : 'kind not set',
+      ].filter((x): x is string => !!x);
       if (missing.length && validate !== 'ignore') {
         results.push({ object: '', action: 'error', namespace: null, ...base });
         const detail = missing.length === 1 ? missing[0] : `[${missing.join(', ')}]`;
-        errors.push({ result: results.length - 1, phase: 'builder', text: `error validating "${source}": error validating data: ${detail}; if you choose to ignore these errors, turn validation off with --validate=false`, fatal: true });
+        errors.push({
+          result: results.length - 1,
+          phase: 'builder',
+          text: `error validating "${source}": error validating data: ${detail}; if you choose to ignore these errors, turn validation off with --validate=false`,
+          fatal: true,
+        });
         stop = true;
         break;
       }
       if (!v.kind) {
         results.push({ object: '', action: 'error', namespace: null, ...base });
-        errors.push({ result: results.length - 1, phase: 'builder', text: `unable to decode "${source}": Object 'Kind' is missing in '${goJSON(v)}'` });
+        errors.push({
+          result: results.length - 1,
+          phase: 'builder',
+          text: `unable to decode "${source}": Object 'Kind' is missing in '${goJSON(v)}'`,
+        });
         continue;
       }
       const meta = isObject(v.metadata) ? v.metadata : {};
@@ -174,15 +198,33 @@ export function runApply(client: Client, text: string, opts: ApplyOptions = {}):
       const [group] = parseApiVersion(apiVersion);
       const info = registry.forKind(apiVersion, String(v.kind));
       if (!info) {
-        results.push({ object: objectName(String(v.kind), group, name), action: 'error', namespace: fileNs || null, kind: String(v.kind), name, ...base });
-        errors.push({ result: results.length - 1, phase: 'builder', text: `resource mapping not found for name: "${name}" namespace: "${fileNs}" from "${source}": no matches for kind "${v.kind}" in version "${apiVersion}"\nensure CRDs are installed first` });
+        results.push({
+          object: objectName(String(v.kind), group, name),
+          action: 'error',
+          namespace: fileNs || null,
+          kind: String(v.kind),
+          name,
+          ...base,
+        });
+        errors.push({
+          result: results.length - 1,
+          phase: 'builder',
+          text: `resource mapping not found for name: "${name}" namespace: "${fileNs}" from "${source}": no matches for kind "${v.kind}" in version "${apiVersion}"\nensure CRDs are installed first`,
+        });
         continue;
       }
       const namespace = info.namespaced ? fileNs || defaultNs : '';
       const obj = deepCopy(v) as KObject;
       obj.metadata = isObject(obj.metadata) ? obj.metadata : ({} as KObject['metadata']);
       if (info.namespaced) obj.metadata.namespace = namespace;
-      results.push({ object: objectName(info.kind, info.group, name), action: 'error', namespace: info.namespaced ? namespace : null, kind: info.kind, name, ...base });
+      results.push({
+        object: objectName(info.kind, info.group, name),
+        action: 'error',
+        namespace: info.namespaced ? namespace : null,
+        kind: info.kind,
+        name,
+        ...base,
+      });
       infos.push({ obj, info, namespace, name, result: results.length - 1 });
     }
     if (stop) break;
@@ -209,7 +251,7 @@ export function runApply(client: Client, text: string, opts: ApplyOptions = {}):
   const apply = errors.filter((e) => e.phase === 'apply');
   const topLevel = (builder.length ? 1 : 0) + apply.length;
   const lines: string[] = [];
-  const single = topLevel === 1 && (builder.length <= 1);
+  const single = topLevel === 1 && builder.length <= 1;
   for (const e of errors) {
     const r = results[e.result];
     r.action = 'error';
@@ -221,7 +263,14 @@ export function runApply(client: Client, text: string, opts: ApplyOptions = {}):
   }
   if (single) lines.push(results[errors[0].result].message!);
   else if (topLevel > 0) {
-    if (builder.length) lines.push(apply.length ? (builder.length === 1 ? builder[0].text! : `[${builder.map((b) => b.text).join(', ')}]`) : builder.map((b) => b.text!).join('\n'));
+    if (builder.length)
+      lines.push(
+        apply.length
+          ? builder.length === 1
+            ? builder[0].text!
+            : `[${builder.map((b) => b.text).join(', ')}]`
+          : builder.map((b) => b.text!).join('\n'),
+      );
     for (const e of apply) lines.push(results[e.result].message!);
   }
   const warnLines = results.flatMap((r) => r.warnings.map((w) => `Warning: ${w}`));
@@ -234,17 +283,34 @@ interface Outcome {
   error?: { status?: StatusError; text?: string };
 }
 
-function applyOne(client: Client, i: Info, r: ApplyResult, source: string, opts: ApplyOptions, validate: 'strict' | 'warn' | 'ignore'): Outcome {
+function applyOne(
+  client: Client,
+  i: Info,
+  r: ApplyResult,
+  source: string,
+  opts: ApplyOptions,
+  validate: 'strict' | 'warn' | 'ignore',
+): Outcome {
   const rc = client.resource(i.info.group, i.info.resource);
   const obj = i.obj;
   if (!i.name) {
-    if (typeof obj.metadata.generateName === 'string' && obj.metadata.generateName) return { error: { text: `from ${obj.metadata.generateName}: cannot use generate name with apply` } };
-    return { error: { text: `error when retrieving current configuration of:\n${infoString(i)}\nfrom server for: "${source}": resource name may not be empty` } };
+    if (typeof obj.metadata.generateName === 'string' && obj.metadata.generateName)
+      return { error: { text: `from ${obj.metadata.generateName}: cannot use generate name with apply` } };
+    return {
+      error: {
+        text: `error when retrieving current configuration of:\n${infoString(i)}\nfrom server for: "${source}": resource name may not be empty`,
+      },
+    };
   }
   if (opts.serverSide) {
     if (opts.dryRun === 'client') return { action: 'serverside-applied' };
     const fv = validate === 'strict' ? 'Strict' : validate === 'warn' ? 'Warn' : 'Ignore';
-    const out = serverSideApplyObject(rc, i.namespace, i.name, obj, { fieldManager: opts.fieldManager ?? FIELD_MANAGER_SERVER_SIDE_APPLY, force: !!opts.forceConflicts, dryRun: opts.dryRun === 'server', fieldValidation: fv });
+    const out = serverSideApplyObject(rc, i.namespace, i.name, obj, {
+      fieldManager: opts.fieldManager ?? FIELD_MANAGER_SERVER_SIDE_APPLY,
+      force: !!opts.forceConflicts,
+      dryRun: opts.dryRun === 'server',
+      fieldValidation: fv,
+    });
     r.warnings.push(...out.warnings);
     return out.error ? { error: out.error } : { action: 'serverside-applied' };
   }
@@ -253,14 +319,22 @@ function applyOne(client: Client, i: Info, r: ApplyResult, source: string, opts:
   const strictError = (verb: string): StatusError => {
     const v = i.info.version;
     const msg = `${i.info.kind} in version "${v}" cannot be handled as a ${i.info.kind}: strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`;
-    return withSource(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: msg, reason: 'BadRequest', code: 400 }), verb, source);
+    return withSource(
+      new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: msg, reason: 'BadRequest', code: 400 }),
+      verb,
+      source,
+    );
   };
   if (unknown.length) {
     if (validate === 'warn') for (const u of unknown) r.warnings.push(`unknown field "${u}"`);
     if (validate !== 'strict') dropFields(obj as Record<string, unknown>, unknown);
   }
   const fieldValidation = validate === 'strict' ? 'Strict' : validate === 'warn' ? 'Warn' : 'Ignore';
-  const writeOpts = { dryRun: opts.dryRun === 'server', fieldManager: opts.fieldManager ?? 'kubectl-client-side-apply', fieldValidation } as const;
+  const writeOpts = {
+    dryRun: opts.dryRun === 'server',
+    fieldManager: opts.fieldManager ?? 'kubectl-client-side-apply',
+    fieldValidation,
+  } as const;
 
   const lastApplied = lastAppliedConfiguration(obj);
   const modified = deepCopy(obj);
@@ -271,7 +345,8 @@ function applyOne(client: Client, i: Info, r: ApplyResult, source: string, opts:
     live = rc.get(i.namespace, i.name);
   } catch (e) {
     if (!(e instanceof StatusError)) throw e;
-    if (e.reason !== 'NotFound') return { error: { status: withSource(e, `retrieving current configuration of:\n${infoString(i)}\nfrom server for:`, source) } };
+    if (e.reason !== 'NotFound')
+      return { error: { status: withSource(e, `retrieving current configuration of:\n${infoString(i)}\nfrom server for:`, source) } };
   }
   if (!live) {
     if (opts.dryRun === 'client') return { action: 'created' };
@@ -287,7 +362,9 @@ function applyOne(client: Client, i: Info, r: ApplyResult, source: string, opts:
   }
   if (opts.dryRun === 'client') return { action: 'configured' };
   if (!live.metadata.annotations?.[LAST_APPLIED]) {
-    r.warnings.push(`resource ${i.info.resource}/${i.name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.`);
+    r.warnings.push(
+      `resource ${i.info.resource}/${i.name} is missing the ${LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.`,
+    );
   }
   return patchWithRetries(rc, i, live, modified, source, writeOpts, r, unknown.length > 0 && validate === 'strict' ? strictError : null);
 }
@@ -346,11 +423,22 @@ function patchWithRetries(
   }
   const err = lastErr!;
   const msg = strictError ? err.status.message.replace(/^error when patching "[^"]*": /, '') : err.status.message;
-  return { error: { status: new StatusError({ ...err.status, message: `error when applying patch:\n${goJSON(patch)}\nto:\n${infoString(i)}\nfor: "${source}": ${msg}` }) } };
+  return {
+    error: {
+      status: new StatusError({
+        ...err.status,
+        message: `error when applying patch:\n${goJSON(patch)}\nto:\n${infoString(i)}\nfor: "${source}": ${msg}`,
+      }),
+    },
+  };
 }
 
 /** The resource info kubectl resolved for an apiVersion/kind (for callers that print names). */
-export function resolveKind(client: Client, apiVersion: string, kind: string): { resource: string; group: string; apiVersion: string } | undefined {
+export function resolveKind(
+  client: Client,
+  apiVersion: string,
+  kind: string,
+): { resource: string; group: string; apiVersion: string } | undefined {
   const i = client.api.registry.forKind(apiVersion, kind);
   return i ? { resource: i.resource, group: i.group, apiVersion: apiVersionOf(i) } : undefined;
 }

@@ -19,11 +19,32 @@ import { RUN_FLAGS, runRun } from './cmd/run';
 import { EXPOSE_FLAGS, runExpose } from './cmd/expose';
 import { DELETE_FLAGS, runDelete } from './cmd/delete';
 import { CORDON_FLAGS, DRAIN_FLAGS, runCordon, runDrain } from './cmd/drain';
-import { API_RESOURCES_FLAGS, APPLY_FLAGS, EXPLAIN_FLAGS, TOP_FLAGS, VERSION_FLAGS, runApiResources, runApplyCmd, runExplain, runTop, runVersion } from './cmd/info';
+import {
+  API_RESOURCES_FLAGS,
+  APPLY_FLAGS,
+  EXPLAIN_FLAGS,
+  TOP_FLAGS,
+  VERSION_FLAGS,
+  runApiResources,
+  runApplyCmd,
+  runExplain,
+  runTop,
+  runVersion,
+} from './cmd/info';
 import { PATCH_FLAGS, runPatch } from './cmd/patch';
 import { AUTH_FLAGS, runAuth } from './cmd/auth';
 import { impersonateUser } from '../apiserver/auth/impersonation';
-import { KubectlError, editDistance, fail, parseFlags, splitArgs, type Ctx, type FlagSpec, type KubectlEnv, type KubectlResult } from './cmd/util';
+import {
+  KubectlError,
+  editDistance,
+  fail,
+  parseFlags,
+  splitArgs,
+  type Ctx,
+  type FlagSpec,
+  type KubectlEnv,
+  type KubectlResult,
+} from './cmd/util';
 
 export { splitArgs };
 export type { KubectlResult, KubectlEnv };
@@ -59,9 +80,49 @@ const COMMANDS: Record<string, Command> = {
 
 /** Every top-level command of kubectl v1.33 (for cobra's suggestions). */
 const KUBECTL_COMMANDS = [
-  'annotate', 'api-resources', 'api-versions', 'apply', 'attach', 'auth', 'autoscale', 'certificate', 'cluster-info', 'completion', 'config', 'cordon', 'cp', 'create', 'debug',
-  'delete', 'describe', 'diff', 'drain', 'edit', 'events', 'exec', 'explain', 'expose', 'get', 'kustomize', 'label', 'logs', 'options', 'patch', 'plugin', 'port-forward', 'proxy',
-  'replace', 'rollout', 'run', 'scale', 'set', 'taint', 'top', 'uncordon', 'version', 'wait',
+  'annotate',
+  'api-resources',
+  'api-versions',
+  'apply',
+  'attach',
+  'auth',
+  'autoscale',
+  'certificate',
+  'cluster-info',
+  'completion',
+  'config',
+  'cordon',
+  'cp',
+  'create',
+  'debug',
+  'delete',
+  'describe',
+  'diff',
+  'drain',
+  'edit',
+  'events',
+  'exec',
+  'explain',
+  'expose',
+  'get',
+  'kustomize',
+  'label',
+  'logs',
+  'options',
+  'patch',
+  'plugin',
+  'port-forward',
+  'proxy',
+  'replace',
+  'rollout',
+  'run',
+  'scale',
+  'set',
+  'taint',
+  'top',
+  'uncordon',
+  'version',
+  'wait',
 ];
 
 /**
@@ -69,7 +130,20 @@ const KUBECTL_COMMANDS = [
  * stdout lines get kubectl's " (dry run)" / " (server dry run)" suffix (PrintFlags with a
  * DryRunStrategy in staging/src/k8s.io/kubectl/pkg/cmd/util/printing.go).
  */
-const DRY_RUN_MUTATORS = new Set(['scale', 'label', 'annotate', 'delete', 'cordon', 'uncordon', 'drain', 'set image', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume']);
+const DRY_RUN_MUTATORS = new Set([
+  'scale',
+  'label',
+  'annotate',
+  'delete',
+  'cordon',
+  'uncordon',
+  'drain',
+  'set image',
+  'rollout undo',
+  'rollout restart',
+  'rollout pause',
+  'rollout resume',
+]);
 
 /**
  * A client whose writes change nothing: with `client` the write never leaves kubectl (the
@@ -82,13 +156,26 @@ function dryRunClient(client: Client, mode: 'client' | 'server'): Client {
     get(target, prop, receiver) {
       if (prop === 'create' || prop === 'update') {
         return (user: unknown, info: unknown, ns: string, obj: Record<string, unknown>, opts: Record<string, unknown> = {}) =>
-          mode === 'client' ? { object: obj, warnings: [] } : (target[prop] as (...a: unknown[]) => unknown).call(target, user, info, ns, obj, { ...opts, dryRun: true });
+          mode === 'client'
+            ? { object: obj, warnings: [] }
+            : (target[prop] as (...a: unknown[]) => unknown).call(target, user, info, ns, obj, { ...opts, dryRun: true });
       }
       if (prop === 'delete') {
-        return (user: unknown, info: { resource: string; group: string; namespaced: boolean }, ns: string, name: string, opts: Record<string, unknown> = {}) =>
-          mode === 'client' ? target.get(user as never, info as never, ns, name, { quiet: true }) : target.delete(user as never, info as never, ns, name, { ...opts, dryRun: true });
+        return (
+          user: unknown,
+          info: { resource: string; group: string; namespaced: boolean },
+          ns: string,
+          name: string,
+          opts: Record<string, unknown> = {},
+        ) =>
+          mode === 'client'
+            ? target.get(user as never, info as never, ns, name, { quiet: true })
+            : target.delete(user as never, info as never, ns, name, { ...opts, dryRun: true });
       }
-      if (prop === 'bind') return () => { throw new Error('binding is not supported in dry run'); };
+      if (prop === 'bind')
+        return () => {
+          throw new Error('binding is not supported in dry run');
+        };
       return Reflect.get(target, prop, receiver);
     },
   }) as APIServer;
@@ -146,7 +233,8 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
   while (argv.length && argv[0].startsWith('-')) {
     const a = argv.shift()!;
     pre.push(a);
-    if (!a.includes('=') && /^(-n|--namespace|--context|--kubeconfig|--cluster|--user|-s|--server)$/.test(a) && argv.length) pre.push(argv.shift()!);
+    if (!a.includes('=') && /^(-n|--namespace|--context|--kubeconfig|--cluster|--user|-s|--server)$/.test(a) && argv.length)
+      pre.push(argv.shift()!);
   }
   const verb = argv.shift();
   try {
@@ -160,7 +248,8 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
       cmd = { flags: ROLLOUT_FLAGS, run: runRollout };
     } else if (verb === 'set') {
       const sub = argv.shift();
-      if (sub !== 'image') return fail(sub ? `error: unknown command "${sub}" for "kubectl set"` : 'error: no subcommand given for "kubectl set"');
+      if (sub !== 'image')
+        return fail(sub ? `error: unknown command "${sub}" for "kubectl set"` : 'error: no subcommand given for "kubectl set"');
       cmdName = 'set image';
       cmd = { flags: SET_IMAGE_FLAGS, run: runSetImage };
     }
@@ -175,8 +264,10 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
     const asUser = flags.get('as');
     const asGroups = multi.get('as-group') ?? [];
     const asUid = flags.get('as-uid');
-    if (!asUser && (asGroups.length || asUid)) return fail("Error in configuration: requesting uid, groups or user-extra for kubectl without impersonating a user");
-    if (asUser) client = new Client(client.api, impersonateUser(client.api.authorizer, client.user, { user: asUser, groups: asGroups, uid: asUid }));
+    if (!asUser && (asGroups.length || asUid))
+      return fail('Error in configuration: requesting uid, groups or user-extra for kubectl without impersonating a user');
+    if (asUser)
+      client = new Client(client.api, impersonateUser(client.api.authorizer, client.user, { user: asUser, groups: asGroups, uid: asUid }));
     // cli-runtime resource.Builder FilenameParam: every -f path is checked before anything else;
     // the kubectl bar has no file system, so only `-` (stdin: the editor) and URLs exist
     if ('filename' in cmd.flags) {
@@ -190,12 +281,32 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
     }
     const dryMode = dry === 'client' || dry === 'true' ? 'client' : dry === 'server' ? 'server' : null;
     if (dryMode && DRY_RUN_MUTATORS.has(cmdName)) {
-      const ctx: Ctx = { client: dryRunClient(client, dryMode), nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName, argsLenAtDash };
+      const ctx: Ctx = {
+        client: dryRunClient(client, dryMode),
+        nowMs,
+        env,
+        args,
+        flags,
+        multi,
+        namespace: flags.get('namespace') || 'default',
+        cmd: cmdName,
+        argsLenAtDash,
+      };
       const r = cmd.run(ctx);
       const suffix = dryMode === 'client' ? ' (dry run)' : ' (server dry run)';
       return { ...r, output: r.output.replace(/([^\n])\n/g, `$1${suffix}\n`) };
     }
-    const ctx: Ctx = { client, nowMs, env, args, flags, multi, namespace: flags.get('namespace') || 'default', cmd: cmdName, argsLenAtDash };
+    const ctx: Ctx = {
+      client,
+      nowMs,
+      env,
+      args,
+      flags,
+      multi,
+      namespace: flags.get('namespace') || 'default',
+      cmd: cmdName,
+      argsLenAtDash,
+    };
     return cmd.run(ctx);
   } catch (e) {
     if (e instanceof KubectlError) return fail(e.message);

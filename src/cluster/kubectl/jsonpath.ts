@@ -84,7 +84,7 @@ function parseFilter(expr: string): Step {
   if (raw.startsWith("'") || raw.startsWith('"')) value = raw.slice(1, -1);
   else if (/^-?\d+(\.\d+)?$/.test(raw)) value = Number(raw);
   else if (raw === 'true' || raw === 'false') value = raw === 'true';
-  else value = (raw = raw.replace(/^@/, ''));
+  else value = raw = raw.replace(/^@/, '');
   return { t: 'filter', path: parseSteps(m[1]), op: m[2], value };
 }
 
@@ -144,7 +144,12 @@ function walk(values: unknown[], steps: Step[]): unknown[] {
           break;
         case 'all':
           if (Array.isArray(v)) next.push(...v);
-          else if (isObj(v)) next.push(...Object.keys(v).sort().map((k) => v[k]));
+          else if (isObj(v))
+            next.push(
+              ...Object.keys(v)
+                .sort()
+                .map((k) => v[k]),
+            );
           break;
         case 'index':
           if (Array.isArray(v)) {
@@ -176,7 +181,17 @@ function walk(values: unknown[], steps: Step[]): unknown[] {
             const a = got[0];
             const b = st.value;
             const pass =
-              st.op === '==' ? String(a) === String(b) : st.op === '!=' ? String(a) !== String(b) : st.op === '<' ? Number(a) < Number(b) : st.op === '>' ? Number(a) > Number(b) : st.op === '<=' ? Number(a) <= Number(b) : Number(a) >= Number(b);
+              st.op === '=='
+                ? String(a) === String(b)
+                : st.op === '!='
+                  ? String(a) !== String(b)
+                  : st.op === '<'
+                    ? Number(a) < Number(b)
+                    : st.op === '>'
+                      ? Number(a) > Number(b)
+                      : st.op === '<='
+                        ? Number(a) <= Number(b)
+                        : Number(a) >= Number(b);
             if (pass) next.push(it);
           }
           break;

@@ -28,7 +28,12 @@ const byName = (n: string): Golden => {
 describe('kubectl goldens: apply', () => {
   const applyCases = goldens.filter((g) => g.command.startsWith('kubectl apply'));
   it('covers the recorded apply transcripts', () => {
-    expect(applyCases.map((g) => g.name)).toEqual(['duplicate-keys-apply', 'crd-not-installed', 'crd-not-installed-with-configmap', 'crd-not-installed-and-server-error']);
+    expect(applyCases.map((g) => g.name)).toEqual([
+      'duplicate-keys-apply',
+      'crd-not-installed',
+      'crd-not-installed-with-configmap',
+      'crd-not-installed-and-server-error',
+    ]);
   });
   it.each(applyCases.map((g) => [g.name, g]))('%s: same stdout, stderr and exit code', (_n, g) => {
     const { kubectl } = freshCluster();

@@ -138,7 +138,15 @@ function normalize(v: unknown, depth = 0): unknown {
 export function parseManifest(text: string): ManifestChunk[] {
   const out: ManifestChunk[] = [];
   if (text.length > MAX_MANIFEST_CHARS) {
-    return [{ index: 0, line: 1, error: `yaml: manifest too large (${text.length} characters; at most ${MAX_MANIFEST_CHARS})`, errorLine: 1, errorColumn: 1 }];
+    return [
+      {
+        index: 0,
+        line: 1,
+        error: `yaml: manifest too large (${text.length} characters; at most ${MAX_MANIFEST_CHARS})`,
+        errorLine: 1,
+        errorColumn: 1,
+      },
+    ];
   }
   for (const chunk of splitYAMLDocuments(text)) {
     const doc = parseDocument(chunk.text, {
@@ -152,7 +160,13 @@ export function parseManifest(text: string): ManifestChunk[] {
     if (err) {
       const ln = err.linePos?.[0];
       const goLine = goYamlLine(err);
-      out.push({ index: out.length, line: chunk.line, error: `error converting YAML to JSON: ${goYamlMessage(err)}`, errorLine: goLine ? chunk.line + goLine - 1 : chunk.line, errorColumn: goLine === ln?.line ? (ln?.col ?? 1) : 1 });
+      out.push({
+        index: out.length,
+        line: chunk.line,
+        error: `error converting YAML to JSON: ${goYamlMessage(err)}`,
+        errorLine: goLine ? chunk.line + goLine - 1 : chunk.line,
+        errorColumn: goLine === ln?.line ? (ln?.col ?? 1) : 1,
+      });
       return out;
     }
     let value: unknown;

@@ -117,7 +117,8 @@ export function podColumns(pod: KObject, nowMs?: number): { status: string; read
       if (t) lastRestart = Math.max(lastRestart, Date.parse(t));
       if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
       else if (c.state?.terminated?.reason) reason = c.state.terminated.reason;
-      else if (c.state?.terminated) reason = c.state.terminated.signal ? `Signal:${c.state.terminated.signal}` : `ExitCode:${c.state.terminated.exitCode ?? 0}`;
+      else if (c.state?.terminated)
+        reason = c.state.terminated.signal ? `Signal:${c.state.terminated.signal}` : `ExitCode:${c.state.terminated.exitCode ?? 0}`;
       else if (c.ready && c.state?.running) {
         hasRunning = true;
         readyContainers++;

@@ -19,44 +19,66 @@ describe('podColumns (printPod)', () => {
     { name: 'pending, unscheduled', obj: pod({ phase: 'Pending' }, {}, { nodeName: undefined }), status: 'Pending', ready: '0/1' },
     {
       name: 'container creating',
-      obj: pod({ phase: 'Pending', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] }),
+      obj: pod({
+        phase: 'Pending',
+        containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }],
+      }),
       status: 'ContainerCreating',
       ready: '0/1',
     },
     {
       name: 'running and ready',
-      obj: pod({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'nginx', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:05Z' } } }] }),
+      obj: pod({
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: 'True' }],
+        containerStatuses: [{ name: 'nginx', ready: true, restartCount: 0, state: { running: { startedAt: '2026-01-01T00:00:05Z' } } }],
+      }),
       status: 'Running',
       ready: '1/1',
     },
     {
       name: 'image pull back-off',
-      obj: pod({ phase: 'Pending', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }] }),
+      obj: pod({
+        phase: 'Pending',
+        containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } }],
+      }),
       status: 'ImagePullBackOff',
       ready: '0/1',
     },
     {
       name: 'terminating',
-      obj: pod({ phase: 'Running', containerStatuses: [{ name: 'nginx', ready: true, restartCount: 0, state: { running: {} } }] }, { deletionTimestamp: '2026-01-01T00:09:00Z' }),
+      obj: pod(
+        { phase: 'Running', containerStatuses: [{ name: 'nginx', ready: true, restartCount: 0, state: { running: {} } }] },
+        { deletionTimestamp: '2026-01-01T00:09:00Z' },
+      ),
       status: 'Terminating',
       ready: '1/1',
     },
     {
       name: 'completed',
-      obj: pod({ phase: 'Succeeded', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state: { terminated: { reason: 'Completed', exitCode: 0 } } }] }),
+      obj: pod({
+        phase: 'Succeeded',
+        containerStatuses: [{ name: 'nginx', ready: false, restartCount: 0, state: { terminated: { reason: 'Completed', exitCode: 0 } } }],
+      }),
       status: 'Completed',
       ready: '0/1',
     },
     {
       name: 'exit code without reason',
-      obj: pod({ phase: 'Running', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 2, state: { terminated: { exitCode: 3 } } }] }),
+      obj: pod({
+        phase: 'Running',
+        containerStatuses: [{ name: 'nginx', ready: false, restartCount: 2, state: { terminated: { exitCode: 3 } } }],
+      }),
       status: 'ExitCode:3',
       ready: '0/1',
     },
     {
       name: 'init container waiting',
       obj: pod(
-        { phase: 'Pending', initContainerStatuses: [{ name: 'init', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }] },
+        {
+          phase: 'Pending',
+          initContainerStatuses: [{ name: 'init', ready: false, restartCount: 0, state: { waiting: { reason: 'PodInitializing' } } }],
+        },
         {},
         { initContainers: [{ name: 'init', image: 'busybox' }] },
       ),
@@ -89,17 +111,39 @@ describe('humanDuration', () => {
 
 describe('describeRow', () => {
   it('node NotReady and cordoned', () => {
-    const n: KObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-2' }, spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } };
+    const n: KObject = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'node-2' },
+      spec: { unschedulable: true },
+      status: { conditions: [{ type: 'Ready', status: 'Unknown' }] },
+    };
     expect(describeRow(n).status).toBe('NotReady,SchedulingDisabled');
   });
   it('deployment READY column', () => {
-    const d: KObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'peekcart', namespace: 'default' }, spec: { replicas: 3 }, status: { readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2 } };
+    const d: KObject = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'peekcart', namespace: 'default' },
+      spec: { replicas: 3 },
+      status: { readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2 },
+    };
     const r = describeRow(d);
     expect(r.ready).toBe('2/3');
     expect(r.columns).toEqual({ READY: '2/3', 'UP-TO-DATE': '3', AVAILABLE: '2', AGE: '<unknown>' });
   });
   it('service ports and external IP', () => {
-    const s: KObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { type: 'LoadBalancer', clusterIP: '10.96.0.12', ports: [{ port: 80, nodePort: 31234, protocol: 'TCP' }] } };
-    expect(describeRow(s).columns).toMatchObject({ TYPE: 'LoadBalancer', 'CLUSTER-IP': '10.96.0.12', 'EXTERNAL-IP': '<pending>', 'PORT(S)': '80:31234/TCP' });
+    const s: KObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { type: 'LoadBalancer', clusterIP: '10.96.0.12', ports: [{ port: 80, nodePort: 31234, protocol: 'TCP' }] },
+    };
+    expect(describeRow(s).columns).toMatchObject({
+      TYPE: 'LoadBalancer',
+      'CLUSTER-IP': '10.96.0.12',
+      'EXTERNAL-IP': '<pending>',
+      'PORT(S)': '80:31234/TCP',
+    });
   });
 });

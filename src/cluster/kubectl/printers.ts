@@ -43,12 +43,23 @@ export function describeRow(obj: KObject, nowMs?: number): ResourceRow {
         status: p.status,
         ready: p.ready,
         node,
-        columns: { READY: p.ready, STATUS: p.status, RESTARTS: p.restarts, AGE: a, IP: obj.status?.podIP ?? '<none>', NODE: node || '<none>' },
+        columns: {
+          READY: p.ready,
+          STATUS: p.status,
+          RESTARTS: p.restarts,
+          AGE: a,
+          IP: obj.status?.podIP ?? '<none>',
+          NODE: node || '<none>',
+        },
       };
     }
     case 'Node': {
       const s = nodeStatus(obj);
-      return { ...base, status: s, columns: { STATUS: s, ROLES: nodeRoles(obj), AGE: a, VERSION: obj.status?.nodeInfo?.kubeletVersion ?? '' } };
+      return {
+        ...base,
+        status: s,
+        columns: { STATUS: s, ROLES: nodeRoles(obj), AGE: a, VERSION: obj.status?.nodeInfo?.kubeletVersion ?? '' },
+      };
     }
     case 'Deployment': {
       const desired = obj.spec?.replicas ?? 0;
@@ -58,9 +69,15 @@ export function describeRow(obj: KObject, nowMs?: number): ResourceRow {
       const available = (st.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
       let status = '';
       if (progressing?.reason === 'ProgressDeadlineExceeded') status = 'ProgressDeadlineExceeded';
-      else if (available?.status === 'True' && (st.updatedReplicas ?? 0) === desired && (st.availableReplicas ?? 0) >= desired) status = 'Available';
+      else if (available?.status === 'True' && (st.updatedReplicas ?? 0) === desired && (st.availableReplicas ?? 0) >= desired)
+        status = 'Available';
       else status = 'Progressing';
-      return { ...base, status, ready, columns: { READY: ready, 'UP-TO-DATE': String(st.updatedReplicas ?? 0), AVAILABLE: String(st.availableReplicas ?? 0), AGE: a } };
+      return {
+        ...base,
+        status,
+        ready,
+        columns: { READY: ready, 'UP-TO-DATE': String(st.updatedReplicas ?? 0), AVAILABLE: String(st.availableReplicas ?? 0), AGE: a },
+      };
     }
     case 'ReplicaSet':
     case 'StatefulSet': {
@@ -85,7 +102,10 @@ export function describeRow(obj: KObject, nowMs?: number): ResourceRow {
           READY: String(st.numberReady ?? 0),
           'UP-TO-DATE': String(st.updatedNumberScheduled ?? 0),
           AVAILABLE: String(st.numberAvailable ?? 0),
-          'NODE SELECTOR': Object.entries(obj.spec?.template?.spec?.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`).join(',') || '<none>',
+          'NODE SELECTOR':
+            Object.entries(obj.spec?.template?.spec?.nodeSelector ?? {})
+              .map(([k, v]) => `${k}=${v}`)
+              .join(',') || '<none>',
           AGE: a,
         },
       };
@@ -94,7 +114,13 @@ export function describeRow(obj: KObject, nowMs?: number): ResourceRow {
       return {
         ...base,
         status: obj.spec?.type ?? 'ClusterIP',
-        columns: { TYPE: obj.spec?.type ?? 'ClusterIP', 'CLUSTER-IP': obj.spec?.clusterIP || '<none>', 'EXTERNAL-IP': serviceExternalIP(obj), 'PORT(S)': servicePorts(obj), AGE: a },
+        columns: {
+          TYPE: obj.spec?.type ?? 'ClusterIP',
+          'CLUSTER-IP': obj.spec?.clusterIP || '<none>',
+          'EXTERNAL-IP': serviceExternalIP(obj),
+          'PORT(S)': servicePorts(obj),
+          AGE: a,
+        },
       };
     case 'Namespace':
       return { ...base, status: obj.status?.phase ?? 'Active', columns: { STATUS: obj.status?.phase ?? 'Active', AGE: a } };
@@ -110,7 +136,11 @@ export function describeRow(obj: KObject, nowMs?: number): ResourceRow {
           : obj.status?.active
             ? 'Running'
             : 'Pending';
-      return { ...base, status, columns: { STATUS: status, COMPLETIONS: `${obj.status?.succeeded ?? 0}/${obj.spec?.completions ?? 1}`, AGE: a } };
+      return {
+        ...base,
+        status,
+        columns: { STATUS: status, COMPLETIONS: `${obj.status?.succeeded ?? 0}/${obj.spec?.completions ?? 1}`, AGE: a },
+      };
     }
     default: {
       // every other kind: printers.go's columns (the non-wide ones) from table.ts

@@ -9,7 +9,9 @@ import { runApply, type ApplyResult } from './apply';
 
 const dir = new URL('../../examples/real/', import.meta.url);
 const read = (f: string) => readFileSync(new URL(f, dir), 'utf8');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const summary = (rs: ApplyResult[]) => rs.map((r) => `${r.object} ${r.action}`);
 
 describe('real manifests', () => {
@@ -27,28 +29,45 @@ describe('real manifests', () => {
     const { kubectl } = freshCluster();
     const run = runApply(kubectl, read('vllm-servicemonitor.yaml'));
     expect(run.results).toHaveLength(1);
-    expect(run.results[0]).toMatchObject({ object: 'servicemonitor.monitoring.coreos.com/vllm-gemma-servicemonitor', action: 'error', namespace: 'monitoring', line: 8 });
-    expect(run.stderr).toBe('error: resource mapping not found for name: "vllm-gemma-servicemonitor" namespace: "monitoring" from "STDIN": no matches for kind "ServiceMonitor" in version "monitoring.coreos.com/v1"\nensure CRDs are installed first\n');
+    expect(run.results[0]).toMatchObject({
+      object: 'servicemonitor.monitoring.coreos.com/vllm-gemma-servicemonitor',
+      action: 'error',
+      namespace: 'monitoring',
+      line: 8,
+    });
+    expect(run.stderr).toBe(
+      'error: resource mapping not found for name: "vllm-gemma-servicemonitor" namespace: "monitoring" from "STDIN": no matches for kind "ServiceMonitor" in version "monitoring.coreos.com/v1"\nensure CRDs are installed first\n',
+    );
   });
 
   it('hpa-php-apache-legacy: extensions/v1beta1 is gone', () => {
     const { kubectl } = freshCluster();
     const run = runApply(kubectl, read('hpa-php-apache-legacy.yaml'));
-    expect(run.results[0].message).toBe('error: resource mapping not found for name: "php-apache" namespace: "default" from "STDIN": no matches for kind "HorizontalPodAutoscaler" in version "extensions/v1beta1"\nensure CRDs are installed first');
+    expect(run.results[0].message).toBe(
+      'error: resource mapping not found for name: "php-apache" namespace: "default" from "STDIN": no matches for kind "HorizontalPodAutoscaler" in version "extensions/v1beta1"\nensure CRDs are installed first',
+    );
   });
 
   it('metrics-server kustomize base: selector required', () => {
     const { kubectl } = freshCluster();
     const run = runApply(kubectl, read('metrics-server-kustomize-base-deployment.yaml'));
-    expect(run.results[0].message).toBe('The Deployment "metrics-server" is invalid: \n* spec.selector: Required value\n* spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not match template `labels`');
+    expect(run.results[0].message).toBe(
+      'The Deployment "metrics-server" is invalid: \n* spec.selector: Required value\n* spec.template.metadata.labels: Invalid value: map[string]string(nil): `selector` does not match template `labels`',
+    );
   });
 
   it('node-exporter: namespace monitoring does not exist; the ServiceMonitor has no mapping', () => {
     const { kubectl } = freshCluster();
     const run = runApply(kubectl, read('node-exporter-daemonset.yaml'));
-    expect(summary(run.results)).toEqual(['daemonset.apps/node-exporter error', 'service/node-exporter error', 'servicemonitor.monitoring.coreos.com/node-exporter error']);
+    expect(summary(run.results)).toEqual([
+      'daemonset.apps/node-exporter error',
+      'service/node-exporter error',
+      'servicemonitor.monitoring.coreos.com/node-exporter error',
+    ]);
     expect(run.results[0].message).toBe('Error from server (NotFound): error when creating "STDIN": namespaces "monitoring" not found');
-    expect(run.results[2].message).toBe('resource mapping not found for name: "node-exporter" namespace: "monitoring" from "STDIN": no matches for kind "ServiceMonitor" in version "monitoring.coreos.com/v1"\nensure CRDs are installed first');
+    expect(run.results[2].message).toBe(
+      'resource mapping not found for name: "node-exporter" namespace: "monitoring" from "STDIN": no matches for kind "ServiceMonitor" in version "monitoring.coreos.com/v1"\nensure CRDs are installed first',
+    );
   });
 
   it('node-exporter in an existing monitoring namespace: DaemonSet and headless Service are created', () => {
@@ -63,29 +82,53 @@ describe('real manifests', () => {
     expect(runApply(kubectl, read('deployment-selector-change-v1.yaml')).stdout).toBe('deployment.apps/nginx created\n');
     const v2 = runApply(kubectl, read('deployment-selector-change-v2.yaml'));
     const msg = v2.results[0].message!;
-    expect(msg.startsWith('Error from server (Conflict): error when applying patch:\n{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\\"apiVersion\\":\\"apps/v1\\"')).toBe(true);
-    expect(msg).toContain('"resourceVersion":"99"},"spec":{"selector":{"matchLabels":{"name":"nginx2"}},"template":{"metadata":{"labels":{"name":"nginx2"}},"spec":{"$setElementOrder/containers":[{"name":"nginx"}],"containers":[{"image":"registry.k8s.io/nginx:test-cmd","name":"nginx"}]}}}}\nto:\nResource: "apps/v1, Resource=deployments", GroupVersionKind: "apps/v1, Kind=Deployment"\nName: "nginx", Namespace: "default"\nfor: "STDIN": Operation cannot be fulfilled on deployments.apps "nginx": the object has been modified; please apply your changes to the latest version and try again');
+    expect(
+      msg.startsWith(
+        'Error from server (Conflict): error when applying patch:\n{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\\"apiVersion\\":\\"apps/v1\\"',
+      ),
+    ).toBe(true);
+    expect(msg).toContain(
+      '"resourceVersion":"99"},"spec":{"selector":{"matchLabels":{"name":"nginx2"}},"template":{"metadata":{"labels":{"name":"nginx2"}},"spec":{"$setElementOrder/containers":[{"name":"nginx"}],"containers":[{"image":"registry.k8s.io/nginx:test-cmd","name":"nginx"}]}}}}\nto:\nResource: "apps/v1, Resource=deployments", GroupVersionKind: "apps/v1, Kind=Deployment"\nName: "nginx", Namespace: "default"\nfor: "STDIN": Operation cannot be fulfilled on deployments.apps "nginx": the object has been modified; please apply your changes to the latest version and try again',
+    );
     expect(api.getObject('deployments.apps', 'default', 'nginx')!.spec.selector).toEqual({ matchLabels: { name: 'nginx1' } });
     const noRV = read('deployment-selector-change-v2.yaml').replace('  resourceVersion: "99"\n', '');
-    expect(runApply(kubectl, noRV).results[0].message).toBe('The Deployment "nginx" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"name":"nginx2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable');
+    expect(runApply(kubectl, noRV).results[0].message).toBe(
+      'The Deployment "nginx" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"name":"nginx2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+    );
   });
 
   it('mysql-statefulset-e2e: policy/v1beta1 PDB has no mapping; the rest is created', () => {
     const { kubectl } = freshCluster();
     const run = runApply(kubectl, read('mysql-statefulset-e2e.yaml'));
-    expect(summary(run.results)).toEqual(['service/mysql created', 'service/mysql-read created', 'statefulset.apps/mysql created', 'poddisruptionbudget.policy/mysql-pdb error']);
-    expect(run.results[3].message).toBe('error: resource mapping not found for name: "mysql-pdb" namespace: "" from "STDIN": no matches for kind "PodDisruptionBudget" in version "policy/v1beta1"\nensure CRDs are installed first');
+    expect(summary(run.results)).toEqual([
+      'service/mysql created',
+      'service/mysql-read created',
+      'statefulset.apps/mysql created',
+      'poddisruptionbudget.policy/mysql-pdb error',
+    ]);
+    expect(run.results[3].message).toBe(
+      'error: resource mapping not found for name: "mysql-pdb" namespace: "" from "STDIN": no matches for kind "PodDisruptionBudget" in version "policy/v1beta1"\nensure CRDs are installed first',
+    );
   });
 
   it('crd-example-with-instance: the CRD is created, the instance has no mapping yet', () => {
     const { kubectl } = freshCluster();
     const run = runApply(kubectl, read('crd-example-with-instance.yaml'));
-    expect(summary(run.results)).toEqual(['customresourcedefinition.apiextensions.k8s.io/examples.test.com created', 'example.test.com/test error']);
+    expect(summary(run.results)).toEqual([
+      'customresourcedefinition.apiextensions.k8s.io/examples.test.com created',
+      'example.test.com/test error',
+    ]);
   });
 
   it('tf-serving: the default StorageClass is stamped on the class-less PVC', () => {
     const { kubectl, api } = freshCluster();
-    kubectl.resource('storage.k8s.io', 'storageclasses').create('', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'rancher.io/local-path', volumeBindingMode: 'WaitForFirstConsumer' });
+    kubectl.resource('storage.k8s.io', 'storageclasses').create('', {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'standard', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'rancher.io/local-path',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
     const run = runApply(kubectl, read('tf-serving-pv-pvc-ingress.yaml'));
     expect(run.results.every((r) => r.action === 'created')).toBe(true);
     const pvc = api.listObjects('persistentvolumeclaims')[0];
@@ -116,12 +159,18 @@ describe('real manifests', () => {
     // either and kubectl says "configured" (kwok-hpa-fake-app, kwok-priority-preemption, podinfo).
     // deployment-selector-change-v2 carries resourceVersion "99": Conflict.
     const configured = new Set([
-      'cassandra-statefulset.yaml: statefulset.apps/cassandra', 'mysql-statefulset-e2e.yaml: statefulset.apps/mysql',
-      'kustomize-mysql.yaml: secret/mysql-pass', 'kwok-node-affinity-pod.yaml: pod/pod-1', 'kwok-requests-and-limits.yaml: pod/pod-1',
-      'kwok-requests-and-limits.yaml: pod/pod-2', 'kwok-taints-tolerations.yaml: pod/with-toleration-pod',
+      'cassandra-statefulset.yaml: statefulset.apps/cassandra',
+      'mysql-statefulset-e2e.yaml: statefulset.apps/mysql',
+      'kustomize-mysql.yaml: secret/mysql-pass',
+      'kwok-node-affinity-pod.yaml: pod/pod-1',
+      'kwok-requests-and-limits.yaml: pod/pod-1',
+      'kwok-requests-and-limits.yaml: pod/pod-2',
+      'kwok-taints-tolerations.yaml: pod/with-toleration-pod',
       'ingress-nginx-kind-rendered.yaml: validatingwebhookconfiguration.admissionregistration.k8s.io/ingress-nginx-admission',
-      'kwok-hpa-fake-app.yaml: deployment.apps/fake-app', 'kwok-priority-preemption.yaml: pod/low-priority-pod',
-      'kwok-priority-preemption.yaml: pod/high-priority-pod', 'podinfo-database-statefulset.yaml: statefulset.apps/database-primary',
+      'kwok-hpa-fake-app.yaml: deployment.apps/fake-app',
+      'kwok-priority-preemption.yaml: pod/low-priority-pod',
+      'kwok-priority-preemption.yaml: pod/high-priority-pod',
+      'podinfo-database-statefulset.yaml: statefulset.apps/database-primary',
       'podinfo.yaml: deployment.apps/podinfo',
     ]);
     const conflict = new Set(['deployment-selector-change-v2.yaml: deployment.apps/nginx']);
@@ -152,7 +201,12 @@ describe('real manifests', () => {
   it('pi-job and podinfo-cronjob-backup: batch objects are created with upstream defaults', () => {
     const { kubectl, api } = freshCluster();
     expect(summary(runApply(kubectl, read('pi-job.yaml')).results)).toEqual(['job.batch/pi created']);
-    expect(api.getObject('jobs.batch', 'default', 'pi')!.spec).toMatchObject({ completions: 1, parallelism: 1, completionMode: 'NonIndexed', suspend: false });
+    expect(api.getObject('jobs.batch', 'default', 'pi')!.spec).toMatchObject({
+      completions: 1,
+      parallelism: 1,
+      completionMode: 'NonIndexed',
+      suspend: false,
+    });
     expect(summary(runApply(kubectl, read('podinfo-cronjob-backup.yaml')).results)).toEqual(['cronjob.batch/backup-daily created']);
   });
 
@@ -160,6 +214,9 @@ describe('real manifests', () => {
     const { kubectl, api } = freshCluster();
     const run = runApply(kubectl, read('local-path-storage.yaml'));
     expect(run.results.every((r) => r.action === 'created')).toBe(true);
-    expect(api.getObject('storageclasses.storage.k8s.io', '', 'local-path')).toMatchObject({ reclaimPolicy: 'Delete', volumeBindingMode: 'WaitForFirstConsumer' });
+    expect(api.getObject('storageclasses.storage.k8s.io', '', 'local-path')).toMatchObject({
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
   });
 });

@@ -18,8 +18,24 @@ const v2 = readFileSync(join(dir, 'web-v2.yaml'), 'utf8');
 const DEPLOY = { kind: 'Deployment', strategic: true };
 
 /** What real kubectl sent (spec only). */
-const REAL_V1_TO_V2 = { strategy: { $retainKeys: ['type'], type: 'Recreate' }, template: { spec: { '$setElementOrder/volumes': [{ name: 'data' }], volumes: [{ $retainKeys: ['hostPath', 'name'], emptyDir: null, hostPath: { path: '/var/lib/web' }, name: 'data' }] } } };
-const REAL_V2_TO_V1 = { strategy: { $retainKeys: ['type'], type: 'RollingUpdate' }, template: { spec: { '$setElementOrder/volumes': [{ name: 'data' }], volumes: [{ $retainKeys: ['emptyDir', 'name'], emptyDir: {}, hostPath: null, name: 'data' }] } } };
+const REAL_V1_TO_V2 = {
+  strategy: { $retainKeys: ['type'], type: 'Recreate' },
+  template: {
+    spec: {
+      '$setElementOrder/volumes': [{ name: 'data' }],
+      volumes: [{ $retainKeys: ['hostPath', 'name'], emptyDir: null, hostPath: { path: '/var/lib/web' }, name: 'data' }],
+    },
+  },
+};
+const REAL_V2_TO_V1 = {
+  strategy: { $retainKeys: ['type'], type: 'RollingUpdate' },
+  template: {
+    spec: {
+      '$setElementOrder/volumes': [{ name: 'data' }],
+      volumes: [{ $retainKeys: ['emptyDir', 'name'], emptyDir: {}, hostPath: null, name: 'data' }],
+    },
+  },
+};
 
 describe('$retainKeys', () => {
   const c = new Cluster();
@@ -50,7 +66,13 @@ describe('$retainKeys', () => {
   });
 
   it('a key set by the patch but not listed is 400 invalid patch format of retainKeys', () => {
-    expect(() => applyPatch({ spec: { strategy: { type: 'Recreate' } } }, { spec: { strategy: { $retainKeys: ['type'], rollingUpdate: {} } } }, DEPLOY)).toThrow('invalid patch format of retainKeys');
+    expect(() =>
+      applyPatch(
+        { spec: { strategy: { type: 'Recreate' } } },
+        { spec: { strategy: { $retainKeys: ['type'], rollingUpdate: {} } } },
+        DEPLOY,
+      ),
+    ).toThrow('invalid patch format of retainKeys');
     const c2 = new Cluster();
     c2.kubectl('apply -f -', v1);
     const r = c2.kubectl(`patch deployment web -p '{"spec":{"strategy":{"$retainKeys":"type"}}}'`);

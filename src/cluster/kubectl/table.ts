@@ -113,7 +113,8 @@ export function hpaTargets(hpa: KObject): string {
         const key = m.type === 'External' ? 'external' : 'object';
         const t = m[key]?.target ?? {};
         const cur = st?.[key]?.current;
-        if (t.averageValue !== undefined && t.averageValue !== null) return `${st?.[key] && cur?.averageValue !== undefined ? String(cur.averageValue) : '<unknown>'}/${t.averageValue} (avg)`;
+        if (t.averageValue !== undefined && t.averageValue !== null)
+          return `${st?.[key] && cur?.averageValue !== undefined ? String(cur.averageValue) : '<unknown>'}/${t.averageValue} (avg)`;
         return `${st?.[key] ? qstr(cur?.value ?? 0) : '<unknown>'}/${qstr(t.value ?? 0)}`;
       }
       case 'Pods': {
@@ -153,53 +154,124 @@ const TABLES: Record<string, TableDef> = {
       const p = podColumns(o, now);
       const gates: { conditionType: string }[] = o.spec?.readinessGates ?? [];
       const trueGates = gates.filter((g) => hasCond(o, g.conditionType)).length;
-      return [p.ready, p.status, p.restarts, ageOf(o, now), o.status?.podIP || '<none>', o.spec?.nodeName || '<none>', o.status?.nominatedNodeName || '<none>', gates.length ? `${trueGates}/${gates.length}` : '<none>'];
+      return [
+        p.ready,
+        p.status,
+        p.restarts,
+        ageOf(o, now),
+        o.status?.podIP || '<none>',
+        o.spec?.nodeName || '<none>',
+        o.status?.nominatedNodeName || '<none>',
+        gates.length ? `${trueGates}/${gates.length}` : '<none>',
+      ];
     },
   },
   Node: {
-    columns: cols('STATUS', 'ROLES', 'AGE', 'VERSION', '~INTERNAL-IP', '~EXTERNAL-IP', '~OS-IMAGE', '~KERNEL-VERSION', '~CONTAINER-RUNTIME'),
+    columns: cols(
+      'STATUS',
+      'ROLES',
+      'AGE',
+      'VERSION',
+      '~INTERNAL-IP',
+      '~EXTERNAL-IP',
+      '~OS-IMAGE',
+      '~KERNEL-VERSION',
+      '~CONTAINER-RUNTIME',
+    ),
     row(o, now) {
       const addr = (t: string): string => (o.status?.addresses ?? []).find((a: { type: string }) => a.type === t)?.address ?? '<none>';
       const ni = o.status?.nodeInfo ?? {};
-      return [nodeStatus(o), nodeRoles(o), ageOf(o, now), ni.kubeletVersion ?? '', addr('InternalIP'), addr('ExternalIP'), ni.osImage || '<unknown>', ni.kernelVersion || '<unknown>', ni.containerRuntimeVersion || '<unknown>'];
+      return [
+        nodeStatus(o),
+        nodeRoles(o),
+        ageOf(o, now),
+        ni.kubeletVersion ?? '',
+        addr('InternalIP'),
+        addr('ExternalIP'),
+        ni.osImage || '<unknown>',
+        ni.kernelVersion || '<unknown>',
+        ni.containerRuntimeVersion || '<unknown>',
+      ];
     },
   },
   Deployment: {
     columns: cols('READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', '~CONTAINERS', '~IMAGES', '~SELECTOR'),
     row(o, now) {
       const st = o.status ?? {};
-      return [`${st.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, n(st.updatedReplicas), n(st.availableReplicas), ageOf(o, now), ...containersImages(o.spec?.template?.spec), formatLabelSelector(o.spec?.selector)];
+      return [
+        `${st.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
+        n(st.updatedReplicas),
+        n(st.availableReplicas),
+        ageOf(o, now),
+        ...containersImages(o.spec?.template?.spec),
+        formatLabelSelector(o.spec?.selector),
+      ];
     },
   },
   ReplicaSet: {
     columns: cols('DESIRED', 'CURRENT', 'READY', 'AGE', '~CONTAINERS', '~IMAGES', '~SELECTOR'),
     row(o, now) {
       const st = o.status ?? {};
-      return [n(o.spec?.replicas), n(st.replicas), n(st.readyReplicas), ageOf(o, now), ...containersImages(o.spec?.template?.spec), formatLabelSelector(o.spec?.selector)];
+      return [
+        n(o.spec?.replicas),
+        n(st.replicas),
+        n(st.readyReplicas),
+        ageOf(o, now),
+        ...containersImages(o.spec?.template?.spec),
+        formatLabelSelector(o.spec?.selector),
+      ];
     },
   },
   ReplicationController: {
     columns: cols('DESIRED', 'CURRENT', 'READY', 'AGE', '~CONTAINERS', '~IMAGES', '~SELECTOR'),
     row(o, now) {
       const st = o.status ?? {};
-      return [n(o.spec?.replicas), n(st.replicas), n(st.readyReplicas), ageOf(o, now), ...containersImages(o.spec?.template?.spec), formatLabels(o.spec?.selector)];
+      return [
+        n(o.spec?.replicas),
+        n(st.replicas),
+        n(st.readyReplicas),
+        ageOf(o, now),
+        ...containersImages(o.spec?.template?.spec),
+        formatLabels(o.spec?.selector),
+      ];
     },
   },
   StatefulSet: {
     columns: cols('READY', 'AGE', '~CONTAINERS', '~IMAGES'),
-    row: (o, now) => [`${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`, ageOf(o, now), ...containersImages(o.spec?.template?.spec)],
+    row: (o, now) => [
+      `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
+      ageOf(o, now),
+      ...containersImages(o.spec?.template?.spec),
+    ],
   },
   DaemonSet: {
     columns: cols('DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE', '~CONTAINERS', '~IMAGES', '~SELECTOR'),
     row(o, now) {
       const st = o.status ?? {};
-      return [n(st.desiredNumberScheduled), n(st.currentNumberScheduled), n(st.numberReady), n(st.updatedNumberScheduled), n(st.numberAvailable), formatLabels(o.spec?.template?.spec?.nodeSelector), ageOf(o, now), ...containersImages(o.spec?.template?.spec), formatLabelSelector(o.spec?.selector)];
+      return [
+        n(st.desiredNumberScheduled),
+        n(st.currentNumberScheduled),
+        n(st.numberReady),
+        n(st.updatedNumberScheduled),
+        n(st.numberAvailable),
+        formatLabels(o.spec?.template?.spec?.nodeSelector),
+        ageOf(o, now),
+        ...containersImages(o.spec?.template?.spec),
+        formatLabelSelector(o.spec?.selector),
+      ];
     },
   },
   Job: {
     columns: cols('STATUS', 'COMPLETIONS', 'DURATION', 'AGE', '~CONTAINERS', '~IMAGES', '~SELECTOR'),
     row(o, now) {
-      return [jobStatus(o), jobCompletions(o), jobDuration(o, now), ageOf(o, now), ...containersImages(o.spec?.template?.spec), formatLabelSelector(o.spec?.selector)];
+      return [
+        jobStatus(o),
+        jobCompletions(o),
+        jobDuration(o, now),
+        ageOf(o, now),
+        ...containersImages(o.spec?.template?.spec),
+        formatLabelSelector(o.spec?.selector),
+      ];
     },
   },
   CronJob: {
@@ -207,13 +279,29 @@ const TABLES: Record<string, TableDef> = {
     row(o, now) {
       const last = o.status?.lastScheduleTime ? since(o.status.lastScheduleTime, now) : '<none>';
       const tmpl = o.spec?.jobTemplate?.spec;
-      return [o.spec?.schedule ?? '', o.spec?.timeZone || '<none>', String(Boolean(o.spec?.suspend)), String((o.status?.active ?? []).length), last, ageOf(o, now), ...containersImages(tmpl?.template?.spec), formatLabelSelector(tmpl?.selector)];
+      return [
+        o.spec?.schedule ?? '',
+        o.spec?.timeZone || '<none>',
+        String(Boolean(o.spec?.suspend)),
+        String((o.status?.active ?? []).length),
+        last,
+        ageOf(o, now),
+        ...containersImages(tmpl?.template?.spec),
+        formatLabelSelector(tmpl?.selector),
+      ];
     },
   },
   Service: {
     columns: cols('TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', '~SELECTOR'),
     row(o, now) {
-      return [o.spec?.type ?? 'ClusterIP', o.spec?.clusterIP || '<none>', serviceExternalIP(o), servicePorts(o), ageOf(o, now), formatLabels(o.spec?.selector)];
+      return [
+        o.spec?.type ?? 'ClusterIP',
+        o.spec?.clusterIP || '<none>',
+        serviceExternalIP(o),
+        servicePorts(o),
+        ageOf(o, now),
+        formatLabels(o.spec?.selector),
+      ];
     },
   },
   Endpoints: { columns: cols('ENDPOINTS', 'AGE'), row: (o, now) => [formatEndpoints(o), ageOf(o, now)] },
@@ -228,40 +316,106 @@ const TABLES: Record<string, TableDef> = {
       const io = o.involvedObject ?? {};
       const last = o.series?.lastObservedTime ?? o.lastTimestamp ?? o.eventTime;
       const first = o.firstTimestamp ?? o.eventTime;
-      const src = o.source?.component ? (o.source.host ? `${o.source.component}, ${o.source.host}` : o.source.component) : o.reportingComponent ?? '';
-      return [since(last, now), o.type ?? '', o.reason ?? '', `${String(io.kind ?? '').toLowerCase()}/${io.name ?? ''}`, io.fieldPath ?? '', src, String(o.message ?? '').trim(), since(first, now), String(o.series?.count ?? o.count ?? 1), o.metadata.name];
+      const src = o.source?.component
+        ? o.source.host
+          ? `${o.source.component}, ${o.source.host}`
+          : o.source.component
+        : (o.reportingComponent ?? '');
+      return [
+        since(last, now),
+        o.type ?? '',
+        o.reason ?? '',
+        `${String(io.kind ?? '').toLowerCase()}/${io.name ?? ''}`,
+        io.fieldPath ?? '',
+        src,
+        String(o.message ?? '').trim(),
+        since(first, now),
+        String(o.series?.count ?? o.count ?? 1),
+        o.metadata.name,
+      ];
     },
   },
   Namespace: { columns: cols('STATUS', 'AGE'), row: (o, now) => [o.status?.phase ?? 'Active', ageOf(o, now)] },
-  ConfigMap: { columns: cols('DATA', 'AGE'), row: (o, now) => [String(Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length), ageOf(o, now)] },
-  Secret: { columns: cols('TYPE', 'DATA', 'AGE'), row: (o, now) => [o.type ?? 'Opaque', String(Object.keys(o.data ?? {}).length), ageOf(o, now)] },
+  ConfigMap: {
+    columns: cols('DATA', 'AGE'),
+    row: (o, now) => [String(Object.keys(o.data ?? {}).length + Object.keys(o.binaryData ?? {}).length), ageOf(o, now)],
+  },
+  Secret: {
+    columns: cols('TYPE', 'DATA', 'AGE'),
+    row: (o, now) => [o.type ?? 'Opaque', String(Object.keys(o.data ?? {}).length), ageOf(o, now)],
+  },
   ServiceAccount: { columns: cols('SECRETS', 'AGE'), row: (o, now) => [String((o.secrets ?? []).length), ageOf(o, now)] },
   PersistentVolumeClaim: {
     columns: cols('STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE', '~VOLUMEMODE'),
     row(o, now) {
-      const phase = o.metadata.deletionTimestamp ? 'Terminating' : o.status?.phase ?? 'Pending';
+      const phase = o.metadata.deletionTimestamp ? 'Terminating' : (o.status?.phase ?? 'Pending');
       const bound = Boolean(o.spec?.volumeName);
-      return [phase, o.spec?.volumeName ?? '', bound ? o.status?.capacity?.storage ?? '' : '', bound ? accessModes(o.status?.accessModes) : '', o.spec?.storageClassName ?? '', o.spec?.volumeAttributesClassName || '<unset>', ageOf(o, now), o.spec?.volumeMode ?? 'Filesystem'];
+      return [
+        phase,
+        o.spec?.volumeName ?? '',
+        bound ? (o.status?.capacity?.storage ?? '') : '',
+        bound ? accessModes(o.status?.accessModes) : '',
+        o.spec?.storageClassName ?? '',
+        o.spec?.volumeAttributesClassName || '<unset>',
+        ageOf(o, now),
+        o.spec?.volumeMode ?? 'Filesystem',
+      ];
     },
   },
   PersistentVolume: {
-    columns: cols('CAPACITY', 'ACCESS MODES', 'RECLAIM POLICY', 'STATUS', 'CLAIM', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'REASON', 'AGE', '~VOLUMEMODE'),
+    columns: cols(
+      'CAPACITY',
+      'ACCESS MODES',
+      'RECLAIM POLICY',
+      'STATUS',
+      'CLAIM',
+      'STORAGECLASS',
+      'VOLUMEATTRIBUTESCLASS',
+      'REASON',
+      'AGE',
+      '~VOLUMEMODE',
+    ),
     row(o, now) {
       const ref = o.spec?.claimRef;
-      const phase = o.metadata.deletionTimestamp ? 'Terminating' : o.status?.phase ?? 'Pending';
-      return [o.spec?.capacity?.storage ?? '', accessModes(o.spec?.accessModes), o.spec?.persistentVolumeReclaimPolicy ?? '', phase, ref ? `${ref.namespace}/${ref.name}` : '', o.spec?.storageClassName ?? '', o.spec?.volumeAttributesClassName || '<unset>', o.status?.reason ?? '', ageOf(o, now), o.spec?.volumeMode ?? 'Filesystem'];
+      const phase = o.metadata.deletionTimestamp ? 'Terminating' : (o.status?.phase ?? 'Pending');
+      return [
+        o.spec?.capacity?.storage ?? '',
+        accessModes(o.spec?.accessModes),
+        o.spec?.persistentVolumeReclaimPolicy ?? '',
+        phase,
+        ref ? `${ref.namespace}/${ref.name}` : '',
+        o.spec?.storageClassName ?? '',
+        o.spec?.volumeAttributesClassName || '<unset>',
+        o.status?.reason ?? '',
+        ageOf(o, now),
+        o.spec?.volumeMode ?? 'Filesystem',
+      ];
     },
   },
   StorageClass: {
     columns: cols('PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE'),
-    row: (o, now) => [o.provisioner ?? '', o.reclaimPolicy ?? 'Delete', o.volumeBindingMode ?? 'Immediate', String(Boolean(o.allowVolumeExpansion)), ageOf(o, now)],
+    row: (o, now) => [
+      o.provisioner ?? '',
+      o.reclaimPolicy ?? 'Delete',
+      o.volumeBindingMode ?? 'Immediate',
+      String(Boolean(o.allowVolumeExpansion)),
+      ageOf(o, now),
+    ],
   },
   Ingress: {
     columns: cols('CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE'),
     row(o, now) {
       const hosts = (o.spec?.rules ?? []).map((r: { host?: string }) => r.host).filter(Boolean);
-      const addr = (o.status?.loadBalancer?.ingress ?? []).map((i: { ip?: string; hostname?: string }) => i.ip || i.hostname).filter(Boolean);
-      return [o.spec?.ingressClassName || '<none>', hosts.length ? hosts.join(',') : '*', addr.join(','), o.spec?.tls?.length ? '80, 443' : '80', ageOf(o, now)];
+      const addr = (o.status?.loadBalancer?.ingress ?? [])
+        .map((i: { ip?: string; hostname?: string }) => i.ip || i.hostname)
+        .filter(Boolean);
+      return [
+        o.spec?.ingressClassName || '<none>',
+        hosts.length ? hosts.join(',') : '*',
+        addr.join(','),
+        o.spec?.tls?.length ? '80, 443' : '80',
+        ageOf(o, now),
+      ];
     },
   },
   IngressClass: {
@@ -276,7 +430,14 @@ const TABLES: Record<string, TableDef> = {
     columns: cols('REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE'),
     row(o, now) {
       const ref = o.spec?.scaleTargetRef ?? {};
-      return [`${ref.kind}/${ref.name}`, hpaTargets(o), o.spec?.minReplicas === undefined ? '<unset>' : String(o.spec.minReplicas), n(o.spec?.maxReplicas), n(o.status?.currentReplicas), ageOf(o, now)];
+      return [
+        `${ref.kind}/${ref.name}`,
+        hpaTargets(o),
+        o.spec?.minReplicas === undefined ? '<unset>' : String(o.spec.minReplicas),
+        n(o.spec?.maxReplicas),
+        n(o.status?.currentReplicas),
+        ageOf(o, now),
+      ];
     },
   },
   PriorityClass: {
@@ -292,7 +453,9 @@ const TABLES: Record<string, TableDef> = {
   ComponentStatus: {
     columns: cols('STATUS', 'MESSAGE', 'ERROR'),
     row: (o) => {
-      const h = ((o as { conditions?: { type?: string; status?: string; message?: string; error?: string }[] }).conditions ?? []).find((c) => c?.type === 'Healthy');
+      const h = ((o as { conditions?: { type?: string; status?: string; message?: string; error?: string }[] }).conditions ?? []).find(
+        (c) => c?.type === 'Healthy',
+      );
       return [h ? (h.status === 'True' ? 'Healthy' : 'Unhealthy') : 'Unknown', h?.message ?? '', h?.error ?? ''];
     },
   },
@@ -308,15 +471,33 @@ const TABLES: Record<string, TableDef> = {
   RoleBinding: {
     columns: cols('ROLE', 'AGE', '~USERS', '~GROUPS', '~SERVICEACCOUNTS'),
     row(o, now) {
-      const subj = (k: string): string => (o.subjects ?? []).filter((s: { kind: string }) => s.kind === k).map((s: { name: string; namespace?: string }) => (k === 'ServiceAccount' ? `${s.namespace ?? ''}/${s.name}` : s.name)).join(', ');
+      const subj = (k: string): string =>
+        (o.subjects ?? [])
+          .filter((s: { kind: string }) => s.kind === k)
+          .map((s: { name: string; namespace?: string }) => (k === 'ServiceAccount' ? `${s.namespace ?? ''}/${s.name}` : s.name))
+          .join(', ');
       return [`${o.roleRef?.kind}/${o.roleRef?.name}`, ageOf(o, now), subj('User'), subj('Group'), subj('ServiceAccount')];
     },
   },
-  NetworkPolicy: { columns: cols('POD-SELECTOR', 'AGE'), row: (o, now) => [formatLabelSelector(o.spec?.podSelector) === '<none>' ? '<none>' : formatLabelSelector(o.spec?.podSelector), ageOf(o, now)] },
+  NetworkPolicy: {
+    columns: cols('POD-SELECTOR', 'AGE'),
+    row: (o, now) => [
+      formatLabelSelector(o.spec?.podSelector) === '<none>' ? '<none>' : formatLabelSelector(o.spec?.podSelector),
+      ageOf(o, now),
+    ],
+  },
   ResourceQuota: { columns: cols('AGE', 'REQUEST', 'LIMIT'), row: (o, now) => [ageOf(o, now), '', ''] },
   CSIDriver: {
     columns: cols('ATTACHREQUIRED', 'PODINFOONMOUNT', 'STORAGECAPACITY', 'TOKENREQUESTS', 'REQUIRESREPUBLISH', 'MODES', 'AGE'),
-    row: (o, now) => [String(o.spec?.attachRequired ?? true), String(Boolean(o.spec?.podInfoOnMount)), String(Boolean(o.spec?.storageCapacity)), '<unset>', String(Boolean(o.spec?.requiresRepublish)), (o.spec?.volumeLifecycleModes ?? ['Persistent']).join(','), ageOf(o, now)],
+    row: (o, now) => [
+      String(o.spec?.attachRequired ?? true),
+      String(Boolean(o.spec?.podInfoOnMount)),
+      String(Boolean(o.spec?.storageCapacity)),
+      '<unset>',
+      String(Boolean(o.spec?.requiresRepublish)),
+      (o.spec?.volumeLifecycleModes ?? ['Persistent']).join(','),
+      ageOf(o, now),
+    ],
   },
   RuntimeClass: { columns: cols('HANDLER', 'AGE'), row: (o, now) => [o.handler ?? '', ageOf(o, now)] },
 };
@@ -351,7 +532,6 @@ function jobDuration(o: KObject, now: number): string {
   const end = o.status?.completionTime ? Date.parse(o.status.completionTime) : now;
   return humanDuration(end - Date.parse(start));
 }
-
 
 /** A CRD's additionalPrinterColumn. */
 export interface PrinterColumn {

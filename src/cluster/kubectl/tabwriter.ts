@@ -11,7 +11,8 @@ export function formatTable(rows: string[][]): string {
     for (const r of rows) if (c < r.length - 1) w = Math.max(w, [...(r[c] ?? '')].length);
     widths.push(Math.max(6, w + 3));
   }
-  return rows
-    .map((r) => r.map((cell, c) => (c < r.length - 1 ? cell + ' '.repeat(widths[c] - [...cell].length) : cell)).join(''))
-    .join('\n') + '\n';
+  return (
+    rows.map((r) => r.map((cell, c) => (c < r.length - 1 ? cell + ' '.repeat(widths[c] - [...cell].length) : cell)).join('')).join('\n') +
+    '\n'
+  );
 }

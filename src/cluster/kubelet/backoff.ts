@@ -10,7 +10,11 @@
 export class Backoff {
   private entries = new Map<string, { backoffMs: number; lastUpdate: number }>();
 
-  constructor(readonly initialMs: number, readonly maxMs: number, private readonly now: () => number) {}
+  constructor(
+    readonly initialMs: number,
+    readonly maxMs: number,
+    private readonly now: () => number,
+  ) {}
 
   private expired(eventTime: number, lastUpdate: number): boolean {
     return eventTime - lastUpdate > 2 * this.maxMs;

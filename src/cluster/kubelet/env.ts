@@ -28,7 +28,8 @@ export type EnvResult = { ok: true; env: Record<string, string> } | { ok: false;
 export function base64Decode(s: string): string {
   const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const bytes: number[] = [];
-  let buf = 0, bits = 0;
+  let buf = 0,
+    bits = 0;
   for (const ch of s.replace(/=+$/, '')) {
     const v = A.indexOf(ch);
     if (v < 0) return s;
@@ -60,9 +61,14 @@ function errText(err: unknown): string {
 /** The `kubernetes` Service's link variables (enableServiceLinks / master service). */
 function serviceLinks(): Record<string, string> {
   return {
-    KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443', KUBERNETES_SERVICE_PORT_HTTPS: '443',
-    KUBERNETES_PORT: 'tcp://10.96.0.1:443', KUBERNETES_PORT_443_TCP: 'tcp://10.96.0.1:443', KUBERNETES_PORT_443_TCP_PROTO: 'tcp',
-    KUBERNETES_PORT_443_TCP_PORT: '443', KUBERNETES_PORT_443_TCP_ADDR: '10.96.0.1',
+    KUBERNETES_SERVICE_HOST: '10.96.0.1',
+    KUBERNETES_SERVICE_PORT: '443',
+    KUBERNETES_SERVICE_PORT_HTTPS: '443',
+    KUBERNETES_PORT: 'tcp://10.96.0.1:443',
+    KUBERNETES_PORT_443_TCP: 'tcp://10.96.0.1:443',
+    KUBERNETES_PORT_443_TCP_PROTO: 'tcp',
+    KUBERNETES_PORT_443_TCP_PORT: '443',
+    KUBERNETES_PORT_443_TCP_ADDR: '10.96.0.1',
   };
 }
 
@@ -70,14 +76,24 @@ function fieldRef(pod: KObject, path: string, podIP: string, hostIP: string): st
   const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
   if (m) return pod.metadata[m[1] as 'labels']?.[m[2]] ?? '';
   switch (path) {
-    case 'metadata.name': return pod.metadata.name;
-    case 'metadata.namespace': return pod.metadata.namespace ?? '';
-    case 'metadata.uid': return pod.metadata.uid ?? '';
-    case 'spec.nodeName': return pod.spec?.nodeName ?? '';
-    case 'spec.serviceAccountName': return pod.spec?.serviceAccountName ?? 'default';
-    case 'status.podIP': case 'status.podIPs': return podIP;
-    case 'status.hostIP': case 'status.hostIPs': return hostIP;
-    default: return '';
+    case 'metadata.name':
+      return pod.metadata.name;
+    case 'metadata.namespace':
+      return pod.metadata.namespace ?? '';
+    case 'metadata.uid':
+      return pod.metadata.uid ?? '';
+    case 'spec.nodeName':
+      return pod.spec?.nodeName ?? '';
+    case 'spec.serviceAccountName':
+      return pod.spec?.serviceAccountName ?? 'default';
+    case 'status.podIP':
+    case 'status.podIPs':
+      return podIP;
+    case 'status.hostIP':
+    case 'status.hostIPs':
+      return hostIP;
+    default:
+      return '';
   }
 }
 
@@ -145,7 +161,8 @@ export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: Obj
         }
         setOwn(out, e.name, data[kref.key]);
       } else if (vf.fieldRef) setOwn(out, e.name, fieldRef(pod, vf.fieldRef.fieldPath, podIP, hostIP));
-      else if (vf.resourceFieldRef) setOwn(out, e.name, getOwn(c.resources?.limits, vf.resourceFieldRef.resource.replace(/^limits\.|^requests\./, '')) ?? '0');
+      else if (vf.resourceFieldRef)
+        setOwn(out, e.name, getOwn(c.resources?.limits, vf.resourceFieldRef.resource.replace(/^limits\.|^requests\./, '')) ?? '0');
     }
   } catch (err) {
     return { ok: false, message: errText(err) };

@@ -25,9 +25,7 @@ import type { ContainerRuntime, StoredImage } from './runtime';
 /** Waiting reasons the image manager produces (pkg/kubelet/images/types.go). */
 export type ImageErrorReason = 'ErrImagePull' | 'ImagePullBackOff' | 'ErrImageNeverPull' | 'InvalidImageName';
 
-export type EnsureResult =
-  | { ok: true; image: StoredImage }
-  | { ok: false; reason: ImageErrorReason; message: string; retryAt?: number };
+export type EnsureResult = { ok: true; image: StoredImage } | { ok: false; reason: ImageErrorReason; message: string; retryAt?: number };
 
 /** Container fields the image manager reads. */
 export interface ImageContainer {
@@ -51,8 +49,13 @@ export function effectivePullPolicy(c: ImageContainer): 'Always' | 'IfNotPresent
 /** The ObjectReference kubelet events use for a container (fieldPath spec.containers{name}). */
 export function containerRef(pod: KObject, name: string): ObjectRef {
   return {
-    apiVersion: 'v1', kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name,
-    uid: pod.metadata.uid, resourceVersion: pod.metadata.resourceVersion, fieldPath: `spec.containers{${name}}`,
+    apiVersion: 'v1',
+    kind: 'Pod',
+    namespace: pod.metadata.namespace,
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+    resourceVersion: pod.metadata.resourceVersion,
+    fieldPath: `spec.containers{${name}}`,
   };
 }
 
@@ -105,23 +108,36 @@ export class ImageManager {
       this.recorder.event(ref, 'Normal', 'BackOff', msg);
       // wrap the error from the actual pull: it becomes state.waiting.message
       const prev = this.prevPullErrMsg.get(key);
-      cb({ ok: false, reason: 'ImagePullBackOff', message: prev === undefined ? msg : `${msg}: ${prev}`, retryAt: (this.backOff.lastUpdate(key) ?? now) + this.backOff.get(key) });
+      cb({
+        ok: false,
+        reason: 'ImagePullBackOff',
+        message: prev === undefined ? msg : `${msg}: ${prev}`,
+        retryAt: (this.backOff.lastUpdate(key) ?? now) + this.backOff.get(key),
+      });
       return;
     }
     this.recorder.event(ref, 'Normal', 'Pulling', `Pulling image "${image}"`);
-    this.runtime.pullImage(image, { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name, uid: pod.metadata.uid ?? '' }, (r) => {
-      if (!r.ok) {
-        this.recorder.event(ref, 'Warning', 'Failed', `Failed to pull image "${image}": ${r.error}`);
-        this.backOff.next(key, this.ctx.clock.now());
-        // evalCRIPullErr's fallback: the error as is, ErrImagePull
-        this.prevPullErrMsg.set(key, `ErrImagePull: ${r.error}`);
-        cb({ ok: false, reason: 'ErrImagePull', message: r.error });
-        return;
-      }
-      this.prevPullErrMsg.delete(key);
-      this.recorder.event(ref, 'Normal', 'Pulled',
-        `Successfully pulled image "${image}" in ${formatGoDuration(r.pullMs)} (${formatGoDuration(r.totalMs)} including waiting). Image size: ${r.image.sizeBytes} bytes.`);
-      cb({ ok: true, image: r.image });
-    });
+    this.runtime.pullImage(
+      image,
+      { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+      (r) => {
+        if (!r.ok) {
+          this.recorder.event(ref, 'Warning', 'Failed', `Failed to pull image "${image}": ${r.error}`);
+          this.backOff.next(key, this.ctx.clock.now());
+          // evalCRIPullErr's fallback: the error as is, ErrImagePull
+          this.prevPullErrMsg.set(key, `ErrImagePull: ${r.error}`);
+          cb({ ok: false, reason: 'ErrImagePull', message: r.error });
+          return;
+        }
+        this.prevPullErrMsg.delete(key);
+        this.recorder.event(
+          ref,
+          'Normal',
+          'Pulled',
+          `Successfully pulled image "${image}" in ${formatGoDuration(r.pullMs)} (${formatGoDuration(r.totalMs)} including waiting). Image size: ${r.image.sizeBytes} bytes.`,
+        );
+        cb({ ok: true, image: r.image });
+      },
+    );
   }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { newEnv, createPod, getPod, timeline, since, type TestEnv } from './test-env';
 
-const NOT_FOUND = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.161": failed to resolve reference "docker.io/library/nginx:1.161": docker.io/library/nginx:1.161: not found';
+const NOT_FOUND =
+  'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.161": failed to resolve reference "docker.io/library/nginx:1.161": docker.io/library/nginx:1.161: not found';
 const NGINX = { name: 'nginx', image: 'nginx:1.14.2', imagePullPolicy: 'IfNotPresent' };
 
 function statusOf(env: TestEnv, name: string) {
@@ -22,17 +23,34 @@ function watchStates(env: TestEnv, name: string): [number, string][] {
 
 describe('Kubelet registration and heartbeats', () => {
   test('registers the Node as kubeadm/kind would, with upstream conditions and events', () => {
-    const env = newEnv({ nodes: [{ name: 'control-plane', controlPlane: true, capacity: { cpu: '2', memory: '4Gi', pods: '110' } }, { name: 'node-1', labels: { tier: 'web' }, capacity: { cpu: '4', memory: '8Gi', pods: '110' } }] });
+    const env = newEnv({
+      nodes: [
+        { name: 'control-plane', controlPlane: true, capacity: { cpu: '2', memory: '4Gi', pods: '110' } },
+        { name: 'node-1', labels: { tier: 'web' }, capacity: { cpu: '4', memory: '8Gi', pods: '110' } },
+      ],
+    });
     const node = env.api.store.get('nodes', 'node-1')!.obj;
     expect(node.metadata.labels).toEqual({
-      'beta.kubernetes.io/arch': 'amd64', 'beta.kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64',
-      'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', tier: 'web',
+      'beta.kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': 'node-1',
+      'kubernetes.io/os': 'linux',
+      tier: 'web',
     });
     expect(node.spec.podCIDR).toBe('10.244.1.0/24');
-    expect(node.status.addresses).toEqual([{ address: '172.18.0.3', type: 'InternalIP' }, { address: 'node-1', type: 'Hostname' }]);
+    expect(node.status.addresses).toEqual([
+      { address: '172.18.0.3', type: 'InternalIP' },
+      { address: 'node-1', type: 'Hostname' },
+    ]);
     expect(node.status.capacity).toMatchObject({ cpu: '4', memory: '8388608Ki', pods: '110' });
     expect(node.status.allocatable).toMatchObject({ cpu: '4', memory: '8286208Ki', pods: '110' });
-    expect(node.status.nodeInfo).toMatchObject({ kubeletVersion: 'v1.33.1', containerRuntimeVersion: 'containerd://2.1.1', operatingSystem: 'linux', architecture: 'amd64' });
+    expect(node.status.nodeInfo).toMatchObject({
+      kubeletVersion: 'v1.33.1',
+      containerRuntimeVersion: 'containerd://2.1.1',
+      operatingSystem: 'linux',
+      architecture: 'amd64',
+    });
     expect(node.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message])).toEqual([
       ['MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'],
       ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
@@ -51,7 +69,10 @@ describe('Kubelet registration and heartbeats', () => {
       [0, 'NodeHasSufficientPID', 'Node node-1 status is now: NodeHasSufficientPID'],
       [0, 'NodeReady', 'Node node-1 status is now: NodeReady'],
     ]);
-    const ev = env.api.store.list('events').map((e) => e.obj).find((e) => e.reason === 'NodeReady' && e.involvedObject.name === 'node-1')!;
+    const ev = env.api.store
+      .list('events')
+      .map((e) => e.obj)
+      .find((e) => e.reason === 'NodeReady' && e.involvedObject.name === 'node-1')!;
     expect(ev.source).toEqual({ component: 'kubelet', host: 'node-1' });
     expect(ev.involvedObject).toMatchObject({ kind: 'Node', name: 'node-1', uid: 'node-1' });
   });
@@ -71,7 +92,9 @@ describe('Kubelet registration and heartbeats', () => {
     const lease = env.api.store.get('leases.coordination.k8s.io', 'kube-node-lease/node-1')!.obj;
     expect(lease.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:05:10.000000Z' });
     expect(lease.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: 'node-1' });
-    const hb = env.relay.all().filter((h) => h.from === 'kubelet/node-1' && h.kind === 'request' && (h.resource === 'leases' || h.resource === 'nodes/status'));
+    const hb = env.relay
+      .all()
+      .filter((h) => h.from === 'kubelet/node-1' && h.kind === 'request' && (h.resource === 'leases' || h.resource === 'nodes/status'));
     expect(hb.length).toBeGreaterThan(30);
     expect(hb.every((h) => h.category === 'heartbeat')).toBe(true);
   });
@@ -87,7 +110,12 @@ describe('Pod workers', () => {
     const evs = timeline(env, 'web');
     expect(evs.map(([, r, m]) => [r, m])).toEqual([
       ['Pulling', 'Pulling image "nginx:1.14.2"'],
-      ['Pulled', expect.stringMatching(/^Successfully pulled image "nginx:1\.14\.2" in (\d+\.\d+s) \(\1 including waiting\)\. Image size: \d+ bytes\.$/)],
+      [
+        'Pulled',
+        expect.stringMatching(
+          /^Successfully pulled image "nginx:1\.14\.2" in (\d+\.\d+s) \(\1 including waiting\)\. Image size: \d+ bytes\.$/,
+        ),
+      ],
       ['Created', 'Created container: nginx'],
       ['Started', 'Started container nginx'],
     ]);
@@ -98,7 +126,11 @@ describe('Pod workers', () => {
     const s = statusOf(env, 'web');
     expect(s.phase).toBe('Running');
     expect(s.conditions.map((c: Record<string, string>) => `${c.type}=${c.status}`)).toEqual([
-      'PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True',
+      'PodReadyToStartContainers=True',
+      'Initialized=True',
+      'Ready=True',
+      'ContainersReady=True',
+      'PodScheduled=True',
     ]);
     expect(s.hostIP).toBe('172.18.0.2');
     expect(s.podIP).toBe('10.244.0.2');
@@ -106,7 +138,10 @@ describe('Pod workers', () => {
     expect(cs).toMatchObject({ name: 'nginx', ready: true, started: true, restartCount: 0, image: 'docker.io/library/nginx:1.14.2' });
     expect(cs.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
     expect(cs.imageID).toMatch(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
-    const cri = env.relay.all().filter((h) => h.to === 'containerd/node-1' && h.name === 'web').map((h) => h.verb);
+    const cri = env.relay
+      .all()
+      .filter((h) => h.to === 'containerd/node-1' && h.name === 'web')
+      .map((h) => h.verb);
     expect(cri).toEqual(['RunPodSandbox', 'PullImage', 'CreateContainer', 'StartContainer']);
     expect(env.relay.all().some((h) => h.from === 'containerd/node-1' && h.to === 'kubelet/node-1' && h.kind === 'response')).toBe(true);
   });
@@ -117,15 +152,34 @@ describe('Pod workers', () => {
     env.clock.advance(100);
     const s = statusOf(env, 'web');
     expect(s.phase).toBe('Pending');
-    expect(s.containerStatuses[0]).toEqual({ image: 'nginx:1.14.2', imageID: '', lastState: {}, name: 'nginx', ready: false, restartCount: 0, started: false, state: { waiting: { reason: 'ContainerCreating' } } });
+    expect(s.containerStatuses[0]).toEqual({
+      image: 'nginx:1.14.2',
+      imageID: '',
+      lastState: {},
+      name: 'nginx',
+      ready: false,
+      restartCount: 0,
+      started: false,
+      state: { waiting: { reason: 'ContainerCreating' } },
+    });
     const ready = s.conditions.find((c: { type: string }) => c.type === 'Ready');
     expect(ready).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [nginx]' });
   });
 
   const pullCases = [
-    { name: 'IfNotPresent hits the node cache', policy: 'IfNotPresent', image: 'nginx:1.14.2', second: ['Pulled', 'Container image "nginx:1.14.2" already present on machine'] },
+    {
+      name: 'IfNotPresent hits the node cache',
+      policy: 'IfNotPresent',
+      image: 'nginx:1.14.2',
+      second: ['Pulled', 'Container image "nginx:1.14.2" already present on machine'],
+    },
     { name: 'Always pulls again', policy: 'Always', image: 'nginx:1.14.2', second: ['Pulling', 'Pulling image "nginx:1.14.2"'] },
-    { name: ':latest without policy means Always', policy: undefined, image: 'nginx:latest', second: ['Pulling', 'Pulling image "nginx:latest"'] },
+    {
+      name: ':latest without policy means Always',
+      policy: undefined,
+      image: 'nginx:latest',
+      second: ['Pulling', 'Pulling image "nginx:latest"'],
+    },
     { name: 'no tag without policy means Always', policy: undefined, image: 'nginx', second: ['Pulling', 'Pulling image "nginx"'] },
   ];
   test.each(pullCases)('image pull policy: $name', ({ policy, image, second }) => {
@@ -152,26 +206,43 @@ describe('Pod workers', () => {
     expect(pulls.length).toBe(8);
     const gaps = pulls.slice(1).map((t, i) => Math.round(t - fails[i]));
     expect(gaps).toEqual([10, 20, 40, 80, 160, 300, 300]);
-    const first = timeline(env, 'web').slice(0, 6).map(([, r, m]) => [r, m]);
+    const first = timeline(env, 'web')
+      .slice(0, 6)
+      .map(([, r, m]) => [r, m]);
     expect(first).toEqual([
       ['Pulling', 'Pulling image "nginx:1.161"'],
-      ['Failed', 'Failed to pull image "nginx:1.161": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.161": failed to resolve reference "docker.io/library/nginx:1.161": docker.io/library/nginx:1.161: not found'],
+      [
+        'Failed',
+        'Failed to pull image "nginx:1.161": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.161": failed to resolve reference "docker.io/library/nginx:1.161": docker.io/library/nginx:1.161: not found',
+      ],
       ['Failed', 'Error: ErrImagePull'],
       ['BackOff', 'Back-off pulling image "nginx:1.161"'],
       ['Failed', 'Error: ImagePullBackOff'],
       ['Pulling', 'Pulling image "nginx:1.161"'],
     ]);
-    expect(states.map(([, s]) => s).slice(0, 6)).toEqual(['-', 'ContainerCreating', 'ErrImagePull', 'ImagePullBackOff', 'ErrImagePull', 'ImagePullBackOff']);
+    expect(states.map(([, s]) => s).slice(0, 6)).toEqual([
+      '-',
+      'ContainerCreating',
+      'ErrImagePull',
+      'ImagePullBackOff',
+      'ErrImagePull',
+      'ImagePullBackOff',
+    ]);
     const s = statusOf(env, 'web');
     expect(s.phase).toBe('Pending');
     // v1.33 wraps the last pull error into the back-off's waiting message (prevPullErrMsg)
-    expect(s.containerStatuses[0].state.waiting).toEqual({ reason: 'ImagePullBackOff', message: `Back-off pulling image "nginx:1.161": ErrImagePull: ${NOT_FOUND}` });
+    expect(s.containerStatuses[0].state.waiting).toEqual({
+      reason: 'ImagePullBackOff',
+      message: `Back-off pulling image "nginx:1.161": ErrImagePull: ${NOT_FOUND}`,
+    });
     expect(env.clock.deadlines().some((d) => d.label === 'back-off pulling image nginx:1.161 for default/web')).toBe(true);
   });
 
   test('CrashLoopBackOff: restarts after 0, 10, 20, 40, 80, 160, 300 s with upstream texts', () => {
     const env = newEnv();
-    const pod = createPod(env, 'crash', 'node-1', [{ name: 'bb', image: 'busybox:1.36', command: ['sh', '-c', 'echo hi; sleep 5; exit 1'] }]);
+    const pod = createPod(env, 'crash', 'node-1', [
+      { name: 'bb', image: 'busybox:1.36', command: ['sh', '-c', 'echo hi; sleep 5; exit 1'] },
+    ]);
     const starts: number[] = [];
     const exits: number[] = [];
     env.api.store.listen((ev) => {
@@ -198,8 +269,22 @@ describe('Pod workers', () => {
   const policyCases = [
     { name: 'Never + exit 1 → Failed', policy: 'Never', script: 'sleep 2; exit 1', phase: 'Failed', restarts: 0, reason: 'Error' },
     { name: 'Never + exit 0 → Succeeded', policy: 'Never', script: 'echo done', phase: 'Succeeded', restarts: 0, reason: 'Completed' },
-    { name: 'OnFailure + exit 0 → Succeeded', policy: 'OnFailure', script: 'sleep 1; true', phase: 'Succeeded', restarts: 0, reason: 'Completed' },
-    { name: 'OnFailure + exit 2 → restarted', policy: 'OnFailure', script: 'sleep 1; exit 2', phase: 'Running', restarts: 2, reason: 'Error' },
+    {
+      name: 'OnFailure + exit 0 → Succeeded',
+      policy: 'OnFailure',
+      script: 'sleep 1; true',
+      phase: 'Succeeded',
+      restarts: 0,
+      reason: 'Completed',
+    },
+    {
+      name: 'OnFailure + exit 2 → restarted',
+      policy: 'OnFailure',
+      script: 'sleep 1; exit 2',
+      phase: 'Running',
+      restarts: 2,
+      reason: 'Error',
+    },
     { name: 'Always + exit 0 → restarted', policy: 'Always', script: 'sleep 1', phase: 'Running', restarts: 2, reason: 'Completed' },
   ];
   test.each(policyCases)('restartPolicy: $name', ({ policy, script, phase, restarts, reason }) => {
@@ -211,12 +296,17 @@ describe('Pod workers', () => {
     const cs = s.containerStatuses[0];
     expect(cs.restartCount).toBe(restarts);
     expect((cs.state.terminated ?? cs.lastState.terminated).reason).toBe(reason);
-    if (phase === 'Succeeded') expect(s.conditions.find((c: { type: string }) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
+    if (phase === 'Succeeded')
+      expect(s.conditions.find((c: { type: string }) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
   });
 
   const deletionCases = [
     { name: 'nginx exits on SIGTERM within 1 s', container: NGINX, within: [0, 1.1] },
-    { name: 'a PID-1 shell ignores SIGTERM and is killed after the 30 s grace period', container: { name: 'bb', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'] }, within: [30, 30.1] },
+    {
+      name: 'a PID-1 shell ignores SIGTERM and is killed after the 30 s grace period',
+      container: { name: 'bb', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'] },
+      within: [30, 30.1],
+    },
   ];
   test.each(deletionCases)('graceful deletion: $name', ({ container, within }) => {
     const env = newEnv();
@@ -263,7 +353,11 @@ describe('power', () => {
     expect(after.containerStatuses[0].restartCount).toBe(1);
     expect(after.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 255, reason: 'Unknown' });
     expect(after.podIP).not.toBe(before.podIP);
-    expect(timeline(env, 'web').slice(-3).map(([, r, m]) => [r, m])).toEqual([
+    expect(
+      timeline(env, 'web')
+        .slice(-3)
+        .map(([, r, m]) => [r, m]),
+    ).toEqual([
       ['Pulled', 'Container image "nginx:1.14.2" already present on machine'],
       ['Created', 'Created container: nginx'],
       ['Started', 'Started container nginx'],
@@ -276,7 +370,7 @@ describe('power', () => {
 });
 
 describe('image pull waiting messages (image_manager.go v1.33)', () => {
-  test('ErrImagePull carries the pull error; ImagePullBackOff wraps it, alternating on upstream\'s timing', () => {
+  test("ErrImagePull carries the pull error; ImagePullBackOff wraps it, alternating on upstream's timing", () => {
     const env = newEnv({ missing: ['nginx:1.161'] });
     const msgs: [number, string, string][] = [];
     env.api.store.listen((ev) => {

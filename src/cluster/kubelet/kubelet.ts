@@ -74,7 +74,10 @@ export class Kubelet {
   private informer: SharedInformer | null = null;
   private on = false;
 
-  constructor(private readonly ctx: ComponentContext, readonly cfg: NodeConfig) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    readonly cfg: NodeConfig,
+  ) {
     this.nodeName = cfg.name;
     this.participant = `kubelet/${cfg.name}`;
     this.client = ctx.client(users.node(cfg.name));
@@ -88,7 +91,18 @@ export class Kubelet {
     this.images = new ImageManager(ctx, this.runtime, this.recorder);
     this.statusManager = new StatusManager(ctx, pods, this.timers, () => this.nodeStatus.internalIP);
     this.volumes = new VolumeManager(ctx, this.client, this.recorder, this.timers);
-    this.podWorkers = new PodWorkers(ctx, cfg.name, this.runtime, this.images, this.statusManager, this.recorder, this.timers, this.volumes, this.client, () => this.nodeStatus.internalIP);
+    this.podWorkers = new PodWorkers(
+      ctx,
+      cfg.name,
+      this.runtime,
+      this.images,
+      this.statusManager,
+      this.recorder,
+      this.timers,
+      this.volumes,
+      this.client,
+      () => this.nodeStatus.internalIP,
+    );
     this.statusManager.probes = this.podWorkers.probes;
   }
 
@@ -133,13 +147,17 @@ export class Kubelet {
 
   private scheduleHeartbeat(): void {
     const period = Math.min(this.lease.renewIntervalMs, this.ctx.timings.nodeStatusUpdateFrequencyMs);
-    this.timers.set(period, () => {
-      this.ctx.relay.withCause(null, () => {
-        this.lease.renew();
-        this.nodeStatus.syncNodeStatus();
-      });
-      this.scheduleHeartbeat();
-    }, { label: `${this.participant}: heartbeat` });
+    this.timers.set(
+      period,
+      () => {
+        this.ctx.relay.withCause(null, () => {
+          this.lease.renew();
+          this.nodeStatus.syncNodeStatus();
+        });
+        this.scheduleHeartbeat();
+      },
+      { label: `${this.participant}: heartbeat` },
+    );
   }
 
   private startInformer(): void {
@@ -166,7 +184,13 @@ export class Kubelet {
     if (!rec) return [];
     return [...rec.initContainers, ...rec.containers]
       .filter((c) => !container || c.name === container)
-      .map((c) => ({ name: c.name, assumed: !!c.process?.assumed, logs: [...c.logs], previousLogs: [...(c.previousLogs ?? [])], ...(c.current.kind === 'running' ? { serves: this.podWorkers.servedPorts(c) } : {}) }));
+      .map((c) => ({
+        name: c.name,
+        assumed: !!c.process?.assumed,
+        logs: [...c.logs],
+        previousLogs: [...(c.previousLogs ?? [])],
+        ...(c.current.kind === 'running' ? { serves: this.podWorkers.servedPorts(c) } : {}),
+      }));
   }
 
   /** Why a Pod's volumes are not set up yet (e.g. an unbound claim), empty when they are. */

@@ -41,20 +41,27 @@ export class NodeLease {
         } catch (err) {
           if (!(err instanceof StatusError) || err.code !== 404) throw err;
           const node = this.nodes.get('', this.nodeName, { quiet: true });
-          this.latest = this.leases.create(NODE_LEASE_NAMESPACE, {
-            apiVersion: 'coordination.k8s.io/v1',
-            kind: 'Lease',
-            metadata: {
-              name: this.nodeName,
-              namespace: NODE_LEASE_NAMESPACE,
-              ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: node.metadata.uid ?? '' }],
+          this.latest = this.leases.create(
+            NODE_LEASE_NAMESPACE,
+            {
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: {
+                name: this.nodeName,
+                namespace: NODE_LEASE_NAMESPACE,
+                ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: node.metadata.uid ?? '' }],
+              },
+              spec: { holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime: this.ctx.clock.nowMicro() },
             },
-            spec: { holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime: this.ctx.clock.nowMicro() },
-          }, { category: 'heartbeat', summary: `create Lease ${NODE_LEASE_NAMESPACE}/${this.nodeName}` });
+            { category: 'heartbeat', summary: `create Lease ${NODE_LEASE_NAMESPACE}/${this.nodeName}` },
+          );
           return;
         }
       }
-      const next: KObject = { ...this.latest, spec: { ...this.latest.spec, holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime: this.ctx.clock.nowMicro() } };
+      const next: KObject = {
+        ...this.latest,
+        spec: { ...this.latest.spec, holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime: this.ctx.clock.nowMicro() },
+      };
       this.latest = this.leases.update(next, { category: 'heartbeat', summary: `renew Lease ${NODE_LEASE_NAMESPACE}/${this.nodeName}` });
     } catch (err) {
       if (!(err instanceof StatusError)) throw err;

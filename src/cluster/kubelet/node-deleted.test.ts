@@ -24,7 +24,11 @@ describe('kubectl delete node while its kubelet runs', () => {
   const c = new Cluster({ seed: 1 });
   c.apply(DEPLOY);
   c.settle(120_000);
-  const onNode2 = () => c.list('pods', 'default').filter((p) => p.spec.nodeName === 'node-2').map((p) => p.metadata.name);
+  const onNode2 = () =>
+    c
+      .list('pods', 'default')
+      .filter((p) => p.spec.nodeName === 'node-2')
+      .map((p) => p.metadata.name);
   const before = onNode2();
 
   it('the Node stays deleted; its Pods are garbage-collected and replaced on the other nodes', () => {

@@ -55,9 +55,27 @@ interface CondSpec {
 
 /** The conditions a healthy kubelet posts, in upstream order. */
 const HEALTHY: CondSpec[] = [
-  { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', event: 'NodeHasSufficientMemory' },
-  { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure', event: 'NodeHasNoDiskPressure' },
-  { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available', event: 'NodeHasSufficientPID' },
+  {
+    type: 'MemoryPressure',
+    status: 'False',
+    reason: 'KubeletHasSufficientMemory',
+    message: 'kubelet has sufficient memory available',
+    event: 'NodeHasSufficientMemory',
+  },
+  {
+    type: 'DiskPressure',
+    status: 'False',
+    reason: 'KubeletHasNoDiskPressure',
+    message: 'kubelet has no disk pressure',
+    event: 'NodeHasNoDiskPressure',
+  },
+  {
+    type: 'PIDPressure',
+    status: 'False',
+    reason: 'KubeletHasSufficientPID',
+    message: 'kubelet has sufficient PID available',
+    event: 'NodeHasSufficientPID',
+  },
   { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', event: 'NodeReady' },
 ];
 
@@ -136,7 +154,15 @@ export class NodeStatusManager {
     const c = { cpu: '2', memory: '4Gi', pods: '110', 'ephemeral-storage': '100Gi', ...this.cfg.capacity };
     const mem = bytesOf(c.memory);
     const eph = bytesOf(c['ephemeral-storage']);
-    const capacity: Record<string, string> = { ...c, cpu: c.cpu, 'ephemeral-storage': formatKi(eph), 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: formatKi(mem), pods: c.pods };
+    const capacity: Record<string, string> = {
+      ...c,
+      cpu: c.cpu,
+      'ephemeral-storage': formatKi(eph),
+      'hugepages-1Gi': '0',
+      'hugepages-2Mi': '0',
+      memory: formatKi(mem),
+      pods: c.pods,
+    };
     const allocatable: Record<string, string> = {
       ...capacity,
       'ephemeral-storage': String(Math.floor(eph * 0.9)),
@@ -172,7 +198,12 @@ export class NodeStatusManager {
               'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
             },
           },
-          spec: { podCIDR: this.podCIDR, podCIDRs: [this.podCIDR], providerID: `kind://docker/kube-relay/${name}`, ...(this.taints().length ? { taints: this.taints() } : {}) },
+          spec: {
+            podCIDR: this.podCIDR,
+            podCIDRs: [this.podCIDR],
+            providerID: `kind://docker/kube-relay/${name}`,
+            ...(this.taints().length ? { taints: this.taints() } : {}),
+          },
           status: this.computeStatus(undefined, true).status,
         };
         const out = this.nodes.create('', node, { summary: `register Node ${name}` });
@@ -235,7 +266,10 @@ export class NodeStatusManager {
     });
     const { capacity, allocatable } = this.resources();
     const status: Record<string, unknown> = {
-      addresses: [{ address: this.internalIP, type: 'InternalIP' }, { address: name, type: 'Hostname' }],
+      addresses: [
+        { address: this.internalIP, type: 'InternalIP' },
+        { address: name, type: 'Hostname' },
+      ],
       allocatable,
       capacity,
       conditions,

@@ -88,18 +88,24 @@ export class PodWorkers {
     private readonly hostIP: () => string,
   ) {
     this.crashBackOff = new Backoff(ctx.timings.backOffInitialMs, ctx.timings.backOffMaxMs, () => ctx.clock.now());
-    this.probes = new ProbeManager(ctx, recorder, timers, {
-      exec: (rec, c, argv, timeoutMs) => this.exec(rec, c, argv, timeoutMs),
-      serves: (rec, port) => this.serves(rec, port),
-      httpGet: (rec, port, path) => this.httpGet(rec, port, path),
-      onResult: (rec, c, type, result) => {
-        if (result === 'Failure' && type !== 'readiness') this.killForProbe(rec, c, type);
-        else {
-          this.status.setPodStatus(rec);
-          if (type === 'startup') this.requestSync(rec); // a started sidecar lets the next init container run
-        }
+    this.probes = new ProbeManager(
+      ctx,
+      recorder,
+      timers,
+      {
+        exec: (rec, c, argv, timeoutMs) => this.exec(rec, c, argv, timeoutMs),
+        serves: (rec, port) => this.serves(rec, port),
+        httpGet: (rec, port, path) => this.httpGet(rec, port, path),
+        onResult: (rec, c, type, result) => {
+          if (result === 'Failure' && type !== 'readiness') this.killForProbe(rec, c, type);
+          else {
+            this.status.setPodStatus(rec);
+            if (type === 'startup') this.requestSync(rec); // a started sidecar lets the next init container run
+          }
+        },
       },
-    }, ctx.clock.now());
+      ctx.clock.now(),
+    );
   }
 
   private allContainers(rec: PodRecord): ContainerRecord[] {
@@ -110,7 +116,11 @@ export class PodWorkers {
   exec(rec: PodRecord, c: ContainerRecord, argv: string[], timeoutMs: number): ExecResult {
     if (!c.fs || !c.process) return { exitCode: 126, output: '', tookMs: 0, assumed: false };
     if (c.process.assumed) return { exitCode: 0, output: '', tookMs: 0, assumed: true };
-    return execInContainer(argv, { fs: c.fs, vars: { ...c.process.ctx.vars }, hostname: rec.name, now: () => this.ctx.clock.now() }, timeoutMs);
+    return execInContainer(
+      argv,
+      { fs: c.fs, vars: { ...c.process.ctx.vars }, hostname: rec.name, now: () => this.ctx.clock.now() },
+      timeoutMs,
+    );
   }
 
   /**
@@ -143,7 +153,10 @@ export class PodWorkers {
     const server = defaultServer(c.spec);
     if (server) return { kind: 'known', ports: [...server.ports] };
     const declared = ((c.spec.ports ?? []) as { containerPort: number }[]).map((p) => p.containerPort);
-    const ports = new Set([...(declared.length ? declared : ProbeManager.probePorts(c.spec)), ...(IMAGE_PORTS[imageRepoName(c.spec.image ?? '')] ?? [])]);
+    const ports = new Set([
+      ...(declared.length ? declared : ProbeManager.probePorts(c.spec)),
+      ...(IMAGE_PORTS[imageRepoName(c.spec.image ?? '')] ?? []),
+    ]);
     return { kind: 'assumed', ports: [...ports].sort((a, b) => a - b) };
   }
 
@@ -212,14 +225,31 @@ export class PodWorkers {
 
   private newRecord(pod: KObject): PodRecord {
     const now = this.ctx.clock.nowRFC3339();
-    const prev: Record<string, { restartCount?: number; state?: { running?: { startedAt?: string }; terminated?: TerminatedInfo }; lastState?: { terminated?: TerminatedInfo }; containerID?: string }> = {};
+    const prev: Record<
+      string,
+      {
+        restartCount?: number;
+        state?: { running?: { startedAt?: string }; terminated?: TerminatedInfo };
+        lastState?: { terminated?: TerminatedInfo };
+        containerID?: string;
+      }
+    > = {};
     for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) prev[s.name] = s;
     const hasInit = (pod.spec?.initContainers ?? []).length > 0;
     const make = (spec: ContainerRecord['spec'], init: boolean): ContainerRecord => {
       const p = prev[spec.name];
       const ran = !!(p?.containerID || p?.state?.running || p?.state?.terminated);
       const waiting = { kind: 'waiting' as const, reason: hasInit ? 'PodInitializing' : 'ContainerCreating' };
-      const c: ContainerRecord = { name: spec.name, spec, current: waiting, restartCount: p?.restartCount ?? 0, everStarted: ran, logs: [], init, sidecar: init && spec.restartPolicy === 'Always' };
+      const c: ContainerRecord = {
+        name: spec.name,
+        spec,
+        current: waiting,
+        restartCount: p?.restartCount ?? 0,
+        everStarted: ran,
+        logs: [],
+        init,
+        sidecar: init && spec.restartPolicy === 'Always',
+      };
       if (ran) {
         if (init && !c.sidecar && p?.state?.terminated?.exitCode === 0) {
           // a completed init container stays completed across a reboot
@@ -227,16 +257,31 @@ export class PodWorkers {
           return c;
         }
         // the node rebooted under this container: it is gone, as kubelet reports after a reboot
-        c.last = p?.state?.terminated ?? { exitCode: 255, reason: 'Unknown', startedAt: p?.state?.running?.startedAt, finishedAt: now, containerID: p?.containerID?.replace(/^containerd:\/\//, '') };
+        c.last = p?.state?.terminated ?? {
+          exitCode: 255,
+          reason: 'Unknown',
+          startedAt: p?.state?.running?.startedAt,
+          finishedAt: now,
+          containerID: p?.containerID?.replace(/^containerd:\/\//, ''),
+        };
       }
       return c;
     };
     return {
-      uid: pod.metadata.uid ?? '', namespace: pod.metadata.namespace ?? '', name: pod.metadata.name, pod,
+      uid: pod.metadata.uid ?? '',
+      namespace: pod.metadata.namespace ?? '',
+      name: pod.metadata.name,
+      pod,
       startTime: pod.status?.startTime ?? now,
       containers: (pod.spec?.containers ?? []).map((spec: ContainerRecord['spec']) => make(spec, false)),
       initContainers: (pod.spec?.initContainers ?? []).map((spec: ContainerRecord['spec']) => make(spec, true)),
-      gen: 0, busy: false, pendingSync: false, terminating: false, done: false, terminal: false, deleted: false,
+      gen: 0,
+      busy: false,
+      pendingSync: false,
+      terminating: false,
+      done: false,
+      terminal: false,
+      deleted: false,
     };
   }
 
@@ -257,19 +302,35 @@ export class PodWorkers {
       return;
     }
     this.timers.cancel(this.syncTimers.get(rec.uid));
-    this.syncTimers.set(rec.uid, this.timers.set(delayMs, () => {
-      this.syncTimers.delete(rec.uid);
-      this.syncPass(rec, 0);
-    }, deadline ? { deadline: true, label: deadline, object: `Pod/${rec.namespace}/${rec.name}` } : { label: `kubelet/${this.nodeName}: sync ${rec.namespace}/${rec.name}` }));
+    this.syncTimers.set(
+      rec.uid,
+      this.timers.set(
+        delayMs,
+        () => {
+          this.syncTimers.delete(rec.uid);
+          this.syncPass(rec, 0);
+        },
+        deadline
+          ? { deadline: true, label: deadline, object: `Pod/${rec.namespace}/${rec.name}` }
+          : { label: `kubelet/${this.nodeName}: sync ${rec.namespace}/${rec.name}` },
+      ),
+    );
   }
 
   private retryAt(rec: PodRecord, c: ContainerRecord, atMs: number, label: string): void {
     const k = `${rec.uid}/${c.name}`;
     this.timers.cancel(this.retryTimers.get(k));
-    this.retryTimers.set(k, this.timers.set(Math.max(0, atMs - this.ctx.clock.now()), () => {
-      this.retryTimers.delete(k);
-      this.requestSync(rec);
-    }, { deadline: true, label, object: `Pod/${rec.namespace}/${rec.name}` }));
+    this.retryTimers.set(
+      k,
+      this.timers.set(
+        Math.max(0, atMs - this.ctx.clock.now()),
+        () => {
+          this.retryTimers.delete(k);
+          this.requestSync(rec);
+        },
+        { deadline: true, label, object: `Pod/${rec.namespace}/${rec.name}` },
+      ),
+    );
   }
 
   /** One SyncPod pass from app container index `i`; async steps continue the same pass. */
@@ -308,7 +369,7 @@ export class PodWorkers {
     for (; i < rec.containers.length; i++) {
       const c = rec.containers[i];
       if (c.current.kind === 'running') continue;
-      const exitCode = c.current.kind === 'terminated' ? c.current.exitCode : c.last?.exitCode ?? 0;
+      const exitCode = c.current.kind === 'terminated' ? c.current.exitCode : (c.last?.exitCode ?? 0);
       const d = this.decide(rec, c, this.shouldRestart(rec, exitCode));
       if (d === 'start') {
         const next = i + 1;
@@ -343,11 +404,25 @@ export class PodWorkers {
     }
     const delay = this.crashBackOff.get(key);
     // doBackOff records the event on every sync that finds the container in back-off
-    this.recorder.event(containerRef(rec.pod, c.name), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(rec.pod)}`);
+    this.recorder.event(
+      containerRef(rec.pod, c.name),
+      'Warning',
+      'BackOff',
+      `Back-off restarting failed container ${c.name} in pod ${formatPod(rec.pod)}`,
+    );
     if (cur.kind !== 'waiting' || cur.reason !== 'CrashLoopBackOff') {
       if (cur.kind === 'terminated') c.last = { ...cur };
-      c.current = { kind: 'waiting', reason: 'CrashLoopBackOff', message: `back-off ${formatGoDuration(delay)} restarting failed container=${c.name} pod=${formatPod(rec.pod)}` };
-      this.retryAt(rec, c, finishedAt + delay, `back-off ${formatGoDuration(delay)} restarting failed container ${c.name} in pod ${rec.namespace}/${rec.name}`);
+      c.current = {
+        kind: 'waiting',
+        reason: 'CrashLoopBackOff',
+        message: `back-off ${formatGoDuration(delay)} restarting failed container=${c.name} pod=${formatPod(rec.pod)}`,
+      };
+      this.retryAt(
+        rec,
+        c,
+        finishedAt + delay,
+        `back-off ${formatGoDuration(delay)} restarting failed container ${c.name} in pod ${rec.namespace}/${rec.name}`,
+      );
     }
     return 'backoff';
   }
@@ -356,7 +431,12 @@ export class PodWorkers {
   private killForProbe(rec: PodRecord, c: ContainerRecord, type: ProbeType): void {
     if (rec.terminating || rec.deleted || c.current.kind !== 'running' || !c.containerID) return;
     const restart = c.init || (rec.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
-    this.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', `Container ${c.name} failed ${type} probe${restart ? ', will be restarted' : ''}`);
+    this.recorder.event(
+      containerRef(rec.pod, c.name),
+      'Normal',
+      'Killing',
+      `Container ${c.name} failed ${type} probe${restart ? ', will be restarted' : ''}`,
+    );
     const probe: ProbeSpec | undefined = c.spec[`${type}Probe`];
     const graceS = probe?.terminationGracePeriodSeconds ?? rec.pod.spec?.terminationGracePeriodSeconds ?? 30;
     c.probeKill = { backoffRef: c.last ? Date.parse(c.last.finishedAt) : undefined };
@@ -428,7 +508,8 @@ export class PodWorkers {
         rec.busy = false;
         this.recorder.event(ref, 'Warning', 'Failed', `Error: ${r.reason}`);
         c.current = { kind: 'waiting', reason: r.reason, message: r.message };
-        if (r.reason === 'ErrImagePull') this.requestSync(rec, 1_000, `kubelet/${this.nodeName}: resync ${rec.namespace}/${rec.name} after ErrImagePull`);
+        if (r.reason === 'ErrImagePull')
+          this.requestSync(rec, 1_000, `kubelet/${this.nodeName}: resync ${rec.namespace}/${rec.name} after ErrImagePull`);
         if (r.reason === 'ImagePullBackOff' && r.retryAt !== undefined) {
           this.retryAt(rec, c, r.retryAt, `back-off pulling image ${c.spec.image} for ${rec.namespace}/${rec.name}`);
         }
@@ -446,7 +527,11 @@ export class PodWorkers {
         this.recorder.event(ref, 'Warning', 'Failed', `Error: ${env.message}`);
         c.current = { kind: 'waiting', reason: 'CreateContainerConfigError', message: env.message };
         // the pod worker's error requeue: backOffPeriod 10 s with jitter factor 0.5
-        this.requestSync(rec, workerBackOffMs(this.ctx.rng.float()), `kubelet/${this.nodeName}: resync ${rec.namespace}/${rec.name} after CreateContainerConfigError`);
+        this.requestSync(
+          rec,
+          workerBackOffMs(this.ctx.rng.float()),
+          `kubelet/${this.nodeName}: resync ${rec.namespace}/${rec.name} after CreateContainerConfigError`,
+        );
         return then();
       }
       this.runtime.createContainer(sandbox, this.ref(rec), c.name, r.image, (created) => {
@@ -457,7 +542,12 @@ export class PodWorkers {
         if (c.everStarted) c.restartCount++;
         c.everStarted = true;
         this.recorder.event(ref, 'Normal', 'Created', `Created container: ${c.name}`);
-        const vars = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOSTNAME: rec.name, ...env.env, HOME: '/root' };
+        const vars = {
+          PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+          HOSTNAME: rec.name,
+          ...env.env,
+          HOME: '/root',
+        };
         const mounts: Mount[] = [];
         for (const m of (c.spec.volumeMounts ?? []) as { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[]) {
           const store = rec.volumes?.get(m.name);
@@ -465,27 +555,37 @@ export class PodWorkers {
         }
         const fs = new ContainerFS(mounts, rec.name, kubeletManagedFiles(rec.pod, sandbox.ip));
         const logs: string[] = [];
-        const proc = new ContainerProcess(c.spec, { fs, vars, hostname: rec.name, now: () => this.ctx.clock.now(), inCluster: inClusterFor(this.ctx, rec.pod, c.name) }, (line) => {
-          logs.push(line);
-          if (logs.length > 5000) logs.splice(0, logs.length - 5000);
-        });
-        this.runtime.startContainer(created.id, this.ref(rec), proc, () => {
-          rec.busy = false;
-          if (stale()) return this.runtime.removeContainer(created.id);
-          this.recorder.event(ref, 'Normal', 'Started', `Started container ${c.name}`);
-          if (c.current.kind === 'terminated') c.last = { ...c.current };
-          if (c.containerID && c.containerID !== created.id) this.runtime.removeContainer(c.containerID);
-          if (c.containerID) c.previousLogs = c.logs;
-          c.logs = logs;
-          c.containerID = created.id;
-          c.process = proc;
-          c.fs = fs;
-          c.finishedAtMs = undefined;
-          c.startedAtMs = created.startedAt ?? this.ctx.clock.now();
-          c.current = { kind: 'running', startedAt: iso(c.startedAtMs) };
-          this.status.setPodStatus(rec);
-          then();
-        }, (exited) => this.onContainerExit(rec, c, exited));
+        const proc = new ContainerProcess(
+          c.spec,
+          { fs, vars, hostname: rec.name, now: () => this.ctx.clock.now(), inCluster: inClusterFor(this.ctx, rec.pod, c.name) },
+          (line) => {
+            logs.push(line);
+            if (logs.length > 5000) logs.splice(0, logs.length - 5000);
+          },
+        );
+        this.runtime.startContainer(
+          created.id,
+          this.ref(rec),
+          proc,
+          () => {
+            rec.busy = false;
+            if (stale()) return this.runtime.removeContainer(created.id);
+            this.recorder.event(ref, 'Normal', 'Started', `Started container ${c.name}`);
+            if (c.current.kind === 'terminated') c.last = { ...c.current };
+            if (c.containerID && c.containerID !== created.id) this.runtime.removeContainer(c.containerID);
+            if (c.containerID) c.previousLogs = c.logs;
+            c.logs = logs;
+            c.containerID = created.id;
+            c.process = proc;
+            c.fs = fs;
+            c.finishedAtMs = undefined;
+            c.startedAtMs = created.startedAt ?? this.ctx.clock.now();
+            c.current = { kind: 'running', startedAt: iso(c.startedAtMs) };
+            this.status.setPodStatus(rec);
+            then();
+          },
+          (exited) => this.onContainerExit(rec, c, exited),
+        );
       });
     });
   }
@@ -502,8 +602,11 @@ export class PodWorkers {
 
   private terminatedInfo(rc: RuntimeContainer): TerminatedInfo {
     return {
-      containerID: rc.id, exitCode: rc.exitCode ?? 0, reason: rc.reason ?? 'Completed',
-      startedAt: rc.startedAt !== undefined ? iso(rc.startedAt) : undefined, finishedAt: iso(rc.finishedAt ?? this.ctx.clock.now()),
+      containerID: rc.id,
+      exitCode: rc.exitCode ?? 0,
+      reason: rc.reason ?? 'Completed',
+      startedAt: rc.startedAt !== undefined ? iso(rc.startedAt) : undefined,
+      finishedAt: iso(rc.finishedAt ?? this.ctx.clock.now()),
     };
   }
 
@@ -546,7 +649,13 @@ export class PodWorkers {
     for (const c of rec.containers) {
       if (c.current.kind === 'waiting') {
         // never (re)started in this boot: upstream reports it as ContainerStatusUnknown
-        c.current = { kind: 'terminated', exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', finishedAt: now };
+        c.current = {
+          kind: 'terminated',
+          exitCode: 137,
+          reason: 'ContainerStatusUnknown',
+          message: 'The container could not be located when the pod was terminated',
+          finishedAt: now,
+        };
       }
     }
     if (rec.sandbox) this.runtime.stopPodSandbox(rec.sandbox.id, this.ref(rec));
@@ -561,7 +670,12 @@ export class PodWorkers {
  * node's /etc/hosts.
  */
 function kubeletManagedFiles(pod: KObject, podIP: string): KubeletManagedFiles {
-  const spec = (pod.spec ?? {}) as { hostname?: string; subdomain?: string; hostNetwork?: boolean; hostAliases?: { ip?: string; hostnames?: string[] }[] };
+  const spec = (pod.spec ?? {}) as {
+    hostname?: string;
+    subdomain?: string;
+    hostNetwork?: boolean;
+    hostAliases?: { ip?: string; hostnames?: string[] }[];
+  };
   const hostName = (spec.hostname || pod.metadata.name).slice(0, 63);
   const domain = spec.subdomain ? `${spec.subdomain}.${pod.metadata.namespace ?? 'default'}.svc.${CLUSTER_DOMAIN}` : '';
   return {

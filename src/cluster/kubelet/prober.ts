@@ -110,7 +110,10 @@ export class ProbeManager {
 
   /** AddPod: a worker per probe of each container (and of each restartable init container). */
   addPod(rec: PodRecord): void {
-    const specs = [...(rec.pod.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always'), ...(rec.pod.spec?.containers ?? [])];
+    const specs = [
+      ...(rec.pod.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always'),
+      ...(rec.pod.spec?.containers ?? []),
+    ];
     for (const c of specs) {
       for (const type of ['startup', 'readiness', 'liveness'] as ProbeType[]) {
         const spec: ProbeSpec | undefined = c[`${type}Probe`];
@@ -131,17 +134,24 @@ export class ProbeManager {
     // A tick is a known deadline when its result may change what the API shows: readiness and
     // startup results flip Ready/started (the first probe always may); a liveness probe only
     // matters while a failure streak is running toward failureThreshold (a restart).
-    const pending = w.type === 'liveness'
-      ? w.result === 'Failure'
-      : !w.probedThisContainer || (w.lastResult !== undefined && w.lastResult !== w.result);
-    w.timer = this.timers.set(delayMs, () => {
-      w.timer = undefined;
-      if (w.stopped) return;
-      if (!this.doProbe(w)) return this.stop(w);
-      this.schedule(w, (w.spec.periodSeconds ?? 10) * 1000);
-    }, pending
-      ? { deadline: true, label: `${TYPE_NAME[w.type]} probe of ${w.rec.namespace}/${w.rec.name}/${w.name}`, object: `Pod/${w.rec.namespace}/${w.rec.name}` }
-      : { label: `${TYPE_NAME[w.type]} probe of ${w.rec.namespace}/${w.rec.name}/${w.name}` });
+    const pending =
+      w.type === 'liveness' ? w.result === 'Failure' : !w.probedThisContainer || (w.lastResult !== undefined && w.lastResult !== w.result);
+    w.timer = this.timers.set(
+      delayMs,
+      () => {
+        w.timer = undefined;
+        if (w.stopped) return;
+        if (!this.doProbe(w)) return this.stop(w);
+        this.schedule(w, (w.spec.periodSeconds ?? 10) * 1000);
+      },
+      pending
+        ? {
+            deadline: true,
+            label: `${TYPE_NAME[w.type]} probe of ${w.rec.namespace}/${w.rec.name}/${w.name}`,
+            object: `Pod/${w.rec.namespace}/${w.rec.name}`,
+          }
+        : { label: `${TYPE_NAME[w.type]} probe of ${w.rec.namespace}/${w.rec.name}/${w.name}` },
+    );
   }
 
   private stop(w: Worker): void {
@@ -187,10 +197,18 @@ export class ProbeManager {
     if (w.containerID !== c.containerID && !w.stopped && !w.triggered) {
       // manualTriggerCh: run the readiness probe now (the ticker keeps its phase)
       w.triggered = true;
-      this.timers.set(0, () => {
-        w.triggered = false;
-        if (!w.stopped && !this.doProbe(w)) this.stop(w);
-      }, { deadline: true, label: `Readiness probe of ${rec.namespace}/${rec.name}/${c.name} (manual run)`, object: `Pod/${rec.namespace}/${rec.name}` });
+      this.timers.set(
+        0,
+        () => {
+          w.triggered = false;
+          if (!w.stopped && !this.doProbe(w)) this.stop(w);
+        },
+        {
+          deadline: true,
+          label: `Readiness probe of ${rec.namespace}/${rec.name}/${c.name} (manual run)`,
+          object: `Pod/${rec.namespace}/${rec.name}`,
+        },
+      );
     }
     return false;
   }
@@ -236,7 +254,11 @@ export class ProbeManager {
         w.lastResult = result;
         w.resultRun = 1;
       }
-      if ((result === 'Failure' && w.resultRun < (w.spec.failureThreshold ?? 3)) || (result === 'Success' && w.resultRun < (w.spec.successThreshold ?? 1))) return;
+      if (
+        (result === 'Failure' && w.resultRun < (w.spec.failureThreshold ?? 3)) ||
+        (result === 'Success' && w.resultRun < (w.spec.successThreshold ?? 1))
+      )
+        return;
       const changed = w.result !== result;
       w.result = result;
       if (w.type !== 'readiness' && result === 'Failure') {
@@ -245,7 +267,8 @@ export class ProbeManager {
       }
       if (changed || (w.type !== 'readiness' && result === 'Failure')) this.hooks.onResult(rec, c, w.type, result);
     };
-    if (tookMs > 0) this.timers.set(tookMs, finish, { label: `${TYPE_NAME[w.type]} probe of ${rec.namespace}/${rec.name}/${c.name} answers` });
+    if (tookMs > 0)
+      this.timers.set(tookMs, finish, { label: `${TYPE_NAME[w.type]} probe of ${rec.namespace}/${rec.name}/${c.name} answers` });
     else finish();
     return true;
   }
@@ -257,7 +280,13 @@ export class ProbeManager {
     const spec = c.spec as { ports?: { name?: string; containerPort: number }[] };
     if (p.exec) {
       const argv = p.exec.command ?? [];
-      if (!argv.length) return { result: 'Failure', output: '', error: 'rpc error: code = Unknown desc = failed to exec in container: empty command', tookMs: 0 };
+      if (!argv.length)
+        return {
+          result: 'Failure',
+          output: '',
+          error: 'rpc error: code = Unknown desc = failed to exec in container: empty command',
+          tookMs: 0,
+        };
       const r = this.hooks.exec(rec, c, argv, timeoutMs);
       if (r.exitCode === -1) return { result: 'Failure', output: `command ${JSON.stringify(argv.join(' '))} timed out`, tookMs: timeoutMs };
       return { result: r.exitCode === 0 ? 'Success' : 'Failure', output: r.output, tookMs: r.tookMs };
@@ -275,20 +304,34 @@ export class ProbeManager {
         if (answer && answer.status >= 200 && answer.status < 400) return { result: 'Success', output: '', tookMs: 0 };
         if (answer) return { result: 'Failure', output: `HTTP probe failed with statuscode: ${answer.status}`, tookMs: 0 };
       }
-      return { result: 'Failure', output: `Get "${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${hostPort}${path.startsWith('/') ? path : '/' + path}": dial tcp ${hostPort}: connect: connection refused`, tookMs: 0 };
+      return {
+        result: 'Failure',
+        output: `Get "${(p.httpGet.scheme ?? 'HTTP').toLowerCase()}://${hostPort}${path.startsWith('/') ? path : '/' + path}": dial tcp ${hostPort}: connect: connection refused`,
+        tookMs: 0,
+      };
     }
     if (p.tcpSocket) {
       const port = extractPort(p.tcpSocket.port, spec);
       if (typeof port === 'string') return { result: 'Failure', output: '', error: port, tookMs: 0 };
       const host = p.tcpSocket.host || podIP;
-      if (this.hooks.serves(rec, port) && (!p.tcpSocket.host || p.tcpSocket.host === podIP)) return { result: 'Success', output: '', tookMs: 0 };
+      if (this.hooks.serves(rec, port) && (!p.tcpSocket.host || p.tcpSocket.host === podIP))
+        return { result: 'Success', output: '', tookMs: 0 };
       return { result: 'Failure', output: `dial tcp ${host}:${port}: connect: connection refused`, tookMs: 0 };
     }
     if (p.grpc) {
       if (this.hooks.serves(rec, p.grpc.port)) return { result: 'Success', output: '', tookMs: 0 };
-      return { result: 'Failure', output: `timeout: failed to connect service "${podIP}:${p.grpc.port}" within ${p.timeoutSeconds ?? 1}s: context deadline exceeded`, tookMs: timeoutMs };
+      return {
+        result: 'Failure',
+        output: `timeout: failed to connect service "${podIP}:${p.grpc.port}" within ${p.timeoutSeconds ?? 1}s: context deadline exceeded`,
+        tookMs: timeoutMs,
+      };
     }
-    return { result: 'Failure', output: '', error: `missing probe handler for ${rec.name}_${rec.namespace}(${rec.uid}):${c.name}`, tookMs: 0 };
+    return {
+      result: 'Failure',
+      output: '',
+      error: `missing probe handler for ${rec.name}_${rec.namespace}(${rec.uid}):${c.name}`,
+      tookMs: 0,
+    };
   }
 
   /** The probe ports of a container spec (what an assumed process serves when it declares none). */

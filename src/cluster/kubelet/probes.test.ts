@@ -40,7 +40,9 @@ describe('scenario: liveness-exec (test/fixtures/doc-yaml/user-guide/liveness/ex
     if (tl.some(([, r]) => r === 'Killing')) mid = c.get('pods', 'default', 'liveness-exec');
   }
   c.advance(t0 + 80_000 - c.now());
-  const at80 = c.events().filter((e) => e.involvedObject.name === 'liveness-exec')
+  const at80 = c
+    .events()
+    .filter((e) => e.involvedObject.name === 'liveness-exec')
     .map((e) => [(Date.parse(e.firstTimestamp) - t0) / 1000, (Date.parse(e.lastTimestamp) - t0) / 1000, e.count ?? 1, e.reason]);
   c.advance(50_000);
 
@@ -66,8 +68,14 @@ describe('scenario: liveness-exec (test/fixtures/doc-yaml/user-guide/liveness/ex
 
   test('kubectl describe view (seed 1): Unhealthy (x3 over 20s) at 20–40 s, Killing at 40 s, restarted at 70 s', () => {
     expect(at80).toEqual([
-      [0, 0, 1, 'Scheduled'], [0, 70, 2, 'Pulling'], [1, 1, 1, 'Pulled'], [1, 70, 2, 'Created'], [1, 70, 2, 'Started'],
-      [20, 40, 3, 'Unhealthy'], [40, 40, 1, 'Killing'], [70, 70, 1, 'Pulled'],
+      [0, 0, 1, 'Scheduled'],
+      [0, 70, 2, 'Pulling'],
+      [1, 1, 1, 'Pulled'],
+      [1, 70, 2, 'Created'],
+      [1, 70, 2, 'Started'],
+      [20, 40, 3, 'Unhealthy'],
+      [40, 40, 1, 'Killing'],
+      [70, 70, 1, 'Pulled'],
     ]);
   });
 
@@ -103,7 +111,12 @@ spec:
       exec: {command: [test, -f, /tmp/ready]}
       periodSeconds: 5
 `);
-    const endpointReady = () => c.list('endpointslices.discovery.k8s.io', 'default').filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web').flatMap((s) => s.endpoints ?? []).map((e: { conditions: { ready: boolean } }) => e.conditions.ready);
+    const endpointReady = () =>
+      c
+        .list('endpointslices.discovery.k8s.io', 'default')
+        .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web')
+        .flatMap((s) => s.endpoints ?? [])
+        .map((e: { conditions: { ready: boolean } }) => e.conditions.ready);
     c.advance(20_000);
     const pod = () => c.get('pods', 'default', 'web')!;
     expect(pod().status.conditions.find((x: { type: string }) => x.type === 'Ready').status).toBe('True');
@@ -120,9 +133,22 @@ spec:
 
   test('not ready until the first success after initialDelaySeconds; startup probe gates started', () => {
     const env = newEnv();
-    createPod(env, 'app', 'node-1', [{ name: 'app', image: 'nginx:1.14.2', ports: [{ containerPort: 80 }],
-      startupProbe: { tcpSocket: { port: 80 }, periodSeconds: 10, failureThreshold: 30, timeoutSeconds: 1, successThreshold: 1 },
-      readinessProbe: { httpGet: { path: '/', port: 80, scheme: 'HTTP' }, initialDelaySeconds: 5, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 } }]);
+    createPod(env, 'app', 'node-1', [
+      {
+        name: 'app',
+        image: 'nginx:1.14.2',
+        ports: [{ containerPort: 80 }],
+        startupProbe: { tcpSocket: { port: 80 }, periodSeconds: 10, failureThreshold: 30, timeoutSeconds: 1, successThreshold: 1 },
+        readinessProbe: {
+          httpGet: { path: '/', port: 80, scheme: 'HTTP' },
+          initialDelaySeconds: 5,
+          periodSeconds: 10,
+          failureThreshold: 3,
+          timeoutSeconds: 1,
+          successThreshold: 1,
+        },
+      },
+    ]);
     env.clock.advance(3_000);
     expect(cs(getPod(env, 'app'))).toMatchObject({ ready: false, started: false, state: { running: {} } });
     env.clock.advance(60_000);
@@ -133,30 +159,67 @@ spec:
 
 describe('probe handlers against what the container serves', () => {
   const cases = [
-    { name: 'httpGet to an undeclared port', probe: { httpGet: { path: '/healthz', port: 8081, scheme: 'HTTP' } }, msg: (ip: string) => `Liveness probe failed: Get "http://${ip}:8081/healthz": dial tcp ${ip}:8081: connect: connection refused` },
-    { name: 'tcpSocket to an undeclared port', probe: { tcpSocket: { port: 9000 } }, msg: (ip: string) => `Liveness probe failed: dial tcp ${ip}:9000: connect: connection refused` },
-    { name: 'grpc to an undeclared port', probe: { grpc: { port: 9555, service: '' } }, msg: (ip: string) => `Liveness probe failed: timeout: failed to connect service "${ip}:9555" within 1s: context deadline exceeded` },
-    { name: 'a named port that does not exist', probe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' } }, msg: () => 'Liveness probe errored and resulted in unknown state: strconv.Atoi: parsing "http": invalid syntax' },
+    {
+      name: 'httpGet to an undeclared port',
+      probe: { httpGet: { path: '/healthz', port: 8081, scheme: 'HTTP' } },
+      msg: (ip: string) => `Liveness probe failed: Get "http://${ip}:8081/healthz": dial tcp ${ip}:8081: connect: connection refused`,
+    },
+    {
+      name: 'tcpSocket to an undeclared port',
+      probe: { tcpSocket: { port: 9000 } },
+      msg: (ip: string) => `Liveness probe failed: dial tcp ${ip}:9000: connect: connection refused`,
+    },
+    {
+      name: 'grpc to an undeclared port',
+      probe: { grpc: { port: 9555, service: '' } },
+      msg: (ip: string) => `Liveness probe failed: timeout: failed to connect service "${ip}:9555" within 1s: context deadline exceeded`,
+    },
+    {
+      name: 'a named port that does not exist',
+      probe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' } },
+      msg: () => 'Liveness probe errored and resulted in unknown state: strconv.Atoi: parsing "http": invalid syntax',
+    },
   ];
   test.each(cases)('$name', ({ probe, msg }) => {
     const env = newEnv();
-    createPod(env, 'web', 'node-1', [{ name: 'web', image: 'nginx:1.14.2', ports: [{ containerPort: 8080 }],
-      livenessProbe: { ...probe, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 } }]);
+    createPod(env, 'web', 'node-1', [
+      {
+        name: 'web',
+        image: 'nginx:1.14.2',
+        ports: [{ containerPort: 8080 }],
+        livenessProbe: { ...probe, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 },
+      },
+    ]);
     env.clock.advance(60_000);
     const ip = getPod(env, 'web')!.status.podIP;
     const un = timeline(env, 'web', ['Unhealthy', 'Killing']);
     expect(un[0][2]).toBe(msg(ip));
-    if (!msg('').includes('errored')) expect(un.find(([, r]) => r === 'Killing')?.[2]).toBe('Container web failed liveness probe, will be restarted');
+    if (!msg('').includes('errored'))
+      expect(un.find(([, r]) => r === 'Killing')?.[2]).toBe('Container web failed liveness probe, will be restarted');
     else expect(un.some(([, r]) => r === 'Killing')).toBe(false);
   });
 
   test('an unknown image: the declared port answers (assumed), and containerInfo says so', () => {
     const env = newEnv();
-    createPod(env, 'web', 'node-1', [{ name: 'web', image: 'ghcr.io/example/shop:1.0', ports: [{ containerPort: 8080, name: 'http' }],
-      livenessProbe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' }, periodSeconds: 10, failureThreshold: 3, timeoutSeconds: 1, successThreshold: 1 } }]);
+    createPod(env, 'web', 'node-1', [
+      {
+        name: 'web',
+        image: 'ghcr.io/example/shop:1.0',
+        ports: [{ containerPort: 8080, name: 'http' }],
+        livenessProbe: {
+          httpGet: { path: '/', port: 'http', scheme: 'HTTP' },
+          periodSeconds: 10,
+          failureThreshold: 3,
+          timeoutSeconds: 1,
+          successThreshold: 1,
+        },
+      },
+    ]);
     env.clock.advance(60_000);
     expect(timeline(env, 'web', ['Unhealthy', 'Killing'])).toEqual([]);
-    expect(env.kubelets.get('node-1')!.containerInfo('default', 'web')).toEqual([{ name: 'web', assumed: true, logs: [], previousLogs: [], serves: { kind: 'assumed', ports: [8080] } }]);
+    expect(env.kubelets.get('node-1')!.containerInfo('default', 'web')).toEqual([
+      { name: 'web', assumed: true, logs: [], previousLogs: [], serves: { kind: 'assumed', ports: [8080] } },
+    ]);
     // nginx's default server is modelled: port 80 only, whatever containerPorts say
     createPod(env, 'ng', 'node-1', [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }] }]);
     env.clock.advance(10_000);
@@ -165,7 +228,9 @@ describe('probe handlers against what the container serves', () => {
 });
 
 function configMap(env: TestEnv, name: string, data: Record<string, string>): void {
-  env.admin.resource('', 'configmaps').create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
+  env.admin
+    .resource('', 'configmaps')
+    .create('default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
 }
 
 describe('config errors', () => {
@@ -184,7 +249,11 @@ describe('config errors', () => {
       expect(p.status.phase).toBe('Pending');
     }
     const failed = c.events().filter((e) => e.reason === 'Failed');
-    expect(failed.map((e) => e.message)).toEqual(['Error: configmap "the-map" not found', 'Error: configmap "the-map" not found', 'Error: configmap "the-map" not found']);
+    expect(failed.map((e) => e.message)).toEqual([
+      'Error: configmap "the-map" not found',
+      'Error: configmap "the-map" not found',
+      'Error: configmap "the-map" not found',
+    ]);
     expect(failed.every((e) => e.count >= 2 && e.source.component === 'kubelet')).toBe(true);
     // retried every 10–15 s (the pod worker's backOffPeriod with jitter)
     const one = tl.filter(([, r]) => r === 'Failed');
@@ -198,8 +267,16 @@ describe('config errors', () => {
   });
 
   const envCases = [
-    { name: 'missing key', env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'nope' } } }], msg: "couldn't find key nope in ConfigMap default/cfg" },
-    { name: 'missing Secret', env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }], msg: 'secret "db" not found' },
+    {
+      name: 'missing key',
+      env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'nope' } } }],
+      msg: "couldn't find key nope in ConfigMap default/cfg",
+    },
+    {
+      name: 'missing Secret',
+      env: [{ name: 'X', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }],
+      msg: 'secret "db" not found',
+    },
     { name: 'missing envFrom ConfigMap', envFrom: [{ configMapRef: { name: 'other' } }], msg: 'configmap "other" not found' },
   ];
   test.each(envCases)('$name', ({ env: e, envFrom, msg }) => {
@@ -214,23 +291,56 @@ describe('config errors', () => {
   test('optional references are skipped; env reaches the process (printenv, $(VAR) expansion, fieldRef)', () => {
     const env = newEnv();
     configMap(env, 'cfg', { greeting: 'hello' });
-    createPod(env, 'p', 'node-1', [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'echo $GREETING $(POD); printenv NS; hostname'],
-      env: [{ name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'greeting' } } }, { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-        { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }, { name: 'OPT', valueFrom: { secretKeyRef: { name: 'none', key: 'k', optional: true } } }] }], { restartPolicy: 'Never' });
+    createPod(
+      env,
+      'p',
+      'node-1',
+      [
+        {
+          name: 'c',
+          image: 'busybox:1.36',
+          command: ['sh', '-c', 'echo $GREETING $(POD); printenv NS; hostname'],
+          env: [
+            { name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'greeting' } } },
+            { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+            { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+            { name: 'OPT', valueFrom: { secretKeyRef: { name: 'none', key: 'k', optional: true } } },
+          ],
+        },
+      ],
+      { restartPolicy: 'Never' },
+    );
     env.clock.advance(10_000);
     expect(getPod(env, 'p')!.status.phase).toBe('Succeeded');
-    expect(env.kubelets.get('node-1')!.containerInfo('default', 'p')[0]).toMatchObject({ assumed: false, logs: ['hello p', 'default', 'p'] });
+    expect(env.kubelets.get('node-1')!.containerInfo('default', 'p')[0]).toMatchObject({
+      assumed: false,
+      logs: ['hello p', 'default', 'p'],
+    });
   });
 });
 
 describe('volumes', () => {
   test('a missing ConfigMap volume: FailedMount with back-off, ContainerCreating, then starts once it exists', () => {
     const env = newEnv();
-    createPod(env, 'p', 'node-1', [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'cat /etc/config/mode; sleep 3600'], volumeMounts: [{ name: 'config', mountPath: '/etc/config' }] }],
-      { volumes: [{ name: 'config', configMap: { name: 'app-config', defaultMode: 420 } }] });
+    createPod(
+      env,
+      'p',
+      'node-1',
+      [
+        {
+          name: 'c',
+          image: 'busybox:1.36',
+          command: ['sh', '-c', 'cat /etc/config/mode; sleep 3600'],
+          volumeMounts: [{ name: 'config', mountPath: '/etc/config' }],
+        },
+      ],
+      { volumes: [{ name: 'config', configMap: { name: 'app-config', defaultMode: 420 } }] },
+    );
     env.clock.advance(16_000);
     const fm = timeline(env, 'p', ['FailedMount']);
-    expect(fm.map(([, , m]) => m)).toEqual(Array(6).fill('MountVolume.SetUp failed for volume "config" : configmap "app-config" not found'));
+    expect(fm.map(([, , m]) => m)).toEqual(
+      Array(6).fill('MountVolume.SetUp failed for volume "config" : configmap "app-config" not found'),
+    );
     // nestedpendingoperations back-off: 0.5 s doubling
     expect(fm.slice(1).map(([t], i) => Math.round((t - fm[i][0]) * 10) / 10)).toEqual([0.5, 1, 2, 4, 8]);
     expect(cs(getPod(env, 'p')).state.waiting).toEqual({ reason: 'ContainerCreating' });
@@ -244,9 +354,27 @@ describe('volumes', () => {
   test('a PVC volume waits for the claim to be Bound; files written survive the Pod', () => {
     const env = newEnv();
     const pvcs = env.admin.resource('', 'persistentvolumeclaims');
-    pvcs.create('default', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } }, status: { phase: 'Pending' } });
-    createPod(env, 'w', 'node-1', [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'echo saved > /data/file'], volumeMounts: [{ name: 'd', mountPath: '/data' }] }],
-      { restartPolicy: 'Never', volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] });
+    pvcs.create('default', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'default' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      status: { phase: 'Pending' },
+    });
+    createPod(
+      env,
+      'w',
+      'node-1',
+      [
+        {
+          name: 'c',
+          image: 'busybox:1.36',
+          command: ['sh', '-c', 'echo saved > /data/file'],
+          volumeMounts: [{ name: 'd', mountPath: '/data' }],
+        },
+      ],
+      { restartPolicy: 'Never', volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] },
+    );
     env.clock.advance(10_000);
     const k = env.kubelets.get('node-1')!;
     expect(getPod(env, 'w')!.status.phase).toBe('Pending');
@@ -268,25 +396,65 @@ describe('init containers', () => {
     env.api.store.listen((ev) => {
       if (ev.resource !== 'pods') return;
       const s = ev.obj.status ?? {};
-      const init = (s.initContainerStatuses ?? []).map((x: { state: Record<string, { reason?: string }> }) => Object.keys(x.state)[0] + (x.state.waiting?.reason ? `:${x.state.waiting.reason}` : '')).join(',');
+      const init = (s.initContainerStatuses ?? [])
+        .map(
+          (x: { state: Record<string, { reason?: string }> }) =>
+            Object.keys(x.state)[0] + (x.state.waiting?.reason ? `:${x.state.waiting.reason}` : ''),
+        )
+        .join(',');
       const line = `${s.phase} ${init} | ${Object.keys(cs(ev.obj)?.state ?? {})[0]}`;
       if (seen[seen.length - 1] !== line) seen.push(line);
     });
-    createPod(env, 'p', 'node-1', [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'cat /work/a /work/b; sleep 3600'], volumeMounts: [{ name: 'w', mountPath: '/work' }] }], {
-      initContainers: [
-        { name: 'first', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 2; echo one > /work/a'], volumeMounts: [{ name: 'w', mountPath: '/work' }] },
-        { name: 'second', image: 'busybox:1.36', command: ['sh', '-c', 'echo two > /work/b'], volumeMounts: [{ name: 'w', mountPath: '/work' }] },
+    createPod(
+      env,
+      'p',
+      'node-1',
+      [
+        {
+          name: 'app',
+          image: 'busybox:1.36',
+          command: ['sh', '-c', 'cat /work/a /work/b; sleep 3600'],
+          volumeMounts: [{ name: 'w', mountPath: '/work' }],
+        },
       ],
-      volumes: [{ name: 'w', emptyDir: {} }],
-    });
+      {
+        initContainers: [
+          {
+            name: 'first',
+            image: 'busybox:1.36',
+            command: ['sh', '-c', 'sleep 2; echo one > /work/a'],
+            volumeMounts: [{ name: 'w', mountPath: '/work' }],
+          },
+          {
+            name: 'second',
+            image: 'busybox:1.36',
+            command: ['sh', '-c', 'echo two > /work/b'],
+            volumeMounts: [{ name: 'w', mountPath: '/work' }],
+          },
+        ],
+        volumes: [{ name: 'w', emptyDir: {} }],
+      },
+    );
     env.clock.advance(20_000);
-    expect(timeline(env, 'p', ['Started']).map(([, , m]) => m)).toEqual(['Started container first', 'Started container second', 'Started container app']);
+    expect(timeline(env, 'p', ['Started']).map(([, , m]) => m)).toEqual([
+      'Started container first',
+      'Started container second',
+      'Started container app',
+    ]);
     expect(seen).toContain('Pending waiting:PodInitializing,waiting:PodInitializing | waiting');
     expect(seen).toContain('Pending running,waiting:PodInitializing | waiting');
     expect(seen[seen.length - 1]).toBe('Running terminated,terminated | running');
     const s = getPod(env, 'p')!.status;
     expect(s.conditions.find((x: { type: string }) => x.type === 'Initialized').status).toBe('True');
-    expect(s.initContainerStatuses.map((x: { ready: boolean; state: { terminated: { reason: string } } }) => [x.ready, x.state.terminated.reason])).toEqual([[true, 'Completed'], [true, 'Completed']]);
+    expect(
+      s.initContainerStatuses.map((x: { ready: boolean; state: { terminated: { reason: string } } }) => [
+        x.ready,
+        x.state.terminated.reason,
+      ]),
+    ).toEqual([
+      [true, 'Completed'],
+      [true, 'Completed'],
+    ]);
     expect(env.kubelets.get('node-1')!.containerInfo('default', 'p', 'app')[0].logs).toEqual(['one', 'two']);
   });
 
@@ -301,7 +469,11 @@ describe('init containers', () => {
     env.clock.advance(60_000);
     const s = getPod(env, 'p')!.status;
     expect(s.phase).toBe('Pending');
-    expect(s.conditions.find((x: { type: string }) => x.type === 'Initialized')).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [wait-db]' });
+    expect(s.conditions.find((x: { type: string }) => x.type === 'Initialized')).toMatchObject({
+      status: 'False',
+      reason: 'ContainersNotInitialized',
+      message: 'containers with incomplete status: [wait-db]',
+    });
     expect(s.initContainerStatuses[0]).toMatchObject({ name: 'proxy', started: true, state: { running: {} } });
     expect(s.initContainerStatuses[1].state.waiting.reason).toBe('CrashLoopBackOff');
     expect(s.initContainerStatuses[1].lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });

@@ -57,9 +57,7 @@ export interface StoredImage {
   sizeBytes: number;
 }
 
-export type PullResult =
-  | { ok: true; image: StoredImage; pullMs: number; totalMs: number }
-  | { ok: false; error: string };
+export type PullResult = { ok: true; image: StoredImage; pullMs: number; totalMs: number } | { ok: false; error: string };
 
 /** A stable 64-hex digest of a string (FNV-1a lanes), for image IDs and digests. */
 export function stableDigest(s: string): string {
@@ -100,15 +98,28 @@ export class ContainerRuntime {
 
   private hop(verb: string, pod: PodRef | null, summary: string): number {
     return this.ctx.relay.record({
-      from: this.kubelet, to: this.participant, kind: 'request', verb, resource: 'pods',
-      namespace: pod?.namespace ?? null, name: pod?.name, summary,
+      from: this.kubelet,
+      to: this.participant,
+      kind: 'request',
+      verb,
+      resource: 'pods',
+      namespace: pod?.namespace ?? null,
+      name: pod?.name,
+      summary,
     });
   }
 
   private reply(verb: string, pod: PodRef | null, summary: string, cause: number): void {
     this.ctx.relay.record({
-      from: this.participant, to: this.kubelet, kind: 'response', verb, resource: 'pods',
-      namespace: pod?.namespace ?? null, name: pod?.name, summary, cause,
+      from: this.participant,
+      to: this.kubelet,
+      kind: 'response',
+      verb,
+      resource: 'pods',
+      namespace: pod?.namespace ?? null,
+      name: pod?.name,
+      summary,
+      cause,
     });
   }
 
@@ -147,23 +158,30 @@ export class ContainerRuntime {
           ? this.ctx.rng.jitter(t.imagePullBaseMs, 0.3)
           : this.ctx.rng.jitter(t.imagePullBaseMs + this.ctx.images.sizeMiB(image) * t.imagePullMsPerMiB, 0.2),
       );
-      this.timers.set(ms, () => {
-        this.ctx.relay.withCause(cause, () => {
-          let r: PullResult;
-          if (!exists) {
-            r = { ok: false, error: `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found` };
-            this.reply('PullImage', pod, `NotFound ${ref}`, cause);
-          } else {
-            const stored = have ?? this.store(image);
-            r = { ok: true, image: stored, pullMs: ms, totalMs: this.ctx.clock.now() - queuedAt };
-            this.reply('PullImage', pod, `image ${stored.ref} (sha256:${stored.id.slice(0, 12)})`, cause);
-          }
-          this.pulling = false;
-          const next = this.pullQueue.shift();
-          if (next) next();
-          cb(r);
-        });
-      }, { label: `containerd/${this.nodeName}: pull ${image}` });
+      this.timers.set(
+        ms,
+        () => {
+          this.ctx.relay.withCause(cause, () => {
+            let r: PullResult;
+            if (!exists) {
+              r = {
+                ok: false,
+                error: `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`,
+              };
+              this.reply('PullImage', pod, `NotFound ${ref}`, cause);
+            } else {
+              const stored = have ?? this.store(image);
+              r = { ok: true, image: stored, pullMs: ms, totalMs: this.ctx.clock.now() - queuedAt };
+              this.reply('PullImage', pod, `image ${stored.ref} (sha256:${stored.id.slice(0, 12)})`, cause);
+            }
+            this.pulling = false;
+            const next = this.pullQueue.shift();
+            if (next) next();
+            cb(r);
+          });
+        },
+        { label: `containerd/${this.nodeName}: pull ${image}` },
+      );
     };
     if (this.pulling) this.pullQueue.push(run);
     else {
@@ -228,8 +246,14 @@ export class ContainerRuntime {
     const ms = Math.round(this.ctx.rng.jitter(this.ctx.timings.containerStartMs * 0.6, 0.25));
     this.timers.set(ms, () => {
       const c: RuntimeContainer = {
-        id: this.newId(), podUID: pod.uid, name, sandboxId: sandbox.id, image: image.ref, imageID: image.repoDigest,
-        state: 'created', stdout: [],
+        id: this.newId(),
+        podUID: pod.uid,
+        name,
+        sandboxId: sandbox.id,
+        image: image.ref,
+        imageID: image.repoDigest,
+        state: 'created',
+        stdout: [],
       };
       this.containers.set(c.id, c);
       this.reply('CreateContainer', pod, `container ${c.id.slice(0, 13)} created`, cause);
@@ -256,18 +280,40 @@ export class ContainerRuntime {
         if (c.state !== 'running' || this.containers.get(id) !== c) return;
         const s = proc.step();
         if (s.kind === 'exited') {
-          this.exitTimers.set(id, this.timers.set(0, () => {
-            this.exitTimers.delete(id);
-            this.exit(c, s.exitCode);
-            onExit(c);
-          }, { label: `container ${pod.namespace}/${pod.name}/${c.name} exits`, deadline: true, object: `Pod/${pod.namespace}/${pod.name}` }));
+          this.exitTimers.set(
+            id,
+            this.timers.set(
+              0,
+              () => {
+                this.exitTimers.delete(id);
+                this.exit(c, s.exitCode);
+                onExit(c);
+              },
+              {
+                label: `container ${pod.namespace}/${pod.name}/${c.name} exits`,
+                deadline: true,
+                object: `Pod/${pod.namespace}/${pod.name}`,
+              },
+            ),
+          );
         } else if (s.kind === 'sleeping') {
-          this.exitTimers.set(id, this.timers.set(s.ms, () => {
-            this.exitTimers.delete(id);
-            advance();
-          }, s.inLoop
-            ? { label: `container ${pod.namespace}/${pod.name}/${c.name} loops` }
-            : { label: `container ${pod.namespace}/${pod.name}/${c.name} sleeps`, deadline: true, object: `Pod/${pod.namespace}/${pod.name}` }));
+          this.exitTimers.set(
+            id,
+            this.timers.set(
+              s.ms,
+              () => {
+                this.exitTimers.delete(id);
+                advance();
+              },
+              s.inLoop
+                ? { label: `container ${pod.namespace}/${pod.name}/${c.name} loops` }
+                : {
+                    label: `container ${pod.namespace}/${pod.name}/${c.name} sleeps`,
+                    deadline: true,
+                    object: `Pod/${pod.namespace}/${pod.name}`,
+                  },
+            ),
+          );
         }
       };
       advance();
@@ -298,11 +344,15 @@ export class ContainerRuntime {
       return;
     }
     const ms = ignoresSigterm ? graceMs : Math.min(graceMs, Math.round(this.ctx.rng.float() * 1000));
-    this.timers.set(ms, () => {
-      this.exit(c, ignoresSigterm ? 137 : 0);
-      this.reply('StopContainer', pod, `container ${c.name} exited (${c.exitCode})`, cause);
-      cb(c);
-    }, { label: `stop ${pod.namespace}/${pod.name}/${c.name}`, deadline: true, object: `Pod/${pod.namespace}/${pod.name}` });
+    this.timers.set(
+      ms,
+      () => {
+        this.exit(c, ignoresSigterm ? 137 : 0);
+        this.reply('StopContainer', pod, `container ${c.name} exited (${c.exitCode})`, cause);
+        cb(c);
+      },
+      { label: `stop ${pod.namespace}/${pod.name}/${c.name}`, deadline: true, object: `Pod/${pod.namespace}/${pod.name}` },
+    );
   }
 
   /** RuntimeService.RemoveContainer. */

@@ -38,7 +38,15 @@ export type ContainerCurrent =
 /** The kubelet's record of one container of a Pod. */
 export interface ContainerRecord {
   name: string;
-  spec: { name: string; image?: string; imagePullPolicy?: string; command?: string[]; args?: string[]; restartPolicy?: string; [k: string]: any };
+  spec: {
+    name: string;
+    image?: string;
+    imagePullPolicy?: string;
+    command?: string[];
+    args?: string[];
+    restartPolicy?: string;
+    [k: string]: any;
+  };
   /** an init container (spec.initContainers); `sidecar` when its restartPolicy is Always */
   init?: boolean;
   sidecar?: boolean;
@@ -101,11 +109,19 @@ export function initDone(rec: PodRecord, started: (c: ContainerRecord) => boolea
 export function getPhase(rec: PodRecord): string {
   const policy = rec.pod.spec?.restartPolicy ?? 'Always';
   if (!initDone(rec, (c) => c.current.kind === 'running' || !!c.everStarted)) {
-    const failed = (rec.initContainers ?? []).some((c) => !c.sidecar && ((c.current.kind === 'terminated' && c.current.exitCode !== 0) || (c.current.kind === 'waiting' && c.last && c.last.exitCode !== 0)));
+    const failed = (rec.initContainers ?? []).some(
+      (c) =>
+        !c.sidecar &&
+        ((c.current.kind === 'terminated' && c.current.exitCode !== 0) ||
+          (c.current.kind === 'waiting' && c.last && c.last.exitCode !== 0)),
+    );
     if (failed && (policy === 'Never' || rec.terminal)) return 'Failed';
     return 'Pending';
   }
-  let running = 0, waiting = 0, stopped = 0, succeeded = 0;
+  let running = 0,
+    waiting = 0,
+    stopped = 0,
+    succeeded = 0;
   for (const c of rec.containers) {
     if (c.current.kind === 'running') running++;
     else if (c.current.kind === 'terminated') {
@@ -134,9 +150,21 @@ export interface ProbeStatus {
 
 const NO_PROBES: ProbeStatus = { started: (_r, c) => c.current.kind === 'running', ready: (_r, c) => c.current.kind === 'running' };
 
-function cond(type: string, status: string, prev: KObject['status'], now: string, reason?: string, message?: string): Record<string, unknown> {
+function cond(
+  type: string,
+  status: string,
+  prev: KObject['status'],
+  now: string,
+  reason?: string,
+  message?: string,
+): Record<string, unknown> {
   const old = (prev?.conditions ?? []).find((c: { type: string }) => c.type === type);
-  const c: Record<string, unknown> = { type, status, lastProbeTime: null, lastTransitionTime: old && old.status === status ? old.lastTransitionTime : now };
+  const c: Record<string, unknown> = {
+    type,
+    status,
+    lastProbeTime: null,
+    lastTransitionTime: old && old.status === status ? old.lastTransitionTime : now,
+  };
   if (reason) c.reason = reason;
   if (message) c.message = message;
   return c;
@@ -177,7 +205,11 @@ function terminatedJSON(t: TerminatedInfo): Record<string, unknown> {
 
 function containerStatusJSON(c: ContainerRecord, ready: boolean, started: boolean): Record<string, unknown> {
   return {
-    ...(c.containerID && c.current.kind !== 'waiting' ? { containerID: `containerd://${c.containerID}` } : c.containerID && c.last ? { containerID: `containerd://${c.containerID}` } : {}),
+    ...(c.containerID && c.current.kind !== 'waiting'
+      ? { containerID: `containerd://${c.containerID}` }
+      : c.containerID && c.last
+        ? { containerID: `containerd://${c.containerID}` }
+        : {}),
     image: c.image ?? c.spec.image ?? '',
     imageID: c.imageID ?? '',
     lastState: c.last ? { terminated: terminatedJSON(c.last) } : {},
@@ -190,7 +222,12 @@ function containerStatusJSON(c: ContainerRecord, ready: boolean, started: boolea
 }
 
 /** generateAPIPodStatus: the status the kubelet would post for this record now. */
-export function generateAPIPodStatus(rec: PodRecord, hostIP: string, now: string, probes: ProbeStatus = NO_PROBES): Record<string, unknown> {
+export function generateAPIPodStatus(
+  rec: PodRecord,
+  hostIP: string,
+  now: string,
+  probes: ProbeStatus = NO_PROBES,
+): Record<string, unknown> {
   const prev = rec.pod.status;
   const phase = getPhase(rec);
   const inits = rec.initContainers ?? [];
@@ -202,13 +239,19 @@ export function generateAPIPodStatus(rec: PodRecord, hostIP: string, now: string
   const incomplete = inits.filter((c) => !c.sidecar && !(c.current.kind === 'terminated' && c.current.exitCode === 0)).map((c) => c.name);
   const sandboxReady = !!rec.sandbox?.ready && !rec.done;
   const conditions: Record<string, unknown>[] = [cond('PodReadyToStartContainers', sandboxReady ? 'True' : 'False', prev, now)];
-  if (incomplete.length && phase !== 'Succeeded') conditions.push(cond('Initialized', 'False', prev, now, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`));
+  if (incomplete.length && phase !== 'Succeeded')
+    conditions.push(
+      cond('Initialized', 'False', prev, now, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`),
+    );
   else conditions.push(cond('Initialized', 'True', prev, now));
   if (phase === 'Succeeded') {
     conditions.push(cond('Ready', 'False', prev, now, 'PodCompleted'), cond('ContainersReady', 'False', prev, now, 'PodCompleted'));
   } else if (unready.length) {
     const msg = `containers with unready status: [${unready.join(' ')}]`;
-    conditions.push(cond('Ready', 'False', prev, now, 'ContainersNotReady', msg), cond('ContainersReady', 'False', prev, now, 'ContainersNotReady', msg));
+    conditions.push(
+      cond('Ready', 'False', prev, now, 'ContainersNotReady', msg),
+      cond('ContainersReady', 'False', prev, now, 'ContainersNotReady', msg),
+    );
   } else {
     conditions.push(cond('Ready', 'True', prev, now), cond('ContainersReady', 'True', prev, now));
   }
@@ -268,7 +311,10 @@ export class StatusManager {
     if (rec.deleted) return false;
     this.dirty.delete(rec);
     const status = generateAPIPodStatus(rec, this.hostIP(), this.ctx.clock.nowRFC3339(), this.probes ?? undefined);
-    const cmp = { ...status, conditions: (status.conditions as Record<string, unknown>[]).map((c) => ({ ...c, lastTransitionTime: undefined })) };
+    const cmp = {
+      ...status,
+      conditions: (status.conditions as Record<string, unknown>[]).map((c) => ({ ...c, lastTransitionTime: undefined })),
+    };
     if (deepEqual(this.lastWritten.get(rec.uid), cmp)) return true;
     const obj: KObject = { ...rec.pod, metadata: { ...rec.pod.metadata, resourceVersion: undefined }, status };
     try {

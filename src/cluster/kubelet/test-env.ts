@@ -35,14 +35,25 @@ export function newEnv(opts: { nodes?: NodeConfig[]; missing?: string[]; seed?: 
   const rng = new Rng(opts.seed ?? 1);
   const relay = new RelayRecorder(() => clock.now());
   const api = new APIServer(clock, rng, relay, {});
-  const ctx = new ComponentContext(api, clock, rng, relay, { ...KUBERNETES_DEFAULTS, ...opts.timings }, new ImageRegistry(opts.missing ?? []));
+  const ctx = new ComponentContext(
+    api,
+    clock,
+    rng,
+    relay,
+    { ...KUBERNETES_DEFAULTS, ...opts.timings },
+    new ImageRegistry(opts.missing ?? []),
+  );
   const admin = ctx.client(users.kubectl());
   const occurrences: TestEnv['occurrences'] = [];
   api.store.listen((ev) => {
     if (ev.resource !== 'events' || ev.type === 'DELETED') return;
     const e = ev.obj;
     occurrences.push({
-      at: clock.now(), reason: e.reason, message: e.message, type: e.type, component: e.source?.component,
+      at: clock.now(),
+      reason: e.reason,
+      message: e.message,
+      type: e.type,
+      component: e.source?.component,
       object: `${e.involvedObject?.kind}/${e.involvedObject?.namespace ? e.involvedObject.namespace + '/' : ''}${e.involvedObject?.name}`,
     });
   });
@@ -111,7 +122,11 @@ export function since(env: TestEnv, ms = env.clock.now()): number {
 }
 
 /** Starts the node lifecycle and taint eviction controllers on shared informers, as kube-controller-manager would. */
-export function startNodeControllers(env: TestEnv): { nlc: NodeLifecycleController; tec: TaintEvictionController; factory: SharedInformerFactory } {
+export function startNodeControllers(env: TestEnv): {
+  nlc: NodeLifecycleController;
+  tec: TaintEvictionController;
+  factory: SharedInformerFactory;
+} {
   const factory = new SharedInformerFactory(env.ctx.client(users.controller('kube-controller-manager')));
   const nlc = new NodeLifecycleController(env.ctx, factory);
   const tec = new TaintEvictionController(env.ctx, factory);

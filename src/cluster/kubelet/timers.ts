@@ -15,15 +15,22 @@ import type { RelayRecorder } from '../relay/recorder';
 export class OwnedTimers {
   private live = new Map<number, TimerHandle>();
 
-  constructor(private readonly clock: SimClock, private readonly relay: RelayRecorder) {}
+  constructor(
+    private readonly clock: SimClock,
+    private readonly relay: RelayRecorder,
+  ) {}
 
   /** Runs `fn` after `delayMs` simulated ms, with the current relay cause. */
   set(delayMs: number, fn: () => void, info?: TimerInfo): TimerHandle {
     const cause = this.relay.currentCause;
-    const h = this.clock.setTimer(delayMs, () => {
-      this.live.delete(h.id);
-      this.relay.withCause(cause, fn);
-    }, info);
+    const h = this.clock.setTimer(
+      delayMs,
+      () => {
+        this.live.delete(h.id);
+        this.relay.withCause(cause, fn);
+      },
+      info,
+    );
     this.live.set(h.id, h);
     return h;
   }

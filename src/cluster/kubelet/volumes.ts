@@ -52,11 +52,13 @@ interface PodVolumes {
 }
 
 class SetUpError extends Error {
-  constructor(message: string, readonly event: boolean) {
+  constructor(
+    message: string,
+    readonly event: boolean,
+  ) {
     super(message);
   }
 }
-
 
 export class VolumeManager {
   private pods = new Map<string, PodVolumes>();
@@ -85,11 +87,23 @@ export class VolumeManager {
     }
   }
 
-  private fill(store: FileStore, data: Record<string, string>, items: { key: string; path: string }[] | undefined, kind: string, name: string): void {
-    const entries = items?.length ? items.map((it) => {
-      if (!(it.key in data)) throw new SetUpError(`configmap references non-existent config key: ${it.key}`.replace('configmap', kind === 'secret' ? 'secret' : 'configmap'), true);
-      return [it.path, data[it.key]] as const;
-    }) : Object.entries(data);
+  private fill(
+    store: FileStore,
+    data: Record<string, string>,
+    items: { key: string; path: string }[] | undefined,
+    kind: string,
+    name: string,
+  ): void {
+    const entries = items?.length
+      ? items.map((it) => {
+          if (!(it.key in data))
+            throw new SetUpError(
+              `configmap references non-existent config key: ${it.key}`.replace('configmap', kind === 'secret' ? 'secret' : 'configmap'),
+              true,
+            );
+          return [it.path, data[it.key]] as const;
+        })
+      : Object.entries(data);
     void name;
     for (const [p, v] of entries) {
       const path = '/' + p.replace(/^\/+/, '');
@@ -124,12 +138,19 @@ export class VolumeManager {
       try {
         pvc = this.get('persistentvolumeclaims', ns, claim);
       } catch (err) {
-        if (err instanceof StatusError && err.code === 404) throw new SetUpError(`error processing PVC ${ns}/${claim}: failed to fetch PVC from API server: persistentvolumeclaims "${claim}" not found`, false);
+        if (err instanceof StatusError && err.code === 404)
+          throw new SetUpError(
+            `error processing PVC ${ns}/${claim}: failed to fetch PVC from API server: persistentvolumeclaims "${claim}" not found`,
+            false,
+          );
         throw err;
       }
       if (pvc.metadata.deletionTimestamp) throw new SetUpError(`can't start pod because PVC ${ns}/${claim} is being deleted`, false);
       if (pvc.status?.phase !== 'Bound' || !pvc.spec?.volumeName) {
-        throw new SetUpError(`PVC ${ns}/${claim} has non-bound phase ("${pvc.status?.phase ?? ''}") or empty pvc.Spec.VolumeName ("${pvc.spec?.volumeName ?? ''}")`, false);
+        throw new SetUpError(
+          `PVC ${ns}/${claim} has non-bound phase ("${pvc.status?.phase ?? ''}") or empty pvc.Spec.VolumeName ("${pvc.spec?.volumeName ?? ''}")`,
+          false,
+        );
       }
       return claimStore(this.ctx, ns, claim);
     }
@@ -149,12 +170,21 @@ export class VolumeManager {
           const data: Record<string, string> = {};
           for (const [k, val] of Object.entries((o?.data ?? {}) as Record<string, string>)) setOwn(data, k, base64Decode(val));
           if (o) this.fill(s, data, src.secret.items, 'secret', src.secret.name);
-        } else if (src.serviceAccountToken) s.files.set('/' + (src.serviceAccountToken.path ?? 'token'), 'eyJhbGciOiJSUzI1NiJ9.simulated.token');
+        } else if (src.serviceAccountToken)
+          s.files.set('/' + (src.serviceAccountToken.path ?? 'token'), 'eyJhbGciOiJSUzI1NiJ9.simulated.token');
       }
       for (const it of [...(v.downwardAPI?.items ?? []), ...(v.projected?.sources ?? []).flatMap((x: any) => x.downwardAPI?.items ?? [])]) {
         const fp: string = it.fieldRef?.fieldPath ?? '';
-        const val = fp === 'metadata.name' ? pod.metadata.name : fp === 'metadata.namespace' ? ns
-          : fp === 'metadata.labels' ? Object.entries(pod.metadata.labels ?? {}).map(([k, x]) => `${k}="${x}"`).join('\n') : '';
+        const val =
+          fp === 'metadata.name'
+            ? pod.metadata.name
+            : fp === 'metadata.namespace'
+              ? ns
+              : fp === 'metadata.labels'
+                ? Object.entries(pod.metadata.labels ?? {})
+                    .map(([k, x]) => `${k}="${x}"`)
+                    .join('\n')
+                : '';
         s.files.set('/' + it.path, val);
       }
     }
@@ -196,10 +226,18 @@ export class VolumeManager {
     }
     if (next === Infinity) return pv.stores;
     this.timers.cancel(pv.timer);
-    pv.timer = this.timers.set(next - now, () => {
-      pv.timer = undefined;
-      retry();
-    }, { deadline: true, label: `kubelet: retry mounting volumes of ${pod.metadata.namespace}/${pod.metadata.name}`, object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}` });
+    pv.timer = this.timers.set(
+      next - now,
+      () => {
+        pv.timer = undefined;
+        retry();
+      },
+      {
+        deadline: true,
+        label: `kubelet: retry mounting volumes of ${pod.metadata.namespace}/${pod.metadata.name}`,
+        object: `Pod/${pod.metadata.namespace}/${pod.metadata.name}`,
+      },
+    );
     return null;
   }
 

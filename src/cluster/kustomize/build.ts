@@ -6,7 +6,22 @@
  * names, fix name references, and sort in the legacy order.
  */
 import { parse, parseAllDocuments } from 'yaml';
-import { KNOWN_FIELDS, KustomizeError, UNSUPPORTED_FIELDS, clone, groupVersion, kindOf, meta, nameOf, nsOf, type GeneratorArgs, type KustomizeFS, type Kustomization, type Obj, type Res } from './types';
+import {
+  KNOWN_FIELDS,
+  KustomizeError,
+  UNSUPPORTED_FIELDS,
+  clone,
+  groupVersion,
+  kindOf,
+  meta,
+  nameOf,
+  nsOf,
+  type GeneratorArgs,
+  type KustomizeFS,
+  type Kustomization,
+  type Obj,
+  type Res,
+} from './types';
 import { COMMON_ANNOTATIONS, COMMON_LABELS, METADATA_LABELS, REPLICAS, TEMPLATE_LABELS } from './fieldspecs';
 import { addMapEntries, addPrefixSuffix, fixNameReferences, hadName, setImages, setNamespace, specSelects, visitField } from './transform';
 import { applyOps, applySmp, parsePatch } from './patches';
@@ -17,12 +32,30 @@ import { toGoYaml } from './yaml-emit';
 const FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
 
 const DEPRECATIONS: [keyof Kustomization, string][] = [
-  ['bases', "# Warning: 'bases' is deprecated. Please use 'resources' instead. Run 'kustomize edit fix' to update your Kustomization automatically."],
-  ['commonLabels', "# Warning: 'commonLabels' is deprecated. Please use 'labels' instead. Run 'kustomize edit fix' to update your Kustomization automatically."],
-  ['imageTags', "# Warning: 'imageTags' is deprecated. Please use 'images' instead. Run 'kustomize edit fix' to update your Kustomization automatically."],
-  ['patchesJson6902', "# Warning: 'patchesJson6902' is deprecated. Please use 'patches' instead. Run 'kustomize edit fix' to update your Kustomization automatically."],
-  ['patchesStrategicMerge', "# Warning: 'patchesStrategicMerge' is deprecated. Please use 'patches' instead. Run 'kustomize edit fix' to update your Kustomization automatically."],
-  ['vars', "# Warning: 'vars' is deprecated. Please use 'replacements' instead. [EXPERIMENTAL] Run 'kustomize edit fix' to update your Kustomization automatically."],
+  [
+    'bases',
+    "# Warning: 'bases' is deprecated. Please use 'resources' instead. Run 'kustomize edit fix' to update your Kustomization automatically.",
+  ],
+  [
+    'commonLabels',
+    "# Warning: 'commonLabels' is deprecated. Please use 'labels' instead. Run 'kustomize edit fix' to update your Kustomization automatically.",
+  ],
+  [
+    'imageTags',
+    "# Warning: 'imageTags' is deprecated. Please use 'images' instead. Run 'kustomize edit fix' to update your Kustomization automatically.",
+  ],
+  [
+    'patchesJson6902',
+    "# Warning: 'patchesJson6902' is deprecated. Please use 'patches' instead. Run 'kustomize edit fix' to update your Kustomization automatically.",
+  ],
+  [
+    'patchesStrategicMerge',
+    "# Warning: 'patchesStrategicMerge' is deprecated. Please use 'patches' instead. Run 'kustomize edit fix' to update your Kustomization automatically.",
+  ],
+  [
+    'vars',
+    "# Warning: 'vars' is deprecated. Please use 'replacements' instead. [EXPERIMENTAL] Run 'kustomize edit fix' to update your Kustomization automatically.",
+  ],
 ];
 
 interface Ctx {
@@ -39,14 +72,16 @@ export function loadKustomization(fs: KustomizeFS, dir: string): Kustomization {
     text = fs.readFile(join(dir, f));
     if (text !== undefined) break;
   }
-  if (text === undefined) throw new KustomizeError(`unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${dir}'`);
+  if (text === undefined)
+    throw new KustomizeError(`unable to find one of 'kustomization.yaml', 'kustomization.yml' or 'Kustomization' in directory '${dir}'`);
   let k: unknown;
   try {
     k = parse(text) ?? {};
   } catch (e) {
     throw new KustomizeError(`invalid Kustomization: ${(e as Error).message}`);
   }
-  if (typeof k !== 'object' || Array.isArray(k)) throw new KustomizeError('invalid Kustomization: json: cannot unmarshal string into Go value of type types.Kustomization');
+  if (typeof k !== 'object' || Array.isArray(k))
+    throw new KustomizeError('invalid Kustomization: json: cannot unmarshal string into Go value of type types.Kustomization');
   for (const f of Object.keys(k as Obj)) {
     if (!KNOWN_FIELDS.has(f)) throw new KustomizeError(`invalid Kustomization: json: unknown field "${f}"`);
     if (UNSUPPORTED_FIELDS.has(f)) throw new KustomizeError(`kustomization field '${f}' is not supported by kube-relay's kustomize subset`);
@@ -81,8 +116,13 @@ function accumulateResources(ctx: Ctx, dir: string, paths: string[]): Res[] {
     if (text !== undefined) {
       got = parseResources(text, abs);
     } else {
-      const fileErr = isDir ? `accumulating resources from '${p}': '${abs}' must resolve to a file` : `accumulating resources from '${p}': evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`;
-      if (!isDir) throw new KustomizeError(`accumulation err='${fileErr}': must build at directory: not a valid directory: evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`);
+      const fileErr = isDir
+        ? `accumulating resources from '${p}': '${abs}' must resolve to a file`
+        : `accumulating resources from '${p}': evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`;
+      if (!isDir)
+        throw new KustomizeError(
+          `accumulation err='${fileErr}': must build at directory: not a valid directory: evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`,
+        );
       try {
         got = accumulateTarget(ctx, abs, true);
       } catch (e) {
@@ -106,7 +146,12 @@ function idOf(o: Obj): string {
 function sameId(a: Res, b: Res): boolean {
   const ga = groupVersion(a.obj);
   const gb = groupVersion(b.obj);
-  return kindOf(a.obj) === kindOf(b.obj) && ga.group === gb.group && nameOf(a.obj) === nameOf(b.obj) && (nsOf(a.obj) || 'default') === (nsOf(b.obj) || 'default');
+  return (
+    kindOf(a.obj) === kindOf(b.obj) &&
+    ga.group === gb.group &&
+    nameOf(a.obj) === nameOf(b.obj) &&
+    (nsOf(a.obj) || 'default') === (nsOf(b.obj) || 'default')
+  );
 }
 
 function runGenerators(ctx: Ctx, dir: string, k: Kustomization, all: Res[]): void {
@@ -120,7 +165,8 @@ function runGenerators(ctx: Ctx, dir: string, k: Kustomization, all: Res[]): voi
     const old = all.filter((r) => kindOf(r.obj) === kind && hadName(r, args.name) && (nsOf(r.obj) || 'default') === (ns || 'default'));
     const behavior = args.behavior ?? 'create';
     if (behavior === 'create') {
-      if (old.length) throw new KustomizeError(`failed to merge ${kind} ${args.name}: id ${idOf(g.obj)} exists; behavior must be merge or replace`);
+      if (old.length)
+        throw new KustomizeError(`failed to merge ${kind} ${args.name}: id ${idOf(g.obj)} exists; behavior must be merge or replace`);
       all.push({ obj: g.obj, prev: [], needsHash: g.needsHash });
       continue;
     }
@@ -149,7 +195,10 @@ function readPatch(ctx: Ctx, dir: string, p: { path?: string; patch?: string }):
   if (p.patch !== undefined) return p.patch;
   const abs = join(dir, p.path ?? '');
   const t = ctx.fs.readFile(abs);
-  if (t === undefined) throw new KustomizeError(`trouble configuring builtin PatchTransformer with config: \`path: ${p.path}\`: evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`);
+  if (t === undefined)
+    throw new KustomizeError(
+      `trouble configuring builtin PatchTransformer with config: \`path: ${p.path}\`: evalsymlink failure on '${abs}' : lstat ${abs}: no such file or directory`,
+    );
   return t;
 }
 
@@ -211,7 +260,30 @@ function accumulateTarget(ctx: Ctx, dir: string, nested: boolean): Res[] {
   return all;
 }
 
-const ORDER_FIRST = ['Namespace', 'ResourceQuota', 'StorageClass', 'CustomResourceDefinition', 'ServiceAccount', 'PodSecurityPolicy', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'ConfigMap', 'Secret', 'Endpoints', 'Service', 'LimitRange', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'Deployment', 'StatefulSet', 'CronJob', 'PodDisruptionBudget'];
+const ORDER_FIRST = [
+  'Namespace',
+  'ResourceQuota',
+  'StorageClass',
+  'CustomResourceDefinition',
+  'ServiceAccount',
+  'PodSecurityPolicy',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'ConfigMap',
+  'Secret',
+  'Endpoints',
+  'Service',
+  'LimitRange',
+  'PriorityClass',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'Deployment',
+  'StatefulSet',
+  'CronJob',
+  'PodDisruptionBudget',
+];
 const ORDER_LAST = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
 
 function typeOrder(kind: string): number {
@@ -261,7 +333,10 @@ export interface BuildResult {
 export function build(fs: KustomizeFS, dir: string, warnings: string[] = []): BuildResult {
   const ctx: Ctx = { fs, warnings };
   const root = join(dir, '.');
-  if (!fs.isDir(root)) throw new KustomizeError(`must build at directory: not a valid directory: evalsymlink failure on '${root}' : lstat ${root}: no such file or directory`);
+  if (!fs.isDir(root))
+    throw new KustomizeError(
+      `must build at directory: not a valid directory: evalsymlink failure on '${root}' : lstat ${root}: no such file or directory`,
+    );
   const all = accumulateTarget(ctx, root, false);
   for (const r of all) {
     if (!r.needsHash) continue;

@@ -4,7 +4,13 @@
  */
 import type { FieldSpec } from './types';
 
-const fs = (path: string, kind?: string, create = false, group?: string, version?: string): FieldSpec => ({ path, kind, create, group, version });
+const fs = (path: string, kind?: string, create = false, group?: string, version?: string): FieldSpec => ({
+  path,
+  kind,
+  create,
+  group,
+  version,
+});
 
 const TEMPLATE_KINDS: [string, string | undefined, string | undefined][] = [
   ['ReplicationController', undefined, 'v1'],
@@ -25,7 +31,10 @@ function templateSpecs(field: 'labels' | 'annotations'): FieldSpec[] {
 }
 
 export const METADATA_LABELS: FieldSpec[] = [fs('metadata/labels', undefined, true)];
-export const TEMPLATE_LABELS: FieldSpec[] = [...templateSpecs('labels'), fs('spec/volumeClaimTemplates[]/metadata/labels', 'StatefulSet', true, 'apps')];
+export const TEMPLATE_LABELS: FieldSpec[] = [
+  ...templateSpecs('labels'),
+  fs('spec/volumeClaimTemplates[]/metadata/labels', 'StatefulSet', true, 'apps'),
+];
 
 const AFFINITY = [
   'spec/template/spec/affinity/podAffinity/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels',
@@ -94,11 +103,21 @@ export interface NameRef {
 
 /** nameReferenceFieldSpecs (the common kinds). */
 export const NAME_REFERENCES: NameRef[] = [
-  ...['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((kind) => ({ kind, fieldSpecs: [fs('spec/scaleTargetRef/name', 'HorizontalPodAutoscaler')] })),
+  ...['Deployment', 'ReplicationController', 'ReplicaSet', 'StatefulSet'].map((kind) => ({
+    kind,
+    fieldSpecs: [fs('spec/scaleTargetRef/name', 'HorizontalPodAutoscaler')],
+  })),
   {
     kind: 'ConfigMap',
     fieldSpecs: [
-      ...podRefs(WORKLOADS, ['volumes/configMap/name', 'containers/env/valueFrom/configMapKeyRef/name', 'initContainers/env/valueFrom/configMapKeyRef/name', 'containers/envFrom/configMapRef/name', 'initContainers/envFrom/configMapRef/name', 'volumes/projected/sources/configMap/name']),
+      ...podRefs(WORKLOADS, [
+        'volumes/configMap/name',
+        'containers/env/valueFrom/configMapKeyRef/name',
+        'initContainers/env/valueFrom/configMapKeyRef/name',
+        'containers/envFrom/configMapRef/name',
+        'initContainers/envFrom/configMapRef/name',
+        'volumes/projected/sources/configMap/name',
+      ]),
       fs('spec/configSource/configMap', 'Node'),
       fs('rules/resourceNames', 'Role'),
       fs('rules/resourceNames', 'ClusterRole'),
@@ -107,7 +126,15 @@ export const NAME_REFERENCES: NameRef[] = [
   {
     kind: 'Secret',
     fieldSpecs: [
-      ...podRefs(WORKLOADS, ['volumes/secret/secretName', 'containers/env/valueFrom/secretKeyRef/name', 'initContainers/env/valueFrom/secretKeyRef/name', 'containers/envFrom/secretRef/name', 'initContainers/envFrom/secretRef/name', 'imagePullSecrets/name', 'volumes/projected/sources/secret/name']),
+      ...podRefs(WORKLOADS, [
+        'volumes/secret/secretName',
+        'containers/env/valueFrom/secretKeyRef/name',
+        'initContainers/env/valueFrom/secretKeyRef/name',
+        'containers/envFrom/secretRef/name',
+        'initContainers/envFrom/secretRef/name',
+        'imagePullSecrets/name',
+        'volumes/projected/sources/secret/name',
+      ]),
       fs('spec/tls/secretName', 'Ingress'),
       fs('imagePullSecrets/name', 'ServiceAccount'),
       fs('parameters/secretName', 'StorageClass'),
@@ -132,14 +159,31 @@ export const NAME_REFERENCES: NameRef[] = [
     ],
   },
   { kind: 'Role', fieldSpecs: [fs('roleRef/name', 'RoleBinding', false, 'rbac.authorization.k8s.io')] },
-  { kind: 'ClusterRole', fieldSpecs: [fs('roleRef/name', 'RoleBinding', false, 'rbac.authorization.k8s.io'), fs('roleRef/name', 'ClusterRoleBinding', false, 'rbac.authorization.k8s.io')] },
+  {
+    kind: 'ClusterRole',
+    fieldSpecs: [
+      fs('roleRef/name', 'RoleBinding', false, 'rbac.authorization.k8s.io'),
+      fs('roleRef/name', 'ClusterRoleBinding', false, 'rbac.authorization.k8s.io'),
+    ],
+  },
   {
     kind: 'ServiceAccount',
-    fieldSpecs: [fs('subjects', 'RoleBinding', false, 'rbac.authorization.k8s.io'), fs('subjects', 'ClusterRoleBinding', false, 'rbac.authorization.k8s.io'), ...podRefs(SA_KINDS, ['serviceAccountName'])],
+    fieldSpecs: [
+      fs('subjects', 'RoleBinding', false, 'rbac.authorization.k8s.io'),
+      fs('subjects', 'ClusterRoleBinding', false, 'rbac.authorization.k8s.io'),
+      ...podRefs(SA_KINDS, ['serviceAccountName']),
+    ],
   },
   { kind: 'PersistentVolumeClaim', fieldSpecs: podRefs(SA_KINDS.concat([]), ['volumes/persistentVolumeClaim/claimName']) },
   { kind: 'PersistentVolume', fieldSpecs: [fs('spec/volumeName', 'PersistentVolumeClaim'), fs('rules/resourceNames', 'ClusterRole')] },
-  { kind: 'StorageClass', fieldSpecs: [fs('spec/storageClassName', 'PersistentVolume'), fs('spec/storageClassName', 'PersistentVolumeClaim'), fs('spec/volumeClaimTemplates/spec/storageClassName', 'StatefulSet')] },
+  {
+    kind: 'StorageClass',
+    fieldSpecs: [
+      fs('spec/storageClassName', 'PersistentVolume'),
+      fs('spec/storageClassName', 'PersistentVolumeClaim'),
+      fs('spec/volumeClaimTemplates/spec/storageClassName', 'StatefulSet'),
+    ],
+  },
   { kind: 'PriorityClass', fieldSpecs: podRefs(SA_KINDS, ['priorityClassName']) },
   { kind: 'IngressClass', fieldSpecs: [fs('spec/ingressClassName', 'Ingress')] },
 ];

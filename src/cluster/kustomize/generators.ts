@@ -65,7 +65,10 @@ function envLines(text: string, file: string): [string, string][] {
     if (!line || line.startsWith('#')) continue;
     const i = line.indexOf('=');
     const k = i < 0 ? line : line.slice(0, i);
-    if (!ENV_NAME.test(k)) throw new KustomizeError(`"${k}" is not a valid key name in ${file}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`);
+    if (!ENV_NAME.test(k))
+      throw new KustomizeError(
+        `"${k}" is not a valid key name in ${file}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`,
+      );
     out.push([k, i < 0 ? '' : line.slice(i + 1)]);
   }
   return out;
@@ -73,7 +76,8 @@ function envLines(text: string, file: string): [string, string][] {
 
 function readOrFail(fs: KustomizeFS, dir: string, p: string): string {
   const t = fs.readFile(join(dir, p));
-  if (t === undefined) throw new KustomizeError(`evalsymlink failure on '${join(dir, p)}' : lstat ${join(dir, p)}: no such file or directory`);
+  if (t === undefined)
+    throw new KustomizeError(`evalsymlink failure on '${join(dir, p)}' : lstat ${join(dir, p)}: no such file or directory`);
   return t;
 }
 
@@ -105,7 +109,13 @@ function pairs(fs: KustomizeFS, dir: string, args: GeneratorArgs): [string, stri
 }
 
 /** Generates one ConfigMap or Secret; `needsHash` tells whether its name gets the hash suffix. */
-export function generate(fs: KustomizeFS, dir: string, kind: 'ConfigMap' | 'Secret', args: GeneratorArgs, global: GeneratorOptions | undefined): { obj: Obj; needsHash: boolean } {
+export function generate(
+  fs: KustomizeFS,
+  dir: string,
+  kind: 'ConfigMap' | 'Secret',
+  args: GeneratorArgs,
+  global: GeneratorOptions | undefined,
+): { obj: Obj; needsHash: boolean } {
   const opts = mergeOptions(global, args.options);
   const obj: Obj = { apiVersion: 'v1', kind, metadata: { name: args.name } };
   const m = meta(obj);
@@ -114,7 +124,8 @@ export function generate(fs: KustomizeFS, dir: string, kind: 'ConfigMap' | 'Secr
   if (opts.annotations) m.annotations = { ...opts.annotations };
   const data: Obj = {};
   for (const [k, v] of pairs(fs, dir, args)) {
-    if (Object.prototype.hasOwnProperty.call(data, k)) throw new KustomizeError(`configmap ${args.name} illegally repeats the key \`${k}\``);
+    if (Object.prototype.hasOwnProperty.call(data, k))
+      throw new KustomizeError(`configmap ${args.name} illegally repeats the key \`${k}\``);
     setOwn(data, k, kind === 'Secret' ? base64(v) : v);
   }
   if (Object.keys(data).length) obj.data = data;

@@ -34,7 +34,13 @@ export function memoryFS(files: Record<string, string>): KustomizeFS {
     },
     list: (dir) => {
       const d = norm(dir) + '/';
-      return [...new Set(Object.keys(files).filter((f) => f.startsWith(d)).map((f) => f.slice(d.length).split('/')[0]))].sort();
+      return [
+        ...new Set(
+          Object.keys(files)
+            .filter((f) => f.startsWith(d))
+            .map((f) => f.slice(d.length).split('/')[0]),
+        ),
+      ].sort();
     },
   };
 }

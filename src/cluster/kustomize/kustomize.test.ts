@@ -17,7 +17,8 @@ const fs: KustomizeFS = {
 function cases(dir: string, rel = ''): string[] {
   const out: string[] = [];
   if (existsSync(`${dir}/expected.yaml`)) out.push(rel);
-  for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) out.push(...cases(`${dir}/${e.name}`, rel ? `${rel}/${e.name}` : e.name));
+  for (const e of readdirSync(dir, { withFileTypes: true }))
+    if (e.isDirectory()) out.push(...cases(`${dir}/${e.name}`, rel ? `${rel}/${e.name}` : e.name));
   return out;
 }
 

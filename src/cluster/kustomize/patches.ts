@@ -105,9 +105,11 @@ function container(doc: Obj, segs: string[], op: string, path: string): Obj | un
     if (Array.isArray(node)) node = /^\d+$/.test(s) ? node[Number(s)] : undefined;
     else if (isObj(node)) node = getOwn(node, s);
     else node = undefined;
-    if (node === undefined || node === null) throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    if (node === undefined || node === null)
+      throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   }
-  if (!Array.isArray(node) && !isObj(node)) throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  if (!Array.isArray(node) && !isObj(node))
+    throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   return node;
 }
 
@@ -142,8 +144,10 @@ function addAt(doc: Obj, path: string, value: unknown, op: string, replace: bool
   const k = segs[segs.length - 1];
   if (Array.isArray(c)) {
     const i = k === '-' ? c.length : Number(k);
-    if (!Number.isInteger(i) || i < 0 || i > c.length || (replace && i >= c.length)) throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
-    if (replace) c[i] = value; // array index
+    if (!Number.isInteger(i) || i < 0 || i > c.length || (replace && i >= c.length))
+      throw new KustomizeError(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    if (replace)
+      c[i] = value; // array index
     else c.splice(i, 0, value);
   } else setOwn(c, k, value);
 }
@@ -174,7 +178,8 @@ export function applyJson6902(o: Obj, ops: Obj[]): Obj {
         addAt(doc, path, clone(getAt(doc, String(raw.from ?? ''), op)), op, false);
         break;
       case 'test':
-        if (JSON.stringify(getAt(doc, path, op)) !== JSON.stringify(value)) throw new KustomizeError(`testing value ${path} failed: test failed`);
+        if (JSON.stringify(getAt(doc, path, op)) !== JSON.stringify(value))
+          throw new KustomizeError(`testing value ${path} failed: test failed`);
         break;
       default:
         throw new KustomizeError(`Unexpected kind: ${op}`);

@@ -44,7 +44,10 @@ describe('kustomize scenario', () => {
     const spec = dep.spec as { replicas: number; template: { spec: { containers: { image: string; envFrom: unknown[] }[] } } };
     expect(spec.replicas).toBe(5);
     expect(spec.template.spec.containers[0].image).toBe('ghcr.io/peekcart/peekcart:1.1.0');
-    expect(spec.template.spec.containers[0].envFrom).toEqual([{ configMapRef: { name: 'prod-peekcart-config-bf75tdm878' } }, { secretRef: { name: 'prod-peekcart-db-hkc82gd68h' } }]);
+    expect(spec.template.spec.containers[0].envFrom).toEqual([
+      { configMapRef: { name: 'prod-peekcart-config-bf75tdm878' } },
+      { secretRef: { name: 'prod-peekcart-db-hkc82gd68h' } },
+    ]);
     const pods = objs.filter((o) => o.kind === 'Pod' && o.metadata.namespace === 'shop');
     expect(pods).toHaveLength(5);
     expect(pods.every((p) => p.metadata.labels?.env === 'prod' && p.metadata.labels?.app === 'peekcart')).toBe(true);
@@ -60,7 +63,9 @@ describe('pieces', () => {
     expect(kustomizeHash({ apiVersion: 'v1', kind: 'ConfigMap', data: { two: 2, one: '', three: 3 } })).toBe('7757f9kkct');
     expect(kustomizeHash({ apiVersion: 'v1', kind: 'ConfigMap', data: { one: '' }, binaryData: { two: '' } })).toBe('698h7c7t9m');
     expect(kustomizeHash({ apiVersion: 'v1', kind: 'Secret', type: 'my-type' })).toBe('5gmgkf8578');
-    expect(kustomizeHash({ apiVersion: 'v1', kind: 'Secret', type: 'my-type', data: { one: '' }, stringData: { two: 2 } })).toBe('c4h4264gdb');
+    expect(kustomizeHash({ apiVersion: 'v1', kind: 'Secret', type: 'my-type', data: { one: '' }, stringData: { two: 2 } })).toBe(
+      'c4h4264gdb',
+    );
   });
 
   it('builds from an in-memory file system', () => {
@@ -77,7 +82,14 @@ describe('pieces', () => {
 
   it('JSON 6902 operations', () => {
     const o = { a: { b: [1, 2] }, c: 'x' };
-    expect(applyJson6902(o, [{ op: 'add', path: '/a/b/-', value: 3 }, { op: 'remove', path: '/c' }, { op: 'copy', from: '/a/b/0', path: '/d' }, { op: 'move', from: '/d', path: '/e' }])).toEqual({ a: { b: [1, 2, 3] }, e: 1 });
+    expect(
+      applyJson6902(o, [
+        { op: 'add', path: '/a/b/-', value: 3 },
+        { op: 'remove', path: '/c' },
+        { op: 'copy', from: '/a/b/0', path: '/d' },
+        { op: 'move', from: '/d', path: '/e' },
+      ]),
+    ).toEqual({ a: { b: [1, 2, 3] }, e: 1 });
     expect(() => applyJson6902(o, [{ op: 'remove', path: '/zz' }])).toThrow(/nonexistent/);
   });
 

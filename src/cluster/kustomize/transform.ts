@@ -74,7 +74,8 @@ export function setNamespace(resources: Res[], ns: string): void {
     }
     if ((kind === 'RoleBinding' || kind === 'ClusterRoleBinding') && Array.isArray(r.obj.subjects)) {
       for (const s of r.obj.subjects as Obj[]) {
-        if (isObj(s) && s.kind === 'ServiceAccount' && (s.namespace === undefined || s.namespace === '' || s.namespace === 'default')) s.namespace = ns;
+        if (isObj(s) && s.kind === 'ServiceAccount' && (s.namespace === undefined || s.namespace === '' || s.namespace === 'default'))
+          s.namespace = ns;
       }
     }
   }
@@ -169,7 +170,11 @@ export function fixNameReferences(resources: Res[]): void {
                 if (n !== null) s.name = n;
               }
             } else {
-              setOwn(parent, key, v.map((x) => (typeof x === 'string' ? (resolve(referrals, referrer, x) ?? x) : x)));
+              setOwn(
+                parent,
+                key,
+                v.map((x) => (typeof x === 'string' ? (resolve(referrals, referrer, x) ?? x) : x)),
+              );
             }
           } else if (isObj(v) && typeof v.name === 'string') {
             const n = resolve(referrals, referrer, v.name, typeof v.namespace === 'string' ? v.namespace : undefined);

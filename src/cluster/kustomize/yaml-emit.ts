@@ -49,11 +49,52 @@ export function goYamlKeyLess(a: string, b: string): number {
   return ar.length - br.length;
 }
 
-const SPECIAL = new Set(['~', 'null', 'Null', 'NULL', 'y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'true', 'True', 'TRUE', 'n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF', 'false', 'False', 'FALSE', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<']);
+const SPECIAL = new Set([
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'on',
+  'On',
+  'ON',
+  'true',
+  'True',
+  'TRUE',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'off',
+  'Off',
+  'OFF',
+  'false',
+  'False',
+  'FALSE',
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '+.Inf',
+  '+.INF',
+  '-.inf',
+  '-.Inf',
+  '-.INF',
+  '<<',
+]);
 const FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const GOINT = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[0-9]+)$/;
 const BASE60 = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
-const TIMESTAMP = /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]| )[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?(?:Z|[-+][0-9]{1,2}(?::?[0-9]{2})?)?)?$/;
+const TIMESTAMP =
+  /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]| )[0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?(?:Z|[-+][0-9]{1,2}(?::?[0-9]{2})?)?)?$/;
 
 /** Whether go-yaml v2 would resolve the plain scalar `s` to something other than a string. */
 function resolvesNonString(s: string): boolean {
@@ -69,7 +110,14 @@ const isBreak = (c: string | undefined) => c === '\n' || c === '\r' || c === '\u
 const isBlankz = (c: string | undefined) => c === undefined || c === ' ' || c === '\t' || isBreak(c);
 function isPrintable(c: string): boolean {
   const x = c.codePointAt(0)!;
-  return x === 0x0a || (x >= 0x20 && x <= 0x7e) || x === 0x85 || (x >= 0xa0 && x <= 0xd7ff) || (x >= 0xe000 && x <= 0xfffd && x !== 0xfeff) || x >= 0x10000;
+  return (
+    x === 0x0a ||
+    (x >= 0x20 && x <= 0x7e) ||
+    x === 0x85 ||
+    (x >= 0xa0 && x <= 0xd7ff) ||
+    (x >= 0xe000 && x <= 0xfffd && x !== 0xfeff) ||
+    x >= 0x10000
+  );
 }
 
 interface Analysis {
@@ -85,8 +133,15 @@ function analyze(v: string): Analysis {
   const ch = Array.from(v);
   let blockInd = v.startsWith('---') || v.startsWith('...');
   let special = false;
-  let leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
-  let breakSpace = false, spaceBreak = false, prevSpace = false, prevBreak = false, lineBreaks = false;
+  let leadingSpace = false,
+    leadingBreak = false,
+    trailingSpace = false,
+    trailingBreak = false;
+  let breakSpace = false,
+    spaceBreak = false,
+    prevSpace = false,
+    prevBreak = false,
+    lineBreaks = false;
   let precededByWs = true;
   for (let i = 0; i < ch.length; i++) {
     const c = ch[i];
@@ -147,7 +202,13 @@ function scalar(s: string, column: number, indent: number, simpleKey: boolean): 
     if (!isBreak(ch[ch.length - 1])) hint += '-';
     else if (ch.length === 1 || isBreak(ch[ch.length - 2])) hint += '+';
     const body = s.endsWith('\n') ? s.slice(0, -1) : s;
-    return `|${hint}\n` + body.split('\n').map((l) => (l === '' ? '' : pad + l)).join('\n');
+    return (
+      `|${hint}\n` +
+      body
+        .split('\n')
+        .map((l) => (l === '' ? '' : pad + l))
+        .join('\n')
+    );
   }
   let out = style === 'single' ? "'" : style === 'double' ? '"' : '';
   let col = column + out.length;
@@ -155,7 +216,11 @@ function scalar(s: string, column: number, indent: number, simpleKey: boolean): 
   for (let i = 0; i < ch.length; i++) {
     const c = ch[i];
     if (c === ' ') {
-      const breakOk = !simpleKey && !spaces && col > WIDTH && (style === 'plain' ? ch[i + 1] !== ' ' : i !== 0 && i !== ch.length - 1 && (style === 'double' || ch[i + 1] !== ' '));
+      const breakOk =
+        !simpleKey &&
+        !spaces &&
+        col > WIDTH &&
+        (style === 'plain' ? ch[i + 1] !== ' ' : i !== 0 && i !== ch.length - 1 && (style === 'double' || ch[i + 1] !== ' '));
       if (breakOk) {
         out += '\n' + pad;
         col = indent;
@@ -184,21 +249,36 @@ function scalar(s: string, column: number, indent: number, simpleKey: boolean): 
 
 function doubleEscape(c: string): string {
   switch (c) {
-    case '\0': return '\\0';
-    case '\x07': return '\\a';
-    case '\b': return '\\b';
-    case '\t': return '\\t';
-    case '\n': return '\\n';
-    case '\x0b': return '\\v';
-    case '\f': return '\\f';
-    case '\r': return '\\r';
-    case '\x1b': return '\\e';
-    case '"': return '\\"';
-    case '\\': return '\\\\';
-    case '\u0085': return '\\N';
-    case '\u00a0': return '\\_';
-    case '\u2028': return '\\L';
-    case '\u2029': return '\\P';
+    case '\0':
+      return '\\0';
+    case '\x07':
+      return '\\a';
+    case '\b':
+      return '\\b';
+    case '\t':
+      return '\\t';
+    case '\n':
+      return '\\n';
+    case '\x0b':
+      return '\\v';
+    case '\f':
+      return '\\f';
+    case '\r':
+      return '\\r';
+    case '\x1b':
+      return '\\e';
+    case '"':
+      return '\\"';
+    case '\\':
+      return '\\\\';
+    case '\u0085':
+      return '\\N';
+    case '\u00a0':
+      return '\\_';
+    case '\u2028':
+      return '\\L';
+    case '\u2029':
+      return '\\P';
   }
   if (!isPrintable(c)) {
     const x = c.codePointAt(0)!;

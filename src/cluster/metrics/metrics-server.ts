@@ -132,15 +132,14 @@ export class MetricsServer implements ResourceMetricsAPI {
       const ready = picked.filter(isReady);
       for (const p of picked) {
         const cur = perPod.get(p) ?? {};
-        if (v.totalCpuMillicores !== undefined) cur.cpu = isReady(p) && ready.length ? Math.round(v.totalCpuMillicores / ready.length) : undefined;
+        if (v.totalCpuMillicores !== undefined)
+          cur.cpu = isReady(p) && ready.length ? Math.round(v.totalCpuMillicores / ready.length) : undefined;
         else if (v.cpuMillicoresPerPod !== undefined) cur.cpu = isReady(p) ? v.cpuMillicoresPerPod : undefined;
         if (v.memoryBytesPerPod !== undefined) cur.mem = v.memoryBytesPerPod;
         perPod.set(p, cur);
       }
     }
-    return pods
-      .map((p) => this.usageOf(p, perPod.get(p), at))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return pods.map((p) => this.usageOf(p, perPod.get(p), at)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** metrics.k8s.io/v1beta1 PodMetrics objects (for `kubectl top pod`), CPU in nanocores and memory in Ki as metrics-server prints them. */
@@ -153,10 +152,18 @@ export class MetricsServer implements ResourceMetricsAPI {
         out.push({
           apiVersion: 'metrics.k8s.io/v1beta1',
           kind: 'PodMetrics',
-          metadata: { name: u.name, namespace: ns, creationTimestamp: this.ctx.clock.nowRFC3339(), ...(pod?.metadata.labels ? { labels: { ...pod.metadata.labels } } : {}) },
+          metadata: {
+            name: u.name,
+            namespace: ns,
+            creationTimestamp: this.ctx.clock.nowRFC3339(),
+            ...(pod?.metadata.labels ? { labels: { ...pod.metadata.labels } } : {}),
+          },
           timestamp: new Date(u.timestamp).toISOString().replace(/\.\d{3}Z$/, 'Z'),
           window: `${u.windowMs / 1000}s`,
-          containers: u.containers.map((c) => ({ name: c.name, usage: { cpu: `${c.cpuMillicores * 1_000_000}n`, memory: `${Math.round(c.memoryBytes / 1024)}Ki` } })),
+          containers: u.containers.map((c) => ({
+            name: c.name,
+            usage: { cpu: `${c.cpuMillicores * 1_000_000}n`, memory: `${Math.round(c.memoryBytes / 1024)}Ki` },
+          })),
         });
       }
     }
@@ -193,10 +200,18 @@ export class MetricsServer implements ResourceMetricsAPI {
     }
     const kind = m[1].toLowerCase().split('.')[0];
     const res: Record<string, [string, string]> = {
-      deployment: ['apps', 'deployments'], deployments: ['apps', 'deployments'], deploy: ['apps', 'deployments'],
-      statefulset: ['apps', 'statefulsets'], statefulsets: ['apps', 'statefulsets'], sts: ['apps', 'statefulsets'],
-      replicaset: ['apps', 'replicasets'], replicasets: ['apps', 'replicasets'], rs: ['apps', 'replicasets'],
-      daemonset: ['apps', 'daemonsets'], daemonsets: ['apps', 'daemonsets'], ds: ['apps', 'daemonsets'],
+      deployment: ['apps', 'deployments'],
+      deployments: ['apps', 'deployments'],
+      deploy: ['apps', 'deployments'],
+      statefulset: ['apps', 'statefulsets'],
+      statefulsets: ['apps', 'statefulsets'],
+      sts: ['apps', 'statefulsets'],
+      replicaset: ['apps', 'replicasets'],
+      replicasets: ['apps', 'replicasets'],
+      rs: ['apps', 'replicasets'],
+      daemonset: ['apps', 'daemonsets'],
+      daemonsets: ['apps', 'daemonsets'],
+      ds: ['apps', 'daemonsets'],
     };
     const r = res[kind];
     if (!r) return undefined;

@@ -140,7 +140,20 @@ export function renderRule(r: Rule): string {
         break;
       case 'recent':
         if (m.mode === 'set') p.push('-m', 'recent', '--set', '--name', m.name, '--mask', '255.255.255.255', '--rsource');
-        else p.push('-m', 'recent', '--rcheck', '--seconds', String(m.seconds), '--reap', '--name', m.name, '--mask', '255.255.255.255', '--rsource');
+        else
+          p.push(
+            '-m',
+            'recent',
+            '--rcheck',
+            '--seconds',
+            String(m.seconds),
+            '--reap',
+            '--name',
+            m.name,
+            '--mask',
+            '255.255.255.255',
+            '--rsource',
+          );
         break;
     }
   }
@@ -150,7 +163,13 @@ export function renderRule(r: Rule): string {
   return p.join(' ');
 }
 
-const POLICIES: Record<string, string> = { PREROUTING: 'ACCEPT', INPUT: 'ACCEPT', FORWARD: 'ACCEPT', OUTPUT: 'ACCEPT', POSTROUTING: 'ACCEPT' };
+const POLICIES: Record<string, string> = {
+  PREROUTING: 'ACCEPT',
+  INPUT: 'ACCEPT',
+  FORWARD: 'ACCEPT',
+  OUTPUT: 'ACCEPT',
+  POSTROUTING: 'ACCEPT',
+};
 
 /**
  * A table as iptables-save prints it: `*filter`, built-in chains with policy and counters,

@@ -96,7 +96,12 @@ COMMIT
   it('renders a NodePort Service: KUBE-NODEPORTS → KUBE-EXT → KUBE-SVC', () => {
     const env = proxyTestEnv();
     env.node('node-1', '172.18.0.3');
-    env.service('web', { type: 'NodePort', clusterIP: '10.96.0.30', selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30080 }] });
+    env.service('web', {
+      type: 'NodePort',
+      clusterIP: '10.96.0.30',
+      selector: { app: 'web' },
+      ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort: 30080 }],
+    });
     env.slice('web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.8', pod: 'web-a', node: 'node-1' }]);
     const kp = new KubeProxy(env.ctx, 'node-1');
     kp.start();
@@ -134,22 +139,52 @@ COMMIT
 `);
     // NodePort on the node's IP reaches the Pod, masqueraded (KUBE-EXT marks it)
     const r = route(kp, { ip: '172.18.0.3', port: 30080 }, new Rng(1), { kind: 'external' });
-    expect(r).toMatchObject({ verdict: 'DNAT', endpoint: { ip: '10.244.1.8', port: 8080 }, pod: { namespace: 'default', name: 'web-a' }, masquerade: true });
-    expect(r.chains).toEqual(['PREROUTING', 'KUBE-SERVICES', 'KUBE-NODEPORTS', 'KUBE-EXT-CDGGSHYLG3RE2FKL', 'KUBE-MARK-MASQ', 'KUBE-SVC-CDGGSHYLG3RE2FKL', 'KUBE-SEP-FZKIUYKCK5HASUBH']);
+    expect(r).toMatchObject({
+      verdict: 'DNAT',
+      endpoint: { ip: '10.244.1.8', port: 8080 },
+      pod: { namespace: 'default', name: 'web-a' },
+      masquerade: true,
+    });
+    expect(r.chains).toEqual([
+      'PREROUTING',
+      'KUBE-SERVICES',
+      'KUBE-NODEPORTS',
+      'KUBE-EXT-CDGGSHYLG3RE2FKL',
+      'KUBE-MARK-MASQ',
+      'KUBE-SVC-CDGGSHYLG3RE2FKL',
+      'KUBE-SEP-FZKIUYKCK5HASUBH',
+    ]);
   });
 
   it('probabilities for 1–4 endpoints: 1/n, 1/(n-1)…, the last without statistic', () => {
     expect([1, 2, 3, 4].map(computeProbability)).toEqual(['1.0000000000', '0.5000000000', '0.3333333333', '0.2500000000']);
-    expect(['0.2500000000', '0.3333333333', '0.5000000000', '0.2000000000'].map(savedProbability)).toEqual(['0.25000000000', '0.33333333349', '0.50000000000', '0.20000000019']);
+    expect(['0.2500000000', '0.3333333333', '0.5000000000', '0.2000000000'].map(savedProbability)).toEqual([
+      '0.25000000000',
+      '0.33333333349',
+      '0.50000000000',
+      '0.20000000019',
+    ]);
     for (let n = 1; n <= 4; n++) {
       const env = proxyTestEnv();
       env.service('s', { clusterIP: '10.96.0.50', selector: { a: 'b' }, ports: [{ port: 80 }] });
-      env.slice('s', [{ port: 80 }], Array.from({ length: n }, (_, i) => ({ ip: `10.244.1.${10 + i}`, pod: `s-${i}` })));
+      env.slice(
+        's',
+        [{ port: 80 }],
+        Array.from({ length: n }, (_, i) => ({ ip: `10.244.1.${10 + i}`, pod: `s-${i}` })),
+      );
       const kp = new KubeProxy(env.ctx, 'node-1');
       kp.start();
-      const lines = kp.rules().split('\n').filter((l) => l.includes('-m comment --comment "default/s -> '));
+      const lines = kp
+        .rules()
+        .split('\n')
+        .filter((l) => l.includes('-m comment --comment "default/s -> '));
       const probs = lines.map((l) => l.match(/--probability (\S+)/)?.[1] ?? null);
-      const expected: (string | null)[][] = [['0.25000000000', '0.33333333349', '0.50000000000'], ['0.33333333349', '0.50000000000'], ['0.50000000000'], []];
+      const expected: (string | null)[][] = [
+        ['0.25000000000', '0.33333333349', '0.50000000000'],
+        ['0.33333333349', '0.50000000000'],
+        ['0.50000000000'],
+        [],
+      ];
       expect(probs).toEqual([...expected[4 - n], null]);
     }
   });
@@ -160,7 +195,8 @@ COMMIT
     const kp = new KubeProxy(env.ctx, 'node-1');
     kp.start();
     expect(kp.rules()).toContain(
-      FILTER_HEAD + '-A KUBE-SERVICES -d 10.96.0.40/32 -p tcp -m comment --comment "default/mysql has no endpoints" -m tcp --dport 3306 -j REJECT --reject-with icmp-port-unreachable\nCOMMIT\n',
+      FILTER_HEAD +
+        '-A KUBE-SERVICES -d 10.96.0.40/32 -p tcp -m comment --comment "default/mysql has no endpoints" -m tcp --dport 3306 -j REJECT --reject-with icmp-port-unreachable\nCOMMIT\n',
     );
     expect(kp.rules()).not.toContain('KUBE-SVC-');
     const r = route(kp, { ip: '10.96.0.40', port: 3306 }, new Rng(1));
@@ -174,13 +210,23 @@ COMMIT
     const hops = () => env.relay.all().filter((h) => h.from === 'kube-proxy/node-1' && h.kind === 'decision');
     expect(hops().map((h) => h.summary)).toEqual(['synced 20 rules: default/peekcart → 3 endpoints']);
     // peekcart-b turns not ready
-    const s2 = env.updateSlice(slice, [{ port: 8080 }], [peekcartEndpoints[0], { ...peekcartEndpoints[1], ready: false }, peekcartEndpoints[2]]);
+    const s2 = env.updateSlice(
+      slice,
+      [{ port: 8080 }],
+      [peekcartEndpoints[0], { ...peekcartEndpoints[1], ready: false }, peekcartEndpoints[2]],
+    );
     env.clock.advance(10);
     expect(kp.syncCount).toBe(2);
     expect(kp.rules()).not.toContain('10.244.2.6');
-    expect(kp.rules()).toContain('-A KUBE-SVC-QNWUJ3JAL2NWCKI4 -m comment --comment "default/peekcart -> 10.244.1.5:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-SQOCUFJ2B3JQUNIS\n-A KUBE-SVC-QNWUJ3JAL2NWCKI4 -m comment --comment "default/peekcart -> 10.244.3.7:8080" -j KUBE-SEP-K4BBV7YGTY6TROOE\n');
+    expect(kp.rules()).toContain(
+      '-A KUBE-SVC-QNWUJ3JAL2NWCKI4 -m comment --comment "default/peekcart -> 10.244.1.5:8080" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-SQOCUFJ2B3JQUNIS\n-A KUBE-SVC-QNWUJ3JAL2NWCKI4 -m comment --comment "default/peekcart -> 10.244.3.7:8080" -j KUBE-SEP-K4BBV7YGTY6TROOE\n',
+    );
     // a second change within 1 s waits for minSyncPeriod
-    const s3 = env.updateSlice(s2, [{ port: 8080 }], peekcartEndpoints.map((e) => ({ ...e, ready: false, serving: true, terminating: true })));
+    const s3 = env.updateSlice(
+      s2,
+      [{ port: 8080 }],
+      peekcartEndpoints.map((e) => ({ ...e, ready: false, serving: true, terminating: true })),
+    );
     env.clock.advance(100);
     expect(kp.syncCount).toBe(2);
     env.clock.advance(1_000);
@@ -188,10 +234,18 @@ COMMIT
     expect(kp.lastSyncTime).toBe(t0 + 5_000 + 1 + 1_000);
     // all terminating but serving: used as a fallback (KEP-1669)
     expect(kp.ruleset()!.services[0].endpoints.map((e) => e.endpoint)).toEqual(['10.244.1.5:8080', '10.244.2.6:8080', '10.244.3.7:8080']);
-    env.updateSlice(s3, [{ port: 8080 }], peekcartEndpoints.map((e) => ({ ...e, ready: false, serving: false, terminating: true })));
+    env.updateSlice(
+      s3,
+      [{ port: 8080 }],
+      peekcartEndpoints.map((e) => ({ ...e, ready: false, serving: false, terminating: true })),
+    );
     env.clock.advance(2_000);
     expect(kp.rules()).toContain('"default/peekcart has no endpoints"');
-    expect(hops().map((h) => h.summary).slice(1)).toEqual([
+    expect(
+      hops()
+        .map((h) => h.summary)
+        .slice(1),
+    ).toEqual([
       'synced 17 rules: default/peekcart → 2 endpoints',
       'synced 20 rules: default/peekcart → 3 endpoints',
       'synced 10 rules: default/peekcart → no endpoints (REJECT)',

@@ -63,7 +63,11 @@ export class KubeProxy {
   /** Number of syncs so far (tests, UI). */
   syncCount = 0;
 
-  constructor(private readonly ctx: ComponentContext, readonly nodeName: string, opts: KubeProxyOptions = {}) {
+  constructor(
+    private readonly ctx: ComponentContext,
+    readonly nodeName: string,
+    opts: KubeProxyOptions = {},
+  ) {
     this.participant = `kube-proxy/${nodeName}`;
     this.client = ctx.client(kubeProxyUser(nodeName));
     this.minSyncPeriodMs = opts.minSyncPeriodMs ?? 1_000;
@@ -162,12 +166,16 @@ export class KubeProxy {
     if (this.pendingCause === null) this.pendingCause = this.ctx.relay.currentCause;
     if (this.timer) return;
     const delay = Math.max(0, this.lastSyncAt + this.minSyncPeriodMs - this.ctx.clock.now());
-    this.timer = this.ctx.clock.setTimer(delay, () => {
-      this.timer = null;
-      const cause = this.pendingCause;
-      this.pendingCause = null;
-      this.ctx.relay.withCause(cause, () => this.sync());
-    }, { label: `${this.participant}: syncProxyRules` });
+    this.timer = this.ctx.clock.setTimer(
+      delay,
+      () => {
+        this.timer = null;
+        const cause = this.pendingCause;
+        this.pendingCause = null;
+        this.ctx.relay.withCause(cause, () => this.sync());
+      },
+      { label: `${this.participant}: syncProxyRules` },
+    );
   }
 
   /** syncProxyRules: rebuilds every rule from the informer caches (always a full sync here). */
@@ -183,7 +191,10 @@ export class KubeProxy {
     const ruleCount = [...rs.filter.rules, ...rs.nat.rules].filter((r) => !BUILTIN.has(r.chain)).length;
     const counts = new Map<string, string>();
     for (const s of rs.services) {
-      const what = s.filtered === 'REJECT' ? 'no endpoints (REJECT)' : `${s.endpoints.length} endpoint${s.endpoints.length === 1 ? '' : 's'}${s.filtered === 'DROP' ? ' (no local endpoints: DROP)' : ''}`;
+      const what =
+        s.filtered === 'REJECT'
+          ? 'no endpoints (REJECT)'
+          : `${s.endpoints.length} endpoint${s.endpoints.length === 1 ? '' : 's'}${s.filtered === 'DROP' ? ' (no local endpoints: DROP)' : ''}`;
       counts.set(`${s.nameString}${s.protocol === 'tcp' ? '' : `/${s.protocol}`}`, what);
     }
     const changes: string[] = [];
@@ -239,7 +250,10 @@ export class KubeProxy {
     }
     const out = new Map<string, EndpointInfo[]>();
     for (const [k, set] of endpoints) {
-      out.set(k, [...set.values()].sort((a, b) => (`${a.ip}:${a.port}` < `${b.ip}:${b.port}` ? -1 : 1)));
+      out.set(
+        k,
+        [...set.values()].sort((a, b) => (`${a.ip}:${a.port}` < `${b.ip}:${b.port}` ? -1 : 1)),
+      );
     }
     return { services, endpoints: out, clusterCIDR: this.clusterCIDR };
   }
@@ -255,7 +269,9 @@ export function servicePorts(svc: KObject): ServicePortInfo[] {
   if (!clusterIP || clusterIP === 'None' || spec.type === 'ExternalName') return [];
   const ns = svc.metadata.namespace ?? '';
   const name = svc.metadata.name;
-  const vips: string[] = (svc.status?.loadBalancer?.ingress ?? []).filter((i: { ip?: string; ipMode?: string }) => i.ip && i.ipMode !== 'Proxy').map((i: { ip: string }) => i.ip);
+  const vips: string[] = (svc.status?.loadBalancer?.ingress ?? [])
+    .filter((i: { ip?: string; ipMode?: string }) => i.ip && i.ipMode !== 'Proxy')
+    .map((i: { ip: string }) => i.ip);
   return (spec.ports ?? []).map((p: Record<string, any>) => {
     const info: ServicePortInfo = {
       namespace: ns,

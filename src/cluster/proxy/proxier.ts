@@ -10,10 +10,26 @@
  * no nfacct counters, not in large-cluster mode (comments always written).
  */
 import {
-  builtinJumps, computeProbability, KUBE_EXTERNAL_SERVICES, KUBE_FIREWALL, KUBE_FORWARD, KUBE_MARK_MASQ, KUBE_NODEPORTS,
-  KUBE_POSTROUTING, KUBE_PROXY_CANARY, KUBE_PROXY_FIREWALL, KUBE_SERVICES, MASQUERADE_MARK, serviceExternalChainName,
-  serviceFirewallChainName, servicePortEndpointChainName, servicePortPolicyClusterChain, servicePortPolicyLocalChainName,
-  type Match, type Rule, type Table,
+  builtinJumps,
+  computeProbability,
+  KUBE_EXTERNAL_SERVICES,
+  KUBE_FIREWALL,
+  KUBE_FORWARD,
+  KUBE_MARK_MASQ,
+  KUBE_NODEPORTS,
+  KUBE_POSTROUTING,
+  KUBE_PROXY_CANARY,
+  KUBE_PROXY_FIREWALL,
+  KUBE_SERVICES,
+  MASQUERADE_MARK,
+  serviceExternalChainName,
+  serviceFirewallChainName,
+  servicePortEndpointChainName,
+  servicePortPolicyClusterChain,
+  servicePortPolicyLocalChainName,
+  type Match,
+  type Rule,
+  type Table,
 } from './iptables';
 
 /** pkg/proxy/serviceport.go BaseServicePortInfo, for one port of one Service. */
@@ -144,20 +160,44 @@ const comment = (text: string): Match => ({ kind: 'comment', text });
 
 /** proxier.go syncProxyRules: the full rule set for the current state. */
 export function syncProxyRules(state: ProxierState): Ruleset {
-  const filter: Table = { name: 'filter', builtins: ['INPUT', 'FORWARD', 'OUTPUT'], chains: [KUBE_SERVICES, KUBE_EXTERNAL_SERVICES, KUBE_FORWARD, KUBE_NODEPORTS, KUBE_PROXY_FIREWALL, KUBE_PROXY_CANARY, KUBE_FIREWALL], rules: builtinJumps('filter') };
-  const nat: Table = { name: 'nat', builtins: ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING'], chains: [KUBE_SERVICES, KUBE_NODEPORTS, KUBE_POSTROUTING, KUBE_MARK_MASQ, KUBE_PROXY_CANARY], rules: builtinJumps('nat') };
+  const filter: Table = {
+    name: 'filter',
+    builtins: ['INPUT', 'FORWARD', 'OUTPUT'],
+    chains: [KUBE_SERVICES, KUBE_EXTERNAL_SERVICES, KUBE_FORWARD, KUBE_NODEPORTS, KUBE_PROXY_FIREWALL, KUBE_PROXY_CANARY, KUBE_FIREWALL],
+    rules: builtinJumps('filter'),
+  };
+  const nat: Table = {
+    name: 'nat',
+    builtins: ['PREROUTING', 'INPUT', 'OUTPUT', 'POSTROUTING'],
+    chains: [KUBE_SERVICES, KUBE_NODEPORTS, KUBE_POSTROUTING, KUBE_MARK_MASQ, KUBE_PROXY_CANARY],
+    rules: builtinJumps('nat'),
+  };
   const fr = filter.rules;
   const nr = nat.rules;
   const mark = `${MASQUERADE_MARK}/${MASQUERADE_MARK}`;
   nr.push({ chain: KUBE_POSTROUTING, matches: [{ kind: 'mark', neg: true, mark }], target: 'RETURN' });
   nr.push({ chain: KUBE_POSTROUTING, matches: [], target: 'MARK', targetArgs: `--set-xmark ${MASQUERADE_MARK}/0x0` });
-  nr.push({ chain: KUBE_POSTROUTING, matches: [comment('kubernetes service traffic requiring SNAT')], target: 'MASQUERADE', targetArgs: '--random-fully' });
+  nr.push({
+    chain: KUBE_POSTROUTING,
+    matches: [comment('kubernetes service traffic requiring SNAT')],
+    target: 'MASQUERADE',
+    targetArgs: '--random-fully',
+  });
   nr.push({ chain: KUBE_MARK_MASQ, matches: [], target: 'MARK', targetArgs: `--set-xmark ${mark}` });
-  fr.push({ chain: KUBE_FIREWALL, src: '127.0.0.0/8', srcNeg: true, dst: '127.0.0.0/8', matches: [comment('block incoming localnet connections'), { kind: 'conntrack', neg: true, states: 'RELATED,ESTABLISHED,DNAT' }], target: 'DROP' });
+  fr.push({
+    chain: KUBE_FIREWALL,
+    src: '127.0.0.0/8',
+    srcNeg: true,
+    dst: '127.0.0.0/8',
+    matches: [comment('block incoming localnet connections'), { kind: 'conntrack', neg: true, states: 'RELATED,ESTABLISHED,DNAT' }],
+    target: 'DROP',
+  });
 
   const out: ServicePortRules[] = [];
   const sep: Ruleset['sep'] = new Map();
-  const services = [...state.services].sort((a, b) => (a.nameString === b.nameString ? (a.protocol < b.protocol ? -1 : 1) : a.nameString < b.nameString ? -1 : 1));
+  const services = [...state.services].sort((a, b) =>
+    a.nameString === b.nameString ? (a.protocol < b.protocol ? -1 : 1) : a.nameString < b.nameString ? -1 : 1,
+  );
   for (const svc of services) {
     const protocol = svc.protocol.toLowerCase();
     const name = svc.nameString;
@@ -202,7 +242,11 @@ export function syncProxyRules(state: ProxierState): Ruleset {
       }
     }
     const vip = (chain: string, dst: string, text: string, target: string, port = svc.port): Rule => ({
-      chain, dst, proto: protocol, matches: [comment(text), { kind: 'proto', proto: protocol, dport: port }], target,
+      chain,
+      dst,
+      proto: protocol,
+      matches: [comment(text), { kind: 'proto', proto: protocol, dport: port }],
+      target,
       ...(target === 'REJECT' ? { targetArgs: '--reject-with icmp-port-unreachable' } : {}),
     });
     // ClusterIP
@@ -221,34 +265,70 @@ export function syncProxyRules(state: ProxierState): Ruleset {
     if (!hasExternal) for (const ip of svc.loadBalancerVIPs) fr.push(vip(KUBE_EXTERNAL_SERVICES, ip, extComment, extTarget));
     // NodePort
     if (svc.nodePort !== 0) {
-      if (hasAny) nr.push({ chain: KUBE_NODEPORTS, proto: protocol, matches: [comment(name), { kind: 'proto', proto: protocol, dport: svc.nodePort }], target: externalTrafficChain });
+      if (hasAny)
+        nr.push({
+          chain: KUBE_NODEPORTS,
+          proto: protocol,
+          matches: [comment(name), { kind: 'proto', proto: protocol, dport: svc.nodePort }],
+          target: externalTrafficChain,
+        });
       if (!hasExternal) {
         fr.push({
-          chain: KUBE_EXTERNAL_SERVICES, proto: protocol,
-          matches: [comment(extComment), { kind: 'addrtype', dir: 'dst', type: 'LOCAL' }, { kind: 'proto', proto: protocol, dport: svc.nodePort }],
-          target: extTarget, ...(extTarget === 'REJECT' ? { targetArgs: '--reject-with icmp-port-unreachable' } : {}),
+          chain: KUBE_EXTERNAL_SERVICES,
+          proto: protocol,
+          matches: [
+            comment(extComment),
+            { kind: 'addrtype', dir: 'dst', type: 'LOCAL' },
+            { kind: 'proto', proto: protocol, dport: svc.nodePort },
+          ],
+          target: extTarget,
+          ...(extTarget === 'REJECT' ? { targetArgs: '--reject-with icmp-port-unreachable' } : {}),
         });
       }
     }
     if (svc.healthCheckNodePort !== 0) {
-      fr.push({ chain: KUBE_NODEPORTS, proto: 'tcp', matches: [comment(`${name} health check node port`), { kind: 'proto', proto: 'tcp', dport: svc.healthCheckNodePort }], target: 'ACCEPT' });
+      fr.push({
+        chain: KUBE_NODEPORTS,
+        proto: 'tcp',
+        matches: [comment(`${name} health check node port`), { kind: 'proto', proto: 'tcp', dport: svc.healthCheckNodePort }],
+        target: 'ACCEPT',
+      });
     }
     // internal traffic: masquerade off-cluster sources (detect-local ClusterCIDR)
-    if (hasInternal) nr.push({ ...vip(internalTrafficChain, svc.clusterIP, `${name} cluster IP`, KUBE_MARK_MASQ), src: state.clusterCIDR, srcNeg: true });
+    if (hasInternal)
+      nr.push({ ...vip(internalTrafficChain, svc.clusterIP, `${name} cluster IP`, KUBE_MARK_MASQ), src: state.clusterCIDR, srcNeg: true });
     if (usesExternalTrafficChain) {
       nat.chains.push(externalTrafficChain);
       if (!svc.externalPolicyLocal) {
-        nr.push({ chain: externalTrafficChain, matches: [comment(`masquerade traffic for ${name} external destinations`)], target: KUBE_MARK_MASQ });
+        nr.push({
+          chain: externalTrafficChain,
+          matches: [comment(`masquerade traffic for ${name} external destinations`)],
+          target: KUBE_MARK_MASQ,
+        });
       } else {
-        nr.push({ chain: externalTrafficChain, src: state.clusterCIDR, matches: [comment(`pod traffic for ${name} external destinations`)], target: clusterPolicyChain });
-        nr.push({ chain: externalTrafficChain, matches: [comment(`masquerade LOCAL traffic for ${name} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' }], target: KUBE_MARK_MASQ });
-        nr.push({ chain: externalTrafficChain, matches: [comment(`route LOCAL traffic for ${name} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' }], target: clusterPolicyChain });
+        nr.push({
+          chain: externalTrafficChain,
+          src: state.clusterCIDR,
+          matches: [comment(`pod traffic for ${name} external destinations`)],
+          target: clusterPolicyChain,
+        });
+        nr.push({
+          chain: externalTrafficChain,
+          matches: [comment(`masquerade LOCAL traffic for ${name} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' }],
+          target: KUBE_MARK_MASQ,
+        });
+        nr.push({
+          chain: externalTrafficChain,
+          matches: [comment(`route LOCAL traffic for ${name} external destinations`), { kind: 'addrtype', dir: 'src', type: 'LOCAL' }],
+          target: clusterPolicyChain,
+        });
       }
       if (hasExternal) nr.push({ chain: externalTrafficChain, matches: [], target: externalPolicyChain });
     }
     if (usesFWChain) {
       nat.chains.push(fwChain);
-      for (const range of svc.loadBalancerSourceRanges) nr.push({ chain: fwChain, src: range, matches: [comment(`${name} loadbalancer IP`)], target: externalTrafficChain });
+      for (const range of svc.loadBalancerSourceRanges)
+        nr.push({ chain: fwChain, src: range, matches: [comment(`${name} loadbalancer IP`)], target: externalTrafficChain });
       nr.push({ chain: fwChain, matches: [comment(`other traffic to ${name} will be dropped by KUBE-PROXY-FIREWALL`)], target: '' });
     }
     const lbCluster: ServicePortRules['endpoints'] = [];
@@ -272,25 +352,57 @@ export function syncProxyRules(state: ProxierState): Ruleset {
       sep.set(chain, { ip: ep.ip, port: ep.port, pod: ep.pod, service: name });
     }
     out.push({
-      nameString: name, protocol, clusterIP: svc.clusterIP, port: svc.port, nodePort: svc.nodePort, svcChain: clusterPolicyChain, extChain: externalTrafficChain,
-      endpoints: svc.internalPolicyLocal ? lbLocal : lbCluster, filtered: !hasAny ? 'REJECT' : !hasInternal || !hasExternal ? 'DROP' : null,
+      nameString: name,
+      protocol,
+      clusterIP: svc.clusterIP,
+      port: svc.port,
+      nodePort: svc.nodePort,
+      svcChain: clusterPolicyChain,
+      extChain: externalTrafficChain,
+      endpoints: svc.internalPolicyLocal ? lbLocal : lbCluster,
+      filtered: !hasAny ? 'REJECT' : !hasInternal || !hasExternal ? 'DROP' : null,
     });
   }
   // the tail call to KUBE-NODEPORTS: NodePorts on every local address (localhostNodePorts on)
-  nr.push({ chain: KUBE_SERVICES, matches: [comment('kubernetes service nodeports; NOTE: this must be the last rule in this chain'), { kind: 'addrtype', dir: 'dst', type: 'LOCAL' }], target: KUBE_NODEPORTS });
+  nr.push({
+    chain: KUBE_SERVICES,
+    matches: [
+      comment('kubernetes service nodeports; NOTE: this must be the last rule in this chain'),
+      { kind: 'addrtype', dir: 'dst', type: 'LOCAL' },
+    ],
+    target: KUBE_NODEPORTS,
+  });
   fr.push({ chain: KUBE_FORWARD, matches: [{ kind: 'conntrack', neg: false, states: 'INVALID' }], target: 'DROP' });
   fr.push({ chain: KUBE_FORWARD, matches: [comment('kubernetes forwarding rules'), { kind: 'mark', neg: false, mark }], target: 'ACCEPT' });
-  fr.push({ chain: KUBE_FORWARD, matches: [comment('kubernetes forwarding conntrack rule'), { kind: 'conntrack', neg: false, states: 'RELATED,ESTABLISHED' }], target: 'ACCEPT' });
+  fr.push({
+    chain: KUBE_FORWARD,
+    matches: [comment('kubernetes forwarding conntrack rule'), { kind: 'conntrack', neg: false, states: 'RELATED,ESTABLISHED' }],
+    target: 'ACCEPT',
+  });
   return { filter, nat, services: out, sep };
 }
 
 /** proxier.go writeServiceToEndpointRules: affinity checks, then 1/n, 1/(n-1)… probabilities; the last rule always matches. */
-function writeServiceToEndpointRules(nr: Rule[], svc: ServicePortInfo, svcChain: string, endpoints: EndpointInfo[], protocol: string, record: ServicePortRules['endpoints']): void {
+function writeServiceToEndpointRules(
+  nr: Rule[],
+  svc: ServicePortInfo,
+  svcChain: string,
+  endpoints: EndpointInfo[],
+  protocol: string,
+  record: ServicePortRules['endpoints'],
+): void {
   const name = svc.nameString;
   if (svc.sessionAffinityClientIP) {
     for (const ep of endpoints) {
       const sepChain = servicePortEndpointChainName(name, protocol, endpointString(ep));
-      nr.push({ chain: svcChain, matches: [comment(`${name} -> ${endpointString(ep)}`), { kind: 'recent', name: sepChain, mode: 'rcheck', seconds: svc.stickyMaxAgeSeconds }], target: sepChain });
+      nr.push({
+        chain: svcChain,
+        matches: [
+          comment(`${name} -> ${endpointString(ep)}`),
+          { kind: 'recent', name: sepChain, mode: 'rcheck', seconds: svc.stickyMaxAgeSeconds },
+        ],
+        target: sepChain,
+      });
     }
   }
   const n = endpoints.length;

@@ -62,8 +62,8 @@ export function inCIDR(ip: string, cidr: string): boolean {
   const [base, bits = '32'] = cidr.split('/');
   const n = Number(bits);
   if (n === 0) return true;
-  const mask = n === 32 ? 0xffffffff : (~((1 << (32 - n)) - 1)) >>> 0;
-  return ((ipToInt(ip) & mask) >>> 0) === ((ipToInt(base) & mask) >>> 0);
+  const mask = n === 32 ? 0xffffffff : ~((1 << (32 - n)) - 1) >>> 0;
+  return (ipToInt(ip) & mask) >>> 0 === (ipToInt(base) & mask) >>> 0;
 }
 
 interface Packet {
@@ -90,7 +90,7 @@ class Walker {
       if (r.chain !== chain || !this.matches(r, pkt)) continue;
       this.rules.push(renderRule(r));
       const t = r.target;
-      if (t === '' ) continue;
+      if (t === '') continue;
       if (t === 'RETURN') return { kind: 'continue' };
       if (t === 'MARK') {
         pkt.mark |= 0x4000;
@@ -149,12 +149,18 @@ class Walker {
  * @param proxy the node's kube-proxy (or a bare rule set plus its node IP)
  * @param rng the seeded RNG (the statistic match draws from it)
  */
-export function route(proxy: KubeProxy | { ruleset: Ruleset; nodeIP: string | null }, dest: Destination, rng: Rng, source: RouteSource = {}): RouteResult {
+export function route(
+  proxy: KubeProxy | { ruleset: Ruleset; nodeIP: string | null },
+  dest: Destination,
+  rng: Rng,
+  source: RouteSource = {},
+): RouteResult {
   const rs = 'ruleset' in proxy && typeof proxy.ruleset !== 'function' ? proxy.ruleset : (proxy as KubeProxy).ruleset();
-  if (!rs) return { verdict: 'NO_RULE', reason: `${(proxy as KubeProxy).nodeName ?? 'node'} is powered off: no rules`, chains: [], rules: [] };
+  if (!rs)
+    return { verdict: 'NO_RULE', reason: `${(proxy as KubeProxy).nodeName ?? 'node'} is powered off: no rules`, chains: [], rules: [] };
   const nodeIP = proxy.nodeIP;
   const kind = source.kind ?? 'pod';
-  const src = source.ip ?? (kind === 'node' ? nodeIP ?? '127.0.0.1' : kind === 'external' ? '192.0.2.10' : '10.244.0.2');
+  const src = source.ip ?? (kind === 'node' ? (nodeIP ?? '127.0.0.1') : kind === 'external' ? '192.0.2.10' : '10.244.0.2');
   const local = (ip: string) => ip === nodeIP || inCIDR(ip, '127.0.0.0/8');
   const pkt: Packet = { src, dst: dest.ip, proto: (dest.protocol ?? 'TCP').toLowerCase(), dport: dest.port, mark: 0, local };
   const w = new Walker(rng);
@@ -162,7 +168,15 @@ export function route(proxy: KubeProxy | { ruleset: Ruleset; nodeIP: string | nu
   if (v.kind === 'terminal' && v.target === 'DNAT') {
     const sep = rs.sep.get(v.rule.chain);
     const [ip, port] = (v.rule.targetArgs ?? '').replace('--to-destination ', '').split(':');
-    return { verdict: 'DNAT', endpoint: { ip, port: Number(port) }, pod: sep?.pod, service: sep?.service ?? '', masquerade: w.masquerade, chains: w.chains, rules: w.rules };
+    return {
+      verdict: 'DNAT',
+      endpoint: { ip, port: Number(port) },
+      pod: sep?.pod,
+      service: sep?.service ?? '',
+      masquerade: w.masquerade,
+      chains: w.chains,
+      rules: w.rules,
+    };
   }
   const fchain = kind === 'node' ? 'OUTPUT' : local(dest.ip) ? 'INPUT' : 'FORWARD';
   const f = w.walk(rs.filter, fchain, pkt);
@@ -172,5 +186,10 @@ export function route(proxy: KubeProxy | { ruleset: Ruleset; nodeIP: string | nu
     const reason = f.target === 'REJECT' ? `connection refused (icmp-port-unreachable): ${why}` : `dropped: ${why}`;
     return { verdict: f.target, reason, chains: w.chains, rules: w.rules };
   }
-  return { verdict: 'NO_RULE', reason: `no kube-proxy rule matches ${dest.ip}:${dest.port}/${dest.protocol ?? 'TCP'}: the packet is routed as addressed`, chains: w.chains, rules: w.rules };
+  return {
+    verdict: 'NO_RULE',
+    reason: `no kube-proxy rule matches ${dest.ip}:${dest.port}/${dest.protocol ?? 'TCP'}: the packet is routed as addressed`,
+    chains: w.chains,
+    rules: w.rules,
+  };
 }

@@ -22,7 +22,18 @@ import { deepCopy, type KObject } from '../api/types';
 import { groupResource, type ResourceInfo } from '../api/resources';
 import { evaluatorFor } from './evaluators';
 import { hasOwn } from '../api/safe-object';
-import { add, lessThanOrEqual, mask, negativeNames, prettyPrint, removeZeros, subtractNonNegative, usageOf, usageToList, type Usage } from './resources';
+import {
+  add,
+  lessThanOrEqual,
+  mask,
+  negativeNames,
+  prettyPrint,
+  removeZeros,
+  subtractNonNegative,
+  usageOf,
+  usageToList,
+  type Usage,
+} from './resources';
 
 /** Relay participant of the plugin's quota status writes. */
 export const QUOTA_ADMISSION_PARTICIPANT = 'kube-apiserver';
@@ -37,7 +48,14 @@ function hasUsageStats(quota: KObject, interesting: string[]): boolean {
  * CheckRequest: the quotas (copies) with their new status.used, or a 403 thrown.
  * @param quotas the namespace's ResourceQuotas as stored
  */
-export function checkRequest(api: APIServer, info: ResourceInfo, op: 'create' | 'update', obj: KObject, old: KObject | undefined, quotas: KObject[]): KObject[] {
+export function checkRequest(
+  api: APIServer,
+  info: ResourceInfo,
+  op: 'create' | 'update',
+  obj: KObject,
+  old: KObject | undefined,
+  quotas: KObject[],
+): KObject[] {
   const gr = groupResource(info);
   const evaluator = evaluatorFor(gr);
   if (!evaluator.handles(op)) return [];
@@ -49,7 +67,8 @@ export function checkRequest(api: APIServer, info: ResourceInfo, op: 'create' | 
     const restricted = evaluator.matchingResources(Object.keys(q.status?.hard ?? {}));
     const err = evaluator.constraints?.(restricted, obj);
     if (err) throw newForbidden(gr, name, `failed quota: ${q.metadata.name}: ${err}`);
-    if (!hasUsageStats(q, restricted)) throw newForbidden(gr, name, `status unknown for quota: ${q.metadata.name}, resources: ${[...restricted].sort().join(',')}`);
+    if (!hasUsageStats(q, restricted))
+      throw newForbidden(gr, name, `status unknown for quota: ${q.metadata.name}, resources: ${[...restricted].sort().join(',')}`);
     interesting.push(i);
   }
   if (interesting.length === 0) return [];
@@ -79,7 +98,11 @@ export function checkRequest(api: APIServer, info: ResourceInfo, op: 'create' | 
     const newUsage = add(used, requested);
     const { allowed, exceeded } = lessThanOrEqual(mask(newUsage, requested.keys()), hard);
     if (!allowed) {
-      throw newForbidden(gr, name, `exceeded quota: ${q.metadata.name}, requested: ${prettyPrint(mask(requested, exceeded))}, used: ${prettyPrint(mask(used, exceeded))}, limited: ${prettyPrint(mask(hard, exceeded))}`);
+      throw newForbidden(
+        gr,
+        name,
+        `exceeded quota: ${q.metadata.name}, requested: ${prettyPrint(mask(requested, exceeded))}, used: ${prettyPrint(mask(used, exceeded))}, limited: ${prettyPrint(mask(hard, exceeded))}`,
+      );
     }
     if (!requested.size) continue;
     const copy = deepCopy(q);
@@ -101,7 +124,10 @@ export function installResourceQuotaAdmission(api: APIServer): void {
     const charged = checkRequest(api, info, verb, obj, old, quotas);
     if (opts?.dryRun) return;
     for (const q of charged) {
-      api.update(writer, rqInfo, ns, q, { subresource: 'status', summary: `ResourceQuota admission: charge ${groupResource(info)} ${obj.metadata.name} to quota ${ns}/${q.metadata.name}` });
+      api.update(writer, rqInfo, ns, q, {
+        subresource: 'status',
+        summary: `ResourceQuota admission: charge ${groupResource(info)} ${obj.metadata.name} to quota ${ns}/${q.metadata.name}`,
+      });
     }
   });
 }

@@ -31,7 +31,19 @@ export interface QuotaEvaluator {
 }
 
 const COMPUTE = ['cpu', 'memory', 'ephemeral-storage'];
-const POD_RESOURCES = ['count/pods', 'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'pods'];
+const POD_RESOURCES = [
+  'count/pods',
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'pods',
+];
 /** validationSet of pods.go: the names whose quota makes every container state them. */
 const VALIDATION_SET = new Set(['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory']);
 
@@ -133,10 +145,14 @@ function isBestEffort(spec: Obj): boolean {
 function podMatchesScope(req: Obj, pod: KObject): boolean {
   const spec: Obj = pod.spec ?? {};
   switch (req.scopeName) {
-    case 'Terminating': return typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0;
-    case 'NotTerminating': return !(typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0);
-    case 'BestEffort': return isBestEffort(spec);
-    case 'NotBestEffort': return !isBestEffort(spec);
+    case 'Terminating':
+      return typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0;
+    case 'NotTerminating':
+      return !(typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0);
+    case 'BestEffort':
+      return isBestEffort(spec);
+    case 'NotBestEffort':
+      return !isBestEffort(spec);
     case 'PriorityClass': {
       const pc = spec.priorityClassName ?? '';
       const vals: string[] = req.values ?? [];
@@ -146,8 +162,10 @@ function podMatchesScope(req: Obj, pod: KObject): boolean {
       if (req.operator === 'NotIn') return !vals.includes(pc);
       return false;
     }
-    case 'CrossNamespacePodAffinity': return false;
-    default: return false;
+    case 'CrossNamespacePodAffinity':
+      return false;
+    default:
+      return false;
   }
 }
 
@@ -167,7 +185,9 @@ export const podEvaluator: QuotaEvaluator = {
   groupResource: 'pods',
   handles: () => true,
   matchingResources(input) {
-    return input.filter((n) => POD_RESOURCES.includes(n) || n.startsWith('hugepages-') || n.startsWith('requests.hugepages-') || isExtendedForQuota(n));
+    return input.filter(
+      (n) => POD_RESOURCES.includes(n) || n.startsWith('hugepages-') || n.startsWith('requests.hugepages-') || isExtendedForQuota(n),
+    );
   },
   usage(pod, nowMs) {
     const result: Usage = new Map([['count/pods', units(1)]]);
@@ -199,11 +219,15 @@ export const podEvaluator: QuotaEvaluator = {
 export const serviceEvaluator: QuotaEvaluator = {
   groupResource: 'services',
   handles: () => true,
-  matchingResources: (input) => input.filter((n) => ['services', 'count/services', 'services.nodeports', 'services.loadbalancers'].includes(n)),
+  matchingResources: (input) =>
+    input.filter((n) => ['services', 'count/services', 'services.nodeports', 'services.loadbalancers'].includes(n)),
   usage(svc) {
     const s: Obj = svc.spec ?? {};
     const ports: Obj[] = Array.isArray(s.ports) ? s.ports : [];
-    const out: Usage = new Map([['count/services', units(1)], ['services', units(1)]]);
+    const out: Usage = new Map([
+      ['count/services', units(1)],
+      ['services', units(1)],
+    ]);
     if (s.type === 'NodePort') out.set('services.nodeports', units(ports.length));
     if (s.type === 'LoadBalancer') {
       const n = s.allocateLoadBalancerNodePorts === false ? ports.filter((p) => p?.nodePort).length : ports.length;
@@ -221,10 +245,17 @@ const STORAGE_CLASS_SUFFIX = '.storageclass.storage.k8s.io/';
 export const pvcEvaluator: QuotaEvaluator = {
   groupResource: 'persistentvolumeclaims',
   handles: () => true,
-  matchingResources: (input) => input.filter((n) => ['persistentvolumeclaims', 'count/persistentvolumeclaims', 'requests.storage'].includes(n)
-    || (n.includes(STORAGE_CLASS_SUFFIX) && (n.endsWith('/requests.storage') || n.endsWith('/persistentvolumeclaims')))),
+  matchingResources: (input) =>
+    input.filter(
+      (n) =>
+        ['persistentvolumeclaims', 'count/persistentvolumeclaims', 'requests.storage'].includes(n) ||
+        (n.includes(STORAGE_CLASS_SUFFIX) && (n.endsWith('/requests.storage') || n.endsWith('/persistentvolumeclaims'))),
+    ),
   usage(pvc) {
-    const out: Usage = new Map([['count/persistentvolumeclaims', units(1)], ['persistentvolumeclaims', units(1)]]);
+    const out: Usage = new Map([
+      ['count/persistentvolumeclaims', units(1)],
+      ['persistentvolumeclaims', units(1)],
+    ]);
     const cls: string = pvc.spec?.storageClassName ?? '';
     if (cls) out.set(`${cls}${STORAGE_CLASS_SUFFIX}persistentvolumeclaims`, units(1));
     const req = amountOf(pvc.spec?.resources?.requests?.storage);
@@ -240,7 +271,12 @@ export const pvcEvaluator: QuotaEvaluator = {
 };
 
 /** registry.go legacyObjectCountAliases. */
-const LEGACY_ALIASES = new Map([['configmaps', 'configmaps'], ['resourcequotas', 'resourcequotas'], ['replicationcontrollers', 'replicationcontrollers'], ['secrets', 'secrets']]);
+const LEGACY_ALIASES = new Map([
+  ['configmaps', 'configmaps'],
+  ['resourcequotas', 'resourcequotas'],
+  ['replicationcontrollers', 'replicationcontrollers'],
+  ['secrets', 'secrets'],
+]);
 
 /** generic.NewObjectCountEvaluator: `count/<resource>[.<group>]` (and the legacy alias), charged on create. */
 export function objectCountEvaluator(groupResource: string): QuotaEvaluator {
@@ -254,7 +290,11 @@ export function objectCountEvaluator(groupResource: string): QuotaEvaluator {
   };
 }
 
-const CORE_EVALUATORS = new Map<string, QuotaEvaluator>([['pods', podEvaluator], ['services', serviceEvaluator], ['persistentvolumeclaims', pvcEvaluator]]);
+const CORE_EVALUATORS = new Map<string, QuotaEvaluator>([
+  ['pods', podEvaluator],
+  ['services', serviceEvaluator],
+  ['persistentvolumeclaims', pvcEvaluator],
+]);
 
 /** The evaluator for a group-qualified resource (a core one, else an object counter). */
 export function evaluatorFor(groupResource: string): QuotaEvaluator {

@@ -30,7 +30,11 @@ spec:
 `;
 
 /** Creates `yaml` as kubectl's user; the StatusError's code, reason and message, or undefined when created. */
-function createError(c: Cluster, yaml: string, opts: { dryRun?: boolean } = {}): { code: number; reason: string; message: string } | undefined {
+function createError(
+  c: Cluster,
+  yaml: string,
+  opts: { dryRun?: boolean } = {},
+): { code: number; reason: string; message: string } | undefined {
   const o = parse(yaml);
   const info = c.api.registry.forKind(o.apiVersion, o.kind)!;
   try {
@@ -48,11 +52,15 @@ describe('ResourceQuota admission', () => {
     expect(createError(c, pod('a'))).toBeUndefined();
     expect(createError(c, pod('b', '500m'))).toBeUndefined();
     expect(createError(c, pod('c'))).toEqual({
-      code: 403, reason: 'Forbidden',
-      message: 'pods "c" is forbidden: exceeded quota: compute, requested: pods=1,requests.cpu=400m, used: pods=2,requests.cpu=900m, limited: pods=2,requests.cpu=1',
+      code: 403,
+      reason: 'Forbidden',
+      message:
+        'pods "c" is forbidden: exceeded quota: compute, requested: pods=1,requests.cpu=400m, used: pods=2,requests.cpu=900m, limited: pods=2,requests.cpu=1',
     });
     expect(createError(c, pod('d', '50m'))).toEqual({
-      code: 403, reason: 'Forbidden', message: 'pods "d" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=2, limited: pods=2',
+      code: 403,
+      reason: 'Forbidden',
+      message: 'pods "d" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=2, limited: pods=2',
     });
   });
 
@@ -60,7 +68,9 @@ describe('ResourceQuota admission', () => {
     const c = cluster();
     const r = c.kubectl('run web -n q --image=nginx:1.27');
     expect(r.exitCode).toBe(1);
-    expect(r.error).toBe('Error from server (Forbidden): pods "web" is forbidden: failed quota: compute: must specify limits.memory for: web; requests.cpu for: web\n');
+    expect(r.error).toBe(
+      'Error from server (Forbidden): pods "web" is forbidden: failed quota: compute: must specify limits.memory for: web; requests.cpu for: web\n',
+    );
   });
 
   it('a quota whose status.hard names a resource without a used value: status unknown', () => {
@@ -68,15 +78,29 @@ describe('ResourceQuota admission', () => {
     const q = structuredClone(c.api.getObject('resourcequotas', 'q', 'compute')!);
     q.status = { hard: { pods: '2' }, used: {} };
     c.api.update(users.system('test'), c.api.registry.forResource('', 'resourcequotas')!, 'q', q, { subresource: 'status' });
-    expect(createError(c, pod('a'))).toEqual({ code: 403, reason: 'Forbidden', message: 'pods "a" is forbidden: status unknown for quota: compute, resources: pods' });
+    expect(createError(c, pod('a'))).toEqual({
+      code: 403,
+      reason: 'Forbidden',
+      message: 'pods "a" is forbidden: status unknown for quota: compute, resources: pods',
+    });
   });
 
   it('a dry run is checked but not charged', () => {
     const c = cluster();
     expect(createError(c, pod('dry'), { dryRun: true })).toBeUndefined();
-    expect(c.api.getObject('resourcequotas', 'q', 'compute')!.status.used).toEqual({ 'limits.memory': '0', pods: '0', 'requests.cpu': '0', services: '0' });
+    expect(c.api.getObject('resourcequotas', 'q', 'compute')!.status.used).toEqual({
+      'limits.memory': '0',
+      pods: '0',
+      'requests.cpu': '0',
+      services: '0',
+    });
     expect(createError(c, pod('real'))).toBeUndefined();
-    expect(c.api.getObject('resourcequotas', 'q', 'compute')!.status.used).toEqual({ 'limits.memory': '256Mi', pods: '1', 'requests.cpu': '400m', services: '0' });
+    expect(c.api.getObject('resourcequotas', 'q', 'compute')!.status.used).toEqual({
+      'limits.memory': '256Mi',
+      pods: '1',
+      'requests.cpu': '400m',
+      services: '0',
+    });
   });
 });
 
@@ -112,19 +136,44 @@ spec: {hard: {pods: "3", count/deployments.apps: "1"}}
 `);
     c.kubectl('create deployment web -n q --image=nginx:1.27 --replicas=0');
     c.settle(30_000);
-    expect(c.api.getObject('resourcequotas', 'q', 'compute')!.status).toEqual({ hard: { 'count/deployments.apps': '1', pods: '3' }, used: { 'count/deployments.apps': '1', pods: '0' } });
-    expect(createError(c, `{apiVersion: apps/v1, kind: Deployment, metadata: {name: two, namespace: q}, spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: "nginx:1.27"}]}}}}`)).toEqual({
-      code: 403, reason: 'Forbidden',
-      message: 'deployments.apps "two" is forbidden: exceeded quota: compute, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1',
+    expect(c.api.getObject('resourcequotas', 'q', 'compute')!.status).toEqual({
+      hard: { 'count/deployments.apps': '1', pods: '3' },
+      used: { 'count/deployments.apps': '1', pods: '0' },
+    });
+    expect(
+      createError(
+        c,
+        `{apiVersion: apps/v1, kind: Deployment, metadata: {name: two, namespace: q}, spec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: "nginx:1.27"}]}}}}`,
+      ),
+    ).toEqual({
+      code: 403,
+      reason: 'Forbidden',
+      message:
+        'deployments.apps "two" is forbidden: exceeded quota: compute, requested: count/deployments.apps=1, used: count/deployments.apps=1, limited: count/deployments.apps=1',
     });
   });
 });
 
 describe('canonicalResourceQuantity (Quantity.RoundUp(-3) + CanonicalizeBytes)', () => {
   it.each([
-    ['0.5', '500m'], ['1000m', '1'], ['2000', '2k'], ['1.5Gi', '1536Mi'], ['1e3', '1e3'], ['12e2', '1200'], ['0.0001', '1m'],
-    ['1n', '1m'], ['0Gi', '0'], ['1024', '1024'], ['1024Ki', '1Mi'], ['1023Ki', '1023Ki'], ['0.5Ki', '512'], ['0.1Gi', '107374182400m'],
-    ['-0.5', '-500m'], [2, '2'], ['100M', '100M'], ['bad', 'bad'],
+    ['0.5', '500m'],
+    ['1000m', '1'],
+    ['2000', '2k'],
+    ['1.5Gi', '1536Mi'],
+    ['1e3', '1e3'],
+    ['12e2', '1200'],
+    ['0.0001', '1m'],
+    ['1n', '1m'],
+    ['0Gi', '0'],
+    ['1024', '1024'],
+    ['1024Ki', '1Mi'],
+    ['1023Ki', '1023Ki'],
+    ['0.5Ki', '512'],
+    ['0.1Gi', '107374182400m'],
+    ['-0.5', '-500m'],
+    [2, '2'],
+    ['100M', '100M'],
+    ['bad', 'bad'],
   ] as [string | number, string][])('%s → %s', (input, want) => {
     expect(canonicalResourceQuantity(input)).toBe(want);
   });

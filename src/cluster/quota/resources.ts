@@ -113,7 +113,10 @@ export function lessThanOrEqual(a: Usage, b: Usage): { allowed: boolean; exceede
 
 /** prettyPrint (admission): `name=value` sorted by name, joined by ",". */
 export function prettyPrint(u: Usage): string {
-  return [...u.keys()].sort().map((k) => `${k}=${formatAmount(u.get(k)!)}`).join(',');
+  return [...u.keys()]
+    .sort()
+    .map((k) => `${k}=${formatAmount(u.get(k)!)}`)
+    .join(',');
 }
 
 /** True when two usages hold the same keys and amounts (quota.Equals). */

@@ -20,14 +20,22 @@ function deployment(name: string, replicas: number, cpu?: string): string {
     spec: {
       replicas,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27', ...(cpu ? { resources: { requests: { cpu } } } : {}) }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: 'nginx:1.27', ...(cpu ? { resources: { requests: { cpu } } } : {}) }] },
+      },
     },
   });
 }
 
-const service = (name: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 80 }] } });
+const service = (name: string) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { selector: { app: name }, ports: [{ port: 80 }] } });
 
-const notes = (c: Cluster, from: string): string[] => c.relay.all().filter((h) => h.from === from && h.note !== undefined).map((h) => h.note!);
+const notes = (c: Cluster, from: string): string[] =>
+  c.relay
+    .all()
+    .filter((h) => h.from === from && h.note !== undefined)
+    .map((h) => h.note!);
 
 describe('reconcile notes (exact strings)', () => {
   const c = new Cluster({ seed: 7 });
@@ -56,11 +64,18 @@ describe('reconcile notes (exact strings)', () => {
 
   it('the ReplicaSet reconciliation groups its Pod creates, etcd writes and responses, but no watch delivery', () => {
     const open = c.relay.all().find((h) => h.from === 'replicaset-controller' && h.note !== undefined)!;
-    expect(reconcileRecordOf(open)).toEqual({ id: open.reconcile, controller: 'replicaset-controller', object: `replicasets default/${rs.metadata.name}`, note: 'desired 3 ≠ current 0 → create 3 Pods' });
+    expect(reconcileRecordOf(open)).toEqual({
+      id: open.reconcile,
+      controller: 'replicaset-controller',
+      object: `replicasets default/${rs.metadata.name}`,
+      note: 'desired 3 ≠ current 0 → create 3 Pods',
+    });
     const group = c.relay.all().filter((h) => h.reconcile === open.reconcile);
     const shape = (h: RelayHop) => `${h.from} ${h.kind} ${h.to}`;
     const creates = group.filter((h) => h.kind === 'request' && h.from === 'replicaset-controller' && h.resource === 'pods');
-    expect(creates.map((h) => h.summary)).toEqual(Array(3).fill(`create Pod default/${rs.metadata.name}-<generated> for ReplicaSet ${rs.metadata.name}`));
+    expect(creates.map((h) => h.summary)).toEqual(
+      Array(3).fill(`create Pod default/${rs.metadata.name}-<generated> for ReplicaSet ${rs.metadata.name}`),
+    );
     expect(group.some((h) => shape(h) === 'kube-apiserver request etcd')).toBe(true);
     expect(group.some((h) => shape(h) === 'kube-apiserver response replicaset-controller')).toBe(true);
     expect(group.some((h) => h.kind === 'watch')).toBe(false);
@@ -78,7 +93,9 @@ describe('reconcile notes (exact strings)', () => {
     c.killNode('node-2');
     c.advance(2 * MIN);
     // checked every 5 s (nodeMonitorPeriod), so the age is in (50 s, 55 s]; this seed's is 55 s
-    expect(notes(c, 'node-lifecycle-controller')).toEqual(['node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady']);
+    expect(notes(c, 'node-lifecycle-controller')).toEqual([
+      'node-2: no Lease renewal observed for 55 s (> node-monitor-grace-period 50 s) → NotReady',
+    ]);
   });
 });
 
@@ -117,7 +134,9 @@ describe('RelayRecorder reconcile inheritance', () => {
     const r = new RelayRecorder(() => 0);
     const id = r.newReconcile();
     const d = r.record({ from: 'x-controller', to: 'x-controller', kind: 'decision', summary: 's', reconcile: id, note: 'n' });
-    const seq = r.withCause(cause === 'decision' ? d : null, () => r.record({ from: 'x-controller', to: 'kube-apiserver', kind, summary: 'w' }));
+    const seq = r.withCause(cause === 'decision' ? d : null, () =>
+      r.record({ from: 'x-controller', to: 'kube-apiserver', kind, summary: 'w' }),
+    );
     expect(r.get(seq)!.reconcile).toBe(want);
     // and transitively: a hop caused by that one
     const next = r.record({ from: 'kube-apiserver', to: 'etcd', kind: 'request', summary: 'e', cause: seq });

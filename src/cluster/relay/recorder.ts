@@ -30,7 +30,10 @@ export class RelayRecorder {
    * @param now simulated clock reader (ms since the epoch)
    * @param capacity hops kept; older hops are dropped first
    */
-  constructor(private readonly now: () => number, readonly capacity = 50_000) {}
+  constructor(
+    private readonly now: () => number,
+    readonly capacity = 50_000,
+  ) {}
 
   /**
    * Records a hop and returns its seq. `h` must be a fresh object: it is stored as the hop

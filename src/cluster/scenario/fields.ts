@@ -29,6 +29,9 @@ export function kindOf(v: unknown): string {
  */
 export function checkFields(v: Record<string, unknown>, where: string, allowed: readonly string[]): void {
   for (const k of Object.keys(v)) {
-    if (!allowed.includes(k)) throw new ScenarioError(`${where}: unknown field ${JSON.stringify(k)} (expected ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`})`);
+    if (!allowed.includes(k))
+      throw new ScenarioError(
+        `${where}: unknown field ${JSON.stringify(k)} (expected ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`})`,
+      );
   }
 }

@@ -35,29 +35,56 @@ describe('HA control plane failover scenario', () => {
     // settle goes quiet although the Leases keep renewing (they are heartbeats)
     expect(r.steps.find((s) => s.step === 'settle')).toMatchObject({ settled: true, endTime: '2026-01-01T00:01:35.100Z' });
     const leaderless = r.snapshots.find((s) => s.name === 'leaderless')!;
-    expect(leaderless.objects.filter((o) => (o.kind === 'ReplicaSet' || o.kind === 'Pod') && o.metadata.namespace === 'default')).toEqual([]);
+    expect(leaderless.objects.filter((o) => (o.kind === 'ReplicaSet' || o.kind === 'Pod') && o.metadata.namespace === 'default')).toEqual(
+      [],
+    );
     const after = r.snapshots.find((s) => s.name === 'new-leaders')!;
     expect(after.objects.filter((o) => o.kind === 'Pod' && o.metadata.namespace === 'default' && o.spec.nodeName).length).toBe(3);
   });
 
   it('snapshots carry controlPlane: leaders down, then standbys leading', () => {
     expect(roles(r.snapshots[0].controlPlane).filter((x) => !x.endsWith(':standby'))).toEqual([
-      'kube-apiserver (control-plane):down', 'kube-controller-manager (control-plane):down', 'kube-scheduler (control-plane):down',
-      'kube-apiserver (control-plane2):active', 'kube-apiserver (control-plane3):active',
+      'kube-apiserver (control-plane):down',
+      'kube-controller-manager (control-plane):down',
+      'kube-scheduler (control-plane):down',
+      'kube-apiserver (control-plane2):active',
+      'kube-apiserver (control-plane3):active',
     ]);
     expect(roles(r.final.controlPlane)).toEqual([
-      'kube-apiserver (control-plane):down', 'kube-controller-manager (control-plane):down', 'kube-scheduler (control-plane):down',
-      'kube-apiserver (control-plane2):active', 'kube-controller-manager (control-plane2):standby', 'kube-scheduler (control-plane2):leader',
-      'kube-apiserver (control-plane3):active', 'kube-controller-manager (control-plane3):leader', 'kube-scheduler (control-plane3):standby',
+      'kube-apiserver (control-plane):down',
+      'kube-controller-manager (control-plane):down',
+      'kube-scheduler (control-plane):down',
+      'kube-apiserver (control-plane2):active',
+      'kube-controller-manager (control-plane2):standby',
+      'kube-scheduler (control-plane2):leader',
+      'kube-apiserver (control-plane3):active',
+      'kube-controller-manager (control-plane3):leader',
+      'kube-scheduler (control-plane3):standby',
     ]);
-    expect(r.final.controlPlane.find((v) => v.participant === 'kube-controller-manager (control-plane3)')?.identity).toBe('control-plane3_55630d6e-8d2b-4725-af6b-c2fe03399b24');
+    expect(r.final.controlPlane.find((v) => v.participant === 'kube-controller-manager (control-plane3)')?.identity).toBe(
+      'control-plane3_55630d6e-8d2b-4725-af6b-c2fe03399b24',
+    );
   });
 
-  it('the relay shows the takeover: the acquire write and the new leader\'s catch-up note', () => {
-    const hops = r.relay.filter((h) => h.from === 'kube-controller-manager (control-plane3)' && (h.kind === 'note' || h.kind === 'request'));
+  it("the relay shows the takeover: the acquire write and the new leader's catch-up note", () => {
+    const hops = r.relay.filter(
+      (h) => h.from === 'kube-controller-manager (control-plane3)' && (h.kind === 'note' || h.kind === 'request'),
+    );
     const acquire = hops.find((h) => h.summary.startsWith('acquire Lease'));
-    expect(acquire).toMatchObject({ to: 'kube-apiserver', verb: 'update', resource: 'leases', category: 'heartbeat', time: '2026-01-01T00:00:18.372Z', summary: 'acquire Lease kube-system/kube-controller-manager: control-plane3_55630d6e-8d2b-4725-af6b-c2fe03399b24 (leaseTransitions 1)' });
-    expect(hops.find((h) => h.kind === 'note' && h.summary.includes('became leader'))).toMatchObject({ time: '2026-01-01T00:00:18.372Z', summary: 'kube-controller-manager (control-plane3) became leader: relist and resync — level-triggered loops catch up on what no one did meanwhile' });
+    expect(acquire).toMatchObject({
+      to: 'kube-apiserver',
+      verb: 'update',
+      resource: 'leases',
+      category: 'heartbeat',
+      time: '2026-01-01T00:00:18.372Z',
+      summary:
+        'acquire Lease kube-system/kube-controller-manager: control-plane3_55630d6e-8d2b-4725-af6b-c2fe03399b24 (leaseTransitions 1)',
+    });
+    expect(hops.find((h) => h.kind === 'note' && h.summary.includes('became leader'))).toMatchObject({
+      time: '2026-01-01T00:00:18.372Z',
+      summary:
+        'kube-controller-manager (control-plane3) became leader: relist and resync — level-triggered loops catch up on what no one did meanwhile',
+    });
     const rsCreate = r.relay.find((h) => h.kind === 'request' && h.verb === 'create' && h.resource === 'replicasets');
     expect([rsCreate?.from, rsCreate?.time]).toEqual(['deployment-controller', '2026-01-01T00:00:18.372Z']);
   });

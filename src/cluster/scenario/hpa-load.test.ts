@@ -30,11 +30,23 @@ describe('an HPA scaling up under load and back down after the stabilization win
 
   it('SuccessfulRescale: 4 (scale-up limit) at 00:01:15, 5 at 00:01:30, 1 only at 00:08:15 (load dropped at 00:03:00, first seen 00:03:15, + 300 s)', () => {
     expect(hpaEvents.map((e) => [e.reason, e.message, e.source.component, e.firstTimestamp])).toEqual([
-      ['SuccessfulRescale', 'New size: 4; reason: cpu resource utilization (percentage of request) above target', 'horizontal-pod-autoscaler', '2026-01-01T00:01:15Z'],
-      ['SuccessfulRescale', 'New size: 5; reason: cpu resource utilization (percentage of request) above target', 'horizontal-pod-autoscaler', '2026-01-01T00:01:30Z'],
+      [
+        'SuccessfulRescale',
+        'New size: 4; reason: cpu resource utilization (percentage of request) above target',
+        'horizontal-pod-autoscaler',
+        '2026-01-01T00:01:15Z',
+      ],
+      [
+        'SuccessfulRescale',
+        'New size: 5; reason: cpu resource utilization (percentage of request) above target',
+        'horizontal-pod-autoscaler',
+        '2026-01-01T00:01:30Z',
+      ],
       ['SuccessfulRescale', 'New size: 1; reason: All metrics below target', 'horizontal-pod-autoscaler', '2026-01-01T00:08:15Z'],
     ]);
-    const rs = result.final.events.filter((e) => e.reason === 'ScalingReplicaSet' && e.involvedObject.name === 'web').map((e) => [e.message.replace(/web-[a-z0-9]+/, 'RS'), e.firstTimestamp]);
+    const rs = result.final.events
+      .filter((e) => e.reason === 'ScalingReplicaSet' && e.involvedObject.name === 'web')
+      .map((e) => [e.message.replace(/web-[a-z0-9]+/, 'RS'), e.firstTimestamp]);
     expect(rs).toEqual([
       ['Scaled up replica set RS from 0 to 1', '2026-01-01T00:00:00Z'],
       ['Scaled up replica set RS from 1 to 4', '2026-01-01T00:01:15Z'],
@@ -58,6 +70,9 @@ describe('an HPA scaling up under load and back down after the stabilization win
     expect(snap.objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'web')!.spec.replicas).toBe(5);
     const hpa = snap.objects.find((o) => o.kind === 'HorizontalPodAutoscaler')!;
     expect(hpa.status.desiredReplicas).toBe(5);
-    expect(hpa.status.conditions.find((c: KObject) => c.type === 'AbleToScale')).toMatchObject({ status: 'True', reason: 'ScaleDownStabilized' });
+    expect(hpa.status.conditions.find((c: KObject) => c.type === 'AbleToScale')).toMatchObject({
+      status: 'True',
+      reason: 'ScaleDownStabilized',
+    });
   });
 });

@@ -42,13 +42,36 @@ describe('traffic to an Ingress host and path', () => {
   const ok = 'HTTP/1.1 200 OK · Welcome to nginx!';
   const nf = 'HTTP/1.1 404 Not Found';
   it.each([
-    { step: 3, url: 'http://shop.example.com/', want: [[200, ok, 'Service/default/shop', `Pod/default/${shop[0]}`], [200, ok, 'Service/default/shop', `Pod/default/${shop[1]}`]] },
-    { step: 4, url: '/cart/items: Prefix /cart (longest match); nginx has no /cart/items', want: [[404, nf, 'Service/default/cart', 'Pod/default/cart-6697db476f-9hjlb']] },
-    { step: 5, url: '/cartoon: not under /cart (element-wise Prefix) → /', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[0]}`]] },
-    { step: 6, url: '/status: Exact → a Service without endpoints', want: [[503, 'HTTP/1.1 503 Service Temporarily Unavailable', 'Service/default/empty', null]] },
+    {
+      step: 3,
+      url: 'http://shop.example.com/',
+      want: [
+        [200, ok, 'Service/default/shop', `Pod/default/${shop[0]}`],
+        [200, ok, 'Service/default/shop', `Pod/default/${shop[1]}`],
+      ],
+    },
+    {
+      step: 4,
+      url: '/cart/items: Prefix /cart (longest match); nginx has no /cart/items',
+      want: [[404, nf, 'Service/default/cart', 'Pod/default/cart-6697db476f-9hjlb']],
+    },
+    {
+      step: 5,
+      url: '/cartoon: not under /cart (element-wise Prefix) → /',
+      want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[0]}`]],
+    },
+    {
+      step: 6,
+      url: '/status: Exact → a Service without endpoints',
+      want: [[503, 'HTTP/1.1 503 Service Temporarily Unavailable', 'Service/default/empty', null]],
+    },
     { step: 7, url: '/status/x: Exact does not match → /', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[1]}`]] },
     { step: 8, url: 'a host without paths → default backend', want: [[404, 'HTTP/1.1 404 Not Found · default backend - 404', null, null]] },
-    { step: 9, url: 'the address without a matching host → default backend', want: [[404, 'HTTP/1.1 404 Not Found · default backend - 404', null, null]] },
+    {
+      step: 9,
+      url: 'the address without a matching host → default backend',
+      want: [[404, 'HTTP/1.1 404 Not Found · default backend - 404', null, null]],
+    },
     { step: 13, url: 'after a catch-all defaultBackend Ingress', want: [[404, nf, 'Service/default/shop', `Pod/default/${shop[0]}`]] },
   ])('$url', ({ step, want }) => {
     const rs = steps[step].requests!;
@@ -56,9 +79,11 @@ describe('traffic to an Ingress host and path', () => {
     expect(rs.every((r) => r.viaNode === 'control-plane' && r.ok === (r.status === 200))).toBe(true);
   });
 
-  it('the body is nginx\'s own page: index.html on /, the 404 page naming nginx/1.27 elsewhere', () => {
+  it("the body is nginx's own page: index.html on /, the 404 page naming nginx/1.27 elsewhere", () => {
     expect(steps[3].requests![0].body).toContain('<title>Welcome to nginx!</title>');
-    expect(steps[4].requests![0].body).toBe('<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n');
+    expect(steps[4].requests![0].body).toBe(
+      '<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+    );
   });
 
   it('routes name the Ingress that matched; the round robin alternates the shop Pods', () => {
@@ -70,11 +95,18 @@ describe('traffic to an Ingress host and path', () => {
   });
 
   it('a host no Ingress serves does not resolve from outside', () => {
-    expect(steps[10].requests![0]).toMatchObject({ ok: false, status: null, message: 'curl: (6) Could not resolve host: blog.example.com', viaNode: null });
+    expect(steps[10].requests![0]).toMatchObject({
+      ok: false,
+      status: null,
+      message: 'curl: (6) Could not resolve host: blog.example.com',
+      viaNode: null,
+    });
   });
 
   it('ingress-nginx events: Sync "Scheduled for sync" on create and on its own status write (x2)', () => {
-    const ev = result.final.events.filter((e) => e.involvedObject.kind === 'Ingress').map((e) => [e.involvedObject.name, e.type, e.reason, e.message, e.count, e.source.component, e.lastTimestamp]);
+    const ev = result.final.events
+      .filter((e) => e.involvedObject.kind === 'Ingress')
+      .map((e) => [e.involvedObject.name, e.type, e.reason, e.message, e.count, e.source.component, e.lastTimestamp]);
     expect(ev).toEqual([
       ['shop', 'Normal', 'Sync', 'Scheduled for sync', 2, 'nginx-ingress-controller', '2026-01-01T00:00:00Z'],
       ['no-paths', 'Normal', 'Sync', 'Scheduled for sync', 2, 'nginx-ingress-controller', '2026-01-01T00:00:00Z'],
@@ -84,7 +116,10 @@ describe('traffic to an Ingress host and path', () => {
   });
 
   it('the relay shows client → ingress-nginx-controller → the Pod', () => {
-    const hops = result.relay.filter((h) => h.time.startsWith('2026-01-01T00:00:40') && (h.from === 'client' || h.from === 'ingress-nginx-controller' || h.to === 'client'));
+    const hops = result.relay.filter(
+      (h) =>
+        h.time.startsWith('2026-01-01T00:00:40') && (h.from === 'client' || h.from === 'ingress-nginx-controller' || h.to === 'client'),
+    );
     expect(hops.slice(0, 5).map((h) => `${h.from} → ${h.to} ${h.kind}: ${h.summary}`)).toEqual([
       'client → client note: curl http://shop.example.com/',
       'client → ingress-nginx-controller request: GET / Host: shop.example.com',

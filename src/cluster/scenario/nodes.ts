@@ -50,7 +50,11 @@ export function nodeConfig(v: unknown, where: string): NodeConfig {
       const tw = `${where}.taints[${i}]`;
       if (!isObj(t)) throw new ScenarioError(`${tw}: must be a mapping {key, value?, effect}`);
       checkFields(t, tw, TAINT_FIELDS);
-      return { key: scalar(t.key, tw, 'key'), ...(t.value === undefined ? {} : { value: scalar(t.value, tw, 'value') }), effect: scalar(t.effect, tw, 'effect') };
+      return {
+        key: scalar(t.key, tw, 'key'),
+        ...(t.value === undefined ? {} : { value: scalar(t.value, tw, 'value') }),
+        effect: scalar(t.effect, tw, 'effect'),
+      };
     });
   }
   if (v.capacity !== undefined) {
@@ -86,7 +90,8 @@ export function validateNodeConfig(cfg: NodeConfig): FieldError[] {
     for (const m of isQualifiedName(k)) errs.push({ type: 'Invalid', field: path, value: k, detail: m });
     const parsed = parseQuantity(q);
     if (parsed.negative) errs.push({ type: 'Invalid', field: path, value: q, detail: 'must be greater than or equal to 0' });
-    else if (INTEGER_RESOURCES.has(k) && quantityMilliValue(parsed) % 1000 !== 0) errs.push({ type: 'Invalid', field: path, value: q, detail: 'must be an integer' });
+    else if (INTEGER_RESOURCES.has(k) && quantityMilliValue(parsed) % 1000 !== 0)
+      errs.push({ type: 'Invalid', field: path, value: q, detail: 'must be an integer' });
   }
   return errs;
 }

@@ -32,7 +32,10 @@ describe('the docs pi Job completes', () => {
     expect(at60).toBe('NAME   STATUS     COMPLETIONS   DURATION   AGE\npi     Complete   1/1           10s        60s\n');
     expect(job.status.startTime).toBe(new Date(t0).toISOString().replace('.000', ''));
     expect(Date.parse(job.status.completionTime) - t0).toBe(10_000);
-    expect(job.status.conditions.map((x: { type: string; status: string }) => `${x.type}=${x.status}`)).toEqual(['SuccessCriteriaMet=True', 'Complete=True']);
+    expect(job.status.conditions.map((x: { type: string; status: string }) => `${x.type}=${x.status}`)).toEqual([
+      'SuccessCriteriaMet=True',
+      'Complete=True',
+    ]);
     expect(pod.status.phase).toBe('Succeeded');
     expect(pod.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
   });
@@ -51,7 +54,10 @@ describe('the docs pi Job completes', () => {
       ['Completed', 'Job completed', 'job-controller', 10_000],
     ]);
     expect(pod.metadata.name).toMatch(/^pi-[a-z0-9]{5}$/);
-    const kubelet = c.events().filter((e) => e.involvedObject.name === pod.metadata.name).map((e) => `${e.reason}: ${e.message}`);
+    const kubelet = c
+      .events()
+      .filter((e) => e.involvedObject.name === pod.metadata.name)
+      .map((e) => `${e.reason}: ${e.message}`);
     expect(kubelet).toEqual([
       `Scheduled: Successfully assigned default/${pod.metadata.name} to node-3`,
       'Pulling: Pulling image "perl"',

@@ -24,7 +24,10 @@ describe('PVC: WaitForFirstConsumer, data that outlives its Pod, reclaimPolicy',
   const get = (n: string, kind: string, name: string) => snap(n).objects.find((o) => o.kind === kind && o.metadata.name === name);
   const claim = (n: string, name: string) => get(n, 'PersistentVolumeClaim', name)!;
   const uid = (name: string) => claim('waiting', name).metadata.uid as string;
-  const pvcEvents = (name: string) => result.final.events.filter((e) => e.involvedObject.kind === 'PersistentVolumeClaim' && e.involvedObject.name === name).map((e) => [e.reason, e.source.component.split('_')[0], e.firstTimestamp]);
+  const pvcEvents = (name: string) =>
+    result.final.events
+      .filter((e) => e.involvedObject.kind === 'PersistentVolumeClaim' && e.involvedObject.name === name)
+      .map((e) => [e.reason, e.source.component.split('_')[0], e.firstTimestamp]);
 
   it('before any Pod uses them the claims stay Pending with WaitForFirstConsumer', () => {
     for (const name of ['data', 'archive']) {
@@ -45,12 +48,26 @@ describe('PVC: WaitForFirstConsumer, data that outlives its Pod, reclaimPolicy',
     const pvName = `pvc-${uid(name)}`;
     expect(c.status.phase).toBe('Bound');
     expect(c.spec.volumeName).toBe(pvName);
-    expect(c.metadata.annotations).toMatchObject({ 'volume.kubernetes.io/selected-node': 'node-3', 'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path', 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
+    expect(c.metadata.annotations).toMatchObject({
+      'volume.kubernetes.io/selected-node': 'node-3',
+      'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path',
+      'pv.kubernetes.io/bind-completed': 'yes',
+      'pv.kubernetes.io/bound-by-controller': 'yes',
+    });
     const pv = get('bound', 'PersistentVolume', pvName)!;
     expect(pv.status.phase).toBe('Bound');
-    expect(pv.spec).toMatchObject({ capacity: { storage: size }, storageClassName: cls, persistentVolumeReclaimPolicy: policy, claimRef: { namespace: 'default', name, uid: uid(name) } });
+    expect(pv.spec).toMatchObject({
+      capacity: { storage: size },
+      storageClassName: cls,
+      persistentVolumeReclaimPolicy: policy,
+      claimRef: { namespace: 'default', name, uid: uid(name) },
+    });
     expect(pv.metadata.annotations?.['pv.kubernetes.io/provisioned-by']).toBe('rancher.io/local-path');
-    expect(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]).toEqual({ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-3'] });
+    expect(pv.spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0]).toEqual({
+      key: 'kubernetes.io/hostname',
+      operator: 'In',
+      values: ['node-3'],
+    });
     expect(pvcEvents(name)).toEqual([
       ['WaitForFirstConsumer', 'persistentvolume-controller', '2026-01-01T00:00:00Z'],
       ['ExternalProvisioning', 'persistentvolume-controller', '2026-01-01T00:00:30Z'],
@@ -79,18 +96,32 @@ describe('PVC: WaitForFirstConsumer, data that outlives its Pod, reclaimPolicy',
 
   it("deleting the claims: Retain → Released at once; Delete → the PV goes 30 s (the reader Pod's grace period) + 2 s later", () => {
     const pvs = snap('released').objects.filter((o) => o.kind === 'PersistentVolume');
-    expect(pvs.map((p: KObject) => [p.metadata.name, p.status.phase, p.spec.persistentVolumeReclaimPolicy])).toEqual([[`pvc-${uid('archive')}`, 'Released', 'Retain']]);
+    expect(pvs.map((p: KObject) => [p.metadata.name, p.status.phase, p.spec.persistentVolumeReclaimPolicy])).toEqual([
+      [`pvc-${uid('archive')}`, 'Released', 'Retain'],
+    ]);
     expect(snap('released').objects.filter((o) => o.kind === 'PersistentVolumeClaim')).toEqual([]);
     expect(result.steps[13].output).toBe('persistentvolumeclaim "data" deleted\npersistentvolumeclaim "archive" deleted\n');
     const t0 = Date.parse(result.steps[13].time);
     const after = (h: { time: string }) => Date.parse(h.time) - t0;
     // pvc-protection keeps "data" until the reader Pod (deleted at the same moment, 30 s grace) is gone
     const fin = result.relay.filter((h) => h.from === 'pvc-protection-controller' && h.verb === 'update').map((h) => [h.name, after(h)]);
-    expect(fin).toEqual([['archive', 1], ['data', 30_002]]);
-    const reclaim = result.relay.find((h) => h.from === 'local-path-provisioner' && h.verb === 'delete' && h.name === `pvc-${uid('data')}`)!;
+    expect(fin).toEqual([
+      ['archive', 1],
+      ['data', 30_002],
+    ]);
+    const reclaim = result.relay.find(
+      (h) => h.from === 'local-path-provisioner' && h.verb === 'delete' && h.name === `pvc-${uid('data')}`,
+    )!;
     expect(reclaim.summary).toBe(`delete PersistentVolume pvc-${uid('data')} (reclaim policy Delete)`);
     expect(after(reclaim)).toBe(32_004);
-    const gone = result.relay.find((h) => h.from === 'kube-apiserver' && h.verb === 'delete' && h.resource === 'persistentvolumes' && h.name === `pvc-${uid('data')}` && h.summary.includes('finalizers done'))!;
+    const gone = result.relay.find(
+      (h) =>
+        h.from === 'kube-apiserver' &&
+        h.verb === 'delete' &&
+        h.resource === 'persistentvolumes' &&
+        h.name === `pvc-${uid('data')}` &&
+        h.summary.includes('finalizers done'),
+    )!;
     expect(after(gone)).toBe(32_005);
   });
 });

@@ -40,14 +40,20 @@ services       0      1
     expect(failed.length).toBeGreaterThan(0);
     for (const e of failed) {
       expect(e.type).toBe('Warning');
-      expect(e.message.replace(/web-[a-z0-9]+-[a-z0-9]{5}/, 'POD')).toMatch(/^(\(combined from similar events\): )?Error creating: pods "POD" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=3, limited: pods=3$/);
+      expect(e.message.replace(/web-[a-z0-9]+-[a-z0-9]{5}/, 'POD')).toMatch(
+        /^(\(combined from similar events\): )?Error creating: pods "POD" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=3, limited: pods=3$/,
+      );
     }
   });
 
   it('a Pod without requests and limits, and a second Service, are refused with 403', () => {
-    expect(out(7)).toBe('Error from server (Forbidden): pods "bare" is forbidden: failed quota: compute: must specify limits.memory for: bare; requests.cpu for: bare\n');
+    expect(out(7)).toBe(
+      'Error from server (Forbidden): pods "bare" is forbidden: failed quota: compute: must specify limits.memory for: bare; requests.cpu for: bare\n',
+    );
     expect(out(8)).toBe('service/web created\n');
-    expect(out(9)).toBe('Error from server (Forbidden): services "second" is forbidden: exceeded quota: compute, requested: services=1, used: services=1, limited: services=1\n');
+    expect(out(9)).toBe(
+      'Error from server (Forbidden): services "second" is forbidden: exceeded quota: compute, requested: services=1, used: services=1, limited: services=1\n',
+    );
   });
 
   it('scaling down frees the quota', () => {

@@ -54,7 +54,13 @@ export interface ScenarioResult {
   steps: StepResult[];
   snapshots: Snapshot[];
   /** `standaloneContainers`: containers started by dockerRun steps (outside Kubernetes), when any. */
-  final: { time: string; objects: KObject[]; events: KObject[]; standaloneContainers?: StandaloneContainer[]; controlPlane: ControlPlaneInstanceView[] };
+  final: {
+    time: string;
+    objects: KObject[];
+    events: KObject[];
+    standaloneContainers?: StandaloneContainer[];
+    controlPlane: ControlPlaneInstanceView[];
+  };
   relay: RelayHopOut[];
 }
 
@@ -79,7 +85,10 @@ function pickPod(cluster: Cluster, pick: PodPick): KObject {
     .filter((p) => matches(sel, p.metadata.labels) && !p.metadata.deletionTimestamp)
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
   const p = pods[pick.index ?? 0];
-  if (!p) throw new Error(`no Pod #${pick.index ?? 0} matches ${pick.selector} in namespace ${pick.namespace ?? 'default'} (found ${pods.length})`);
+  if (!p)
+    throw new Error(
+      `no Pod #${pick.index ?? 0} matches ${pick.selector} in namespace ${pick.namespace ?? 'default'} (found ${pods.length})`,
+    );
   return p;
 }
 
@@ -119,7 +128,9 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
         break;
       }
       case 'canI': {
-        const k = cluster.kubectl(`auth can-i ${step.verb} ${step.resource}${step.namespace ? ` -n ${step.namespace}` : ''}${asFlags(step.as)}`);
+        const k = cluster.kubectl(
+          `auth can-i ${step.verb} ${step.resource}${step.namespace ? ` -n ${step.namespace}` : ''}${asFlags(step.as)}`,
+        );
         r.output = k.output;
         r.error = k.error;
         break;
@@ -157,7 +168,14 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
         break;
       }
       case 'snapshot':
-        snapshots.push({ name: step.name, time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster), controlPlane: cluster.controlPlane.view() });
+        snapshots.push({
+          name: step.name,
+          time: iso(cluster.now()),
+          objects: cluster.objects(),
+          events: cluster.events(),
+          ...standalone(cluster),
+          controlPlane: cluster.controlPlane.view(),
+        });
         break;
       case 'note':
         r.note = step.text;
@@ -171,7 +189,11 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
       case 'request': {
         const f = step.from;
         const p = f.kind === 'pick' ? pickPod(cluster, f.pick) : null;
-        const source = p ? { kind: 'pod' as const, namespace: p.metadata.namespace!, name: p.metadata.name } : f.kind === 'pod' ? { kind: 'pod' as const, namespace: f.namespace, name: f.name } : { kind: 'external' as const };
+        const source = p
+          ? { kind: 'pod' as const, namespace: p.metadata.namespace!, name: p.metadata.name }
+          : f.kind === 'pod'
+            ? { kind: 'pod' as const, namespace: f.namespace, name: f.name }
+            : { kind: 'external' as const };
         if (source.kind === 'pod') r.target = `${source.namespace}/${source.name}`;
         r.requests = cluster.sendRequests({ source, url: step.url, count: step.count });
         break;
@@ -179,7 +201,13 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
       case 'controller': {
         const source = step.source ?? io.readFile(step.file!);
         const code = io.compileController ? io.compileController(source, step.file ?? '') : source;
-        cluster.startController({ name: step.name, source, code, ...(step.for ? { for: step.for } : {}), ...(step.owns ? { owns: step.owns } : {}) });
+        cluster.startController({
+          name: step.name,
+          source,
+          code,
+          ...(step.for ? { for: step.for } : {}),
+          ...(step.owns ? { owns: step.owns } : {}),
+        });
         r.target = step.name;
         break;
       }
@@ -201,7 +229,14 @@ export function runStep(cluster: Cluster, step: Step, index: number, io: RunnerI
 
 /** Plays a whole scenario on a new cluster and returns the result. */
 export function runScenario(sc: Scenario, io: RunnerIO): ScenarioResult {
-  const cluster = new Cluster({ seed: sc.cluster.seed, nodes: sc.cluster.nodes, images: sc.cluster.images, controlPlane: sc.cluster.controlPlane, relayCapacity: 1_000_000, controllerSandbox: io.controllerSandbox });
+  const cluster = new Cluster({
+    seed: sc.cluster.seed,
+    nodes: sc.cluster.nodes,
+    images: sc.cluster.images,
+    controlPlane: sc.cluster.controlPlane,
+    relayCapacity: 1_000_000,
+    controllerSandbox: io.controllerSandbox,
+  });
   const steps: StepResult[] = [];
   const snapshots: Snapshot[] = [];
   sc.steps.forEach((s, i) => steps.push(runStep(cluster, s, i, io, snapshots)));
@@ -210,7 +245,13 @@ export function runScenario(sc: Scenario, io: RunnerIO): ScenarioResult {
     name: sc.name,
     steps,
     snapshots,
-    final: { time: iso(cluster.now()), objects: cluster.objects(), events: cluster.events(), ...standalone(cluster), controlPlane: cluster.controlPlane.view() },
+    final: {
+      time: iso(cluster.now()),
+      objects: cluster.objects(),
+      events: cluster.events(),
+      ...standalone(cluster),
+      controlPlane: cluster.controlPlane.view(),
+    },
     relay: cluster.relay.all().map((h) => ({ ...h, time: isoMs(h.time) })),
   };
 }

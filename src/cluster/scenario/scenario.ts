@@ -67,7 +67,27 @@ export interface Scenario {
 
 export { ScenarioError };
 
-const STEP_KINDS = ['apply', 'applyFile', 'applyKustomize', 'kubectl', 'canI', 'advance', 'settle', 'killNode', 'restoreNode', 'removeNode', 'addNode', 'deletePod', 'snapshot', 'note', 'dockerRun', 'request', 'setLoad', 'controller', 'stopController'];
+const STEP_KINDS = [
+  'apply',
+  'applyFile',
+  'applyKustomize',
+  'kubectl',
+  'canI',
+  'advance',
+  'settle',
+  'killNode',
+  'restoreNode',
+  'removeNode',
+  'addNode',
+  'deletePod',
+  'snapshot',
+  'note',
+  'dockerRun',
+  'request',
+  'setLoad',
+  'controller',
+  'stopController',
+];
 
 function fail(where: string, msg: string): never {
   throw new ScenarioError(`${where}: ${msg}`);
@@ -129,7 +149,8 @@ function requestStep(v: unknown, where: string): Step {
   checkFields(v, where, ['from', 'url', 'count']);
   const url = str(v.url, where, 'url');
   const count = v.count === undefined ? 1 : v.count;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100) fail(where, 'count must be an integer from 1 to 100');
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100)
+    fail(where, 'count must be an integer from 1 to 100');
   let from: RequestFrom;
   const f = v.from === undefined ? 'external' : v.from;
   if (f === 'external') from = { kind: 'external' };
@@ -156,7 +177,8 @@ function actAs(v: unknown, where: string): { as?: ActAs } {
 function parseStep(raw: unknown, i: number): Step {
   if (!isObj(raw)) fail(`steps[${i}]`, `each step must be a mapping with one key, e.g. \`- advance: 90s\` (got ${kindOf(raw)})`);
   const keys = Object.keys(raw);
-  if (keys.length !== 1) fail(`steps[${i}]`, `a step has exactly one key (one of ${STEP_KINDS.join(', ')}); got ${keys.join(', ') || 'none'}`);
+  if (keys.length !== 1)
+    fail(`steps[${i}]`, `a step has exactly one key (one of ${STEP_KINDS.join(', ')}); got ${keys.join(', ') || 'none'}`);
   const kind = keys[0];
   const v = raw[kind];
   const where = `steps[${i}] (${kind})`;
@@ -209,7 +231,10 @@ function parseStep(raw: unknown, i: number): Step {
       if (isObj(v)) {
         if (v.name !== undefined) {
           checkFields(v, where, ['namespace', 'name']);
-          return { kind, pod: { namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where), name: str(v.name, where, 'name') } };
+          return {
+            kind,
+            pod: { namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where), name: str(v.name, where, 'name') },
+          };
         }
         return { kind, pod: podPick(v, where) };
       }
@@ -224,7 +249,8 @@ function parseStep(raw: unknown, i: number): Step {
         kind,
         text: Object.fromEntries(
           Object.entries(v).map(([k, x]) => {
-            if (!/^[a-z]{2}(-[A-Za-z]{2})?$/.test(k)) fail(where, `a note's keys are language codes such as en or ko (got ${JSON.stringify(k)})`);
+            if (!/^[a-z]{2}(-[A-Za-z]{2})?$/.test(k))
+              fail(where, `a note's keys are language codes such as en or ko (got ${JSON.stringify(k)})`);
             return [k, str(x, where, k)];
           }),
         ),
@@ -235,7 +261,15 @@ function parseStep(raw: unknown, i: number): Step {
       checkFields(v, where, ['node', 'image', 'name', 'restart']);
       const restart = v.restart === undefined ? 'no' : str(v.restart, where, 'restart');
       if (!RESTART_POLICIES.includes(restart as RestartPolicy)) fail(where, `restart must be one of ${RESTART_POLICIES.join(', ')}`);
-      return { kind, run: { node: str(v.node, where, 'node'), image: str(v.image, where, 'image'), name: v.name === undefined ? undefined : str(v.name, where, 'name'), restart: restart as RestartPolicy } };
+      return {
+        kind,
+        run: {
+          node: str(v.node, where, 'node'),
+          image: str(v.image, where, 'image'),
+          name: v.name === undefined ? undefined : str(v.name, where, 'name'),
+          restart: restart as RestartPolicy,
+        },
+      };
     }
     case 'request':
       return requestStep(v, where);
@@ -245,7 +279,12 @@ function parseStep(raw: unknown, i: number): Step {
       checkFields(v, where, ['namespace', 'workload', 'cpu']);
       const cpu = typeof v.cpu === 'number' ? v.cpu * 1000 : cpuQuantity(str(v.cpu, where, 'cpu'), where);
       if (!Number.isFinite(cpu) || cpu < 0 || cpu > 1e12) fail(where, 'cpu must be a non-negative quantity such as 900m or 2');
-      return { kind, namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where), workload: str(v.workload, where, 'workload'), cpuMillicores: Math.round(cpu) };
+      return {
+        kind,
+        namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where),
+        workload: str(v.workload, where, 'workload'),
+        cpuMillicores: Math.round(cpu),
+      };
     }
     case 'controller': {
       // {name, source | file, for?, owns?}: a user controller (user-controller/)
@@ -254,9 +293,11 @@ function parseStep(raw: unknown, i: number): Step {
       const name = str(v.name, where, 'name');
       const errs = isDNS1123Label(name);
       if (errs.length) fail(where, `name: Invalid value: ${JSON.stringify(name)}: ${errs.join(', ')}`);
-      if ((v.source === undefined) === (v.file === undefined)) fail(where, 'give exactly one of source (the code) and file (a path relative to the scenario file)');
+      if ((v.source === undefined) === (v.file === undefined))
+        fail(where, 'give exactly one of source (the code) and file (a path relative to the scenario file)');
       const owns = v.owns === undefined ? undefined : v.owns;
-      if (owns !== undefined && (!Array.isArray(owns) || owns.some((o) => typeof o !== 'string' || o === ''))) fail(where, 'owns must be a list of kinds such as deployments.apps');
+      if (owns !== undefined && (!Array.isArray(owns) || owns.some((o) => typeof o !== 'string' || o === '')))
+        fail(where, 'owns must be a list of kinds such as deployments.apps');
       return {
         kind,
         name,
@@ -333,9 +374,17 @@ function checkSteps(steps: Step[], nodeNames: string[]): void {
       case 'settle': {
         const ms = s.kind === 'advance' ? s.ms : s.limitMs;
         simMs += ms;
-        if (simMs > MAX_SIMULATED_MS) fail(where, `the scenario's simulated time would reach ${formatDuration(simMs)}; the limit is ${formatDuration(MAX_SIMULATED_MS)} (advance and settle limits added up)`);
+        if (simMs > MAX_SIMULATED_MS)
+          fail(
+            where,
+            `the scenario's simulated time would reach ${formatDuration(simMs)}; the limit is ${formatDuration(MAX_SIMULATED_MS)} (advance and settle limits added up)`,
+          );
         nodeMs += ms * known.size;
-        if (nodeMs > MAX_NODE_HOURS * 3600_000) fail(where, `the scenario would simulate ${round1(nodeMs / 3600_000)} node-hours (${known.size} nodes for ${formatDuration(ms)} here); the limit is ${MAX_NODE_HOURS} node-hours`);
+        if (nodeMs > MAX_NODE_HOURS * 3600_000)
+          fail(
+            where,
+            `the scenario would simulate ${round1(nodeMs / 3600_000)} node-hours (${known.size} nodes for ${formatDuration(ms)} here); the limit is ${MAX_NODE_HOURS} node-hours`,
+          );
         break;
       }
     }
@@ -362,8 +411,13 @@ export function parseScenario(doc: unknown): Scenario {
     if (!isObj(c.controlPlane)) fail('cluster.controlPlane', `must be a mapping (got ${kindOf(c.controlPlane)})`);
     checkFields(c.controlPlane, 'cluster.controlPlane', ['replicas']);
     const r = c.controlPlane.replicas === undefined ? 1 : c.controlPlane.replicas;
-    if (typeof r !== 'number' || !Number.isInteger(r) || r < 1 || r > MAX_CONTROL_PLANE_REPLICAS) fail('cluster.controlPlane.replicas', `must be an integer from 1 to ${MAX_CONTROL_PLANE_REPLICAS} (got ${typeof r === 'number' ? r : kindOf(r)})`);
-    if (Array.isArray(c.nodes)) fail('cluster.controlPlane', 'applies to a `nodes` count; a list of nodes marks its control-plane nodes with `controlPlane: true`');
+    if (typeof r !== 'number' || !Number.isInteger(r) || r < 1 || r > MAX_CONTROL_PLANE_REPLICAS)
+      fail(
+        'cluster.controlPlane.replicas',
+        `must be an integer from 1 to ${MAX_CONTROL_PLANE_REPLICAS} (got ${typeof r === 'number' ? r : kindOf(r)})`,
+      );
+    if (Array.isArray(c.nodes))
+      fail('cluster.controlPlane', 'applies to a `nodes` count; a list of nodes marks its control-plane nodes with `controlPlane: true`');
     replicas = r;
   }
   const seed = c.seed === undefined ? 1 : c.seed;
@@ -372,7 +426,8 @@ export function parseScenario(doc: unknown): Scenario {
   let nodeNames: string[];
   if (c.nodes !== undefined) {
     if (typeof c.nodes === 'number') {
-      if (!Number.isInteger(c.nodes) || c.nodes < 0 || c.nodes > MAX_NODES) fail('cluster.nodes', `must be a count from 0 to ${MAX_NODES} or a list of nodes (got ${c.nodes})`);
+      if (!Number.isInteger(c.nodes) || c.nodes < 0 || c.nodes > MAX_NODES)
+        fail('cluster.nodes', `must be a count from 0 to ${MAX_NODES} or a list of nodes (got ${c.nodes})`);
       nodes = c.nodes;
       nodeNames = countNodeNames(c.nodes, replicas);
     } else if (Array.isArray(c.nodes)) {
@@ -381,7 +436,8 @@ export function parseScenario(doc: unknown): Scenario {
       nodes = c.nodes.map((n, i) => {
         const cfg = nodeConfig(n, `cluster.nodes[${i}]`);
         const before = seen.get(cfg.name);
-        if (before !== undefined) fail(`cluster.nodes[${i}]`, `nodes ${JSON.stringify(cfg.name)} already exists (cluster.nodes[${before}] has that name)`);
+        if (before !== undefined)
+          fail(`cluster.nodes[${i}]`, `nodes ${JSON.stringify(cfg.name)} already exists (cluster.nodes[${before}] has that name)`);
         seen.set(cfg.name, i);
         return cfg;
       });
@@ -392,7 +448,8 @@ export function parseScenario(doc: unknown): Scenario {
   if (!isObj(images)) fail('cluster.images', `must be a mapping (got ${kindOf(images)})`);
   checkFields(images, 'cluster.images', ['missing']);
   const missing = images.missing === undefined ? [] : images.missing;
-  if (!Array.isArray(missing) || missing.some((m) => typeof m !== 'string')) fail('cluster.images.missing', 'must be a list of image references');
+  if (!Array.isArray(missing) || missing.some((m) => typeof m !== 'string'))
+    fail('cluster.images.missing', 'must be a list of image references');
 
   if (!Array.isArray(doc.steps)) fail('steps', `must be a list (got ${kindOf(doc.steps)})`);
   if (doc.steps.length > MAX_STEPS) fail('steps', `at most ${MAX_STEPS} steps (got ${doc.steps.length})`);
@@ -400,7 +457,12 @@ export function parseScenario(doc: unknown): Scenario {
   checkSteps(steps, nodeNames);
   return {
     name: typeof doc.name === 'string' ? doc.name : '',
-    cluster: { seed, nodes, images: { missing: missing as string[] }, ...(c.controlPlane !== undefined ? { controlPlane: { replicas } } : {}) },
+    cluster: {
+      seed,
+      nodes,
+      images: { missing: missing as string[] },
+      ...(c.controlPlane !== undefined ? { controlPlane: { replicas } } : {}),
+    },
     steps,
   };
 }

@@ -33,7 +33,10 @@ describe('seed story: apply → run → kill a node → heal', () => {
   it('applies the Deployment and the Service in kubectl words', () => {
     expect(result.kubernetesVersion).toBe('v1.33');
     expect(result.steps[0].time).toBe('2026-01-01T00:00:00Z');
-    expect(result.steps[0].results!.map((r) => `${r.object} ${r.action}`)).toEqual(['deployment.apps/peekcart created', 'service/peekcart created']);
+    expect(result.steps[0].results!.map((r) => `${r.object} ${r.action}`)).toEqual([
+      'deployment.apps/peekcart created',
+      'service/peekcart created',
+    ]);
   });
 
   it('runs 3 Pods named <rs>-<5 chars> on three different workers', () => {

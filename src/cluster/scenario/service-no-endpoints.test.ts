@@ -44,18 +44,29 @@ describe('a Service selecting nothing; a Service with the wrong targetPort', () 
 
   it('kube-proxy renders the upstream REJECT rule for the Service without endpoints', () => {
     const filter = c.kubeProxies.get('node-2')!.rules().split('\n');
-    expect(filter).toContain(`-A KUBE-SERVICES -d ${ip('web-typo')}/32 -p tcp -m comment --comment "default/web-typo has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable`);
+    expect(filter).toContain(
+      `-A KUBE-SERVICES -d ${ip('web-typo')}/32 -p tcp -m comment --comment "default/web-typo has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable`,
+    );
     expect(filter.some((l) => l.includes('default/web-wrong-port') && l.includes('REJECT'))).toBe(false);
   });
 
   it.each([
-    { step: 3, service: 'web-typo', pods: [null], chains: ['PREROUTING', 'KUBE-SERVICES', 'FORWARD', 'KUBE-PROXY-FIREWALL', 'KUBE-FORWARD', 'KUBE-SERVICES'] },
+    {
+      step: 3,
+      service: 'web-typo',
+      pods: [null],
+      chains: ['PREROUTING', 'KUBE-SERVICES', 'FORWARD', 'KUBE-PROXY-FIREWALL', 'KUBE-FORWARD', 'KUBE-SERVICES'],
+    },
     { step: 4, service: 'web-wrong-port', pods: ['web-64c8bdf64c-xqp8k', 'web-64c8bdf64c-vqmlj'], endpoint: ':8080' },
   ])('request to $service: refused as curl 8 says it', ({ step, service, pods, chains, endpoint }) => {
     const rs = steps[step].requests!;
-    expect(rs.map((r) => r.message)).toEqual(pods.map(() => `curl: (7) Failed to connect to ${ip(service)} port 80 after 0 ms: Couldn't connect to server`));
+    expect(rs.map((r) => r.message)).toEqual(
+      pods.map(() => `curl: (7) Failed to connect to ${ip(service)} port 80 after 0 ms: Couldn't connect to server`),
+    );
     expect(rs.map((r) => r.podKey)).toEqual(pods.map((p) => (p ? `Pod/default/${p}` : null)));
-    expect(rs.every((r) => !r.ok && r.status === null && r.serviceKey === `Service/default/${service}` && r.viaNode === 'node-3')).toBe(true);
+    expect(rs.every((r) => !r.ok && r.status === null && r.serviceKey === `Service/default/${service}` && r.viaNode === 'node-3')).toBe(
+      true,
+    );
     if (chains) expect(rs[0].chains).toEqual(chains);
     if (endpoint) expect(rs.every((r) => r.endpoint!.endsWith(endpoint))).toBe(true);
   });
@@ -70,6 +81,8 @@ describe('a Service selecting nothing; a Service with the wrong targetPort', () 
 
   it('kubectl exec client -- curl -s: silent, exit code 7; nslookup still resolves the ClusterIP', () => {
     expect(steps[6]).toMatchObject({ output: '', error: 'command terminated with exit code 7\n' });
-    expect(steps[7].output).toBe(`Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tweb-typo.default.svc.cluster.local\nAddress: ${ip('web-typo')}\n\n`);
+    expect(steps[7].output).toBe(
+      `Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tweb-typo.default.svc.cluster.local\nAddress: ${ip('web-typo')}\n\n`,
+    );
   });
 });

@@ -62,7 +62,10 @@ describe('a rollout stuck on a missing image, then rolled back', () => {
     const pods = c.list('pods', 'default');
     expect(pods.map((p) => describeRow(p).status)).toEqual(['Running', 'Running', 'Running']);
     expect(pods.every((p) => p.metadata.name.startsWith(`${oldRs}-`))).toBe(true);
-    const scaled = c.events().filter((e) => e.reason === 'ScalingReplicaSet').map((e) => e.message);
+    const scaled = c
+      .events()
+      .filter((e) => e.reason === 'ScalingReplicaSet')
+      .map((e) => e.message);
     expect(scaled[scaled.length - 1]).toMatch(new RegExp(`^Scaled down replica set nginx-[a-z0-9]+ from 1 to 0$`));
     const d2 = c.get('deployments.apps', 'default', 'nginx')!;
     expect(d2.spec.template.spec.containers[0].image).toBe('nginx:1.14.2');

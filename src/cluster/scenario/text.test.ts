@@ -6,7 +6,10 @@ describe('parseScenarioText', () => {
   it('brackets inside a manifest (a block scalar) or a quoted string are text, not nesting', () => {
     const deep = `${'['.repeat(200)}${']'.repeat(200)}`;
     const sc = parseScenarioText(`steps:\n  - apply: |\n      ${deep}\n  - note: "${deep}"\n`);
-    expect(sc.steps).toEqual([{ kind: 'apply', manifest: `${deep}\n` }, { kind: 'note', text: { en: deep } }]);
+    expect(sc.steps).toEqual([
+      { kind: 'apply', manifest: `${deep}\n` },
+      { kind: 'note', text: { en: deep } },
+    ]);
   });
 
   it('64 levels of flow nesting are allowed, 65 are not', () => {

@@ -84,7 +84,8 @@ export function parseScenarioText(text: string): Scenario {
   const err = doc.errors[0];
   if (err) {
     if (/call stack/i.test(err.message)) throw new ScenarioError(`invalid YAML: nested deeper than ${MAX_YAML_DEPTH} levels`);
-    if (err.code === 'MULTIPLE_DOCS') throw new ScenarioError('invalid YAML: a scenario is one YAML document (found another after a `---` line)');
+    if (err.code === 'MULTIPLE_DOCS')
+      throw new ScenarioError('invalid YAML: a scenario is one YAML document (found another after a `---` line)');
     throw new ScenarioError(`invalid YAML: ${lineCol(text, err.pos[0])}: ${err.message}`);
   }
   let value: unknown;

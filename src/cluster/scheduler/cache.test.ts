@@ -19,13 +19,27 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constantFrom('addNode' as const, 'removeNode' as const), node: fc.nat(3) }),
 );
 
-const node = (i: number): KObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: `n${i}`, labels: { 'kubernetes.io/hostname': `n${i}` } }, status: {} });
+const node = (i: number): KObject => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name: `n${i}`, labels: { 'kubernetes.io/hostname': `n${i}` } },
+  status: {},
+});
 
 function pod(i: number, nodeName: string, aff: number): KObject {
   const term = { labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'kubernetes.io/hostname' };
   const affinity =
-    aff === 0 ? undefined : aff === 1 ? { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term }] } } : { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } };
-  return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, namespace: 'default', uid: `u${i}`, labels: { app: 'x' } }, spec: { nodeName, containers: [], ...(affinity ? { affinity } : {}) } };
+    aff === 0
+      ? undefined
+      : aff === 1
+        ? { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: term }] } }
+        : { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `p${i}`, namespace: 'default', uid: `u${i}`, labels: { app: 'x' } },
+    spec: { nodeName, containers: [], ...(affinity ? { affinity } : {}) },
+  };
 }
 
 const names = (l: { name: string }[]) => l.map((n) => n.name).sort();
@@ -75,7 +89,9 @@ describe('SchedulerCache affinity lists (property)', () => {
           }
           const all = c.list();
           expect(names(c.havePodsWithAffinityList())).toEqual(names(all.filter((n) => n.podsWithAffinity.size > 0)));
-          expect(names(c.havePodsWithRequiredAntiAffinityList())).toEqual(names(all.filter((n) => n.podsWithRequiredAntiAffinity.size > 0)));
+          expect(names(c.havePodsWithRequiredAntiAffinityList())).toEqual(
+            names(all.filter((n) => n.podsWithRequiredAntiAffinity.size > 0)),
+          );
         }
       }),
       { numRuns: 200 },

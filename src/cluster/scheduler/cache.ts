@@ -146,7 +146,8 @@ export class SchedulerCache {
   /** cache.AssumePod: counts `pod` on `nodeName` before the binding is confirmed. */
   assumePod(pod: KObject, nodeName: string): void {
     const uid = this.uidOf(pod);
-    if (this.podStates.has(uid)) throw new Error(`pod ${pod.metadata.namespace}/${pod.metadata.name}(${uid}) is in the cache, so can't be assumed`);
+    if (this.podStates.has(uid))
+      throw new Error(`pod ${pod.metadata.namespace}/${pod.metadata.name}(${uid}) is in the cache, so can't be assumed`);
     this.place({ ...pod, spec: { ...pod.spec, nodeName } }, nodeName, true);
   }
 

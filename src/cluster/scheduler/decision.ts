@@ -9,7 +9,20 @@
  * plugin/resultstore/store.go (results accumulated per pod, then handed over once the pod is
  * bound or rejected).
  */
-import type { BindPlugin, CycleState, FilterPlugin, NodeScore, NodeToStatus, Plugin, PostFilterPlugin, PreBindPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin, Status } from './types';
+import type {
+  BindPlugin,
+  CycleState,
+  FilterPlugin,
+  NodeScore,
+  NodeToStatus,
+  Plugin,
+  PostFilterPlugin,
+  PreBindPlugin,
+  PreFilterPlugin,
+  PreScorePlugin,
+  ScorePlugin,
+  Status,
+} from './types';
 import type { NodeInfo, PodInfo } from './node-info';
 
 /** One plugin's score for one node. `final` = normalized × weight (what the total adds). */
@@ -134,7 +147,13 @@ export function materialize(r: DecisionRecord): SchedulingDecision {
   const add = (node: string): NodeDecision => {
     const f = e.failed.get(node);
     const n: NodeDecision = f
-      ? { node, filters: [{ plugin: f.plugin, passed: false, code: f.code, reasons: f.reasons }], feasible: false, failedPlugin: f.plugin, reasons: f.reasons }
+      ? {
+          node,
+          filters: [{ plugin: f.plugin, passed: false, code: f.code, reasons: f.reasons }],
+          feasible: false,
+          failedPlugin: f.plugin,
+          reasons: f.reasons,
+        }
       : { node, filters: [], feasible: true };
     byNode.set(node, n);
     nodes.push(n);
@@ -152,7 +171,12 @@ export function materialize(r: DecisionRecord): SchedulingDecision {
   for (const n of nodes) if (n.scores) n.total = n.scores.reduce((s, x) => s + x.final, 0);
   const { namespace, name, uid, attempt, time, numAllNodes, ...out } = r.head;
   r.built = {
-    namespace, name, uid, attempt, time, numAllNodes,
+    namespace,
+    name,
+    uid,
+    attempt,
+    time,
+    numAllNodes,
     feasibleNodes: nodes.length - e.failed.size,
     nodes,
     preFilter: e.preFilter,
@@ -178,7 +202,6 @@ export class ResultStore {
     this.last = e;
     return e;
   }
-
 
   recordPreFilter(uid: string, plugin: string, s: Status): void {
     if (s.code !== 'Success') this.entry(uid).preFilter.push({ plugin, code: s.code, reasons: s.reasons });
@@ -241,7 +264,13 @@ export class ResultStore {
   }
 
   /** Ends the attempt: hands over (and forgets) the pending record; see {@link materialize}. */
-  finish(pi: PodInfo, attempt: number, time: number, numAllNodes: number, out: Pick<SchedulingDecision, 'result' | 'selectedNode' | 'nominatedNode' | 'message' | 'tiedNodes'>): DecisionRecord {
+  finish(
+    pi: PodInfo,
+    attempt: number,
+    time: number,
+    numAllNodes: number,
+    out: Pick<SchedulingDecision, 'result' | 'selectedNode' | 'nominatedNode' | 'message' | 'tiedNodes'>,
+  ): DecisionRecord {
     const e = this.entry(pi.uid);
     this.discard(pi.uid);
     return {
@@ -257,7 +286,8 @@ export class ResultStore {
   }
 }
 
-type AnyPlugin = Plugin & Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & PreBindPlugin & BindPlugin>;
+type AnyPlugin = Plugin &
+  Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & PreBindPlugin & BindPlugin>;
 
 /**
  * Wraps a plugin: the wrapper implements exactly the extension points the plugin does,

@@ -46,7 +46,8 @@ export function nodeUpdateKinds(oldNode: KObject, newNode: KObject): string[] {
   if (!deepEqual(oldNode.status?.allocatable, newNode.status?.allocatable)) out.push('UpdateNodeAllocatable');
   if (!deepEqual(oldNode.metadata.labels ?? {}, newNode.metadata.labels ?? {})) out.push('UpdateNodeLabel');
   if (!deepEqual(oldNode.spec?.taints ?? [], newNode.spec?.taints ?? []) && !out.includes('UpdateNodeTaint')) out.push('UpdateNodeTaint');
-  const conds = (n: KObject) => (n.status?.conditions ?? []).map((c: { type: string; status: string }) => `${c.type}=${c.status}`).join(',');
+  const conds = (n: KObject) =>
+    (n.status?.conditions ?? []).map((c: { type: string; status: string }) => `${c.type}=${c.status}`).join(',');
   if (conds(oldNode) !== conds(newNode)) out.push('UpdateNodeCondition');
   if (!deepEqual(oldNode.metadata.annotations ?? {}, newNode.metadata.annotations ?? {})) out.push('UpdateNodeAnnotation');
   return out;
@@ -68,7 +69,8 @@ export function podUpdateKinds(oldPod: KObject, newPod: KObject): string[] {
  */
 export function schedulerCategorizer(ev: WatchEvent): HopCategory {
   if (ev.object.kind === 'Lease') return 'heartbeat';
-  if (ev.object.kind === 'Node' && ev.type === 'MODIFIED' && ev.oldObject && nodeUpdateKinds(ev.oldObject, ev.object).length === 0) return 'heartbeat';
+  if (ev.object.kind === 'Node' && ev.type === 'MODIFIED' && ev.oldObject && nodeUpdateKinds(ev.oldObject, ev.object).length === 0)
+    return 'heartbeat';
   return undefined;
 }
 
@@ -101,6 +103,9 @@ export function defaultSelector(pod: KObject, l: SpreadListers): Selector | null
     if (sel.nothing || !sel.requirements.length || !matches(sel, labels)) continue;
     reqs.push(...sel.requirements);
   }
-  const all: Requirement[] = [...[...set].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => ({ key: k, op: '=' as const, values: [v] })), ...reqs];
+  const all: Requirement[] = [
+    ...[...set].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => ({ key: k, op: '=' as const, values: [v] })),
+    ...reqs,
+  ];
   return all.length ? { requirements: all } : null;
 }

@@ -45,7 +45,10 @@ spec:
   c.advance(400_000);
   c.addNode({ name: 'node-4', capacity: { cpu: '500m', memory: '8Gi', pods: '110' } });
   c.advance(700_000);
-  const pending = c.list('pods', 'default').filter((p) => !p.spec.nodeName).map((p) => p.metadata.name);
+  const pending = c
+    .list('pods', 'default')
+    .filter((p) => !p.spec.nodeName)
+    .map((p) => p.metadata.name);
 
   test('one Pod stays Pending', () => {
     expect(pending).toHaveLength(1);
@@ -69,10 +72,11 @@ spec:
 
   test('kubectl describe pod: the three Events, the last one counted', () => {
     const ev = c.kubectl(`describe pod ${pending[0]}`).output.split('Events:\n')[1];
-    expect(ev.split('\n').filter((l) => l.includes('FailedScheduling')).map((l) => l.replace(/\s{2,}default-scheduler\s{2,}.*$/, '').trim())).toEqual([
-      'Warning  FailedScheduling  18m',
-      'Warning  FailedScheduling  13m',
-      'Warning  FailedScheduling  50s (x3 over 11m)',
-    ]);
+    expect(
+      ev
+        .split('\n')
+        .filter((l) => l.includes('FailedScheduling'))
+        .map((l) => l.replace(/\s{2,}default-scheduler\s{2,}.*$/, '').trim()),
+    ).toEqual(['Warning  FailedScheduling  18m', 'Warning  FailedScheduling  13m', 'Warning  FailedScheduling  50s (x3 over 11m)']);
   });
 });

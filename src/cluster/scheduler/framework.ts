@@ -11,7 +11,24 @@
  * The framework knows nothing about tracing: the decision record comes from wrapped plugins
  * (decision.ts), as kube-scheduler-simulator's wrappedplugin.go does.
  */
-import { isRejected, newStatus, SUCCESS, type BindPlugin, type CycleState, type FilterPlugin, type NodeToStatus, type Plugin, type PostFilterPlugin, type PostFilterResult, type PreBindPlugin, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Status, type NodeScore } from './types';
+import {
+  isRejected,
+  newStatus,
+  SUCCESS,
+  type BindPlugin,
+  type CycleState,
+  type FilterPlugin,
+  type NodeToStatus,
+  type Plugin,
+  type PostFilterPlugin,
+  type PostFilterResult,
+  type PreBindPlugin,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type Status,
+  type NodeScore,
+} from './types';
 import type { NodeInfo, PodInfo } from './node-info';
 
 /** framework.MaxNodeScore. */
@@ -52,9 +69,13 @@ export class Framework {
   nominatedPodsForNode: (nodeName: string) => PodInfo[] = () => [];
 
   /** Registers each plugin at every extension point it implements, in order (MultiPoint). */
-  constructor(readonly profileName: string, entries: PluginEntry[]) {
+  constructor(
+    readonly profileName: string,
+    entries: PluginEntry[],
+  ) {
     for (const { plugin, weight } of entries) {
-      const p = plugin as Plugin & Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & PreBindPlugin & BindPlugin>;
+      const p = plugin as Plugin &
+        Partial<PreFilterPlugin & FilterPlugin & PostFilterPlugin & PreScorePlugin & ScorePlugin & PreBindPlugin & BindPlugin>;
       if (p.preFilter) this.preFilterPlugins.push(p as PreFilterPlugin);
       if (p.filter) this.filterPlugins.push(p as FilterPlugin);
       if (p.postFilter) this.postFilterPlugins.push(p as PostFilterPlugin);
@@ -68,7 +89,15 @@ export class Framework {
   /** Every registered plugin name, in order (for the queue's event registrations). */
   plugins(): Plugin[] {
     const seen = new Map<string, Plugin>();
-    for (const list of [this.preFilterPlugins, this.filterPlugins, this.postFilterPlugins, this.preScorePlugins, this.scorePlugins.map((s) => s.plugin), this.preBindPlugins, this.bindPlugins]) {
+    for (const list of [
+      this.preFilterPlugins,
+      this.filterPlugins,
+      this.postFilterPlugins,
+      this.preScorePlugins,
+      this.scorePlugins.map((s) => s.plugin),
+      this.preBindPlugins,
+      this.bindPlugins,
+    ]) {
       for (const p of list) if (!seen.has(p.name)) seen.set(p.name, p);
     }
     return [...seen.values()];

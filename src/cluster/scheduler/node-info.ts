@@ -211,7 +211,8 @@ export class NodeInfo {
     for (const hp of pi.hostPorts) this.usedPorts.push(hp);
     const aff = pi.pod.spec?.affinity;
     if (aff?.podAffinity || aff?.podAntiAffinity) this.podsWithAffinity.set(pi.uid, pi);
-    if ((aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length) this.podsWithRequiredAntiAffinity.set(pi.uid, pi);
+    if ((aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length)
+      this.podsWithRequiredAntiAffinity.set(pi.uid, pi);
     this.touch();
   }
 

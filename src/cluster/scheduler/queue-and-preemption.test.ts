@@ -74,7 +74,9 @@ describe('SchedulingQueue (backend/queue, simulated clock)', () => {
   it('queueing hints: only events a rejecting plugin registered move the pod', () => {
     const clock = new SimClock(start);
     const q = new SchedulingQueue(clock, {
-      eventsByPlugin: new Map([['NodeAffinity', [{ resource: 'Node', actions: ['Add'], hint: (_p, _o, n) => (n?.metadata.labels?.ok ? 'Queue' : 'QueueSkip') }]]]),
+      eventsByPlugin: new Map([
+        ['NodeAffinity', [{ resource: 'Node', actions: ['Add'], hint: (_p, _o, n) => (n?.metadata.labels?.ok ? 'Queue' : 'QueueSkip') }]],
+      ]),
     });
     q.add(newPodInfo(makePod({ name: 'a' })), null);
     q.addUnschedulableIfNotPresent(q.pop()!, new Set(['NodeAffinity']));
@@ -175,7 +177,9 @@ describe('kube-scheduler requeueing on the simulated clock', () => {
     f.advance(50);
     const bound = [0, 1, 2, 3, 4].filter((i) => f.nodeOf(`p${i}`) === 'n1');
     expect(bound).toEqual([0, 1, 2, 3]);
-    expect(f.event('p4', 'FailedScheduling')!.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+    expect(f.event('p4', 'FailedScheduling')!.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
+    );
   });
 });
 
@@ -185,15 +189,30 @@ describe('DefaultPreemption (kwok-priority-preemption)', () => {
       { name: 'control-plane', cpu: '2', memory: '4Gi', taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] },
       { name: 'node-1', cpu: '4' },
     ]);
-    const pc = (name: string, value: number) => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value, globalDefault: false, description: `This priority class is for ${name} pods.` });
+    const pc = (name: string, value: number) => ({
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name },
+      value,
+      globalDefault: false,
+      description: `This priority class is for ${name} pods.`,
+    });
     f.create('scheduling.k8s.io', 'priorityclasses', pc('low-priority', 100));
     f.create('scheduling.k8s.io', 'priorityclasses', pc('high-priority', 200));
     f.advance(10);
     const res = (cpu: string) => ({ requests: { cpu }, limits: { cpu } });
-    f.createPod({ name: 'low-priority-pod', priorityClassName: 'low-priority', spec: { containers: [{ name: 'low-priority-container', image: 'fake', resources: res('3000m') }] } });
+    f.createPod({
+      name: 'low-priority-pod',
+      priorityClassName: 'low-priority',
+      spec: { containers: [{ name: 'low-priority-container', image: 'fake', resources: res('3000m') }] },
+    });
     f.advance(20);
     expect(f.nodeOf('low-priority-pod')).toBe('node-1');
-    const high = f.createPod({ name: 'high-priority-pod', priorityClassName: 'high-priority', spec: { containers: [{ name: 'high-priority-container', image: 'fake', resources: res('3000m') }] } });
+    const high = f.createPod({
+      name: 'high-priority-pod',
+      priorityClassName: 'high-priority',
+      spec: { containers: [{ name: 'high-priority-container', image: 'fake', resources: res('3000m') }] },
+    });
     f.advance(20);
     // first attempt: preemption succeeds, the pod is nominated, the victim is marked and deleted
     const firstMsg = `0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }.`;
@@ -202,8 +221,19 @@ describe('DefaultPreemption (kwok-priority-preemption)', () => {
     expect(f.events('low-priority-pod')).toContain(`Preempted: Preempted by pod ${high.metadata.uid} on node node-1`);
     const victim = f.pod('low-priority-pod')!;
     expect(victim.metadata.deletionTimestamp).toBeDefined();
-    expect(victim.status.conditions).toContainEqual({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: expect.any(String), reason: 'PreemptionByScheduler', message: 'default-scheduler: preempting to accommodate a higher priority pod' });
-    expect(f.scheduler.decisionFor('default', 'high-priority-pod')).toMatchObject({ result: 'Unschedulable', nominatedNode: 'node-1', postFilter: { plugin: 'DefaultPreemption', code: 'Success', nominatedNode: 'node-1', victims: ['default/low-priority-pod'] } });
+    expect(victim.status.conditions).toContainEqual({
+      type: 'DisruptionTarget',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: expect.any(String),
+      reason: 'PreemptionByScheduler',
+      message: 'default-scheduler: preempting to accommodate a higher priority pod',
+    });
+    expect(f.scheduler.decisionFor('default', 'high-priority-pod')).toMatchObject({
+      result: 'Unschedulable',
+      nominatedNode: 'node-1',
+      postFilter: { plugin: 'DefaultPreemption', code: 'Success', nominatedNode: 'node-1', victims: ['default/low-priority-pod'] },
+    });
     // the kubelet finishes the graceful deletion; the freed node takes the preemptor
     f.admin.resource('', 'pods').delete('default', 'low-priority-pod', { gracePeriodSeconds: 0 });
     f.advance(20);
@@ -213,7 +243,12 @@ describe('DefaultPreemption (kwok-priority-preemption)', () => {
 
   it('while the victim terminates, a retry says the preemptor is not eligible', () => {
     const f = new SchedulerFixture([{ name: 'node-1', cpu: '4' }]);
-    f.create('scheduling.k8s.io', 'priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 });
+    f.create('scheduling.k8s.io', 'priorityclasses', {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'high' },
+      value: 1000,
+    });
     f.advance(10);
     f.createPod({ name: 'low', cpu: '3' });
     f.advance(20);
@@ -230,13 +265,20 @@ describe('DefaultPreemption (kwok-priority-preemption)', () => {
 
   it('preemptionPolicy: Never does not preempt', () => {
     const f = new SchedulerFixture([{ name: 'node-1', cpu: '4' }]);
-    f.create('scheduling.k8s.io', 'priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 });
+    f.create('scheduling.k8s.io', 'priorityclasses', {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'high' },
+      value: 1000,
+    });
     f.advance(10);
     f.createPod({ name: 'low', cpu: '3' });
     f.advance(20);
     f.createPod({ name: 'high', cpu: '3', priorityClassName: 'high', spec: { preemptionPolicy: 'Never' } });
     f.advance(20);
-    expect(f.event('high', 'FailedScheduling')!.message).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
+    expect(f.event('high', 'FailedScheduling')!.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.',
+    );
     expect(f.pod('low')!.metadata.deletionTimestamp).toBeUndefined();
   });
 });

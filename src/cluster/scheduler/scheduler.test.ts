@@ -27,8 +27,19 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
     expect(d.numAllNodes).toBe(4);
     expect(d.feasibleNodes).toBe(3);
     const cp = d.nodes.find((n) => n.node === 'control-plane')!;
-    expect(cp).toMatchObject({ feasible: false, failedPlugin: 'TaintToleration', reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'] });
-    expect(cp.filters).toEqual([{ plugin: 'TaintToleration', passed: false, code: 'UnschedulableAndUnresolvable', reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'] }]);
+    expect(cp).toMatchObject({
+      feasible: false,
+      failedPlugin: 'TaintToleration',
+      reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'],
+    });
+    expect(cp.filters).toEqual([
+      {
+        plugin: 'TaintToleration',
+        passed: false,
+        code: 'UnschedulableAndUnresolvable',
+        reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'],
+      },
+    ]);
     expect(d.nodes.filter((n) => n.feasible).every((n) => n.filters.length === 0)).toBe(true);
     const chosen = d.nodes.find((n) => n.node === d.selectedNode)!;
     const byPlugin = Object.fromEntries(chosen.scores!.map((s) => [s.plugin, s]));
@@ -59,7 +70,11 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
     },
     {
       name: 'more CPU than is free (no lower-priority victims)',
-      before: [{ name: 'a', cpu: '1' }, { name: 'b', cpu: '1' }, { name: 'c', cpu: '1' }],
+      before: [
+        { name: 'a', cpu: '1' },
+        { name: 'b', cpu: '1' },
+        { name: 'c', cpu: '1' },
+      ],
       pod: { name: 'big', cpu: '3500m' },
       message: `0/4 nodes are available: ${CP_TAINT}, 3 Insufficient cpu. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.`,
     },
@@ -86,17 +101,35 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
         { name: 'kwok-node-1', taints: [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }] },
       ],
       pod: { name: 'no-toleration-pod' },
-      message: '0/2 nodes are available: 2 node(s) had untolerated taint {kwok.x-k8s.io/node: fake}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+      message:
+        '0/2 nodes are available: 2 node(s) had untolerated taint {kwok.x-k8s.io/node: fake}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
     },
     {
       name: 'host port taken on every worker',
-      before: ['node-1', 'node-2', 'node-3'].map((n) => ({ name: `hp-${n}`, nodeName: n, spec: { containers: [{ name: 'a', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }] } })),
+      before: ['node-1', 'node-2', 'node-3'].map((n) => ({
+        name: `hp-${n}`,
+        nodeName: n,
+        spec: { containers: [{ name: 'a', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }] },
+      })),
       pod: { name: 'p', spec: { containers: [{ name: 'a', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }] } },
       message: `0/4 nodes are available: ${CP_TAINT}, 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No preemption victims found for incoming pod.`,
     },
     {
       name: 'topology spread on a label no node has (kwok-topology-spread)',
-      pod: { name: 'fake-app', labels: { app: 'fake-app' }, spec: { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/region', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { app: 'fake-app' } } }] } },
+      pod: {
+        name: 'fake-app',
+        labels: { app: 'fake-app' },
+        spec: {
+          topologySpreadConstraints: [
+            {
+              maxSkew: 1,
+              topologyKey: 'topology.kubernetes.io/region',
+              whenUnsatisfiable: 'DoNotSchedule',
+              labelSelector: { matchLabels: { app: 'fake-app' } },
+            },
+          ],
+        },
+      },
       message: `0/4 nodes are available: ${CP_TAINT}, 3 node(s) didn't match pod topology spread constraints (missing required label). preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.`,
     },
   ];
@@ -112,7 +145,14 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
       expect(ev.message).toBe(c.message);
       expect(ev.type).toBe('Warning');
       expect(ev.source).toEqual({ component: 'default-scheduler' });
-      expect(f.condition(c.pod.name)).toEqual({ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: expect.any(String), reason: 'Unschedulable', message: c.message });
+      expect(f.condition(c.pod.name)).toEqual({
+        type: 'PodScheduled',
+        status: 'False',
+        lastProbeTime: null,
+        lastTransitionTime: expect.any(String),
+        reason: 'Unschedulable',
+        message: c.message,
+      });
       expect(f.scheduler.decisionFor('default', c.pod.name)).toMatchObject({ result: 'Unschedulable', message: c.message });
     });
   }
@@ -126,30 +166,71 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
     },
     {
       name: 'required node affinity region In [us-west-2] (kwok-node-affinity-pod)',
-      nodes: defaultClusterNodes().map((n) => (n.name === 'node-3' ? { ...n, labels: { region: 'us-west-2' } } : n.name === 'node-1' ? { ...n, labels: { region: 'us-east-1' } } : n)),
-      pod: { name: 'p', spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'region', operator: 'In', values: ['us-west-2'] }] }] } } } } },
+      nodes: defaultClusterNodes().map((n) =>
+        n.name === 'node-3'
+          ? { ...n, labels: { region: 'us-west-2' } }
+          : n.name === 'node-1'
+            ? { ...n, labels: { region: 'us-east-1' } }
+            : n,
+      ),
+      pod: {
+        name: 'p',
+        spec: {
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [{ matchExpressions: [{ key: 'region', operator: 'In', values: ['us-west-2'] }] }],
+              },
+            },
+          },
+        },
+      },
       expect: ['node-3'],
     },
     {
       name: 'preferred node affinity wins the score',
       nodes: defaultClusterNodes().map((n) => (n.name === 'node-1' ? { ...n, labels: { zone: 'a' } } : n)),
-      pod: { name: 'p', spec: { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } }] } } } },
+      pod: {
+        name: 'p',
+        spec: {
+          affinity: {
+            nodeAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                { weight: 50, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } },
+              ],
+            },
+          },
+        },
+      },
       expect: ['node-1'],
     },
     {
       name: 'toleration + nodeSelector lands on the control plane',
-      pod: { name: 'p', spec: { nodeSelector: { 'node-role.kubernetes.io/control-plane': '' }, tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] } },
+      pod: {
+        name: 'p',
+        spec: {
+          nodeSelector: { 'node-role.kubernetes.io/control-plane': '' },
+          tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+      },
       expect: ['control-plane'],
     },
     {
       name: 'kwok taints: with-toleration-pod schedules onto tainted nodes',
       nodes: [{ name: 'kwok-node-0', taints: [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }] }],
-      pod: { name: 'with-toleration-pod', spec: { tolerations: [{ key: 'kwok.x-k8s.io/node', operator: 'Exists', effect: 'NoSchedule' }] } },
+      pod: {
+        name: 'with-toleration-pod',
+        spec: { tolerations: [{ key: 'kwok.x-k8s.io/node', operator: 'Exists', effect: 'NoSchedule' }] },
+      },
       expect: ['kwok-node-0'],
     },
     {
       name: 'PreferNoSchedule taint is avoided',
-      nodes: [{ name: 'n1', taints: [{ key: 'dedicated', value: 'x', effect: 'PreferNoSchedule' }] }, { name: 'n2', taints: [{ key: 'dedicated', value: 'x', effect: 'PreferNoSchedule' }] }, { name: 'n3' }],
+      nodes: [
+        { name: 'n1', taints: [{ key: 'dedicated', value: 'x', effect: 'PreferNoSchedule' }] },
+        { name: 'n2', taints: [{ key: 'dedicated', value: 'x', effect: 'PreferNoSchedule' }] },
+        { name: 'n3' },
+      ],
       pod: { name: 'p' },
       expect: ['n3'],
     },
@@ -167,7 +248,11 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
     },
     {
       name: 'image locality prefers the node that has the image',
-      nodes: [{ name: 'n1' }, { name: 'n2', images: [{ names: ['docker.io/library/nginx:1.27', 'nginx:1.27'], sizeBytes: 500 * 1024 * 1024 }] }, { name: 'n3' }],
+      nodes: [
+        { name: 'n1' },
+        { name: 'n2', images: [{ names: ['docker.io/library/nginx:1.27', 'nginx:1.27'], sizeBytes: 500 * 1024 * 1024 }] },
+        { name: 'n3' },
+      ],
       pod: { name: 'p' },
       expect: ['n2'],
     },
@@ -183,9 +268,19 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
 
   it('kwok requests-and-limits: pod-1 (2700m) on the 4-CPU node, pod-2 (1200m) on the 2-CPU node', () => {
     const taints = [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }];
-    const f = new SchedulerFixture([{ name: 'kwok-node-0', cpu: '4', taints }, { name: 'kwok-node-1', cpu: '2', taints }]);
+    const f = new SchedulerFixture([
+      { name: 'kwok-node-0', cpu: '4', taints },
+      { name: 'kwok-node-1', cpu: '2', taints },
+    ]);
     const tolerations = [{ key: 'kwok.x-k8s.io/node', operator: 'Exists', effect: 'NoSchedule' }];
-    const containers = (cpu: string, limit: string) => [{ name: 'fake-container', image: 'fake-image', ports: [{ containerPort: 80 }], resources: { requests: { cpu }, limits: { cpu: limit } } }];
+    const containers = (cpu: string, limit: string) => [
+      {
+        name: 'fake-container',
+        image: 'fake-image',
+        ports: [{ containerPort: 80 }],
+        resources: { requests: { cpu }, limits: { cpu: limit } },
+      },
+    ];
     f.createPod({ name: 'pod-1', spec: { containers: containers('2700m', '3000m'), tolerations } });
     f.createPod({ name: 'pod-2', spec: { containers: containers('1200m', '1500m'), tolerations } });
     f.advance(50);
@@ -195,7 +290,17 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
 
   it('a Deployment-like set spreads by the system default topology constraints', () => {
     const f = new SchedulerFixture();
-    f.create('apps', 'replicasets', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 6, selector: { matchLabels: { app: 'web' } }, template: {} } }, 'default');
+    f.create(
+      'apps',
+      'replicasets',
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { replicas: 6, selector: { matchLabels: { app: 'web' } }, template: {} },
+      },
+      'default',
+    );
     for (let i = 0; i < 6; i++) f.createPod({ name: `web-${i}`, labels: { app: 'web' } });
     f.advance(100);
     const counts = new Map<string, number>();

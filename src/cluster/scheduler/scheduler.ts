@@ -20,7 +20,15 @@ import type { EventRecorder } from '../client/record';
 import type { TimerHandle } from '../sim/clock';
 import { SchedulerCache } from './cache';
 import { materialize, ResultStore, SCORE_PLUGIN_LABELS, wrapPlugin, type DecisionRecord, type SchedulingDecision } from './decision';
-import { assignedPod, defaultSelector, nodeUpdateKinds, podUpdateKinds, queueablePod, schedulerCategorizer, DEFAULT_SCHEDULER_NAME } from './eventhandlers';
+import {
+  assignedPod,
+  defaultSelector,
+  nodeUpdateKinds,
+  podUpdateKinds,
+  queueablePod,
+  schedulerCategorizer,
+  DEFAULT_SCHEDULER_NAME,
+} from './eventhandlers';
 import { fitErrorMessage, Framework, type Diagnosis, type NodePluginScores } from './framework';
 import { newPodInfo, type NodeInfo, type PodInfo } from './node-info';
 import { defaultPlugins } from './plugins/registry';
@@ -88,7 +96,10 @@ export class KubeScheduler {
     this.pods = this.client.resource('', 'pods');
     this.factory = new SharedInformerFactory(this.client, schedulerCategorizer);
     // newPodInformer: terminal pods are not watched (they free their node's resources)
-    this.podInformer = new SharedInformer(this.client, ctx.api.registry.forResource('', 'pods')!, { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed', categorize: schedulerCategorizer });
+    this.podInformer = new SharedInformer(this.client, ctx.api.registry.forResource('', 'pods')!, {
+      fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
+      categorize: schedulerCategorizer,
+    });
     const nodes = this.factory.informerFor('', 'nodes');
     const priorityClasses = this.factory.informerFor('scheduling.k8s.io', 'priorityclasses');
     const spread = {
@@ -104,7 +115,10 @@ export class KubeScheduler {
     const entries = defaultPlugins({
       client: this.client,
       nodes: () => this.cache.list(),
-      havePods: { withAffinity: () => this.cache.havePodsWithAffinityList(), withRequiredAntiAffinity: () => this.cache.havePodsWithRequiredAntiAffinityList() },
+      havePods: {
+        withAffinity: () => this.cache.havePodsWithAffinityList(),
+        withRequiredAntiAffinity: () => this.cache.havePodsWithRequiredAntiAffinityList(),
+      },
       imageNumNodes: (i) => this.cache.imageNumNodes(i),
       defaultSelector: (p) => defaultSelector(p, spread),
       preemption: {
@@ -115,7 +129,10 @@ export class KubeScheduler {
         clearLowerNominations: (node, by) => this.clearLowerNominations(node, by),
       },
       volumes: {
-        pvcs, pvs, classes: storageClasses, pods: this.podInformer,
+        pvcs,
+        pvs,
+        classes: storageClasses,
+        pods: this.podInformer,
         node: (n) => this.cache.nodeInfo(n)?.node ?? undefined,
         pvcClient: this.client.resource('', 'persistentvolumeclaims'),
         pvClient: this.client.resource('', 'persistentvolumes'),
@@ -123,12 +140,16 @@ export class KubeScheduler {
       },
     });
     // decoration: every plugin is wrapped to record the decision (wrappedplugin.go)
-    this.recordingFramework = new Framework(DEFAULT_SCHEDULER_NAME, entries.map((e) => ({ plugin: wrapPlugin(e.plugin, e.weight, this.results), weight: e.weight })));
+    this.recordingFramework = new Framework(
+      DEFAULT_SCHEDULER_NAME,
+      entries.map((e) => ({ plugin: wrapPlugin(e.plugin, e.weight, this.results), weight: e.weight })),
+    );
     this.plainFramework = new Framework(DEFAULT_SCHEDULER_NAME, entries);
-    for (const fw of [this.recordingFramework, this.plainFramework]) fw.nominatedPodsForNode = (n) => {
-      const m = this.nominated.get(n);
-      return m ? [...m.values()] : NO_PODS;
-    };
+    for (const fw of [this.recordingFramework, this.plainFramework])
+      fw.nominatedPodsForNode = (n) => {
+        const m = this.nominated.get(n);
+        return m ? [...m.values()] : NO_PODS;
+      };
     this.framework = this.recordingFramework;
     const eventsByPlugin = new Map<string, ClusterEventWithHint[]>();
     for (const { plugin } of entries) {
@@ -211,7 +232,11 @@ export class KubeScheduler {
   private addStorageEventHandlers(pvcs: SharedInformer, pvs: SharedInformer, classes: SharedInformer): void {
     const participant = 'kube-scheduler';
     const relay = this.ctx.relay;
-    for (const [inf, resource] of [[pvcs, 'PersistentVolumeClaim'], [pvs, 'PersistentVolume'], [classes, 'StorageClass']] as const) {
+    for (const [inf, resource] of [
+      [pvcs, 'PersistentVolumeClaim'],
+      [pvs, 'PersistentVolume'],
+      [classes, 'StorageClass'],
+    ] as const) {
       inf.addEventHandler({
         participant,
         onAdd: (o, initial) => {
@@ -285,11 +310,15 @@ export class KubeScheduler {
 
   private kick(): void {
     if (this.paused || !this.started || this.timer || !this.queue.hasPoppable()) return;
-    this.timer = this.ctx.clock.setTimer(this.ctx.timings.schedulingCycleMs, () => {
-      this.timer = null;
-      this.scheduleOne();
-      this.kick();
-    }, { label: 'kube-scheduler: scheduling cycle' });
+    this.timer = this.ctx.clock.setTimer(
+      this.ctx.timings.schedulingCycleMs,
+      () => {
+        this.timer = null;
+        this.scheduleOne();
+        this.kick();
+      },
+      { label: 'kube-scheduler: scheduling cycle' },
+    );
   }
 
   // ---- nominator ------------------------------------------------------------------------------
@@ -412,7 +441,15 @@ export class KubeScheduler {
     return [selected, cnt > 1 ? tied : undefined];
   }
 
-  private assumeAndBind(q: QueuedPodInfo, state: CycleState, host: string, numAll: number, numFeasible: number, scores: NodePluginScores | undefined, tied: string[] | undefined): void {
+  private assumeAndBind(
+    q: QueuedPodInfo,
+    state: CycleState,
+    host: string,
+    numAll: number,
+    numFeasible: number,
+    scores: NodePluginScores | undefined,
+    tied: string[] | undefined,
+  ): void {
     const pi = q.pi;
     const relay = this.ctx.relay;
     this.cache.assumePod(pi.pod, host);
@@ -420,15 +457,24 @@ export class KubeScheduler {
     const total = hostIdx >= 0 ? scores!.totals[hostIdx] : undefined;
     const why = total === undefined ? 'only feasible node' : `score ${total} (${this.topReason(scores!, hostIdx, tied)})`;
     const hop = relay.record({
-      from: 'kube-scheduler', to: 'kube-scheduler', kind: 'decision', verb: 'schedule', resource: 'pods',
-      namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
+      from: 'kube-scheduler',
+      to: 'kube-scheduler',
+      kind: 'decision',
+      verb: 'schedule',
+      resource: 'pods',
+      namespace: pi.pod.metadata.namespace ?? null,
+      name: pi.pod.metadata.name,
       summary: `${host}: ${why} — ${numFeasible} feasible of ${numAll}`,
       // the reconcile note for the sequence diagram: "filtered 3/4 nodes → node-2 (score 187)"
       reconcile: relay.newReconcile(),
       note: `filtered ${numFeasible}/${numAll} nodes → ${host}${total === undefined ? '' : ` (score ${total})`}`,
     });
     // the binding cycle: PreBind (VolumeBinding may wait for the PV controller), then Bind
-    relay.withCause(hop, () => this.framework.runPreBindPlugins(state, pi, host, (pre) => relay.withCause(hop, () => this.bindingCycle(q, state, host, numAll, tied, pre))));
+    relay.withCause(hop, () =>
+      this.framework.runPreBindPlugins(state, pi, host, (pre) =>
+        relay.withCause(hop, () => this.bindingCycle(q, state, host, numAll, tied, pre)),
+      ),
+    );
   }
 
   /** bindingCycle after PreBind: Bind, the Scheduled event; or the failure of either. */
@@ -443,7 +489,14 @@ export class KubeScheduler {
     if (s.code !== 'Success') {
       this.cache.forgetPod(pi.pod);
       const d: Diagnosis = { nodeToStatus: { map: new Map() }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
-      return this.fail(q, `binding rejected: running Bind plugin "${s.plugin ?? 'DefaultBinder'}": ${s.reasons.join(', ')}`, 'SchedulerError', d, numAll, undefined);
+      return this.fail(
+        q,
+        `binding rejected: running Bind plugin "${s.plugin ?? 'DefaultBinder'}": ${s.reasons.join(', ')}`,
+        'SchedulerError',
+        d,
+        numAll,
+        undefined,
+      );
     }
     this.unnominate(pi.pod);
     const ns = pi.pod.metadata.namespace ?? 'default';
@@ -488,17 +541,33 @@ export class KubeScheduler {
    * handleSchedulingFailure: requeue, FailedScheduling event, PodScheduled=False condition
    * (and status.nominatedNodeName when `nominate` is given: '' clears it).
    */
-  private fail(q: QueuedPodInfo, message: string, reason: 'Unschedulable' | 'SchedulerError', d: Diagnosis, numAll: number, nominate: string | undefined): void {
+  private fail(
+    q: QueuedPodInfo,
+    message: string,
+    reason: 'Unschedulable' | 'SchedulerError',
+    d: Diagnosis,
+    numAll: number,
+    nominate: string | undefined,
+  ): void {
     const pi = q.pi;
     const relay = this.ctx.relay;
     relay.record({
-      from: 'kube-scheduler', to: 'kube-scheduler', kind: 'decision', verb: 'schedule', resource: 'pods',
-      namespace: pi.pod.metadata.namespace ?? null, name: pi.pod.metadata.name,
+      from: 'kube-scheduler',
+      to: 'kube-scheduler',
+      kind: 'decision',
+      verb: 'schedule',
+      resource: 'pods',
+      namespace: pi.pod.metadata.namespace ?? null,
+      name: pi.pod.metadata.name,
       summary: `unschedulable: ${message}`,
       reconcile: relay.newReconcile(),
       note: `filtered 0/${numAll} nodes → unschedulable`,
     });
-    this.finishDecision(q, numAll, { result: reason === 'Unschedulable' ? 'Unschedulable' : 'Error', message, nominatedNode: nominate || undefined });
+    this.finishDecision(q, numAll, {
+      result: reason === 'Unschedulable' ? 'Unschedulable' : 'Error',
+      message,
+      nominatedNode: nominate || undefined,
+    });
     const cur = this.podInformer.get(pi.key);
     if (!cur || cur.spec?.nodeName) return; // deleted or bound meanwhile: not requeued
     if (nominate) this.nominate(pi, nominate);
@@ -509,13 +578,29 @@ export class KubeScheduler {
   }
 
   /** updatePod: PodScheduled condition (podutil.UpdatePodCondition) + nominatedNodeName; no write when nothing changes. */
-  private updatePodStatus(pod: KObject, cond: { type: string; status: string; reason: string; message: string }, nominate: string | undefined): void {
+  private updatePodStatus(
+    pod: KObject,
+    cond: { type: string; status: string; reason: string; message: string },
+    nominate: string | undefined,
+  ): void {
     const status = deepCopy(pod.status ?? {});
     const conds: any[] = status.conditions ?? [];
     const i = conds.findIndex((c) => c.type === cond.type);
     const old = i >= 0 ? conds[i] : undefined;
-    const next = { type: cond.type, status: cond.status, lastProbeTime: null, lastTransitionTime: old && old.status === cond.status ? old.lastTransitionTime : this.ctx.clock.nowRFC3339(), reason: cond.reason, message: cond.message };
-    const condChanged = !old || old.status !== next.status || old.reason !== next.reason || old.message !== next.message || old.lastTransitionTime !== next.lastTransitionTime;
+    const next = {
+      type: cond.type,
+      status: cond.status,
+      lastProbeTime: null,
+      lastTransitionTime: old && old.status === cond.status ? old.lastTransitionTime : this.ctx.clock.nowRFC3339(),
+      reason: cond.reason,
+      message: cond.message,
+    };
+    const condChanged =
+      !old ||
+      old.status !== next.status ||
+      old.reason !== next.reason ||
+      old.message !== next.message ||
+      old.lastTransitionTime !== next.lastTransitionTime;
     const nnnChanged = nominate !== undefined && (status.nominatedNodeName ?? '') !== nominate;
     if (!condChanged && !nnnChanged) return;
     if (i >= 0) conds[i] = next;
@@ -526,7 +611,9 @@ export class KubeScheduler {
       else delete status.nominatedNodeName;
     }
     try {
-      this.pods.updateStatus({ ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status } as KObject, { summary: `patch status Pod ${pod.metadata.namespace}/${pod.metadata.name}: PodScheduled=False (${cond.reason})` });
+      this.pods.updateStatus({ ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status } as KObject, {
+        summary: `patch status Pod ${pod.metadata.namespace}/${pod.metadata.name}: PodScheduled=False (${cond.reason})`,
+      });
     } catch {
       // the pod may be gone; the next attempt (or none) follows from the watch
     }
@@ -540,9 +627,19 @@ export class KubeScheduler {
       const cur = this.pods.get(ns, victim.metadata.name, { quiet: true });
       const status = deepCopy(cur.status ?? {});
       const conds = (status.conditions ?? []).filter((c: { type: string }) => c.type !== 'DisruptionTarget');
-      conds.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: this.ctx.clock.nowRFC3339(), reason: 'PreemptionByScheduler', message: `${by.pod.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME}: preempting to accommodate a higher priority pod` });
+      conds.push({
+        type: 'DisruptionTarget',
+        status: 'True',
+        lastProbeTime: null,
+        lastTransitionTime: this.ctx.clock.nowRFC3339(),
+        reason: 'PreemptionByScheduler',
+        message: `${by.pod.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME}: preempting to accommodate a higher priority pod`,
+      });
       status.conditions = conds;
-      this.pods.updateStatus({ ...cur, metadata: { ...cur.metadata, resourceVersion: undefined }, status }, { summary: `patch status Pod ${ns}/${victim.metadata.name}: DisruptionTarget=True (PreemptionByScheduler)` });
+      this.pods.updateStatus(
+        { ...cur, metadata: { ...cur.metadata, resourceVersion: undefined }, status },
+        { summary: `patch status Pod ${ns}/${victim.metadata.name}: DisruptionTarget=True (PreemptionByScheduler)` },
+      );
       this.pods.delete(ns, victim.metadata.name, { summary: `delete Pod ${ns}/${victim.metadata.name} (preempted by ${by.key})` });
     } catch {
       // already gone

@@ -86,7 +86,9 @@ export class SchedulingQueue {
     const eb = this.backoffTime(b);
     return ea !== eb ? ea < eb : prioritySortLess(a, b);
   });
-  private errorBackoffQ = new Heap<QueuedPodInfo>((a, b) => this.backoffTime(a) < this.backoffTime(b) || (this.backoffTime(a) === this.backoffTime(b) && a.seq < b.seq));
+  private errorBackoffQ = new Heap<QueuedPodInfo>(
+    (a, b) => this.backoffTime(a) < this.backoffTime(b) || (this.backoffTime(a) === this.backoffTime(b) && a.seq < b.seq),
+  );
   private unschedulable = new Map<string, QueuedPodInfo>();
   private where = new Map<string, [QueueLocation, QueuedPodInfo]>();
   private seq = 0;
@@ -101,7 +103,10 @@ export class SchedulingQueue {
   eventsByPlugin: Map<string, ClusterEventWithHint[]>;
   onPodReady: () => void;
 
-  constructor(private readonly clock: SimClock, opts: SchedulingQueueOptions = {}) {
+  constructor(
+    private readonly clock: SimClock,
+    opts: SchedulingQueueOptions = {},
+  ) {
     this.initialBackoffMs = opts.initialBackoffMs ?? DEFAULT_POD_INITIAL_BACKOFF_MS;
     this.maxBackoffMs = opts.maxBackoffMs ?? DEFAULT_POD_MAX_BACKOFF_MS;
     this.maxInUnschedulableMs = opts.maxInUnschedulableMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_MS;
@@ -207,7 +212,15 @@ export class SchedulingQueue {
   /** PriorityQueue.Add: a new unscheduled pod (runs PreEnqueue: SchedulingGates). */
   add(pi: PodInfo, cause: number | null): void {
     if (this.where.has(pi.key)) return this.update(pi, cause);
-    const q: QueuedPodInfo = { pi, timestamp: this.clock.now(), attempts: 0, unschedulablePlugins: new Set(), gated: false, cause, seq: this.seq++ };
+    const q: QueuedPodInfo = {
+      pi,
+      timestamp: this.clock.now(),
+      attempts: 0,
+      unschedulablePlugins: new Set(),
+      gated: false,
+      cause,
+      seq: this.seq++,
+    };
     this.enqueueNew(q);
   }
 
@@ -296,7 +309,13 @@ export class SchedulingQueue {
    * rejecting plugins' queueing hints says Queue for this event (all pods for a wildcard
    * event). `preCheck` filters candidates first (e.g. the node must fit nodeSelector).
    */
-  moveAllToActiveOrBackoffQueue(ev: ClusterEvent, oldObj?: KObject, newObj?: KObject, preCheck?: (pod: KObject) => boolean, cause: number | null = null): number {
+  moveAllToActiveOrBackoffQueue(
+    ev: ClusterEvent,
+    oldObj?: KObject,
+    newObj?: KObject,
+    preCheck?: (pod: KObject) => boolean,
+    cause: number | null = null,
+  ): number {
     let moved = 0;
     for (const q of [...this.unschedulable.values()]) {
       if (q.gated) continue;
@@ -341,11 +360,15 @@ export class SchedulingQueue {
     this.backoffTimer = null;
     this.backoffTimerAt = next;
     if (next === Infinity) return;
-    this.backoffTimer = this.clock.setTimer(Math.max(0, next - this.clock.now()), () => {
-      this.backoffTimer = null;
-      this.backoffTimerAt = Infinity;
-      this.flushBackoffQCompleted();
-    }, { deadline: true, label: `kube-scheduler: back-off of ${who} ends`, object: `Pod/${who}` });
+    this.backoffTimer = this.clock.setTimer(
+      Math.max(0, next - this.clock.now()),
+      () => {
+        this.backoffTimer = null;
+        this.backoffTimerAt = Infinity;
+        this.flushBackoffQCompleted();
+      },
+      { deadline: true, label: `kube-scheduler: back-off of ${who} ends`, object: `Pod/${who}` },
+    );
   }
 
   /** flushBackoffQCompleted: moves every pod whose back-off ended to activeQ. */
@@ -376,11 +399,15 @@ export class SchedulingQueue {
     if (at === this.leftoverTimerAt) return;
     this.clock.cancel(this.leftoverTimer);
     this.leftoverTimerAt = at;
-    this.leftoverTimer = this.clock.setTimer(at - this.clock.now(), () => {
-      this.leftoverTimer = null;
-      this.leftoverTimerAt = Infinity;
-      this.flushUnschedulablePodsLeftover();
-    }, { label: 'kube-scheduler: flushUnschedulablePodsLeftover' });
+    this.leftoverTimer = this.clock.setTimer(
+      at - this.clock.now(),
+      () => {
+        this.leftoverTimer = null;
+        this.leftoverTimerAt = Infinity;
+        this.flushUnschedulablePodsLeftover();
+      },
+      { label: 'kube-scheduler: flushUnschedulablePodsLeftover' },
+    );
   }
 
   /** flushUnschedulablePodsLeftover: pods unschedulable for longer than 5 min are retried. */

@@ -33,7 +33,10 @@ export function makeNode(n: NodeSpec): KObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',
-    metadata: { name: n.name, labels: { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...n.labels } },
+    metadata: {
+      name: n.name,
+      labels: { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64', ...n.labels },
+    },
     spec: { ...(n.taints ? { taints: n.taints } : {}), ...(n.unschedulable ? { unschedulable: true } : {}) },
     status: {
       capacity,
@@ -47,7 +50,13 @@ export function makeNode(n: NodeSpec): KObject {
 /** The default cluster's nodes: a NoSchedule-tainted control plane (2 CPU, 4Gi) and 3 workers (4 CPU, 8Gi, 110 pods). */
 export function defaultClusterNodes(): NodeSpec[] {
   return [
-    { name: 'control-plane', cpu: '2', memory: '4Gi', labels: { 'node-role.kubernetes.io/control-plane': '' }, taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] },
+    {
+      name: 'control-plane',
+      cpu: '2',
+      memory: '4Gi',
+      labels: { 'node-role.kubernetes.io/control-plane': '' },
+      taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }],
+    },
     { name: 'node-1' },
     { name: 'node-2' },
     { name: 'node-3' },
@@ -141,7 +150,10 @@ export class SchedulerFixture {
   }
 
   event(name: string, reason: string): KObject | undefined {
-    return this.api.store.list('events').map((e) => e.obj).find((e) => e.involvedObject?.name === name && e.reason === reason);
+    return this.api.store
+      .list('events')
+      .map((e) => e.obj)
+      .find((e) => e.involvedObject?.name === name && e.reason === reason);
   }
 
   condition(name: string, type = 'PodScheduled'): Record<string, unknown> | undefined {

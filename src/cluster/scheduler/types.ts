@@ -136,7 +136,8 @@ export interface NodeToStatus {
 }
 
 /** The resources a cluster event is about (framework.EventResource). */
-export type EventResource = 'Node' | 'Pod' | 'AssignedPod' | 'UnscheduledPod' | 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass' | 'WildCard';
+export type EventResource =
+  'Node' | 'Pod' | 'AssignedPod' | 'UnscheduledPod' | 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass' | 'WildCard';
 
 /**
  * framework.ClusterEvent, with the fine-grained update kinds v1.33 uses

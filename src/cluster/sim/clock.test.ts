@@ -7,12 +7,65 @@ const T0 = Date.UTC(2026, 0, 1);
 
 describe('SimClock deadlines', () => {
   it.each([
-    { name: 'no timers', set: [] as [number, boolean][], cancel: [] as number[], next: undefined as number | undefined, labels: [] as string[] },
-    { name: 'periodic timers are not deadlines', set: [[10, false], [5, false]], cancel: [], next: undefined, labels: [] },
-    { name: 'earliest deadline among timers', set: [[30, true], [10, false], [20, true]], cancel: [], next: T0 + 20, labels: ['t2', 't0'] },
-    { name: 'ties keep the order they were set', set: [[20, true], [20, true], [10, true]], cancel: [], next: T0 + 10, labels: ['t2', 't0', 't1'] },
-    { name: 'a cancelled earliest deadline is skipped', set: [[10, true], [20, true]], cancel: [0], next: T0 + 20, labels: ['t1'] },
-    { name: 'every deadline cancelled', set: [[10, true], [20, true]], cancel: [1, 0], next: undefined, labels: [] },
+    {
+      name: 'no timers',
+      set: [] as [number, boolean][],
+      cancel: [] as number[],
+      next: undefined as number | undefined,
+      labels: [] as string[],
+    },
+    {
+      name: 'periodic timers are not deadlines',
+      set: [
+        [10, false],
+        [5, false],
+      ],
+      cancel: [],
+      next: undefined,
+      labels: [],
+    },
+    {
+      name: 'earliest deadline among timers',
+      set: [
+        [30, true],
+        [10, false],
+        [20, true],
+      ],
+      cancel: [],
+      next: T0 + 20,
+      labels: ['t2', 't0'],
+    },
+    {
+      name: 'ties keep the order they were set',
+      set: [
+        [20, true],
+        [20, true],
+        [10, true],
+      ],
+      cancel: [],
+      next: T0 + 10,
+      labels: ['t2', 't0', 't1'],
+    },
+    {
+      name: 'a cancelled earliest deadline is skipped',
+      set: [
+        [10, true],
+        [20, true],
+      ],
+      cancel: [0],
+      next: T0 + 20,
+      labels: ['t1'],
+    },
+    {
+      name: 'every deadline cancelled',
+      set: [
+        [10, true],
+        [20, true],
+      ],
+      cancel: [1, 0],
+      next: undefined,
+      labels: [],
+    },
   ])('$name', ({ set, cancel, next, labels }) => {
     const c = new SimClock(T0);
     const hs = set.map(([ms, deadline], i) => c.setTimer(ms as number, () => {}, { deadline: deadline as boolean, label: `t${i}` }));

@@ -15,7 +15,9 @@ export interface ImageRef {
 
 /** Parses an image reference as the docker reference library does (docker.io/library default). */
 export function parseImageRef(image: string): ImageRef | null {
-  const m = image.match(/^(?:([a-zA-Z0-9.-]+(?::\d+)?|localhost)\/)?([a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@(sha256:[a-f0-9]{64}))?$/);
+  const m = image.match(
+    /^(?:([a-zA-Z0-9.-]+(?::\d+)?|localhost)\/)?([a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*)(?::([\w][\w.-]{0,127}))?(?:@(sha256:[a-f0-9]{64}))?$/,
+  );
   if (!m) return null;
   let registry = m[1];
   let repo = m[2];

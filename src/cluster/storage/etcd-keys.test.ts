@@ -24,14 +24,24 @@ describe('etcdKey', () => {
     ['networking.k8s.io/v1', 'IngressClass', '', 'nginx', '/registry/ingressclasses/nginx'],
     ['v1', 'Namespace', '', 'default', '/registry/namespaces/default'],
     ['rbac.authorization.k8s.io/v1', 'ClusterRole', '', 'admin', '/registry/clusterroles/admin'],
-    ['apiextensions.k8s.io/v1', 'CustomResourceDefinition', '', 'widgets.example.com', '/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com'],
+    [
+      'apiextensions.k8s.io/v1',
+      'CustomResourceDefinition',
+      '',
+      'widgets.example.com',
+      '/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com',
+    ],
   ])('%s %s %s/%s → %s', (apiVersion, kind, ns, name, want) => {
     expect(key(apiVersion, kind, ns, name)).toBe(want);
   });
 
   it('custom resources live under /registry/<group>/<resource>/', () => {
-    expect(etcdKey({ group: 'example.com', resource: 'widgets', custom: true, namespaced: true }, 'default', 'w')).toBe('/registry/example.com/widgets/default/w');
-    expect(etcdKey({ group: 'sim.kube-relay.dev', resource: 'machines', custom: true, namespaced: false }, '', 'node-1')).toBe('/registry/sim.kube-relay.dev/machines/node-1');
+    expect(etcdKey({ group: 'example.com', resource: 'widgets', custom: true, namespaced: true }, 'default', 'w')).toBe(
+      '/registry/example.com/widgets/default/w',
+    );
+    expect(etcdKey({ group: 'sim.kube-relay.dev', resource: 'machines', custom: true, namespaced: false }, '', 'node-1')).toBe(
+      '/registry/sim.kube-relay.dev/machines/node-1',
+    );
   });
 
   it('the relay shows those keys for the writes of a Deployment and its Service', () => {
@@ -54,8 +64,27 @@ metadata: {name: web}
 spec: {selector: {app: web}, ports: [{port: 80}]}
 `);
     c.settle(60_000);
-    const keys = new Set(c.relay.all().slice(from).filter((h) => h.to === 'etcd').map((h) => h.summary.replace(/^(put|delete) (\S+).*$/, '$2').replace(/-[a-z0-9]{5,10}(-[a-z0-9]{5})?$/, '-…').replace(/\.[0-9a-f]{16}$/, '.…')));
-    for (const k of ['/registry/deployments/default/web', '/registry/replicasets/default/web-…', '/registry/pods/default/web-…', '/registry/services/specs/default/web', '/registry/services/endpoints/default/web', '/registry/endpointslices/default/web-…', '/registry/leases/kube-node-lease/node-1']) {
+    const keys = new Set(
+      c.relay
+        .all()
+        .slice(from)
+        .filter((h) => h.to === 'etcd')
+        .map((h) =>
+          h.summary
+            .replace(/^(put|delete) (\S+).*$/, '$2')
+            .replace(/-[a-z0-9]{5,10}(-[a-z0-9]{5})?$/, '-…')
+            .replace(/\.[0-9a-f]{16}$/, '.…'),
+        ),
+    );
+    for (const k of [
+      '/registry/deployments/default/web',
+      '/registry/replicasets/default/web-…',
+      '/registry/pods/default/web-…',
+      '/registry/services/specs/default/web',
+      '/registry/services/endpoints/default/web',
+      '/registry/endpointslices/default/web-…',
+      '/registry/leases/kube-node-lease/node-1',
+    ]) {
       expect(keys).toContain(k);
     }
     expect([...keys].filter((k) => /\.(apps|coordination\.k8s\.io|discovery\.k8s\.io)\//.test(k))).toEqual([]);

@@ -8,16 +8,56 @@ import type { KObject } from '../api/types';
 import { Rng } from '../sim/rng';
 import { MVCCStore } from './mvcc';
 
-const pod = (ns: string, name: string, v = 0): KObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: ns, name }, spec: { v } }) as KObject;
-const names = (s: MVCCStore, ns?: string) => s.list('pods', ns).map((e) => `${e.obj.metadata.namespace}/${e.obj.metadata.name}@${e.obj.spec.v}`);
+const pod = (ns: string, name: string, v = 0): KObject =>
+  ({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: ns, name }, spec: { v } }) as KObject;
+const names = (s: MVCCStore, ns?: string) =>
+  s.list('pods', ns).map((e) => `${e.obj.metadata.namespace}/${e.obj.metadata.name}@${e.obj.spec.v}`);
 
 describe('MVCCStore.list order', () => {
   it.each([
-    { name: 'creates out of order', ops: [['c', 'default', 'b'], ['c', 'default', 'a'], ['c', 'apps', 'z']], ns: undefined, want: ['apps/z@0', 'default/a@0', 'default/b@0'] },
-    { name: 'an update keeps the order and shows the new value', ops: [['c', 'default', 'b'], ['c', 'default', 'a'], ['u', 'default', 'b']], ns: undefined, want: ['default/a@0', 'default/b@1'] },
-    { name: 'a delete after a list', ops: [['c', 'default', 'b'], ['c', 'default', 'a'], ['l'], ['d', 'default', 'a']], ns: undefined, want: ['default/b@0'] },
-    { name: 'a create after a list', ops: [['c', 'default', 'b'], ['l'], ['c', 'default', 'a']], ns: undefined, want: ['default/a@0', 'default/b@0'] },
-    { name: 'one namespace, not its prefix namesakes', ops: [['c', 'de', 'x'], ['c', 'default', 'b'], ['c', 'default', 'a'], ['c', 'def', 'y']], ns: 'default', want: ['default/a@0', 'default/b@0'] },
+    {
+      name: 'creates out of order',
+      ops: [
+        ['c', 'default', 'b'],
+        ['c', 'default', 'a'],
+        ['c', 'apps', 'z'],
+      ],
+      ns: undefined,
+      want: ['apps/z@0', 'default/a@0', 'default/b@0'],
+    },
+    {
+      name: 'an update keeps the order and shows the new value',
+      ops: [
+        ['c', 'default', 'b'],
+        ['c', 'default', 'a'],
+        ['u', 'default', 'b'],
+      ],
+      ns: undefined,
+      want: ['default/a@0', 'default/b@1'],
+    },
+    {
+      name: 'a delete after a list',
+      ops: [['c', 'default', 'b'], ['c', 'default', 'a'], ['l'], ['d', 'default', 'a']],
+      ns: undefined,
+      want: ['default/b@0'],
+    },
+    {
+      name: 'a create after a list',
+      ops: [['c', 'default', 'b'], ['l'], ['c', 'default', 'a']],
+      ns: undefined,
+      want: ['default/a@0', 'default/b@0'],
+    },
+    {
+      name: 'one namespace, not its prefix namesakes',
+      ops: [
+        ['c', 'de', 'x'],
+        ['c', 'default', 'b'],
+        ['c', 'default', 'a'],
+        ['c', 'def', 'y'],
+      ],
+      ns: 'default',
+      want: ['default/a@0', 'default/b@0'],
+    },
   ])('$name', ({ ops, ns, want }) => {
     const s = new MVCCStore();
     for (const [op, n, name] of ops) {
@@ -65,7 +105,9 @@ describe('MVCCStore.eventsSince', () => {
     for (let from = s.compactedRevision; from <= s.revision + 1; from++) {
       for (const r of ['pods', 'nodes']) {
         const got = s.eventsSince(r, from);
-        expect(got === 'gone' ? got : got.map((e) => e.rev)).toEqual(all.filter((e) => e.rev > from && e.rev > s.compactedRevision && e.resource === r).map((e) => e.rev));
+        expect(got === 'gone' ? got : got.map((e) => e.rev)).toEqual(
+          all.filter((e) => e.rev > from && e.rev > s.compactedRevision && e.resource === r).map((e) => e.rev),
+        );
       }
     }
     expect(s.eventsSince('pods', s.compactedRevision - 1)).toBe('gone');

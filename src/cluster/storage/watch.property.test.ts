@@ -51,11 +51,20 @@ describe('watch consistency (property)', () => {
           try {
             switch (o.op) {
               case 'create':
-                api.create(u, cm, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { l: String(o.label) } }, data: { v: '0' } });
+                api.create(u, cm, 'default', {
+                  apiVersion: 'v1',
+                  kind: 'ConfigMap',
+                  metadata: { name, labels: { l: String(o.label) } },
+                  data: { v: '0' },
+                });
                 break;
               case 'update': {
                 const cur = api.get(u, cm, 'default', name, { quiet: true });
-                api.update(u, cm, 'default', { ...cur, metadata: { ...cur.metadata, labels: { l: String(o.label) } }, data: { v: String(Number(cur.data.v) + 1) } });
+                api.update(u, cm, 'default', {
+                  ...cur,
+                  metadata: { ...cur.metadata, labels: { l: String(o.label) } },
+                  data: { v: String(Number(cur.data.v) + 1) },
+                });
                 break;
               }
               case 'staleUpdate': {
@@ -76,7 +85,11 @@ describe('watch consistency (property)', () => {
               case 'watch': {
                 const sel = o.selector === null ? undefined : `l=${o.selector}`;
                 const list = api.list(u, cm, 'default', { labelSelector: sel, quiet: true });
-                const w = { selector: o.selector, view: new Map(list.items.map((i) => [i.metadata.name, i])), lastRV: Number(list.metadata.resourceVersion) };
+                const w = {
+                  selector: o.selector,
+                  view: new Map(list.items.map((i) => [i.metadata.name, i])),
+                  lastRV: Number(list.metadata.resourceVersion),
+                };
                 watchers.push(w);
                 api.watch(u, cm, 'default', { resourceVersion: list.metadata.resourceVersion, labelSelector: sel }, (ev: WatchEvent) => {
                   const rv = Number(ev.object.metadata.resourceVersion);

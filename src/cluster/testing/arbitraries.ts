@@ -22,7 +22,13 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('restoreNode' as const), node: fc.nat(5) }) },
   { weight: 1, arbitrary: fc.constant({ op: 'addNode' as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deletePod' as const), pod: fc.nat(50) }) },
-  { weight: 6, arbitrary: fc.record({ op: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 1, max: 3_000 }), fc.integer({ min: 3_000, max: 400_000 })) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('advance' as const),
+      ms: fc.oneof(fc.integer({ min: 1, max: 3_000 }), fc.integer({ min: 3_000, max: 400_000 })),
+    }),
+  },
 );
 
 /** A sequence: a first apply, then 1–`max` actions. */

@@ -73,10 +73,7 @@ describe('cluster invariants under random faults', () => {
   // PrepareForUpdate keeps the old status only when present. Fixed in apiserver.ts; kept as
   // a regression test.
   it('regression: kill a node in the same instant it was added', () => {
-    const r = runSequence(1, [
-      { op: 'apply', dep: 0, replicas: 0, maxSurge: 0, maxUnavailable: '100%', tag: 0 },
-      { op: 'addNode' },
-    ]);
+    const r = runSequence(1, [{ op: 'apply', dep: 0, replicas: 0, maxSurge: 0, maxUnavailable: '100%', tag: 0 }, { op: 'addNode' }]);
     expect(r.violation).toBeUndefined();
     const c = new Cluster({ seed: 1 });
     c.addNode({ name: 'node-5' });
@@ -84,10 +81,26 @@ describe('cluster invariants under random faults', () => {
   });
 
   it.each([
-    { name: '25%/25% of 4', spec: { replicas: 4, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } }, want: { maxSurge: 1, maxUnavailable: 1 } },
-    { name: '25%/25% of 3 (surge rounds up, unavailable down)', spec: { replicas: 3, strategy: { rollingUpdate: {} } }, want: { maxSurge: 1, maxUnavailable: 0 } },
-    { name: '0/0% becomes unavailable 1', spec: { replicas: 5, strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: '0%' } } }, want: { maxSurge: 0, maxUnavailable: 1 } },
-    { name: 'unavailable capped at replicas', spec: { replicas: 1, strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 3 } } }, want: { maxSurge: 0, maxUnavailable: 1 } },
+    {
+      name: '25%/25% of 4',
+      spec: { replicas: 4, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } },
+      want: { maxSurge: 1, maxUnavailable: 1 },
+    },
+    {
+      name: '25%/25% of 3 (surge rounds up, unavailable down)',
+      spec: { replicas: 3, strategy: { rollingUpdate: {} } },
+      want: { maxSurge: 1, maxUnavailable: 0 },
+    },
+    {
+      name: '0/0% becomes unavailable 1',
+      spec: { replicas: 5, strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: '0%' } } },
+      want: { maxSurge: 0, maxUnavailable: 1 },
+    },
+    {
+      name: 'unavailable capped at replicas',
+      spec: { replicas: 1, strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 3 } } },
+      want: { maxSurge: 0, maxUnavailable: 1 },
+    },
   ])('fenceposts: $name', ({ spec, want }) => {
     expect(fenceposts({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec } as never)).toEqual(want);
   });
@@ -95,11 +108,19 @@ describe('cluster invariants under random faults', () => {
   it('the rollout check fails on a surplus ReplicaSet (the check can fail)', () => {
     const c = new Cluster({ seed: 1 });
     const t = new Tracker(c);
-    c.apply(JSON.stringify({
-      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web-a' },
-      spec: { replicas: 2, selector: { matchLabels: { app: 'web-a' } }, strategy: { rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
-        template: { metadata: { labels: { app: 'web-a' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
-    }));
+    c.apply(
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web-a' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'web-a' } },
+          strategy: { rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+          template: { metadata: { labels: { app: 'web-a' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+        },
+      }),
+    );
     c.advance(60_000);
     checkRolloutBounds(c, t);
     expect(t.clean.get('web-a')).toBe(true);

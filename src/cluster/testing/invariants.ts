@@ -63,7 +63,9 @@ export class InvariantViolation extends Error {}
 function manifest(a: Extract<Action, { op: 'apply' }>): string {
   const name = DEPLOYMENTS[a.dep % DEPLOYMENTS.length];
   return JSON.stringify({
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
     spec: {
       replicas: a.replicas,
       selector: { matchLabels: { app: name } },
@@ -93,7 +95,8 @@ export function fenceposts(d: KObject): { maxSurge: number; maxUnavailable: numb
   return { maxSurge: surge, maxUnavailable: Math.min(unavailable, replicas) };
 }
 
-const isReady = (p: KObject): boolean => (p.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+const isReady = (p: KObject): boolean =>
+  (p.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
 const terminating = (o: KObject): boolean => !!o.metadata.deletionTimestamp;
 const controllerOf = (o: KObject): { kind: string; name: string; uid: string } | undefined =>
   (o.metadata.ownerReferences ?? []).find((r: { controller?: boolean }) => r.controller);
@@ -120,7 +123,13 @@ export function applyAction(c: Cluster, t: Tracker, a: Action): string {
       const name = DEPLOYMENTS[a.dep % DEPLOYMENTS.length];
       const before = c.get('deployments.apps', 'default', name);
       const [r] = c.apply(manifest(a));
-      if (before && (before.spec.replicas !== a.replicas || JSON.stringify(before.spec.strategy?.rollingUpdate) !== JSON.stringify({ maxSurge: a.maxSurge, maxUnavailable: a.maxUnavailable }))) t.clean.set(name, false);
+      if (
+        before &&
+        (before.spec.replicas !== a.replicas ||
+          JSON.stringify(before.spec.strategy?.rollingUpdate) !==
+            JSON.stringify({ maxSurge: a.maxSurge, maxUnavailable: a.maxUnavailable }))
+      )
+        t.clean.set(name, false);
       if (!before) t.clean.set(name, false);
       return r.message ?? `${r.object} ${r.action}`;
     }
@@ -201,7 +210,11 @@ export function checkRolloutBounds(c: Cluster, t: Tracker): void {
     const observed = d.status?.observedGeneration === d.metadata.generation;
     const { maxSurge, maxUnavailable } = fenceposts(d);
     const replicas = d.spec.replicas ?? 1;
-    const complete = observed && d.status?.updatedReplicas === replicas && d.status?.availableReplicas === replicas && (d.status?.replicas ?? 0) === replicas;
+    const complete =
+      observed &&
+      d.status?.updatedReplicas === replicas &&
+      d.status?.availableReplicas === replicas &&
+      (d.status?.replicas ?? 0) === replicas;
     if (!t.clean.get(name)) {
       if (complete && nodesReady && active.length === replicas && active.every(isReady)) t.clean.set(name, true);
       continue;
@@ -301,18 +314,24 @@ export function checkConverged(c: Cluster): void {
     const name = d.metadata.name;
     const replicas = d.spec.replicas ?? 1;
     const image = d.spec.template.spec.containers[0].image;
-    if (d.status?.observedGeneration !== d.metadata.generation) fail(`${name}: observedGeneration ${d.status?.observedGeneration} ≠ generation ${d.metadata.generation}`);
+    if (d.status?.observedGeneration !== d.metadata.generation)
+      fail(`${name}: observedGeneration ${d.status?.observedGeneration} ≠ generation ${d.metadata.generation}`);
     for (const f of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas'] as const) {
       if ((d.status?.[f] ?? 0) !== replicas) fail(`${name}: status.${f} ${d.status?.[f] ?? 0} ≠ spec.replicas ${replicas}`);
     }
     const rss = rsAll.filter((r) => controllerOf(r)?.uid === d.metadata.uid);
     const current = rss.filter((r) => r.spec.template.spec.containers[0].image === image);
     if (current.length !== 1) fail(`${name}: ${current.length} ReplicaSets with image ${image}`);
-    for (const r of rss) if (r !== current[0] && (r.spec.replicas ?? 0) !== 0) fail(`${name}: old ReplicaSet ${r.metadata.name} still has ${r.spec.replicas} replicas`);
+    for (const r of rss)
+      if (r !== current[0] && (r.spec.replicas ?? 0) !== 0)
+        fail(`${name}: old ReplicaSet ${r.metadata.name} still has ${r.spec.replicas} replicas`);
     const pods = ownedPods(c, rss);
     const good = pods.filter((p) => !terminating(p) && isReady(p) && p.status?.phase === 'Running' && p.spec.containers[0].image === image);
     if (good.length !== replicas || pods.length !== replicas) {
-      const seen = pods.map((p) => `${p.metadata.name} on ${p.spec.nodeName ?? '(unscheduled)'} ${p.status?.phase}${terminating(p) ? ' terminating' : ''}${isReady(p) ? ' Ready' : ''}`);
+      const seen = pods.map(
+        (p) =>
+          `${p.metadata.name} on ${p.spec.nodeName ?? '(unscheduled)'} ${p.status?.phase}${terminating(p) ? ' terminating' : ''}${isReady(p) ? ' Ready' : ''}`,
+      );
       fail(`${name}: ${good.length} Ready Running Pods with ${image} of ${pods.length} Pods, want ${replicas} (${seen.join('; ')})`);
     }
   }

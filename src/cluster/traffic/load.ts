@@ -22,7 +22,8 @@ export class LoadControl {
     const workload = load.workload.trim();
     const ns = load.namespace.trim() || 'default';
     if (!workload) throw new Error('setLoad: workload is required');
-    if (!Number.isFinite(load.totalCpuMillicores) || load.totalCpuMillicores < 0) throw new Error(`setLoad: invalid CPU ${load.totalCpuMillicores}`);
+    if (!Number.isFinite(load.totalCpuMillicores) || load.totalCpuMillicores < 0)
+      throw new Error(`setLoad: invalid CPU ${load.totalCpuMillicores}`);
     const total = Math.round(load.totalCpuMillicores);
     this.metrics.setLoad(ns, workload, { totalCpuMillicores: total });
     this.entries.set(`${ns}/${workload}`, { namespace: ns, workload, totalCpuMillicores: total });
@@ -30,6 +31,8 @@ export class LoadControl {
 
   /** The loads set so far, sorted by namespace then workload. */
   list(): WorkloadLoad[] {
-    return [...this.entries.values()].sort((a, b) => (a.namespace + '\u0000' + a.workload < b.namespace + '\u0000' + b.workload ? -1 : 1)).map((l) => ({ ...l }));
+    return [...this.entries.values()]
+      .sort((a, b) => (a.namespace + '\u0000' + a.workload < b.namespace + '\u0000' + b.workload ? -1 : 1))
+      .map((l) => ({ ...l }));
   }
 }

@@ -19,11 +19,35 @@ spec: {type: ExternalName, externalName: smtp.example.com}
   c.settle(60_000);
 
   it.each([
-    { name: 'kubernetes', ns: 'default', status: 'NOERROR', output: `${HEADER}Name:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n`, queries: 1 },
-    { name: 'kube-dns.kube-system', ns: 'default', status: 'NOERROR', output: `${HEADER}Name:\tkube-dns.kube-system.svc.cluster.local\nAddress: 10.96.0.10\n\n`, queries: 2 },
-    { name: 'mail', ns: 'default', status: 'NOERROR', output: `${HEADER}mail.default.svc.cluster.local\tcanonical name = smtp.example.com.\n\n`, queries: 1 },
+    {
+      name: 'kubernetes',
+      ns: 'default',
+      status: 'NOERROR',
+      output: `${HEADER}Name:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n`,
+      queries: 1,
+    },
+    {
+      name: 'kube-dns.kube-system',
+      ns: 'default',
+      status: 'NOERROR',
+      output: `${HEADER}Name:\tkube-dns.kube-system.svc.cluster.local\nAddress: 10.96.0.10\n\n`,
+      queries: 2,
+    },
+    {
+      name: 'mail',
+      ns: 'default',
+      status: 'NOERROR',
+      output: `${HEADER}mail.default.svc.cluster.local\tcanonical name = smtp.example.com.\n\n`,
+      queries: 1,
+    },
     { name: 'db', ns: 'default', status: 'NXDOMAIN', output: `${HEADER}** server can't find db: NXDOMAIN\n\n`, queries: 4 },
-    { name: 'kubernetes', ns: 'kube-system', status: 'NXDOMAIN', output: `${HEADER}** server can't find kubernetes: NXDOMAIN\n\n`, queries: 4 },
+    {
+      name: 'kubernetes',
+      ns: 'kube-system',
+      status: 'NXDOMAIN',
+      output: `${HEADER}** server can't find kubernetes: NXDOMAIN\n\n`,
+      queries: 4,
+    },
   ])('$name from $ns → $status', ({ name, ns, status, output, queries }) => {
     const r = c.dnsLookup(name, ns);
     expect(r.status).toBe(status);
@@ -35,6 +59,12 @@ spec: {type: ExternalName, externalName: smtp.example.com}
     c.kubectl('scale deployment coredns -n kube-system --replicas=0');
     c.settle(120_000);
     const r = c.dnsLookup('kubernetes', 'default');
-    expect(r).toMatchObject({ status: 'TIMEOUT', queries: [], records: [], fqdn: null, output: ';; connection timed out; no servers could be reached\n\n' });
+    expect(r).toMatchObject({
+      status: 'TIMEOUT',
+      queries: [],
+      records: [],
+      fqdn: null,
+      output: ';; connection timed out; no servers could be reached\n\n',
+    });
   });
 });

@@ -59,7 +59,11 @@ describe('traffic generator', () => {
   const c = new Cluster({ seed: 7 });
   c.apply(APP);
   c.settle(180_000);
-  const pods = c.list('pods', 'default').filter((p) => p.metadata.labels?.app === 'web').map((p) => p.metadata.name).sort();
+  const pods = c
+    .list('pods', 'default')
+    .filter((p) => p.metadata.labels?.app === 'web')
+    .map((p) => p.metadata.name)
+    .sort();
   const clusterIP = (n: string) => c.get('services', 'default', n)!.spec.clusterIP as string;
   const fromPod = { kind: 'pod' as const, namespace: 'default', name: 'client' };
 
@@ -69,7 +73,11 @@ describe('traffic generator', () => {
 
   it.each([
     { name: 'short name from a Pod walks the search path once', url: 'http://web', queries: ['web.default.svc.cluster.local'] },
-    { name: 'namespace-qualified name', url: 'web.default/', queries: ['web.default.default.svc.cluster.local', 'web.default.svc.cluster.local'] },
+    {
+      name: 'namespace-qualified name',
+      url: 'web.default/',
+      queries: ['web.default.default.svc.cluster.local', 'web.default.svc.cluster.local'],
+    },
     { name: 'absolute FQDN (trailing dot)', url: 'http://web.default.svc.cluster.local./', queries: ['web.default.svc.cluster.local'] },
   ])('$name', ({ url, queries }) => {
     const [r] = c.sendRequests({ source: fromPod, url, count: 1 });
@@ -94,8 +102,19 @@ describe('traffic generator', () => {
 
   it.each([
     { name: 'unknown name', url: 'http://nope', message: 'curl: (6) Could not resolve host: nope' },
-    { name: 'Service selecting nothing: REJECT', url: 'http://nothing', message: () => `curl: (7) Failed to connect to ${clusterIP('nothing')} port 80 after 0 ms: Couldn't connect to server`, service: 'Service/default/nothing' },
-    { name: 'wrong targetPort: endpoints exist, nothing listens on 8080', url: 'http://wrong-port', message: () => `curl: (7) Failed to connect to ${clusterIP('wrong-port')} port 80 after 0 ms: Couldn't connect to server`, service: 'Service/default/wrong-port', pod: true },
+    {
+      name: 'Service selecting nothing: REJECT',
+      url: 'http://nothing',
+      message: () => `curl: (7) Failed to connect to ${clusterIP('nothing')} port 80 after 0 ms: Couldn't connect to server`,
+      service: 'Service/default/nothing',
+    },
+    {
+      name: 'wrong targetPort: endpoints exist, nothing listens on 8080',
+      url: 'http://wrong-port',
+      message: () => `curl: (7) Failed to connect to ${clusterIP('wrong-port')} port 80 after 0 ms: Couldn't connect to server`,
+      service: 'Service/default/wrong-port',
+      pod: true,
+    },
   ])('$name', ({ url, message, service, pod }) => {
     const [r] = c.sendRequests({ source: fromPod, url, count: 1 });
     expect(r.ok).toBe(false);
@@ -145,7 +164,9 @@ describe('traffic generator', () => {
 
   it('rejects a count out of range and an unknown source Pod', () => {
     expect(() => c.sendRequests({ source: fromPod, url: 'http://web', count: 0 })).toThrow('count must be between 1 and 100, got 0');
-    expect(() => c.sendRequests({ source: { kind: 'pod', namespace: 'default', name: 'ghost' }, url: 'http://web', count: 1 })).toThrow('Error from server (NotFound): pods "ghost" not found');
+    expect(() => c.sendRequests({ source: { kind: 'pod', namespace: 'default', name: 'ghost' }, url: 'http://web', count: 1 })).toThrow(
+      'Error from server (NotFound): pods "ghost" not found',
+    );
   });
 });
 
@@ -202,8 +223,19 @@ spec:
 
   it.each([
     { name: 'a path to a serving Pod', url: 'http://web.example.com/', status: 200, message: 'HTTP/1.1 200 OK · Welcome to nginx!' },
-    { name: 'a path whose Pod refuses the port: 502 from nginx', url: 'http://web.example.com/broken', status: 502, message: 'HTTP/1.1 502 Bad Gateway' },
-    { name: 'from a Pod the Ingress host does not resolve (no upstream DNS)', url: 'http://web.example.com/', from: pod, status: null, message: 'curl: (6) Could not resolve host: web.example.com' },
+    {
+      name: 'a path whose Pod refuses the port: 502 from nginx',
+      url: 'http://web.example.com/broken',
+      status: 502,
+      message: 'HTTP/1.1 502 Bad Gateway',
+    },
+    {
+      name: 'from a Pod the Ingress host does not resolve (no upstream DNS)',
+      url: 'http://web.example.com/',
+      from: pod,
+      status: null,
+      message: 'curl: (6) Could not resolve host: web.example.com',
+    },
   ])('$name', ({ url, status, message, from }) => {
     const [r] = c.sendRequests({ source: from ? { kind: 'pod', namespace: 'default', name: from } : { kind: 'external' }, url, count: 1 });
     expect([r.status, r.message]).toEqual([status, message]);
@@ -214,6 +246,12 @@ spec:
     c.killNode('control-plane');
     c.advance(1_000);
     const [r] = c.sendRequests({ source: { kind: 'external' }, url: 'http://web.example.com/', count: 1 });
-    expect(r).toMatchObject({ ok: false, status: null, ingressKey: null, viaNode: 'control-plane', message: "curl: (7) Failed to connect to 172.18.0.2 port 80 after 127000 ms: Couldn't connect to server" });
+    expect(r).toMatchObject({
+      ok: false,
+      status: null,
+      ingressKey: null,
+      viaNode: 'control-plane',
+      message: "curl: (7) Failed to connect to 172.18.0.2 port 80 after 127000 ms: Couldn't connect to server",
+    });
   });
 });

@@ -67,8 +67,19 @@ export interface TrafficDeps {
 
 const isIPv4 = (s: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(s);
 const refused = (ip: string, port: number) => `curl: (7) Failed to connect to ${ip} port ${port} after 0 ms: Couldn't connect to server`;
-const timedOut = (ip: string, port: number) => `curl: (7) Failed to connect to ${ip} port ${port} after ${CONNECT_TIMEOUT_MS} ms: Couldn't connect to server`;
-const REASONS: Record<number, string> = { 200: 'OK', 301: 'Moved Permanently', 302: 'Found', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Temporarily Unavailable' };
+const timedOut = (ip: string, port: number) =>
+  `curl: (7) Failed to connect to ${ip} port ${port} after ${CONNECT_TIMEOUT_MS} ms: Couldn't connect to server`;
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  301: 'Moved Permanently',
+  302: 'Found',
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Temporarily Unavailable',
+};
 
 /** One request's working state. */
 interface Ctx {
@@ -106,13 +117,31 @@ export class TrafficGenerator {
   }
 
   private one(req: TrafficRequest, index: number, srcPod: KObject | undefined): TrafficResult {
-    const res: TrafficResult = { index, ok: false, status: null, message: '', ingressKey: null, serviceKey: null, podKey: null, viaNode: null, endpoint: null, chains: [], dnsQueries: [] };
+    const res: TrafficResult = {
+      index,
+      ok: false,
+      status: null,
+      message: '',
+      ingressKey: null,
+      serviceKey: null,
+      podKey: null,
+      viaNode: null,
+      endpoint: null,
+      chains: [],
+      dnsQueries: [],
+    };
     const from = srcPod ? `pod/${srcPod.metadata.namespace}/${srcPod.metadata.name}` : EXTERNAL_CLIENT;
     const c: Ctx = { from, res, cause: null };
     const u = parseURL(req.url);
     if (typeof u === 'string') return this.fail(c, u);
     const { host, port, path } = u;
-    c.cause = this.d.ctx.relay.record({ from, to: from, kind: 'note', summary: `curl ${u.href}${index > 1 ? ` (#${index})` : ''}`, cause: null });
+    c.cause = this.d.ctx.relay.record({
+      from,
+      to: from,
+      kind: 'note',
+      summary: `curl ${u.href}${index > 1 ? ` (#${index})` : ''}`,
+      cause: null,
+    });
     if (srcPod && srcPod.status?.phase !== 'Running') {
       return this.fail(c, `error: unable to upgrade connection: container not found ("${srcPod.spec?.containers?.[0]?.name ?? ''}")`);
     }
@@ -121,13 +150,20 @@ export class TrafficGenerator {
     let ip = host;
     if (!isIPv4(host)) {
       if (srcPod) {
-        const r = this.d.ctx.relay.withCause(c.cause, () => this.d.dns.resolve(host, srcPod.metadata.namespace ?? 'default', undefined, { from }));
+        const r = this.d.ctx.relay.withCause(c.cause, () =>
+          this.d.dns.resolve(host, srcPod.metadata.namespace ?? 'default', undefined, { from }),
+        );
         res.dnsQueries = r.queries;
         if (r.status !== 'NOERROR' || !r.address) return this.fail(c, `curl: (6) Could not resolve host: ${host}`);
         ip = r.address;
       } else {
         const addr = this.d.ingress.address();
-        if (!addr || !this.d.ingress.hosts().some((h) => h === host || (h.startsWith('*.') && host.endsWith(h.slice(1)) && !host.slice(0, -(h.length - 1)).includes('.'))))
+        if (
+          !addr ||
+          !this.d.ingress
+            .hosts()
+            .some((h) => h === host || (h.startsWith('*.') && host.endsWith(h.slice(1)) && !host.slice(0, -(h.length - 1)).includes('.')))
+        )
           return this.fail(c, `curl: (6) Could not resolve host: ${host}`);
         ip = addr;
       }
@@ -148,17 +184,32 @@ export class TrafficGenerator {
       if (!nodeName) {
         const lb = this.list('services').find((s) => (s.status?.loadBalancer?.ingress ?? []).some((x: KObject) => x.ip === ip));
         if (!lb) return this.fail(c, timedOut(ip, port), this.serviceKeyFor(ip, port));
-        const pool = nodes.filter((n) => n.metadata.labels?.['node.kubernetes.io/exclude-from-external-load-balancers'] === undefined && isNodeReady(n)).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+        const pool = nodes
+          .filter((n) => n.metadata.labels?.['node.kubernetes.io/exclude-from-external-load-balancers'] === undefined && isNodeReady(n))
+          .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
         if (!pool.length) return this.fail(c, timedOut(ip, port), `Service/${lb.metadata.namespace}/${lb.metadata.name}`);
         nodeName = pool[this.d.ctx.rng.intn(pool.length)].metadata.name;
-        c.cause = this.d.ctx.relay.record({ from, to: 'service-controller', kind: 'note', summary: `load balancer ${ip}:${port} → node ${nodeName}`, cause: c.cause });
+        c.cause = this.d.ctx.relay.record({
+          from,
+          to: 'service-controller',
+          kind: 'note',
+          summary: `load balancer ${ip}:${port} → node ${nodeName}`,
+          cause: c.cause,
+        });
       }
     }
     const kp = nodeName ? this.d.kubeProxies.get(nodeName) : undefined;
     res.viaNode = nodeName ?? null;
     if (!kp || !kp.powered) return this.fail(c, timedOut(ip, port), this.serviceKeyFor(ip, port));
     const kpName = `kube-proxy/${nodeName}`;
-    c.cause = this.d.ctx.relay.record({ from, to: kpName, kind: 'request', verb: 'GET', summary: `connect ${ip}:${port} (GET ${host}${path})`, cause: c.cause });
+    c.cause = this.d.ctx.relay.record({
+      from,
+      to: kpName,
+      kind: 'request',
+      verb: 'GET',
+      summary: `connect ${ip}:${port} (GET ${host}${path})`,
+      cause: c.cause,
+    });
     const r: RouteResult = route(kp, { ip, port }, this.d.ctx.rng, { kind, ...(srcPod?.status?.podIP ? { ip: srcPod.status.podIP } : {}) });
     res.chains = r.chains;
     if (r.verdict === 'DNAT') {
@@ -167,7 +218,13 @@ export class TrafficGenerator {
       res.endpoint = `${r.endpoint.ip}:${r.endpoint.port}`;
       const svcChain = r.chains.find((x) => x.startsWith('KUBE-SVC-'));
       const sepChain = [...r.chains].reverse().find((x) => x.startsWith('KUBE-SEP-'));
-      c.cause = this.d.ctx.relay.record({ from: kpName, to: kpName, kind: 'decision', summary: `DNAT ${ip}:${port} via ${svcChain ?? 'KUBE-SERVICES'} → ${sepChain ?? '?'} → ${res.endpoint}`, cause: c.cause });
+      c.cause = this.d.ctx.relay.record({
+        from: kpName,
+        to: kpName,
+        kind: 'decision',
+        summary: `DNAT ${ip}:${port} via ${svcChain ?? 'KUBE-SERVICES'} → ${sepChain ?? '?'} → ${res.endpoint}`,
+        cause: c.cause,
+      });
       const pod = r.pod ? this.getPod(r.pod.namespace, r.pod.name) : this.podByIP(r.endpoint.ip);
       return this.deliver(c, pod, r.endpoint.ip, r.endpoint.port, host, path, () => refused(ip, port), kpName);
     }
@@ -192,7 +249,14 @@ export class TrafficGenerator {
   private viaIngress(c: Ctx, hostHeader: string, host: string, port: number, path: string): TrafficResult {
     const res = c.res;
     const ing = 'ingress-nginx-controller';
-    c.cause = this.d.ctx.relay.record({ from: c.from, to: ing, kind: 'request', verb: 'GET', summary: `GET ${path} Host: ${hostHeader}`, cause: c.cause });
+    c.cause = this.d.ctx.relay.record({
+      from: c.from,
+      to: ing,
+      kind: 'request',
+      verb: 'GET',
+      summary: `GET ${path} Host: ${hostHeader}`,
+      cause: c.cause,
+    });
     const cpNode = this.list('nodes').find((n) => n.status?.addresses?.some((a: KObject) => a.address === this.d.ingress.address()));
     res.viaNode = cpNode?.metadata.name ?? null;
     if (!cpNode || !this.d.kubelets.get(cpNode.metadata.name)?.powered) {
@@ -203,12 +267,21 @@ export class TrafficGenerator {
     res.ingressKey = rt.ingressKey;
     if (rt.backend) res.serviceKey = `Service/${rt.backend.namespace}/${rt.backend.service}`;
     if (!rt.endpoint) {
-      const why = rt.status === 404 ? 'no rule matches → default backend' : `${rt.ingressKey} ${rt.matched} → ${res.serviceKey ?? 'no Service'}: no ready endpoint`;
+      const why =
+        rt.status === 404
+          ? 'no rule matches → default backend'
+          : `${rt.ingressKey} ${rt.matched} → ${res.serviceKey ?? 'no Service'}: no ready endpoint`;
       this.d.ctx.relay.record({ from: ing, to: ing, kind: 'decision', summary: `${host}${path}: ${why}`, cause: c.cause });
       return this.http(c, ing, rt.status, rt.status === 404 ? 'default backend - 404' : '503 Service Temporarily Unavailable');
     }
     res.endpoint = `${rt.endpoint.ip}:${rt.endpoint.port}`;
-    c.cause = this.d.ctx.relay.record({ from: ing, to: ing, kind: 'decision', summary: `${host}${path} matches ${rt.ingressKey} ${rt.matched} → ${res.serviceKey} → upstream ${res.endpoint}`, cause: c.cause });
+    c.cause = this.d.ctx.relay.record({
+      from: ing,
+      to: ing,
+      kind: 'decision',
+      summary: `${host}${path} matches ${rt.ingressKey} ${rt.matched} → ${res.serviceKey} → upstream ${res.endpoint}`,
+      cause: c.cause,
+    });
     const pod = rt.endpoint.pod ? this.getPod(rt.endpoint.pod.namespace, rt.endpoint.pod.name) : this.podByIP(rt.endpoint.ip);
     return this.deliver(c, pod, rt.endpoint.ip, rt.endpoint.port, host, path, null, ing);
   }
@@ -218,17 +291,39 @@ export class TrafficGenerator {
    * @param refusedMsg curl's message for a refusal (direct connection); null when ingress-nginx
    *   is the client (it answers 502 Bad Gateway instead)
    */
-  private deliver(c: Ctx, pod: KObject | undefined, ip: string, port: number, host: string, path: string, refusedMsg: (() => string) | null, hopFrom: string): TrafficResult {
+  private deliver(
+    c: Ctx,
+    pod: KObject | undefined,
+    ip: string,
+    port: number,
+    host: string,
+    path: string,
+    refusedMsg: (() => string) | null,
+    hopFrom: string,
+  ): TrafficResult {
     const res = c.res;
     if (pod) res.podKey = `Pod/${pod.metadata.namespace}/${pod.metadata.name}`;
     const podPart = pod ? `pod/${pod.metadata.namespace}/${pod.metadata.name}` : `pod/${ip}`;
-    c.cause = this.d.ctx.relay.record({ from: hopFrom, to: podPart, kind: 'request', verb: 'GET', summary: `GET ${path} Host: ${host} → ${ip}:${port}`, cause: c.cause });
+    c.cause = this.d.ctx.relay.record({
+      from: hopFrom,
+      to: podPart,
+      kind: 'request',
+      verb: 'GET',
+      summary: `GET ${path} Host: ${host} → ${ip}:${port}`,
+      cause: c.cause,
+    });
     const kubelet = pod?.spec?.nodeName ? this.d.kubelets.get(pod.spec.nodeName) : undefined;
     const reachable = !!pod && !!kubelet?.powered;
     const answer = reachable && pod.status?.phase === 'Running' ? podHttpGet(kubelet!, pod, port, path) : null;
     if (!answer) {
       const why = !pod ? 'no such Pod' : !reachable ? `node ${pod.spec?.nodeName ?? '?'} is down` : `nothing listens on port ${port}`;
-      this.d.ctx.relay.record({ from: podPart, to: hopFrom, kind: 'response', summary: `${reachable ? 'RST (connection refused)' : 'no answer'}: ${why}`, cause: c.cause });
+      this.d.ctx.relay.record({
+        from: podPart,
+        to: hopFrom,
+        kind: 'response',
+        summary: `${reachable ? 'RST (connection refused)' : 'no answer'}: ${why}`,
+        cause: c.cause,
+      });
       if (!refusedMsg) return this.http(c, hopFrom, 502, '502 Bad Gateway');
       return this.fail(c, reachable ? refusedMsg() : refusedMsg().replace(' after 0 ms', ` after ${CONNECT_TIMEOUT_MS} ms`));
     }
@@ -300,7 +395,8 @@ export function parseURL(raw: string): ParsedURL | string {
   const scheme = (m[1] ?? 'http').toLowerCase();
   if (scheme !== 'http' && scheme !== 'https') return `curl: (1) Protocol "${m[1]}" not supported`;
   const host = m[2].toLowerCase();
-  if (!host || !/^[a-z0-9.-]+$/.test(host)) return host ? `curl: (3) URL rejected: Bad hostname` : 'curl: (3) URL rejected: No host part in the URL';
+  if (!host || !/^[a-z0-9.-]+$/.test(host))
+    return host ? `curl: (3) URL rejected: Bad hostname` : 'curl: (3) URL rejected: No host part in the URL';
   const port = m[3] ? Number(m[3]) : scheme === 'https' ? 443 : 80;
   if (!(port >= 1 && port <= 65535)) return 'curl: (3) URL rejected: Port number was not a decimal number between 0 and 65535';
   let path = m[4] || '/';

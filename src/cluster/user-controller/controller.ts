@@ -38,7 +38,15 @@ import { parseSelector } from '../api/labels';
 import type { TimerHandle } from '../sim/clock';
 import { parseDuration } from '../util/duration';
 import { parseMarkers } from './markers';
-import { RECONCILE_CPU_LIMIT_MS, type ClientRequest, type ClientResponse, type ReconcileOutcome, type ReconcileSandbox, type UserControllerSpec, type UserControllerStatus } from './types';
+import {
+  RECONCILE_CPU_LIMIT_MS,
+  type ClientRequest,
+  type ClientResponse,
+  type ReconcileOutcome,
+  type ReconcileSandbox,
+  type UserControllerSpec,
+  type UserControllerStatus,
+} from './types';
 
 /** Reason of the Warning Event for a failed reconcile. */
 export const ReconcileErrorReason = 'ReconcileError';
@@ -66,7 +74,8 @@ export function resultOf(v: unknown): { requeue: boolean; requeueAfterMs: number
   if (!v || typeof v !== 'object') return { requeue: false, requeueAfterMs: 0 };
   const r = v as { requeue?: unknown; requeueAfter?: unknown };
   let after = 0;
-  if (typeof r.requeueAfter === 'number' && Number.isFinite(r.requeueAfter) && r.requeueAfter > 0) after = Math.round(r.requeueAfter * 1000);
+  if (typeof r.requeueAfter === 'number' && Number.isFinite(r.requeueAfter) && r.requeueAfter > 0)
+    after = Math.round(r.requeueAfter * 1000);
   else if (typeof r.requeueAfter === 'string') {
     try {
       after = parseDuration(r.requeueAfter);
@@ -106,7 +115,18 @@ export class UserController {
     this.client = ctx.client(userControllerUser(spec.name));
     this.recorder = ctx.recorder(this.client, spec.name);
     const m = parseMarkers(spec.source);
-    this.st = { name: spec.name, for: spec.for ?? m.for ?? '', owns: spec.owns ?? m.owns, state: 'stopped', queueDepth: 0, inFlight: null, reconciles: 0, errors: 0, lastError: null, source: spec.source };
+    this.st = {
+      name: spec.name,
+      for: spec.for ?? m.for ?? '',
+      owns: spec.owns ?? m.owns,
+      state: 'stopped',
+      queueDepth: 0,
+      inFlight: null,
+      reconciles: 0,
+      errors: 0,
+      lastError: null,
+      source: spec.source,
+    };
   }
 
   /**
@@ -121,7 +141,8 @@ export class UserController {
       return info;
     };
     try {
-      if (!this.st.for) throw new Error('no kind to reconcile: add a `// +kube-relay:for=RESOURCE` line (e.g. websites.demo.kube-relay.dev)');
+      if (!this.st.for)
+        throw new Error('no kind to reconcile: add a `// +kube-relay:for=RESOURCE` line (e.g. websites.demo.kube-relay.dev)');
       if (!/\breconcile\b/.test(this.spec.code ?? this.spec.source)) throw new Error('the source defines no `reconcile` function');
       this.forInfo = resolve(this.st.for);
       this.ownsInfos = this.st.owns.map(resolve);
@@ -147,7 +168,9 @@ export class UserController {
       if (info === fi) continue;
       const inf = this.informer(info);
       const owner = (o: KObject) => {
-        const ref = o.metadata.ownerReferences?.find((r) => r.controller && r.kind === fi.kind && parseApiVersion(r.apiVersion)[0] === fi.group);
+        const ref = o.metadata.ownerReferences?.find(
+          (r) => r.controller && r.kind === fi.kind && parseApiVersion(r.apiVersion)[0] === fi.group,
+        );
         if (ref) this.add(fi.namespaced ? `${o.metadata.namespace}/${ref.name}` : ref.name);
       };
       inf.addEventHandler({
@@ -193,7 +216,13 @@ export class UserController {
 
   /** What the UI shows (a copy). */
   status(): UserControllerStatus {
-    return { ...this.st, owns: [...this.st.owns], queueDepth: this.queue.length, inFlight: this.inflight?.key ?? null, lastError: this.st.lastError && { ...this.st.lastError } };
+    return {
+      ...this.st,
+      owns: [...this.st.owns],
+      queueDepth: this.queue.length,
+      inFlight: this.inflight?.key ?? null,
+      lastError: this.st.lastError && { ...this.st.lastError },
+    };
   }
 
   /** True while a reconcile waits for the sandbox (the clock is held). */
@@ -221,10 +250,14 @@ export class UserController {
     this.ctx.clock.cancel(this.delayed.get(key));
     this.delayed.set(
       key,
-      this.ctx.clock.setTimer(delayMs, () => {
-        this.delayed.delete(key);
-        this.add(key, cause);
-      }, { label: `${this.name} requeue ${key}` }),
+      this.ctx.clock.setTimer(
+        delayMs,
+        () => {
+          this.delayed.delete(key);
+          this.add(key, cause);
+        },
+        { label: `${this.name} requeue ${key}` },
+      ),
     );
   }
 
@@ -236,10 +269,14 @@ export class UserController {
     this.ctx.clock.cancel(this.delayed.get(key));
     this.delayed.set(
       key,
-      this.ctx.clock.setTimer(delay, () => {
-        this.delayed.delete(key);
-        this.add(key, cause);
-      }, { deadline: true, label: `${this.name}: retry ${key}`, object: key }),
+      this.ctx.clock.setTimer(
+        delay,
+        () => {
+          this.delayed.delete(key);
+          this.add(key, cause);
+        },
+        { deadline: true, label: `${this.name}: retry ${key}`, object: key },
+      ),
     );
   }
 
@@ -262,7 +299,9 @@ export class UserController {
     const slash = key.indexOf('/');
     const [namespace, name] = fi.namespaced && slash >= 0 ? [key.slice(0, slash), key.slice(slash + 1)] : ['', key];
     const obj = this.informers.get(`${fi.group}/${fi.resource}`)?.get(key);
-    const seen = obj ? `${obj.metadata.deletionTimestamp ? 'being deleted' : `resourceVersion ${obj.metadata.resourceVersion}`}` : 'not found';
+    const seen = obj
+      ? `${obj.metadata.deletionTimestamp ? 'being deleted' : `resourceVersion ${obj.metadata.resourceVersion}`}`
+      : 'not found';
     const id = this.ctx.relay.newReconcile();
     const seq = this.ctx.relay.withCause(cause, () =>
       this.ctx.relay.record({
@@ -285,7 +324,8 @@ export class UserController {
     let ended = false;
     const host = {
       call: (req: ClientRequest): ClientResponse => {
-        if (ended || this.inflight?.id !== callId) return { ok: false, error: { code: 500, reason: 'InternalError', message: 'the reconcile has ended' } };
+        if (ended || this.inflight?.id !== callId)
+          return { ok: false, error: { code: 500, reason: 'InternalError', message: 'the reconcile has ended' } };
         return this.ctx.relay.withCause(seq, () => this.serve(req));
       },
       done: (o: ReconcileOutcome) => {
@@ -296,7 +336,15 @@ export class UserController {
       },
     };
     try {
-      this.sandbox.reconcile({ id: callId, controller: this.name, code: this.spec.code ?? this.spec.source, request: { namespace, name, now: this.ctx.clock.nowRFC3339() } }, host);
+      this.sandbox.reconcile(
+        {
+          id: callId,
+          controller: this.name,
+          code: this.spec.code ?? this.spec.source,
+          request: { namespace, name, now: this.ctx.clock.nowRFC3339() },
+        },
+        host,
+      );
     } catch (e) {
       host.done({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     }
@@ -324,7 +372,10 @@ export class UserController {
         summary = 'done';
       }
     } else {
-      const message = o.kind === 'error' ? `Reconciler error: ${o.message}` : `Reconciler error: reconcile did not finish within the ${o.limitMs} ms CPU limit: the sandbox was stopped and restarted`;
+      const message =
+        o.kind === 'error'
+          ? `Reconciler error: ${o.message}`
+          : `Reconciler error: reconcile did not finish within the ${o.limitMs} ms CPU limit: the sandbox was stopped and restarted`;
       this.st.errors++;
       this.st.lastError = { at: this.ctx.clock.now(), key, message };
       const obj = this.forInfo && this.informers.get(`${this.forInfo.group}/${this.forInfo.resource}`)?.get(key);
@@ -332,7 +383,14 @@ export class UserController {
       this.addRateLimited(key, o.kind === 'timeout' ? TIMEOUT_RETRY_MIN_MS : 0);
       summary = o.kind === 'error' ? `error: ${o.message}` : `timeout after ${o.limitMs} ms`;
     }
-    this.ctx.relay.record({ from: this.name, to: this.name, kind: 'note', resource: this.forInfo?.resource, name: key, summary: `Reconcile ${key} → ${summary}` });
+    this.ctx.relay.record({
+      from: this.name,
+      to: this.name,
+      kind: 'note',
+      resource: this.forInfo?.resource,
+      name: key,
+      summary: `Reconcile ${key} → ${summary}`,
+    });
     if (this.dirty.has(key) && !this.queue.includes(key)) this.queue.push(key);
     f.release();
     this.scheduleDrain();
@@ -347,7 +405,16 @@ export class UserController {
 
   private infoOf(apiVersion: string, kind: string): ResourceInfo {
     const info = this.ctx.api.registry.forKind(String(apiVersion), String(kind));
-    if (!info) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `no matches for kind "${kind}" in version "${apiVersion}"` });
+    if (!info)
+      throw new StatusError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        code: 404,
+        reason: 'NotFound',
+        message: `no matches for kind "${kind}" in version "${apiVersion}"`,
+      });
     return info;
   }
 
@@ -369,7 +436,16 @@ export class UserController {
     const rc = (info: ResourceInfo) => this.client.resource(info.group, info.resource);
     const nsOf = (info: ResourceInfo, ns: string | undefined) => (info.namespaced ? ns || 'default' : '');
     const objOf = (o: unknown): KObject => {
-      if (!o || typeof o !== 'object' || !(o as KObject).metadata || typeof (o as KObject).metadata !== 'object') throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 400, reason: 'BadRequest', message: 'the object has no metadata' });
+      if (!o || typeof o !== 'object' || !(o as KObject).metadata || typeof (o as KObject).metadata !== 'object')
+        throw new StatusError({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          code: 400,
+          reason: 'BadRequest',
+          message: 'the object has no metadata',
+        });
       return o as KObject;
     };
     switch (req.op) {
@@ -412,15 +488,32 @@ export class UserController {
       }
       case 'delete': {
         const info = this.infoOf(req.key.apiVersion, req.key.kind);
-        return rc(info).delete(nsOf(info, req.key.namespace), req.key.name, req.propagationPolicy ? { propagationPolicy: req.propagationPolicy } : undefined);
+        return rc(info).delete(
+          nsOf(info, req.key.namespace),
+          req.key.name,
+          req.propagationPolicy ? { propagationPolicy: req.propagationPolicy } : undefined,
+        );
       }
       case 'event': {
         const k = req.object;
-        this.recorder.event({ apiVersion: k.apiVersion, kind: k.kind, namespace: k.namespace, name: k.name, uid: k.uid }, req.type === 'Warning' ? 'Warning' : 'Normal', String(req.reason), String(req.message));
+        this.recorder.event(
+          { apiVersion: k.apiVersion, kind: k.kind, namespace: k.namespace, name: k.name, uid: k.uid },
+          req.type === 'Warning' ? 'Warning' : 'Normal',
+          String(req.reason),
+          String(req.message),
+        );
         return null;
       }
       default:
-        throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 400, reason: 'BadRequest', message: `unknown client request ${JSON.stringify((req as { op?: unknown }).op)}` });
+        throw new StatusError({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          code: 400,
+          reason: 'BadRequest',
+          message: `unknown client request ${JSON.stringify((req as { op?: unknown }).op)}`,
+        });
     }
   }
 }

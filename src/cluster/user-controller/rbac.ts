@@ -47,7 +47,10 @@ export function rbacMarkers(source: string): PolicyRule[] {
       const eq = part.indexOf('=');
       if (eq < 0) continue;
       const v = part.slice(eq + 1).replace(/^"(.*)"$/, '$1');
-      fields.set(part.slice(0, eq).trim(), v.split(';').map((s) => (s === 'core' ? '' : s)));
+      fields.set(
+        part.slice(0, eq).trim(),
+        v.split(';').map((s) => (s === 'core' ? '' : s)),
+      );
     }
     const resources = fields.get('resources')?.filter(Boolean);
     const verbs = fields.get('verbs')?.filter(Boolean);
@@ -87,10 +90,20 @@ function createOrUpdate(client: Client, group: string, resource: string, namespa
  * Applies the ServiceAccount, ClusterRole and ClusterRoleBinding of controller `name` (see the
  * module comment) through `client`. Throws the apiserver's StatusError when `client` may not.
  */
-export function grantUserControllerRBAC(client: Client, name: string, forInfo: ResourceInfo, owns: readonly ResourceInfo[], source: string): void {
+export function grantUserControllerRBAC(
+  client: Client,
+  name: string,
+  forInfo: ResourceInfo,
+  owns: readonly ResourceInfo[],
+  source: string,
+): void {
   const role = userControllerRoleName(name);
   const labels = { 'app.kubernetes.io/managed-by': 'kube-relay', 'kube-relay.dev/user-controller': name };
-  createOrUpdate(client, '', 'serviceaccounts', 'kube-system', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'kube-system', labels } });
+  createOrUpdate(client, '', 'serviceaccounts', 'kube-system', {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name, namespace: 'kube-system', labels },
+  });
   createOrUpdate(client, 'rbac.authorization.k8s.io', 'clusterroles', '', {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',

@@ -24,19 +24,47 @@ describe('the controller scenario step (headless)', () => {
     const snap = r.snapshots[0].objects;
     const site = snap.find((o) => o.kind === 'Website')!;
     expect(site.status.readyReplicas).toBe(2);
-    const owned = snap.filter((o) => o.metadata.ownerReferences?.some((ref) => ref.uid === site.metadata.uid)).map((o) => `${o.kind}/${o.metadata.name}`);
+    const owned = snap
+      .filter((o) => o.metadata.ownerReferences?.some((ref) => ref.uid === site.metadata.uid))
+      .map((o) => `${o.kind}/${o.metadata.name}`);
     expect(owned).toEqual(['Deployment/blog', 'Service/blog']);
-    expect(r.final.objects.filter((o) => ['Website', 'Deployment', 'ReplicaSet', 'Pod'].includes(o.kind) && o.metadata.namespace === 'default')).toEqual([]);
-    expect(r.relay.some((h) => h.from === 'website-controller' && h.to === 'kube-apiserver' && h.verb === 'create' && h.resource === 'deployments')).toBe(true);
+    expect(
+      r.final.objects.filter((o) => ['Website', 'Deployment', 'ReplicaSet', 'Pod'].includes(o.kind) && o.metadata.namespace === 'default'),
+    ).toEqual([]);
+    expect(
+      r.relay.some(
+        (h) => h.from === 'website-controller' && h.to === 'kube-apiserver' && h.verb === 'create' && h.resource === 'deployments',
+      ),
+    ).toBe(true);
   });
 
   it.each([
-    { name: 'no source or file', step: { controller: { name: 'c' } }, error: 'steps[0] (controller): give exactly one of source (the code) and file (a path relative to the scenario file)' },
-    { name: 'both', step: { controller: { name: 'c', source: 'x', file: 'y' } }, error: 'steps[0] (controller): give exactly one of source (the code) and file (a path relative to the scenario file)' },
-    { name: 'a bad name', step: { controller: { name: 'Web_Ctl', source: 'x' } }, error: 'steps[0] (controller): name: Invalid value: "Web_Ctl"' },
-    { name: 'owns not a list', step: { controller: { name: 'c', source: 'x', owns: 'deployments' } }, error: 'steps[0] (controller): owns must be a list of kinds such as deployments.apps' },
+    {
+      name: 'no source or file',
+      step: { controller: { name: 'c' } },
+      error: 'steps[0] (controller): give exactly one of source (the code) and file (a path relative to the scenario file)',
+    },
+    {
+      name: 'both',
+      step: { controller: { name: 'c', source: 'x', file: 'y' } },
+      error: 'steps[0] (controller): give exactly one of source (the code) and file (a path relative to the scenario file)',
+    },
+    {
+      name: 'a bad name',
+      step: { controller: { name: 'Web_Ctl', source: 'x' } },
+      error: 'steps[0] (controller): name: Invalid value: "Web_Ctl"',
+    },
+    {
+      name: 'owns not a list',
+      step: { controller: { name: 'c', source: 'x', owns: 'deployments' } },
+      error: 'steps[0] (controller): owns must be a list of kinds such as deployments.apps',
+    },
     { name: 'an unknown field', step: { controller: { name: 'c', source: 'x', image: 'y' } }, error: 'steps[0] (controller)' },
-    { name: 'stopController without a name', step: { stopController: '' }, error: 'steps[0] (stopController): the controller name must be a non-empty string' },
+    {
+      name: 'stopController without a name',
+      step: { stopController: '' },
+      error: 'steps[0] (stopController): the controller name must be a non-empty string',
+    },
   ])('rejects $name', ({ step, error }) => {
     expect(() => parseScenario({ steps: [step] })).toThrow(error);
   });

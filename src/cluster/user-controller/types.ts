@@ -81,9 +81,7 @@ export type ClientResponse = { ok: true; value: unknown } | { ok: false; error: 
  * `requeue` and `requeueAfter` from it), `error` what it threw, `timeout` the limit it ran past.
  */
 export type ReconcileOutcome =
-  | { kind: 'result'; value: unknown }
-  | { kind: 'error'; message: string }
-  | { kind: 'timeout'; limitMs: number };
+  { kind: 'result'; value: unknown } | { kind: 'error'; message: string } | { kind: 'timeout'; limitMs: number };
 
 /** The engine's side of one reconcile, handed to the sandbox. */
 export interface SandboxHost {

@@ -35,10 +35,7 @@ export interface ProcessSpec {
 }
 
 /** Where the process is after running until it blocks. */
-export type ProcessState =
-  | { kind: 'sleeping'; ms: number; inLoop: boolean }
-  | { kind: 'exited'; exitCode: number }
-  | { kind: 'forever' };
+export type ProcessState = { kind: 'sleeping'; ms: number; inLoop: boolean } | { kind: 'exited'; exitCode: number } | { kind: 'forever' };
 
 /**
  * expandContainerCommandAndArgs (pkg/kubelet/container/helpers.go → third_party expansion):
@@ -72,7 +69,11 @@ export class ContainerProcess {
    */
   readonly listenPorts?: readonly number[];
 
-  constructor(readonly spec: ProcessSpec, readonly ctx: ProcessContext, private readonly log: (line: string) => void = () => {}) {
+  constructor(
+    readonly spec: ProcessSpec,
+    readonly ctx: ProcessContext,
+    private readonly log: (line: string) => void = () => {},
+  ) {
     const full: ShellContext = ctx as ShellContext;
     full.write = (t) => this.write(t);
     this.shell = new Shell(full);
@@ -155,12 +156,21 @@ export function execInContainer(argv: string[], ctx: Omit<ShellContext, 'write'>
   let output = '';
   const sc: ShellContext = { ...ctx, vars: { ...ctx.vars }, assumed: false, trapsTerm: false, write: () => {} };
   const sh = new Shell(sc);
-  const gen = sh.exec(argv, { out: (s) => { output += s; }, err: (s) => { output += s; }, stdin: '' });
+  const gen = sh.exec(argv, {
+    out: (s) => {
+      output += s;
+    },
+    err: (s) => {
+      output += s;
+    },
+    stdin: '',
+  });
   let took = 0;
   for (;;) {
     const r = gen.next();
     if (r.done) return { exitCode: r.value, output, tookMs: took, assumed: false };
-    if (r.value.ms === Infinity) return { exitCode: sc.assumed ? 0 : -1, output, tookMs: sc.assumed ? 0 : timeoutMs, assumed: !!sc.assumed };
+    if (r.value.ms === Infinity)
+      return { exitCode: sc.assumed ? 0 : -1, output, tookMs: sc.assumed ? 0 : timeoutMs, assumed: !!sc.assumed };
     took += r.value.ms;
     if (took > timeoutMs) return { exitCode: -1, output, tookMs: timeoutMs, assumed: false };
   }
@@ -175,14 +185,24 @@ export type ProcessPlan =
  * Runs a container's process to its end on a scratch filesystem (no volumes, empty env but
  * HOME/PATH) and summarizes it. Loops stop being followed after 10,000 sleeps (then "runs").
  */
-export function planProcess(c: ProcessSpec, env: Record<string, string> = { HOME: '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' }): ProcessPlan {
+export function planProcess(
+  c: ProcessSpec,
+  env: Record<string, string> = { HOME: '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' },
+): ProcessPlan {
   const stdout: string[] = [];
   const ctx: Omit<ShellContext, 'write'> = { fs: new ContainerFS(), vars: { ...env }, hostname: 'pod', now: () => 0 };
   const p = new ContainerProcess(c, ctx, (l) => stdout.push(l));
   let t = 0;
   for (let i = 0; i < 10_000; i++) {
     const s = p.step();
-    if (s.kind === 'exited') return { kind: 'exits', afterMs: t, exitCode: s.exitCode, stdout, ignoresSigterm: p.ignoresSigterm || (!c.command?.length && !c.args?.length) };
+    if (s.kind === 'exited')
+      return {
+        kind: 'exits',
+        afterMs: t,
+        exitCode: s.exitCode,
+        stdout,
+        ignoresSigterm: p.ignoresSigterm || (!c.command?.length && !c.args?.length),
+      };
     if (s.kind === 'forever') return { kind: 'runs', stdout, ignoresSigterm: p.ignoresSigterm, assumed: p.assumed };
     t += s.ms;
   }

@@ -84,9 +84,7 @@ export class ContainerFS {
     this.layer.files.set('/etc/hostname', hostname + '\n');
     this.layer.files.set('/etc/hosts', managed.hosts ?? `127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n`);
     if (managed.resolvConf !== undefined) this.layer.files.set('/etc/resolv.conf', managed.resolvConf);
-    this.mounts = mounts
-      .map((m) => ({ ...m, path: normalizePath(m.path) }))
-      .sort((a, b) => b.path.length - a.path.length);
+    this.mounts = mounts.map((m) => ({ ...m, path: normalizePath(m.path) })).sort((a, b) => b.path.length - a.path.length);
     for (const m of this.mounts) {
       let d = m.path;
       while (d !== '/') {
@@ -145,7 +143,7 @@ export class ContainerFS {
     if (r.store.dirs.has(r.rel)) return 'EISDIR';
     if (r.readOnly) return 'EROFS';
     if (!r.store.dirs.has(parentOf(r.rel))) return 'ENOENT';
-    r.store.files.set(r.rel, (append ? r.store.files.get(r.rel) ?? '' : '') + data);
+    r.store.files.set(r.rel, (append ? (r.store.files.get(r.rel) ?? '') : '') + data);
     return null;
   }
 

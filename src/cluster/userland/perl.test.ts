@@ -37,15 +37,31 @@ describe('bpi (pi-digits.ts) against Perl 5.36 Math::BigFloat->bpi(N)', () => {
 
 describe('perlOneLiner (perl.ts)', () => {
   const cases: { name: string; args: string[]; want: PerlStep[] | null }[] = [
-    { name: 'docs pi Job, short', args: ['-Mbignum=bpi', '-wle', 'print bpi(5)'], want: [{ sleepMs: 10 }, { out: '3.1416\n' }, { exit: 0 }] },
+    {
+      name: 'docs pi Job, short',
+      args: ['-Mbignum=bpi', '-wle', 'print bpi(5)'],
+      want: [{ sleepMs: 10 }, { out: '3.1416\n' }, { exit: 0 }],
+    },
     { name: 'without -l no newline', args: ['-Mbignum=bpi', '-e', 'print bpi(3)'], want: [{ sleepMs: 10 }, { out: '3.14' }, { exit: 0 }] },
-    { name: 'bpi not imported', args: ['-wle', 'print bpi(3)'], want: [{ err: 'Undefined subroutine &main::bpi called at -e line 1.\n' }, { exit: 255 }] },
-    { name: 'Math::BigFloat->bpi', args: ['-MMath::BigFloat', '-le', 'print Math::BigFloat->bpi(3)'], want: [{ sleepMs: 10 }, { out: '3.14\n' }, { exit: 0 }] },
+    {
+      name: 'bpi not imported',
+      args: ['-wle', 'print bpi(3)'],
+      want: [{ err: 'Undefined subroutine &main::bpi called at -e line 1.\n' }, { exit: 255 }],
+    },
+    {
+      name: 'Math::BigFloat->bpi',
+      args: ['-MMath::BigFloat', '-le', 'print Math::BigFloat->bpi(3)'],
+      want: [{ sleepMs: 10 }, { out: '3.14\n' }, { exit: 0 }],
+    },
     { name: 'print with escapes and list', args: ['-e', 'print "a\\tb", 1, "\\n"'], want: [{ out: 'a\tb1\n' }, { exit: 0 }] },
     { name: 'single quotes are literal', args: ['-le', "print 'x\\n'"], want: [{ out: 'x\\n\n' }, { exit: 0 }] },
     { name: 'say needs -E', args: ['-E', 'say "hi"; exit 2'], want: [{ out: 'hi\n' }, { exit: 2 }] },
     { name: 'say under -e is not modelled', args: ['-e', 'say "hi"'], want: null },
-    { name: 'sleep then output at exit', args: ['-e', 'print "a\\n"; sleep 2; print "b\\n"'], want: [{ sleepMs: 2000 }, { out: 'a\nb\n' }, { exit: 0 }] },
+    {
+      name: 'sleep then output at exit',
+      args: ['-e', 'print "a\\n"; sleep 2; print "b\\n"'],
+      want: [{ sleepMs: 2000 }, { out: 'a\nb\n' }, { exit: 0 }],
+    },
     { name: 'two -e lines', args: ['-e', 'print "a";', '-e', 'print "b\\n"'], want: [{ out: 'ab\n' }, { exit: 0 }] },
     { name: '-e without code', args: ['-e'], want: [{ err: 'No code specified for -e.\n' }, { exit: 25 }] },
     { name: 'a loop is not modelled', args: ['-e', 'while (1) { sleep 1 }'], want: null },

@@ -27,8 +27,10 @@ function statements(prog: string): string[] | null {
       if (j < 0) return null;
       cur += prog.slice(i, j + 1);
       i = j;
-    } else if (ch === ';') { out.push(cur.trim()); cur = ''; }
-    else cur += ch;
+    } else if (ch === ';') {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
   }
   out.push(cur.trim());
   return out.filter(Boolean);
@@ -50,13 +52,27 @@ function listItems(s: string): string[] | null {
     }
     if (ch === '(') depth++;
     if (ch === ')') depth--;
-    if (ch === ',' && depth === 0) { out.push(cur.trim()); cur = ''; } else cur += ch;
+    if (ch === ',' && depth === 0) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
   }
   if (cur.trim()) out.push(cur.trim());
   return out;
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', '"': '"', $: '$', '@': '@', e: '\x1b', a: '\x07', r: '\r', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  '\\': '\\',
+  '"': '"',
+  $: '$',
+  '@': '@',
+  e: '\x1b',
+  a: '\x07',
+  r: '\r',
+  '0': '\0',
+};
 
 /** The value of one term, or null when it is not modelled; `undef` for an unknown sub. */
 function term(t: string, imports: Set<string>): { v: string; ms: number } | { undef: string } | null {
@@ -84,7 +100,10 @@ export function perlOneLiner(args: string[]): PerlStep[] | null {
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i];
-    if (a === '--') { i++; break; }
+    if (a === '--') {
+      i++;
+      break;
+    }
     if (!a.startsWith('-') || a === '-') break;
     let j = 1;
     while (j < a.length) {
@@ -115,7 +134,10 @@ export function perlOneLiner(args: string[]): PerlStep[] | null {
   if (!stmts) return null;
   const steps: PerlStep[] = [];
   let out = '';
-  const flush = () => { if (out) steps.push({ out }); out = ''; };
+  const flush = () => {
+    if (out) steps.push({ out });
+    out = '';
+  };
   for (const s of stmts) {
     let m: RegExpExecArray | null;
     if ((m = /^(print|say)\b\s*(.*)$/s.exec(s))) {

@@ -7,7 +7,11 @@
  */
 export type Part = { lit: string } | { v: string; quoted: boolean };
 export type Word = Part[];
-export interface Redir { fd: number; op: '>' | '>>' | '<' | '>&'; target: Word }
+export interface Redir {
+  fd: number;
+  op: '>' | '>>' | '<' | '>&';
+  target: Word;
+}
 export type Node =
   | { t: 'cmd'; words: Word[]; redirs: Redir[] }
   | { t: 'and' | 'or'; a: Node; b: Node }
@@ -26,32 +30,66 @@ function tokenize(s: string): Tok[] {
   let i = 0;
   while (i < s.length) {
     const ch = s[i];
-    if (ch === ' ' || ch === '\t' || (ch === '\\' && s[i + 1] === '\n')) { i += ch === '\\' ? 2 : 1; continue; }
-    if (ch === '#') { while (i < s.length && s[i] !== '\n') i++; continue; }
+    if (ch === ' ' || ch === '\t' || (ch === '\\' && s[i + 1] === '\n')) {
+      i += ch === '\\' ? 2 : 1;
+      continue;
+    }
+    if (ch === '#') {
+      while (i < s.length && s[i] !== '\n') i++;
+      continue;
+    }
     const two = s.slice(i, i + 2);
-    if (['&&', '||', '>>', ';;'].includes(two)) { out.push({ k: 'op', v: two }); i += 2; continue; }
+    if (['&&', '||', '>>', ';;'].includes(two)) {
+      out.push({ k: 'op', v: two });
+      i += 2;
+      continue;
+    }
     if (/^[0-9]>/.test(two) && (s[i + 2] === '&' || true)) {
       const fd = two[0];
-      if (s[i + 2] === '&') { out.push({ k: 'op', v: `${fd}>&` }); i += 3; continue; }
-      if (s[i + 2] === '>') { out.push({ k: 'op', v: `${fd}>>` }); i += 3; continue; }
-      out.push({ k: 'op', v: `${fd}>` }); i += 2; continue;
+      if (s[i + 2] === '&') {
+        out.push({ k: 'op', v: `${fd}>&` });
+        i += 3;
+        continue;
+      }
+      if (s[i + 2] === '>') {
+        out.push({ k: 'op', v: `${fd}>>` });
+        i += 3;
+        continue;
+      }
+      out.push({ k: 'op', v: `${fd}>` });
+      i += 2;
+      continue;
     }
-    if (';|&<>\n()'.includes(ch)) { out.push({ k: 'op', v: ch === '\n' ? ';' : ch }); i++; continue; }
+    if (';|&<>\n()'.includes(ch)) {
+      out.push({ k: 'op', v: ch === '\n' ? ';' : ch });
+      i++;
+      continue;
+    }
     const w: Word = [];
     let raw = '';
     let lit = '';
-    const flush = () => { if (lit) w.push({ lit }); lit = ''; };
+    const flush = () => {
+      if (lit) w.push({ lit });
+      lit = '';
+    };
     const readVar = (quoted: boolean) => {
       i++;
       if (s[i] === '{') {
         const j = s.indexOf('}', i);
         if (j < 0) throw new Error('bad substitution');
-        flush(); w.push({ v: s.slice(i + 1, j), quoted }); i = j + 1;
+        flush();
+        w.push({ v: s.slice(i + 1, j), quoted });
+        i = j + 1;
       } else if (s[i] === '(' || s[i] === '`') throw new Error('command substitution');
       else {
         const m = /^([A-Za-z_][A-Za-z0-9_]*|[?$#0-9])/.exec(s.slice(i));
-        if (!m) { lit += '$'; return; }
-        flush(); w.push({ v: m[1], quoted }); i += m[1].length;
+        if (!m) {
+          lit += '$';
+          return;
+        }
+        flush();
+        w.push({ v: m[1], quoted });
+        i += m[1].length;
       }
     };
     while (i < s.length && !' \t\n;|&<>()'.includes(s[i])) {
@@ -59,13 +97,17 @@ function tokenize(s: string): Tok[] {
       if (c === "'") {
         const j = s.indexOf("'", i + 1);
         if (j < 0) throw new Error('unterminated quoted string');
-        lit += s.slice(i + 1, j); raw += s.slice(i, j + 1); i = j + 1;
+        lit += s.slice(i + 1, j);
+        raw += s.slice(i, j + 1);
+        i = j + 1;
       } else if (c === '"') {
         const start = i;
         i++;
         while (i < s.length && s[i] !== '"') {
-          if (s[i] === '\\' && '"\\$`\n'.includes(s[i + 1] ?? '')) { lit += s[i + 1]; i += 2; }
-          else if (s[i] === '$') readVar(true);
+          if (s[i] === '\\' && '"\\$`\n'.includes(s[i + 1] ?? '')) {
+            lit += s[i + 1];
+            i += 2;
+          } else if (s[i] === '$') readVar(true);
           else if (s[i] === '`') throw new Error('command substitution');
           else lit += s[i++];
         }
@@ -73,10 +115,20 @@ function tokenize(s: string): Tok[] {
         i++;
         raw += s.slice(start, i);
         if (!w.length && !lit) w.push({ lit: '' });
-      } else if (c === '\\') { lit += s[i + 1] ?? ''; raw += s.slice(i, i + 2); i += 2; }
-      else if (c === '$') { const st = i; readVar(false); raw += s.slice(st, i); }
-      else if (c === '`' || c === '*' || c === '?') throw new Error('unsupported syntax');
-      else { lit += c; raw += c; i++; }
+      } else if (c === '\\') {
+        lit += s[i + 1] ?? '';
+        raw += s.slice(i, i + 2);
+        i += 2;
+      } else if (c === '$') {
+        const st = i;
+        readVar(false);
+        raw += s.slice(st, i);
+      } else if (c === '`' || c === '*' || c === '?') throw new Error('unsupported syntax');
+      else {
+        lit += c;
+        raw += c;
+        i++;
+      }
     }
     flush();
     out.push({ k: 'w', w, raw });
@@ -95,7 +147,9 @@ export function parse(script: string): Node {
     return t && t.k === 'w' && t.w.length === 1 && 'lit' in t.w[0] ? t.w[0].lit : t && t.k === 'w' && t.w.length === 0 ? '' : undefined;
   };
   const isOp = (v: string) => toks[p]?.k === 'op' && (toks[p] as { v: string }).v === v;
-  const skipSeps = () => { while (isOp(';')) p++; };
+  const skipSeps = () => {
+    while (isOp(';')) p++;
+  };
   const expect = (kw: string) => {
     skipSeps();
     if (peekWord() !== kw) throw new Error(`syntax error: expected ${kw}`);
@@ -127,9 +181,16 @@ export function parse(script: string): Node {
   }
   function pipeline(): Node {
     let neg = false;
-    if (peekWord() === '!') { neg = true; p++; }
+    if (peekWord() === '!') {
+      neg = true;
+      p++;
+    }
     const list: Node[] = [command()];
-    while (isOp('|')) { p++; skipSeps(); list.push(command()); }
+    while (isOp('|')) {
+      p++;
+      skipSeps();
+      list.push(command());
+    }
     const n: Node = list.length === 1 ? list[0] : { t: 'pipe', list };
     return neg ? { t: 'not', a: n } : n;
   }
@@ -149,8 +210,15 @@ export function parse(script: string): Node {
       expect('then');
       const then = list(['else', 'elif', 'fi']);
       let els: Node | undefined;
-      if (peekWord() === 'elif') { toks[p] = { k: 'w', w: [{ lit: 'if' }], raw: 'if' }; els = command(); return { t: 'if', cond, thenPart: then, else: els }; }
-      if (peekWord() === 'else') { p++; els = list(['fi']); }
+      if (peekWord() === 'elif') {
+        toks[p] = { k: 'w', w: [{ lit: 'if' }], raw: 'if' };
+        els = command();
+        return { t: 'if', cond, thenPart: then, else: els };
+      }
+      if (peekWord() === 'else') {
+        p++;
+        els = list(['fi']);
+      }
       expect('fi');
       return { t: 'if', cond, thenPart: then, else: els };
     }
@@ -169,8 +237,19 @@ export function parse(script: string): Node {
       expect('done');
       return { t: 'for', v, items, body };
     }
-    if (isOp('(')) { p++; const n = list([]); if (!isOp(')')) throw new Error('syntax error'); p++; return n; }
-    if (w === '{') { p++; const n = list(['}']); expect('}'); return n; }
+    if (isOp('(')) {
+      p++;
+      const n = list([]);
+      if (!isOp(')')) throw new Error('syntax error');
+      p++;
+      return n;
+    }
+    if (w === '{') {
+      p++;
+      const n = list(['}']);
+      expect('}');
+      return n;
+    }
     const words: Word[] = [];
     const redirs: Redir[] = [];
     while (p < toks.length) {
@@ -195,4 +274,3 @@ export function parse(script: string): Node {
   if (p < toks.length) throw new Error('syntax error');
   return n;
 }
-

@@ -36,11 +36,20 @@ export interface ShellContext {
 }
 
 /** A sleep the process is in: ms (Infinity = forever) and whether it is inside a loop. */
-export interface Sleep { ms: number; inLoop: boolean }
+export interface Sleep {
+  ms: number;
+  inLoop: boolean;
+}
 
-class Exit { constructor(readonly code: number) {} }
+class Exit {
+  constructor(readonly code: number) {}
+}
 
-interface IO { out: (s: string) => void; err: (s: string) => void; stdin: string }
+interface IO {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  stdin: string;
+}
 
 const BUSYBOX_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const BUSYBOX_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -116,7 +125,15 @@ export class Shell {
         for (let i = 0; i < n.list.length; i++) {
           let buf = '';
           const last = i === n.list.length - 1;
-          yield* this.run(n.list[i], { out: last ? io.out : (s) => { buf += s; }, err: io.err, stdin });
+          yield* this.run(n.list[i], {
+            out: last
+              ? io.out
+              : (s) => {
+                  buf += s;
+                },
+            err: io.err,
+            stdin,
+          });
           stdin = buf;
         }
         return this.status;
@@ -177,13 +194,18 @@ export class Shell {
       const path = normalizePath(target, this.cwd);
       if (r.op === '<') {
         const c = fs.read(path);
-        if (c === undefined) { io.err(`sh: can't open '${target}': No such file or directory\n`); return (this.status = 1); }
+        if (c === undefined) {
+          io.err(`sh: can't open '${target}': No such file or directory\n`);
+          return (this.status = 1);
+        }
         stdin = c;
         continue;
       }
       const bad = fs.write(path, '', r.op === '>>' || true);
       if (bad) {
-        io.err(`sh: can't create ${target}: ${bad === 'EISDIR' ? 'Is a directory' : bad === 'EROFS' ? 'Read-only file system' : 'nonexistent directory'}\n`);
+        io.err(
+          `sh: can't create ${target}: ${bad === 'EISDIR' ? 'Is a directory' : bad === 'EROFS' ? 'Read-only file system' : 'nonexistent directory'}\n`,
+        );
         return (this.status = 1);
       }
       if (r.op === '>') fs.write(path, '');
@@ -208,31 +230,43 @@ export class Shell {
     switch (name) {
       case 'sleep': {
         const ms = sleepMs(args);
-        if (ms === null) { io.err(`sleep: invalid number '${args[0] ?? ''}'\n`); return 1; }
+        if (ms === null) {
+          io.err(`sleep: invalid number '${args[0] ?? ''}'\n`);
+          return 1;
+        }
         if (ms > 0) yield { ms, inLoop: this.loopDepth > 0 };
         return 0;
       }
       case 'exit':
         throw new Exit(args.length ? ((Number.parseInt(args[0], 10) % 256) + 256) % 256 : this.status);
-      case 'true': case ':': return 0;
-      case 'false': return 1;
+      case 'true':
+      case ':':
+        return 0;
+      case 'false':
+        return 1;
       case 'echo': {
         let nl = true;
         let a = args;
-        while (a[0] === '-n' || a[0] === '-e' || a[0] === '-ne' || a[0] === '-en') { if (a[0].includes('n')) nl = false; a = a.slice(1); }
+        while (a[0] === '-n' || a[0] === '-e' || a[0] === '-ne' || a[0] === '-en') {
+          if (a[0].includes('n')) nl = false;
+          a = a.slice(1);
+        }
         io.out(a.join(' ') + (nl ? '\n' : ''));
         return 0;
       }
       case 'printf': {
         const [fmt = '', ...rest] = args;
         let i = 0;
-        io.out(fmt.replace(/%[sd%]|\\n|\\t/g, (m) => (m === '\\n' ? '\n' : m === '\\t' ? '\t' : m === '%%' ? '%' : rest[i++] ?? '')));
+        io.out(fmt.replace(/%[sd%]|\\n|\\t/g, (m) => (m === '\\n' ? '\n' : m === '\\t' ? '\t' : m === '%%' ? '%' : (rest[i++] ?? ''))));
         return 0;
       }
       case 'touch':
         for (const a of args.filter((x) => !x.startsWith('-'))) {
           if (fs.isFile(path(a)) || fs.isDir(path(a))) continue;
-          if (fs.write(path(a), '')) { io.err(`touch: ${a}: No such file or directory\n`); return 1; }
+          if (fs.write(path(a), '')) {
+            io.err(`touch: ${a}: No such file or directory\n`);
+            return 1;
+          }
         }
         return 0;
       case 'rm': {
@@ -240,15 +274,25 @@ export class Shell {
         let st = 0;
         for (const a of args.filter((x) => !x.startsWith('-'))) {
           const e = fs.remove(path(a), /[rR]/.test(flags));
-          if (e === 'ENOENT' && !flags.includes('f')) { io.err(`rm: can't remove '${a}': No such file or directory\n`); st = 1; }
-          else if (e === 'EISDIR') { io.err(`rm: '${a}' is a directory\n`); st = 1; }
-          else if (e === 'EROFS') { io.err(`rm: can't remove '${a}': Read-only file system\n`); st = 1; }
+          if (e === 'ENOENT' && !flags.includes('f')) {
+            io.err(`rm: can't remove '${a}': No such file or directory\n`);
+            st = 1;
+          } else if (e === 'EISDIR') {
+            io.err(`rm: '${a}' is a directory\n`);
+            st = 1;
+          } else if (e === 'EROFS') {
+            io.err(`rm: can't remove '${a}': Read-only file system\n`);
+            st = 1;
+          }
         }
         return st;
       }
       case 'cat': {
         const files = args.filter((x) => x !== '-');
-        if (!files.length) { io.out(io.stdin); return 0; }
+        if (!files.length) {
+          io.out(io.stdin);
+          return 0;
+        }
         let st = 0;
         for (const a of files) {
           const c = fs.read(path(a));
@@ -264,7 +308,12 @@ export class Shell {
         let st = 0;
         for (const a of args.filter((x) => !x.startsWith('-'))) {
           const e = fs.mkdir(path(a), parents);
-          if (e) { io.err(`mkdir: can't create directory '${a}': ${e === 'EEXIST' ? 'File exists' : e === 'EROFS' ? 'Read-only file system' : 'No such file or directory'}\n`); st = 1; }
+          if (e) {
+            io.err(
+              `mkdir: can't create directory '${a}': ${e === 'EEXIST' ? 'File exists' : e === 'EROFS' ? 'Read-only file system' : 'No such file or directory'}\n`,
+            );
+            st = 1;
+          }
         }
         return st;
       }
@@ -272,40 +321,71 @@ export class Shell {
         const targets = args.filter((x) => !x.startsWith('-'));
         for (const a of targets.length ? targets : [this.cwd]) {
           if (fs.isFile(path(a))) io.out(a + '\n');
-          else if (fs.isDir(path(a))) { const l = fs.list(path(a)); if (l.length) io.out(l.join('\n') + '\n'); }
-          else { io.err(`ls: ${a}: No such file or directory\n`); return 1; }
+          else if (fs.isDir(path(a))) {
+            const l = fs.list(path(a));
+            if (l.length) io.out(l.join('\n') + '\n');
+          } else {
+            io.err(`ls: ${a}: No such file or directory\n`);
+            return 1;
+          }
         }
         return 0;
       }
-      case 'test': return this.test(args);
+      case 'test':
+        return this.test(args);
       case '[':
-        if (args[args.length - 1] !== ']') { io.err('sh: missing ]\n'); return 2; }
+        if (args[args.length - 1] !== ']') {
+          io.err('sh: missing ]\n');
+          return 2;
+        }
         return this.test(args.slice(0, -1));
-      case 'date': io.out(busyboxDate(this.ctx.now()) + '\n'); return 0;
-      case 'hostname': io.out(this.ctx.hostname + '\n'); return 0;
-      case 'env': case 'printenv': {
+      case 'date':
+        io.out(busyboxDate(this.ctx.now()) + '\n');
+        return 0;
+      case 'hostname':
+        io.out(this.ctx.hostname + '\n');
+        return 0;
+      case 'env':
+      case 'printenv': {
         if (name === 'printenv' && args.length) {
           const v = this.ctx.vars[args[0]];
           if (v === undefined) return 1;
           io.out(v + '\n');
           return 0;
         }
-        io.out(Object.entries(this.ctx.vars).map(([k, v]) => `${k}=${v}\n`).join(''));
+        io.out(
+          Object.entries(this.ctx.vars)
+            .map(([k, v]) => `${k}=${v}\n`)
+            .join(''),
+        );
         return 0;
       }
-      case 'export': case 'set': case 'local': case 'readonly':
-        for (const a of args) { const i = a.indexOf('='); if (i > 0) this.ctx.vars[a.slice(0, i)] = a.slice(i + 1); }
+      case 'export':
+      case 'set':
+      case 'local':
+      case 'readonly':
+        for (const a of args) {
+          const i = a.indexOf('=');
+          if (i > 0) this.ctx.vars[a.slice(0, i)] = a.slice(i + 1);
+        }
         return 0;
       case 'cd': {
         const d = path(args[0] ?? '/root');
-        if (!fs.isDir(d)) { io.err(`sh: cd: can't cd to ${args[0]}: No such file or directory\n`); return 2; }
+        if (!fs.isDir(d)) {
+          io.err(`sh: cd: can't cd to ${args[0]}: No such file or directory\n`);
+          return 2;
+        }
         this.cwd = d;
         return 0;
       }
       case 'trap':
         if (args.slice(1).some((s) => /^(SIG)?TERM$|^15$/.test(s)) && args[0] !== '-' && args[0] !== '') this.ctx.trapsTerm = true;
         return 0;
-      case 'wait': case 'sync': case 'ulimit': case 'umask': return 0;
+      case 'wait':
+      case 'sync':
+      case 'ulimit':
+      case 'umask':
+        return 0;
       case 'grep': {
         const flags = args.filter((x) => x.startsWith('-')).join('');
         const [pat, ...files] = args.filter((x) => !x.startsWith('-'));
@@ -315,15 +395,32 @@ export class Shell {
         return lines.length ? 0 : 1;
       }
       case 'wc': {
-        const text = args.filter((x) => !x.startsWith('-')).map((f) => fs.read(path(f)) ?? '').join('') || io.stdin;
+        const text =
+          args
+            .filter((x) => !x.startsWith('-'))
+            .map((f) => fs.read(path(f)) ?? '')
+            .join('') || io.stdin;
         io.out(String(text.split('\n').length - 1) + '\n');
         return 0;
       }
-      case 'sh': case 'ash': case 'bash': {
+      case 'sh':
+      case 'ash':
+      case 'bash': {
         if (args[0] === '-c' && args[1] !== undefined) {
           let tree: Node;
-          try { tree = parse(args[1]); } catch { this.ctx.assumed = true; yield { ms: Infinity, inLoop: false }; return 0; }
-          try { return yield* this.run(tree, io); } catch (e) { if (e instanceof Exit) return e.code; throw e; }
+          try {
+            tree = parse(args[1]);
+          } catch {
+            this.ctx.assumed = true;
+            yield { ms: Infinity, inLoop: false };
+            return 0;
+          }
+          try {
+            return yield* this.run(tree, io);
+          } catch (e) {
+            if (e instanceof Exit) return e.code;
+            throw e;
+          }
         }
         return 0;
       }
@@ -356,17 +453,30 @@ export class Shell {
     if (a.length === 2) {
       const [op, x] = a;
       const r: Record<string, () => boolean> = {
-        '-f': () => fs.isFile(p(x)), '-e': () => fs.exists(p(x)), '-d': () => fs.isDir(p(x)),
-        '-s': () => (fs.read(p(x)) ?? '').length > 0, '-r': () => fs.exists(p(x)), '-w': () => fs.exists(p(x)),
-        '-x': () => fs.exists(p(x)), '-z': () => x === '', '-n': () => x !== '',
+        '-f': () => fs.isFile(p(x)),
+        '-e': () => fs.exists(p(x)),
+        '-d': () => fs.isDir(p(x)),
+        '-s': () => (fs.read(p(x)) ?? '').length > 0,
+        '-r': () => fs.exists(p(x)),
+        '-w': () => fs.exists(p(x)),
+        '-x': () => fs.exists(p(x)),
+        '-z': () => x === '',
+        '-n': () => x !== '',
       };
       return r[op] ? (r[op]() ? 0 : 1) : 2;
     }
     const [x, op, y] = a;
     const n = (s: string) => Number.parseInt(s, 10);
     const r: Record<string, () => boolean> = {
-      '=': () => x === y, '==': () => x === y, '!=': () => x !== y, '-eq': () => n(x) === n(y), '-ne': () => n(x) !== n(y),
-      '-lt': () => n(x) < n(y), '-gt': () => n(x) > n(y), '-le': () => n(x) <= n(y), '-ge': () => n(x) >= n(y),
+      '=': () => x === y,
+      '==': () => x === y,
+      '!=': () => x !== y,
+      '-eq': () => n(x) === n(y),
+      '-ne': () => n(x) !== n(y),
+      '-lt': () => n(x) < n(y),
+      '-gt': () => n(x) > n(y),
+      '-le': () => n(x) <= n(y),
+      '-ge': () => n(x) >= n(y),
     };
     return r[op] ? (r[op]() ? 0 : 1) : 2;
   }

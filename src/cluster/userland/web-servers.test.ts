@@ -13,16 +13,65 @@ import { defaultServer, httpAnswer } from './images/web-servers';
 describe('httpAnswer: the default pages of known images', () => {
   test.each([
     { name: 'nginx /', c: { image: 'nginx:1.27' }, path: '/', status: 200, summary: 'Welcome to nginx!', assumed: false },
-    { name: 'nginx /index.html?x=1', c: { image: 'nginx:1.27' }, path: '/index.html?x=1', status: 200, summary: 'Welcome to nginx!', assumed: false },
+    {
+      name: 'nginx /index.html?x=1',
+      c: { image: 'nginx:1.27' },
+      path: '/index.html?x=1',
+      status: 200,
+      summary: 'Welcome to nginx!',
+      assumed: false,
+    },
     { name: 'nginx /healthz', c: { image: 'nginx:1.27' }, path: '/healthz', status: 404, summary: '404 Not Found', assumed: false },
-    { name: 'nginx-unprivileged /nope', c: { image: 'nginxinc/nginx-unprivileged:1.27' }, path: '/nope', status: 404, summary: '404 Not Found', assumed: false },
+    {
+      name: 'nginx-unprivileged /nope',
+      c: { image: 'nginxinc/nginx-unprivileged:1.27' },
+      path: '/nope',
+      status: 404,
+      summary: '404 Not Found',
+      assumed: false,
+    },
     { name: 'httpd /', c: { image: 'httpd:2.4' }, path: '/', status: 200, summary: 'It works!', assumed: false },
     { name: 'httpd /status', c: { image: 'httpd:2.4' }, path: '/status', status: 404, summary: '404 Not Found', assumed: false },
-    { name: 'podinfo /readyz', c: { image: 'ghcr.io/stefanprodan/podinfo:6.14.1' }, path: '/readyz', status: 200, summary: '{"status": "OK"}', assumed: false },
-    { name: 'podinfo /nope: Go net/http 404', c: { image: 'ghcr.io/stefanprodan/podinfo:6.14.1' }, path: '/nope', status: 404, summary: '404 page not found', assumed: false },
-    { name: 'nginx with a ConfigMap over /etc/nginx/conf.d: assumed', c: { image: 'nginx:1.27', volumeMounts: [{ mountPath: '/etc/nginx/conf.d' }] }, path: '/healthz', status: 200, summary: undefined, assumed: true },
-    { name: 'nginx with a command: assumed', c: { image: 'nginx:1.27', command: ['nginx', '-g', 'daemon off;'] }, path: '/healthz', status: 200, summary: undefined, assumed: true },
-    { name: 'an unknown image: assumed', c: { image: 'ghcr.io/example/shop:1.0' }, path: '/anything', status: 200, summary: undefined, assumed: true },
+    {
+      name: 'podinfo /readyz',
+      c: { image: 'ghcr.io/stefanprodan/podinfo:6.14.1' },
+      path: '/readyz',
+      status: 200,
+      summary: '{"status": "OK"}',
+      assumed: false,
+    },
+    {
+      name: 'podinfo /nope: Go net/http 404',
+      c: { image: 'ghcr.io/stefanprodan/podinfo:6.14.1' },
+      path: '/nope',
+      status: 404,
+      summary: '404 page not found',
+      assumed: false,
+    },
+    {
+      name: 'nginx with a ConfigMap over /etc/nginx/conf.d: assumed',
+      c: { image: 'nginx:1.27', volumeMounts: [{ mountPath: '/etc/nginx/conf.d' }] },
+      path: '/healthz',
+      status: 200,
+      summary: undefined,
+      assumed: true,
+    },
+    {
+      name: 'nginx with a command: assumed',
+      c: { image: 'nginx:1.27', command: ['nginx', '-g', 'daemon off;'] },
+      path: '/healthz',
+      status: 200,
+      summary: undefined,
+      assumed: true,
+    },
+    {
+      name: 'an unknown image: assumed',
+      c: { image: 'ghcr.io/example/shop:1.0' },
+      path: '/anything',
+      status: 200,
+      summary: undefined,
+      assumed: true,
+    },
   ])('$name', ({ c, path, status, summary, assumed }) => {
     const a = httpAnswer(c, path, 'web-1');
     expect([a.status, a.summary, a.assumed]).toEqual([status, summary, assumed]);
@@ -67,25 +116,38 @@ describe('a readiness probe on a path nginx does not serve', () => {
 
   test('Unhealthy "Readiness probe failed: HTTP probe failed with statuscode: 404", counting up', () => {
     const un = c.events().filter((e) => e.reason === 'Unhealthy' && e.involvedObject.name === pod.metadata.name);
-    expect(un.map((e) => [e.type, e.message, e.involvedObject.fieldPath])).toEqual([['Warning', 'Readiness probe failed: HTTP probe failed with statuscode: 404', 'spec.containers{nginx}']]);
+    expect(un.map((e) => [e.type, e.message, e.involvedObject.fieldPath])).toEqual([
+      ['Warning', 'Readiness probe failed: HTTP probe failed with statuscode: 404', 'spec.containers{nginx}'],
+    ]);
     expect(un[0].count).toBeGreaterThanOrEqual(10);
   });
 
   test('ContainersReady and Ready False with upstream reason and message; the container runs, unready', () => {
     for (const t of ['ContainersReady', 'Ready']) {
-      expect(cond(pod, t)).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [nginx]' });
+      expect(cond(pod, t)).toMatchObject({
+        status: 'False',
+        reason: 'ContainersNotReady',
+        message: 'containers with unready status: [nginx]',
+      });
     }
     expect(pod.status.containerStatuses[0]).toMatchObject({ ready: false, started: true, restartCount: 0, state: { running: {} } });
     expect(c.kubectl('get pods').output).toMatch(/^web-\S+ +0\/1 +Running +0 +60s$/m);
   });
 
   test('the EndpointSlice endpoint is not ready; the Deployment has 0 available', () => {
-    const eps = c.list('endpointslices.discovery.k8s.io', 'default').filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web').flatMap((s) => s.endpoints ?? []);
+    const eps = c
+      .list('endpointslices.discovery.k8s.io', 'default')
+      .filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web')
+      .flatMap((s) => s.endpoints ?? []);
     expect(eps.map((e: KObject) => e.conditions)).toEqual([{ ready: false, serving: false, terminating: false }]);
     const d = c.get('deployments.apps', 'default', 'web')!;
-    expect([d.status.replicas, d.status.readyReplicas ?? 0, d.status.availableReplicas ?? 0, d.status.unavailableReplicas]).toEqual([1, 0, 0, 1]);
+    expect([d.status.replicas, d.status.readyReplicas ?? 0, d.status.availableReplicas ?? 0, d.status.unavailableReplicas]).toEqual([
+      1, 0, 0, 1,
+    ]);
     expect(cond(d, 'Available')).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable' });
-    expect(c.kubectl('get deploy web').output).toBe('NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    0/1     1            0           60s\n');
+    expect(c.kubectl('get deploy web').output).toBe(
+      'NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    0/1     1            0           60s\n',
+    );
   });
 
   test('the same probe on / passes', () => {
@@ -113,7 +175,10 @@ spec:
 `);
   for (let i = 0; i < 200; i++) {
     c.advance(1_000);
-    const row = c.kubectl('get pod live').output.split('\n')[1].split(/\s{2,}/);
+    const row = c
+      .kubectl('get pod live')
+      .output.split('\n')[1]
+      .split(/\s{2,}/);
     const st = `${row[2]} ${row[3].split(' ')[0]}`;
     if (!seen.length || seen[seen.length - 1][1] !== st) seen.push([(c.now() - t0) / 1000, st]);
   }
@@ -131,12 +196,23 @@ spec:
     // the container again in the same pass; doBackOff looks at the run before the killed one,
     // so the 4th kill is the first that waits (20 s, then 40 s, 80 s)
     expect(seen).toEqual([
-      [1, 'ContainerCreating 0'], [3, 'Running 0'], [12, 'Running 1'], [21, 'Running 2'], [31, 'Running 3'],
-      [41, 'CrashLoopBackOff 3'], [61, 'Running 4'], [71, 'CrashLoopBackOff 4'], [111, 'Running 5'], [121, 'CrashLoopBackOff 5'],
+      [1, 'ContainerCreating 0'],
+      [3, 'Running 0'],
+      [12, 'Running 1'],
+      [21, 'Running 2'],
+      [31, 'Running 3'],
+      [41, 'CrashLoopBackOff 3'],
+      [61, 'Running 4'],
+      [71, 'CrashLoopBackOff 4'],
+      [111, 'Running 5'],
+      [121, 'CrashLoopBackOff 5'],
     ]);
     const s = c.get('pods', 'default', 'live')!.status.containerStatuses[0];
     // nginx's STOPSIGNAL (SIGQUIT) makes it quit gracefully: exit 0, Completed
     expect(s.lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
-    expect(s.state.waiting).toEqual({ reason: 'CrashLoopBackOff', message: `back-off 1m20s restarting failed container=web pod=live_default(${c.get('pods', 'default', 'live')!.metadata.uid})` });
+    expect(s.state.waiting).toEqual({
+      reason: 'CrashLoopBackOff',
+      message: `back-off 1m20s restarting failed container=web pod=live_default(${c.get('pods', 'default', 'live')!.metadata.uid})`,
+    });
   });
 });

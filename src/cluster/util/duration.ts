@@ -110,7 +110,10 @@ export function parseDuration(text: string | number): number {
     // a YAML number such as `advance: 90` has no unit, as Go would say of "90"
     throw new Error(`time: missing unit in duration ${quote(String(text))}`);
   }
-  if (typeof text !== 'string') throw new Error(`must be a duration string such as 500ms, 90s, 6m or 1h (got ${text === null ? 'null' : Array.isArray(text) ? 'a list' : typeof text})`);
+  if (typeof text !== 'string')
+    throw new Error(
+      `must be a duration string such as 500ms, 90s, 6m or 1h (got ${text === null ? 'null' : Array.isArray(text) ? 'a list' : typeof text})`,
+    );
   const ns = parseGoDurationNs(text);
   if (ns < 0n) throw new Error(`must not be negative (got ${quote(text)})`);
   return Number((ns + 500_000n) / 1_000_000n);

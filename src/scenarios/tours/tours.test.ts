@@ -13,13 +13,17 @@ import { vmSandboxFactory } from '../../cli/controller-vm';
 import { compileController } from '../../cli/controller-compile';
 
 const DIR = __dirname;
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.tour.yaml')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.tour.yaml'))
+  .sort();
 
 type State = Pick<Snapshot, 'objects' | 'standaloneContainers'>;
-const live = (s: State, kind: string, prefix = '') => s.objects.filter((o) => o.kind === kind && o.metadata.name.startsWith(prefix) && !o.metadata.deletionTimestamp);
+const live = (s: State, kind: string, prefix = '') =>
+  s.objects.filter((o) => o.kind === kind && o.metadata.name.startsWith(prefix) && !o.metadata.deletionTimestamp);
 const running = (s: State, prefix: string) => live(s, 'Pod', prefix).filter((p) => p.status?.phase === 'Running');
 const snap = (r: ScenarioResult, name: string) => r.snapshots.find((s) => s.name === name)!;
-const ready = (n: KObject | undefined) => ((n?.status?.conditions ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status;
+const ready = (n: KObject | undefined) =>
+  ((n?.status?.conditions ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status;
 const byName = (s: State, kind: string, name: string) => s.objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
@@ -45,7 +49,14 @@ const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
     expect(pods).toHaveLength(3);
     expect(pods.map((p) => p.metadata.name)).not.toContain(deleted);
     const first = (from: string, to?: string) => r.relay.findIndex((h) => h.from.startsWith(from) && (!to || h.to === to));
-    const order = [first('kubectl', 'kube-apiserver'), first('kube-apiserver', 'etcd'), first('deployment-controller'), first('replicaset-controller'), first('kube-scheduler'), first('kubelet/')];
+    const order = [
+      first('kubectl', 'kube-apiserver'),
+      first('kube-apiserver', 'etcd'),
+      first('deployment-controller'),
+      first('replicaset-controller'),
+      first('kube-scheduler'),
+      first('kubelet/'),
+    ];
     expect(order.every((x) => x >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   },
@@ -55,13 +66,21 @@ const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
     const pods = running(r.final, 'peekcart-');
     expect(pods).toHaveLength(3);
     expect(pods.map((p) => p.spec?.nodeName)).not.toContain(node);
-    expect(r.final.events.some((e) => e.reason === 'TaintManagerEviction' && String(e.message).startsWith('Marking for deletion Pod default/peekcart-'))).toBe(true);
+    expect(
+      r.final.events.some(
+        (e) => e.reason === 'TaintManagerEviction' && String(e.message).startsWith('Marking for deletion Pod default/peekcart-'),
+      ),
+    ).toBe(true);
   },
   '4-rolling-update.tour.yaml': (r) => {
     const d = byName(r.final, 'Deployment', 'web')!;
     expect(d.spec?.template.spec.containers[0].image).toBe('nginx:1.27');
     expect(d.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('3');
-    expect(live(r.final, 'ReplicaSet', 'web-').map((rs) => rs.spec?.replicas).sort()).toEqual([0, 3]);
+    expect(
+      live(r.final, 'ReplicaSet', 'web-')
+        .map((rs) => rs.spec?.replicas)
+        .sort(),
+    ).toEqual([0, 3]);
     expect(r.steps.at(-2)!.output).toBe('deployment.apps/web \nREVISION  CHANGE-CAUSE\n2         <none>\n3         <none>\n\n');
   },
   '5-services-dns.tour.yaml': (r) => {
@@ -69,9 +88,18 @@ const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
     // inside kubeadm's service CIDR 10.96.0.0/12
     expect(Number(String(svc.spec?.clusterIP).split('.')[1])).toBeGreaterThanOrEqual(96);
     expect(Number(String(svc.spec?.clusterIP).split('.')[1])).toBeLessThanOrEqual(111);
-    const slice = r.final.objects.find((o) => o.kind === 'EndpointSlice' && o.metadata.labels?.['kubernetes.io/service-name'] === 'peekcart')!;
-    const ips = (slice.endpoints as { addresses: string[]; conditions: { ready: boolean } }[]).filter((e) => e.conditions.ready).flatMap((e) => e.addresses).sort();
-    expect(ips).toEqual(running(r.final, 'peekcart-').map((p) => p.status?.podIP).sort());
+    const slice = r.final.objects.find(
+      (o) => o.kind === 'EndpointSlice' && o.metadata.labels?.['kubernetes.io/service-name'] === 'peekcart',
+    )!;
+    const ips = (slice.endpoints as { addresses: string[]; conditions: { ready: boolean } }[])
+      .filter((e) => e.conditions.ready)
+      .flatMap((e) => e.addresses)
+      .sort();
+    expect(ips).toEqual(
+      running(r.final, 'peekcart-')
+        .map((p) => p.status?.podIP)
+        .sort(),
+    );
     const kubectlOut = r.steps.filter((s) => s.step === 'kubectl').map((s) => s.output);
     expect(kubectlOut[0]).not.toBe(kubectlOut[1]);
   },
@@ -87,14 +115,28 @@ const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
   '7-probes-hpa.tour.yaml': (r) => {
     const pod = byName(snap(r, 'after-liveness'), 'Pod', 'liveness-exec')!;
     expect(pod.status?.containerStatuses[0].restartCount).toBe(1);
-    expect(r.final.events.some((e) => e.reason === 'Unhealthy' && String(e.message).startsWith('Liveness probe failed: cat: can\'t open \'/tmp/healthy\''))).toBe(true);
+    expect(
+      r.final.events.some(
+        (e) => e.reason === 'Unhealthy' && String(e.message).startsWith("Liveness probe failed: cat: can't open '/tmp/healthy'"),
+      ),
+    ).toBe(true);
     expect(byName(r.final, 'Deployment', 'web')!.spec?.replicas).toBe(2);
     expect(running(r.final, 'web-')).toHaveLength(2);
   },
   '8-website-operator.tour.yaml': (r) => {
     const site = byName(snap(r, 'running'), 'Website', 'blog')!;
     expect(site.status?.readyReplicas).toBe(2);
-    for (const kind of ['Deployment', 'Service']) expect(byName(snap(r, 'running'), kind, 'blog')!.metadata.ownerReferences).toEqual([{ apiVersion: 'demo.kube-relay.dev/v1', kind: 'Website', name: 'blog', uid: site.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    for (const kind of ['Deployment', 'Service'])
+      expect(byName(snap(r, 'running'), kind, 'blog')!.metadata.ownerReferences).toEqual([
+        {
+          apiVersion: 'demo.kube-relay.dev/v1',
+          kind: 'Website',
+          name: 'blog',
+          uid: site.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
     expect(r.relay.some((h) => h.from === 'website-controller' && h.verb === 'update' && h.resource === 'deployments')).toBe(true);
     expect(['Website', 'Deployment', 'ReplicaSet', 'Pod'].flatMap((k) => live(r.final, k, 'blog'))).toEqual([]);
     expect(byName(r.final, 'Service', 'blog')).toBeUndefined();
@@ -110,7 +152,7 @@ const OUTCOMES: Record<string, (r: ScenarioResult) => void> = {
 };
 
 /** The tours' controllers are the gallery's: the same source (the Website's compiled from its TypeScript). */
-describe('the operator tours run the gallery\'s controllers', () => {
+describe("the operator tours run the gallery's controllers", () => {
   const ops = join(DIR, '../../examples/operators');
   it.each([
     ['8-website-operator.tour.yaml', compileController(readFileSync(join(ops, 'website.controller.ts'), 'utf8'), 'website.controller.ts')],

@@ -33,32 +33,171 @@ let protoBefore: string[];
 function outside(): string {
   const api = cluster.api;
   const reg = api.registry;
-  const names = (r: string) => api.list({ name: 'system:apiserver', participant: 'fuzz', groups: ['system:masters'] }, reg.forResource('', r)!, undefined, { quiet: true }).items.map((o) => o.metadata.name).sort().join(',');
-  const by = ['configmaps', 'secrets', 'serviceaccounts'].map((r) => JSON.stringify(api.list({ name: 'system:apiserver', participant: 'fuzz', groups: ['system:masters'] }, reg.forResource('', r)!, 'bystander', { quiet: true }).items));
+  const names = (r: string) =>
+    api
+      .list({ name: 'system:apiserver', participant: 'fuzz', groups: ['system:masters'] }, reg.forResource('', r)!, undefined, {
+        quiet: true,
+      })
+      .items.map((o) => o.metadata.name)
+      .sort()
+      .join(',');
+  const by = ['configmaps', 'secrets', 'serviceaccounts'].map((r) =>
+    JSON.stringify(
+      api.list({ name: 'system:apiserver', participant: 'fuzz', groups: ['system:masters'] }, reg.forResource('', r)!, 'bystander', {
+        quiet: true,
+      }).items,
+    ),
+  );
   return [names('namespaces'), names('nodes'), ...by].join('\n');
 }
 
 const segment = fc.oneof(
-  fc.constantFrom('..', '.', '%2e%2e', '%2E%2e', '%2e', '%2F', '..%2F..', '%252e%252e', '%zz', '%', '%00', 'a%2Fb', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'keep', 'x', ''),
+  fc.constantFrom(
+    '..',
+    '.',
+    '%2e%2e',
+    '%2E%2e',
+    '%2e',
+    '%2F',
+    '..%2F..',
+    '%252e%252e',
+    '%zz',
+    '%',
+    '%00',
+    'a%2Fb',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'keep',
+    'x',
+    '',
+  ),
   hostileString.map((s) => encodeURIComponent(s).slice(0, 80)),
 );
-const resource = fc.constantFrom('configmaps', 'secrets', 'pods', 'services', 'serviceaccounts', 'events', '__proto__', 'constructor', 'nothing');
+const resource = fc.constantFrom(
+  'configmaps',
+  'secrets',
+  'pods',
+  'services',
+  'serviceaccounts',
+  'events',
+  '__proto__',
+  'constructor',
+  'nothing',
+);
 const sub = fc.constantFrom(undefined, 'status', 'scale', 'log', 'binding', 'eviction', '__proto__', '..', '%2e%2e');
-const qvalue = fc.oneof(fc.constantFrom('abc', '-1', '0', '1', '1e10', '99999999999999999999', '', 'true', 'false', 'Bogus', 'Exact', 'NotOlderThan', '__proto__', 'All', 'Strict', 'Foreground'), hostileString.map((s) => encodeURIComponent(s).slice(0, 40)));
-const qkey = fc.constantFrom('resourceVersion', 'resourceVersionMatch', 'limit', 'continue', 'timeoutSeconds', 'gracePeriodSeconds', 'watch', 'labelSelector', 'fieldSelector', 'dryRun', 'fieldManager', 'fieldValidation', 'force', 'propagationPolicy', 'orphanDependents', 'allowWatchBookmarks', 'sendInitialEvents', '__proto__', 'constructor', 'access_token');
-const query = fc.array(fc.tuple(qkey, qvalue), { maxLength: 4 }).map((kv) => (kv.length ? `?${kv.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
+const qvalue = fc.oneof(
+  fc.constantFrom(
+    'abc',
+    '-1',
+    '0',
+    '1',
+    '1e10',
+    '99999999999999999999',
+    '',
+    'true',
+    'false',
+    'Bogus',
+    'Exact',
+    'NotOlderThan',
+    '__proto__',
+    'All',
+    'Strict',
+    'Foreground',
+  ),
+  hostileString.map((s) => encodeURIComponent(s).slice(0, 40)),
+);
+const qkey = fc.constantFrom(
+  'resourceVersion',
+  'resourceVersionMatch',
+  'limit',
+  'continue',
+  'timeoutSeconds',
+  'gracePeriodSeconds',
+  'watch',
+  'labelSelector',
+  'fieldSelector',
+  'dryRun',
+  'fieldManager',
+  'fieldValidation',
+  'force',
+  'propagationPolicy',
+  'orphanDependents',
+  'allowWatchBookmarks',
+  'sendInitialEvents',
+  '__proto__',
+  'constructor',
+  'access_token',
+);
+const query = fc
+  .array(fc.tuple(qkey, qvalue), { maxLength: 4 })
+  .map((kv) => (kv.length ? `?${kv.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
 
 /** Paths aimed at the target namespace, or at hostile names anywhere (which must be refused). */
 const path = fc.oneof(
-  fc.tuple(resource, segment, sub, query).map(([r, n, s, q]) => `/api/v1/namespaces/target/${r}${n !== undefined ? `/${n}` : ''}${s ? `/${s}` : ''}${q}`),
+  fc
+    .tuple(resource, segment, sub, query)
+    .map(([r, n, s, q]) => `/api/v1/namespaces/target/${r}${n !== undefined ? `/${n}` : ''}${s ? `/${s}` : ''}${q}`),
   fc.tuple(resource, query).map(([r, q]) => `/api/v1/namespaces/target/${r}${q}`),
-  fc.tuple(fc.constantFrom('namespaces', 'nodes', 'persistentvolumes'), fc.constantFrom('..', '.', '%2e%2e', '%2E%2E', 'a%25b', '%2e'), query).map(([r, n, q]) => `/api/v1/${r}/${n}${q}`),
-  fc.tuple(fc.constantFrom('deployments', 'replicasets', '__proto__'), segment, query).map(([r, n, q]) => `/apis/apps/v1/namespaces/target/${r}/${n}${q}`),
-  fc.constantFrom('/', '/api', '/apis', '/version', '/healthz', '/openapi/v3', '/openapi/v3/../../etc/passwd', '/kube-relay/v1/info', '/kube-relay/v1/relay?sinceSeq=abc', '/api/v1/namespaces/target/configmaps/../../bystander/configmaps/keep', '//api//v1', '/api/v1/namespaces/%2e%2e/configmaps', 'http://evil.example/api/v1/namespaces/target/configmaps'),
+  fc
+    .tuple(
+      fc.constantFrom('namespaces', 'nodes', 'persistentvolumes'),
+      fc.constantFrom('..', '.', '%2e%2e', '%2E%2E', 'a%25b', '%2e'),
+      query,
+    )
+    .map(([r, n, q]) => `/api/v1/${r}/${n}${q}`),
+  fc
+    .tuple(fc.constantFrom('deployments', 'replicasets', '__proto__'), segment, query)
+    .map(([r, n, q]) => `/apis/apps/v1/namespaces/target/${r}/${n}${q}`),
+  fc.constantFrom(
+    '/',
+    '/api',
+    '/apis',
+    '/version',
+    '/healthz',
+    '/openapi/v3',
+    '/openapi/v3/../../etc/passwd',
+    '/kube-relay/v1/info',
+    '/kube-relay/v1/relay?sinceSeq=abc',
+    '/api/v1/namespaces/target/configmaps/../../bystander/configmaps/keep',
+    '//api//v1',
+    '/api/v1/namespaces/%2e%2e/configmaps',
+    'http://evil.example/api/v1/namespaces/target/configmaps',
+  ),
 );
 
-const contentType = fc.constantFrom(undefined, 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '__proto__', 'constructor', 'application/JSON; charset=utf-8', '*/*', '');
-const accept = fc.constantFrom(undefined, 'application/json', 'application/yaml', 'text/html', 'application/json;as=Table;v=v1;g=meta.k8s.io', 'application/vnd.kubernetes.protobuf', '*/*', 'application/json;q=0', '__proto__');
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+  'text/plain',
+  'text/plain;charset=UTF-8',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  '__proto__',
+  'constructor',
+  'application/JSON; charset=utf-8',
+  '*/*',
+  '',
+);
+const accept = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/yaml',
+  'text/html',
+  'application/json;as=Table;v=v1;g=meta.k8s.io',
+  'application/vnd.kubernetes.protobuf',
+  '*/*',
+  'application/json;q=0',
+  '__proto__',
+);
 
 const protoObject = fc.constantFrom(
   '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"fz","__proto__":{"deletionTimestamp":"2026-01-01T00:00:00Z"}},"data":{"__proto__":"x","constructor":"y"}}',
@@ -81,7 +220,11 @@ const protoObject = fc.constantFrom(
   '[]',
   '"x"',
 );
-const body = fc.oneof(protoObject, hostileString, fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)));
+const body = fc.oneof(
+  protoObject,
+  hostileString,
+  fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+);
 
 const request = fc.record({
   method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
@@ -107,9 +250,16 @@ function plainTextOK(r: RawAnswer): boolean {
 beforeAll(async () => {
   cluster = new Cluster();
   srv = await startServer(cluster, { port: 0, speed: 50, token: TOKEN });
-  const post = (p: string, o: unknown) => rawRequest(srv.port, p, { token: TOKEN, method: 'POST', body: JSON.stringify(o), headers: { 'Content-Type': 'application/json' } });
-  for (const ns of ['target', 'bystander']) await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  await post('/api/v1/namespaces/bystander/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: 'b' } });
+  const post = (p: string, o: unknown) =>
+    rawRequest(srv.port, p, { token: TOKEN, method: 'POST', body: JSON.stringify(o), headers: { 'Content-Type': 'application/json' } });
+  for (const ns of ['target', 'bystander'])
+    await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  await post('/api/v1/namespaces/bystander/configmaps', {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'keep' },
+    data: { a: 'b' },
+  });
   await post('/api/v1/namespaces/target/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: 'b' } });
   // let the namespace controllers settle (kube-root-ca.crt, default service account)
   await new Promise((r) => setTimeout(r, 300));
@@ -133,19 +283,27 @@ describe('HTTP API fuzz', () => {
         if (q.impersonate === 'user') headers['Impersonate-User'] = 'jane';
         if (q.impersonate === 'group-only') headers['Impersonate-Group'] = 'system:masters';
         if (q.impersonate === 'sa') headers['Impersonate-User'] = 'system:serviceaccount:target:default';
-        const r = await rawRequest(srv.port, q.path, { method: q.method, token: q.auth === 'token' ? TOKEN : undefined, headers, body: q.method === 'GET' || q.method === 'HEAD' ? undefined : q.body });
+        const r = await rawRequest(srv.port, q.path, {
+          method: q.method,
+          token: q.auth === 'token' ? TOKEN : undefined,
+          headers,
+          body: q.method === 'GET' || q.method === 'HEAD' ? undefined : q.body,
+        });
         expect(protoKeys()).toEqual(protoBefore);
         expect(outside()).toBe(before);
         expect((await rawRequest(srv.port, '/readyz')).code).toBe(200);
         const badEscape = /%(?![0-9a-fA-F]{2})/.test(q.path.split('?')[0]);
         if (badEscape) expect([r.code, r.text]).toEqual([400, q.method === 'HEAD' ? '' : '400 Bad Request']);
-        else if (q.auth !== 'token' && q.host === 'ok' && q.method !== 'OPTIONS' && !/^\/(healthz|livez|readyz|version)$/.test(q.path)) expect(r.code).toBe(401);
+        else if (q.auth !== 'token' && q.host === 'ok' && q.method !== 'OPTIONS' && !/^\/(healthz|livez|readyz|version)$/.test(q.path))
+          expect(r.code).toBe(401);
         if (q.host !== 'ok' && q.host !== 'localhost') expect(r.code === 403 || r.code === 400).toBe(true);
         if (r.code >= 400 && q.method !== 'HEAD') {
           const status = r.headers['content-type'] === 'application/yaml' ? parse(r.text) : r.json;
           if (status?.kind === 'Status') expect([status.code, status.status, typeof status.message]).toEqual([r.code, 'Failure', 'string']);
           else expect(plainTextOK(r), `${q.method} ${q.path} → ${r.code} ${r.text.slice(0, 200)}`).toBe(true);
-          expect(r.code === 500 && status?.reason === 'InternalError', `${q.method} ${q.path} crashed: ${r.text.slice(0, 300)}`).toBe(false);
+          expect(r.code === 500 && status?.reason === 'InternalError', `${q.method} ${q.path} crashed: ${r.text.slice(0, 300)}`).toBe(
+            false,
+          );
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
@@ -158,9 +316,15 @@ describe('HTTP API fuzz', () => {
     ['a cross-site multipart post', 'multipart/form-data; boundary=x', '--x\r\n\r\n{}\r\n--x--'],
     ['a cross-site no-cors fetch without a type', undefined, '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"csrf2"}}'],
   ])('CSRF: %s without the token is 401 and creates nothing', async (_what, ct, text) => {
-    const r = await rawRequest(srv.port, '/api/v1/namespaces/target/configmaps', { method: 'POST', body: text, headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site', ...(ct ? { 'Content-Type': ct } : {}) } });
+    const r = await rawRequest(srv.port, '/api/v1/namespaces/target/configmaps', {
+      method: 'POST',
+      body: text,
+      headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site', ...(ct ? { 'Content-Type': ct } : {}) },
+    });
     expect([r.code, r.headers['access-control-allow-origin']]).toEqual([401, undefined]);
     const list = await rawRequest(srv.port, '/api/v1/namespaces/target/configmaps', { token: TOKEN });
-    expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name).filter((n: string) => n.startsWith('csrf'))).toEqual([]);
+    expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name).filter((n: string) => n.startsWith('csrf'))).toEqual(
+      [],
+    );
   });
 });

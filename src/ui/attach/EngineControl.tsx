@@ -32,7 +32,12 @@ export function EngineControl() {
         <option value="proxy">{t('attach.proxy')}</option>
         <option value="direct">{base && base !== PROXY_BASE ? base : t('attach.direct')}</option>
       </select>
-      <span className={`badge engine-badge${base ? ' attached' : ''}${failed ? ' failed' : ''}`} data-testid="engine-badge" data-engine={base ? 'attached' : 'worker'} title={failed ? (base ?? undefined) : inferred ? t('attach.inferred') : label}>
+      <span
+        className={`badge engine-badge${base ? ' attached' : ''}${failed ? ' failed' : ''}`}
+        data-testid="engine-badge"
+        data-engine={base ? 'attached' : 'worker'}
+        title={failed ? (base ?? undefined) : inferred ? t('attach.inferred') : label}
+      >
         {failed ? t('attach.failedBadge', { base }) : label}
         {inferred && !failed ? ' · inferred relay' : ''}
       </span>
@@ -44,7 +49,13 @@ export function EngineControl() {
 export function EngineBack() {
   const { t } = useTranslation();
   return (
-    <button type="button" className="mini engine-back" data-testid="engine-back" title={t('attach.backToWorkerTitle')} onClick={() => switchEngine(null)}>
+    <button
+      type="button"
+      className="mini engine-back"
+      data-testid="engine-back"
+      title={t('attach.backToWorkerTitle')}
+      onClick={() => switchEngine(null)}
+    >
       {t('attach.backToWorker')}
     </button>
   );

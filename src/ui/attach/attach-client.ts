@@ -101,12 +101,19 @@ export function startAttach(opts: AttachOptions): AttachHandle {
     if (type === 'DELETED') known.delete(key);
     else known.set(key, object);
     latest = Math.max(latest, newestTime(object));
-    if (object.kind === 'Namespace' && (!startMs || Date.parse(object.metadata.creationTimestamp ?? '') < startMs)) startMs = Date.parse(object.metadata.creationTimestamp ?? '') || startMs;
+    if (object.kind === 'Namespace' && (!startMs || Date.parse(object.metadata.creationTimestamp ?? '') < startMs))
+      startMs = Date.parse(object.metadata.creationTimestamp ?? '') || startMs;
     if (prev?.type === 'ADDED' && type === 'DELETED') {
       pending.delete(key);
       return;
     }
-    pending.set(key, { type: prev?.type === 'ADDED' ? 'ADDED' : type, resource: storeResource(r), key, object, row: type === 'DELETED' ? null : row });
+    pending.set(key, {
+      type: prev?.type === 'ADDED' ? 'ADDED' : type,
+      resource: storeResource(r),
+      key,
+      object,
+      row: type === 'DELETED' ? null : row,
+    });
   };
 
   const flush = (): void => {
@@ -151,7 +158,8 @@ export function startAttach(opts: AttachOptions): AttachHandle {
       upstream = res.headers.get('x-kube-relay-upstream') ?? opts.base;
       ({ resources } = await discover(fetchFn, opts.base));
     } catch (e) {
-      if (!abort.signal.aborted) opts.onStatus('failed', `cannot reach the API server at ${opts.base}: ${e instanceof Error ? e.message : String(e)}`);
+      if (!abort.signal.aborted)
+        opts.onStatus('failed', `cannot reach the API server at ${opts.base}: ${e instanceof Error ? e.message : String(e)}`);
       return;
     }
     const relayStreamed = await hasRelayStream(fetchFn, opts.base, abort.signal);
@@ -175,7 +183,13 @@ export function startAttach(opts: AttachOptions): AttachHandle {
               ok();
               // after the first list, a relist's differences are changes too (polled kinds, 410)
               const observe = (type: ObservedChange['type'], object: KObject) => {
-                if (inferring && synced) pendingHops.push(...inference.observe({ type, resource: r.resource, object, prev: known.get(objectKey(object)) }, Math.max(latest, newestTime(object))));
+                if (inferring && synced)
+                  pendingHops.push(
+                    ...inference.observe(
+                      { type, resource: r.resource, object, prev: known.get(objectKey(object)) },
+                      Math.max(latest, newestTime(object)),
+                    ),
+                  );
               };
               const seen = new Set<string>();
               for (const { object, row } of items) {
@@ -200,7 +214,8 @@ export function startAttach(opts: AttachOptions): AttachHandle {
             event(type, object, row) {
               ok();
               const prev = known.get(objectKey(object));
-              if (inferring) pendingHops.push(...inference.observe({ type, resource: r.resource, object, prev }, Math.max(latest, newestTime(object))));
+              if (inferring)
+                pendingHops.push(...inference.observe({ type, resource: r.resource, object, prev }, Math.max(latest, newestTime(object))));
               push(type, r, object, row);
             },
             error(message) {
@@ -220,7 +235,10 @@ export function startAttach(opts: AttachOptions): AttachHandle {
     info: () => info,
     async setPower(node, power) {
       const m = machines();
-      if (!m) throw new Error('this API server has no machines (machines.sim.kube-relay.dev): powering a node off needs the in-browser engine or a kube-relay apiserver');
+      if (!m)
+        throw new Error(
+          'this API server has no machines (machines.sim.kube-relay.dev): powering a node off needs the in-browser engine or a kube-relay apiserver',
+        );
       const res = await fetchFn(`${opts.base}${itemPath(m, null, node)}?fieldManager=kube-relay-ui`, {
         method: 'PATCH',
         headers: { 'Content-Type': 'application/merge-patch+json', Accept: 'application/json' },
@@ -230,7 +248,10 @@ export function startAttach(opts: AttachOptions): AttachHandle {
     },
     async deletePod(namespace, name) {
       const pods = ATTACH_RESOURCES.find((r) => r.resource === 'pods')!;
-      const res = await fetchFn(`${opts.base}${itemPath(pods, namespace, name)}`, { method: 'DELETE', headers: { Accept: 'application/json' } });
+      const res = await fetchFn(`${opts.base}${itemPath(pods, namespace, name)}`, {
+        method: 'DELETE',
+        headers: { Accept: 'application/json' },
+      });
       if (!res.ok) throw await failure(res);
     },
     stop() {

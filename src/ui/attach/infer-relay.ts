@@ -111,7 +111,15 @@ function what(o: KObject): string {
 /** Hop fields but seq. */
 type Draft = Omit<InferredHop, 'seq'>;
 
-function draft(c: ObservedChange, from: string, verb: string, resource: string, summary: string, time: number, category?: RelayHop['category']): Draft {
+function draft(
+  c: ObservedChange,
+  from: string,
+  verb: string,
+  resource: string,
+  summary: string,
+  time: number,
+  category?: RelayHop['category'],
+): Draft {
   const o = c.object;
   return {
     time,
@@ -166,24 +174,59 @@ export function inferHopsOf(c: ObservedChange, nowMs: number): Draft[] {
   const node = o.spec?.nodeName ?? '';
   if (o.kind === 'Pod' && !p.spec?.nodeName && node) {
     const e = newest(list, (x) => x.manager === 'kube-scheduler');
-    out.push(draft(c, 'kube-scheduler', 'create', 'pods/binding', `bind Pod ${o.metadata.namespace}/${o.metadata.name} to ${node}`, ms(e?.time) ?? nowMs));
+    out.push(
+      draft(
+        c,
+        'kube-scheduler',
+        'create',
+        'pods/binding',
+        `bind Pod ${o.metadata.namespace}/${o.metadata.name} to ${node}`,
+        ms(e?.time) ?? nowMs,
+      ),
+    );
   }
   if (!p.metadata.deletionTimestamp && o.metadata.deletionTimestamp) {
     const owner = controllerOwner(o);
     const e = newest(list, () => true);
-    const from = e?.manager && e.manager !== 'kube-controller-manager' ? participantOfManager(e.manager, o, false) : owner ? participantOfManager('kube-controller-manager', o, false) : 'kubectl';
+    const from =
+      e?.manager && e.manager !== 'kube-controller-manager'
+        ? participantOfManager(e.manager, o, false)
+        : owner
+          ? participantOfManager('kube-controller-manager', o, false)
+          : 'kubectl';
     out.push(draft(c, from, 'delete', c.resource, `delete ${what(o)}`, ms(o.metadata.deletionTimestamp) ?? nowMs));
     return out;
   }
-  const specChanged = json(o.spec) !== json(p.spec) || json(o.metadata.labels) !== json(p.metadata.labels) || json(o.metadata.annotations) !== json(p.metadata.annotations);
+  const specChanged =
+    json(o.spec) !== json(p.spec) ||
+    json(o.metadata.labels) !== json(p.metadata.labels) ||
+    json(o.metadata.annotations) !== json(p.metadata.annotations);
   const statusChanged = json(o.status) !== json(p.status);
   if (statusChanged) {
     const e = newest(list, (x) => x.subresource === 'status');
     const from = participantOfManager(e?.manager ?? ((o.kind === 'Pod' && node) || o.kind === 'Node' ? 'kubelet' : undefined), o, false);
     const phase = o.kind === 'Pod' && o.status?.phase !== p.status?.phase ? `: ${o.status?.phase}` : '';
-    out.push(draft(c, from, e?.operation === 'Apply' ? 'patch' : 'update', `${c.resource}/status`, `update ${what(o)} status${phase}`, ms(e?.time) ?? nowMs, from.startsWith('kubelet/') && o.kind === 'Node' ? 'heartbeat' : undefined));
+    out.push(
+      draft(
+        c,
+        from,
+        e?.operation === 'Apply' ? 'patch' : 'update',
+        `${c.resource}/status`,
+        `update ${what(o)} status${phase}`,
+        ms(e?.time) ?? nowMs,
+        from.startsWith('kubelet/') && o.kind === 'Node' ? 'heartbeat' : undefined,
+      ),
+    );
   }
-  if (specChanged && !(o.kind === 'Pod' && !p.spec?.nodeName && node && json({ ...o.spec, nodeName: undefined }) === json({ ...p.spec, nodeName: undefined }))) {
+  if (
+    specChanged &&
+    !(
+      o.kind === 'Pod' &&
+      !p.spec?.nodeName &&
+      node &&
+      json({ ...o.spec, nodeName: undefined }) === json({ ...p.spec, nodeName: undefined })
+    )
+  ) {
     const e = newest(list, (x) => !x.subresource);
     const from = participantOfManager(e?.manager, o, false);
     const verb = e?.operation === 'Apply' ? 'patch' : 'update';

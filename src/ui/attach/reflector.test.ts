@@ -3,15 +3,29 @@ import { runReflector } from './reflector';
 import { ATTACH_RESOURCES } from './resources';
 
 const pods = ATTACH_RESOURCES.find((r) => r.resource === 'pods')!;
-const columns = [{ name: 'Name' }, { name: 'Ready' }, { name: 'Status' }, { name: 'Restarts' }, { name: 'Age' }, { name: 'IP', priority: 1 }, { name: 'Node', priority: 1 }];
-const pod = (name: string, rv: string, node = 'node-1') => ({ kind: 'Pod', apiVersion: 'v1', metadata: { name, namespace: 'default', resourceVersion: rv }, spec: { nodeName: node } });
+const columns = [
+  { name: 'Name' },
+  { name: 'Ready' },
+  { name: 'Status' },
+  { name: 'Restarts' },
+  { name: 'Age' },
+  { name: 'IP', priority: 1 },
+  { name: 'Node', priority: 1 },
+];
+const pod = (name: string, rv: string, node = 'node-1') => ({
+  kind: 'Pod',
+  apiVersion: 'v1',
+  metadata: { name, namespace: 'default', resourceVersion: rv },
+  spec: { nodeName: node },
+});
 const table = (rv: string, objs: ReturnType<typeof pod>[], status = 'Running') => ({
   kind: 'Table',
   metadata: { resourceVersion: rv },
   columnDefinitions: columns,
   rows: objs.map((o) => ({ cells: [o.metadata.name, '1/1', status, 0, '5s', '10.244.1.2', o.spec.nodeName], object: o })),
 });
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const stream = (lines: unknown[]) => new Response(lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { status: 200 });
 
 /** A scripted server: each request takes the next answer; the log keeps what was asked. */
@@ -36,7 +50,11 @@ describe('runReflector', () => {
       name: 'ERROR 410 in the stream relists, then watches from the new list',
       answers: [
         () => json(table('10', [pod('web-a', '10')])),
-        () => stream([{ type: 'MODIFIED', object: { ...table('11', [pod('web-a', '11')], 'Terminating'), columnDefinitions: null } }, { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 11 (40)' } }]),
+        () =>
+          stream([
+            { type: 'MODIFIED', object: { ...table('11', [pod('web-a', '11')], 'Terminating'), columnDefinitions: null } },
+            { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 11 (40)' } },
+          ]),
         () => json(table('42', [pod('web-b', '41')])),
         () => stream([]),
       ],
@@ -51,7 +69,14 @@ describe('runReflector', () => {
     },
     {
       name: 'a stream that ends is watched again from the last resourceVersion (bookmarks count)',
-      answers: [() => json(table('3', [])), () => stream([{ type: 'ADDED', object: table('4', [pod('web-d', '4')]) }, { type: 'BOOKMARK', object: { kind: 'Pod', metadata: { resourceVersion: '20' } } }])],
+      answers: [
+        () => json(table('3', [])),
+        () =>
+          stream([
+            { type: 'ADDED', object: table('4', [pod('web-d', '4')]) },
+            { type: 'BOOKMARK', object: { kind: 'Pod', metadata: { resourceVersion: '20' } } },
+          ]),
+      ],
       log: ['list rv=', 'watch rv=3', 'watch rv=20'],
       events: ['replace ', 'ADDED web-d:Running'],
     },
@@ -90,7 +115,24 @@ describe('runReflector', () => {
     const ctl = new AbortController();
     const s = scripted([() => json(table('1', [pod('web-f', '1', 'node-2')]))], ctl);
     let row: unknown;
-    await runReflector({ fetch: s.fetch, base: '', resource: pods, sleep: async () => {}, sink: { replace: (items) => (row = items[0].row), event: () => {} } }, ctl.signal);
-    expect(row).toEqual({ kind: 'Pod', namespace: 'default', name: 'web-f', status: 'Running', ready: '1/1', node: 'node-2', columns: { READY: '1/1', STATUS: 'Running', RESTARTS: '0', AGE: '5s', IP: '10.244.1.2', NODE: 'node-2' } });
+    await runReflector(
+      {
+        fetch: s.fetch,
+        base: '',
+        resource: pods,
+        sleep: async () => {},
+        sink: { replace: (items) => (row = items[0].row), event: () => {} },
+      },
+      ctl.signal,
+    );
+    expect(row).toEqual({
+      kind: 'Pod',
+      namespace: 'default',
+      name: 'web-f',
+      status: 'Running',
+      ready: '1/1',
+      node: 'node-2',
+      columns: { READY: '1/1', STATUS: 'Running', RESTARTS: '0', AGE: '5s', IP: '10.244.1.2', NODE: 'node-2' },
+    });
   });
 });

@@ -50,13 +50,19 @@ function withKind(o: KObject, r: AttachResource): KObject {
 }
 
 /** Objects and rows of a list page or of a one-row watch Table. */
-function decodeItems(body: TableJSON | { kind?: string; items?: KObject[] }, columns: TableColumn[], r: AttachResource): { object: KObject; row: ResourceRow }[] {
+function decodeItems(
+  body: TableJSON | { kind?: string; items?: KObject[] },
+  columns: TableColumn[],
+  r: AttachResource,
+): { object: KObject; row: ResourceRow }[] {
   if (body.kind === 'Table') {
     const t = body as TableJSON;
-    return (t.rows ?? []).filter((row) => row.object).map((row) => {
-      const object = withKind(row.object!, r);
-      return { object, row: columns.length ? rowFromTable(object, columns, row.cells) : minimalRow(object) };
-    });
+    return (t.rows ?? [])
+      .filter((row) => row.object)
+      .map((row) => {
+        const object = withKind(row.object!, r);
+        return { object, row: columns.length ? rowFromTable(object, columns, row.cells) : minimalRow(object) };
+      });
   }
   return ((body as { items?: KObject[] }).items ?? []).map((o) => {
     const object = withKind(o, r);
@@ -95,7 +101,13 @@ export async function runReflector(opts: ReflectorOptions, signal: AbortSignal):
   };
 
   const watch = async (): Promise<void> => {
-    const q = new URLSearchParams({ watch: '1', resourceVersion: rv, allowWatchBookmarks: 'true', includeObject: 'Object', timeoutSeconds: String(opts.timeoutSeconds ?? 300) });
+    const q = new URLSearchParams({
+      watch: '1',
+      resourceVersion: rv,
+      allowWatchBookmarks: 'true',
+      includeObject: 'Object',
+      timeoutSeconds: String(opts.timeoutSeconds ?? 300),
+    });
     const res = await fetchFn(`${path}?${q}`, { headers, signal });
     if (res.status === 410) throw new GoneError('410 Gone');
     if (!res.ok || !res.body) throw new Error(`watch ${r.resource}: ${res.status} ${res.statusText}`.trim());
@@ -115,7 +127,10 @@ export async function runReflector(opts: ReflectorOptions, signal: AbortSignal):
       }
       const body = ev.object as TableJSON | KObject;
       if (body.kind === 'Table' && (body as TableJSON).columnDefinitions) columns = (body as TableJSON).columnDefinitions!;
-      const decoded = body.kind === 'Table' ? decodeItems(body as TableJSON, columns, r) : [{ object: withKind(body as KObject, r), row: minimalRow(withKind(body as KObject, r)) }];
+      const decoded =
+        body.kind === 'Table'
+          ? decodeItems(body as TableJSON, columns, r)
+          : [{ object: withKind(body as KObject, r), row: minimalRow(withKind(body as KObject, r)) }];
       for (const d of decoded) {
         rv = d.object.metadata.resourceVersion ?? rv;
         sink.event(ev.type, d.object, d.row);

@@ -29,11 +29,21 @@ export async function hasRelayStream(fetchFn: FetchLike, base: string, signal: A
  * Streams hops after `since` (a seq) until `signal` aborts, reconnecting after the stream ends
  * or fails (1 s pause), from the last seq seen.
  */
-export async function streamRelay(fetchFn: FetchLike, base: string, since: number, onHop: (h: RelayHop) => void, sleep: (ms: number, signal: AbortSignal) => Promise<void>, signal: AbortSignal): Promise<void> {
+export async function streamRelay(
+  fetchFn: FetchLike,
+  base: string,
+  since: number,
+  onHop: (h: RelayHop) => void,
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
   let last = since;
   while (!signal.aborted) {
     try {
-      const res = await fetchFn(`${base}${RELAY_PREFIX}/relay?sinceSeq=${last}&watch=1`, { headers: { Accept: 'application/x-ndjson' }, signal });
+      const res = await fetchFn(`${base}${RELAY_PREFIX}/relay?sinceSeq=${last}&watch=1`, {
+        headers: { Accept: 'application/x-ndjson' },
+        signal,
+      });
       if (!res.ok || !res.body) throw new Error(String(res.status));
       // each line is one RelayHop (not a watch event); the line splitter is the same
       await readWatchStream(res.body, (line) => {

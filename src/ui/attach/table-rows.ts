@@ -63,7 +63,16 @@ export function rowFromTable(obj: KObject, columns: readonly TableColumn[], cell
       return { ...base, status: cols.STATUS ?? '', ready: cols.READY ?? '', node: obj.spec?.nodeName ?? '' };
     case 'Deployment':
     case 'StatefulSet':
-      return { ...base, status: obj.kind === 'Deployment' ? deploymentStatus(obj) : Number(obj.status?.readyReplicas ?? 0) >= Number(obj.spec?.replicas ?? 0) ? 'Ready' : 'Progressing', ready: cols.READY ?? '' };
+      return {
+        ...base,
+        status:
+          obj.kind === 'Deployment'
+            ? deploymentStatus(obj)
+            : Number(obj.status?.readyReplicas ?? 0) >= Number(obj.spec?.replicas ?? 0)
+              ? 'Ready'
+              : 'Progressing',
+        ready: cols.READY ?? '',
+      };
     case 'ReplicaSet':
     case 'DaemonSet': {
       const ready = `${cols.READY ?? '0'}/${cols.DESIRED ?? '0'}`;

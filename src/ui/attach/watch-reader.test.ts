@@ -35,7 +35,12 @@ describe('createWatchDecoder', () => {
 
 describe('readWatchStream', () => {
   it('delivers every event of a chunked body, including an ERROR 410', async () => {
-    const text = line('ADDED', 'a') + JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 5 (9)' } });
+    const text =
+      line('ADDED', 'a') +
+      JSON.stringify({
+        type: 'ERROR',
+        object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version: 5 (9)' },
+      });
     const body = new ReadableStream<Uint8Array>({
       start(ctl) {
         const b = enc.encode(text);

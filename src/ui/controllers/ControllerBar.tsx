@@ -42,7 +42,14 @@ export function ControllerBar({ fileName }: { fileName: string }) {
   const lastError = st?.lastError ?? null;
   return (
     <div className="controller-bar" data-testid="controller-bar">
-      <button type="button" className="primary" data-testid="controller-start" onClick={() => void start()} disabled={busy} title={`run ${fileName} as ${name} (a Web Worker sandbox)`}>
+      <button
+        type="button"
+        className="primary"
+        data-testid="controller-start"
+        onClick={() => void start()}
+        disabled={busy}
+        title={`run ${fileName} as ${name} (a Web Worker sandbox)`}
+      >
         {state === 'running' ? 'Restart controller' : 'Start controller'}
       </button>
       <button type="button" data-testid="controller-stop" onClick={() => void stop()} disabled={state !== 'running'}>

@@ -17,7 +17,12 @@ export const ApplyResults = memo(function ApplyResults() {
       ) : (
         // successes (with their warnings) first, errors after them, as kubectl prints them
         applyLines(results).map((l, j) => (
-          <div key={`${l.result}-${j}`} data-testid={l.tone === 'warn' ? 'apply-warning' : 'apply-result'} data-action={results[l.result].action} className={`apply-line ${l.tone}`}>
+          <div
+            key={`${l.result}-${j}`}
+            data-testid={l.tone === 'warn' ? 'apply-warning' : 'apply-result'}
+            data-action={results[l.result].action}
+            className={`apply-line ${l.tone}`}
+          >
             {l.text}
           </div>
         ))

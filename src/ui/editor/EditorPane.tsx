@@ -22,7 +22,8 @@ type Output = { kind: 'diff' | 'dry-run' | 'kustomize'; title: string; text: str
 
 const OUTPUT_TESTID = { diff: 'diff-output', 'dry-run': 'dry-run-output', kustomize: 'kustomize-output' } as const;
 
-const selectActiveName = (s: { tabs: { id: string; name: string }[]; active: string }) => s.tabs.find((t) => t.id === s.active)?.name ?? 'manifest.yaml';
+const selectActiveName = (s: { tabs: { id: string; name: string }[]; active: string }) =>
+  s.tabs.find((t) => t.id === s.active)?.name ?? 'manifest.yaml';
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -63,8 +64,16 @@ export function EditorPane() {
     const r = await cluster.dryRun(text);
     if (!r) return;
     setApiMarkers(id, r.markers);
-    const lines = r.results.flatMap((x) => [...x.warnings.map((w) => `Warning: ${w}`), x.action === 'error' ? (x.message ?? `${x.object} error`) : `${x.object} ${x.action} (server dry run)`]);
-    setOutput({ kind: 'dry-run', title: `kubectl apply --dry-run=server -f ${fileName}`, text: lines.join('\n') || 'error: no objects passed to apply', error: r.results.some((x) => x.action === 'error') });
+    const lines = r.results.flatMap((x) => [
+      ...x.warnings.map((w) => `Warning: ${w}`),
+      x.action === 'error' ? (x.message ?? `${x.object} error`) : `${x.object} ${x.action} (server dry run)`,
+    ]);
+    setOutput({
+      kind: 'dry-run',
+      title: `kubectl apply --dry-run=server -f ${fileName}`,
+      text: lines.join('\n') || 'error: no objects passed to apply',
+      error: r.results.some((x) => x.action === 'error'),
+    });
   }, [fileName]);
 
   const share = useCallback(async () => {
@@ -87,7 +96,14 @@ export function EditorPane() {
         <h2>{fileName}</h2>
         {!controllerTab && (
           <>
-            <button type="button" className="primary" data-testid="apply" onClick={onApply} disabled={applying} title={`kubectl apply -f - < ${fileName} (Ctrl/⌘+Enter)`}>
+            <button
+              type="button"
+              className="primary"
+              data-testid="apply"
+              onClick={onApply}
+              disabled={applying}
+              title={`kubectl apply -f - < ${fileName} (Ctrl/⌘+Enter)`}
+            >
               Apply
             </button>
             <button type="button" data-testid="diff" onClick={run(diff)} title={`kubectl diff -f ${fileName}`}>
@@ -106,7 +122,11 @@ export function EditorPane() {
             <button type="button" data-testid="share" onClick={run(share)}>
               Copy share link
             </button>
-            <button type="button" data-testid="export-session" onClick={run(async () => download('kube-relay-session.json', JSON.stringify(await exportSessionFile()), 'application/json'))}>
+            <button
+              type="button"
+              data-testid="export-session"
+              onClick={run(async () => download('kube-relay-session.json', JSON.stringify(await exportSessionFile()), 'application/json'))}
+            >
               Export session (JSON)
             </button>
             <button type="button" data-testid="import-session" onClick={() => fileInput.current?.click()}>
@@ -134,7 +154,11 @@ export function EditorPane() {
             onChange={(e) => {
               const f = e.currentTarget.files?.[0];
               e.currentTarget.value = '';
-              if (f) void f.text().then(importSessionFile).catch((err: unknown) => setNotice(errorText(err)));
+              if (f)
+                void f
+                  .text()
+                  .then(importSessionFile)
+                  .catch((err: unknown) => setNotice(errorText(err)));
             }}
           />
         </details>
@@ -148,7 +172,8 @@ export function EditorPane() {
       </div>
       {shared && (
         <div className="share-link" data-testid="share-link">
-          <span className="muted">Link copied:</span> <input readOnly value={shared} aria-label="Share link" onFocus={(e) => e.currentTarget.select()} />
+          <span className="muted">Link copied:</span>{' '}
+          <input readOnly value={shared} aria-label="Share link" onFocus={(e) => e.currentTarget.select()} />
           <button type="button" className="mini" onClick={() => setShared(null)} aria-label="Close">
             ×
           </button>
@@ -164,7 +189,20 @@ export function EditorPane() {
           </div>
           <pre>
             {output.text.split('\n').map((l, i) => (
-              <span key={i} className={output.kind === 'diff' ? (l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : l.startsWith('@@') ? 'hunk' : undefined) : undefined}>
+              <span
+                key={i}
+                className={
+                  output.kind === 'diff'
+                    ? l.startsWith('+') && !l.startsWith('+++')
+                      ? 'add'
+                      : l.startsWith('-') && !l.startsWith('---')
+                        ? 'del'
+                        : l.startsWith('@@')
+                          ? 'hunk'
+                          : undefined
+                    : undefined
+                }
+              >
                 {l}
                 {'\n'}
               </span>

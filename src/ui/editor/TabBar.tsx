@@ -17,7 +17,14 @@ export const TabBar = memo(function TabBar() {
   return (
     <div className="file-tabs" role="tablist" aria-label="Files" ref={bar}>
       {tabs.map((t) => (
-        <div key={t.id} role="tab" aria-selected={t.id === active} className={`file-tab${t.id === active ? ' active' : ''}`} data-testid="editor-tab" data-tab={t.name}>
+        <div
+          key={t.id}
+          role="tab"
+          aria-selected={t.id === active}
+          className={`file-tab${t.id === active ? ' active' : ''}`}
+          data-testid="editor-tab"
+          data-tab={t.name}
+        >
           {editing === t.id ? (
             <input
               className="tab-rename"
@@ -35,11 +42,24 @@ export const TabBar = memo(function TabBar() {
               }}
             />
           ) : (
-            <button type="button" className="tab-name" onClick={() => activateTab(t.id)} onDoubleClick={() => setEditing(t.id)} title={`${t.name} (double-click to rename)`}>
+            <button
+              type="button"
+              className="tab-name"
+              onClick={() => activateTab(t.id)}
+              onDoubleClick={() => setEditing(t.id)}
+              title={`${t.name} (double-click to rename)`}
+            >
               {t.name}
             </button>
           )}
-          <button type="button" className="tab-close" data-testid="close-tab" aria-label={`Close ${t.name}`} title="Close" onClick={() => closeTab(t.id)}>
+          <button
+            type="button"
+            className="tab-close"
+            data-testid="close-tab"
+            aria-label={`Close ${t.name}`}
+            title="Close"
+            onClick={() => closeTab(t.id)}
+          >
             ×
           </button>
         </div>

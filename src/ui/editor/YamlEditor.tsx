@@ -10,7 +10,16 @@
  */
 import { useEffect, useRef } from 'react';
 import { compileControllerModel, loadKubernetesTypes, monaco } from './monaco-setup';
-import { attachEditor, detachEditor, getTabText, isControllerTab, noteEdit, tabsStore, takePendingMarkers, type EditorHandle } from './editor-bridge';
+import {
+  attachEditor,
+  detachEditor,
+  getTabText,
+  isControllerTab,
+  noteEdit,
+  tabsStore,
+  takePendingMarkers,
+  type EditorHandle,
+} from './editor-bridge';
 import { cluster } from '../cluster-client';
 import type { EditorMarker } from '../../worker/protocol';
 
@@ -26,7 +35,8 @@ const DRY_RUN_MAX_CHARS = 1_000_000;
 const OWNER = 'apiserver';
 
 /** A kustomization file is not a Kubernetes object: no k8s schema, no apiserver dry run. */
-const isKustomization = (id: string) => /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(tabsStore.getState().tabs.find((t) => t.id === id)?.name ?? '');
+const isKustomization = (id: string) =>
+  /(^|\/)(kustomization\.ya?ml|Kustomization)$/.test(tabsStore.getState().tabs.find((t) => t.id === id)?.name ?? '');
 /** A controller tab (docs/user-controllers.md): TypeScript or JavaScript, no dry run. */
 const controllerLang = (id: string): 'typescript' | 'javascript' | null => {
   const name = tabsStore.getState().tabs.find((t) => t.id === id)?.name ?? '';
@@ -107,7 +117,10 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
     };
     const schedule = (id: string) => {
       clearTimeout(timers.get(id));
-      timers.set(id, setTimeout(() => dryRun(id), DRY_RUN_DEBOUNCE_MS));
+      timers.set(
+        id,
+        setTimeout(() => dryRun(id), DRY_RUN_DEBOUNCE_MS),
+      );
     };
 
     const modelFor = (id: string) => {
@@ -159,7 +172,11 @@ export default function YamlEditor({ onApply }: YamlEditorProps) {
       },
       markers: () => {
         const m = editor.getModel();
-        return m ? monaco.editor.getModelMarkers({ resource: m.uri }).map((x) => ({ severity: x.severity, message: x.message, line: x.startLineNumber, owner: x.owner })) : [];
+        return m
+          ? monaco.editor
+              .getModelMarkers({ resource: m.uri })
+              .map((x) => ({ severity: x.severity, message: x.message, line: x.startLineNumber, owner: x.owner }))
+          : [];
       },
       setApiMarkers: (id, markers) => {
         const m = models.get(id);

@@ -45,7 +45,12 @@ export function isControllerTab(name: string): boolean {
 
 /** The controller a tab starts: its file name's stem as a DNS-1123 label plus `-controller` (`website.controller.ts` → `website-controller`). */
 export function controllerNameOf(tabName: string): string {
-  const stem = (tabName.split('/').pop() ?? '').replace(/\.controller\.(ts|js)$/, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 52);
+  const stem = (tabName.split('/').pop() ?? '')
+    .replace(/\.controller\.(ts|js)$/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 52);
   return `${stem || 'my'}-controller`;
 }
 
@@ -156,7 +161,20 @@ export function cleanTabPath(name: string): string {
 export function renameTab(id: string, name: string): void {
   const clean = cleanTabPath(name);
   if (!clean) return;
-  tabsStore.setState((s) => ({ tabs: s.tabs.map((t) => (t.id === id ? { ...t, name: uniqueName(clean, s.tabs.filter((x) => x.id !== id)) } : t)), edits: s.edits + 1 }));
+  tabsStore.setState((s) => ({
+    tabs: s.tabs.map((t) =>
+      t.id === id
+        ? {
+            ...t,
+            name: uniqueName(
+              clean,
+              s.tabs.filter((x) => x.id !== id),
+            ),
+          }
+        : t,
+    ),
+    edits: s.edits + 1,
+  }));
 }
 
 export function activateTab(id: string): void {
@@ -208,7 +226,11 @@ export function restoreTabs(tabs: TabSnapshot[], active: string): void {
     texts.set(t.id, t.text);
     handle?.setText(t.id, t.text);
   }
-  tabsStore.setState((s) => ({ tabs: tabs.map(({ id, name }) => ({ id, name })), active: tabs.some((t) => t.id === active) ? active : tabs[0].id, edits: s.edits + 1 }));
+  tabsStore.setState((s) => ({
+    tabs: tabs.map(({ id, name }) => ({ id, name })),
+    active: tabs.some((t) => t.id === active) ? active : tabs[0].id,
+    edits: s.edits + 1,
+  }));
 }
 
 /** Marks kubectl's answers (apply or dry run) on a tab's lines (Monaco owner "apiserver"). */

@@ -57,7 +57,17 @@ configureMonacoYaml({ ...monaco, editor: { ...monaco.editor, createWebWorker } }
 // Controller tabs (`*.controller.ts` / `*.controller.js`): TypeScript's language service with the
 // sandbox's globals only (ES2022, no DOM: the sandbox has none) and the client API as an extra lib
 for (const d of [ts.typescriptDefaults, ts.javascriptDefaults]) {
-  d.setCompilerOptions({ target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.NodeJs, lib: ['es2022'], allowNonTsExtensions: true, strict: false, checkJs: true, allowJs: true, noEmit: false });
+  d.setCompilerOptions({
+    target: ts.ScriptTarget.ESNext,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeJs,
+    lib: ['es2022'],
+    allowNonTsExtensions: true,
+    strict: false,
+    checkJs: true,
+    allowJs: true,
+    noEmit: false,
+  });
   d.addExtraLib(controllerApi, 'file:///kube-relay/lib/controller-api.d.ts');
 }
 

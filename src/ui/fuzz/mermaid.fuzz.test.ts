@@ -12,23 +12,21 @@ import type { RelayHop } from '../../cluster/relay/relay-event';
 import { hostileText } from './hostile-text';
 
 const hopArb = (i: number): fc.Arbitrary<RelayHop> =>
-  fc.record({
-    from: fc.oneof(hostileText, fc.constantFrom('kubectl', 'kube-apiserver', 'etcd')),
-    to: fc.oneof(hostileText, fc.constantFrom('kube-apiserver', 'scheduler', 'kubelet/node-1')),
-    kind: fc.constantFrom('request', 'response', 'watch', 'decision', 'note', 'etcd'),
-    summary: hostileText,
-  }).map((h) => ({ ...h, seq: i + 1, time: 0, cause: null }) as RelayHop);
+  fc
+    .record({
+      from: fc.oneof(hostileText, fc.constantFrom('kubectl', 'kube-apiserver', 'etcd')),
+      to: fc.oneof(hostileText, fc.constantFrom('kube-apiserver', 'scheduler', 'kubelet/node-1')),
+      kind: fc.constantFrom('request', 'response', 'watch', 'decision', 'note', 'etcd'),
+      summary: hostileText,
+    })
+    .map((h) => ({ ...h, seq: i + 1, time: 0, cause: null }) as RelayHop);
 
 const hopsArb = fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => hopArb(i))));
 
 /** What a statement's free text may hold after escaping. */
 // eslint-disable-next-line no-control-regex
 const SAFE_TEXT = /^(?:[^#;<>&%"{}\u0000-\u001f\u007f\u2028\u2029]|#(?:35|59|lt|gt|amp|37|quot|123|125);)+$/u;
-const STATEMENT = [
-  /^ {2}participant P\d+ as (.+)$/su,
-  /^ {2}P\d+(?:->>|--\)|-->>)P\d+: (.+)$/su,
-  /^ {2}Note over P\d+(?:,P\d+)?: (.+)$/su,
-];
+const STATEMENT = [/^ {2}participant P\d+ as (.+)$/su, /^ {2}P\d+(?:->>|--\)|-->>)P\d+: (.+)$/su, /^ {2}Note over P\d+(?:,P\d+)?: (.+)$/su];
 
 describe('Mermaid text from hostile hops', () => {
   it('every line is one well-formed statement with inert text', () => {

@@ -6,7 +6,13 @@ import { setGalleryOpen } from './gallery-state';
 export const ExamplesButton = memo(function ExamplesButton() {
   const { t } = useTranslation();
   return (
-    <button type="button" data-testid="examples" title={t('gallery.buttonTitle')} aria-haspopup="dialog" onClick={() => setGalleryOpen(true)}>
+    <button
+      type="button"
+      data-testid="examples"
+      title={t('gallery.buttonTitle')}
+      aria-haspopup="dialog"
+      onClick={() => setGalleryOpen(true)}
+    >
       {t('gallery.button')}
     </button>
   );

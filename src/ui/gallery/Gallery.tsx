@@ -101,10 +101,24 @@ export const Gallery = memo(function Gallery() {
   ];
   return (
     <div className="help-backdrop" onClick={() => setGalleryOpen(false)}>
-      <div className="gallery" role="dialog" aria-modal="true" aria-label={t('gallery.title')} data-testid="gallery" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="gallery"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('gallery.title')}
+        data-testid="gallery"
+        onClick={(e) => e.stopPropagation()}
+      >
         <header className="pane-header">
           <h2>{t('gallery.title')}</h2>
-          <input className="gallery-filter" type="search" placeholder={t('gallery.filter')} aria-label={t('gallery.filter')} value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <input
+            className="gallery-filter"
+            type="search"
+            placeholder={t('gallery.filter')}
+            aria-label={t('gallery.filter')}
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
           <span className="spacer" />
           <button type="button" className="mini" aria-label={t('gallery.close')} onClick={() => setGalleryOpen(false)}>
             ✕

@@ -12,7 +12,18 @@
  * with text-measure.ts, once per distinct string).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ConnectionMode, ReactFlow, type FitViewOptions, ReactFlowProvider, Background, Controls, useReactFlow, useStore, type NodeMouseHandler, type ReactFlowState } from '@xyflow/react';
+import {
+  ConnectionMode,
+  ReactFlow,
+  type FitViewOptions,
+  ReactFlowProvider,
+  Background,
+  Controls,
+  useReactFlow,
+  useStore,
+  type NodeMouseHandler,
+  type ReactFlowState,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { kubeStore, useKubeStore } from '../store/store';
 import { measureText } from './text-measure';
@@ -91,12 +102,20 @@ export function fitViewport(w: number, h: number, pane: Pane): { x: number; y: n
 }
 
 /** The zoom controls' fit: the whole graph, however small (the automatic fit keeps text readable). */
-const fitViewOptions: FitViewOptions = { padding: { top: '10px', bottom: '10px', left: '10px', right: `${CONTROLS_W + 10}px` }, duration: 200 };
+const fitViewOptions: FitViewOptions = {
+  padding: { top: '10px', bottom: '10px', left: '10px', right: `${CONTROLS_W + 10}px` },
+  duration: 200,
+};
 
 function Graph() {
   const { t } = useTranslation();
   const ariaLabels = useMemo(
-    () => ({ 'controls.ariaLabel': t('graph.controls'), 'controls.zoomIn.ariaLabel': t('graph.zoomIn'), 'controls.zoomOut.ariaLabel': t('graph.zoomOut'), 'controls.fitView.ariaLabel': t('graph.fitView') }),
+    () => ({
+      'controls.ariaLabel': t('graph.controls'),
+      'controls.zoomIn.ariaLabel': t('graph.zoomIn'),
+      'controls.zoomOut.ariaLabel': t('graph.zoomOut'),
+      'controls.fitView.ariaLabel': t('graph.fitView'),
+    }),
     [t],
   );
   const topology = useKubeStore(selectTopology);
@@ -109,7 +128,12 @@ function Graph() {
   const summaryNodes = useKubeStore(selectSummaryShape);
   const userNames = useControllers(selectRunningNames);
   const model = useMemo(
-    () => withPodSummaries(buildModel(topology, view, { ...sizing, userControllers: userNames ? userNames.split(',') : [] }), summaryNodes, measureText),
+    () =>
+      withPodSummaries(
+        buildModel(topology, view, { ...sizing, userControllers: userNames ? userNames.split(',') : [] }),
+        summaryNodes,
+        measureText,
+      ),
     [topology, view, summaryNodes, userNames],
   );
   const elk = useElkPositions(model, pane);
@@ -170,7 +194,14 @@ function Graph() {
       data-layout-count={elk.layouts}
     >
       <Background gap={24} size={1} />
-      <Controls showInteractive={false} position="bottom-right" fitViewOptions={fitViewOptions} onFitView={onFitView} onZoomIn={onZoomed} onZoomOut={onZoomed} />
+      <Controls
+        showInteractive={false}
+        position="bottom-right"
+        fitViewOptions={fitViewOptions}
+        onFitView={onFitView}
+        onZoomIn={onZoomed}
+        onZoomOut={onZoomed}
+      />
       <TrafficLayer shownAs={model.shownAs} />
     </ReactFlow>
   );
@@ -183,7 +214,16 @@ function LayerToggles() {
   return (
     <span className="layer-toggles" role="group" aria-label={t('graph.layersLabel')}>
       {LAYERS.map((l) => (
-        <button key={l} type="button" className="mini" data-testid="layer-toggle" data-layer={l} aria-pressed={layers[l]} title={t('graph.layerTitle', { layer: t(`graph.${l}`) })} onClick={() => toggleLayer(l)}>
+        <button
+          key={l}
+          type="button"
+          className="mini"
+          data-testid="layer-toggle"
+          data-layer={l}
+          aria-pressed={layers[l]}
+          title={t('graph.layerTitle', { layer: t(`graph.${l}`) })}
+          onClick={() => toggleLayer(l)}
+        >
           {t(`graph.${l}`)}
         </button>
       ))}
@@ -200,7 +240,15 @@ function HAToggle() {
   const ha = useKubeStore((s) => s.topology.nodes.filter((n) => n.controlPlane).length > 1);
   const label = t(ha ? 'panes.haOffLabel' : 'panes.haOnLabel');
   return (
-    <button type="button" className="mini" data-testid="ha-toggle" aria-pressed={ha} aria-label={label} title={label} onClick={() => void cluster.setControlPlaneReplicas(ha ? 1 : 3)}>
+    <button
+      type="button"
+      className="mini"
+      data-testid="ha-toggle"
+      aria-pressed={ha}
+      aria-label={label}
+      title={label}
+      onClick={() => void cluster.setControlPlaneReplicas(ha ? 1 : 3)}
+    >
       {t('panes.ha')}
     </button>
   );
@@ -214,9 +262,20 @@ export function ClusterGraph() {
         <h2>{t('panes.cluster')}</h2>
         <LayerToggles />
         <span className="legend">
-          <i className="tone-ok" />Running <i className="tone-progress" />Pending/Creating <i className="tone-gone" />Terminating <i className="tone-error" />Error
+          <i className="tone-ok" />
+          Running <i className="tone-progress" />
+          Pending/Creating <i className="tone-gone" />
+          Terminating <i className="tone-error" />
+          Error
         </span>
-        <button type="button" className="mini" data-testid="add-node" aria-label={t('panes.addNodeLabel')} title={t('panes.addNodeLabel')} onClick={() => void cluster.addNode()}>
+        <button
+          type="button"
+          className="mini"
+          data-testid="add-node"
+          aria-label={t('panes.addNodeLabel')}
+          title={t('panes.addNodeLabel')}
+          onClick={() => void cluster.addNode()}
+        >
           {t('panes.addNode')}
         </button>
         <HAToggle />

@@ -16,7 +16,13 @@ export function GraphSummaryNote() {
   const summary = useKubeStore(selectSummary);
   if (!summary) return null;
   return (
-    <div className="graph-summary-note" role="status" data-testid="graph-summary-note" data-pods={summary.all.total} data-threshold={summary.threshold}>
+    <div
+      className="graph-summary-note"
+      role="status"
+      data-testid="graph-summary-note"
+      data-pods={summary.all.total}
+      data-threshold={summary.threshold}
+    >
       <p>{t('summary.note', { pods: formatCount(summary.all.total), threshold: formatCount(summary.threshold) })}</p>
       <details>
         <summary>{t('summary.owners', { count: summary.owners.length + summary.moreOwners })}</summary>

@@ -20,7 +20,14 @@ export const RelayEdge = memo(function RelayEdge(props: EdgeProps<RelayFlowEdge>
         <g key={pulse.seq} className={`relay-dot ${pulse.toApiserver ? 'up' : 'down'}`}>
           <title>{pulse.summary}</title>
           <circle r={5}>
-            <animateMotion dur="0.7s" fill="freeze" path={path} keyPoints={pulse.toApiserver ? '0;1' : '1;0'} keyTimes="0;1" calcMode="linear" />
+            <animateMotion
+              dur="0.7s"
+              fill="freeze"
+              path={path}
+              keyPoints={pulse.toApiserver ? '0;1' : '1;0'}
+              keyTimes="0;1"
+              calcMode="linear"
+            />
             <animate attributeName="opacity" values="1;1;0" keyTimes="0;0.8;1" dur="0.9s" fill="freeze" />
           </circle>
         </g>
@@ -30,13 +37,15 @@ export const RelayEdge = memo(function RelayEdge(props: EdgeProps<RelayFlowEdge>
 });
 
 /** The box (flow coordinates) of the node that holds `id`, as "x y w h", or '' when `id` is top-level. */
-const parentBox = (id: string) => (s: ReactFlowState): string => {
-  const child = s.nodeLookup.get(id);
-  const parent = child?.parentId ? s.nodeLookup.get(child.parentId) : undefined;
-  if (!parent) return '';
-  const p = parent.internals.positionAbsolute;
-  return `${p.x} ${p.y} ${parent.measured.width ?? parent.width ?? 0} ${parent.measured.height ?? parent.height ?? 0}`;
-};
+const parentBox =
+  (id: string) =>
+  (s: ReactFlowState): string => {
+    const child = s.nodeLookup.get(id);
+    const parent = child?.parentId ? s.nodeLookup.get(child.parentId) : undefined;
+    if (!parent) return '';
+    const p = parent.internals.positionAbsolute;
+    return `${p.x} ${p.y} ${parent.measured.width ?? parent.width ?? 0} ${parent.measured.height ?? parent.height ?? 0}`;
+  };
 
 const noBox = () => '';
 

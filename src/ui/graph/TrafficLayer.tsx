@@ -49,7 +49,10 @@ const Packet = memo(function Packet({ flight, shownAs }: { flight: TrafficFlight
     // the packet starts from its source when it is first drawn, not when the request was sent:
     // on a busy main thread a flight may mount late, and a packet already half-way (or past its
     // end) would never be seen; the store still drops the flight TRAFFIC_FLIGHT_MS after sending
-    const frames = points.map((p, i) => ({ transform: `translate(${p.x - 6}px, ${p.y - 6}px)`, offset: points.length === 1 ? 0 : i / (points.length - 1) }));
+    const frames = points.map((p, i) => ({
+      transform: `translate(${p.x - 6}px, ${p.y - 6}px)`,
+      offset: points.length === 1 ? 0 : i / (points.length - 1),
+    }));
     if (frames.length === 1) frames.push({ ...frames[0], offset: 1 });
     const anim = el.animate(frames, { duration: TRAFFIC_FLIGHT_MS * 0.8, easing: 'ease-in-out', fill: 'forwards' });
     const timer = setTimeout(() => setDone(true), TRAFFIC_FLIGHT_MS);
@@ -59,7 +62,15 @@ const Packet = memo(function Packet({ flight, shownAs }: { flight: TrafficFlight
     };
   }, [flight, shownAs, rf]);
   if (done) return null;
-  return <div ref={ref} className={`traffic-packet ${flight.ok ? 'ok' : 'fail'}`} data-testid="traffic-packet" data-ok={String(flight.ok)} title={flight.message} />;
+  return (
+    <div
+      ref={ref}
+      className={`traffic-packet ${flight.ok ? 'ok' : 'fail'}`}
+      data-testid="traffic-packet"
+      data-ok={String(flight.ok)}
+      title={flight.message}
+    />
+  );
 });
 
 /** Every flight as a packet, drawn in flow coordinates above the cards. */

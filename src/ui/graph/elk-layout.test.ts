@@ -20,7 +20,10 @@ const SLICE = 'EndpointSlice/default/web-abcde';
 /** The seed's shape: 3 worker nodes, Deployment web → ReplicaSet → `pods` Pods spread over the nodes, Service web → its slice → the Pods. */
 function cluster(pods: number, workers = ['node-1', 'node-2', 'node-3']): GraphTopology {
   const t = emptyTopology();
-  t.nodes = [{ key: 'Node/control-plane', name: 'control-plane', controlPlane: true }, ...workers.map((n) => ({ key: `Node/${n}`, name: n, controlPlane: false }))];
+  t.nodes = [
+    { key: 'Node/control-plane', name: 'control-plane', controlPlane: true },
+    ...workers.map((n) => ({ key: `Node/${n}`, name: n, controlPlane: false })),
+  ];
   t.deployments = [{ key: 'Deployment/default/web' }];
   t.replicaSets = [{ key: RS, owner: 'Deployment/default/web' }];
   const names = ['a1b2c', 'd3e4f', 'g5h6i', 'j7k8l', 'm9n0p'].slice(0, pods);
@@ -62,7 +65,8 @@ describe('elk layout of the model', () => {
     expect(rowOrder(model, final, ROW.nodes)).toEqual(['Node/node-1', 'Node/node-2', 'Node/node-3', UNSCHEDULED_AREA]);
     expect(rowOrder(model, final, ROW.owners)).toEqual(['Deployment/default/web', 'Service/default/web']);
     expect(rowOrder(model, final, ROW.owned)).toEqual([RS, SLICE]);
-    for (const row of [ROW.owners, ROW.owned, ROW.nodes]) expect(rowOrder(model, final, row), `row ${row}`).toEqual(rowOrder(model, placed, row));
+    for (const row of [ROW.owners, ROW.owned, ROW.nodes])
+      expect(rowOrder(model, final, row), `row ${row}`).toEqual(rowOrder(model, placed, row));
     // y is placement.ts's
     for (const b of model.blocks) expect(final.get(b.id)?.y, b.id).toBe(placed.get(b.id)?.y);
     // the node row stays placement.ts's tidy row: equal gaps
@@ -71,7 +75,8 @@ describe('elk layout of the model', () => {
     expect(nodes.slice(1).map((id, i) => xOf(final, id) - xOf(final, nodes[i]))).toEqual([step, step, step]);
     for (const row of [ROW.owners, ROW.owned]) {
       const ids = rowOrder(model, final, row);
-      for (let i = 1; i < ids.length; i++) expect(xOf(final, ids[i])).toBeGreaterThanOrEqual(xOf(final, ids[i - 1]) + widthOf(model, ids[i - 1]) + GAP_X);
+      for (let i = 1; i < ids.length; i++)
+        expect(xOf(final, ids[i])).toBeGreaterThanOrEqual(xOf(final, ids[i - 1]) + widthOf(model, ids[i - 1]) + GAP_X);
     }
   });
 
@@ -115,7 +120,9 @@ describe('elk layout of the model', () => {
     expect(rowOrder(b.model, b.final, ROW.nodes)).toEqual(['Node/node-1', 'Node/node-2', 'Node/node-3', 'Node/node-4', UNSCHEDULED_AREA]);
     for (const blk of a.model.blocks) {
       if (blk.row === ROW.top) continue; // the strip re-centres over the longer row
-      expect(xOf(b.final, blk.id), blk.id).toBe(xOf(a.final, blk.id) + (blk.id === UNSCHEDULED_AREA ? widthOf(b.model, 'Node/node-4') + GAP_X : 0));
+      expect(xOf(b.final, blk.id), blk.id).toBe(
+        xOf(a.final, blk.id) + (blk.id === UNSCHEDULED_AREA ? widthOf(b.model, 'Node/node-4') + GAP_X : 0),
+      );
     }
   });
 });
@@ -129,7 +136,9 @@ describe('a wrapped node row', () => {
     const lineCount = new Set(names.map((n) => placed.get(`Node/${n}`)?.y)).size;
     expect(lineCount).toBeGreaterThan(1);
     // one box a line of the node row (the unscheduled area may end up on a line of its own)
-    expect([...input.lines.keys()]).toHaveLength(new Set(model.blocks.filter((b) => b.row === ROW.nodes).map((b) => placed.get(b.id)?.y)).size);
+    expect([...input.lines.keys()]).toHaveLength(
+      new Set(model.blocks.filter((b) => b.row === ROW.nodes).map((b) => placed.get(b.id)?.y)).size,
+    );
     const final = applyElk(model, placed, elkXs(await elk.layout(input.graph), input.lines));
     const lineYs = [...new Set(names.map((n) => final.get(`Node/${n}`)?.y))];
     expect(lineYs).toHaveLength(lineCount);

@@ -155,8 +155,22 @@ export function toElkInput(model: GraphModel, placed: Positions): ElkInput {
         height: ELK_H,
         x: 0,
         y: b.partition * PARTITION_PITCH,
-        layoutOptions: { 'elk.partitioning.partition': String(b.partition), ...(lines.has(b.id) ? { 'elk.portConstraints': 'FIXED_POS' } : {}) },
-        ...(own.length ? { ports: own.map(([id, p]) => ({ id, width: 1, height: 1, x: p.x, y: p.side === 'NORTH' ? -1 : ELK_H, layoutOptions: { 'elk.port.side': p.side } })) } : {}),
+        layoutOptions: {
+          'elk.partitioning.partition': String(b.partition),
+          ...(lines.has(b.id) ? { 'elk.portConstraints': 'FIXED_POS' } : {}),
+        },
+        ...(own.length
+          ? {
+              ports: own.map(([id, p]) => ({
+                id,
+                width: 1,
+                height: 1,
+                x: p.x,
+                y: p.side === 'NORTH' ? -1 : ELK_H,
+                layoutOptions: { 'elk.port.side': p.side },
+              })),
+            }
+          : {}),
       };
     }),
     edges: links.map(([s, t], i) => ({ id: `e${i}`, sources: [s], targets: [t] })),
@@ -184,7 +198,11 @@ export function elkXs(out: ElkNode, lines: ElkInput['lines']): Map<string, numbe
  * the leftmost card starts at x = 0. Blocks elk did not see keep their provisional position
  * (the rows of a wrapped object row shifted as elk shifted the node row).
  */
-export function applyElk(model: GraphModel, provisional: Positions, xs: ReadonlyMap<string, number>): Map<string, { x: number; y: number }> {
+export function applyElk(
+  model: GraphModel,
+  provisional: Positions,
+  xs: ReadonlyMap<string, number>,
+): Map<string, { x: number; y: number }> {
   const out = new Map<string, { x: number; y: number }>();
   // a wrapped object row (not elk's) moves as elk moved the node row
   const first = model.blocks.find((b) => b.row === ROW.nodes && xs.has(b.id) && provisional.has(b.id));

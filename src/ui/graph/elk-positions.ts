@@ -58,7 +58,11 @@ export function createElkLayouts(layout: ElkLayoutFn, onAnswer: (answers: ElkAns
       if (!answers.has(input.signature)) runner.request(input);
     },
     /** Positions of `model` (placed by placement.ts as `placed`): at elk's x `xs` when known. */
-    positions(model: GraphModel, placed: Positions, xs: ReadonlyMap<string, number> | undefined): { positions: Positions; source: 'elk' | 'provisional' } {
+    positions(
+      model: GraphModel,
+      placed: Positions,
+      xs: ReadonlyMap<string, number> | undefined,
+    ): { positions: Positions; source: 'elk' | 'provisional' } {
       const used = xs ?? carryOver(model, placed, shown);
       shown = used;
       return { positions: applyElk(model, placed, used), source: xs ? 'elk' : 'provisional' };

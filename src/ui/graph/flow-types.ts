@@ -2,7 +2,14 @@
 import type { Edge, Node } from '@xyflow/react';
 
 export type NodeGroupData = { key: string; name: string; controlPlane: boolean; width: number; height: number };
-export type ComponentData = { card: string; title: string; subtitle: string; items?: string[]; /** the whole story behind a short subtitle (tooltip) */ tip?: string; /** a user controller's card (docs/user-controllers.md) */ user?: boolean };
+export type ComponentData = {
+  card: string;
+  title: string;
+  subtitle: string;
+  items?: string[];
+  /** the whole story behind a short subtitle (tooltip) */ tip?: string;
+  /** a user controller's card (docs/user-controllers.md) */ user?: boolean;
+};
 /** A node agent card: the kubelet (with containerd) or kube-proxy. */
 export type KubeletData = { node: string; role: 'kubelet' | 'kube-proxy' };
 export type PodData = { key: string };
@@ -26,7 +33,16 @@ export type ObjectFlowNode = Node<ObjectData, 'object'>;
 export type PodGroupFlowNode = Node<PodGroupData, 'podGroup'>;
 export type PodSummaryFlowNode = Node<PodSummaryData, 'podSummary'>;
 
-export type FlowNode = NodeGroupFlowNode | ComponentFlowNode | KubeletFlowNode | PodFlowNode | WorkloadFlowNode | AreaFlowNode | ObjectFlowNode | PodGroupFlowNode | PodSummaryFlowNode;
+export type FlowNode =
+  | NodeGroupFlowNode
+  | ComponentFlowNode
+  | KubeletFlowNode
+  | PodFlowNode
+  | WorkloadFlowNode
+  | AreaFlowNode
+  | ObjectFlowNode
+  | PodGroupFlowNode
+  | PodSummaryFlowNode;
 
 export type RelayEdgeData = { link: string };
 export type RelayFlowEdge = Edge<RelayEdgeData, 'relay'>;

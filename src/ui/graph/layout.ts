@@ -43,7 +43,14 @@ function sameNode(a: FlowNode, b: FlowNode): boolean {
 }
 
 function sameEdge(a: FlowEdge, b: FlowEdge): boolean {
-  return a.type === b.type && a.source === b.source && a.target === b.target && a.sourceHandle === b.sourceHandle && a.targetHandle === b.targetHandle && a.className === b.className;
+  return (
+    a.type === b.type &&
+    a.source === b.source &&
+    a.target === b.target &&
+    a.sourceHandle === b.sourceHandle &&
+    a.targetHandle === b.targetHandle &&
+    a.className === b.className
+  );
 }
 
 /**

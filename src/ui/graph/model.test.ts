@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { KObject, StoredObject } from '../store/types';
 import { computeTopology, emptyTopology, touchesTopology } from '../store/topology';
-import { AREA_EMPTY_W, buildModel, groupHeight, groupId, GROUP_THRESHOLD, isSystemObject, NODE_W, podRows, UNSCHEDULED_AREA } from './model';
+import {
+  AREA_EMPTY_W,
+  buildModel,
+  groupHeight,
+  groupId,
+  GROUP_THRESHOLD,
+  isSystemObject,
+  NODE_W,
+  podRows,
+  UNSCHEDULED_AREA,
+} from './model';
 import { DEFAULT_VIEW, type GraphView, type Layer } from './view-store';
 import { GAP_X, placeBlocks } from './placement';
 import { layoutGraph } from './layout';
@@ -17,7 +27,9 @@ function key(o: KObject): string {
 function stored(...objs: KObject[]): Map<string, StoredObject> {
   return new Map(objs.map((o) => [key(o), { key: key(o), resource: o.kind.toLowerCase(), object: o, row: null }]));
 }
-const owned = (kind: string, name: string) => ({ metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind, name, uid: name, controller: true }] } });
+const owned = (kind: string, name: string) => ({
+  metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind, name, uid: name, controller: true }] },
+});
 
 /** The demo: Deployment web (3 Pods, one mounting a PVC) behind Service web and Ingress web, an HPA, storage. */
 function demo(): GraphTopology {
@@ -28,12 +40,25 @@ function demo(): GraphTopology {
       obj('Node', 'node-2', {}, null),
       obj('Deployment', 'web'),
       obj('ReplicaSet', 'web-7c9f', owned('Deployment', 'web')),
-      obj('Pod', 'web-7c9f-a', { ...owned('ReplicaSet', 'web-7c9f'), spec: { nodeName: 'node-1', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] } }),
+      obj('Pod', 'web-7c9f-a', {
+        ...owned('ReplicaSet', 'web-7c9f'),
+        spec: { nodeName: 'node-1', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] },
+      }),
       obj('Pod', 'web-7c9f-b', { ...owned('ReplicaSet', 'web-7c9f'), spec: { nodeName: 'node-2' } }),
       obj('Pod', 'web-7c9f-c', { ...owned('ReplicaSet', 'web-7c9f'), spec: {} }),
       obj('Service', 'web', { spec: { selector: { app: 'web' } } }),
-      obj('EndpointSlice', 'web-abcde', { metadata: { labels: { 'kubernetes.io/service-name': 'web' } }, endpoints: [{ targetRef: { kind: 'Pod', name: 'web-7c9f-b', namespace: 'default' } }, { targetRef: { kind: 'Pod', name: 'web-7c9f-a', namespace: 'default' } }] }),
-      obj('Ingress', 'web', { spec: { rules: [{ host: 'shop.example', http: { paths: [{ path: '/', backend: { service: { name: 'web' } } }] } }, { host: 'empty' }] } }),
+      obj('EndpointSlice', 'web-abcde', {
+        metadata: { labels: { 'kubernetes.io/service-name': 'web' } },
+        endpoints: [
+          { targetRef: { kind: 'Pod', name: 'web-7c9f-b', namespace: 'default' } },
+          { targetRef: { kind: 'Pod', name: 'web-7c9f-a', namespace: 'default' } },
+        ],
+      }),
+      obj('Ingress', 'web', {
+        spec: {
+          rules: [{ host: 'shop.example', http: { paths: [{ path: '/', backend: { service: { name: 'web' } } }] } }, { host: 'empty' }],
+        },
+      }),
       obj('Ingress', 'bare', { spec: {} }),
       obj('HorizontalPodAutoscaler', 'web', { spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' } } }),
       obj('PersistentVolumeClaim', 'data', { spec: { volumeName: 'pvc-1', storageClassName: 'standard' } }),
@@ -53,36 +78,88 @@ function view(off: Layer[] = [], expanded: string[] = []): GraphView {
 describe('computeTopology', () => {
   const t = demo();
   it.each([
-    ['slice → its Service and target Pods (sorted)', t.endpointSlices, [{ key: 'EndpointSlice/default/web-abcde', service: 'Service/default/web', pods: ['Pod/default/web-7c9f-a', 'Pod/default/web-7c9f-b'] }]],
-    ['Ingress backends; rules without http and Ingresses without rules are handled', t.ingresses, [{ key: 'Ingress/default/bare', services: [] }, { key: 'Ingress/default/web', services: ['Service/default/web'] }]],
+    [
+      'slice → its Service and target Pods (sorted)',
+      t.endpointSlices,
+      [
+        {
+          key: 'EndpointSlice/default/web-abcde',
+          service: 'Service/default/web',
+          pods: ['Pod/default/web-7c9f-a', 'Pod/default/web-7c9f-b'],
+        },
+      ],
+    ],
+    [
+      'Ingress backends; rules without http and Ingresses without rules are handled',
+      t.ingresses,
+      [
+        { key: 'Ingress/default/bare', services: [] },
+        { key: 'Ingress/default/web', services: ['Service/default/web'] },
+      ],
+    ],
     ['HPA scaleTargetRef', t.hpas, [{ key: 'HorizontalPodAutoscaler/default/web', target: 'Deployment/default/web' }]],
-    ['PVC volumeName and class', t.pvcs, [{ key: 'PersistentVolumeClaim/default/data', volume: 'PersistentVolume/pvc-1', storageClass: 'StorageClass/standard' }, { key: 'PersistentVolumeClaim/default/waiting', volume: null, storageClass: 'StorageClass/standard' }]],
-    ['a Pod mounting a PVC', t.pods[0], { key: 'Pod/default/web-7c9f-a', node: 'node-1', owner: 'ReplicaSet/default/web-7c9f', claims: ['PersistentVolumeClaim/default/data'] }],
+    [
+      'PVC volumeName and class',
+      t.pvcs,
+      [
+        { key: 'PersistentVolumeClaim/default/data', volume: 'PersistentVolume/pvc-1', storageClass: 'StorageClass/standard' },
+        { key: 'PersistentVolumeClaim/default/waiting', volume: null, storageClass: 'StorageClass/standard' },
+      ],
+    ],
+    [
+      'a Pod mounting a PVC',
+      t.pods[0],
+      {
+        key: 'Pod/default/web-7c9f-a',
+        node: 'node-1',
+        owner: 'ReplicaSet/default/web-7c9f',
+        claims: ['PersistentVolumeClaim/default/data'],
+      },
+    ],
   ])('%s', (_name, got, want) => {
     expect(got).toEqual(want);
   });
 });
 
 describe('touchesTopology', () => {
-  const prevSlice = obj('EndpointSlice', 's', { metadata: { labels: { 'kubernetes.io/service-name': 'web' } }, endpoints: [{ targetRef: { kind: 'Pod', name: 'a' } }] });
+  const prevSlice = obj('EndpointSlice', 's', {
+    metadata: { labels: { 'kubernetes.io/service-name': 'web' } },
+    endpoints: [{ targetRef: { kind: 'Pod', name: 'a' } }],
+  });
   const svc = obj('Service', 'web', { spec: { clusterIP: '10.96.0.20' } });
   const pvc = obj('PersistentVolumeClaim', 'data', { spec: { storageClassName: 'standard' }, status: { phase: 'Pending' } });
   it.each([
-    ['an endpoint added to a slice', prevSlice, { ...prevSlice, endpoints: [{ targetRef: { kind: 'Pod', name: 'a' } }, { targetRef: { kind: 'Pod', name: 'b' } }] }, true],
-    ['an endpoint turning not ready', prevSlice, { ...prevSlice, endpoints: [{ targetRef: { kind: 'Pod', name: 'a' }, conditions: { ready: false } }] }, false],
+    [
+      'an endpoint added to a slice',
+      prevSlice,
+      { ...prevSlice, endpoints: [{ targetRef: { kind: 'Pod', name: 'a' } }, { targetRef: { kind: 'Pod', name: 'b' } }] },
+      true,
+    ],
+    [
+      'an endpoint turning not ready',
+      prevSlice,
+      { ...prevSlice, endpoints: [{ targetRef: { kind: 'Pod', name: 'a' }, conditions: { ready: false } }] },
+      false,
+    ],
     ['a Service status change', svc, { ...svc, status: { loadBalancer: {} } }, false],
     ['a PVC binding to a PV', pvc, { ...pvc, spec: { ...pvc.spec, volumeName: 'pvc-9' } }, true],
     ['a PVC phase change only', pvc, { ...pvc, status: { phase: 'Bound' } }, false],
     ['a ConfigMap', obj('ConfigMap', 'x'), obj('ConfigMap', 'x', { data: { a: '1' } }), false],
   ])('%s → %s', (_name, a, b, want) => {
-    const prev = stored(a as KObject).values().next().value;
+    const prev = stored(a as KObject)
+      .values()
+      .next().value;
     expect(touchesTopology({ type: 'MODIFIED', resource: 'x', key: key(b as KObject), object: b as KObject, row: null }, prev)).toBe(want);
   });
 });
 
 describe('buildModel', () => {
   const t = demo();
-  const edgeIds = (v: GraphView) => buildModel(t, v).edges.filter((e) => e.type === 'owner').map((e) => e.id).sort();
+  const edgeIds = (v: GraphView) =>
+    buildModel(t, v)
+      .edges.filter((e) => e.type === 'owner')
+      .map((e) => e.id)
+      .sort();
 
   it('draws every relation of the demo', () => {
     expect(edgeIds(view())).toEqual(
@@ -105,15 +182,34 @@ describe('buildModel', () => {
   });
 
   it.each<[string, Layer[], string[], string[]]>([
-    ['networking off', ['networking'], ['Service/default/web', 'EndpointSlice/default/web-abcde', 'Ingress/default/web'], ['endpoint:', 'route:', 'select:']],
-    ['storage off', ['storage'], ['PersistentVolumeClaim/default/data', 'PersistentVolume/pvc-1', 'StorageClass/standard'], ['claim:', 'bind:', 'class:']],
+    [
+      'networking off',
+      ['networking'],
+      ['Service/default/web', 'EndpointSlice/default/web-abcde', 'Ingress/default/web'],
+      ['endpoint:', 'route:', 'select:'],
+    ],
+    [
+      'storage off',
+      ['storage'],
+      ['PersistentVolumeClaim/default/data', 'PersistentVolume/pvc-1', 'StorageClass/standard'],
+      ['claim:', 'bind:', 'class:'],
+    ],
     ['autoscaling off', ['autoscaling'], ['HorizontalPodAutoscaler/default/web'], ['scale:']],
-    ['workloads off (the HPA loses its target card)', ['workloads'], ['Deployment/default/web', 'ReplicaSet/default/web-7c9f'], ['own:', 'scale:']],
+    [
+      'workloads off (the HPA loses its target card)',
+      ['workloads'],
+      ['Deployment/default/web', 'ReplicaSet/default/web-7c9f'],
+      ['own:', 'scale:'],
+    ],
   ])('%s hides its cards and edges', (_name, off, cards, prefixes) => {
     const m = buildModel(t, view(off));
     const ids = new Set(m.nodes.map((n) => n.id));
     for (const c of cards) expect(ids.has(c), c).toBe(false);
-    for (const id of edgeIds(view(off))) expect(prefixes.some((p) => id.startsWith(p)), id).toBe(false);
+    for (const id of edgeIds(view(off)))
+      expect(
+        prefixes.some((p) => id.startsWith(p)),
+        id,
+      ).toBe(false);
     // Pods and nodes stay
     expect(ids.has('Pod/default/web-7c9f-a') && ids.has('Node/node-1')).toBe(true);
   });
@@ -121,8 +217,17 @@ describe('buildModel', () => {
   it('puts Pods in their node, Pending ones in the unscheduled area, with kubelet and kube-proxy per node', () => {
     const m = buildModel(t, view());
     const parent = (id: string) => m.nodes.find((n) => n.id === id)?.parentId;
-    expect([parent('Pod/default/web-7c9f-a'), parent('Pod/default/web-7c9f-b'), parent('Pod/default/web-7c9f-c')]).toEqual(['Node/node-1', 'Node/node-2', 'area:unscheduled']);
-    expect([parent('kubelet/node-1'), parent('kube-proxy/node-1'), parent('kube-proxy/control-plane'), parent('cp:coredns')]).toEqual(['Node/node-1', 'Node/node-1', 'Node/control-plane', 'Node/control-plane']);
+    expect([parent('Pod/default/web-7c9f-a'), parent('Pod/default/web-7c9f-b'), parent('Pod/default/web-7c9f-c')]).toEqual([
+      'Node/node-1',
+      'Node/node-2',
+      'area:unscheduled',
+    ]);
+    expect([parent('kubelet/node-1'), parent('kube-proxy/node-1'), parent('kube-proxy/control-plane'), parent('cp:coredns')]).toEqual([
+      'Node/node-1',
+      'Node/node-1',
+      'Node/control-plane',
+      'Node/control-plane',
+    ]);
     expect(m.edges.filter((e) => e.type === 'relay').map((e) => e.id)).toContain('link:kube-proxy/node-2');
   });
 });
@@ -133,7 +238,8 @@ describe('Pod groups', () => {
     t.nodes = [{ key: 'Node/node-1', name: 'node-1', controlPlane: false }];
     t.replicaSets = [{ key: 'ReplicaSet/default/web-1', owner: null }];
     t.endpointSlices = [{ key: 'EndpointSlice/default/web-x', service: null, pods: [] }];
-    for (let i = 0; i < n; i++) t.pods.push({ key: `Pod/default/web-1-${String(i).padStart(3, '0')}`, node: 'node-1', owner: 'ReplicaSet/default/web-1' });
+    for (let i = 0; i < n; i++)
+      t.pods.push({ key: `Pod/default/web-1-${String(i).padStart(3, '0')}`, node: 'node-1', owner: 'ReplicaSet/default/web-1' });
     t.pods.push({ key: 'Pod/default/solo', node: 'node-1', owner: null });
     t.endpointSlices[0].pods = t.pods.map((p) => p.key);
     return t;
@@ -152,7 +258,12 @@ describe('Pod groups', () => {
   it('edges to collapsed Pods go to the chip, once', () => {
     const m = buildModel(crowd(24), view());
     expect(m.shownAs.get('Pod/default/web-1-007')).toBe(gid);
-    expect(m.edges.filter((e) => e.target === gid).map((e) => e.id).sort()).toEqual([`endpoint:EndpointSlice/default/web-x>${gid}`, `own:${gid}`]);
+    expect(
+      m.edges
+        .filter((e) => e.target === gid)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([`endpoint:EndpointSlice/default/web-x>${gid}`, `own:${gid}`]);
     expect(m.nodes.find((n) => n.id === 'Node/node-1')?.height).toBe(groupHeight(2));
   });
 });
@@ -161,8 +272,18 @@ describe('system layer', () => {
   /** A booted cluster: coredns in kube-system, the kubernetes Service, the default StorageClass; plus the seed. */
   function booted(): GraphTopology {
     const rs = (name: string, ns: string) => obj('ReplicaSet', name, owned('Deployment', name.replace(/-[^-]+$/, '')), ns);
-    const pod = (name: string, rsName: string, node: string, ns: string) => obj('Pod', name, { ...owned('ReplicaSet', rsName), spec: { nodeName: node } }, ns);
-    const slice = (name: string, svc: string, ns: string, pods: string[]) => obj('EndpointSlice', name, { metadata: { labels: { 'kubernetes.io/service-name': svc } }, endpoints: pods.map((p) => ({ targetRef: { kind: 'Pod', name: p, namespace: ns } })) }, ns);
+    const pod = (name: string, rsName: string, node: string, ns: string) =>
+      obj('Pod', name, { ...owned('ReplicaSet', rsName), spec: { nodeName: node } }, ns);
+    const slice = (name: string, svc: string, ns: string, pods: string[]) =>
+      obj(
+        'EndpointSlice',
+        name,
+        {
+          metadata: { labels: { 'kubernetes.io/service-name': svc } },
+          endpoints: pods.map((p) => ({ targetRef: { kind: 'Pod', name: p, namespace: ns } })),
+        },
+        ns,
+      );
     return computeTopology(
       stored(
         obj('Node', 'control-plane', { metadata: { labels: { 'node-role.kubernetes.io/control-plane': '' } } }, null),
@@ -184,8 +305,21 @@ describe('system layer', () => {
       ),
     );
   }
-  const system = ['Deployment/kube-system/coredns', 'ReplicaSet/kube-system/coredns-8b64', 'Service/kube-system/kube-dns', 'EndpointSlice/kube-system/kube-dns-x', 'Service/default/kubernetes', 'EndpointSlice/default/kubernetes', 'StorageClass/standard'];
-  const user = ['Deployment/default/peekcart', 'ReplicaSet/default/peekcart-7d9f', 'Service/default/peekcart', 'EndpointSlice/default/peekcart-y'];
+  const system = [
+    'Deployment/kube-system/coredns',
+    'ReplicaSet/kube-system/coredns-8b64',
+    'Service/kube-system/kube-dns',
+    'EndpointSlice/kube-system/kube-dns-x',
+    'Service/default/kubernetes',
+    'EndpointSlice/default/kubernetes',
+    'StorageClass/standard',
+  ];
+  const user = [
+    'Deployment/default/peekcart',
+    'ReplicaSet/default/peekcart-7d9f',
+    'Service/default/peekcart',
+    'EndpointSlice/default/peekcart-y',
+  ];
 
   it.each<[string, boolean, string[], string[]]>([
     ["off by default: only the user's objects get cards", false, user, system],
@@ -215,7 +349,10 @@ describe('system layer', () => {
 describe('placement', () => {
   function cluster(workers: string[], pods: [name: string, node: string | null][] = []): GraphTopology {
     const t = emptyTopology();
-    t.nodes = [{ key: 'Node/control-plane', name: 'control-plane', controlPlane: true }, ...workers.map((n) => ({ key: `Node/${n}`, name: n, controlPlane: false }))];
+    t.nodes = [
+      { key: 'Node/control-plane', name: 'control-plane', controlPlane: true },
+      ...workers.map((n) => ({ key: `Node/${n}`, name: n, controlPlane: false })),
+    ];
     t.deployments = [{ key: 'Deployment/default/web' }];
     t.replicaSets = [{ key: 'ReplicaSet/default/web-1', owner: 'Deployment/default/web' }];
     t.pods = pods.map(([name, node]) => ({ key: `Pod/default/${name}`, node, owner: 'ReplicaSet/default/web-1' }));
@@ -237,7 +374,14 @@ describe('placement', () => {
   it('rows go top to bottom: strip, Ingress, HPA beside the Deployment, owned, nodes, PVC with its PV and StorageClass', () => {
     const m = buildModel(demo(), view());
     const p = placeBlocks(m);
-    const order = ['Node/control-plane', 'Ingress/default/web', 'Deployment/default/web', 'ReplicaSet/default/web-7c9f', 'Node/node-1', 'PersistentVolumeClaim/default/data'];
+    const order = [
+      'Node/control-plane',
+      'Ingress/default/web',
+      'Deployment/default/web',
+      'ReplicaSet/default/web-7c9f',
+      'Node/node-1',
+      'PersistentVolumeClaim/default/data',
+    ];
     const ys = order.map((id) => p.get(id)?.y ?? NaN);
     expect(ys).toEqual([...ys].sort((a, b) => a - b));
     expect(new Set(ys).size).toBe(order.length);
@@ -246,28 +390,35 @@ describe('placement', () => {
     // the HPA just left of what it scales; the PV right of its claim, the class right of the PV
     expect(y('HorizontalPodAutoscaler/default/web')).toBe(y('Deployment/default/web'));
     expect(xOf(p, 'Deployment/default/web')).toBe(right('HorizontalPodAutoscaler/default/web') + GAP_X);
-    expect([y('PersistentVolume/pvc-1'), y('StorageClass/standard')]).toEqual([y('PersistentVolumeClaim/default/data'), y('PersistentVolumeClaim/default/data')]);
+    expect([y('PersistentVolume/pvc-1'), y('StorageClass/standard')]).toEqual([
+      y('PersistentVolumeClaim/default/data'),
+      y('PersistentVolumeClaim/default/data'),
+    ]);
     expect(xOf(p, 'PersistentVolume/pvc-1')).toBeGreaterThanOrEqual(right('PersistentVolumeClaim/default/data') + GAP_X);
     expect(xOf(p, 'StorageClass/standard')).toBeGreaterThanOrEqual(right('PersistentVolume/pvc-1') + GAP_X);
     // same-row links run side to side, links into Pods enter from the left
     const edge = (id: string) => m.edges.find((e) => e.id === id)!;
-    expect([edge('bind:PersistentVolumeClaim/default/data>PersistentVolume/pvc-1').sourceHandle, edge('bind:PersistentVolumeClaim/default/data>PersistentVolume/pvc-1').targetHandle]).toEqual(['r', 'l']);
+    expect([
+      edge('bind:PersistentVolumeClaim/default/data>PersistentVolume/pvc-1').sourceHandle,
+      edge('bind:PersistentVolumeClaim/default/data>PersistentVolume/pvc-1').targetHandle,
+    ]).toEqual(['r', 'l']);
     expect(edge('own:Pod/default/web-7c9f-a').targetHandle).toBe('l');
   });
 
-  it.each([
-    ['a Pod name with its hash', 'Pod/default/peekcart-57f6cd6664-2qlwk', 'peekcart-57f6cd6664-2qlwk'],
-  ])('cards are as wide as their text: %s', (_name, key, text) => {
-    const t = cluster(['node-1'], [[key.split('/')[2], 'node-1']]);
-    const measure = (s: string) => s.length * 9;
-    const m = buildModel(t, view(), { measure });
-    const pod = m.nodes.find((n) => n.id === key)!;
-    expect(pod.width).toBeGreaterThanOrEqual(text.length * 9 + 17);
-    expect(m.blocks.find((b) => b.id === 'Node/node-1')!.width).toBeGreaterThanOrEqual((pod.width ?? 0) + 16);
-    // the strip's chips hold their names
-    const kcm = m.nodes.find((n) => n.id === 'cp:kube-controller-manager')!;
-    expect(kcm.width).toBeGreaterThanOrEqual('kube-controller-manager'.length * 9 + 16);
-  });
+  it.each([['a Pod name with its hash', 'Pod/default/peekcart-57f6cd6664-2qlwk', 'peekcart-57f6cd6664-2qlwk']])(
+    'cards are as wide as their text: %s',
+    (_name, key, text) => {
+      const t = cluster(['node-1'], [[key.split('/')[2], 'node-1']]);
+      const measure = (s: string) => s.length * 9;
+      const m = buildModel(t, view(), { measure });
+      const pod = m.nodes.find((n) => n.id === key)!;
+      expect(pod.width).toBeGreaterThanOrEqual(text.length * 9 + 17);
+      expect(m.blocks.find((b) => b.id === 'Node/node-1')!.width).toBeGreaterThanOrEqual((pod.width ?? 0) + 16);
+      // the strip's chips hold their names
+      const kcm = m.nodes.find((n) => n.id === 'cp:kube-controller-manager')!;
+      expect(kcm.width).toBeGreaterThanOrEqual('kube-controller-manager'.length * 9 + 16);
+    },
+  );
 
   it('places an owner above the node holding its Pods (short edges)', () => {
     const m = buildModel(cluster(['node-1', 'node-2', 'node-3'], [['web-1-a', 'node-3']]), view());
@@ -280,7 +431,11 @@ describe('placement', () => {
   it('cards of one row never overlap', () => {
     const t = cluster(['node-1', 'node-2'], [['web-1-a', 'node-1']]);
     t.services = ['a', 'b', 'c', 'd'].map((n) => ({ key: `Service/default/${n}` }));
-    t.endpointSlices = ['a', 'b', 'c', 'd'].map((n) => ({ key: `EndpointSlice/default/${n}-x`, service: `Service/default/${n}`, pods: ['Pod/default/web-1-a'] }));
+    t.endpointSlices = ['a', 'b', 'c', 'd'].map((n) => ({
+      key: `EndpointSlice/default/${n}-x`,
+      service: `Service/default/${n}`,
+      pods: ['Pod/default/web-1-a'],
+    }));
     const m = buildModel(t, view());
     const p = placeBlocks(m);
     for (const row of [2, 3]) {
@@ -291,10 +446,17 @@ describe('placement', () => {
   });
 
   it('keeps nodes and Pods where they were when an unrelated card is added', () => {
-    const t = cluster(['node-1', 'node-2'], [['web-1-a', 'node-1'], ['web-1-b', 'node-2']]);
+    const t = cluster(
+      ['node-1', 'node-2'],
+      [
+        ['web-1-a', 'node-1'],
+        ['web-1-b', 'node-2'],
+      ],
+    );
     const p1 = placeBlocks(buildModel(t, view()));
     const p2 = placeBlocks(buildModel({ ...t, services: [{ key: 'Service/default/aaa' }] }, view()));
-    for (const id of ['Node/node-1', 'Node/node-2', 'Node/control-plane', 'ReplicaSet/default/web-1']) expect(p2.get(id)?.x, id).toBe(p1.get(id)?.x);
+    for (const id of ['Node/node-1', 'Node/node-2', 'Node/control-plane', 'ReplicaSet/default/web-1'])
+      expect(p2.get(id)?.x, id).toBe(p1.get(id)?.x);
   });
 
   it.each([

@@ -67,7 +67,19 @@ const AREA_PODS_Y = 44;
 export const CP_GROUP = 'group:control-plane';
 
 /** Controllers kube-controller-manager runs (its card's tooltip; the subtitle counts them). */
-export const CONTROLLERS = ['deployment', 'replicaset', 'endpointslice', 'statefulset', 'daemonset', 'job', 'cronjob', 'node-lifecycle', 'horizontal-pod-autoscaler', 'persistentvolume-binder', 'garbage-collector'];
+export const CONTROLLERS = [
+  'deployment',
+  'replicaset',
+  'endpointslice',
+  'statefulset',
+  'daemonset',
+  'job',
+  'cronjob',
+  'node-lifecycle',
+  'horizontal-pod-autoscaler',
+  'persistentvolume-binder',
+  'garbage-collector',
+];
 
 /** Rows of the layout, top to bottom (placement.ts). */
 export const ROW = { top: 0, clients: 1, owners: 2, owned: 3, nodes: 4, claims: 5, volumes: 6, classes: 7 } as const;
@@ -191,7 +203,12 @@ const AGENTS = { kubelet: ['kubelet', 'containerd', 'stopped'], 'kube-proxy': ['
  */
 export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = { measure: estimateMeasure }): GraphModel {
   const { measure } = sizing;
-  const agentW = (role: 'kubelet' | 'kube-proxy') => fit(measure, 60, CARD_PAD - 2, [[AGENTS[role][0], 'agent'], [AGENTS[role][1], 'sub'], [AGENTS[role][2], 'sub']]);
+  const agentW = (role: 'kubelet' | 'kube-proxy') =>
+    fit(measure, 60, CARD_PAD - 2, [
+      [AGENTS[role][0], 'agent'],
+      [AGENTS[role][1], 'sub'],
+      [AGENTS[role][2], 'sub'],
+    ]);
   const kubeletW = agentW('kubelet');
   const proxyW = agentW('kube-proxy');
   const podName = (key: string) => key.slice(key.lastIndexOf('/') + 1);
@@ -223,7 +240,15 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   };
 
   /** Places Pod rows (single Pods and group chips) in `columns` columns of `perColumn` rows. */
-  const placeRows = (parentId: string, where: string, pods: readonly PodEntry[], x0: number, y0: number, perColumn: number, podW = podWidth(pods)) => {
+  const placeRows = (
+    parentId: string,
+    where: string,
+    pods: readonly PodEntry[],
+    x0: number,
+    y0: number,
+    perColumn: number,
+    podW = podWidth(pods),
+  ) => {
     const rows = podRows(pods, where, view.expanded);
     rows.forEach((r, i) => {
       const position = { x: x0 + Math.floor(i / perColumn) * (podW + 8), y: y0 + (i % perColumn) * POD_STEP };
@@ -231,13 +256,30 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
         addChild({ id: r.key, type: 'pod', parentId, position, width: podW, height: POD_H, data: { key: r.key } });
         shownAs.set(r.key, r.key);
       } else {
-        addChild({ id: r.id, type: 'podGroup', parentId, position, width: podW, height: POD_H, data: { id: r.id, owner: r.owner, keys: r.keys, expanded: r.expanded } });
+        addChild({
+          id: r.id,
+          type: 'podGroup',
+          parentId,
+          position,
+          width: podW,
+          height: POD_H,
+          data: { id: r.id, owner: r.owner, keys: r.keys, expanded: r.expanded },
+        });
         if (!r.expanded) for (const k of r.keys) shownAs.set(k, r.id);
       }
     });
     return rows.length;
   };
-  const relay = (card: string, sh: string, th: string) => edges.push({ id: linkId(card), type: 'relay', source: card, target: APISERVER_CARD, sourceHandle: sh, targetHandle: th, data: { link: linkId(card) } });
+  const relay = (card: string, sh: string, th: string) =>
+    edges.push({
+      id: linkId(card),
+      type: 'relay',
+      source: card,
+      target: APISERVER_CARD,
+      sourceHandle: sh,
+      targetHandle: th,
+      data: { link: linkId(card) },
+    });
 
   const podsByNode = new Map<string | null, PodEntry[]>();
   const known = new Set(t.nodes.map((n) => n.name));
@@ -249,15 +291,34 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   // top row: kubectl, then the control-plane node as a strip: row A etcd · kube-controller-manager
   // · kube-scheduler · coredns, row B kube-apiserver · kubelet · kube-proxy, then any Pods
   // tolerating its taint in columns of two
-  nodes.push({ id: KUBECTL_CARD, type: 'component', position: AT, width: KUBECTL_W, height: KUBECTL_H, data: { card: KUBECTL_CARD, title: 'kubectl', subtitle: 'you' } });
+  nodes.push({
+    id: KUBECTL_CARD,
+    type: 'component',
+    position: AT,
+    width: KUBECTL_W,
+    height: KUBECTL_H,
+    data: { card: KUBECTL_CARD, title: 'kubectl', subtitle: 'you' },
+  });
   block(KUBECTL_CARD, ROW.top, KUBECTL_W, KUBECTL_H);
   relay(KUBECTL_CARD, 'r', 'l');
   const cp = t.nodes.find((n) => n.controlPlane);
   const cpId = cp?.key ?? CP_GROUP;
   const cpIndex = nodes.length;
   const chip = (id: string, x: number, y: number, w: number, h: number, title: string, subtitle: string, tip?: string) =>
-    addChild({ id, type: 'component', parentId: cpId, position: { x, y }, width: w, height: h, data: { card: id, title, subtitle, ...(tip ? { tip } : {}) } });
-  const chipW = (min: number, title: string, subtitle: string) => fit(measure, min, CARD_PAD, [[title, 'title'], [subtitle, 'sub']]);
+    addChild({
+      id,
+      type: 'component',
+      parentId: cpId,
+      position: { x, y },
+      width: w,
+      height: h,
+      data: { card: id, title, subtitle, ...(tip ? { tip } : {}) },
+    });
+  const chipW = (min: number, title: string, subtitle: string) =>
+    fit(measure, min, CARD_PAD, [
+      [title, 'title'],
+      [subtitle, 'sub'],
+    ]);
   const apiserverW = chipW(APISERVER_W, 'kube-apiserver', 'authn · authz · admission');
   chip(APISERVER_CARD, APISERVER_X, STRIP_B_Y, apiserverW, 38, 'kube-apiserver', 'authn · authz · admission');
   let stripEnd = APISERVER_X + apiserverW;
@@ -271,7 +332,15 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   for (const name of sizing.userControllers ?? []) {
     const id = userControllerCard(name);
     const w = chipW(100, name, 'your controller');
-    addChild({ id, type: 'component', parentId: cpId, position: { x: ax, y: STRIP_A_Y }, width: w, height: 38, data: { card: id, title: name, subtitle: 'your controller', user: true } });
+    addChild({
+      id,
+      type: 'component',
+      parentId: cpId,
+      position: { x: ax, y: STRIP_A_Y },
+      width: w,
+      height: 38,
+      data: { card: id, title: name, subtitle: 'your controller', user: true },
+    });
     relay(id, 'b', 't');
     ax += w + STRIP_GAP;
   }
@@ -284,7 +353,15 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
       [kubeletCard(cp.name), 'kubelet', kx, kubeletW, 'l', 'r'],
       [kubeProxyCard(cp.name), 'kube-proxy', kx + kubeletW + 8, proxyW, 'b', 'r'],
     ] as const) {
-      addChild({ id, type: 'kubelet', parentId: cpId, position: { x, y: STRIP_B_Y + 3 }, width: w, height: 32, data: { node: cp.name, role } });
+      addChild({
+        id,
+        type: 'kubelet',
+        parentId: cpId,
+        position: { x, y: STRIP_B_Y + 3 },
+        width: w,
+        height: 32,
+        data: { node: cp.name, role },
+      });
       relay(id, sh, th);
     }
     stripEnd = Math.max(stripEnd, kx + kubeletW + 8 + proxyW);
@@ -294,7 +371,14 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   }
   const stripCore = stripEnd + 10;
   const cpW = stripCore + (cpColumns ? 8 + cpColumns * (cpPodW + 8) : 0);
-  nodes.splice(cpIndex, 0, { id: cpId, type: 'nodeGroup', position: AT, width: cpW, height: STRIP_H, data: { key: cp?.key ?? '', name: cp?.name ?? 'control plane', controlPlane: true, width: cpW, height: STRIP_H } });
+  nodes.splice(cpIndex, 0, {
+    id: cpId,
+    type: 'nodeGroup',
+    position: AT,
+    width: cpW,
+    height: STRIP_H,
+    data: { key: cp?.key ?? '', name: cp?.name ?? 'control plane', controlPlane: true, width: cpW, height: STRIP_H },
+  });
   block(cpId, ROW.top, cpW, STRIP_H);
 
   // the main row: worker nodes (and further control-plane nodes) in name order with their kubelet, kube-proxy and Pods; then the unscheduled area
@@ -308,24 +392,50 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
       [kubeletCard(n.name), 'kubelet', 8, kubeletW],
       [kubeProxyCard(n.name), 'kube-proxy', 8 + kubeletW + 4, proxyW],
     ] as const) {
-      addChild({ id, type: 'kubelet', parentId: n.key, position: { x, y: NODE_AGENTS_Y }, width: w, height: 30, data: { node: n.name, role } });
+      addChild({
+        id,
+        type: 'kubelet',
+        parentId: n.key,
+        position: { x, y: NODE_AGENTS_Y },
+        width: w,
+        height: 30,
+        data: { node: n.name, role },
+      });
       relay(id, 't', 'b');
     }
     const pods = podsByNode.get(n.name) ?? [];
     const podW = podWidth(pods);
     const w = Math.max(NODE_W, 8 + podW + 8, 8 + kubeletW + 4 + proxyW + 8, headerW(n.name));
     const h = groupHeight(placeRows(n.key, n.name, pods, 8, NODE_PODS_Y, Infinity, podW));
-    nodes.splice(index, 0, { id: n.key, type: 'nodeGroup', position: AT, width: w, height: h, data: { key: n.key, name: n.name, controlPlane: false, width: w, height: h } });
+    nodes.splice(index, 0, {
+      id: n.key,
+      type: 'nodeGroup',
+      position: AT,
+      width: w,
+      height: h,
+      data: { key: n.key, name: n.name, controlPlane: false, width: w, height: h },
+    });
     block(n.key, ROW.nodes, w, h);
   }
   const unscheduled = podsByNode.get(null) ?? [];
   const areaIndex = nodes.length;
   const areaPodW = podWidth(unscheduled);
   const aRows = placeRows(UNSCHEDULED_AREA, 'unscheduled', unscheduled, 8, AREA_PODS_Y, Infinity, areaPodW);
-  const areaTextW = Math.max(AREA_EMPTY_W, 8 + measure('unscheduled', 'nodeName') + 6 + measure(String(unscheduled.length), 'badge') + 14 + 10, fit(measure, 0, 18, [['Pending, no node yet', 'sub']]));
+  const areaTextW = Math.max(
+    AREA_EMPTY_W,
+    8 + measure('unscheduled', 'nodeName') + 6 + measure(String(unscheduled.length), 'badge') + 14 + 10,
+    fit(measure, 0, 18, [['Pending, no node yet', 'sub']]),
+  );
   const aw = aRows ? Math.max(NODE_W, areaTextW, 8 + areaPodW + 8) : areaTextW;
   const ah = aRows ? Math.max(AREA_PODS_Y + aRows * POD_STEP + 4, 120) : 60;
-  nodes.splice(areaIndex, 0, { id: UNSCHEDULED_AREA, type: 'area', position: AT, width: aw, height: ah, data: { count: unscheduled.length, width: aw, height: ah } });
+  nodes.splice(areaIndex, 0, {
+    id: UNSCHEDULED_AREA,
+    type: 'area',
+    position: AT,
+    width: aw,
+    height: ah,
+    data: { count: unscheduled.length, width: aw, height: ah },
+  });
   block(UNSCHEDULED_AREA, ROW.nodes, aw, ah);
 
   // object cards, per layer; the cluster's own objects only with the system layer
@@ -344,7 +454,11 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   };
   const card = (key: string, type: 'workload' | 'object', row: number) => {
     const w = objectWidth(key, type);
-    nodes.push(type === 'workload' ? { id: key, type, position: AT, width: w, height: OBJ_H, data: { key } } : { id: key, type, position: AT, width: w, height: OBJ_H, data: { key } });
+    nodes.push(
+      type === 'workload'
+        ? { id: key, type, position: AT, width: w, height: OBJ_H, data: { key } }
+        : { id: key, type, position: AT, width: w, height: OBJ_H, data: { key } },
+    );
     block(key, row, w, OBJ_H);
     shown.add(key);
   };
@@ -358,7 +472,9 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
   }
   if (on('networking')) for (const s of userOnly(t.services)) card(s.key, 'object', ROW.owners);
   if (on('workloads')) for (const rs of userOnly(t.replicaSets)) card(rs.key, 'workload', ROW.owned);
-  if (on('networking')) for (const s of t.endpointSlices) if (system || (!isSystemObject(s.key) && !(s.service && isSystemObject(s.service)))) card(s.key, 'object', ROW.owned);
+  if (on('networking'))
+    for (const s of t.endpointSlices)
+      if (system || (!isSystemObject(s.key) && !(s.service && isSystemObject(s.service)))) card(s.key, 'object', ROW.owned);
   if (on('storage')) {
     const pvcs = userOnly(t.pvcs);
     const used = new Set([...pvcs.map((c) => c.storageClass), ...t.pvs.map((v) => v.storageClass)]);
@@ -379,7 +495,16 @@ export function buildModel(t: GraphTopology, view: GraphView, sizing: Sizing = {
     const intoPod = childAt.has(target) && !childAt.has(source);
     // two cards of one row: side by side, source left of target (placement.ts)
     const sameRow = rowOf.get(source) !== undefined && rowOf.get(source) === rowOf.get(target);
-    edges.push({ id, type: 'owner', source, target, sourceHandle: sameRow ? 'r' : 'b', targetHandle: sameRow ? 'l' : intoPod ? 'l' : 't', className: `rel-${rel}`, data: { rel } });
+    edges.push({
+      id,
+      type: 'owner',
+      source,
+      target,
+      sourceHandle: sameRow ? 'r' : 'b',
+      targetHandle: sameRow ? 'l' : intoPod ? 'l' : 't',
+      className: `rel-${rel}`,
+      data: { rel },
+    });
   };
   const vis = (key: string | null | undefined) => (key && shown.has(key) ? key : null);
   const podCard = (key: string) => shownAs.get(key) ?? null;

@@ -49,28 +49,70 @@ export function summarize(s: StoredObject, endpoints = 0): Summary {
   const name = o.metadata.name;
   switch (o.kind) {
     case 'Service': {
-      const ports = col(s, 'PORT(S)') ?? (spec.ports ?? []).map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
+      const ports =
+        col(s, 'PORT(S)') ??
+        (spec.ports ?? []).map((p: any) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`).join(',');
       const type = spec.type ?? 'ClusterIP';
-      return { kind, name, lines: [`${type} ${type === 'ExternalName' ? spec.externalName : (spec.clusterIP ?? '')}${ports ? ` · ${ports}` : ''}`, `endpoints ${endpoints}`] };
+      return {
+        kind,
+        name,
+        lines: [
+          `${type} ${type === 'ExternalName' ? spec.externalName : (spec.clusterIP ?? '')}${ports ? ` · ${ports}` : ''}`,
+          `endpoints ${endpoints}`,
+        ],
+      };
     }
     case 'EndpointSlice': {
       const eps = (o as unknown as { endpoints?: Eps }).endpoints ?? [];
-      const ports = ((o as unknown as { ports?: { port?: number; protocol?: string }[] }).ports ?? []).map((p) => `${p.port ?? ''}/${p.protocol ?? 'TCP'}`).join(',');
-      return { kind, name, lines: [`${(o as unknown as { addressType?: string }).addressType ?? 'IPv4'}${ports ? ` · ${ports}` : ''}`, `ready ${readyEndpoints(o)}/${eps.length}`] };
+      const ports = ((o as unknown as { ports?: { port?: number; protocol?: string }[] }).ports ?? [])
+        .map((p) => `${p.port ?? ''}/${p.protocol ?? 'TCP'}`)
+        .join(',');
+      return {
+        kind,
+        name,
+        lines: [
+          `${(o as unknown as { addressType?: string }).addressType ?? 'IPv4'}${ports ? ` · ${ports}` : ''}`,
+          `ready ${readyEndpoints(o)}/${eps.length}`,
+        ],
+      };
     }
     case 'PersistentVolumeClaim':
-      return { kind, name, lines: [`${status.phase ?? 'Pending'} · ${col(s, 'CAPACITY') ?? status.capacity?.storage ?? spec.resources?.requests?.storage ?? ''}`, `class ${spec.storageClassName ?? '<none>'}`] };
+      return {
+        kind,
+        name,
+        lines: [
+          `${status.phase ?? 'Pending'} · ${col(s, 'CAPACITY') ?? status.capacity?.storage ?? spec.resources?.requests?.storage ?? ''}`,
+          `class ${spec.storageClassName ?? '<none>'}`,
+        ],
+      };
     case 'PersistentVolume':
-      return { kind, name, lines: [`${status.phase ?? 'Pending'} · ${spec.capacity?.storage ?? ''}`, `reclaim ${spec.persistentVolumeReclaimPolicy ?? 'Retain'}`] };
+      return {
+        kind,
+        name,
+        lines: [
+          `${status.phase ?? 'Pending'} · ${spec.capacity?.storage ?? ''}`,
+          `reclaim ${spec.persistentVolumeReclaimPolicy ?? 'Retain'}`,
+        ],
+      };
     case 'StorageClass': {
       const def = o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true';
-      return { kind, name: def ? `${name} (default)` : name, lines: [String((o as unknown as { provisioner?: string }).provisioner ?? ''), String((o as unknown as { volumeBindingMode?: string }).volumeBindingMode ?? 'Immediate')] };
+      return {
+        kind,
+        name: def ? `${name} (default)` : name,
+        lines: [
+          String((o as unknown as { provisioner?: string }).provisioner ?? ''),
+          String((o as unknown as { volumeBindingMode?: string }).volumeBindingMode ?? 'Immediate'),
+        ],
+      };
     }
     case 'HorizontalPodAutoscaler':
       return {
         kind,
         name,
-        lines: [`targets ${col(s, 'TARGETS') ?? '<unknown>'}`, `replicas ${status.currentReplicas ?? 0}→${status.desiredReplicas ?? 0} (${spec.minReplicas ?? 1}–${spec.maxReplicas ?? ''})`],
+        lines: [
+          `targets ${col(s, 'TARGETS') ?? '<unknown>'}`,
+          `replicas ${status.currentReplicas ?? 0}→${status.desiredReplicas ?? 0} (${spec.minReplicas ?? 1}–${spec.maxReplicas ?? ''})`,
+        ],
       };
     case 'Ingress': {
       const paths: string[] = [];
@@ -79,6 +121,16 @@ export function summarize(s: StoredObject, endpoints = 0): Summary {
       return { kind, name, lines: [paths.join(' ') || 'no rules', `address ${col(s, 'ADDRESS') ?? '—'}`] };
     }
     default:
-      return { kind, name, lines: [s.row?.ready ? `ready ${s.row.ready}` : (s.row?.status ?? ''), Object.entries(s.row?.columns ?? {}).slice(0, 2).map(([k, v]) => `${k.toLowerCase()} ${v}`).join(' · ')] };
+      return {
+        kind,
+        name,
+        lines: [
+          s.row?.ready ? `ready ${s.row.ready}` : (s.row?.status ?? ''),
+          Object.entries(s.row?.columns ?? {})
+            .slice(0, 2)
+            .map(([k, v]) => `${k.toLowerCase()} ${v}`)
+            .join(' · '),
+        ],
+      };
   }
 }

@@ -251,7 +251,13 @@ export function placeBlocks(model: GraphModel, pane?: Pane): Map<string, { x: nu
     const loose: Block[] = [];
     blocks.forEach((b, i) => {
       const as = anchorsOf(b);
-      if (as.length) anchored.push({ block: b, want: as.reduce((s, a) => s + a.x, 0) / as.length, order: i, line: as.reduce((s, a) => s + a.line, 0) / as.length });
+      if (as.length)
+        anchored.push({
+          block: b,
+          want: as.reduce((s, a) => s + a.x, 0) / as.length,
+          order: i,
+          line: as.reduce((s, a) => s + a.line, 0) / as.length,
+        });
       else loose.push(b);
     });
     // a card linked only inside its row (an HPA to what it scales, a PV to its claim, a class to
@@ -262,7 +268,12 @@ export function placeBlocks(model: GraphModel, pane?: Pane): Map<string, { x: nu
           const other = anchored.find((it) => it.block.id === (e.source === b.id ? e.target : e.source));
           if (!other) continue;
           const left = e.source === b.id;
-          anchored.push({ block: b, want: other.want + (left ? -0.001 : 0.001) * (pass + 1), order: other.order + (left ? -0.5 : 0.5), line: other.line });
+          anchored.push({
+            block: b,
+            want: other.want + (left ? -0.001 : 0.001) * (pass + 1),
+            order: other.order + (left ? -0.5 : 0.5),
+            line: other.line,
+          });
           loose.splice(loose.indexOf(b), 1);
           break;
         }

@@ -50,7 +50,11 @@ export function withPodSummaries(model: GraphModel, shape: string | null, measur
   const nodes = [...model.nodes];
   const blocks = model.blocks.map((b) => ({ ...b }));
   const childAt = new Map(model.childAt);
-  const w = Math.max(SUMMARY_CARD_W, Math.ceil(measure('node-00: 000,000 Pods', 'podName') + 24), Math.ceil(measure('000,000 Running · 000,000 Pending', 'podStatus') + 24));
+  const w = Math.max(
+    SUMMARY_CARD_W,
+    Math.ceil(measure('node-00: 000,000 Pods', 'podName') + 24),
+    Math.ceil(measure('000,000 Running · 000,000 Pending', 'podStatus') + 24),
+  );
   const grow = (id: string, width: number, height: number) => {
     const i = nodes.findIndex((n) => n.id === id);
     const n = nodes[i];
@@ -66,14 +70,30 @@ export function withPodSummaries(model: GraphModel, shape: string | null, measur
   for (const n of model.nodes) {
     if (n.type === 'nodeGroup' && !n.data.controlPlane && names.has(n.data.name)) {
       const id = summaryCardId(n.data.name);
-      nodes.push({ id, type: 'podSummary', parentId: n.id, position: { x: 8, y: NODE_PODS_Y }, width: w, height: SUMMARY_CARD_H, data: { node: n.data.name } });
+      nodes.push({
+        id,
+        type: 'podSummary',
+        parentId: n.id,
+        position: { x: 8, y: NODE_PODS_Y },
+        width: w,
+        height: SUMMARY_CARD_H,
+        data: { node: n.data.name },
+      });
       childAt.set(id, { block: n.id, cx: 8 + w / 2 });
       grow(n.id, 8 + w + 8, NODE_PODS_Y + SUMMARY_CARD_H + 8);
     }
   }
   if (names.has('')) {
     const id = summaryCardId('');
-    nodes.push({ id, type: 'podSummary', parentId: UNSCHEDULED_AREA, position: { x: 8, y: AREA_SUMMARY_Y }, width: w, height: SUMMARY_CARD_H, data: { node: '' } });
+    nodes.push({
+      id,
+      type: 'podSummary',
+      parentId: UNSCHEDULED_AREA,
+      position: { x: 8, y: AREA_SUMMARY_Y },
+      width: w,
+      height: SUMMARY_CARD_H,
+      data: { node: '' },
+    });
     childAt.set(id, { block: UNSCHEDULED_AREA, cx: 8 + w / 2 });
     grow(UNSCHEDULED_AREA, 8 + w + 8, AREA_SUMMARY_Y + SUMMARY_CARD_H + 8);
   }

@@ -12,7 +12,20 @@ import { DEFAULT_VIEW } from './view-store';
 import { placeBlocks, READABLE_ZOOM, wrapRow, type Pane, type Positions } from './placement';
 import { applyElk, elkXs, toElkInput } from './elk-layout';
 
-const APPS = ['adservice', 'cartservice', 'checkoutservice', 'currencyservice', 'emailservice', 'frontend', 'loadgenerator', 'paymentservice', 'productcatalogservice', 'recommendationservice', 'redis-cart', 'shippingservice'];
+const APPS = [
+  'adservice',
+  'cartservice',
+  'checkoutservice',
+  'currencyservice',
+  'emailservice',
+  'frontend',
+  'loadgenerator',
+  'paymentservice',
+  'productcatalogservice',
+  'recommendationservice',
+  'redis-cart',
+  'shippingservice',
+];
 const WORKERS = ['node-1', 'node-2', 'node-3'];
 /** About the graph pane of a 1280×800 window. */
 const PANE: Pane = { width: 760, height: 640 };
@@ -20,13 +33,20 @@ const PANE: Pane = { width: 760, height: 640 };
 /** online-boutique: a Deployment → ReplicaSet → one Pod per app, Pods round-robin over the nodes; a Service → EndpointSlice per app but loadgenerator, plus frontend-external. */
 function boutique(): GraphTopology {
   const t = emptyTopology();
-  t.nodes = [{ key: 'Node/control-plane', name: 'control-plane', controlPlane: true }, ...WORKERS.map((n) => ({ key: `Node/${n}`, name: n, controlPlane: false }))];
+  t.nodes = [
+    { key: 'Node/control-plane', name: 'control-plane', controlPlane: true },
+    ...WORKERS.map((n) => ({ key: `Node/${n}`, name: n, controlPlane: false })),
+  ];
   t.deployments = APPS.map((a) => ({ key: `Deployment/default/${a}` }));
   t.replicaSets = APPS.map((a) => ({ key: `ReplicaSet/default/${a}-7f9c`, owner: `Deployment/default/${a}` }));
   t.pods = APPS.map((a, i) => ({ key: `Pod/default/${a}-7f9c-x${i}`, node: WORKERS[i % 3], owner: `ReplicaSet/default/${a}-7f9c` }));
   const services = [...APPS.filter((a) => a !== 'loadgenerator').map((a) => [a, a]), ['frontend-external', 'frontend']];
   t.services = services.map(([s]) => ({ key: `Service/default/${s}` }));
-  t.endpointSlices = services.map(([s, app]) => ({ key: `EndpointSlice/default/${s}-q2w3e`, service: `Service/default/${s}`, pods: [`Pod/default/${app}-7f9c-x${APPS.indexOf(app)}`] }));
+  t.endpointSlices = services.map(([s, app]) => ({
+    key: `EndpointSlice/default/${s}-q2w3e`,
+    service: `Service/default/${s}`,
+    pods: [`Pod/default/${app}-7f9c-x${APPS.indexOf(app)}`],
+  }));
   return t;
 }
 
@@ -53,9 +73,13 @@ function overlaps(model: GraphModel, p: Positions): string[] {
   return out;
 }
 
-const rowYs = (model: GraphModel, p: Positions, row: number) => [...new Set(model.blocks.filter((b) => b.row === row).map((b) => p.get(b.id)?.y))];
-const right = (model: GraphModel, p: Positions, row: number) => Math.max(...model.blocks.filter((b) => b.row === row).map((b) => (p.get(b.id)?.x ?? 0) + b.width));
-const left = (model: GraphModel, p: Positions, row: number) => Math.min(...model.blocks.filter((b) => b.row === row).map((b) => p.get(b.id)?.x ?? 0));
+const rowYs = (model: GraphModel, p: Positions, row: number) => [
+  ...new Set(model.blocks.filter((b) => b.row === row).map((b) => p.get(b.id)?.y)),
+];
+const right = (model: GraphModel, p: Positions, row: number) =>
+  Math.max(...model.blocks.filter((b) => b.row === row).map((b) => (p.get(b.id)?.x ?? 0) + b.width));
+const left = (model: GraphModel, p: Positions, row: number) =>
+  Math.min(...model.blocks.filter((b) => b.row === row).map((b) => p.get(b.id)?.x ?? 0));
 
 async function layouts(): Promise<{ model: GraphModel; placed: Positions; final: Positions }> {
   const model = buildModel(boutique(), DEFAULT_VIEW);
@@ -102,8 +126,24 @@ describe('wrapRow', () => {
   const b = (id: string, width: number) => ({ id, row: ROW.owners, width, height: 40 });
   const cases: { name: string; widths: number[]; limit: number; lines: string[][] }[] = [
     { name: 'fits: one line', widths: [100, 100, 100], limit: 400, lines: [['a', 'b', 'c']] },
-    { name: 'five of 100 in 350: two balanced lines, order kept', widths: [100, 100, 100, 100, 100], limit: 350, lines: [['a', 'b', 'c'], ['d', 'e']] },
-    { name: 'six of 100 in 450: 3 + 3, not 4 + 2', widths: [100, 100, 100, 100, 100, 100], limit: 450, lines: [['a', 'b', 'c'], ['d', 'e', 'f']] },
+    {
+      name: 'five of 100 in 350: two balanced lines, order kept',
+      widths: [100, 100, 100, 100, 100],
+      limit: 350,
+      lines: [
+        ['a', 'b', 'c'],
+        ['d', 'e'],
+      ],
+    },
+    {
+      name: 'six of 100 in 450: 3 + 3, not 4 + 2',
+      widths: [100, 100, 100, 100, 100, 100],
+      limit: 450,
+      lines: [
+        ['a', 'b', 'c'],
+        ['d', 'e', 'f'],
+      ],
+    },
     { name: 'a card wider than the limit stands alone', widths: [100, 500, 100], limit: 300, lines: [['a'], ['b'], ['c']] },
   ];
   for (const c of cases)

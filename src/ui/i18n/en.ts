@@ -22,14 +22,17 @@ export const en = {
     live: 'live',
     liveLabel: 'Back to the live cluster',
     replaying: 'replay',
-    replayingTitle: 'Showing the cluster as it was at this moment (graph, tables, events, relay, pending timers); the live cluster keeps running. Tours and docker run containers stay live.',
+    replayingTitle:
+      'Showing the cluster as it was at this moment (graph, tables, events, relay, pending timers); the live cluster keeps running. Tours and docker run containers stay live.',
   },
   sequence: {
     window: 'show',
     modeAction: 'story of the last action',
     background: 'background',
-    backgroundTitle: 'Also draw what your last action did not cause: heartbeats, Lease renewals, node status, resyncs, other controllers’ churn',
-    actionHint: 'Apply a manifest, scale, delete or kill a node: the relay of your action appears here, from kubectl → kube-apiserver on. Background activity is behind “background”.',
+    backgroundTitle:
+      'Also draw what your last action did not cause: heartbeats, Lease renewals, node status, resyncs, other controllers’ churn',
+    actionHint:
+      'Apply a manifest, scale, delete or kill a node: the relay of your action appears here, from kubectl → kube-apiserver on. Background activity is behind “background”.',
     modeLast: 'last N hops',
     modeReconcile: 'one reconciliation',
     modeStory: "one object's story",
@@ -73,7 +76,8 @@ export const en = {
     addNode: '+ node',
     addNodeLabel: 'Add a worker node',
     ha: 'HA',
-    haOnLabel: 'Start over with an HA control plane: 3 control-plane nodes, each with its own kube-apiserver, kube-controller-manager and kube-scheduler (leader election)',
+    haOnLabel:
+      'Start over with an HA control plane: 3 control-plane nodes, each with its own kube-apiserver, kube-controller-manager and kube-scheduler (leader election)',
     haOffLabel: 'Start over with one control-plane node',
     heartbeats: 'heartbeats',
     admission: 'admission',
@@ -209,7 +213,8 @@ export const en = {
     notScored: 'not scored',
     proxyRules: 'iptables-save on {{node}}',
     noProxy: 'No kube-proxy runs on this node.',
-    assumedServes: 'Assumed: kube-relay does not model {{image}}; container {{container}} is taken to listen on {{ports}} and answer 200 on every path.',
+    assumedServes:
+      'Assumed: kube-relay does not model {{image}}; container {{container}} is taken to listen on {{ports}} and answer 200 on every path.',
     noPorts: 'no port',
   },
   help: {
@@ -231,7 +236,7 @@ export const en = {
     filter: 'Filter examples',
     close: 'Close',
     hint: 'Opening an example puts its files into editor tabs. Nothing is applied until you press Apply (or Apply -k).',
-    peekcart: 'peekcart, the seed\'s app',
+    peekcart: "peekcart, the seed's app",
     tour: 'Take the tour',
     operator: 'Your own controller',
     real: 'Real manifests',
@@ -276,7 +281,8 @@ export const en = {
   },
   attach: {
     engine: 'Engine',
-    engineTitle: 'Which engine the views follow: the in-browser engine, or an API server they attach to (a kube-relay apiserver, or a real cluster through kubectl proxy)',
+    engineTitle:
+      'Which engine the views follow: the in-browser engine, or an API server they attach to (a kube-relay apiserver, or a real cluster through kubectl proxy)',
     worker: 'in-browser engine',
     proxy: 'API server via this app (/k8s → KUBE_RELAY_API)',
     direct: 'API server URL…',

@@ -29,14 +29,16 @@ export const ko: Messages = {
     live: '실시간',
     liveLabel: '실시간 클러스터로 돌아가기',
     replaying: '다시 보기',
-    replayingTitle: '이 시점의 클러스터를 보여 준다(그래프, 표, 이벤트, 릴레이, 대기 중인 타이머). 실제 클러스터는 계속 돈다. 투어와 docker run 컨테이너는 실시간 그대로다.',
+    replayingTitle:
+      '이 시점의 클러스터를 보여 준다(그래프, 표, 이벤트, 릴레이, 대기 중인 타이머). 실제 클러스터는 계속 돈다. 투어와 docker run 컨테이너는 실시간 그대로다.',
   },
   sequence: {
     window: '보기',
     modeAction: '마지막 동작의 이야기',
     background: '배경',
     backgroundTitle: '마지막 동작이 일으키지 않은 것도 그린다: heartbeat, Lease 갱신, 노드 상태, 재동기화, 다른 컨트롤러의 변화',
-    actionHint: '매니페스트를 apply 하거나, scale, delete, 노드 끄기를 하면 그 동작의 릴레이가 kubectl → kube-apiserver부터 여기에 보인다. 배경 활동은 ‘배경’에 있다.',
+    actionHint:
+      '매니페스트를 apply 하거나, scale, delete, 노드 끄기를 하면 그 동작의 릴레이가 kubectl → kube-apiserver부터 여기에 보인다. 배경 활동은 ‘배경’에 있다.',
     modeLast: '최근 N개 홉',
     modeReconcile: '조정(reconcile) 한 번',
     modeStory: '오브젝트 하나의 이야기',
@@ -80,7 +82,8 @@ export const ko: Messages = {
     addNode: '+ 노드',
     addNodeLabel: '워커 노드 추가',
     ha: 'HA',
-    haOnLabel: 'HA 컨트롤 플레인으로 새로 시작: 컨트롤 플레인 노드 3개, 각각 kube-apiserver, kube-controller-manager, kube-scheduler 실행 (리더 선출)',
+    haOnLabel:
+      'HA 컨트롤 플레인으로 새로 시작: 컨트롤 플레인 노드 3개, 각각 kube-apiserver, kube-controller-manager, kube-scheduler 실행 (리더 선출)',
     haOffLabel: '컨트롤 플레인 노드 1개로 새로 시작',
     heartbeats: '하트비트',
     admission: '검증(admission)',
@@ -216,7 +219,8 @@ export const ko: Messages = {
     notScored: '점수 없음',
     proxyRules: '{{node}}의 iptables-save',
     noProxy: '이 노드에는 kube-proxy가 없다.',
-    assumedServes: '가정: kube-relay는 {{image}}를 모델링하지 않는다. 컨테이너 {{container}}는 {{ports}}에서 듣고 모든 경로에 200으로 답한다고 가정한다.',
+    assumedServes:
+      '가정: kube-relay는 {{image}}를 모델링하지 않는다. 컨테이너 {{container}}는 {{ports}}에서 듣고 모든 경로에 200으로 답한다고 가정한다.',
     noPorts: '포트 없음',
   },
   help: {
@@ -283,7 +287,8 @@ export const ko: Messages = {
   },
   attach: {
     engine: '엔진',
-    engineTitle: '화면이 따르는 엔진: 브라우저 안의 엔진, 또는 연결할 API 서버 (kube-relay apiserver, 또는 kubectl proxy를 거친 실제 클러스터)',
+    engineTitle:
+      '화면이 따르는 엔진: 브라우저 안의 엔진, 또는 연결할 API 서버 (kube-relay apiserver, 또는 kubectl proxy를 거친 실제 클러스터)',
     worker: '브라우저 안의 엔진',
     proxy: '이 앱을 거친 API 서버 (/k8s → KUBE_RELAY_API)',
     direct: 'API 서버 URL…',

@@ -11,7 +11,14 @@ export function EventsTab({ obj }: { obj: KObject }) {
   const { t } = useTranslation();
   const events = useKubeStore(selectEvents);
   const nowSec = useKubeStore(selectNowSec);
-  const about = useMemo(() => sortEvents([...events.values()].filter((e) => eventIsAbout(e, obj)), 'oldest'), [events, obj]);
+  const about = useMemo(
+    () =>
+      sortEvents(
+        [...events.values()].filter((e) => eventIsAbout(e, obj)),
+        'oldest',
+      ),
+    [events, obj],
+  );
   if (!about.length) return <div className="muted placeholder">{t('inspector.none')}</div>;
   return <EventTable events={about} now={nowSec * 1000} />;
 }

@@ -56,7 +56,9 @@ export function OwnersTab({ stored }: { stored: StoredObject }) {
       {ctrl && (
         <>
           <h3>{t('inspector.reconciledBy')}</h3>
-          <div className="placeholder">{ctrl.length ? ctrl.join(', ') : <span className="badge stored-only">{t('inspector.storedOnly')}</span>}</div>
+          <div className="placeholder">
+            {ctrl.length ? ctrl.join(', ') : <span className="badge stored-only">{t('inspector.storedOnly')}</span>}
+          </div>
         </>
       )}
     </div>

@@ -8,7 +8,8 @@ import { useWorkerQuery } from './useWorkerQuery';
 /** Services and EndpointSlices change the rules: refetch when either collection changes size or content. */
 const selectServiceVersion = (s: KubeState) => {
   let v = '';
-  for (const o of s.objects.values()) if (o.object.kind === 'EndpointSlice' || o.object.kind === 'Service') v += `${o.object.metadata.resourceVersion ?? ''},`;
+  for (const o of s.objects.values())
+    if (o.object.kind === 'EndpointSlice' || o.object.kind === 'Service') v += `${o.object.metadata.resourceVersion ?? ''},`;
   return v;
 };
 
@@ -21,7 +22,14 @@ export function ProxyTab({ node }: { node: string }) {
       <h3>{t('inspector.proxyRules', { node })}</h3>
       {q.state === 'loading' && <div className="muted placeholder">{t('inspector.loading')}</div>}
       {q.state === 'error' && <div className="error placeholder">{q.message}</div>}
-      {q.state === 'done' && (q.value === null ? <div className="muted placeholder">{t('inspector.noProxy')}</div> : <pre className="yaml iptables" data-testid="proxy-rules">{q.value}</pre>)}
+      {q.state === 'done' &&
+        (q.value === null ? (
+          <div className="muted placeholder">{t('inspector.noProxy')}</div>
+        ) : (
+          <pre className="yaml iptables" data-testid="proxy-rules">
+            {q.value}
+          </pre>
+        ))}
     </div>
   );
 }

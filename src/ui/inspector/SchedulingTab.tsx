@@ -41,7 +41,15 @@ function Table({ d }: { d: SchedulingDecision }) {
         </thead>
         <tbody>
           {table.rows.map((r) => (
-            <tr key={r.node} data-testid="scheduling-row" data-node={r.node} data-feasible={r.feasible} data-chosen={r.chosen} data-filter={r.failedPlugin ?? ''} className={r.chosen ? 'chosen' : r.feasible ? '' : 'rejected'}>
+            <tr
+              key={r.node}
+              data-testid="scheduling-row"
+              data-node={r.node}
+              data-feasible={r.feasible}
+              data-chosen={r.chosen}
+              data-filter={r.failedPlugin ?? ''}
+              className={r.chosen ? 'chosen' : r.feasible ? '' : 'rejected'}
+            >
               <td className="mono">
                 {r.node}
                 {r.chosen && <span className="badge chosen-badge">{t('inspector.chosen')}</span>}
@@ -67,7 +75,11 @@ function Table({ d }: { d: SchedulingDecision }) {
         </tbody>
       </table>
       {d.tiedNodes && d.tiedNodes.length > 1 && <p className="muted sched-note">tie: {d.tiedNodes.join(', ')}</p>}
-      {d.postFilter && <p className="muted sched-note">{d.postFilter.plugin}: {d.postFilter.message}</p>}
+      {d.postFilter && (
+        <p className="muted sched-note">
+          {d.postFilter.plugin}: {d.postFilter.message}
+        </p>
+      )}
     </>
   );
 }

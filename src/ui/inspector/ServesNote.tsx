@@ -20,7 +20,11 @@ export function ServesNote({ pod }: { pod: KObject }) {
     <div className="note assumed-note" role="note" data-testid="inspector-assumed">
       {assumed.map((c) => (
         <div key={c.name} data-container={c.name}>
-          {t('inspector.assumedServes', { container: c.name, image: c.image, ports: c.ports.length ? c.ports.join(', ') : t('inspector.noPorts') })}
+          {t('inspector.assumedServes', {
+            container: c.name,
+            image: c.image,
+            ports: c.ports.length ? c.ports.join(', ') : t('inspector.noPorts'),
+          })}
         </div>
       ))}
     </div>

@@ -9,7 +9,11 @@ function refKey(o: KObject, ref: { kind: string; name: string }): string {
  * The owner chain, nearest first (controller reference preferred, else the first reference),
  * as store keys; an owner missing from the store is still listed (`stored: undefined`).
  */
-export function ownerChain(objects: ReadonlyMap<string, StoredObject>, obj: KObject, max = 8): { key: string; stored: StoredObject | undefined }[] {
+export function ownerChain(
+  objects: ReadonlyMap<string, StoredObject>,
+  obj: KObject,
+  max = 8,
+): { key: string; stored: StoredObject | undefined }[] {
   const out: { key: string; stored: StoredObject | undefined }[] = [];
   const seen = new Set<string>();
   let cur: KObject | undefined = obj;

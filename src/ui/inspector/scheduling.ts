@@ -24,7 +24,15 @@ export function decisionTable(d: SchedulingDecision): DecisionTable {
   const rows = d.nodes.map((n): DecisionRow => {
     const scores: Record<string, number> = {};
     for (const s of n.scores ?? []) scores[s.plugin] = s.final;
-    return { node: n.node, chosen: n.node === d.selectedNode, feasible: n.feasible, failedPlugin: n.failedPlugin, reasons: n.reasons ?? [], scores, total: n.total };
+    return {
+      node: n.node,
+      chosen: n.node === d.selectedNode,
+      feasible: n.feasible,
+      failedPlugin: n.failedPlugin,
+      reasons: n.reasons ?? [],
+      scores,
+      total: n.total,
+    };
   });
   // the chosen node first, then feasible by total, then the rejected ones, each by name
   const rank = (r: DecisionRow) => (r.chosen ? 0 : r.feasible ? 1 : 2);

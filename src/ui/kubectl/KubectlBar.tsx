@@ -69,7 +69,10 @@ export function KubectlBar() {
     void cluster.kubectl(line);
   };
   const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Escape' || (e.key === 'c' && e.ctrlKey && !e.currentTarget.value.slice(e.currentTarget.selectionStart ?? 0, e.currentTarget.selectionEnd ?? 0))) {
+    if (
+      e.key === 'Escape' ||
+      (e.key === 'c' && e.ctrlKey && !e.currentTarget.value.slice(e.currentTarget.selectionStart ?? 0, e.currentTarget.selectionEnd ?? 0))
+    ) {
       // ^C ends a running `get -w` (unless text is selected: then it copies)
       stopWatch();
     } else if (e.key === 'Enter') {

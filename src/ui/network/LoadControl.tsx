@@ -43,12 +43,32 @@ const Control = memo(function Control({ target, initial }: { target: LoadTarget;
         <code>
           {target.namespace}/{target.workload}
         </code>
-        {target.replicas !== null && <span className="muted">{t('network.replicas', { ready: target.readyReplicas, desired: target.replicas })}</span>}
+        {target.replicas !== null && (
+          <span className="muted">{t('network.replicas', { ready: target.readyReplicas, desired: target.replicas })}</span>
+        )}
         {target.podRequestMillicores > 0 && <span className="muted">{t('network.perPod', { m: target.podRequestMillicores })}</span>}
       </div>
       <div className="net-load-inputs">
-        <input type="range" aria-label={label} data-testid="load-slider" min={0} max={max} step={10} value={value} onChange={(e) => set(e.target.valueAsNumber)} />
-        <input type="number" aria-label={label} data-testid="load-input" min={0} step={10} value={value} onChange={(e) => set(e.target.valueAsNumber)} className="net-num" />
+        <input
+          type="range"
+          aria-label={label}
+          data-testid="load-slider"
+          min={0}
+          max={max}
+          step={10}
+          value={value}
+          onChange={(e) => set(e.target.valueAsNumber)}
+        />
+        <input
+          type="number"
+          aria-label={label}
+          data-testid="load-input"
+          min={0}
+          step={10}
+          value={value}
+          onChange={(e) => set(e.target.valueAsNumber)}
+          className="net-num"
+        />
         <span>m</span>
       </div>
       {target.hpas.length === 0 ? (
@@ -56,7 +76,14 @@ const Control = memo(function Control({ target, initial }: { target: LoadTarget;
       ) : (
         target.hpas.map((h) => (
           <div key={h.name} className="net-hpa" data-testid="load-hpa" data-hpa={h.name} data-targets={h.targets}>
-            {t('network.hpaLine', { name: h.name, targets: h.targets, current: h.currentReplicas, desired: h.desiredReplicas, min: h.minReplicas, max: h.maxReplicas })}
+            {t('network.hpaLine', {
+              name: h.name,
+              targets: h.targets,
+              current: h.currentReplicas,
+              desired: h.desiredReplicas,
+              min: h.minReplicas,
+              max: h.maxReplicas,
+            })}
           </div>
         ))
       )}
@@ -70,7 +97,8 @@ export function LoadControls() {
   const targets = useMemo(() => loadTargets(objects.values()), [objects]);
   const [loads, setLoads] = useState<WorkloadLoad[]>([]);
   useEffect(() => void cluster.loads().then(setLoads), []);
-  const initial = (tg: LoadTarget) => loads.find((l) => l.namespace === tg.namespace && l.workload === tg.workload)?.totalCpuMillicores ?? 0;
+  const initial = (tg: LoadTarget) =>
+    loads.find((l) => l.namespace === tg.namespace && l.workload === tg.workload)?.totalCpuMillicores ?? 0;
   return (
     <section className="net-section" aria-labelledby="net-load-title">
       <h3 id="net-load-title">{t('network.loadTitle')}</h3>

@@ -136,7 +136,15 @@ export function TrafficGenerator() {
         </datalist>
         <label className="net-inline">
           {t('network.count')}
-          <input data-testid="traffic-count" type="number" min={1} max={100} value={count} onChange={(e) => setCount(clampCount(e.target.valueAsNumber))} className="net-num" />
+          <input
+            data-testid="traffic-count"
+            type="number"
+            min={1}
+            max={100}
+            value={count}
+            onChange={(e) => setCount(clampCount(e.target.valueAsNumber))}
+            className="net-num"
+          />
         </label>
         <button type="submit" className="primary" data-testid="traffic-send" disabled={busy && !continuous}>
           {t('network.send')}

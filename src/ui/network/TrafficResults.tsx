@@ -17,7 +17,8 @@ const TallyView = memo(function TallyView({ tally }: { tally: Tally }) {
   return (
     <div className="net-tally" data-testid="traffic-tally" data-pods={tally.pods.length}>
       <div className="net-tally-head">
-        <strong>{t('network.tally')}</strong> <span className="muted">{t('network.tallySummary', { ok: tally.ok, total: tally.total })}</span>
+        <strong>{t('network.tally')}</strong>{' '}
+        <span className="muted">{t('network.tallySummary', { ok: tally.ok, total: tally.total })}</span>
       </div>
       <ul>
         {tally.pods.map((p) => (
@@ -49,7 +50,14 @@ const Row = memo(function Row({ row, n }: { row: ResultRow; n: number }) {
   const { t } = useTranslation();
   const r = row.result;
   return (
-    <li className={`net-result ${r.ok ? 'ok' : 'failed'}`} data-testid="traffic-result" data-ok={String(r.ok)} data-pod={r.podKey ?? ''} data-node={r.viaNode ?? ''} data-status={r.status ?? ''}>
+    <li
+      className={`net-result ${r.ok ? 'ok' : 'failed'}`}
+      data-testid="traffic-result"
+      data-ok={String(r.ok)}
+      data-pod={r.podKey ?? ''}
+      data-node={r.viaNode ?? ''}
+      data-status={r.status ?? ''}
+    >
       <div className="net-result-line">
         <span className="net-index">#{n}</span>
         <span className={`badge ${r.ok ? 'ready-true' : 'ready-false'}`}>{r.status ?? 'ERR'}</span>
@@ -113,9 +121,7 @@ export function TrafficResults({ rows, tally, onClear }: { rows: ResultRow[]; ta
         <p className="hint">{t('network.noResults')}</p>
       ) : (
         <ol className="net-result-list" data-testid="traffic-results">
-          {rows
-            .map((row, i) => <Row key={row.id} row={row} n={i + 1} />)
-            .reverse()}
+          {rows.map((row, i) => <Row key={row.id} row={row} n={i + 1} />).reverse()}
         </ol>
       )}
     </div>

@@ -4,7 +4,12 @@ import { cpuMillicores, loadTargets } from './load';
 
 function stored(object: KObject, columns: Record<string, string> = {}): StoredObject {
   const m = object.metadata;
-  return { key: `${object.kind}/${m.namespace}/${m.name}`, resource: '', object, row: { kind: object.kind, namespace: m.namespace ?? null, name: m.name, status: '', columns } };
+  return {
+    key: `${object.kind}/${m.namespace}/${m.name}`,
+    resource: '',
+    object,
+    row: { kind: object.kind, namespace: m.namespace ?? null, name: m.name, status: '', columns },
+  };
 }
 
 const deployment = (name: string, namespace: string, replicas: number, cpu?: string, ready = 0): StoredObject =>
@@ -12,7 +17,10 @@ const deployment = (name: string, namespace: string, replicas: number, cpu?: str
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace },
-    spec: { replicas, template: { spec: { containers: [{ name: 'c', image: 'nginx', ...(cpu ? { resources: { requests: { cpu } } } : {}) }] } } },
+    spec: {
+      replicas,
+      template: { spec: { containers: [{ name: 'c', image: 'nginx', ...(cpu ? { resources: { requests: { cpu } } } : {}) }] } },
+    },
     status: { readyReplicas: ready },
   });
 
@@ -55,7 +63,12 @@ describe('loadTargets', () => {
   const targets = loadTargets(objects);
 
   it('lists HPA targets first, then other Deployments outside kube-system; nothing for kinds an HPA cannot scale here', () => {
-    expect(targets.map((t) => t.id)).toEqual(['default/deployment/web', 'default/statefulset/db', 'default/deployment/idle', 'shop/deployment/api']);
+    expect(targets.map((t) => t.id)).toEqual([
+      'default/deployment/web',
+      'default/statefulset/db',
+      'default/deployment/idle',
+      'shop/deployment/api',
+    ]);
   });
 
   it('shows the HPA as kubectl get hpa prints it, with min/max and replicas', () => {
@@ -72,9 +85,17 @@ describe('loadTargets', () => {
   });
 
   it.each([
-    ['an HPA target the store does not hold yet', 'default/statefulset/db', { replicas: null, podRequestMillicores: 0, maxMillicores: 1000 }],
+    [
+      'an HPA target the store does not hold yet',
+      'default/statefulset/db',
+      { replicas: null, podRequestMillicores: 0, maxMillicores: 1000 },
+    ],
     ['a Deployment without requests', 'default/deployment/idle', { replicas: 2, podRequestMillicores: 0, maxMillicores: 1000, hpas: [] }],
-    ['a Deployment with 500m per Pod: at least 1000m', 'shop/deployment/api', { replicas: 1, podRequestMillicores: 500, maxMillicores: 1000 }],
+    [
+      'a Deployment with 500m per Pod: at least 1000m',
+      'shop/deployment/api',
+      { replicas: 1, podRequestMillicores: 500, maxMillicores: 1000 },
+    ],
   ])('%s', (_case, id, expected) => {
     expect(targets.find((t) => t.id === id)).toMatchObject(expected);
   });

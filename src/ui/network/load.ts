@@ -91,7 +91,16 @@ export function loadTargets(objects: Iterable<StoredObject>): LoadTarget[] {
     const id = `${namespace}/${kind}/${name}`;
     const w = workloads.get(id);
     const request = w ? podRequest(w) : 0;
-    return { namespace, workload: `${kind}/${name}`, id, hpas: [], replicas: w?.spec?.replicas ?? null, readyReplicas: w?.status?.readyReplicas ?? 0, podRequestMillicores: request, maxMillicores: 0 };
+    return {
+      namespace,
+      workload: `${kind}/${name}`,
+      id,
+      hpas: [],
+      replicas: w?.spec?.replicas ?? null,
+      readyReplicas: w?.status?.readyReplicas ?? 0,
+      podRequestMillicores: request,
+      maxMillicores: 0,
+    };
   };
   for (const o of all) {
     if (o.object.kind !== 'HorizontalPodAutoscaler') continue;

@@ -2,8 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { KObject } from '../store/types';
 import { dnsNameSuggestions, namespaceOptions, trafficSources, urlSuggestions, urlSuggestionsFor } from './suggestions';
 
-const node = (name: string, ip: string): KObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { addresses: [{ type: 'InternalIP', address: ip }, { type: 'Hostname', address: name }] } });
-const svc = (name: string, namespace: string, spec: KObject['spec'], status?: KObject['status']): KObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec, status });
+const node = (name: string, ip: string): KObject => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name },
+  status: {
+    addresses: [
+      { type: 'InternalIP', address: ip },
+      { type: 'Hostname', address: name },
+    ],
+  },
+});
+const svc = (name: string, namespace: string, spec: KObject['spec'], status?: KObject['status']): KObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace },
+  spec,
+  status,
+});
 const pod = (name: string, namespace: string, phase: string, spec: KObject['spec'] = {}, deleting = false): KObject => ({
   apiVersion: 'v1',
   kind: 'Pod',
@@ -20,7 +36,12 @@ const cluster: KObject[] = [
   node('node-3', '172.18.0.5'),
   svc('web', 'default', { type: 'ClusterIP', clusterIP: '10.96.0.20', ports: [{ port: 80, targetPort: 80 }] }),
   svc('api', 'shop', { type: 'NodePort', clusterIP: '10.96.0.30', ports: [{ port: 8080, nodePort: 30080 }] }),
-  svc('front', 'default', { type: 'LoadBalancer', clusterIP: '10.96.0.40', ports: [{ port: 80, nodePort: 31000 }] }, { loadBalancer: { ingress: [{ ip: '172.18.255.200' }] } }),
+  svc(
+    'front',
+    'default',
+    { type: 'LoadBalancer', clusterIP: '10.96.0.40', ports: [{ port: 80, nodePort: 31000 }] },
+    { loadBalancer: { ingress: [{ ip: '172.18.255.200' }] } },
+  ),
   svc('db', 'default', { clusterIP: 'None', ports: [{ port: 3306 }] }),
   svc('mail', 'default', { type: 'ExternalName', externalName: 'smtp.example.com' }),
   pod('db-0', 'default', 'Running', { hostname: 'db-0', subdomain: 'db' }),
@@ -36,11 +57,28 @@ const cluster: KObject[] = [
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
     metadata: { name: 'shop', namespace: 'shop' },
-    spec: { rules: [{ host: 'shop.example.com', http: { paths: [{ path: '/cart' }, { path: '/' }] } }, { http: { paths: [{ path: '/api' }] } }, { host: 'bare.example.com' }] },
+    spec: {
+      rules: [
+        { host: 'shop.example.com', http: { paths: [{ path: '/cart' }, { path: '/' }] } },
+        { http: { paths: [{ path: '/api' }] } },
+        { host: 'bare.example.com' },
+      ],
+    },
     status: { loadBalancer: { ingress: [{ ip: '172.18.255.201' }] } },
   },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'fallback', namespace: 'default' }, spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } }, status: { loadBalancer: { ingress: [{ ip: '172.18.255.201' }] } } },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'unaddressed', namespace: 'default' }, spec: { rules: [{ http: { paths: [{ path: '/x' }] } }] } },
+  {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'fallback', namespace: 'default' },
+    spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } },
+    status: { loadBalancer: { ingress: [{ ip: '172.18.255.201' }] } },
+  },
+  {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'unaddressed', namespace: 'default' },
+    spec: { rules: [{ http: { paths: [{ path: '/x' }] } }] },
+  },
 ];
 
 describe('dnsNameSuggestions', () => {

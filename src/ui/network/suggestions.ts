@@ -83,7 +83,10 @@ function portSuffix(port: number | undefined): string {
 /** InternalIP of every Node, by node name. */
 function nodeIPs(objects: KObject[]): { name: string; ip: string }[] {
   return byKind(objects, 'Node')
-    .map((n) => ({ name: n.metadata.name, ip: (n.status?.addresses ?? []).find((a: { type: string }) => a.type === 'InternalIP')?.address as string | undefined }))
+    .map((n) => ({
+      name: n.metadata.name,
+      ip: (n.status?.addresses ?? []).find((a: { type: string }) => a.type === 'InternalIP')?.address as string | undefined,
+    }))
     .filter((n): n is { name: string; ip: string } => !!n.ip)
     .sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -114,7 +117,10 @@ export function urlSuggestions(objects: Iterable<KObject>): UrlSuggestion[] {
     const ip: string | undefined = s.spec?.clusterIP;
     if (ip && ip !== 'None') for (const p of ports) out.push({ url: `http://${ip}${portSuffix(p.port)}`, from: 'pod', via });
     if (type === 'NodePort' || type === 'LoadBalancer')
-      for (const p of ports) if (p.nodePort) for (const n of nodes.slice(0, NODEPORT_NODES)) out.push({ url: `http://${n.ip}:${p.nodePort}`, from: 'external', via: `${via} via ${n.name}` });
+      for (const p of ports)
+        if (p.nodePort)
+          for (const n of nodes.slice(0, NODEPORT_NODES))
+            out.push({ url: `http://${n.ip}:${p.nodePort}`, from: 'external', via: `${via} via ${n.name}` });
     if (type === 'LoadBalancer')
       for (const ing of (s.status?.loadBalancer?.ingress ?? []) as { ip?: string; hostname?: string }[]) {
         const host = ing.ip ?? ing.hostname;
@@ -124,12 +130,15 @@ export function urlSuggestions(objects: Iterable<KObject>): UrlSuggestion[] {
   const ingresses = byKind(all, 'Ingress').sort((a, b) => ns(a).localeCompare(ns(b)) || a.metadata.name.localeCompare(b.metadata.name));
   for (const ing of ingresses) {
     const via = `Ingress ${ns(ing)}/${ing.metadata.name}`;
-    const lb = ((ing.status?.loadBalancer?.ingress ?? []) as { ip?: string; hostname?: string }[]).map((i) => i.ip ?? i.hostname).find(Boolean);
+    const lb = ((ing.status?.loadBalancer?.ingress ?? []) as { ip?: string; hostname?: string }[])
+      .map((i) => i.ip ?? i.hostname)
+      .find(Boolean);
     for (const rule of (ing.spec?.rules ?? []) as { host?: string; http?: { paths?: { path?: string }[] } }[]) {
       const host = rule.host || lb;
       if (!host) continue;
       const paths = rule.http?.paths?.length ? rule.http.paths : [{ path: '/' }];
-      for (const p of paths) out.push({ url: `http://${host}${p.path?.startsWith('/') ? p.path : `/${p.path ?? ''}`}`, from: 'external', via });
+      for (const p of paths)
+        out.push({ url: `http://${host}${p.path?.startsWith('/') ? p.path : `/${p.path ?? ''}`}`, from: 'external', via });
     }
     if (ing.spec?.defaultBackend && lb) out.push({ url: `http://${lb}/`, from: 'external', via: `${via} (default backend)` });
   }

@@ -23,7 +23,14 @@ export const HelpDialog = memo(function HelpDialog() {
   ];
   return (
     <div className="help-backdrop" onClick={() => setHelpOpen(false)}>
-      <div className="help" role="dialog" aria-modal="true" aria-label={t('help.title')} data-testid="help" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="help"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('help.title')}
+        data-testid="help"
+        onClick={(e) => e.stopPropagation()}
+      >
         <header className="pane-header">
           <h2>{t('help.title')}</h2>
           <span className="spacer" />

@@ -41,17 +41,39 @@ function InspectorBody({ selected }: { selected: string }) {
         {ns && <span className="hint">-n {ns}</span>}
         <span className="spacer" />
         {obj.kind === 'Pod' && ns && (
-          <button type="button" className="mini danger" data-testid="delete-pod" aria-label={t('inspector.deletePodTitle')} title={t('inspector.deletePodTitle')} onClick={() => void cluster.deletePod(ns, obj.metadata.name)}>
+          <button
+            type="button"
+            className="mini danger"
+            data-testid="delete-pod"
+            aria-label={t('inspector.deletePodTitle')}
+            title={t('inspector.deletePodTitle')}
+            onClick={() => void cluster.deletePod(ns, obj.metadata.name)}
+          >
             {t('inspector.deletePod')}
           </button>
         )}
-        <button type="button" className="mini" data-testid="inspector-close" aria-label={t('inspector.close')} title={`${t('inspector.close')} (Esc)`} onClick={() => select(null)}>
+        <button
+          type="button"
+          className="mini"
+          data-testid="inspector-close"
+          aria-label={t('inspector.close')}
+          title={`${t('inspector.close')} (Esc)`}
+          onClick={() => select(null)}
+        >
           ✕
         </button>
       </header>
       <nav className="pane-header tabs inspector-tabs" role="tablist">
         {tabs.map(([id, label]) => (
-          <button key={id} type="button" role="tab" aria-selected={tab === id} data-testid={`inspector-tab-${id}`} className={tab === id ? 'active' : ''} onClick={() => setTab(id)}>
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            data-testid={`inspector-tab-${id}`}
+            className={tab === id ? 'active' : ''}
+            onClick={() => setTab(id)}
+          >
             {label}
           </button>
         ))}

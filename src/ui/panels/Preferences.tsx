@@ -16,17 +16,38 @@ export const Preferences = memo(function Preferences() {
   const themeLabel = theme === 'dark' ? t('toolbar.themeLight') : t('toolbar.themeDark');
   return (
     <span className="prefs">
-      <select data-testid="language" aria-label={t('toolbar.language')} title={t('toolbar.language')} value={i18n.language} onChange={(e) => setLanguage(e.target.value as Language)}>
+      <select
+        data-testid="language"
+        aria-label={t('toolbar.language')}
+        title={t('toolbar.language')}
+        value={i18n.language}
+        onChange={(e) => setLanguage(e.target.value as Language)}
+      >
         {LANGUAGES.map((l) => (
           <option key={l.code} value={l.code}>
             {l.label}
           </option>
         ))}
       </select>
-      <button type="button" className="icon-button" data-testid="theme-toggle" data-theme={theme} aria-label={themeLabel} title={themeLabel} onClick={toggleTheme}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="theme-toggle"
+        data-theme={theme}
+        aria-label={themeLabel}
+        title={themeLabel}
+        onClick={toggleTheme}
+      >
         <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
       </button>
-      <button type="button" className="icon-button" data-testid="help-button" aria-label={t('toolbar.help')} title={`${t('toolbar.help')} (?)`} onClick={() => setHelpOpen(true)}>
+      <button
+        type="button"
+        className="icon-button"
+        data-testid="help-button"
+        aria-label={t('toolbar.help')}
+        title={`${t('toolbar.help')} (?)`}
+        onClick={() => setHelpOpen(true)}
+      >
         ?
       </button>
     </span>

@@ -33,7 +33,8 @@ export function RegistryPanel() {
     const set = new Set<string>();
     for (const o of objects.values()) {
       if (o.object.kind !== 'Pod') continue;
-      for (const c of [...(o.object.spec?.initContainers ?? []), ...(o.object.spec?.containers ?? [])] as { image?: string }[]) if (c.image) set.add(c.image);
+      for (const c of [...(o.object.spec?.initContainers ?? []), ...(o.object.spec?.containers ?? [])] as { image?: string }[])
+        if (c.image) set.add(c.image);
     }
     return [...set].sort();
   }, [objects]);
@@ -55,8 +56,16 @@ export function RegistryPanel() {
           if (input.trim()) void toggle(input.trim(), true).then(() => setInput(''));
         }}
       >
-        <input aria-label={t('registry.markLabel')} placeholder={t('registry.markPlaceholder')} value={input} onChange={(e) => setInput(e.target.value)} data-testid="registry-input" />
-        <button type="submit" data-testid="registry-mark">{t('registry.mark')}</button>
+        <input
+          aria-label={t('registry.markLabel')}
+          placeholder={t('registry.markPlaceholder')}
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          data-testid="registry-input"
+        />
+        <button type="submit" data-testid="registry-mark">
+          {t('registry.mark')}
+        </button>
       </form>
       <h4>{t('registry.inUse')}</h4>
       {inUse.length === 0 && <p className="hint">{t('registry.none')}</p>}
@@ -66,7 +75,13 @@ export function RegistryPanel() {
           return (
             <li key={image} data-testid="registry-image" data-image={image} data-missing={String(isMissing)}>
               <label>
-                <input type="checkbox" checked={isMissing} onChange={(e) => void toggle(image, e.target.checked)} aria-label={`${t('registry.missing')}: ${image}`} /> <code>{image}</code> {isMissing && <span className="badge ready-false">{t('registry.missing')}</span>}
+                <input
+                  type="checkbox"
+                  checked={isMissing}
+                  onChange={(e) => void toggle(image, e.target.checked)}
+                  aria-label={`${t('registry.missing')}: ${image}`}
+                />{' '}
+                <code>{image}</code> {isMissing && <span className="badge ready-false">{t('registry.missing')}</span>}
               </label>
             </li>
           );

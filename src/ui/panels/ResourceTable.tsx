@@ -22,7 +22,11 @@ const HIDDEN_KINDS = new Set(['Event']);
 function groupByKind(objects: Map<string, StoredObject>, all: boolean, podSample: PodSample | null = null): [string, StoredObject[]][] {
   const groups = new Map<string, StoredObject[]>();
   for (const k of MAIN_KINDS) groups.set(k, []);
-  if (podSample) groups.set('Pod', podSample.rows.map((r) => ({ key: r.key, resource: 'pods', object: r.object, row: r.row, controllers: r.controllers })));
+  if (podSample)
+    groups.set(
+      'Pod',
+      podSample.rows.map((r) => ({ key: r.key, resource: 'pods', object: r.object, row: r.row, controllers: r.controllers })),
+    );
   for (const o of objects.values()) {
     const kind = o.object.kind;
     if (HIDDEN_KINDS.has(kind) || (!all && !MAIN_KINDS.includes(kind))) continue;
@@ -49,9 +53,25 @@ const Row = memo(function Row({ o, columns, selected, nowSec }: { o: StoredObjec
     attrs['data-ready'] = r?.ready ?? '';
   } else if (r?.ready) attrs['data-ready'] = r.ready;
   return (
-    <tr data-testid="resource-row" {...attrs} className={selected ? 'selected' : ''} tabIndex={0} aria-label={`${o.object.kind.toLowerCase()}/${m.name}`} onClick={() => select(o.key)} onKeyDown={(e) => e.key === 'Enter' && select(o.key)}>
+    <tr
+      data-testid="resource-row"
+      {...attrs}
+      className={selected ? 'selected' : ''}
+      tabIndex={0}
+      aria-label={`${o.object.kind.toLowerCase()}/${m.name}`}
+      onClick={() => select(o.key)}
+      onKeyDown={(e) => e.key === 'Enter' && select(o.key)}
+    >
       {columns.map((c) => (
-        <td key={c}>{c === 'NAME' ? m.name : c === 'NAMESPACE' ? (m.namespace ?? '') : c === 'AGE' ? age(m.creationTimestamp, nowSec) : (r?.columns[c] ?? '')}</td>
+        <td key={c}>
+          {c === 'NAME'
+            ? m.name
+            : c === 'NAMESPACE'
+              ? (m.namespace ?? '')
+              : c === 'AGE'
+                ? age(m.creationTimestamp, nowSec)
+                : (r?.columns[c] ?? '')}
+        </td>
       ))}
     </tr>
   );
@@ -64,7 +84,19 @@ function age(created: string | undefined, nowSec: number): string {
 
 const selectPodSample = (s: KubeState) => s.podSample;
 
-function KindTable({ kind, rows, selected, nowSec, total }: { kind: string; rows: StoredObject[]; selected: string | null; nowSec: number; total?: number }) {
+function KindTable({
+  kind,
+  rows,
+  selected,
+  nowSec,
+  total,
+}: {
+  kind: string;
+  rows: StoredObject[];
+  selected: string | null;
+  nowSec: number;
+  total?: number;
+}) {
   const { t } = useTranslation();
   const namespaced = rows.some((o) => o.object.metadata.namespace);
   const controllers = rows[0]?.controllers;
@@ -75,7 +107,8 @@ function KindTable({ kind, rows, selected, nowSec, total }: { kind: string; rows
   return (
     <table className="kubectl-table">
       <caption title={controllers?.length ? t('resources.reconciledBy', { list: controllers.join(', ') }) : undefined}>
-        kubectl get {plural(rows[0])}{namespaced ? ' -A' : ''}
+        kubectl get {plural(rows[0])}
+        {namespaced ? ' -A' : ''}
         {controllers && controllers.length === 0 && (
           <span className="badge stored-only" data-testid="no-controller" data-kind={kind} title={t('resources.storedOnlyTitle', { kind })}>
             {t('resources.storedOnly')}
@@ -108,7 +141,17 @@ function KindTable({ kind, rows, selected, nowSec, total }: { kind: string; rows
 }
 
 /** Hundreds of rows: only those near the viewport are rendered (row-window.ts), spacers stand in for the rest. */
-function WindowedBody({ rows, columns, selected, nowSec }: { rows: StoredObject[]; columns: string[]; selected: string | null; nowSec: number }) {
+function WindowedBody({
+  rows,
+  columns,
+  selected,
+  nowSec,
+}: {
+  rows: StoredObject[];
+  columns: string[];
+  selected: string | null;
+  nowSec: number;
+}) {
   const body = useRef<HTMLTableSectionElement>(null);
   const w = useRowWindow(body, rows.length);
   const start = Math.min(w.start, rows.length);
@@ -139,7 +182,14 @@ export function ResourceTable() {
       </label>
       <div>
         {groups.map(([kind, rows]) => (
-          <KindTable key={kind} kind={kind} rows={rows} selected={selected} nowSec={nowSec} total={kind === 'Pod' && podSample ? podSample.total : undefined} />
+          <KindTable
+            key={kind}
+            kind={kind}
+            rows={rows}
+            selected={selected}
+            nowSec={nowSec}
+            total={kind === 'Pod' && podSample ? podSample.total : undefined}
+          />
         ))}
       </div>
     </div>

@@ -17,7 +17,14 @@ export function SidePanel() {
   const events = useKubeStore(selectEventCount);
   const { t } = useTranslation();
   const tabButton = (id: Tab, label: string, extra?: React.ReactNode) => (
-    <button type="button" role="tab" aria-selected={tab === id} data-testid={`tab-${id}`} className={tab === id ? 'active' : ''} onClick={() => setTab(id)}>
+    <button
+      type="button"
+      role="tab"
+      aria-selected={tab === id}
+      data-testid={`tab-${id}`}
+      className={tab === id ? 'active' : ''}
+      onClick={() => setTab(id)}
+    >
       {label}
       {extra}
     </button>
@@ -31,7 +38,17 @@ export function SidePanel() {
         {tabButton('registry', t('panes.registry'))}
         {tabButton('network', t('panes.network'))}
       </header>
-      {tab === 'resources' ? <ResourceTable /> : tab === 'events' ? <EventList /> : tab === 'kubectl' ? <KubectlBar /> : tab === 'network' ? <NetworkPanel /> : <RegistryPanel />}
+      {tab === 'resources' ? (
+        <ResourceTable />
+      ) : tab === 'events' ? (
+        <EventList />
+      ) : tab === 'kubectl' ? (
+        <KubectlBar />
+      ) : tab === 'network' ? (
+        <NetworkPanel />
+      ) : (
+        <RegistryPanel />
+      )}
       <Inspector />
     </section>
   );

@@ -54,7 +54,15 @@ const PendingTimers = memo(function PendingTimers() {
     <span className="pending-timers" role="list" aria-label={t('sequence.pendingTimers')} title={t('toolbar.countdown')}>
       <Icon name="clock" />
       {timers.map((p) => (
-        <span key={p.reason} role="listitem" className={`countdown reason-${p.reason}`} data-testid="countdown" data-reason={p.reason} data-seconds={p.secondsLeft} title={`${formatCountdown(p.secondsLeft * 1000)} ${t(`sequence.reason.${p.reason}`)}${p.count > 1 ? ` ×${p.count}` : ''}: ${p.label}${p.count > 1 ? ` (+${p.count - 1})` : ''}`}>
+        <span
+          key={p.reason}
+          role="listitem"
+          className={`countdown reason-${p.reason}`}
+          data-testid="countdown"
+          data-reason={p.reason}
+          data-seconds={p.secondsLeft}
+          title={`${formatCountdown(p.secondsLeft * 1000)} ${t(`sequence.reason.${p.reason}`)}${p.count > 1 ? ` ×${p.count}` : ''}: ${p.label}${p.count > 1 ? ` (+${p.count - 1})` : ''}`}
+        >
           <span className="countdown-time">{formatCountdown(p.secondsLeft * 1000)}</span>{' '}
           <span className="countdown-text">
             {t(`sequence.reason.${p.reason}`)}
@@ -73,19 +81,42 @@ const Playback = memo(function Playback() {
   const { t } = useTranslation();
   return (
     <span className="playback">
-      <button type="button" data-testid="play-pause" aria-label={running ? t('toolbar.pauseLabel') : t('toolbar.playLabel')} title={`${running ? t('toolbar.pause') : t('toolbar.play')} (space)`} onClick={() => void (running ? cluster.pause() : cluster.play())}>
+      <button
+        type="button"
+        data-testid="play-pause"
+        aria-label={running ? t('toolbar.pauseLabel') : t('toolbar.playLabel')}
+        title={`${running ? t('toolbar.pause') : t('toolbar.play')} (space)`}
+        onClick={() => void (running ? cluster.pause() : cluster.play())}
+      >
         <Icon name={running ? 'pause' : 'play'} /> {running ? t('toolbar.pause') : t('toolbar.play')}
       </button>
-      <button type="button" data-testid="step" aria-label={t('toolbar.stepTitle')} title={`${t('toolbar.stepTitle')} (.)`} onClick={() => void cluster.step()}>
+      <button
+        type="button"
+        data-testid="step"
+        aria-label={t('toolbar.stepTitle')}
+        title={`${t('toolbar.stepTitle')} (.)`}
+        onClick={() => void cluster.step()}
+      >
         <Icon name="step" /> <span className="label">{t('toolbar.step')}</span>
       </button>
-      <button type="button" data-testid="fast-forward" aria-label={t('sequence.fastForwardTitle')} title={t('sequence.fastForwardTitle')} onClick={() => void cluster.fastForward()}>
+      <button
+        type="button"
+        data-testid="fast-forward"
+        aria-label={t('sequence.fastForwardTitle')}
+        title={t('sequence.fastForwardTitle')}
+        onClick={() => void cluster.fastForward()}
+      >
         <Icon name="step" />
         <Icon name="step" /> <span className="label">{t('sequence.fastForward')}</span>
       </button>
       <label>
         {t('toolbar.speed')}{' '}
-        <select data-testid="speed" aria-label={t('toolbar.speed')} value={speed} onChange={(e) => void cluster.setSpeed(Number(e.target.value))}>
+        <select
+          data-testid="speed"
+          aria-label={t('toolbar.speed')}
+          value={speed}
+          onChange={(e) => void cluster.setSpeed(Number(e.target.value))}
+        >
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
               ×{s}
@@ -112,7 +143,11 @@ const Status = memo(function Status() {
   const failure = connection === 'failed' && detail ? detail : null;
   return (
     <span className="status">
-      {profile !== 'kubernetes-defaults' && <span className="badge warn" title="timings are shortened">{profile} timings</span>}
+      {profile !== 'kubernetes-defaults' && (
+        <span className="badge warn" title="timings are shortened">
+          {profile} timings
+        </span>
+      )}
       {connection !== 'ready' && !failure && <span className={`badge conn-${connection}`}>cluster {connection}</span>}
       {failure && (
         <span className="notice error connection-error" role="alert" data-testid="connection-error" title={failure}>
@@ -145,7 +180,13 @@ export function Toolbar() {
       <span className="spacer" />
       <EngineControl />
       <ExamplesButton />
-      <button type="button" data-testid="reset" aria-label={t('toolbar.resetTitle')} title={t('toolbar.resetTitle')} onClick={() => void cluster.reset()}>
+      <button
+        type="button"
+        data-testid="reset"
+        aria-label={t('toolbar.resetTitle')}
+        title={t('toolbar.resetTitle')}
+        onClick={() => void cluster.reset()}
+      >
         <Icon name="reset" /> <span className="label">{t('toolbar.reset')}</span>
       </button>
       <TourMenu />

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sortEvents } from './events';
 import type { KObject } from '../store/types';
 
-const ev = (name: string, last: string): KObject => ({ apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: 'default' }, lastTimestamp: last }) as KObject;
+const ev = (name: string, last: string): KObject =>
+  ({ apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: 'default' }, lastTimestamp: last }) as KObject;
 
 describe('sortEvents', () => {
   // the kubelet writes Pulling, Pulled, Created, Started within one second: names carry the creation nanoseconds

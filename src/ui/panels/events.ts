@@ -3,7 +3,8 @@ import type { KObject } from '../store/types';
 
 /** When an Event last happened, ms since the epoch. */
 export function eventTime(e: KObject): number {
-  const t = (e.lastTimestamp ?? e.series?.lastObservedTime ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp) as string | undefined;
+  const t = (e.lastTimestamp ?? e.series?.lastObservedTime ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp) as
+    string | undefined;
   return t ? Date.parse(t) : 0;
 }
 

@@ -3,7 +3,14 @@ import { clampSize, keyedSize, parseSizes, range } from './pane-layout';
 
 describe('pane sizes', () => {
   it.each([
-    ['editor at 1280: room left for the graph and the side panel', 'editor', 1280, 800, { editor: 256, side: 358 }, { min: 200, max: 1280 - 32 - 320 - 358 }],
+    [
+      'editor at 1280: room left for the graph and the side panel',
+      'editor',
+      1280,
+      800,
+      { editor: 256, side: 358 },
+      { min: 200, max: 1280 - 32 - 320 - 358 },
+    ],
     ['side at 1920', 'side', 1920, 1080, { editor: 384, side: 538 }, { min: 280, max: 1920 - 32 - 320 - 384 }],
     ['top row at 800 high', 'top', 1280, 800, { editor: 256, side: 358 }, { min: 200, max: 800 - 38 - 120 }],
     ['a window too small keeps the minimum', 'editor', 700, 400, { editor: 256, side: 358 }, { min: 200, max: 200 }],
@@ -32,7 +39,11 @@ describe('pane sizes', () => {
   it.each([
     ['nothing stored', null, {}],
     ['not JSON', '{', {}],
-    ['sizes and the relay maximised', '{"editor":300,"side":420.4,"top":500,"relayMax":true}', { editor: 300, side: 420, top: 500, relayMax: true }],
+    [
+      'sizes and the relay maximised',
+      '{"editor":300,"side":420.4,"top":500,"relayMax":true}',
+      { editor: 300, side: 420, top: 500, relayMax: true },
+    ],
     ['hostile values are dropped', '{"editor":"300","side":-1,"top":1e99,"__proto__":{"x":1},"relayMax":"yes"}', {}],
   ])('stored: %s', (_name, text, want) => {
     expect(parseSizes(text)).toEqual(want);

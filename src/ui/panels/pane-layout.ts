@@ -24,7 +24,13 @@ export const CHROME_W = 2 * 8 + 2 * 8;
 export const CHROME_H = 2 * 8 + 22;
 
 /** The range a splitter's size may take in a `width` × `height` layout (the rest as given in `s`). */
-export function range(which: Splitter, _sizes: PaneSizes, width: number, height: number, current: { editor: number; side: number }): { min: number; max: number } {
+export function range(
+  which: Splitter,
+  _sizes: PaneSizes,
+  width: number,
+  height: number,
+  current: { editor: number; side: number },
+): { min: number; max: number } {
   if (which === 'top') return { min: MIN.top, max: Math.max(MIN.top, height - CHROME_H - MIN.relay) };
   const other = which === 'editor' ? current.side : current.editor;
   return { min: MIN[which], max: Math.max(MIN[which], width - CHROME_W - MIN.graph - other) };

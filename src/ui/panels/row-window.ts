@@ -48,7 +48,10 @@ export function rowWindow({ scrollTop, viewportHeight, bodyTop, rowHeight, count
  * resize. Before the first measurement it shows the first rows (a screenful and the overscan).
  */
 export function useRowWindow(body: RefObject<HTMLTableSectionElement | null>, count: number): RowWindow & { rowHeight: number } {
-  const [state, setState] = useState(() => ({ ...rowWindow({ scrollTop: 0, viewportHeight: 800, bodyTop: 0, rowHeight: DEFAULT_ROW_PX, count }), rowHeight: DEFAULT_ROW_PX }));
+  const [state, setState] = useState(() => ({
+    ...rowWindow({ scrollTop: 0, viewportHeight: 800, bodyTop: 0, rowHeight: DEFAULT_ROW_PX, count }),
+    rowHeight: DEFAULT_ROW_PX,
+  }));
   const countRef = useRef(count);
   /** Measures at the next animation frame (layout is done once for the frame anyway). */
   const schedule = useRef<() => void>(() => {});
@@ -69,7 +72,13 @@ export function useRowWindow(body: RefObject<HTMLTableSectionElement | null>, co
       const row = el.querySelector<HTMLElement>('tr[data-testid]');
       const rowHeight = row?.offsetHeight || DEFAULT_ROW_PX;
       const bodyTop = el.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
-      const w = rowWindow({ scrollTop: scroller.scrollTop, viewportHeight: scroller.clientHeight, bodyTop, rowHeight, count: countRef.current });
+      const w = rowWindow({
+        scrollTop: scroller.scrollTop,
+        viewportHeight: scroller.clientHeight,
+        bodyTop,
+        rowHeight,
+        count: countRef.current,
+      });
       setState((s) => (s.start === w.start && s.end === w.end && s.rowHeight === rowHeight ? s : { ...w, rowHeight }));
     };
     schedule.current = () => {

@@ -90,7 +90,11 @@ async function restoreEditor(): Promise<void> {
     await clusterReady;
     // a link applies nothing by itself: the person sees what it would apply (a dry run) and says yes
     const dry = await cluster.dryRun(text);
-    const objects = (dry?.results ?? []).map((r) => ({ object: r.object, namespace: r.namespace, error: r.action === 'error' ? r.message : undefined }));
+    const objects = (dry?.results ?? []).map((r) => ({
+      object: r.object,
+      namespace: r.namespace,
+      error: r.action === 'error' ? r.message : undefined,
+    }));
     if (!(await askToApply({ source, objects }))) {
       setNotice(i18next.t('share.cancelled'));
       return;

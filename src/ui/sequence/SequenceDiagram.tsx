@@ -15,7 +15,14 @@ import { kubeStore, useKubeStore, type KubeState } from '../store/store';
 import { selectSequenceOptions } from '../store/selectors';
 import { setSequenceOptions } from '../store/actions';
 import { orderParticipants, renderSequence, type RenderedSequence } from '../../cluster/relay/sequence/to-mermaid';
-import { participantsOf, reconciliations, storyTarget, windowHops, type Reconciliation, type WindowMode } from '../../cluster/relay/sequence/window';
+import {
+  participantsOf,
+  reconciliations,
+  storyTarget,
+  windowHops,
+  type Reconciliation,
+  type WindowMode,
+} from '../../cluster/relay/sequence/window';
 import { storyHops as actionHops } from '../../cluster/relay/sequence/story';
 import { selectHop, setSequenceView, showStory } from './sequence-actions';
 import { useTranslation } from 'react-i18next';
@@ -68,7 +75,19 @@ function loadMermaid(): Promise<Mermaid> {
       // useMaxWidth: the SVG fits the pane's width (no useless sideways scrolling)
       // narrow lanes: a lane is as wide as its label (broken after a "-" or "/" in the story
       // view) and spaced by the widest message between neighbours (wrapped to fit the pane)
-      sequence: { mirrorActors: true, actorMargin: 10, width: 60, height: 30, wrapPadding: 6, boxMargin: 4, boxTextMargin: 2, noteMargin: 4, messageMargin: 22, wrap: false, useMaxWidth: true },
+      sequence: {
+        mirrorActors: true,
+        actorMargin: 10,
+        width: 60,
+        height: 30,
+        wrapPadding: 6,
+        boxMargin: 4,
+        boxTextMargin: 2,
+        noteMargin: 4,
+        messageMargin: 22,
+        wrap: false,
+        useMaxWidth: true,
+      },
     });
     return m;
   });
@@ -81,20 +100,49 @@ const Toggles = memo(function Toggles() {
   return (
     <span className="toggles">
       <label>
-        <input type="checkbox" data-testid="seq-heartbeats" checked={o.heartbeats} onChange={(e) => setSequenceOptions({ heartbeats: e.target.checked })} /> {t('panes.heartbeats')}
+        <input
+          type="checkbox"
+          data-testid="seq-heartbeats"
+          checked={o.heartbeats}
+          onChange={(e) => setSequenceOptions({ heartbeats: e.target.checked })}
+        />{' '}
+        {t('panes.heartbeats')}
       </label>
       <label>
-        <input type="checkbox" data-testid="seq-admission" checked={o.admission} onChange={(e) => setSequenceOptions({ admission: e.target.checked })} /> {t('panes.admission')}
+        <input
+          type="checkbox"
+          data-testid="seq-admission"
+          checked={o.admission}
+          onChange={(e) => setSequenceOptions({ admission: e.target.checked })}
+        />{' '}
+        {t('panes.admission')}
       </label>
       <label>
-        <input type="checkbox" data-testid="seq-events" checked={o.events} onChange={(e) => setSequenceOptions({ events: e.target.checked })} /> {t('panes.eventWrites')}
+        <input
+          type="checkbox"
+          data-testid="seq-events"
+          checked={o.events}
+          onChange={(e) => setSequenceOptions({ events: e.target.checked })}
+        />{' '}
+        {t('panes.eventWrites')}
       </label>
       <label title={t('panes.fromLastApplyTitle')}>
-        <input type="checkbox" data-testid="seq-pin" checked={o.pinned} onChange={(e) => setSequenceOptions({ pinned: e.target.checked })} /> {t('panes.fromLastApply')}
+        <input
+          type="checkbox"
+          data-testid="seq-pin"
+          checked={o.pinned}
+          onChange={(e) => setSequenceOptions({ pinned: e.target.checked })}
+        />{' '}
+        {t('panes.fromLastApply')}
       </label>
       <label>
         {o.pinned ? t('panes.first') : t('panes.last')}{' '}
-        <select data-testid="seq-window" aria-label={t('panes.hops')} value={o.window} onChange={(e) => setSequenceOptions({ window: Number(e.target.value) })}>
+        <select
+          data-testid="seq-window"
+          aria-label={t('panes.hops')}
+          value={o.window}
+          onChange={(e) => setSequenceOptions({ window: Number(e.target.value) })}
+        >
           {[30, 60, 120, 250].map((n) => (
             <option key={n} value={n}>
               {n}
@@ -131,7 +179,12 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
     <span className="sequence-controls">
       <label>
         {t('sequence.window')}{' '}
-        <select data-testid="sequence-window" aria-label={t('sequence.window')} value={v.mode} onChange={(e) => setSequenceView({ mode: e.target.value as WindowMode })}>
+        <select
+          data-testid="sequence-window"
+          aria-label={t('sequence.window')}
+          value={v.mode}
+          onChange={(e) => setSequenceView({ mode: e.target.value as WindowMode })}
+        >
           <option value="action">{t('sequence.modeAction')}</option>
           <option value="last">{t('sequence.modeLast')}</option>
           <option value="reconcile">{t('sequence.modeReconcile')}</option>
@@ -140,11 +193,22 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
       </label>
       {v.mode === 'action' && (
         <label title={t('sequence.backgroundTitle')}>
-          <input type="checkbox" data-testid="sequence-background" checked={v.background === true} onChange={(e) => setSequenceView({ background: e.target.checked })} /> {t('sequence.background')}
+          <input
+            type="checkbox"
+            data-testid="sequence-background"
+            checked={v.background === true}
+            onChange={(e) => setSequenceView({ background: e.target.checked })}
+          />{' '}
+          {t('sequence.background')}
         </label>
       )}
       {v.mode === 'reconcile' && (
-        <select data-testid="sequence-reconcile" aria-label={t('sequence.modeReconcile')} value={v.reconcile ?? ''} onChange={(e) => setSequenceView({ reconcile: e.target.value ? Number(e.target.value) : null })}>
+        <select
+          data-testid="sequence-reconcile"
+          aria-label={t('sequence.modeReconcile')}
+          value={v.reconcile ?? ''}
+          onChange={(e) => setSequenceView({ reconcile: e.target.value ? Number(e.target.value) : null })}
+        >
           <option value="">{t('sequence.latest')}</option>
           {recs.map((r) => (
             <option key={r.id} value={r.id}>
@@ -159,7 +223,13 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
         </span>
       )}
       {selected && (
-        <button type="button" className="mini" data-testid="sequence-story-selected" title={t('sequence.storyOfSelectedTitle')} onClick={() => showStory(selected)}>
+        <button
+          type="button"
+          className="mini"
+          data-testid="sequence-story-selected"
+          title={t('sequence.storyOfSelectedTitle')}
+          onClick={() => showStory(selected)}
+        >
           {t('sequence.storyOfSelected')}
         </button>
       )}
@@ -191,7 +261,11 @@ const WindowControls = memo(function WindowControls({ participants, recs }: { pa
                 type="checkbox"
                 data-participant={p}
                 checked={!hidden.has(p)}
-                onChange={(e) => setSequenceView({ hiddenComponents: e.target.checked ? v.hiddenComponents.filter((x) => x !== p) : [...v.hiddenComponents, p] })}
+                onChange={(e) =>
+                  setSequenceView({
+                    hiddenComponents: e.target.checked ? v.hiddenComponents.filter((x) => x !== p) : [...v.hiddenComponents, p],
+                  })
+                }
               />{' '}
               {p}
             </label>
@@ -332,7 +406,11 @@ export function SequenceDiagram() {
         setRecs(rs);
       }
       const all = windowHops(s.hops, { ...s.sequence, fromSeq: s.sequence.pinned ? s.applySeq : null }, s.sequenceView, s.story);
-      setNotKept(s.sequenceView.mode === 'action' && s.story && s.storyCount !== null ? Math.max(0, s.storyCount - actionHops(s.hops, s.story).length) : 0);
+      setNotKept(
+        s.sequenceView.mode === 'action' && s.story && s.storyCount !== null
+          ? Math.max(0, s.storyCount - actionHops(s.hops, s.story).length)
+          : 0,
+      );
       // a new story is drawn from its first hops at once, then grows by STORY_STEP per render:
       // its start shows without waiting for a render of the whole, and no render is much
       // longer than the one before
@@ -345,7 +423,15 @@ export function SequenceDiagram() {
       const truncated = hops.length < all.length;
       if (!hops.length) {
         const mode = s.sequenceView.mode;
-        setEmpty(mode === 'action' && !s.story ? 'action' : !s.hops.length ? 'none' : mode === 'story' && !storyTarget(s.hops, s.sequenceView) ? 'story' : 'filtered');
+        setEmpty(
+          mode === 'action' && !s.story
+            ? 'action'
+            : !s.hops.length
+              ? 'none'
+              : mode === 'story' && !storyTarget(s.hops, s.sequenceView)
+                ? 'story'
+                : 'filtered',
+        );
         if (host.current) host.current.innerHTML = '';
         lastText = '';
         return;
@@ -375,7 +461,8 @@ export function SequenceDiagram() {
         // append below without moving the view; the last N hops follow the newest
         const newStory = s.sequenceView.mode === 'action' && s.story?.seq !== lastStorySeq;
         lastStorySeq = s.story?.seq ?? null;
-        const follow = s.sequenceView.mode !== 'action' && !s.sequence.pinned && (!el || el.scrollTop + el.clientHeight >= el.scrollHeight - 40);
+        const follow =
+          s.sequenceView.mode !== 'action' && !s.sequence.pinned && (!el || el.scrollTop + el.clientHeight >= el.scrollHeight - 40);
         host.current.innerHTML = svg;
         const natural = naturalWidth(host.current);
         if (fit && natural > pane + 1 && laneChars > MIN_LANE_CHARS) {
@@ -487,7 +574,15 @@ export function SequenceDiagram() {
       <div className="sequence-scroll" ref={scroller}>
         {empty && (
           <div className="muted placeholder" data-testid="sequence-empty" data-reason={empty}>
-            {t(empty === 'story' ? 'sequence.storyHint' : empty === 'filtered' ? 'sequence.windowEmpty' : empty === 'action' ? 'sequence.actionHint' : 'panes.relayEmpty')}
+            {t(
+              empty === 'story'
+                ? 'sequence.storyHint'
+                : empty === 'filtered'
+                  ? 'sequence.windowEmpty'
+                  : empty === 'action'
+                    ? 'sequence.actionHint'
+                    : 'panes.relayEmpty',
+            )}
           </div>
         )}
         {error && <div className="error">{error}</div>}

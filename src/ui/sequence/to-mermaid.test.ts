@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { RelayHop } from '../store/types';
-import { NOTE_MAX, escapeMermaidText, orderParticipants, relayToMermaid, renderSequence, toMermaid, visibleHops, type SequenceOptions } from '../../cluster/relay/sequence/to-mermaid';
+import {
+  NOTE_MAX,
+  escapeMermaidText,
+  orderParticipants,
+  relayToMermaid,
+  renderSequence,
+  toMermaid,
+  visibleHops,
+  type SequenceOptions,
+} from '../../cluster/relay/sequence/to-mermaid';
 
 let seq = 0;
 function hop(from: string, to: string, kind: RelayHop['kind'], summary: string, extra: Partial<RelayHop> = {}): RelayHop {
@@ -15,7 +24,9 @@ function seedRelay(): RelayHop[] {
   return [
     hop('kubelet/node-2', 'kube-apiserver', 'request', 'update Lease kube-node-lease/node-2', { category: 'heartbeat' }),
     hop('kubectl', 'kube-apiserver', 'request', 'create Deployment default/peekcart'),
-    hop('kube-apiserver', 'kube-apiserver', 'note', 'authn kubectl · authz allow create deployments · admission', { category: 'admission' }),
+    hop('kube-apiserver', 'kube-apiserver', 'note', 'authn kubectl · authz allow create deployments · admission', {
+      category: 'admission',
+    }),
     hop('kube-apiserver', 'etcd', 'request', 'create Deployment default/peekcart', { category: 'storage' }),
     hop('kube-apiserver', 'kubectl', 'response', '201 Created'),
     hop('kube-apiserver', 'deployment-controller', 'watch', 'watch ADDED Deployment default/peekcart'),
@@ -35,7 +46,19 @@ function seedRelay(): RelayHop[] {
 describe('orderParticipants', () => {
   it('follows the seed: kubectl, apiserver, etcd, controllers, scheduler, then nodes in numeric order', () => {
     expect(
-      orderParticipants(['kubelet/node-10', 'kube-scheduler', 'replicaset-controller', 'etcd', 'containerd/node-2', 'kubelet/node-2', 'deployment-controller', 'kube-apiserver', 'kubectl', 'node-lifecycle-controller', 'coredns']),
+      orderParticipants([
+        'kubelet/node-10',
+        'kube-scheduler',
+        'replicaset-controller',
+        'etcd',
+        'containerd/node-2',
+        'kubelet/node-2',
+        'deployment-controller',
+        'kube-apiserver',
+        'kubectl',
+        'node-lifecycle-controller',
+        'coredns',
+      ]),
     ).toEqual([
       'kubectl',
       'kube-apiserver',
@@ -52,7 +75,12 @@ describe('orderParticipants', () => {
   });
 
   it('puts unknown clients after kubectl and unknown controllers after the known ones', () => {
-    expect(orderParticipants(['zz-controller', 'my-client', 'kubectl', 'deployment-controller'])).toEqual(['kubectl', 'my-client', 'deployment-controller', 'zz-controller']);
+    expect(orderParticipants(['zz-controller', 'my-client', 'kubectl', 'deployment-controller'])).toEqual([
+      'kubectl',
+      'my-client',
+      'deployment-controller',
+      'zz-controller',
+    ]);
   });
 });
 
@@ -142,10 +170,16 @@ describe('renderSequence: reconciliation blocks', () => {
   it('wraps each reconciliation in a rect, shows its note, and maps every hop to one element', () => {
     const hops = [
       hop('kube-apiserver', 'replicaset-controller', 'watch', 'watch MODIFIED ReplicaSet default/web-1'),
-      hop('replicaset-controller', 'replicaset-controller', 'decision', 'long summary', { reconcile: 4, note: 'desired 3 ≠ current 2 → create 1 Pod' }),
+      hop('replicaset-controller', 'replicaset-controller', 'decision', 'long summary', {
+        reconcile: 4,
+        note: 'desired 3 ≠ current 2 → create 1 Pod',
+      }),
       hop('replicaset-controller', 'kube-apiserver', 'request', 'create Pod default/web-1-abcde', { reconcile: 4 }),
       hop('kube-apiserver', 'replicaset-controller', 'response', '201 Created', { reconcile: 4 }),
-      hop('kube-scheduler', 'kube-scheduler', 'decision', 'node-2: score 187', { reconcile: 5, note: 'filtered 3/4 nodes → node-2 (score 187)' }),
+      hop('kube-scheduler', 'kube-scheduler', 'decision', 'node-2: score 187', {
+        reconcile: 5,
+        note: 'filtered 3/4 nodes → node-2 (score 187)',
+      }),
     ];
     const r = renderSequence(hops);
     expect(r.text.split('\n').slice(4)).toEqual([
@@ -190,7 +224,10 @@ describe('hostile names through the real Mermaid parser', () => {
     const r = renderSequence(hops);
     await expect(mermaid.parse(r.text)).resolves.toMatchObject({ diagramType: 'sequence' });
     const diagram = await mermaid.mermaidAPI.getDiagramFromText(r.text);
-    const db = diagram.db as unknown as { getActors(): Map<string, unknown>; getMessages(): { from?: string; to?: string; message: string; type: number }[] };
+    const db = diagram.db as unknown as {
+      getActors(): Map<string, unknown>;
+      getMessages(): { from?: string; to?: string; message: string; type: number }[];
+    };
     expect([...db.getActors().keys()]).toEqual(['P0', 'P1', 'P2']);
     // 22/23 are the rect's start and end; the rest: exactly one message and one note
     const drawn = db.getMessages().filter((m) => m.type !== 22 && m.type !== 23);
@@ -213,12 +250,28 @@ describe('renderSequence with noWrap', () => {
     hop('kube-apiserver', 'kubectl', 'response', 'wrap: 201 Created'),
     hop('x-controller', 'x-controller', 'decision', 's', { reconcile: 3, note: 'desired 3 ≠ current 2 → create 1 Pod' }),
   ];
-  type Db = { getMessages(): { message: string; type: number; wrap?: boolean }[]; getActors(): Map<string, { description: string }>; autoWrap(): boolean };
+  type Db = {
+    getMessages(): { message: string; type: number; wrap?: boolean }[];
+    getActors(): Map<string, { description: string }>;
+    autoWrap(): boolean;
+  };
   it.each([
     // autoWrap (a deep copy of Mermaid's config each) runs for the rect's start and end (2), and for each
     // participant (3) and each message or note (3) without its own prefix
-    { name: 'without the prefix', noWrap: false, autoWraps: 2 + 3 + 3, wraps: [false, true, false], texts: ['create Pod default/web', '201 Created', 'desired 3 ≠ current 2 → create 1 Pod'] },
-    { name: 'with the prefix', noWrap: true, autoWraps: 2, wraps: [false, false, false], texts: ['create Pod default/web', 'wrap: 201 Created', 'desired 3 ≠ current 2 → create 1 Pod'] },
+    {
+      name: 'without the prefix',
+      noWrap: false,
+      autoWraps: 2 + 3 + 3,
+      wraps: [false, true, false],
+      texts: ['create Pod default/web', '201 Created', 'desired 3 ≠ current 2 → create 1 Pod'],
+    },
+    {
+      name: 'with the prefix',
+      noWrap: true,
+      autoWraps: 2,
+      wraps: [false, false, false],
+      texts: ['create Pod default/web', 'wrap: 201 Created', 'desired 3 ≠ current 2 → create 1 Pod'],
+    },
   ])('$name: $autoWraps config look-ups, statements drawn as $texts', async ({ noWrap, autoWraps, wraps, texts }) => {
     const { default: mermaid } = await import('mermaid');
     const r = renderSequence(hops(), 160, true, noWrap);
@@ -249,10 +302,22 @@ describe('renderSequence: cutting long text', () => {
   it.each([
     { name: 'a message is cut at messageMax', kind: 'watch' as const, text: summary, max: 40, drawn: `${summary.slice(0, 39)}…` },
     { name: 'a note is kept whole up to NOTE_MAX', kind: 'decision' as const, text: nlc, max: 40, drawn: nlc.replace('>', '#gt;') },
-    { name: 'a note is cut beyond NOTE_MAX', kind: 'decision' as const, text: 'x'.repeat(NOTE_MAX + 5), max: 40, drawn: `${'x'.repeat(NOTE_MAX - 1)}…` },
+    {
+      name: 'a note is cut beyond NOTE_MAX',
+      kind: 'decision' as const,
+      text: 'x'.repeat(NOTE_MAX + 5),
+      max: 40,
+      drawn: `${'x'.repeat(NOTE_MAX - 1)}…`,
+    },
   ])('$name', ({ kind, text, max, drawn }) => {
-    const h = kind === 'decision' ? hop('node-lifecycle-controller', 'node-lifecycle-controller', kind, 's', { reconcile: 1, note: text }) : hop('kube-apiserver', 'kubelet/node-1', kind, text);
-    const line = renderSequence([h], max).text.trim().split('\n').at(-1 - (kind === 'decision' ? 1 : 0))!;
+    const h =
+      kind === 'decision'
+        ? hop('node-lifecycle-controller', 'node-lifecycle-controller', kind, 's', { reconcile: 1, note: text })
+        : hop('kube-apiserver', 'kubelet/node-1', kind, text);
+    const line = renderSequence([h], max)
+      .text.trim()
+      .split('\n')
+      .at(-1 - (kind === 'decision' ? 1 : 0))!;
     expect(line.slice(line.indexOf(': ') + 2)).toBe(drawn);
   });
 });

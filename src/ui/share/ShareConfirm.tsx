@@ -18,7 +18,14 @@ export function ShareConfirm() {
   if (!question) return null;
   return (
     <div className="help-backdrop">
-      <div className="help share-confirm" role="alertdialog" aria-modal="true" aria-labelledby="share-confirm-title" data-testid="share-confirm" onKeyDown={(e) => e.key === 'Escape' && answerApply(false)}>
+      <div
+        className="help share-confirm"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="share-confirm-title"
+        data-testid="share-confirm"
+        onKeyDown={(e) => e.key === 'Escape' && answerApply(false)}
+      >
         <header className="pane-header">
           <h2 id="share-confirm-title">{t('share.title')}</h2>
         </header>

@@ -71,7 +71,8 @@ export async function exportDiagram(format: 'svg' | 'png' | 'mmd'): Promise<void
 
 /** The graph pane (React Flow viewport) as PNG. */
 export async function exportGraphPng(): Promise<void> {
-  const el = document.querySelector<HTMLElement>('[data-testid=graph] .react-flow') ?? document.querySelector<HTMLElement>('[data-testid=graph]');
+  const el =
+    document.querySelector<HTMLElement>('[data-testid=graph] .react-flow') ?? document.querySelector<HTMLElement>('[data-testid=graph]');
   if (!el) throw new Error('the graph is not on the page');
   const { toBlob } = await import('html-to-image');
   const blob = await toBlob(el, {
@@ -79,7 +80,8 @@ export async function exportGraphPng(): Promise<void> {
     pixelRatio: 2,
     skipFonts: true,
     // controls and the minimap are chrome, not the picture
-    filter: (n) => !(n instanceof HTMLElement && (n.classList.contains('react-flow__controls') || n.classList.contains('react-flow__minimap'))),
+    filter: (n) =>
+      !(n instanceof HTMLElement && (n.classList.contains('react-flow__controls') || n.classList.contains('react-flow__minimap'))),
   });
   if (!blob) throw new Error('PNG encoding failed');
   download('kube-relay-graph.png', blob);

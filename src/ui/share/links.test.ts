@@ -18,7 +18,13 @@ describe('share links', () => {
     expect(parseShareLink('?apply=1', `#manifest=${b}`)).toMatchObject({ apply: true });
     expect(parseShareLink('', `#manifest=${b}&apply=1`)).toMatchObject({ apply: true });
     expect(parseShareLink(`?scenario=${b}&apply=1`, '')).toEqual({ kind: 'text', text: YAML, name: 'scenario.yaml', apply: true });
-    expect(parseShareLink(`?scenario=${encodeURIComponent('scenarios/peekcart.yaml')}`, '', 'http://127.0.0.1:4173/')).toEqual({ kind: 'path', path: 'scenarios/peekcart.yaml', name: 'peekcart.yaml', apply: false, url: 'http://127.0.0.1:4173/scenarios/peekcart.yaml' });
+    expect(parseShareLink(`?scenario=${encodeURIComponent('scenarios/peekcart.yaml')}`, '', 'http://127.0.0.1:4173/')).toEqual({
+      kind: 'path',
+      path: 'scenarios/peekcart.yaml',
+      name: 'peekcart.yaml',
+      apply: false,
+      url: 'http://127.0.0.1:4173/scenarios/peekcart.yaml',
+    });
     expect(parseShareLink('?scenario=https://evil.example/x.yaml', '')).toMatchObject({ kind: 'invalid' });
     expect(parseShareLink('?scenario=//evil.example/x.yaml', '')).toMatchObject({ kind: 'invalid' });
     expect(parseShareLink('', '')).toBeNull();

@@ -16,7 +16,13 @@ export function encodeBase64Url(text: string): string {
 export function decodeBase64Url(s: string): string | null {
   if (!/^[A-Za-z0-9_-]*={0,2}$/.test(s)) return null;
   try {
-    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '').padEnd(Math.ceil(s.replace(/=+$/, '').length / 4) * 4, '='));
+    const bin = atob(
+      s
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .replace(/=+$/, '')
+        .padEnd(Math.ceil(s.replace(/=+$/, '').length / 4) * 4, '='),
+    );
     const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -69,7 +75,9 @@ export function parseShareLink(search: string, hash: string, base: string = DEFA
   const manifest = h.get('manifest') ?? q.get('manifest');
   if (manifest !== null) {
     const text = decodeBase64Url(manifest.trim());
-    return text === null ? { kind: 'invalid', reason: 'the #manifest= link is not valid base64url' } : { kind: 'text', text, name: 'shared.yaml', apply };
+    return text === null
+      ? { kind: 'invalid', reason: 'the #manifest= link is not valid base64url' }
+      : { kind: 'text', text, name: 'shared.yaml', apply };
   }
   const scenario = q.get('scenario');
   if (scenario === null) return null;
@@ -81,7 +89,9 @@ export function parseShareLink(search: string, hash: string, base: string = DEFA
     return { kind: 'path', path, name: fileName(path), apply, url: url.href };
   }
   const text = decodeBase64Url(s);
-  return text === null ? { kind: 'invalid', reason: 'the ?scenario= link is neither a path nor base64url YAML' } : { kind: 'text', text, name: 'scenario.yaml', apply };
+  return text === null
+    ? { kind: 'invalid', reason: 'the ?scenario= link is neither a path nor base64url YAML' }
+    : { kind: 'text', text, name: 'scenario.yaml', apply };
 }
 
 /** The share link for a manifest: `<origin><path>#manifest=<base64url>`. */

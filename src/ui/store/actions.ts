@@ -67,7 +67,10 @@ export function applyFinished(results: ApplyResult[]): void {
 }
 
 export function applyFailed(message: string): void {
-  kubeStore.setState({ applying: false, results: [{ object: '', namespace: null, action: 'error', message, warnings: [], documentIndex: 0, line: 1 }] });
+  kubeStore.setState({
+    applying: false,
+    results: [{ object: '', namespace: null, action: 'error', message, warnings: [], documentIndex: 0, line: 1 }],
+  });
 }
 
 export function setNotice(notice: string | null): void {

@@ -21,7 +21,11 @@ export function ackDelayMs(b: Pick<TickBatch, 'changes' | 'events'>): number {
 }
 
 /** Resolves once `folded` settled and then {@link ackDelayMs} passed. */
-export function acknowledgeAfter(folded: Promise<void>, b: Pick<TickBatch, 'changes' | 'events'>, setTimer: (cb: () => void, ms: number) => void = (cb, ms) => void setTimeout(cb, ms)): Promise<void> {
+export function acknowledgeAfter(
+  folded: Promise<void>,
+  b: Pick<TickBatch, 'changes' | 'events'>,
+  setTimer: (cb: () => void, ms: number) => void = (cb, ms) => void setTimeout(cb, ms),
+): Promise<void> {
   const delay = ackDelayMs(b);
   return delay ? folded.then(() => new Promise<void>((r) => setTimer(r, delay))) : folded;
 }

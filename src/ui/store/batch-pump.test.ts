@@ -49,7 +49,21 @@ function fakePage() {
 }
 
 const batch = (simMs: number): TickBatch =>
-  ({ gen: 1, reset: false, simMs, startMs: 0, changes: [], events: [], hops: [], deadlines: [], running: true, speed: 1, profile: 'p', applySeq: null, fault: null }) as unknown as TickBatch;
+  ({
+    gen: 1,
+    reset: false,
+    simMs,
+    startMs: 0,
+    changes: [],
+    events: [],
+    hops: [],
+    deadlines: [],
+    running: true,
+    speed: 1,
+    profile: 'p',
+    applySeq: null,
+    fault: null,
+  }) as unknown as TickBatch;
 
 describe('createBatchPump', () => {
   it('folds every batch that arrived before the frame, in order, in one fold', () => {

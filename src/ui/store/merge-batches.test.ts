@@ -7,12 +7,38 @@ import { mergeBatches } from './merge-batches';
 import type { KObject } from './types';
 
 function batch(b: Partial<TickBatch>): TickBatch {
-  return { gen: 1, reset: false, simMs: 0, startMs: 0, changes: [], events: [], hops: [], deadlines: [], running: true, speed: 1, profile: 'kubernetes-defaults', fault: null, applySeq: null, ...b };
+  return {
+    gen: 1,
+    reset: false,
+    simMs: 0,
+    startMs: 0,
+    changes: [],
+    events: [],
+    hops: [],
+    deadlines: [],
+    running: true,
+    speed: 1,
+    profile: 'kubernetes-defaults',
+    fault: null,
+    applySeq: null,
+    ...b,
+  };
 }
 
 function change(type: ObjectChangeMsg['type'], kind: string, name: string, rv: number, node = ''): ObjectChangeMsg {
-  const object = { apiVersion: 'v1', kind, metadata: { name, namespace: 'default', resourceVersion: String(rv) }, spec: { nodeName: node } } as unknown as KObject;
-  return { type, resource: `${kind.toLowerCase()}s`, key: `${kind}/default/${name}`, object, row: type === 'DELETED' ? null : { kind, namespace: 'default', name, status: `rv${rv}`, columns: {} } };
+  const object = {
+    apiVersion: 'v1',
+    kind,
+    metadata: { name, namespace: 'default', resourceVersion: String(rv) },
+    spec: { nodeName: node },
+  } as unknown as KObject;
+  return {
+    type,
+    resource: `${kind.toLowerCase()}s`,
+    key: `${kind}/default/${name}`,
+    object,
+    row: type === 'DELETED' ? null : { kind, namespace: 'default', name, status: `rv${rv}`, columns: {} },
+  };
 }
 
 /** Folds batches into a fresh store, one reduceBatch per batch. */
@@ -20,14 +46,26 @@ function fold(batches: readonly TickBatch[]) {
   const store = createKubeStore();
   for (const b of batches) store.setState((s) => reduceBatch(s, b));
   const s = store.getState();
-  return { objects: [...s.objects.entries()].sort(([a], [b]) => (a < b ? -1 : 1)), events: [...s.events.entries()], hops: s.hops, simMs: s.simMs, gen: s.gen, topology: s.topology, applySeq: s.applySeq };
+  return {
+    objects: [...s.objects.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
+    events: [...s.events.entries()],
+    hops: s.hops,
+    simMs: s.simMs,
+    gen: s.gen,
+    topology: s.topology,
+    applySeq: s.applySeq,
+  };
 }
 
 describe('mergeBatches', () => {
   const cases: { name: string; batches: TickBatch[]; want: { count: number; changes: [string, string][][] } }[] = [
     {
       name: 'a Pod created, bound and running across three ticks reaches the store once, as ADDED with its latest state',
-      batches: [batch({ changes: [change('ADDED', 'Pod', 'web-1', 1)] }), batch({ changes: [change('MODIFIED', 'Pod', 'web-1', 2, 'node-1')] }), batch({ changes: [change('MODIFIED', 'Pod', 'web-1', 3, 'node-1')] })],
+      batches: [
+        batch({ changes: [change('ADDED', 'Pod', 'web-1', 1)] }),
+        batch({ changes: [change('MODIFIED', 'Pod', 'web-1', 2, 'node-1')] }),
+        batch({ changes: [change('MODIFIED', 'Pod', 'web-1', 3, 'node-1')] }),
+      ],
       want: { count: 1, changes: [[['ADDED', 'Pod/default/web-1']]] },
     },
     {
@@ -42,7 +80,11 @@ describe('mergeBatches', () => {
     },
     {
       name: 'a reset starts a new run; the deltas after it fold into it',
-      batches: [batch({ changes: [change('ADDED', 'Pod', 'a', 1)] }), batch({ reset: true, gen: 2, changes: [change('ADDED', 'Pod', 'b', 2)] }), batch({ gen: 2, changes: [change('DELETED', 'Pod', 'b', 3)] })],
+      batches: [
+        batch({ changes: [change('ADDED', 'Pod', 'a', 1)] }),
+        batch({ reset: true, gen: 2, changes: [change('ADDED', 'Pod', 'b', 2)] }),
+        batch({ gen: 2, changes: [change('DELETED', 'Pod', 'b', 3)] }),
+      ],
       want: { count: 2, changes: [[['ADDED', 'Pod/default/a']], []] },
     },
     {
@@ -73,7 +115,10 @@ describe('mergeBatches', () => {
     const names = ['a', 'b', 'c', 'd'];
     // a tick: per name an optional op; events likewise; ops are made valid against what exists
     const tick = fc.record({
-      pods: fc.array(fc.tuple(fc.constantFrom(...names), fc.constantFrom('add', 'modify', 'delete'), fc.constantFrom('', 'node-1', 'node-2')), { maxLength: 6 }),
+      pods: fc.array(
+        fc.tuple(fc.constantFrom(...names), fc.constantFrom('add', 'modify', 'delete'), fc.constantFrom('', 'node-1', 'node-2')),
+        { maxLength: 6 },
+      ),
       events: fc.array(fc.tuple(fc.constantFrom(...names), fc.constantFrom('add', 'modify', 'delete')), { maxLength: 4 }),
       hops: fc.nat({ max: 3 }),
     });
@@ -111,7 +156,19 @@ describe('mergeBatches', () => {
               evs.push(change('DELETED', 'Event', n, ++rv));
             } else evs.push(change('MODIFIED', 'Event', n, ++rv));
           }
-          const hops = Array.from({ length: t.hops }, () => ({ seq: ++seq, time: seq, from: 'kubectl', to: 'kube-apiserver', kind: 'request', summary: `hop ${seq}`, cause: null }) as never);
+          const hops = Array.from(
+            { length: t.hops },
+            () =>
+              ({
+                seq: ++seq,
+                time: seq,
+                from: 'kubectl',
+                to: 'kube-apiserver',
+                kind: 'request',
+                summary: `hop ${seq}`,
+                cause: null,
+              }) as never,
+          );
           return batch({ reset: i === 0, simMs: i * 50, changes, events: evs, hops });
         });
         expect(fold(mergeBatches(batches))).toEqual(fold(batches));

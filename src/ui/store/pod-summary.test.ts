@@ -20,7 +20,24 @@ beforeEach(() => {
 });
 
 function feed(b: Partial<TickBatch>): void {
-  store.setState((s) => reduceBatch(s, { gen: 0, reset: false, simMs: 0, startMs: 0, changes: [], events: [], hops: [], deadlines: [], running: true, speed: 1, profile: 'kubernetes-defaults', fault: null, applySeq: null, ...b }));
+  store.setState((s) =>
+    reduceBatch(s, {
+      gen: 0,
+      reset: false,
+      simMs: 0,
+      startMs: 0,
+      changes: [],
+      events: [],
+      hops: [],
+      deadlines: [],
+      running: true,
+      speed: 1,
+      profile: 'kubernetes-defaults',
+      fault: null,
+      applySeq: null,
+      ...b,
+    }),
+  );
 }
 
 function added(kind: string, name: string, ns: string | null = 'default', spec: Record<string, unknown> = {}): ObjectChangeMsg {
@@ -30,13 +47,46 @@ function added(kind: string, name: string, ns: string | null = 'default', spec: 
 
 const summary: PodSummary = {
   threshold: 1000,
-  all: { total: 1500, ready: 1490, statuses: [['Running', 1490], ['Pending', 10]] },
+  all: {
+    total: 1500,
+    ready: 1490,
+    statuses: [
+      ['Running', 1490],
+      ['Pending', 10],
+    ],
+  },
   nodes: [
-    { node: 'node-1', total: 1000, ready: 995, statuses: [['Running', 995], ['Pending', 5]] },
-    { node: '', total: 500, ready: 495, statuses: [['Running', 495], ['Pending', 5]] },
+    {
+      node: 'node-1',
+      total: 1000,
+      ready: 995,
+      statuses: [
+        ['Running', 995],
+        ['Pending', 5],
+      ],
+    },
+    {
+      node: '',
+      total: 500,
+      ready: 495,
+      statuses: [
+        ['Running', 495],
+        ['Pending', 5],
+      ],
+    },
   ],
   moreNodes: 0,
-  owners: [{ owner: 'ReplicaSet/default/huge-abc', total: 1500, ready: 1490, statuses: [['Running', 1490], ['Pending', 10]] }],
+  owners: [
+    {
+      owner: 'ReplicaSet/default/huge-abc',
+      total: 1500,
+      ready: 1490,
+      statuses: [
+        ['Running', 1490],
+        ['Pending', 10],
+      ],
+    },
+  ],
   moreOwners: 0,
 };
 
@@ -70,7 +120,12 @@ describe('reduceBatch: the summarized Pods', () => {
 
 describe('withPodSummaries', () => {
   it('one summary card in each node named and in the unscheduled area; the nodes grow to hold it', () => {
-    const objects = new Map([added('Node', 'node-1', null), added('Node', 'node-2', null)].map((c) => [c.key, { key: c.key, resource: c.resource, object: c.object, row: null }]));
+    const objects = new Map(
+      [added('Node', 'node-1', null), added('Node', 'node-2', null)].map((c) => [
+        c.key,
+        { key: c.key, resource: c.resource, object: c.object, row: null },
+      ]),
+    );
     const base = buildModel(computeTopology(objects), DEFAULT_VIEW);
     const m = withPodSummaries(base, summaryShape(summary), estimateMeasure);
     const cards = m.nodes.filter((n) => n.type === 'podSummary');
@@ -84,6 +139,15 @@ describe('withPodSummaries', () => {
     expect(m.blocks.find((b) => b.id === 'Node/node-1')!.height).toBe(node1.height);
     expect(withPodSummaries(base, null, estimateMeasure)).toBe(base);
     expect(statusLine(summary.nodes[0])).toBe('995 Running · 5 Pending');
-    expect(statusLine({ total: 66_667, ready: 0, statuses: [['Running', 66_650], ['Pending', 17]] })).toBe('66,650 Running · 17 Pending');
+    expect(
+      statusLine({
+        total: 66_667,
+        ready: 0,
+        statuses: [
+          ['Running', 66_650],
+          ['Pending', 17],
+        ],
+      }),
+    ).toBe('66,650 Running · 17 Pending');
   });
 });

@@ -11,7 +11,24 @@ beforeEach(() => {
 });
 
 function feed(b: Partial<TickBatch>): void {
-  store.setState((s) => reduceBatch(s, { gen: 0, reset: false, simMs: 0, startMs: 0, changes: [], events: [], hops: [], deadlines: [], running: true, speed: 1, profile: 'kubernetes-defaults', fault: null, applySeq: null, ...b }));
+  store.setState((s) =>
+    reduceBatch(s, {
+      gen: 0,
+      reset: false,
+      simMs: 0,
+      startMs: 0,
+      changes: [],
+      events: [],
+      hops: [],
+      deadlines: [],
+      running: true,
+      speed: 1,
+      profile: 'kubernetes-defaults',
+      fault: null,
+      applySeq: null,
+      ...b,
+    }),
+  );
 }
 
 function obj(kind: string, name: string, extra: Partial<KObject> = {}, ns: string | null = 'default'): KObject {
@@ -20,7 +37,13 @@ function obj(kind: string, name: string, extra: Partial<KObject> = {}, ns: strin
 
 function change(type: ObjectChangeMsg['type'], o: KObject, status = ''): ObjectChangeMsg {
   const key = o.metadata.namespace ? `${o.kind}/${o.metadata.namespace}/${o.metadata.name}` : `${o.kind}/${o.metadata.name}`;
-  return { type, resource: `${o.kind.toLowerCase()}s`, key, object: o, row: type === 'DELETED' ? null : { kind: o.kind, namespace: o.metadata.namespace ?? null, name: o.metadata.name, status, columns: {} } };
+  return {
+    type,
+    resource: `${o.kind.toLowerCase()}s`,
+    key,
+    object: o,
+    row: type === 'DELETED' ? null : { kind: o.kind, namespace: o.metadata.namespace ?? null, name: o.metadata.name, status, columns: {} },
+  };
 }
 
 function hop(seq: number, from: string, to: string, extra: Partial<RelayHop> = {}): RelayHop {
@@ -31,7 +54,12 @@ describe('reduceBatch', () => {
   it('a reset batch replaces every object and builds the topology', () => {
     feed({ changes: [change('ADDED', obj('Pod', 'stale'))] });
     const node = obj('Node', 'node-1', {}, null);
-    const cp = obj('Node', 'control-plane', { metadata: { name: 'control-plane', labels: { 'node-role.kubernetes.io/control-plane': '' } } }, null);
+    const cp = obj(
+      'Node',
+      'control-plane',
+      { metadata: { name: 'control-plane', labels: { 'node-role.kubernetes.io/control-plane': '' } } },
+      null,
+    );
     feed({ reset: true, gen: 2, changes: [change('ADDED', node, 'Ready'), change('ADDED', cp, 'Ready')] });
     const s = store.getState();
     expect([...s.objects.keys()]).toEqual(['Node/node-1', 'Node/control-plane']);
@@ -58,7 +86,12 @@ describe('reduceBatch', () => {
   });
 
   it('records owners and drops deleted objects and their selection', () => {
-    const rs = obj('ReplicaSet', 'web-1', { metadata: { name: 'web-1', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u', controller: true }] } });
+    const rs = obj('ReplicaSet', 'web-1', {
+      metadata: {
+        name: 'web-1',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u', controller: true }],
+      },
+    });
     feed({ changes: [change('ADDED', rs)] });
     expect(store.getState().topology.replicaSets).toEqual([{ key: 'ReplicaSet/default/web-1', owner: 'Deployment/default/web' }]);
     store.setState({ selected: 'ReplicaSet/default/web-1' });
@@ -117,7 +150,12 @@ describe('reduceBatch', () => {
     expect(s.storyCount).toBe(2_001);
     // no story: the newest of those held, as before (the oldest, 11, goes)
     feed({ hops: [hop(4_001, 'kubectl', 'kube-apiserver')], story: null });
-    expect(store.getState().hops.map((h) => h.seq).slice(0, 2)).toEqual([12, 13]);
+    expect(
+      store
+        .getState()
+        .hops.map((h) => h.seq)
+        .slice(0, 2),
+    ).toEqual([12, 13]);
     expect(store.getState().storyCount).toBeNull();
   });
 

@@ -16,7 +16,17 @@ describe('selectors', () => {
       { at: now + 252_000, label: 'taint eviction of default/web-1 at 300s', object: 'Pod/default/web-1' },
       { at: now + 300_000, label: 'node-3: node-monitor-grace-period runs out', object: 'Node/node-3' },
     ],
-    objects: new Map([['Machine/node-2', { key: 'Machine/node-2', resource: 'machines.sim.kube-relay.dev', row: null, object: { apiVersion: 'sim.kube-relay.dev/v1alpha1', kind: 'Machine', metadata: { name: 'node-2' }, spec: { power: 'Off' } } }]]),
+    objects: new Map([
+      [
+        'Machine/node-2',
+        {
+          key: 'Machine/node-2',
+          resource: 'machines.sim.kube-relay.dev',
+          row: null,
+          object: { apiVersion: 'sim.kube-relay.dev/v1alpha1', kind: 'Machine', metadata: { name: 'node-2' }, spec: { power: 'Off' } },
+        },
+      ],
+    ]),
   });
 
   it('counts down to deadlines still ahead', () => {

@@ -38,7 +38,11 @@ function memoByKey<T>(make: (key: string) => (s: KubeState) => T): (key: string)
 }
 
 /** The stored object under `key` (undefined once deleted). */
-export const selectObject = memoByKey((key) => (s: KubeState): StoredObject | undefined => s.objects.get(key));
+export const selectObject = memoByKey(
+  (key) =>
+    (s: KubeState): StoredObject | undefined =>
+      s.objects.get(key),
+);
 
 /** The latest relay pulse along a graph link. */
 export const selectPulse = memoByKey((link) => (s: KubeState) => s.pulses[link]);
@@ -57,9 +61,11 @@ function futureDeadlines(s: KubeState): Deadline[] {
 export const selectNodeDeadline = memoByKey((node) => (s: KubeState): string | null => {
   const now = s.startMs + s.simMs;
   for (const d of futureDeadlines(s)) {
-    if (d.object === `Node/${node}` || d.label.startsWith(`${node}: `)) return `${d.label.replace(`${node}: `, '')} in ${formatCountdown(d.at - now)}`;
+    if (d.object === `Node/${node}` || d.label.startsWith(`${node}: `))
+      return `${d.label.replace(`${node}: `, '')} in ${formatCountdown(d.at - now)}`;
     // tainteviction.ts labels its timers "taint eviction of NS/NAME at Ns"
-    if (d.label.startsWith('taint eviction') && s.topology.pods.some((p) => p.key === d.object && p.node === node)) return `eviction in ${formatCountdown(d.at - now)}`;
+    if (d.label.startsWith('taint eviction') && s.topology.pods.some((p) => p.key === d.object && p.node === node))
+      return `eviction in ${formatCountdown(d.at - now)}`;
   }
   return null;
 });

@@ -14,7 +14,14 @@ import { createReplaySlice, type ReplaySlice } from './slices/replay';
 import { createConsoleSlice, type ConsoleSlice } from './slices/console';
 import { createTrafficSlice, type TrafficSlice } from './slices/traffic';
 
-export type KubeState = ResourcesSlice & RelaySlice & PlaybackSlice & SelectionSlice & ApplySlice & ReplaySlice & ConsoleSlice & TrafficSlice;
+export type KubeState = ResourcesSlice &
+  RelaySlice &
+  PlaybackSlice &
+  SelectionSlice &
+  ApplySlice &
+  ReplaySlice &
+  ConsoleSlice &
+  TrafficSlice;
 
 /** A fresh store (the app has one; tests make their own). */
 export function createKubeStore() {

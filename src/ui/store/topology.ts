@@ -33,7 +33,20 @@ const OTHER_WORKLOADS = new Set(['StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
 
 /** An empty topology (no objects yet). */
 export function emptyTopology(): GraphTopology {
-  return { nodes: [], pods: [], replicaSets: [], deployments: [], workloads: [], services: [], endpointSlices: [], pvcs: [], pvs: [], storageClasses: [], hpas: [], ingresses: [] };
+  return {
+    nodes: [],
+    pods: [],
+    replicaSets: [],
+    deployments: [],
+    workloads: [],
+    services: [],
+    endpointSlices: [],
+    pvcs: [],
+    pvs: [],
+    storageClasses: [],
+    hpas: [],
+    ingresses: [],
+  };
 }
 
 function nsKey(kind: string, ns: string | undefined, name: string): string {
@@ -67,7 +80,7 @@ export function podClaims(o: KObject): string[] {
 
 /** Pods an EndpointSlice's endpoints target (targetRef kind Pod), sorted, unique. */
 export function slicePods(o: KObject): string[] {
-  const eps = ((o as unknown as { endpoints?: { targetRef?: { kind?: string; name?: string; namespace?: string } }[] }).endpoints ?? []);
+  const eps = (o as unknown as { endpoints?: { targetRef?: { kind?: string; name?: string; namespace?: string } }[] }).endpoints ?? [];
   const out = new Set<string>();
   for (const e of eps) {
     const r = e.targetRef;
@@ -78,7 +91,9 @@ export function slicePods(o: KObject): string[] {
 
 /** Services an Ingress routes to: rules[].http.paths[].backend.service and spec.defaultBackend.service (sorted, unique). */
 export function ingressServices(o: KObject): string[] {
-  const spec = o.spec as { defaultBackend?: { service?: { name?: string } }; rules?: { http?: { paths?: { backend?: { service?: { name?: string } } }[] } }[] } | undefined;
+  const spec = o.spec as
+    | { defaultBackend?: { service?: { name?: string } }; rules?: { http?: { paths?: { backend?: { service?: { name?: string } } }[] } }[] }
+    | undefined;
   const out = new Set<string>();
   const add = (name: string | undefined) => {
     if (name) out.add(nsKey('Service', o.metadata.namespace, name));
@@ -108,7 +123,11 @@ export function computeTopology(objects: Map<string, StoredObject>): GraphTopolo
         break;
       case 'Pod': {
         const claims = podClaims(o);
-        t.pods.push(claims.length ? { key, node: (o.spec?.nodeName as string | undefined) || null, owner: ownerKey(o), claims } : { key, node: (o.spec?.nodeName as string | undefined) || null, owner: ownerKey(o) });
+        t.pods.push(
+          claims.length
+            ? { key, node: (o.spec?.nodeName as string | undefined) || null, owner: ownerKey(o), claims }
+            : { key, node: (o.spec?.nodeName as string | undefined) || null, owner: ownerKey(o) },
+        );
         break;
       }
       case 'ReplicaSet':
@@ -148,7 +167,20 @@ export function computeTopology(objects: Map<string, StoredObject>): GraphTopolo
   }
   const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   t.nodes.sort((a, b) => Number(b.controlPlane) - Number(a.controlPlane) || a.name.localeCompare(b.name, 'en', { numeric: true }));
-  for (const list of [t.pods, t.replicaSets, t.deployments, t.workloads, t.services, t.endpointSlices, t.pvcs, t.pvs, t.storageClasses, t.hpas, t.ingresses]) list.sort(byKey);
+  for (const list of [
+    t.pods,
+    t.replicaSets,
+    t.deployments,
+    t.workloads,
+    t.services,
+    t.endpointSlices,
+    t.pvcs,
+    t.pvs,
+    t.storageClasses,
+    t.hpas,
+    t.ingresses,
+  ])
+    list.sort(byKey);
   return t;
 }
 

@@ -1,5 +1,16 @@
 /** Shapes held by the UI store. Engine types cross as `import type` only (docs/architecture.md#dependency-rules). */
-import type { ApplyResult, Deadline, KObject, KubectlResult, PodCounts, PodSample, PodSummary, RelayHop, ResourceRow, SchedulingDecision } from '../../worker/protocol';
+import type {
+  ApplyResult,
+  Deadline,
+  KObject,
+  KubectlResult,
+  PodCounts,
+  PodSample,
+  PodSummary,
+  RelayHop,
+  ResourceRow,
+  SchedulingDecision,
+} from '../../worker/protocol';
 
 export type { ApplyResult, Deadline, KObject, KubectlResult, PodCounts, PodSample, PodSummary, RelayHop, ResourceRow, SchedulingDecision };
 
@@ -35,7 +46,6 @@ export interface GraphTopology {
   /** Ingresses with the Services their rules and default backend route to (sorted, unique). */
   ingresses: { key: string; services: string[] }[];
 }
-
 
 /** A relay hop currently travelling along a link of the graph. */
 export interface Pulse {

@@ -33,8 +33,22 @@ describe('pendingTimers', () => {
         now,
       ),
     ).toEqual([
-      { reason: 'grace-period', label: 'node-2: node-monitor-grace-period runs out', object: 'Node/node-2', at: now + 40_000, secondsLeft: 40, count: 1 },
-      { reason: 'eviction', label: 'taint eviction of default/b at 300s', object: 'Pod/default/b', at: now + 249_000, secondsLeft: 249, count: 2 },
+      {
+        reason: 'grace-period',
+        label: 'node-2: node-monitor-grace-period runs out',
+        object: 'Node/node-2',
+        at: now + 40_000,
+        secondsLeft: 40,
+        count: 1,
+      },
+      {
+        reason: 'eviction',
+        label: 'taint eviction of default/b at 300s',
+        object: 'Pod/default/b',
+        at: now + 249_000,
+        secondsLeft: 249,
+        count: 2,
+      },
     ]);
   });
 

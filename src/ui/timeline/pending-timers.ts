@@ -14,7 +14,8 @@
  */
 import type { Deadline } from '../../cluster/sim/clock';
 
-export type TimerReason = 'eviction' | 'backoff' | 'hpa-stabilization' | 'job-deadline' | 'grace-period' | 'progress-deadline' | 'probe' | 'cronjob' | 'other';
+export type TimerReason =
+  'eviction' | 'backoff' | 'hpa-stabilization' | 'job-deadline' | 'grace-period' | 'progress-deadline' | 'probe' | 'cronjob' | 'other';
 
 const RULES: [RegExp, TimerReason][] = [
   [/taint eviction/, 'eviction'],
@@ -53,7 +54,8 @@ export function pendingTimers(deadlines: readonly Deadline[], nowMs: number): Pe
     if (d.at <= nowMs) continue;
     const reason = timerReason(d.label);
     const cur = by.get(reason);
-    if (!cur) by.set(reason, { reason, label: d.label, object: d.object, at: d.at, secondsLeft: Math.ceil((d.at - nowMs) / 1000), count: 1 });
+    if (!cur)
+      by.set(reason, { reason, label: d.label, object: d.object, at: d.at, secondsLeft: Math.ceil((d.at - nowMs) / 1000), count: 1 });
     else {
       cur.count++;
       if (d.at < cur.at) Object.assign(cur, { label: d.label, object: d.object, at: d.at, secondsLeft: Math.ceil((d.at - nowMs) / 1000) });

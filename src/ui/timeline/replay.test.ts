@@ -7,12 +7,34 @@ import type { KObject } from '../store/types';
 import { createReplay } from './replay';
 
 function batch(b: Partial<TickBatch>): TickBatch {
-  return { gen: 1, reset: false, simMs: 0, startMs: 0, changes: [], events: [], hops: [], deadlines: [], running: true, speed: 1, profile: 'kubernetes-defaults', fault: null, applySeq: null, ...b };
+  return {
+    gen: 1,
+    reset: false,
+    simMs: 0,
+    startMs: 0,
+    changes: [],
+    events: [],
+    hops: [],
+    deadlines: [],
+    running: true,
+    speed: 1,
+    profile: 'kubernetes-defaults',
+    fault: null,
+    applySeq: null,
+    ...b,
+  };
 }
 
 function pod(name: string): ObjectChangeMsg {
   const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: {} } as KObject;
-  return { type: 'ADDED', resource: 'pods', key: `Pod/default/${name}`, object, row: { kind: 'Pod', namespace: 'default', name, status: 'Pending', columns: {} }, controllers: ['kube-scheduler'] };
+  return {
+    type: 'ADDED',
+    resource: 'pods',
+    key: `Pod/default/${name}`,
+    object,
+    row: { kind: 'Pod', namespace: 'default', name, status: 'Pending', columns: {} },
+    controllers: ['kube-scheduler'],
+  };
 }
 
 describe('replay', () => {
@@ -55,10 +77,18 @@ describe('replay', () => {
     expect(r.timeline.length).toBe(1);
   });
 
-  it('folds a reload\'s replayed batches into frames of their own, without pulses, then goes on live', () => {
+  it("folds a reload's replayed batches into frames of their own, without pulses, then goes on live", () => {
     const store = createKubeStore();
     const r = createReplay(store, { minGapMs: 1_000 });
-    const hop = (seq: number): RelayHop => ({ seq, time: seq, from: 'kubectl', to: 'kube-apiserver', kind: 'request', summary: `create Pod default/p${seq}`, cause: null });
+    const hop = (seq: number): RelayHop => ({
+      seq,
+      time: seq,
+      from: 'kubectl',
+      to: 'kube-apiserver',
+      kind: 'request',
+      summary: `create Pod default/p${seq}`,
+      cause: null,
+    });
     const grace = { at: 80_000, label: 'node-2: node-monitor-grace-period runs out', object: 'Node/node-2' };
     // as the pump hands them over: all in one go, through mergeBatches
     const queued = [
@@ -71,7 +101,14 @@ describe('replay', () => {
       batch({ gen: 3, simMs: 36_050 }),
     ];
     const merged = mergeBatches(queued);
-    expect(merged.map((b) => [b.simMs, b.replayed ?? false])).toEqual([[0, true], [5_000, true], [12_300, true], [30_000, true], [35_000, true], [36_050, false]]);
+    expect(merged.map((b) => [b.simMs, b.replayed ?? false])).toEqual([
+      [0, true],
+      [5_000, true],
+      [12_300, true],
+      [30_000, true],
+      [35_000, true],
+      [36_050, false],
+    ]);
     // the replayed ones alone: recorded, but the view (an older cluster here) does not play them
     r.receive(batch({ gen: 2, reset: true, simMs: 900, changes: [pod('old')] }));
     r.receiveAll(merged.slice(0, 5));

@@ -29,7 +29,17 @@ export const VIEW_KEYS = ['objects', 'topology', 'events', 'hops', 'pulses', 'si
 export type View = Pick<KubeState, (typeof VIEW_KEYS)[number]>;
 
 function pickView(s: View): View {
-  return { objects: s.objects, topology: s.topology, events: s.events, hops: s.hops, pulses: s.pulses, simMs: s.simMs, deadlines: s.deadlines, story: s.story, podSummary: s.podSummary };
+  return {
+    objects: s.objects,
+    topology: s.topology,
+    events: s.events,
+    hops: s.hops,
+    pulses: s.pulses,
+    simMs: s.simMs,
+    deadlines: s.deadlines,
+    story: s.story,
+    podSummary: s.podSummary,
+  };
 }
 
 /** `out` without the view fields (what a batch changes besides the view). */

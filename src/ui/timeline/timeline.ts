@@ -79,7 +79,10 @@ export class Timeline<V> {
       return;
     }
     this.frames.push({ simMs, stateMs: simMs, view, pinned });
-    const cap = Math.max(this.opts.minFrames, Math.min(this.opts.maxFrames, Math.floor(this.opts.entryBudget / Math.max(1, opts.size ?? 1))));
+    const cap = Math.max(
+      this.opts.minFrames,
+      Math.min(this.opts.maxFrames, Math.floor(this.opts.entryBudget / Math.max(1, opts.size ?? 1))),
+    );
     if (this.frames.length > cap) this.thin(cap);
   }
 

@@ -27,7 +27,14 @@ function TourList() {
   const lang = i18n.language;
   return (
     <div className="help-backdrop" onClick={() => openTourList(false)}>
-      <div className="help tour-list" role="dialog" aria-modal="true" aria-label={t('tours.title')} data-testid="tour-list" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="help tour-list"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('tours.title')}
+        data-testid="tour-list"
+        onClick={(e) => e.stopPropagation()}
+      >
         <header className="pane-header">
           <h2>{t('tours.title')}</h2>
           <span className="spacer" />
@@ -41,7 +48,13 @@ function TourList() {
             const title = titles[f.id]?.[lang] ?? titles[f.id]?.en ?? f.id;
             return (
               <li key={f.id}>
-                <button type="button" data-testid="tour" data-tour={f.id} aria-label={t('tours.start', { title })} onClick={() => void startTour(f.id)}>
+                <button
+                  type="button"
+                  data-testid="tour"
+                  data-tour={f.id}
+                  aria-label={t('tours.start', { title })}
+                  onClick={() => void startTour(f.id)}
+                >
                   {title}
                 </button>
               </li>
@@ -58,7 +71,13 @@ export const TourMenu = memo(function TourMenu() {
   const { t } = useTranslation();
   return (
     <>
-      <button type="button" data-testid="tours" aria-label={t('tours.openTitle')} title={t('tours.openTitle')} onClick={() => openTourList(!open)}>
+      <button
+        type="button"
+        data-testid="tours"
+        aria-label={t('tours.openTitle')}
+        title={t('tours.openTitle')}
+        onClick={() => openTourList(!open)}
+      >
         {t('tours.open')}
       </button>
       {open && <TourList />}

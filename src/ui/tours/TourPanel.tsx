@@ -20,12 +20,27 @@ export const TourPanel = memo(function TourPanel() {
   const busy = tour.waitingFor !== null || pending > 0;
   const last = tour.index >= tour.segments.length - 1 && !seg?.after.length;
   return (
-    <section className="tour-panel" role="region" aria-label={t('tours.region')} data-testid="tour-panel" data-tour={tour.id} data-step={tour.index} data-busy={busy}>
+    <section
+      className="tour-panel"
+      role="region"
+      aria-label={t('tours.region')}
+      data-testid="tour-panel"
+      data-tour={tour.id}
+      data-step={tour.index}
+      data-busy={busy}
+    >
       <header className="pane-header">
         <h2>{noteText(tour.title, lang)}</h2>
         <span className="spacer" />
         <span className="tour-progress">{t('tours.progress', { n: tour.index + 1, total: tour.segments.length })}</span>
-        <button type="button" className="mini" data-testid="tour-exit" aria-label={t('tours.exit')} title={t('tours.exit')} onClick={() => void exitTour()}>
+        <button
+          type="button"
+          className="mini"
+          data-testid="tour-exit"
+          aria-label={t('tours.exit')}
+          title={t('tours.exit')}
+          onClick={() => void exitTour()}
+        >
           ✕
         </button>
       </header>
@@ -36,7 +51,12 @@ export const TourPanel = memo(function TourPanel() {
         {busy ? (
           <>
             <span className="tour-running">{t('tours.running')}</span>
-            <button type="button" data-testid="tour-fast-forward" title={t('tours.fastForwardTitle')} onClick={() => void fastForwardTour()}>
+            <button
+              type="button"
+              data-testid="tour-fast-forward"
+              title={t('tours.fastForwardTitle')}
+              onClick={() => void fastForwardTour()}
+            >
               {t('tours.fastForward')}
             </button>
           </>
@@ -48,7 +68,13 @@ export const TourPanel = memo(function TourPanel() {
             </button>
           </>
         ) : (
-          <button type="button" className="primary" data-testid="tour-next" title={t('tours.nextTitle')} onClick={() => void nextTourStep()}>
+          <button
+            type="button"
+            className="primary"
+            data-testid="tour-next"
+            title={t('tours.nextTitle')}
+            onClick={() => void nextTourStep()}
+          >
             {t('tours.next')}
           </button>
         )}

@@ -4,7 +4,10 @@
  * A tour's id is its file name without the order prefix and `.tour.yaml`
  * (`3-self-healing.tour.yaml` → `self-healing`).
  */
-const files = import.meta.glob('../../scenarios/tours/*.tour.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const files = import.meta.glob('../../scenarios/tours/*.tour.yaml', { query: '?raw', import: 'default', eager: true }) as Record<
+  string,
+  string
+>;
 
 export interface TourFile {
   id: string;
@@ -13,7 +16,10 @@ export interface TourFile {
 
 /** Tour id from its path. */
 export function tourId(path: string): string {
-  return path.replace(/^.*\//, '').replace(/\.tour\.yaml$/, '').replace(/^\d+-/, '');
+  return path
+    .replace(/^.*\//, '')
+    .replace(/\.tour\.yaml$/, '')
+    .replace(/^\d+-/, '');
 }
 
 /** Every tour, in file order. */

@@ -58,7 +58,10 @@ export async function startTour(id: string): Promise<void> {
   resetScreenFor(id, parsed.scenario.steps);
   await cluster.play();
   const { before, segments } = splitTour(parsed.scenario.steps);
-  tourStore.setState({ listOpen: false, tour: { id, title: parsed.title, before, segments, index: 0, waitingFor: segments.length ? 0 : null, sending: true } });
+  tourStore.setState({
+    listOpen: false,
+    tour: { id, title: parsed.title, before, segments, index: 0, waitingFor: segments.length ? 0 : null, sending: true },
+  });
   sent(await cluster.runScenarioSteps(before, { pauseWhenDone: segments.length > 0 }));
 }
 
@@ -67,7 +70,7 @@ export async function nextTourStep(): Promise<boolean> {
   const { tour, script } = tourStore.getState();
   if (!tour || tour.waitingFor !== null || (script?.pending ?? 0) > 0) return false;
   const seg = tour.segments[tour.index];
-  if (!seg || tour.index >= tour.segments.length - 1 && !seg.after.length) return false;
+  if (!seg || (tour.index >= tour.segments.length - 1 && !seg.after.length)) return false;
   const next = Math.min(tour.index + 1, tour.segments.length);
   tourStore.setState({ tour: { ...tour, waitingFor: next, sending: true } });
   await cluster.play();

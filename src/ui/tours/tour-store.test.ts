@@ -8,7 +8,12 @@ describe('splitTour', () => {
   const adv = (ms: number): Step => ({ kind: 'advance', ms });
   const cases: { name: string; steps: Step[]; before: number; after: number[] }[] = [
     { name: 'setup steps before the first narration run on start', steps: [adv(1), adv(2), note('a'), adv(3)], before: 2, after: [1] },
-    { name: 'steps after each narration run on its Next', steps: [note('a'), adv(1), adv(2), note('b'), note('c'), adv(3)], before: 0, after: [2, 0, 1] },
+    {
+      name: 'steps after each narration run on its Next',
+      steps: [note('a'), adv(1), adv(2), note('b'), note('c'), adv(3)],
+      before: 0,
+      after: [2, 0, 1],
+    },
   ];
   for (const tc of cases) {
     it(tc.name, () => {
@@ -30,5 +35,6 @@ describe('noteText', () => {
 });
 
 describe('tourId', () => {
-  it('drops the folder, the order prefix and .tour.yaml', () => expect(tourId('../../scenarios/tours/3-self-healing.tour.yaml')).toBe('self-healing'));
+  it('drops the folder, the order prefix and .tour.yaml', () =>
+    expect(tourId('../../scenarios/tours/3-self-healing.tour.yaml')).toBe('self-healing'));
 });

@@ -51,7 +51,13 @@ export function receiveTourBatch(batch: TickBatch): void {
 /** Shows the next narration once the worker has no queued steps left. */
 export function settleTour(): void {
   const { tour, script } = tourStore.getState();
-  if (tour && !tour.sending && tour.waitingFor !== null && (script?.pending ?? 0) === 0 && (script?.enqueued ?? 0) >= (tour.awaitEnqueued ?? 0)) {
+  if (
+    tour &&
+    !tour.sending &&
+    tour.waitingFor !== null &&
+    (script?.pending ?? 0) === 0 &&
+    (script?.enqueued ?? 0) >= (tour.awaitEnqueued ?? 0)
+  ) {
     tourStore.setState({ tour: { ...tour, index: tour.waitingFor, waitingFor: null } });
   }
 }

@@ -19,7 +19,15 @@ function rig() {
       await Promise.resolve();
     }
   };
-  return { w, answers, states, advance, get tick() { return tick; } };
+  return {
+    w,
+    answers,
+    states,
+    advance,
+    get tick() {
+      return tick;
+    },
+  };
 }
 
 describe('watchdog', () => {
@@ -46,7 +54,10 @@ describe('watchdog', () => {
     expect(r.answers.length).toBe(1);
     r.answers[0]();
     await Promise.resolve();
-    expect(r.states).toEqual([[true, 1000], [false, null]]);
+    expect(r.states).toEqual([
+      [true, 1000],
+      [false, null],
+    ]);
     await r.advance(PING_EVERY_MS);
     expect(r.answers.length).toBe(2);
   });
@@ -56,12 +67,19 @@ describe('watchdog', () => {
     await r.advance(PING_EVERY_MS + STUCK_AFTER_MS);
     expect(r.states).toEqual([[true, 1000]]);
     r.w.reset();
-    expect(r.states).toEqual([[true, 1000], [false, null]]);
+    expect(r.states).toEqual([
+      [true, 1000],
+      [false, null],
+    ]);
     await r.advance(PING_EVERY_MS); // a ping to the new worker
     r.answers[0](); // the old worker's answer, late
     await Promise.resolve();
     await r.advance(STUCK_AFTER_MS);
-    expect(r.states).toEqual([[true, 1000], [false, null], [true, 7000]]);
+    expect(r.states).toEqual([
+      [true, 1000],
+      [false, null],
+      [true, 7000],
+    ]);
     r.w.dispose();
     expect(r.tick).toBeNull();
   });

@@ -33,7 +33,11 @@ export const browserWatchdogDeps: WatchdogDeps = {
   clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
 };
 
-export function createWatchdog(ping: () => Promise<unknown>, onState: (stuck: boolean, sinceMs: number | null) => void, deps: WatchdogDeps = browserWatchdogDeps): Watchdog {
+export function createWatchdog(
+  ping: () => Promise<unknown>,
+  onState: (stuck: boolean, sinceMs: number | null) => void,
+  deps: WatchdogDeps = browserWatchdogDeps,
+): Watchdog {
   let sentAt: number | null = null;
   let stuck = false;
   /** Bumped by reset: the answer of a ping to a replaced worker is ignored. */

@@ -43,7 +43,15 @@ export function isDNS1123Label(v: string): string[] {
   if (v.length > 63) errs.push(maxLenError(63));
   if (!DNS1123_LABEL_RE.test(v)) {
     if (DNS1123_SUBDOMAIN_RE.test(v)) errs.push('must not contain dots');
-    else errs.push(regexError('a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character', DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+    else
+      errs.push(
+        regexError(
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+          DNS1123_LABEL_FMT,
+          'my-name',
+          '123-abc',
+        ),
+      );
   }
   return errs;
 }
@@ -53,7 +61,13 @@ export function isDNS1123Subdomain(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 253) errs.push(maxLenError(253));
   if (!DNS1123_SUBDOMAIN_RE.test(v)) {
-    errs.push(regexError('a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character', DNS1123_SUBDOMAIN_FMT, 'example.com'));
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+        DNS1123_SUBDOMAIN_FMT,
+        'example.com',
+      ),
+    );
   }
   return errs;
 }
@@ -63,7 +77,14 @@ export function isDNS1035Label(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 63) errs.push(maxLenError(63));
   if (!DNS1035_LABEL_RE.test(v)) {
-    errs.push(regexError('a DNS-1035 label must consist of lower case alphanumeric characters or \'-\', start with an alphabetic character, and end with an alphanumeric character', DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+    errs.push(
+      regexError(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+        DNS1035_LABEL_FMT,
+        'my-name',
+        'abc-123',
+      ),
+    );
   }
   return errs;
 }
@@ -84,7 +105,9 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push(`prefix part ${EMPTY_ERROR}`);
     else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
   } else {
-    return [`a qualified name ${regexError(QNAME_MSG, QNAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [
+      `a qualified name ${regexError(QNAME_MSG, QNAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    ];
   }
   if (name.length === 0) errs.push(`name part ${EMPTY_ERROR}`);
   else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
@@ -100,7 +123,15 @@ export function isValidLabelValue(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 63) errs.push(maxLenError(63));
   if (!LABEL_VALUE_RE.test(v)) {
-    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+    errs.push(
+      regexError(
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+        LABEL_VALUE_FMT,
+        'MyValue',
+        'my_value',
+        '12345',
+      ),
+    );
   }
   return errs;
 }
@@ -123,7 +154,9 @@ export function isValidPortNum(p: number): string[] {
 
 /** IsValidPercent. */
 export function isValidPercent(v: string): string[] {
-  return /^[0-9]+%$/.test(v) ? [] : [regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%')];
+  return /^[0-9]+%$/.test(v)
+    ? []
+    : [regexError("a valid percent string must be a numeric string followed by an ending '%'", '[0-9]+%', '1%', '93%')];
 }
 
 /** IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation, on by default since v1.32). */
@@ -144,7 +177,16 @@ export function isRelaxedEnvVarName(v: string): string[] {
 export function isConfigMapKey(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 253) errs.push(maxLenError(253));
-  if (!/^[-._a-zA-Z0-9]+$/.test(v)) errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
+  if (!/^[-._a-zA-Z0-9]+$/.test(v))
+    errs.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        '[-._a-zA-Z0-9]+',
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
+    );
   if (v === '.') errs.push("must not be '.'");
   else if (v === '..') errs.push("must not be '..'");
   else if (v.startsWith('..')) errs.push("must not start with '..'");

@@ -72,7 +72,8 @@ export class AuthorizerChain {
 export function forbiddenMessage(a: Attributes): string {
   if (!a.resourceRequest) return `User "${a.user.name}" cannot ${a.verb} path "${a.path}"`;
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  if (a.namespace) return `User "${a.user.name}" cannot ${a.verb} resource "${resource}" in API group "${a.apiGroup}" in the namespace "${a.namespace}"`;
+  if (a.namespace)
+    return `User "${a.user.name}" cannot ${a.verb} resource "${resource}" in API group "${a.apiGroup}" in the namespace "${a.namespace}"`;
   return `User "${a.user.name}" cannot ${a.verb} resource "${resource}" in API group "${a.apiGroup}" at the cluster scope`;
 }
 
@@ -80,18 +81,37 @@ export function forbiddenMessage(a: Attributes): string {
 export function forbidden(a: Attributes, reason: string): StatusError {
   const msg = forbiddenMessage(a) + (reason ? `: ${reason}` : '');
   if (!a.resourceRequest) {
-    return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `forbidden: ${msg}`, reason: 'Forbidden', details: {}, code: 403 });
+    return new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `forbidden: ${msg}`,
+      reason: 'Forbidden',
+      details: {},
+      code: 403,
+    });
   }
   const gr = a.apiGroup ? `${a.resource}.${a.apiGroup}` : a.resource;
   if (a.name) return newForbidden(gr, a.name, msg);
   // apierrors.NewForbidden without a name: `<gr> is forbidden: …`
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `${gr} is forbidden: ${msg}`, reason: 'Forbidden', details: { ...(a.apiGroup ? { group: a.apiGroup } : {}), kind: a.resource }, code: 403 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${gr} is forbidden: ${msg}`,
+    reason: 'Forbidden',
+    details: { ...(a.apiGroup ? { group: a.apiGroup } : {}), kind: a.resource },
+    code: 403,
+  });
 }
 
 /** A short readable line of who allowed a request (the relay's admission note). */
 export function allowedBy(d: ChainDecision): string {
   if (d.by === SYSTEM_MASTERS) return 'by group system:masters';
-  if (d.source) return `by ${d.source.bindingKind} ${d.source.bindingNamespace ? `${d.source.bindingNamespace}/` : ''}${d.source.binding} → ${d.source.roleKind} ${d.source.role}`;
+  if (d.source)
+    return `by ${d.source.bindingKind} ${d.source.bindingNamespace ? `${d.source.bindingNamespace}/` : ''}${d.source.binding} → ${d.source.roleKind} ${d.source.role}`;
   if (d.by === 'Node') return 'by the Node authorizer';
   return '';
 }

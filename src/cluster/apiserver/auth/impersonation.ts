@@ -44,7 +44,8 @@ export function impersonateUser(chain: AuthorizerChain | null, requester: Reques
   if (sa) check({ apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace: sa.namespace, name: sa.name });
   else check({ apiGroup: '', resource: 'users', subresource: '', namespace: '', name: req.user });
   for (const g of req.groups ?? []) check({ apiGroup: '', resource: 'groups', subresource: '', namespace: '', name: g });
-  for (const [k, vs] of req.extra ?? new Map<string, string[]>()) for (const v of vs) check({ apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: k, namespace: '', name: v });
+  for (const [k, vs] of req.extra ?? new Map<string, string[]>())
+    for (const v of vs) check({ apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: k, namespace: '', name: v });
   if (req.uid) check({ apiGroup: 'authentication.k8s.io', resource: 'uids', subresource: '', namespace: '', name: req.uid });
   let groups = [...(req.groups ?? [])];
   if (sa && !groups.length) groups = ['system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`];

@@ -81,7 +81,8 @@ export class NodeAuthorizer {
     if (!pod || !node) return [];
     const ns = pod.metadata.namespace ?? '';
     const out: string[] = [];
-    for (const t of ['secret', 'configmap', 'pvc', 'serviceaccount'] as const) for (const n of podRefs(pod, t)) out.push(`${node}\0${t}\0${ns}\0${n}`);
+    for (const t of ['secret', 'configmap', 'pvc', 'serviceaccount'] as const)
+      for (const n of podRefs(pod, t)) out.push(`${node}\0${t}\0${ns}\0${n}`);
     return out;
   }
 
@@ -97,7 +98,7 @@ export class NodeAuthorizer {
   /** Keeps the edges in step with a Pod write (call for every store event of `pods`). */
   onPodEvent(ev: { type: string; obj: KObject; prev?: KObject }): void {
     if (!this.edges) return;
-    if (ev.type !== 'ADDED') this.bump(NodeAuthorizer.edgeKeys(ev.type === 'DELETED' ? ev.prev ?? ev.obj : ev.prev), -1);
+    if (ev.type !== 'ADDED') this.bump(NodeAuthorizer.edgeKeys(ev.type === 'DELETED' ? (ev.prev ?? ev.obj) : ev.prev), -1);
     if (ev.type !== 'DELETED') this.bump(NodeAuthorizer.edgeKeys(ev.obj), 1);
   }
 
@@ -153,12 +154,14 @@ export class NodeAuthorizer {
 
   private authorizeByGraph(nodeName: string, type: VertexType, a: Attributes): Decision {
     if (!a.name) return { decision: 'noopinion', reason: 'No Object name found', by: 'Node' };
-    if (!this.hasPathFrom(nodeName, type, a.namespace, a.name)) return { decision: 'noopinion', reason: `no relationship found between node '${nodeName}' and this object`, by: 'Node' };
+    if (!this.hasPathFrom(nodeName, type, a.namespace, a.name))
+      return { decision: 'noopinion', reason: `no relationship found between node '${nodeName}' and this object`, by: 'Node' };
     return { decision: 'allow', reason: '', by: 'Node' };
   }
 
   private readNamespaced(nodeName: string, type: VertexType, a: Attributes): Decision {
-    if (!['get', 'list', 'watch'].includes(a.verb)) return { decision: 'noopinion', reason: 'can only read resources of this type', by: 'Node' };
+    if (!['get', 'list', 'watch'].includes(a.verb))
+      return { decision: 'noopinion', reason: 'can only read resources of this type', by: 'Node' };
     if (a.subresource) return { decision: 'noopinion', reason: 'cannot read subresource', by: 'Node' };
     if (!a.namespace) return { decision: 'noopinion', reason: 'can only read namespaced object of this type', by: 'Node' };
     return this.authorizeByGraph(nodeName, type, a);
@@ -184,24 +187,31 @@ export class NodeAuthorizer {
           return this.readNamespaced(nodeName, 'configmap', a);
         case 'persistentvolumeclaims':
           if (a.subresource === 'status') {
-            if (!['update', 'patch'].includes(a.verb)) return { decision: 'noopinion', reason: 'can only get/update/patch this type', by: 'Node' };
+            if (!['update', 'patch'].includes(a.verb))
+              return { decision: 'noopinion', reason: 'can only get/update/patch this type', by: 'Node' };
             return this.authorizeByGraph(nodeName, 'pvc', a);
           }
           return this.getOnly(nodeName, 'pvc', a);
         case 'persistentvolumes':
           return this.getOnly(nodeName, 'pv', a);
         case 'serviceaccounts':
-          if (a.verb !== 'create' || !a.name) return { decision: 'noopinion', reason: 'can only create tokens for individual service accounts', by: 'Node' };
-          if (a.subresource !== 'token') return { decision: 'noopinion', reason: 'can only create token subresource of serviceaccount', by: 'Node' };
+          if (a.verb !== 'create' || !a.name)
+            return { decision: 'noopinion', reason: 'can only create tokens for individual service accounts', by: 'Node' };
+          if (a.subresource !== 'token')
+            return { decision: 'noopinion', reason: 'can only create token subresource of serviceaccount', by: 'Node' };
           return this.authorizeByGraph(nodeName, 'serviceaccount', a);
         case 'leases.coordination.k8s.io':
-          if (!['get', 'create', 'update', 'patch', 'delete'].includes(a.verb)) return { decision: 'noopinion', reason: 'can only get, create, update, patch, or delete a node lease', by: 'Node' };
-          if (a.namespace !== 'kube-node-lease') return { decision: 'noopinion', reason: 'can only access leases in the "kube-node-lease" system namespace', by: 'Node' };
-          if (a.verb !== 'create' && a.name !== nodeName) return { decision: 'noopinion', reason: 'can only access node lease with the same name as the requesting node', by: 'Node' };
+          if (!['get', 'create', 'update', 'patch', 'delete'].includes(a.verb))
+            return { decision: 'noopinion', reason: 'can only get, create, update, patch, or delete a node lease', by: 'Node' };
+          if (a.namespace !== 'kube-node-lease')
+            return { decision: 'noopinion', reason: 'can only access leases in the "kube-node-lease" system namespace', by: 'Node' };
+          if (a.verb !== 'create' && a.name !== nodeName)
+            return { decision: 'noopinion', reason: 'can only access node lease with the same name as the requesting node', by: 'Node' };
           return { decision: 'allow', reason: '', by: 'Node' };
         case 'pods':
           if (!a.subresource && (a.verb === 'list' || a.verb === 'watch')) {
-            if ((a.fieldSelector ?? []).some((r) => r.field === 'spec.nodeName' && (r.op === '=' || r.op === '==') && r.value === nodeName)) return { decision: 'allow', reason: '', by: 'Node' };
+            if ((a.fieldSelector ?? []).some((r) => r.field === 'spec.nodeName' && (r.op === '=' || r.op === '==') && r.value === nodeName))
+              return { decision: 'allow', reason: '', by: 'Node' };
             if (a.name) return this.authorizeByGraph(nodeName, 'pod', a);
             return { decision: 'noopinion', reason: 'can only list/watch pods with spec.nodeName field selector', by: 'Node' };
           }
@@ -232,13 +242,22 @@ export function nodeRestriction(
   if (resource === 'pods') {
     if (subresource === '') {
       if (verb === 'create') {
-        if (!obj?.metadata?.annotations?.['kubernetes.io/config.mirror']) return newForbidden('pods', name, `pod does not have "kubernetes.io/config.mirror" annotation, node "${nodeName}" can only create mirror pods`);
-        if (obj.spec?.nodeName !== nodeName) return newForbidden('pods', name, `node "${nodeName}" can only create pods with spec.nodeName set to itself`);
+        if (!obj?.metadata?.annotations?.['kubernetes.io/config.mirror'])
+          return newForbidden(
+            'pods',
+            name,
+            `pod does not have "kubernetes.io/config.mirror" annotation, node "${nodeName}" can only create mirror pods`,
+          );
+        if (obj.spec?.nodeName !== nodeName)
+          return newForbidden('pods', name, `node "${nodeName}" can only create pods with spec.nodeName set to itself`);
       }
-      if (verb === 'delete' && old && old.spec?.nodeName !== nodeName) return newForbidden('pods', name, `node "${nodeName}" can only delete pods with spec.nodeName set to itself`);
+      if (verb === 'delete' && old && old.spec?.nodeName !== nodeName)
+        return newForbidden('pods', name, `node "${nodeName}" can only delete pods with spec.nodeName set to itself`);
     }
-    if (subresource === 'status' && old && old.spec?.nodeName !== nodeName) return newForbidden('pods', name, `node "${nodeName}" can only update pod status for pods with spec.nodeName set to itself`);
-    if (subresource === 'eviction' && old && old.spec?.nodeName !== nodeName) return newForbidden('pods', name, `node "${nodeName}" can only evict pods with spec.nodeName set to itself`);
+    if (subresource === 'status' && old && old.spec?.nodeName !== nodeName)
+      return newForbidden('pods', name, `node "${nodeName}" can only update pod status for pods with spec.nodeName set to itself`);
+    if (subresource === 'eviction' && old && old.spec?.nodeName !== nodeName)
+      return newForbidden('pods', name, `node "${nodeName}" can only evict pods with spec.nodeName set to itself`);
   }
   if (resource === 'nodes' && (verb === 'create' || verb === 'update' || verb === 'patch' || verb === 'delete') && name !== nodeName) {
     return newForbidden('nodes', name, `node "${nodeName}" is not allowed to modify node "${name}"`);

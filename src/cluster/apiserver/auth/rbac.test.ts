@@ -27,12 +27,43 @@ const binding = (name: string, kind: string, role: string) =>
 
 describe('the Forbidden messages of kube-apiserver', () => {
   it.each([
-    ['list pods in a namespace', () => api.list(jane, info('', 'pods'), 'default'), '403 pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"'],
-    ['list nodes (cluster scope)', () => api.list(jane, info('', 'nodes'), undefined), '403 nodes is forbidden: User "jane" cannot list resource "nodes" in API group "" at the cluster scope'],
-    ['get a named Deployment', () => api.get(jane, info('apps', 'deployments'), 'default', 'web'), '403 deployments.apps "web" is forbidden: User "jane" cannot get resource "deployments" in API group "apps" in the namespace "default"'],
-    ['update pods/status', () => api.update(jane, info('', 'pods'), 'default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } }, { subresource: 'status' }), '403 pods "p" is forbidden: User "jane" cannot update resource "pods/status" in API group "" in the namespace "default"'],
-    ['patch (verb patch, not update)', () => api.patch(jane, info('', 'configmaps'), 'default', 'x', 'merge', {}), '403 configmaps "x" is forbidden: User "jane" cannot patch resource "configmaps" in API group "" in the namespace "default"'],
-    ['evict (pods/eviction create)', () => api.evict(jane, 'default', 'p', {}), '403 pods "p" is forbidden: User "jane" cannot create resource "pods/eviction" in API group "" in the namespace "default"'],
+    [
+      'list pods in a namespace',
+      () => api.list(jane, info('', 'pods'), 'default'),
+      '403 pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"',
+    ],
+    [
+      'list nodes (cluster scope)',
+      () => api.list(jane, info('', 'nodes'), undefined),
+      '403 nodes is forbidden: User "jane" cannot list resource "nodes" in API group "" at the cluster scope',
+    ],
+    [
+      'get a named Deployment',
+      () => api.get(jane, info('apps', 'deployments'), 'default', 'web'),
+      '403 deployments.apps "web" is forbidden: User "jane" cannot get resource "deployments" in API group "apps" in the namespace "default"',
+    ],
+    [
+      'update pods/status',
+      () =>
+        api.update(
+          jane,
+          info('', 'pods'),
+          'default',
+          { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } },
+          { subresource: 'status' },
+        ),
+      '403 pods "p" is forbidden: User "jane" cannot update resource "pods/status" in API group "" in the namespace "default"',
+    ],
+    [
+      'patch (verb patch, not update)',
+      () => api.patch(jane, info('', 'configmaps'), 'default', 'x', 'merge', {}),
+      '403 configmaps "x" is forbidden: User "jane" cannot patch resource "configmaps" in API group "" in the namespace "default"',
+    ],
+    [
+      'evict (pods/eviction create)',
+      () => api.evict(jane, 'default', 'p', {}),
+      '403 pods "p" is forbidden: User "jane" cannot create resource "pods/eviction" in API group "" in the namespace "default"',
+    ],
   ])('%s', (_n, fn, want) => {
     expect(attempt(fn)).toBe(want);
   });
@@ -46,7 +77,11 @@ describe('the Forbidden messages of kube-apiserver', () => {
   });
 
   it('the kubectl bar prints the 403 as kubectl does', () => {
-    expect(kubectl('get pods --as=jane')).toMatchObject({ exitCode: 1, error: 'Error from server (Forbidden): pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"\n' });
+    expect(kubectl('get pods --as=jane')).toMatchObject({
+      exitCode: 1,
+      error:
+        'Error from server (Forbidden): pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"\n',
+    });
   });
 });
 
@@ -55,13 +90,28 @@ describe('kubectl auth can-i for the bootstrap roles', () => {
     ['admin (kubeadm:cluster-admins)', 'auth can-i create deployments', 'yes\n', 0],
     ['admin, cluster-wide anything', "auth can-i '*' '*'", 'yes\n', 0],
     ['jane', 'auth can-i list pods --as=jane', 'no\n', 1],
-    ['jane may create SelfSubjectAccessReviews (system:basic-user)', 'auth can-i create selfsubjectaccessreviews.authorization.k8s.io --as=jane', 'yes\n', 0],
+    [
+      'jane may create SelfSubjectAccessReviews (system:basic-user)',
+      'auth can-i create selfsubjectaccessreviews.authorization.k8s.io --as=jane',
+      'yes\n',
+      0,
+    ],
     ['jane may get /healthz (system:public-info-viewer)', 'auth can-i get /healthz --as=jane', 'yes\n', 0],
     ['jane may not get /metrics', 'auth can-i get /metrics --as=jane', 'no\n', 1],
     ['the scheduler may create pods/binding', 'auth can-i create pods --subresource=binding --as=system:kube-scheduler', 'yes\n', 0],
     ['the scheduler may not delete deployments', 'auth can-i delete deployments --as=system:kube-scheduler', 'no\n', 1],
-    ['the deployment controller may create replicasets', 'auth can-i create replicasets.apps -n kube-system --as=system:serviceaccount:kube-system:deployment-controller', 'yes\n', 0],
-    ['the deployment controller may not create pods', 'auth can-i create pods --as=system:serviceaccount:kube-system:deployment-controller', 'no\n', 1],
+    [
+      'the deployment controller may create replicasets',
+      'auth can-i create replicasets.apps -n kube-system --as=system:serviceaccount:kube-system:deployment-controller',
+      'yes\n',
+      0,
+    ],
+    [
+      'the deployment controller may not create pods',
+      'auth can-i create pods --as=system:serviceaccount:kube-system:deployment-controller',
+      'no\n',
+      1,
+    ],
     ['a system:masters member', 'auth can-i delete nodes --as=root --as-group=system:masters', 'yes\n', 0],
   ])('%s', (_n, line, out, code) => {
     const r = kubectl(line);
@@ -78,7 +128,11 @@ describe('kubectl auth can-i for the bootstrap roles', () => {
   });
 
   it('a non-namespaced resource warns, as kubectl does', () => {
-    expect(kubectl('auth can-i list nodes --as=jane')).toEqual({ output: 'no\n', error: "Warning: resource 'nodes' is not namespace scoped\n", exitCode: 1 });
+    expect(kubectl('auth can-i list nodes --as=jane')).toEqual({
+      output: 'no\n',
+      error: "Warning: resource 'nodes' is not namespace scoped\n",
+      exitCode: 1,
+    });
   });
 
   it('--list for jane: the basic-user, discovery and public-info-viewer rules, sorted as kubectl sorts them', () => {
@@ -120,8 +174,16 @@ describe('kubectl auth can-i for the bootstrap roles', () => {
 
 describe('kubectl auth whoami', () => {
   it.each([
-    ['the admin', 'auth whoami', 'ATTRIBUTE   VALUE\nUsername    kubernetes-admin\nGroups      [kubeadm:cluster-admins system:authenticated]\n'],
-    ['impersonating a ServiceAccount', 'auth whoami --as=system:serviceaccount:default:default', 'ATTRIBUTE   VALUE\nUsername    system:serviceaccount:default:default\nGroups      [system:serviceaccounts system:serviceaccounts:default system:authenticated]\n'],
+    [
+      'the admin',
+      'auth whoami',
+      'ATTRIBUTE   VALUE\nUsername    kubernetes-admin\nGroups      [kubeadm:cluster-admins system:authenticated]\n',
+    ],
+    [
+      'impersonating a ServiceAccount',
+      'auth whoami --as=system:serviceaccount:default:default',
+      'ATTRIBUTE   VALUE\nUsername    system:serviceaccount:default:default\nGroups      [system:serviceaccounts system:serviceaccounts:default system:authenticated]\n',
+    ],
   ])('%s', (_n, line, out) => {
     expect(kubectl(line).output).toBe(out);
   });
@@ -129,20 +191,32 @@ describe('kubectl auth whoami', () => {
 
 describe('impersonation needs the impersonate verb', () => {
   it.each([
-    ['a user', 'get pods --as=bob', 'Error from server (Forbidden): users "bob" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope\n'],
-    ['a ServiceAccount', 'get pods --as=system:serviceaccount:default:default', 'Error from server (Forbidden): serviceaccounts "default" is forbidden: User "jane" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "default"\n'],
+    [
+      'a user',
+      'get pods --as=bob',
+      'Error from server (Forbidden): users "bob" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope\n',
+    ],
+    [
+      'a ServiceAccount',
+      'get pods --as=system:serviceaccount:default:default',
+      'Error from server (Forbidden): serviceaccounts "default" is forbidden: User "jane" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "default"\n',
+    ],
   ])('jane may not act as %s', (_n, line, err) => {
     expect(runKubectl(new Client(api, jane), line, c.now()).error).toBe(err);
   });
 
   it('with edit in default, jane may impersonate ServiceAccounts there (aggregate-to-edit)', () => {
     c.apply(binding('jane-edit', 'ClusterRole', 'edit'));
-    expect(runKubectl(new Client(api, jane), 'auth whoami --as=system:serviceaccount:default:default', c.now()).output).toContain('Username    system:serviceaccount:default:default\n');
+    expect(runKubectl(new Client(api, jane), 'auth whoami --as=system:serviceaccount:default:default', c.now()).output).toContain(
+      'Username    system:serviceaccount:default:default\n',
+    );
     expect(kubectl('delete rolebinding jane-edit -n default').exitCode).toBe(0);
   });
 
   it('--as-group without --as is refused by kubectl', () => {
-    expect(kubectl('get pods --as-group=devs').error).toBe('Error in configuration: requesting uid, groups or user-extra for kubectl without impersonating a user\n');
+    expect(kubectl('get pods --as-group=devs').error).toBe(
+      'Error in configuration: requesting uid, groups or user-extra for kubectl without impersonating a user\n',
+    );
   });
 });
 
@@ -150,28 +224,56 @@ describe('the Node authorizer', () => {
   const node = users.node('node-1');
   it.each([
     ['its own Lease', () => api.get(node, info('coordination.k8s.io', 'leases'), 'kube-node-lease', 'node-1', { quiet: true }), 'allowed'],
-    ['another node\'s Lease', () => api.get(node, info('coordination.k8s.io', 'leases'), 'kube-node-lease', 'control-plane', { quiet: true }), '403 leases.coordination.k8s.io "control-plane" is forbidden: User "system:node:node-1" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node'],
-    ['a Secret no Pod of its node uses', () => api.get(node, info('', 'secrets'), 'default', 'db-password', { quiet: true }), '403 secrets "db-password" is forbidden: User "system:node:node-1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node \'node-1\' and this object'],
-    ['listing Secrets', () => api.list(node, info('', 'secrets'), 'default', { quiet: true }), '403 secrets is forbidden: User "system:node:node-1" cannot list resource "secrets" in API group "" in the namespace "default": No Object name found'],
-    ['listing all Pods', () => api.list(node, info('', 'pods'), undefined, { quiet: true }), '403 pods is forbidden: User "system:node:node-1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector'],
-    ['listing its Pods', () => api.list(node, info('', 'pods'), undefined, { quiet: true, fieldSelector: 'spec.nodeName=node-1' }), 'allowed'],
-    ['deleting a Deployment (not in the node rules)', () => api.delete(node, info('apps', 'deployments'), 'default', 'web'), '403 deployments.apps "web" is forbidden: User "system:node:node-1" cannot delete resource "deployments" in API group "apps" in the namespace "default"'],
+    [
+      "another node's Lease",
+      () => api.get(node, info('coordination.k8s.io', 'leases'), 'kube-node-lease', 'control-plane', { quiet: true }),
+      '403 leases.coordination.k8s.io "control-plane" is forbidden: User "system:node:node-1" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node',
+    ],
+    [
+      'a Secret no Pod of its node uses',
+      () => api.get(node, info('', 'secrets'), 'default', 'db-password', { quiet: true }),
+      '403 secrets "db-password" is forbidden: User "system:node:node-1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node \'node-1\' and this object',
+    ],
+    [
+      'listing Secrets',
+      () => api.list(node, info('', 'secrets'), 'default', { quiet: true }),
+      '403 secrets is forbidden: User "system:node:node-1" cannot list resource "secrets" in API group "" in the namespace "default": No Object name found',
+    ],
+    [
+      'listing all Pods',
+      () => api.list(node, info('', 'pods'), undefined, { quiet: true }),
+      '403 pods is forbidden: User "system:node:node-1" cannot list resource "pods" in API group "" at the cluster scope: can only list/watch pods with spec.nodeName field selector',
+    ],
+    [
+      'listing its Pods',
+      () => api.list(node, info('', 'pods'), undefined, { quiet: true, fieldSelector: 'spec.nodeName=node-1' }),
+      'allowed',
+    ],
+    [
+      'deleting a Deployment (not in the node rules)',
+      () => api.delete(node, info('apps', 'deployments'), 'default', 'web'),
+      '403 deployments.apps "web" is forbidden: User "system:node:node-1" cannot delete resource "deployments" in API group "apps" in the namespace "default"',
+    ],
   ])('%s', (_n, fn, want) => {
     expect(attempt(fn)).toBe(want);
   });
 
   it('NodeRestriction: a kubelet may not modify another Node', () => {
     const other = api.get(users.system('t'), info('', 'nodes'), '', 'control-plane', { quiet: true });
-    expect(attempt(() => api.update(node, info('', 'nodes'), '', { ...other, metadata: { ...other.metadata, labels: { x: 'y' } } }))).toBe('403 nodes "control-plane" is forbidden: node "node-1" is not allowed to modify node "control-plane"');
+    expect(attempt(() => api.update(node, info('', 'nodes'), '', { ...other, metadata: { ...other.metadata, labels: { x: 'y' } } }))).toBe(
+      '403 nodes "control-plane" is forbidden: node "node-1" is not allowed to modify node "control-plane"',
+    );
   });
 
-  it('a kubelet reads the kube-root-ca.crt ConfigMap of a Pod on its node, not another node\'s', () => {
+  it("a kubelet reads the kube-root-ca.crt ConfigMap of a Pod on its node, not another node's", () => {
     c.kubectl('run web --image=nginx');
     c.settle(60_000);
     const pod = c.objects().find((o) => o.kind === 'Pod' && o.metadata.name === 'web')!;
     const on = pod.spec.nodeName;
     expect(attempt(() => api.get(users.node(on), info('', 'configmaps'), 'default', 'kube-root-ca.crt', { quiet: true }))).toBe('allowed');
-    expect(attempt(() => api.get(users.node('control-plane'), info('', 'configmaps'), 'default', 'kube-root-ca.crt', { quiet: true }))).toBe(
+    expect(
+      attempt(() => api.get(users.node('control-plane'), info('', 'configmaps'), 'default', 'kube-root-ca.crt', { quiet: true })),
+    ).toBe(
       '403 configmaps "kube-root-ca.crt" is forbidden: User "system:node:control-plane" cannot get resource "configmaps" in API group "" in the namespace "default": no relationship found between node \'control-plane\' and this object',
     );
   });
@@ -180,7 +282,12 @@ describe('the Node authorizer', () => {
 describe('the relay names who allowed a write', () => {
   it('kubectl create: the binding and role', () => {
     c.kubectl('create configmap relay-probe --from-literal=a=b');
-    const note = c.relay.all().filter((h) => h.kind === 'note' && h.resource === 'configmaps' && h.name === 'relay-probe').at(-1);
-    expect(note?.summary).toBe('authn kubernetes-admin [kubeadm:cluster-admins system:authenticated] · authz allow create configmaps by ClusterRoleBinding kubeadm:cluster-admins → ClusterRole cluster-admin · admission');
+    const note = c.relay
+      .all()
+      .filter((h) => h.kind === 'note' && h.resource === 'configmaps' && h.name === 'relay-probe')
+      .at(-1);
+    expect(note?.summary).toBe(
+      'authn kubernetes-admin [kubeadm:cluster-admins system:authenticated] · authz allow create configmaps by ClusterRoleBinding kubeadm:cluster-admins → ClusterRole cluster-admin · admission',
+    );
   });
 });

@@ -85,7 +85,12 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
 export function ruleAllows(a: Attributes, rule: PolicyRule): boolean {
   if (a.resourceRequest) {
     const combined = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-    return verbMatches(rule, a.verb) && apiGroupMatches(rule, a.apiGroup) && resourceMatches(rule, combined, a.subresource) && resourceNameMatches(rule, a.name);
+    return (
+      verbMatches(rule, a.verb) &&
+      apiGroupMatches(rule, a.apiGroup) &&
+      resourceMatches(rule, combined, a.subresource) &&
+      resourceNameMatches(rule, a.name)
+    );
   }
   return verbMatches(rule, a.verb) && nonResourceURLMatches(rule, a.path);
 }
@@ -153,7 +158,14 @@ class SubjectIndex {
   add(b: Binding): void {
     const seen = new Set<string>();
     for (const s of (b.obj.subjects ?? []) as Subject[]) {
-      const [map, key] = s.kind === 'User' ? [this.byUser, s.name] : s.kind === 'Group' ? [this.byGroup, s.name] : s.kind === 'ServiceAccount' ? [this.bySA, `${s.namespace || b.namespace}/${s.name}`] : [null, ''];
+      const [map, key] =
+        s.kind === 'User'
+          ? [this.byUser, s.name]
+          : s.kind === 'Group'
+            ? [this.byGroup, s.name]
+            : s.kind === 'ServiceAccount'
+              ? [this.bySA, `${s.namespace || b.namespace}/${s.name}`]
+              : [null, ''];
       if (!map || seen.has(s.kind + '\0' + key)) continue;
       seen.add(s.kind + '\0' + key);
       const l = map.get(key);
@@ -234,7 +246,11 @@ export class RBACAuthorizer {
       }
       const source: RuleSource = {
         text: `ClusterRoleBinding "${b.obj.metadata.name}" of ${ref.kind} "${ref.name}" to ${describeSubject(s, '')}`,
-        bindingKind: 'ClusterRoleBinding', binding: b.obj.metadata.name, bindingNamespace: '', roleKind: ref.kind, role: ref.name,
+        bindingKind: 'ClusterRoleBinding',
+        binding: b.obj.metadata.name,
+        bindingNamespace: '',
+        roleKind: ref.kind,
+        role: ref.name,
       };
       for (const r of rules) if (!visitor(source, r, null)) return;
     }
@@ -251,7 +267,11 @@ export class RBACAuthorizer {
       }
       const source: RuleSource = {
         text: `RoleBinding "${b.obj.metadata.name}/${namespace}" of ${ref.kind} "${ref.name}" to ${describeSubject(s, namespace)}`,
-        bindingKind: 'RoleBinding', binding: b.obj.metadata.name, bindingNamespace: namespace, roleKind: ref.kind, role: ref.name,
+        bindingKind: 'RoleBinding',
+        binding: b.obj.metadata.name,
+        bindingNamespace: namespace,
+        roleKind: ref.kind,
+        role: ref.name,
       };
       for (const r of rules) if (!visitor(source, r, null)) return;
     }
@@ -301,17 +321,28 @@ export class RBACAuthorizer {
    * Who a Role or ClusterRole is granted to: the bindings that reference it and their
    * subjects (the inspector's "who gets what").
    */
-  bindingsOf(kind: 'Role' | 'ClusterRole', name: string, namespace = ''): { bindingKind: string; binding: string; namespace: string; subjects: Subject[] }[] {
+  bindingsOf(
+    kind: 'Role' | 'ClusterRole',
+    name: string,
+    namespace = '',
+  ): { bindingKind: string; binding: string; namespace: string; subjects: Subject[] }[] {
     const out: { bindingKind: string; binding: string; namespace: string; subjects: Subject[] }[] = [];
     if (kind === 'ClusterRole') {
       for (const e of this.store.list(CLUSTER_ROLE_BINDINGS)) {
         const ref = e.obj.roleRef;
-        if (ref?.kind === 'ClusterRole' && ref.name === name) out.push({ bindingKind: 'ClusterRoleBinding', binding: e.obj.metadata.name, namespace: '', subjects: e.obj.subjects ?? [] });
+        if (ref?.kind === 'ClusterRole' && ref.name === name)
+          out.push({ bindingKind: 'ClusterRoleBinding', binding: e.obj.metadata.name, namespace: '', subjects: e.obj.subjects ?? [] });
       }
     }
     for (const e of this.store.list(ROLE_BINDINGS, kind === 'Role' ? namespace : undefined)) {
       const ref = e.obj.roleRef;
-      if (ref?.kind === kind && ref.name === name) out.push({ bindingKind: 'RoleBinding', binding: e.obj.metadata.name, namespace: e.obj.metadata.namespace ?? '', subjects: e.obj.subjects ?? [] });
+      if (ref?.kind === kind && ref.name === name)
+        out.push({
+          bindingKind: 'RoleBinding',
+          binding: e.obj.metadata.name,
+          namespace: e.obj.metadata.namespace ?? '',
+          subjects: e.obj.subjects ?? [],
+        });
     }
     return out;
   }

@@ -13,12 +13,48 @@ import type { AuthorizerChain } from './authorizer';
 import type { Attributes } from './rbac';
 
 /** The review resources, by `resource.group`, with their kind. */
-export const REVIEW_RESOURCES: ReadonlyMap<string, { group: string; version: string; kind: string; resource: string; namespaced: boolean }> = new Map([
-  ['selfsubjectaccessreviews.authorization.k8s.io', { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview', resource: 'selfsubjectaccessreviews', namespaced: false }],
-  ['selfsubjectrulesreviews.authorization.k8s.io', { group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', namespaced: false }],
-  ['subjectaccessreviews.authorization.k8s.io', { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview', resource: 'subjectaccessreviews', namespaced: false }],
-  ['localsubjectaccessreviews.authorization.k8s.io', { group: 'authorization.k8s.io', version: 'v1', kind: 'LocalSubjectAccessReview', resource: 'localsubjectaccessreviews', namespaced: true }],
-  ['selfsubjectreviews.authentication.k8s.io', { group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', namespaced: false }],
+export const REVIEW_RESOURCES: ReadonlyMap<
+  string,
+  { group: string; version: string; kind: string; resource: string; namespaced: boolean }
+> = new Map([
+  [
+    'selfsubjectaccessreviews.authorization.k8s.io',
+    {
+      group: 'authorization.k8s.io',
+      version: 'v1',
+      kind: 'SelfSubjectAccessReview',
+      resource: 'selfsubjectaccessreviews',
+      namespaced: false,
+    },
+  ],
+  [
+    'selfsubjectrulesreviews.authorization.k8s.io',
+    {
+      group: 'authorization.k8s.io',
+      version: 'v1',
+      kind: 'SelfSubjectRulesReview',
+      resource: 'selfsubjectrulesreviews',
+      namespaced: false,
+    },
+  ],
+  [
+    'subjectaccessreviews.authorization.k8s.io',
+    { group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview', resource: 'subjectaccessreviews', namespaced: false },
+  ],
+  [
+    'localsubjectaccessreviews.authorization.k8s.io',
+    {
+      group: 'authorization.k8s.io',
+      version: 'v1',
+      kind: 'LocalSubjectAccessReview',
+      resource: 'localsubjectaccessreviews',
+      namespaced: true,
+    },
+  ],
+  [
+    'selfsubjectreviews.authentication.k8s.io',
+    { group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', namespaced: false },
+  ],
 ]);
 
 interface ReviewUser {
@@ -32,10 +68,30 @@ interface ReviewUser {
 function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes {
   const ra = spec?.resourceAttributes;
   if (ra) {
-    return { user, verb: ra.verb ?? '', resourceRequest: true, apiGroup: ra.group ?? '', resource: ra.resource ?? '', subresource: ra.subresource ?? '', namespace: ra.namespace ?? '', name: ra.name ?? '', path: '' };
+    return {
+      user,
+      verb: ra.verb ?? '',
+      resourceRequest: true,
+      apiGroup: ra.group ?? '',
+      resource: ra.resource ?? '',
+      subresource: ra.subresource ?? '',
+      namespace: ra.namespace ?? '',
+      name: ra.name ?? '',
+      path: '',
+    };
   }
   const nr = spec?.nonResourceAttributes ?? {};
-  return { user, verb: nr.verb ?? '', resourceRequest: false, apiGroup: '', resource: '', subresource: '', namespace: '', name: '', path: nr.path ?? '' };
+  return {
+    user,
+    verb: nr.verb ?? '',
+    resourceRequest: false,
+    apiGroup: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    name: '',
+    path: nr.path ?? '',
+  };
 }
 
 /** The status of an access review (authorizationutil: allowed / denied / reason / evaluationError). */
@@ -54,7 +110,12 @@ function accessStatus(chain: AuthorizerChain, a: Attributes): KObject['status'] 
  */
 export function answerReview(chain: AuthorizerChain | null, requester: ReviewUser, key: string, namespace: string, body: KObject): KObject {
   const info = REVIEW_RESOURCES.get(key)!;
-  const out: KObject = { ...body, apiVersion: `${info.group}/${info.version}`, kind: info.kind, metadata: { ...(body.metadata ?? {}), creationTimestamp: null } as unknown as KObject['metadata'] };
+  const out: KObject = {
+    ...body,
+    apiVersion: `${info.group}/${info.version}`,
+    kind: info.kind,
+    metadata: { ...(body.metadata ?? {}), creationTimestamp: null } as unknown as KObject['metadata'],
+  };
   delete (out.metadata as Record<string, unknown>).managedFields;
   const spec = body.spec ?? {};
   switch (info.kind) {
@@ -63,20 +124,49 @@ export function answerReview(chain: AuthorizerChain | null, requester: ReviewUse
       if (requester.uid) userInfo.uid = requester.uid;
       if (requester.groups?.length) userInfo.groups = [...requester.groups];
       if (requester.extra && Object.keys(requester.extra).length) userInfo.extra = requester.extra;
-      return { apiVersion: out.apiVersion, kind: out.kind, metadata: { creationTimestamp: null } as unknown as KObject['metadata'], status: { userInfo } };
+      return {
+        apiVersion: out.apiVersion,
+        kind: out.kind,
+        metadata: { creationTimestamp: null } as unknown as KObject['metadata'],
+        status: { userInfo },
+      };
     }
     case 'SelfSubjectRulesReview': {
       const ns = spec.namespace ?? '';
-      if (!chain) return { ...out, status: { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false } };
+      if (!chain)
+        return {
+          ...out,
+          status: {
+            resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+            nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+            incomplete: false,
+          },
+        };
       const { rules, errors, incomplete } = chain.rulesFor(requester, ns);
-      const resourceRules = rules.filter((r) => !r.nonResourceURLs?.length).map((r) => ({ verbs: r.verbs, apiGroups: r.apiGroups ?? [], resources: r.resources ?? [], ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}) }));
-      const nonResourceRules = rules.filter((r) => r.nonResourceURLs?.length).map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
+      const resourceRules = rules
+        .filter((r) => !r.nonResourceURLs?.length)
+        .map((r) => ({
+          verbs: r.verbs,
+          apiGroups: r.apiGroups ?? [],
+          resources: r.resources ?? [],
+          ...(r.resourceNames?.length ? { resourceNames: r.resourceNames } : {}),
+        }));
+      const nonResourceRules = rules
+        .filter((r) => r.nonResourceURLs?.length)
+        .map((r) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs }));
       const status: Record<string, unknown> = { resourceRules, nonResourceRules, incomplete };
       if (errors.length) status.evaluationError = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
       return { ...out, status };
     }
     case 'SelfSubjectAccessReview': {
-      if (!spec.resourceAttributes && !spec.nonResourceAttributes) throw newInvalid('SelfSubjectAccessReview.authorization.k8s.io', '', [{ type: 'Required', field: 'spec.resourceAttributes', detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified' }]);
+      if (!spec.resourceAttributes && !spec.nonResourceAttributes)
+        throw newInvalid('SelfSubjectAccessReview.authorization.k8s.io', '', [
+          {
+            type: 'Required',
+            field: 'spec.resourceAttributes',
+            detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified',
+          },
+        ]);
       if (!chain) return { ...out, status: { allowed: true } };
       return { ...out, status: accessStatus(chain, attributesFrom(requester, spec)) };
     }
@@ -85,7 +175,10 @@ export function answerReview(chain: AuthorizerChain | null, requester: ReviewUse
       if (info.kind === 'LocalSubjectAccessReview' && spec.resourceAttributes?.namespace !== namespace) {
         throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
       }
-      if (!spec.user && !(spec.groups ?? []).length) throw newInvalid(`${info.kind}.authorization.k8s.io`, '', [{ type: 'Invalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' }]);
+      if (!spec.user && !(spec.groups ?? []).length)
+        throw newInvalid(`${info.kind}.authorization.k8s.io`, '', [
+          { type: 'Invalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' },
+        ]);
       if (!chain) return { ...out, status: { allowed: true } };
       const subject: ReviewUser = { name: spec.user ?? '', groups: spec.groups ?? [], uid: spec.uid, extra: spec.extra };
       return { ...out, status: accessStatus(chain, attributesFrom(subject, spec)) };

@@ -13,10 +13,24 @@ import { CONTROLLER_SERVICE_ACCOUNTS } from '../auth/bootstrap-policy';
  * kubectl's is an in-process component (`trusted`: its bodies skip the decode step).
  */
 export const users = {
-  kubectl: (participant = 'kubectl'): RequestUser => ({ name: 'kubernetes-admin', participant, groups: ['kubeadm:cluster-admins', 'system:authenticated'] }),
-  scheduler: (): RequestUser => ({ name: 'system:kube-scheduler', participant: 'kube-scheduler', groups: ['system:authenticated'], trusted: true }),
+  kubectl: (participant = 'kubectl'): RequestUser => ({
+    name: 'kubernetes-admin',
+    participant,
+    groups: ['kubeadm:cluster-admins', 'system:authenticated'],
+  }),
+  scheduler: (): RequestUser => ({
+    name: 'system:kube-scheduler',
+    participant: 'kube-scheduler',
+    groups: ['system:authenticated'],
+    trusted: true,
+  }),
   /** kube-controller-manager's own credential (its shared informers' lists and watches). */
-  controllerManager: (): RequestUser => ({ name: 'system:kube-controller-manager', participant: 'kube-controller-manager', groups: ['system:authenticated'], trusted: true }),
+  controllerManager: (): RequestUser => ({
+    name: 'system:kube-controller-manager',
+    participant: 'kube-controller-manager',
+    groups: ['system:authenticated'],
+    trusted: true,
+  }),
   /**
    * A controller loop, as `--use-service-account-credentials` runs it: the ServiceAccount
    * kube-system/<sa>, where <sa> is the loop's upstream name (CONTROLLER_SERVICE_ACCOUNTS maps
@@ -28,6 +42,11 @@ export const users = {
     groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
     trusted: true,
   }),
-  node: (node: string, participant = `kubelet/${node}`): RequestUser => ({ name: `system:node:${node}`, participant, groups: ['system:nodes', 'system:authenticated'], trusted: true }),
+  node: (node: string, participant = `kubelet/${node}`): RequestUser => ({
+    name: `system:node:${node}`,
+    participant,
+    groups: ['system:nodes', 'system:authenticated'],
+    trusted: true,
+  }),
   system: (participant: string): RequestUser => ({ name: 'system:apiserver', participant, groups: ['system:masters'], trusted: true }),
 };

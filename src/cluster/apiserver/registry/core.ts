@@ -7,7 +7,16 @@
 import { newBadRequest, type FieldError } from '../../api/errors';
 import { deepEqual, type KObject } from '../../api/types';
 import type { Strategy } from './strategy';
-import { checkMetaTypes, checkStringMap, decodeError, jsonType, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './validation/meta';
+import {
+  checkMetaTypes,
+  checkStringMap,
+  decodeError,
+  jsonType,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  nameIsPathSegment,
+  validateObjectMeta,
+} from './validation/meta';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from '../../api/validation/names';
 import { getOwn, hasOwn, setOwn } from '../../api/safe-object';
 import { defaultResourceList } from './pod-defaults';
@@ -32,7 +41,11 @@ export function base64Encode(text: string): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? B64[n & 63] : '=');
+    out +=
+      B64[(n >> 18) & 63] +
+      B64[(n >> 12) & 63] +
+      (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') +
+      (i + 2 < bytes.length ? B64[n & 63] : '=');
   }
   return out;
 }
@@ -77,8 +90,10 @@ function immutableData(obj: KObject, old: KObject): FieldError[] {
   const errs: FieldError[] = [];
   if (old.immutable === true) {
     if (obj.immutable !== true) errs.push({ type: 'Forbidden', field: 'immutable', detail: 'field is immutable when `immutable` is set' });
-    if (!deepEqual(obj.data ?? {}, old.data ?? {})) errs.push({ type: 'Forbidden', field: 'data', detail: 'field is immutable when `immutable` is set' });
-    if (!deepEqual(obj.binaryData ?? {}, old.binaryData ?? {})) errs.push({ type: 'Forbidden', field: 'binaryData', detail: 'field is immutable when `immutable` is set' });
+    if (!deepEqual(obj.data ?? {}, old.data ?? {}))
+      errs.push({ type: 'Forbidden', field: 'data', detail: 'field is immutable when `immutable` is set' });
+    if (!deepEqual(obj.binaryData ?? {}, old.binaryData ?? {}))
+      errs.push({ type: 'Forbidden', field: 'binaryData', detail: 'field is immutable when `immutable` is set' });
   }
   return errs;
 }
@@ -94,7 +109,11 @@ const configMapStrategy: Strategy = {
   },
   validate(obj) {
     const seen = new Set<string>();
-    const errs = [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validateDataKeys(obj, 'data', seen), ...validateDataKeys(obj, 'binaryData', seen)];
+    const errs = [
+      ...validateObjectMeta(obj, true, nameIsDNSSubdomain),
+      ...validateDataKeys(obj, 'data', seen),
+      ...validateDataKeys(obj, 'binaryData', seen),
+    ];
     if (dataSize(obj) > 1024 * 1024) errs.push({ type: 'TooLong', field: '', detail: 'must have at most 1048576 bytes' });
     return errs;
   },
@@ -120,7 +139,8 @@ function convertSecret(obj: KObject): void {
     delete obj.stringData;
   }
   if (obj.data !== undefined && obj.data !== null) {
-    if (typeof obj.data !== 'object' || Array.isArray(obj.data)) throw decodeError(obj, jsonType(obj.data), 'Secret', 'data', 'map[string][]uint8');
+    if (typeof obj.data !== 'object' || Array.isArray(obj.data))
+      throw decodeError(obj, jsonType(obj.data), 'Secret', 'data', 'map[string][]uint8');
     for (const v of Object.values(obj.data)) {
       if (typeof v !== 'string') throw decodeError(obj, jsonType(v), 'Secret', 'data', '[]uint8');
       const bad = base64Invalid(v);
@@ -138,7 +158,8 @@ const secretStrategy: Strategy = {
   validate(obj) {
     const seen = new Set<string>();
     const errs = [...validateObjectMeta(obj, true, nameIsDNSSubdomain), ...validateDataKeys(obj, 'data', seen)];
-    for (const k of getOwn(SECRET_REQUIRED_KEYS, obj.type) ?? []) if (!hasOwn(obj.data, k)) errs.push({ type: 'Required', field: `data[${k}]` });
+    for (const k of getOwn(SECRET_REQUIRED_KEYS, obj.type) ?? [])
+      if (!hasOwn(obj.data, k)) errs.push({ type: 'Required', field: `data[${k}]` });
     if (obj.type === 'kubernetes.io/service-account-token' && !obj.metadata.annotations?.['kubernetes.io/service-account.name']) {
       errs.push({ type: 'Required', field: 'metadata.annotations[kubernetes.io/service-account.name]' });
     }
@@ -173,7 +194,13 @@ const namespaceStrategy: Strategy = {
   validate(obj) {
     const errs = validateObjectMeta(obj, false, nameIsDNSLabel);
     for (const [i, f] of (obj.spec?.finalizers ?? []).entries()) {
-      if (!String(f).includes('/') && f !== 'kubernetes') errs.push({ type: 'Invalid', field: `spec.finalizers[${i}]`, value: f, detail: 'name is neither a standard finalizer name nor is it fully qualified' });
+      if (!String(f).includes('/') && f !== 'kubernetes')
+        errs.push({
+          type: 'Invalid',
+          field: `spec.finalizers[${i}]`,
+          value: f,
+          detail: 'name is neither a standard finalizer name nor is it fully qualified',
+        });
     }
     return errs;
   },
@@ -185,11 +212,24 @@ export function validateTaints(taints: Obj[] | undefined, path: string): FieldEr
   (taints ?? []).forEach((t, i) => {
     const ip = `${path}[${i}]`;
     for (const m of isQualifiedName(t.key ?? '')) errs.push({ type: 'Invalid', field: `${ip}.key`, value: t.key ?? '', detail: m });
-    if (t.value) for (const m of isValidLabelValue(t.value)) errs.push({ type: 'Invalid', field: `${ip}.value`, value: t.value, detail: m });
+    if (t.value)
+      for (const m of isValidLabelValue(t.value)) errs.push({ type: 'Invalid', field: `${ip}.value`, value: t.value, detail: m });
     if (!t.effect) errs.push({ type: 'Required', field: `${ip}.effect` });
-    else if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) errs.push({ type: 'NotSupported', field: `${ip}.effect`, value: t.effect, supported: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] });
+    else if (!['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect))
+      errs.push({
+        type: 'NotSupported',
+        field: `${ip}.effect`,
+        value: t.effect,
+        supported: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'],
+      });
     const key = `${t.key}:${t.effect}`;
-    if (seen.has(key)) errs.push({ type: 'Duplicate', field: path, value: `${t.key}=${t.value ?? ''}:${t.effect}`, detail: 'taints must be unique by key and effect pair' });
+    if (seen.has(key))
+      errs.push({
+        type: 'Duplicate',
+        field: path,
+        value: `${t.key}=${t.value ?? ''}:${t.effect}`,
+        detail: 'taints must be unique by key and effect pair',
+      });
     seen.add(key);
   });
   return errs;
@@ -213,8 +253,10 @@ const nodeStrategy: Strategy = {
   },
   validateUpdate(obj, old) {
     const errs = [...validateObjectMeta(obj, false, nameIsDNSSubdomain), ...validateTaints(obj.spec?.taints, 'spec.taints')];
-    if (old.spec?.podCIDR && obj.spec?.podCIDR !== old.spec.podCIDR) errs.push({ type: 'Forbidden', field: 'spec.podCIDR', detail: 'node updates may not change podCIDR except from "" to valid' });
-    if (old.spec?.providerID && obj.spec?.providerID !== old.spec.providerID) errs.push({ type: 'Forbidden', field: 'spec.providerID', detail: 'node updates may not change providerID except from "" to valid' });
+    if (old.spec?.podCIDR && obj.spec?.podCIDR !== old.spec.podCIDR)
+      errs.push({ type: 'Forbidden', field: 'spec.podCIDR', detail: 'node updates may not change podCIDR except from "" to valid' });
+    if (old.spec?.providerID && obj.spec?.providerID !== old.spec.providerID)
+      errs.push({ type: 'Forbidden', field: 'spec.providerID', detail: 'node updates may not change providerID except from "" to valid' });
     return errs;
   },
 };
@@ -263,7 +305,10 @@ const endpointsStrategy: Strategy = {
   validate(obj) {
     const errs = validateObjectMeta(obj, true, nameIsDNS1035OrSubdomain);
     for (const [i, s] of (obj.subsets ?? []).entries()) {
-      for (const [j, p] of (s.ports ?? []).entries()) if (p.name) for (const m of isDNS1123Label(p.name)) errs.push({ type: 'Invalid', field: `subsets[${i}].ports[${j}].name`, value: p.name, detail: m });
+      for (const [j, p] of (s.ports ?? []).entries())
+        if (p.name)
+          for (const m of isDNS1123Label(p.name))
+            errs.push({ type: 'Invalid', field: `subsets[${i}].ports[${j}].name`, value: p.name, detail: m });
     }
     return errs;
   },
@@ -291,7 +336,8 @@ export const coreStrategies: Record<string, Strategy> = {
     validate(obj) {
       const errs = validateObjectMeta(obj, true, nameIsDNSSubdomain);
       if (!obj.addressType) errs.push({ type: 'Required', field: 'addressType' });
-      else if (!['IPv4', 'IPv6', 'FQDN'].includes(obj.addressType)) errs.push({ type: 'NotSupported', field: 'addressType', value: obj.addressType, supported: ['IPv4', 'IPv6', 'FQDN'] });
+      else if (!['IPv4', 'IPv6', 'FQDN'].includes(obj.addressType))
+        errs.push({ type: 'NotSupported', field: 'addressType', value: obj.addressType, supported: ['IPv4', 'IPv6', 'FQDN'] });
       return errs;
     },
   },

@@ -47,7 +47,8 @@ const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call
 /** SetDefaults_ReplicationController (+ the template's pod defaults). */
 export function defaultReplicationController(obj: KObject): void {
   const s: Obj = (obj.spec = isObj(obj.spec) ? obj.spec : {});
-  const labels = isObj(s.template) && isObj(s.template.metadata) && isObj(s.template.metadata.labels) ? s.template.metadata.labels : undefined;
+  const labels =
+    isObj(s.template) && isObj(s.template.metadata) && isObj(s.template.metadata.labels) ? s.template.metadata.labels : undefined;
   if (labels) {
     if (!isObj(s.selector) || Object.keys(s.selector).length === 0) s.selector = { ...labels };
     if (!isObj(obj.metadata.labels) || Object.keys(obj.metadata.labels).length === 0) obj.metadata.labels = { ...labels };
@@ -66,15 +67,27 @@ function validateReplicationControllerSpec(s: Obj): FieldError[] {
   else {
     const labels: Obj = isObj(s.template.metadata?.labels) ? s.template.metadata.labels : {};
     const matches = Object.keys(selector).every((k) => has(labels, k) && labels[k] === selector[k]);
-    if (Object.keys(selector).length && !matches) errs.push({ type: 'Invalid', field: 'spec.template.metadata.labels', value: labels, detail: '`selector` does not match template `labels`' });
+    if (Object.keys(selector).length && !matches)
+      errs.push({
+        type: 'Invalid',
+        field: 'spec.template.metadata.labels',
+        value: labels,
+        detail: '`selector` does not match template `labels`',
+      });
     const rp = s.template.spec?.restartPolicy;
-    if (rp !== undefined && rp !== 'Always') errs.push({ type: 'NotSupported', field: 'spec.template.spec.restartPolicy', value: rp, supported: ['Always'] });
+    if (rp !== undefined && rp !== 'Always')
+      errs.push({ type: 'NotSupported', field: 'spec.template.spec.restartPolicy', value: rp, supported: ['Always'] });
   }
   return errs;
 }
 
 /** The ReplicationController strategy (rcStrategy). */
-export const replicationControllerStrategy: Strategy = workload(defaultReplicationController, validateReplicationControllerSpec, nameIsDNSSubdomain, () => []);
+export const replicationControllerStrategy: Strategy = workload(
+  defaultReplicationController,
+  validateReplicationControllerSpec,
+  nameIsDNSSubdomain,
+  () => [],
+);
 
 /** core/v1 SetDefaults_EndpointPort over an Endpoints' subsets. */
 function defaultEndpoints(obj: KObject): void {
@@ -218,7 +231,13 @@ export function withMoreDefaults(table: StrategyTable): StrategyTable {
   for (const [gr, fn] of Object.entries(EXTRA_DEFAULTS)) {
     const s = out[gr] ?? {};
     const own = s.defaults;
-    out[gr] = { ...s, defaults: (obj, ctx) => { own?.(obj, ctx); fn(obj); } };
+    out[gr] = {
+      ...s,
+      defaults: (obj, ctx) => {
+        own?.(obj, ctx);
+        fn(obj);
+      },
+    };
   }
   return out;
 }

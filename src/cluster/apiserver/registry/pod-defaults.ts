@@ -102,10 +102,36 @@ export function defaultContainer(c: Obj): void {
 }
 
 const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile',
-  'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume',
-  'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
 ];
 
 /** The volume source keys a volume may carry. */
@@ -127,7 +153,12 @@ export function defaultVolumeSources(v: Obj): void {
   set(v.rbd, 'keyring', '/etc/ceph/keyring');
   if (v.azureDisk && typeof v.azureDisk === 'object') {
     // pointer fields: only nil is defaulted
-    for (const [k, d] of [['cachingMode', 'ReadWrite'], ['kind', 'Shared'], ['fsType', 'ext4'], ['readOnly', false]] as const) {
+    for (const [k, d] of [
+      ['cachingMode', 'ReadWrite'],
+      ['kind', 'Shared'],
+      ['fsType', 'ext4'],
+      ['readOnly', false],
+    ] as const) {
       if (v.azureDisk[k] === undefined || v.azureDisk[k] === null) v.azureDisk[k] = d;
     }
   }
@@ -147,7 +178,8 @@ export function defaultVolume(v: Obj): void {
   for (const item of v.downwardAPI?.items ?? []) defaultDownwardAPIFile(item);
   for (const src of v.projected?.sources ?? []) {
     for (const item of src?.downwardAPI?.items ?? []) defaultDownwardAPIFile(item);
-    if (src?.serviceAccountToken && src.serviceAccountToken.expirationSeconds === undefined) src.serviceAccountToken.expirationSeconds = 3600;
+    if (src?.serviceAccountToken && src.serviceAccountToken.expirationSeconds === undefined)
+      src.serviceAccountToken.expirationSeconds = 3600;
   }
   const vct = v.ephemeral?.volumeClaimTemplate?.spec;
   if (vct && typeof vct === 'object') {
@@ -173,7 +205,8 @@ export function defaultPodSpec(spec: Obj | undefined): void {
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
   if (spec.securityContext === undefined || spec.securityContext === null) spec.securityContext = {};
-  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null) spec.terminationGracePeriodSeconds = 30;
+  if (spec.terminationGracePeriodSeconds === undefined || spec.terminationGracePeriodSeconds === null)
+    spec.terminationGracePeriodSeconds = 30;
   if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
   if (Array.isArray(spec.containers)) spec.containers.forEach(defaultContainer);
   if (Array.isArray(spec.initContainers)) spec.initContainers.forEach(defaultContainer);

@@ -14,8 +14,22 @@ import { checkPodSpecDecode, validatePodSpec } from './validation/podspec';
 
 /** The PriorityClasses every kube-apiserver creates at start-up (pkg/apis/scheduling SystemPriorityClasses). */
 export const SYSTEM_PRIORITY_CLASSES: KObject[] = [
-  { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-node-critical' }, value: 2000001000, description: 'Used for system critical pods that must not be moved from their current node.', preemptionPolicy: 'PreemptLowerPriority' },
-  { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'system-cluster-critical' }, value: 2000000000, description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.', preemptionPolicy: 'PreemptLowerPriority' },
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-node-critical' },
+    value: 2000001000,
+    description: 'Used for system critical pods that must not be moved from their current node.',
+    preemptionPolicy: 'PreemptLowerPriority',
+  },
+  {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: { name: 'system-cluster-critical' },
+    value: 2000000000,
+    description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+    preemptionPolicy: 'PreemptLowerPriority',
+  },
 ];
 
 /** The name admission errors print: the generateName while the name is still to be generated. */
@@ -53,12 +67,20 @@ export function admitPriority(pod: KObject, ctx: StrategyContext): void {
     policy = pc.preemptionPolicy ?? 'PreemptLowerPriority';
   }
   if (spec.priority !== undefined && spec.priority !== null && spec.priority !== priority) {
-    throw newForbidden('pods', admissionName(pod), `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
+    throw newForbidden(
+      'pods',
+      admissionName(pod),
+      `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`,
+    );
   }
   spec.priority = priority;
   if (policy) {
     if (spec.preemptionPolicy && spec.preemptionPolicy !== policy) {
-      throw newForbidden('pods', admissionName(pod), `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
+      throw newForbidden(
+        'pods',
+        admissionName(pod),
+        `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`,
+      );
     }
     spec.preemptionPolicy = policy;
   }
@@ -116,13 +138,25 @@ export function admitServiceAccount(pod: KObject, ctx: StrategyContext): void {
   const ns = pod.metadata.namespace ?? '';
   const sa = ctx.getObject('serviceaccounts', ns, spec.serviceAccountName);
   if (spec.serviceAccountName !== 'default' && !sa) {
-    throw newForbidden('pods', admissionName(pod), `error looking up service account ${ns}/${spec.serviceAccountName}: serviceaccount "${spec.serviceAccountName}" not found`);
+    throw newForbidden(
+      'pods',
+      admissionName(pod),
+      `error looking up service account ${ns}/${spec.serviceAccountName}: serviceaccount "${spec.serviceAccountName}" not found`,
+    );
   }
   if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
-  const automount = typeof spec.automountServiceAccountToken === 'boolean' ? spec.automountServiceAccountToken
-    : typeof sa?.automountServiceAccountToken === 'boolean' ? sa.automountServiceAccountToken : true;
+  const automount =
+    typeof spec.automountServiceAccountToken === 'boolean'
+      ? spec.automountServiceAccountToken
+      : typeof sa?.automountServiceAccountToken === 'boolean'
+        ? sa.automountServiceAccountToken
+        : true;
   if (automount) mountServiceAccountToken(pod, () => ctx.serviceAccountVolumeSuffix?.() ?? ctx.randomSuffix(5));
-  if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length) && Array.isArray(sa?.imagePullSecrets) && sa.imagePullSecrets.length) {
+  if (
+    !(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length) &&
+    Array.isArray(sa?.imagePullSecrets) &&
+    sa.imagePullSecrets.length
+  ) {
     spec.imagePullSecrets = sa.imagePullSecrets.map((s: { name?: string }) => ({ name: s?.name }));
   }
 }
@@ -147,7 +181,8 @@ function mountServiceAccountToken(pod: KObject, suffix: () => string): void {
   if (!existing && needsTokenVolume) spec.volumes = [...volumes, { name, projected: tokenVolumeSource() }];
 }
 
-const UPDATABLE = '`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+const UPDATABLE =
+  '`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 function diffLines(a: unknown, b: unknown, path: string, out: string[]): void {
   if (deepEqual(a, b)) return;
@@ -178,7 +213,10 @@ export function validatePodSpecUpdate(pod: KObject, old: KObject): FieldError[] 
   (munged.initContainers ?? []).forEach((c: any, i: number) => {
     if (o.initContainers?.[i]) c.image = o.initContainers[i].image;
   });
-  if (munged.activeDeadlineSeconds !== undefined && (o.activeDeadlineSeconds === undefined || munged.activeDeadlineSeconds <= o.activeDeadlineSeconds)) {
+  if (
+    munged.activeDeadlineSeconds !== undefined &&
+    (o.activeDeadlineSeconds === undefined || munged.activeDeadlineSeconds <= o.activeDeadlineSeconds)
+  ) {
     munged.activeDeadlineSeconds = o.activeDeadlineSeconds;
     if (munged.activeDeadlineSeconds === undefined) delete munged.activeDeadlineSeconds;
   }
@@ -188,11 +226,18 @@ export function validatePodSpecUpdate(pod: KObject, old: KObject): FieldError[] 
     munged.tolerations = o.tolerations;
     if (munged.tolerations === undefined) delete munged.tolerations;
   }
-  if (o.terminationGracePeriodSeconds < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = o.terminationGracePeriodSeconds;
+  if (o.terminationGracePeriodSeconds < 0 && munged.terminationGracePeriodSeconds === 1)
+    munged.terminationGracePeriodSeconds = o.terminationGracePeriodSeconds;
   if (deepEqual(munged, o)) return [];
   const lines: string[] = [];
   diffLines(o, munged, '', lines);
-  return [{ type: 'Forbidden', field: 'spec', detail: `pod updates may not change fields other than ${UPDATABLE}\n  core.PodSpec{\n${lines.map((l) => `  ${l}`).join('\n')}\n  }\n` }];
+  return [
+    {
+      type: 'Forbidden',
+      field: 'spec',
+      detail: `pod updates may not change fields other than ${UPDATABLE}\n  core.PodSpec{\n${lines.map((l) => `  ${l}`).join('\n')}\n  }\n`,
+    },
+  ];
 }
 
 /** The pods strategy. */

@@ -19,9 +19,27 @@ spec:
 
 describe('Service type changes (dropTypeDependentFields)', () => {
   const cases: { name: string; from: string; to: string; want: Record<string, unknown>; clusterIPKept: boolean }[] = [
-    { name: 'NodePort → ClusterIP', from: 'NodePort', to: 'ClusterIP', want: { type: 'ClusterIP', externalTrafficPolicy: undefined, internalTrafficPolicy: 'Cluster' }, clusterIPKept: true },
-    { name: 'LoadBalancer → ClusterIP', from: 'LoadBalancer', to: 'ClusterIP', want: { type: 'ClusterIP', allocateLoadBalancerNodePorts: undefined, externalTrafficPolicy: undefined }, clusterIPKept: true },
-    { name: 'LoadBalancer → NodePort keeps the nodePort', from: 'LoadBalancer', to: 'NodePort', want: { type: 'NodePort', allocateLoadBalancerNodePorts: undefined, externalTrafficPolicy: 'Cluster' }, clusterIPKept: true },
+    {
+      name: 'NodePort → ClusterIP',
+      from: 'NodePort',
+      to: 'ClusterIP',
+      want: { type: 'ClusterIP', externalTrafficPolicy: undefined, internalTrafficPolicy: 'Cluster' },
+      clusterIPKept: true,
+    },
+    {
+      name: 'LoadBalancer → ClusterIP',
+      from: 'LoadBalancer',
+      to: 'ClusterIP',
+      want: { type: 'ClusterIP', allocateLoadBalancerNodePorts: undefined, externalTrafficPolicy: undefined },
+      clusterIPKept: true,
+    },
+    {
+      name: 'LoadBalancer → NodePort keeps the nodePort',
+      from: 'LoadBalancer',
+      to: 'NodePort',
+      want: { type: 'NodePort', allocateLoadBalancerNodePorts: undefined, externalTrafficPolicy: 'Cluster' },
+      clusterIPKept: true,
+    },
   ];
   it.each(cases)('$name', ({ from, to, want, clusterIPKept }) => {
     const c = new Cluster({ seed: 3 });
@@ -40,7 +58,9 @@ describe('Service type changes (dropTypeDependentFields)', () => {
       expect(after.spec.ports[0].nodePort).toBeUndefined();
       expect(after.status.loadBalancer).toEqual({});
       // the port went back to the pool: a new NodePort Service may ask for it
-      expect(c.kubectl('apply -f -', svc('NodePort', `, nodePort: ${nodePort}`).replace('name: web', 'name: web2')).output).toBe('service/web2 created\n');
+      expect(c.kubectl('apply -f -', svc('NodePort', `, nodePort: ${nodePort}`).replace('name: web', 'name: web2')).output).toBe(
+        'service/web2 created\n',
+      );
     }
   });
 
@@ -60,16 +80,26 @@ describe('Service type changes (dropTypeDependentFields)', () => {
     const c = new Cluster({ seed: 3 });
     c.apply(svc('ClusterIP'));
     const ip = c.get('services', 'default', 'web')!.spec.clusterIP as string;
-    const res = c.kubectl('apply -f -', `apiVersion: v1
+    const res = c.kubectl(
+      'apply -f -',
+      `apiVersion: v1
 kind: Service
 metadata: {name: web}
 spec:
   type: ExternalName
   externalName: example.com
-`);
+`,
+    );
     expect(res.output).toBe('service/web configured\n');
     const after = c.get('services', 'default', 'web')!;
-    expect([after.spec.clusterIP, after.spec.clusterIPs, after.spec.ipFamilies, after.spec.ipFamilyPolicy]).toEqual([undefined, undefined, undefined, undefined]);
-    expect(c.kubectl('apply -f -', svc('ClusterIP').replace('name: web', 'name: web2').replace('spec:\n', `spec:\n  clusterIP: ${ip}\n`)).output).toBe('service/web2 created\n');
+    expect([after.spec.clusterIP, after.spec.clusterIPs, after.spec.ipFamilies, after.spec.ipFamilyPolicy]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(
+      c.kubectl('apply -f -', svc('ClusterIP').replace('name: web', 'name: web2').replace('spec:\n', `spec:\n  clusterIP: ${ip}\n`)).output,
+    ).toBe('service/web2 created\n');
   });
 });

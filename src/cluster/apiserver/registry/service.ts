@@ -46,7 +46,12 @@ export function defaultService(obj: KObject): void {
 
 const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 /** The set of non-zero nodePorts of `s`. */
-const nodePortSet = (s: Obj) => new Set<number>((Array.isArray(s.ports) ? s.ports : []).map((p: Obj) => p?.nodePort).filter((n: unknown): n is number => typeof n === 'number' && n !== 0));
+const nodePortSet = (s: Obj) =>
+  new Set<number>(
+    (Array.isArray(s.ports) ? s.ports : [])
+      .map((p: Obj) => p?.nodePort)
+      .filter((n: unknown): n is number => typeof n === 'number' && n !== 0),
+  );
 
 /**
  * dropTypeDependentFields (pkg/registry/core/service/strategy.go): on an update that switches
@@ -69,15 +74,22 @@ export function dropTypeDependentFields(obj: KObject, old: KObject): void {
   }
   if (isNodePortType(o) && !isNodePortType(s)) {
     const before = nodePortSet(o);
-    if ([...nodePortSet(s)].every((n) => before.has(n))) for (const p of Array.isArray(s.ports) ? s.ports : []) if (p && typeof p === 'object') delete p.nodePort;
+    if ([...nodePortSet(s)].every((n) => before.has(n)))
+      for (const p of Array.isArray(s.ports) ? s.ports : []) if (p && typeof p === 'object') delete p.nodePort;
   }
   const needsHC = (x: Obj) => x.type === 'LoadBalancer' && x.externalTrafficPolicy === 'Local';
   if (needsHC(o) && !needsHC(s) && s.healthCheckNodePort === o.healthCheckNodePort) delete s.healthCheckNodePort;
   if (o.type === 'LoadBalancer' && s.type !== 'LoadBalancer') {
-    if (s.allocateLoadBalancerNodePorts !== undefined && o.allocateLoadBalancerNodePorts !== undefined && s.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts) delete s.allocateLoadBalancerNodePorts;
+    if (
+      s.allocateLoadBalancerNodePorts !== undefined &&
+      o.allocateLoadBalancerNodePorts !== undefined &&
+      s.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts
+    )
+      delete s.allocateLoadBalancerNodePorts;
     if (s.loadBalancerClass === o.loadBalancerClass) delete s.loadBalancerClass;
   }
-  if (externallyAccessible(o) && !externallyAccessible(s) && s.externalTrafficPolicy === o.externalTrafficPolicy) delete s.externalTrafficPolicy;
+  if (externallyAccessible(o) && !externallyAccessible(s) && s.externalTrafficPolicy === o.externalTrafficPolicy)
+    delete s.externalTrafficPolicy;
   if (s.type !== 'LoadBalancer' && obj.status) obj.status = { ...obj.status, loadBalancer: {} };
 }
 
@@ -94,7 +106,9 @@ export function validateServiceSpec(obj: KObject): FieldError[] {
   if (!TYPES.includes(s.type)) errs.push({ type: 'NotSupported', field: 'spec.type', value: s.type, supported: TYPES });
   if (s.type === 'ExternalName') {
     if (!s.externalName) errs.push({ type: 'Required', field: 'spec.externalName' });
-    else for (const m of isDNS1123Subdomain(String(s.externalName).replace(/\.$/, ''))) errs.push({ type: 'Invalid', field: 'spec.externalName', value: s.externalName, detail: m });
+    else
+      for (const m of isDNS1123Subdomain(String(s.externalName).replace(/\.$/, '')))
+        errs.push({ type: 'Invalid', field: 'spec.externalName', value: s.externalName, detail: m });
   }
   if (ports.length === 0 && !headless && s.type !== 'ExternalName') errs.push({ type: 'Required', field: 'spec.ports' });
   const names = new Set<string>();
@@ -108,13 +122,26 @@ export function validateServiceSpec(obj: KObject): FieldError[] {
     }
     for (const m of isValidPortNum(p.port ?? 0)) errs.push({ type: 'Invalid', field: `${pp}.port`, value: p.port ?? 0, detail: m });
     if (!p.protocol) errs.push({ type: 'Required', field: `${pp}.protocol` });
-    else if (!['SCTP', 'TCP', 'UDP'].includes(p.protocol)) errs.push({ type: 'NotSupported', field: `${pp}.protocol`, value: p.protocol, supported: ['SCTP', 'TCP', 'UDP'] });
-    if (typeof p.targetPort === 'number') for (const m of isValidPortNum(p.targetPort)) errs.push({ type: 'Invalid', field: `${pp}.targetPort`, value: p.targetPort, rawValue: goIntOrString(p.targetPort), detail: m });
-    else if (typeof p.targetPort === 'string') for (const m of isValidPortName(p.targetPort)) errs.push({ type: 'Invalid', field: `${pp}.targetPort`, value: p.targetPort, rawValue: goIntOrString(p.targetPort), detail: m });
-    if (p.appProtocol) for (const m of isQualifiedName(p.appProtocol)) errs.push({ type: 'Invalid', field: `${pp}.appProtocol`, value: p.appProtocol, detail: m });
-    if (s.type === 'ClusterIP' && p.nodePort) errs.push({ type: 'Forbidden', field: `${pp}.nodePort`, detail: "may not be used when `type` is 'ClusterIP'" });
+    else if (!['SCTP', 'TCP', 'UDP'].includes(p.protocol))
+      errs.push({ type: 'NotSupported', field: `${pp}.protocol`, value: p.protocol, supported: ['SCTP', 'TCP', 'UDP'] });
+    if (typeof p.targetPort === 'number')
+      for (const m of isValidPortNum(p.targetPort))
+        errs.push({ type: 'Invalid', field: `${pp}.targetPort`, value: p.targetPort, rawValue: goIntOrString(p.targetPort), detail: m });
+    else if (typeof p.targetPort === 'string')
+      for (const m of isValidPortName(p.targetPort))
+        errs.push({ type: 'Invalid', field: `${pp}.targetPort`, value: p.targetPort, rawValue: goIntOrString(p.targetPort), detail: m });
+    if (p.appProtocol)
+      for (const m of isQualifiedName(p.appProtocol))
+        errs.push({ type: 'Invalid', field: `${pp}.appProtocol`, value: p.appProtocol, detail: m });
+    if (s.type === 'ClusterIP' && p.nodePort)
+      errs.push({ type: 'Forbidden', field: `${pp}.nodePort`, detail: "may not be used when `type` is 'ClusterIP'" });
     if (p.nodePort && (p.nodePort < 30000 || p.nodePort > 32767) && s.type !== 'ClusterIP') {
-      errs.push({ type: 'Invalid', field: `${pp}.nodePort`, value: p.nodePort, detail: 'provided port is not in the valid range. The range of valid ports is 30000-32767' });
+      errs.push({
+        type: 'Invalid',
+        field: `${pp}.nodePort`,
+        value: p.nodePort,
+        detail: 'provided port is not in the valid range. The range of valid ports is 30000-32767',
+      });
     }
   });
   const seen = new Set<string>();
@@ -124,11 +151,23 @@ export function validateServiceSpec(obj: KObject): FieldError[] {
     seen.add(key);
   });
   errs.push(...validateLabels(s.selector, 'spec.selector'));
-  if (s.sessionAffinity && !['ClientIP', 'None'].includes(s.sessionAffinity)) errs.push({ type: 'NotSupported', field: 'spec.sessionAffinity', value: s.sessionAffinity, supported: ['ClientIP', 'None'] });
+  if (s.sessionAffinity && !['ClientIP', 'None'].includes(s.sessionAffinity))
+    errs.push({ type: 'NotSupported', field: 'spec.sessionAffinity', value: s.sessionAffinity, supported: ['ClientIP', 'None'] });
   if (s.clusterIP && s.clusterIP !== 'None' && !isIPv4(s.clusterIP)) {
-    errs.push({ type: 'Invalid', field: 'spec.clusterIPs[0]', value: s.clusterIP, detail: 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)' });
+    errs.push({
+      type: 'Invalid',
+      field: 'spec.clusterIPs[0]',
+      value: s.clusterIP,
+      detail: 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    });
   }
-  if (s.externalTrafficPolicy && !['Cluster', 'Local'].includes(s.externalTrafficPolicy)) errs.push({ type: 'NotSupported', field: 'spec.externalTrafficPolicy', value: s.externalTrafficPolicy, supported: ['Cluster', 'Local'] });
+  if (s.externalTrafficPolicy && !['Cluster', 'Local'].includes(s.externalTrafficPolicy))
+    errs.push({
+      type: 'NotSupported',
+      field: 'spec.externalTrafficPolicy',
+      value: s.externalTrafficPolicy,
+      supported: ['Cluster', 'Local'],
+    });
   return errs;
 }
 
@@ -147,8 +186,22 @@ function allocate(obj: KObject, ctx: StrategyContext): FieldError[] {
     else if (s.clusterIP) {
       const ip = s.clusterIP;
       const raw = `[]string{${JSON.stringify(ip)}}`;
-      if (!inServiceCIDR(ip)) errs.push({ type: 'Invalid', field: 'spec.clusterIPs', value: [ip], rawValue: raw, detail: `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.96.0.0/12` });
-      else if (ctx.reserveClusterIP && !ctx.reserveClusterIP(ip)) errs.push({ type: 'Invalid', field: 'spec.clusterIPs', value: [ip], rawValue: raw, detail: `failed to allocate IP ${ip}: provided IP is already allocated` });
+      if (!inServiceCIDR(ip))
+        errs.push({
+          type: 'Invalid',
+          field: 'spec.clusterIPs',
+          value: [ip],
+          rawValue: raw,
+          detail: `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is 10.96.0.0/12`,
+        });
+      else if (ctx.reserveClusterIP && !ctx.reserveClusterIP(ip))
+        errs.push({
+          type: 'Invalid',
+          field: 'spec.clusterIPs',
+          value: [ip],
+          rawValue: raw,
+          detail: `failed to allocate IP ${ip}: provided IP is already allocated`,
+        });
       else s.clusterIPs = [ip];
     } else {
       s.clusterIP = ctx.allocateClusterIP();
@@ -160,7 +213,13 @@ function allocate(obj: KObject, ctx: StrategyContext): FieldError[] {
   if (needsNodePorts(s)) {
     (s.ports ?? []).forEach((p: Obj, i: number) => {
       if (p.nodePort) {
-        if (ctx.reserveNodePort && !ctx.reserveNodePort(p.nodePort)) errs.push({ type: 'Invalid', field: `spec.ports[${i}].nodePort`, value: p.nodePort, detail: 'provided port is already allocated' });
+        if (ctx.reserveNodePort && !ctx.reserveNodePort(p.nodePort))
+          errs.push({
+            type: 'Invalid',
+            field: `spec.ports[${i}].nodePort`,
+            value: p.nodePort,
+            detail: 'provided port is already allocated',
+          });
       } else p.nodePort = ctx.allocateNodePort();
     });
   }
@@ -214,7 +273,13 @@ export const serviceStrategy: Strategy = {
     const s: Obj = obj.spec;
     const o: Obj = old.spec ?? {};
     if (needsClusterIP(s) && needsClusterIP(o) && o.clusterIPs?.length && s.clusterIPs?.[0] !== o.clusterIPs[0]) {
-      errs.push({ type: 'Invalid', field: 'spec.clusterIPs[0]', value: s.clusterIPs, rawValue: `[]string{${(s.clusterIPs ?? []).map((x: string) => JSON.stringify(x)).join(', ')}}`, detail: 'may not change once set' });
+      errs.push({
+        type: 'Invalid',
+        field: 'spec.clusterIPs[0]',
+        value: s.clusterIPs,
+        rawValue: `[]string{${(s.clusterIPs ?? []).map((x: string) => JSON.stringify(x)).join(', ')}}`,
+        detail: 'may not change once set',
+      });
     }
     errs.push(...validateServiceSpec(obj));
     if (errs.length === 0) {
@@ -233,10 +298,12 @@ export const serviceStrategy: Strategy = {
         }
       }
       // a ClusterIP no longer used (type changed to ExternalName) goes back to the pool
-      if (!needsClusterIP(s)) for (const ip of o.clusterIPs ?? (o.clusterIP ? [o.clusterIP] : [])) if (ip && ip !== 'None') ctx.releaseClusterIP(ip);
+      if (!needsClusterIP(s))
+        for (const ip of o.clusterIPs ?? (o.clusterIP ? [o.clusterIP] : [])) if (ip && ip !== 'None') ctx.releaseClusterIP(ip);
       // ports no longer used go back to the pool
       for (const q of o.ports ?? []) {
-        if (q.nodePort && !(needsNodePorts(s) && (s.ports ?? []).some((p: Obj) => p.nodePort === q.nodePort))) ctx.releaseNodePort?.(q.nodePort);
+        if (q.nodePort && !(needsNodePorts(s) && (s.ports ?? []).some((p: Obj) => p.nodePort === q.nodePort)))
+          ctx.releaseNodePort?.(q.nodePort);
       }
     }
     return errs;

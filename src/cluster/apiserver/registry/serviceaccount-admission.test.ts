@@ -21,7 +21,9 @@ function pod(c: Cluster, yaml: string): KObject {
 describe('ServiceAccount admission: the kube-api-access-<5> volume', () => {
   test('every init container and container mounts it read-only; the volume is TokenVolumeSource', () => {
     const c = new Cluster({ seed: 1 });
-    const p = pod(c, `apiVersion: v1
+    const p = pod(
+      c,
+      `apiVersion: v1
 kind: Pod
 metadata: {name: p}
 spec:
@@ -30,7 +32,8 @@ spec:
   - {name: a, image: nginx:1.27}
   - {name: b, image: nginx:1.27, volumeMounts: [{name: own, mountPath: ${MOUNT}}]}
   volumes: [{name: own, emptyDir: {}}]
-`);
+`,
+    );
     const vol = p.spec.volumes.find((v: KObject) => v.name.startsWith('kube-api-access-'));
     expect(vol.name).toMatch(NAME);
     expect(vol.projected).toEqual({
@@ -61,14 +64,17 @@ kind: ServiceAccount
 metadata: {name: robot}
 ${sa ? `automountServiceAccountToken: ${sa}` : ''}
 `);
-    const p = pod(c, `apiVersion: v1
+    const p = pod(
+      c,
+      `apiVersion: v1
 kind: Pod
 metadata: {name: p}
 spec:
   serviceAccountName: robot
   ${podAuto ? `automountServiceAccountToken: ${podAuto}` : ''}
   containers: [{name: a, image: nginx:1.27}]
-`);
+`,
+    );
     expect((p.spec.volumes ?? []).some((v: KObject) => NAME.test(v.name))).toBe(mounted);
     expect(p.spec.containers[0].volumeMounts?.[0]?.mountPath === MOUNT).toBe(mounted);
   });
@@ -84,7 +90,9 @@ spec:
     expect(ca).toMatch(/^-----BEGIN CERTIFICATE-----\n[A-Za-z0-9+/=\n]+-----END CERTIFICATE-----\n$/);
     expect(c.get('configmaps', 'shop', 'kube-root-ca.crt')!.data['ca.crt']).toBe(ca);
     expect(c.kubectl(`exec -n shop web -- cat ${MOUNT}/token`).exitCode).toBe(0);
-    expect(c.kubectl('describe pod web -n shop').output).toMatch(/Mounts:\n {6}\/var\/run\/secrets\/kubernetes\.io\/serviceaccount from kube-api-access-\w{5} \(ro\)\n/);
+    expect(c.kubectl('describe pod web -n shop').output).toMatch(
+      /Mounts:\n {6}\/var\/run\/secrets\/kubernetes\.io\/serviceaccount from kube-api-access-\w{5} \(ro\)\n/,
+    );
   });
 });
 
@@ -92,8 +100,18 @@ describe('root-ca-cert-publisher: kube-root-ca.crt in every namespace', () => {
   test('at boot, in a new namespace, recreated when deleted, restored when edited', () => {
     const c = new Cluster({ seed: 1 });
     c.settle(10_000);
-    const namespaces = () => c.list('configmaps').filter((m) => m.metadata.name === 'kube-root-ca.crt').map((m) => m.metadata.namespace).sort();
-    expect(namespaces()).toEqual(c.list('namespaces').map((n) => n.metadata.name).sort());
+    const namespaces = () =>
+      c
+        .list('configmaps')
+        .filter((m) => m.metadata.name === 'kube-root-ca.crt')
+        .map((m) => m.metadata.namespace)
+        .sort();
+    expect(namespaces()).toEqual(
+      c
+        .list('namespaces')
+        .map((n) => n.metadata.name)
+        .sort(),
+    );
     const cm = c.get('configmaps', 'default', 'kube-root-ca.crt')!;
     expect(cm.metadata.annotations).toEqual({ 'kubernetes.io/description': Description });
     expect(Object.keys(cm.data)).toEqual(['ca.crt']);

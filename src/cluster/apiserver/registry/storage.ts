@@ -31,7 +31,11 @@ export function defaultPVCSpec(spec: Obj): void {
 
 /** The default StorageClass, as the admission plugin picks it (newest, then name). */
 export function defaultStorageClass(ctx: StrategyContext): KObject | undefined {
-  const all = (ctx.listObjects?.('storageclasses.storage.k8s.io') ?? []).filter((c) => c.metadata.annotations?.[DEFAULT_CLASS_ANN] === 'true' || c.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true');
+  const all = (ctx.listObjects?.('storageclasses.storage.k8s.io') ?? []).filter(
+    (c) =>
+      c.metadata.annotations?.[DEFAULT_CLASS_ANN] === 'true' ||
+      c.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true',
+  );
   all.sort((a, b) => {
     const ta = a.metadata.creationTimestamp ?? '';
     const tb = b.metadata.creationTimestamp ?? '';
@@ -46,7 +50,8 @@ function validateAccessModes(modes: unknown, path: string): FieldError[] {
   const ms: string[] = Array.isArray(modes) ? modes : [];
   if (ms.length === 0) errs.push({ type: 'Required', field: path, detail: 'at least 1 access mode is required' });
   for (const m of ms) if (!ACCESS_MODES.includes(m)) errs.push({ type: 'NotSupported', field: path, value: m, supported: ACCESS_MODES });
-  if (ms.includes('ReadWriteOncePod') && ms.length > 1) errs.push({ type: 'Forbidden', field: path, detail: 'may not use ReadWriteOncePod with other access modes' });
+  if (ms.includes('ReadWriteOncePod') && ms.length > 1)
+    errs.push({ type: 'Forbidden', field: path, detail: 'may not use ReadWriteOncePod with other access modes' });
   return errs;
 }
 
@@ -65,7 +70,9 @@ export function validatePVCSpec(spec: Obj, path: string): FieldError[] {
   if (spec.volumeMode && spec.volumeMode !== 'Block' && spec.volumeMode !== 'Filesystem') {
     errs.push({ type: 'NotSupported', field: `${path}.volumeMode`, value: spec.volumeMode, supported: ['Block', 'Filesystem'] });
   }
-  if (spec.storageClassName) for (const m of nameIsDNSSubdomain(spec.storageClassName, false)) errs.push({ type: 'Invalid', field: `${path}.storageClassName`, value: spec.storageClassName, detail: m });
+  if (spec.storageClassName)
+    for (const m of nameIsDNSSubdomain(spec.storageClassName, false))
+      errs.push({ type: 'Invalid', field: `${path}.storageClassName`, value: spec.storageClassName, detail: m });
   return errs;
 }
 
@@ -97,7 +104,11 @@ const pvcStrategy: Strategy = {
     if (!old.spec?.volumeName) b.volumeName = a.volumeName; // binding sets it once
     if (old.spec?.storageClassName === undefined) b.storageClassName = a.storageClassName; // retroactive default class
     if (!deepEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))) {
-      errs.push({ type: 'Forbidden', field: 'spec', detail: 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims' });
+      errs.push({
+        type: 'Forbidden',
+        field: 'spec',
+        detail: 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+      });
     }
     return errs;
   },
@@ -124,21 +135,60 @@ const pvStrategy: Strategy = {
     if (!s.capacity || Object.keys(s.capacity).length === 0) errs.push({ type: 'Required', field: 'spec.capacity' });
     else errs.push(...validateStorage(s.capacity.storage, 'spec.capacity[storage]', true));
     const prp = s.persistentVolumeReclaimPolicy;
-    if (prp && !['Delete', 'Recycle', 'Retain'].includes(prp)) errs.push({ type: 'NotSupported', field: 'spec.persistentVolumeReclaimPolicy', value: prp, supported: ['Delete', 'Recycle', 'Retain'] });
-    const srcs = VOLUME_SOURCE_KEYS.filter((k) => s[k] !== undefined && s[k] !== null && !['emptyDir', 'secret', 'configMap', 'downwardAPI', 'projected', 'persistentVolumeClaim', 'ephemeral', 'gitRepo', 'image'].includes(k));
+    if (prp && !['Delete', 'Recycle', 'Retain'].includes(prp))
+      errs.push({
+        type: 'NotSupported',
+        field: 'spec.persistentVolumeReclaimPolicy',
+        value: prp,
+        supported: ['Delete', 'Recycle', 'Retain'],
+      });
+    const srcs = VOLUME_SOURCE_KEYS.filter(
+      (k) =>
+        s[k] !== undefined &&
+        s[k] !== null &&
+        !['emptyDir', 'secret', 'configMap', 'downwardAPI', 'projected', 'persistentVolumeClaim', 'ephemeral', 'gitRepo', 'image'].includes(
+          k,
+        ),
+    );
     if (s.local) srcs.push('local');
     if (srcs.length === 0) errs.push({ type: 'Required', field: 'spec', detail: 'must specify a volume type' });
     else if (srcs.length > 1) errs.push({ type: 'Forbidden', field: `spec.${srcs[1]}`, detail: 'may not specify more than 1 volume type' });
     if (s.hostPath && !s.hostPath.path) errs.push({ type: 'Required', field: 'spec.hostPath.path' });
-    if (s.storageClassName) for (const m of nameIsDNSSubdomain(s.storageClassName, false)) errs.push({ type: 'Invalid', field: 'spec.storageClassName', value: s.storageClassName, detail: m });
+    if (s.storageClassName)
+      for (const m of nameIsDNSSubdomain(s.storageClassName, false))
+        errs.push({ type: 'Invalid', field: 'spec.storageClassName', value: s.storageClassName, detail: m });
     return errs;
   },
   validateUpdate(obj, old) {
     const errs = pvStrategy.validate!(obj, undefined as never);
-    const a = { ...obj.spec, claimRef: undefined, capacity: undefined, persistentVolumeReclaimPolicy: undefined, mountOptions: undefined, nodeAffinity: undefined, storageClassName: undefined, accessModes: undefined, volumeAttributesClassName: undefined };
-    const b = { ...old.spec, claimRef: undefined, capacity: undefined, persistentVolumeReclaimPolicy: undefined, mountOptions: undefined, nodeAffinity: undefined, storageClassName: undefined, accessModes: undefined, volumeAttributesClassName: undefined };
+    const a = {
+      ...obj.spec,
+      claimRef: undefined,
+      capacity: undefined,
+      persistentVolumeReclaimPolicy: undefined,
+      mountOptions: undefined,
+      nodeAffinity: undefined,
+      storageClassName: undefined,
+      accessModes: undefined,
+      volumeAttributesClassName: undefined,
+    };
+    const b = {
+      ...old.spec,
+      claimRef: undefined,
+      capacity: undefined,
+      persistentVolumeReclaimPolicy: undefined,
+      mountOptions: undefined,
+      nodeAffinity: undefined,
+      storageClassName: undefined,
+      accessModes: undefined,
+      volumeAttributesClassName: undefined,
+    };
     if (!deepEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)))) {
-      errs.push({ type: 'Forbidden', field: 'spec.persistentvolumesource', detail: 'spec.persistentvolumesource is immutable after creation' });
+      errs.push({
+        type: 'Forbidden',
+        field: 'spec.persistentvolumesource',
+        detail: 'spec.persistentvolumesource is immutable after creation',
+      });
     }
     return errs;
   },
@@ -155,17 +205,30 @@ const scStrategy: Strategy = {
   validate(obj) {
     const errs = validateObjectMeta(obj, false, nameIsDNSSubdomain);
     if (!obj.provisioner) errs.push({ type: 'Required', field: 'provisioner' });
-    else for (const m of isQualifiedName(String(obj.provisioner).toLowerCase())) errs.push({ type: 'Invalid', field: 'provisioner', value: String(obj.provisioner).toLowerCase(), detail: m });
-    if (!['Delete', 'Retain'].includes(obj.reclaimPolicy)) errs.push({ type: 'NotSupported', field: 'reclaimPolicy', value: obj.reclaimPolicy, supported: ['Delete', 'Retain'] });
-    if (!['Immediate', 'WaitForFirstConsumer'].includes(obj.volumeBindingMode)) errs.push({ type: 'NotSupported', field: 'volumeBindingMode', value: obj.volumeBindingMode, supported: ['Immediate', 'WaitForFirstConsumer'] });
+    else
+      for (const m of isQualifiedName(String(obj.provisioner).toLowerCase()))
+        errs.push({ type: 'Invalid', field: 'provisioner', value: String(obj.provisioner).toLowerCase(), detail: m });
+    if (!['Delete', 'Retain'].includes(obj.reclaimPolicy))
+      errs.push({ type: 'NotSupported', field: 'reclaimPolicy', value: obj.reclaimPolicy, supported: ['Delete', 'Retain'] });
+    if (!['Immediate', 'WaitForFirstConsumer'].includes(obj.volumeBindingMode))
+      errs.push({
+        type: 'NotSupported',
+        field: 'volumeBindingMode',
+        value: obj.volumeBindingMode,
+        supported: ['Immediate', 'WaitForFirstConsumer'],
+      });
     return errs;
   },
   validateUpdate(obj, old) {
     const errs = scStrategy.validate!(obj, undefined as never);
-    if (!deepEqual(obj.parameters, old.parameters)) errs.push({ type: 'Forbidden', field: 'parameters', detail: 'updates to parameters are forbidden.' });
-    if (obj.provisioner !== old.provisioner) errs.push({ type: 'Forbidden', field: 'provisioner', detail: 'updates to provisioner are forbidden.' });
-    if (obj.reclaimPolicy !== old.reclaimPolicy) errs.push({ type: 'Forbidden', field: 'reclaimPolicy', detail: 'updates to reclaimPolicy are forbidden.' });
-    if (obj.volumeBindingMode !== old.volumeBindingMode) errs.push({ type: 'Invalid', field: 'volumeBindingMode', value: obj.volumeBindingMode, detail: 'field is immutable' });
+    if (!deepEqual(obj.parameters, old.parameters))
+      errs.push({ type: 'Forbidden', field: 'parameters', detail: 'updates to parameters are forbidden.' });
+    if (obj.provisioner !== old.provisioner)
+      errs.push({ type: 'Forbidden', field: 'provisioner', detail: 'updates to provisioner are forbidden.' });
+    if (obj.reclaimPolicy !== old.reclaimPolicy)
+      errs.push({ type: 'Forbidden', field: 'reclaimPolicy', detail: 'updates to reclaimPolicy are forbidden.' });
+    if (obj.volumeBindingMode !== old.volumeBindingMode)
+      errs.push({ type: 'Invalid', field: 'volumeBindingMode', value: obj.volumeBindingMode, detail: 'field is immutable' });
     return errs;
   },
 };

@@ -50,5 +50,7 @@ export function isUnsetResourceVersion(rv: string | undefined): boolean {
  * the uint64 0 prints as Go's %#v does: `0x0`.
  */
 export function newResourceVersionRequired(info: ResourceInfo, name: string): StatusError {
-  return newInvalid(groupResource(info), name, [{ type: 'Invalid', field: 'metadata.resourceVersion', rawValue: '0x0', detail: 'must be specified for an update' }]);
+  return newInvalid(groupResource(info), name, [
+    { type: 'Invalid', field: 'metadata.resourceVersion', rawValue: '0x0', detail: 'must be specified for an update' },
+  ]);
 }

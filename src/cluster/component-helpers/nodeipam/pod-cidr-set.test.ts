@@ -4,7 +4,8 @@ import type { KObject } from '../../api/types';
 import { MVCCStore } from '../../storage/mvcc';
 import { PodCIDRSet, podCIDRIndex } from './pod-cidr-set';
 
-const node = (name: string, cidr?: string): KObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: cidr ? { podCIDR: cidr } : {} }) as KObject;
+const node = (name: string, cidr?: string): KObject =>
+  ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: cidr ? { podCIDR: cidr } : {} }) as KObject;
 
 describe('podCIDRIndex', () => {
   it.each([
@@ -19,13 +20,59 @@ describe('podCIDRIndex', () => {
 describe('PodCIDRSet.lowestFree', () => {
   it.each([
     { name: 'empty store', ops: [] as [string, string, string?][], want: 0 },
-    { name: 'after 0 and 1', ops: [['c', 'a', '10.244.0.0/24'], ['c', 'b', '10.244.1.0/24']], want: 2 },
-    { name: 'a gap is filled first', ops: [['c', 'a', '10.244.0.0/24'], ['c', 'b', '10.244.2.0/24']], want: 1 },
-    { name: 'a deleted Node frees its CIDR', ops: [['c', 'a', '10.244.0.0/24'], ['c', 'b', '10.244.1.0/24'], ['d', 'a']], want: 0 },
+    {
+      name: 'after 0 and 1',
+      ops: [
+        ['c', 'a', '10.244.0.0/24'],
+        ['c', 'b', '10.244.1.0/24'],
+      ],
+      want: 2,
+    },
+    {
+      name: 'a gap is filled first',
+      ops: [
+        ['c', 'a', '10.244.0.0/24'],
+        ['c', 'b', '10.244.2.0/24'],
+      ],
+      want: 1,
+    },
+    {
+      name: 'a deleted Node frees its CIDR',
+      ops: [
+        ['c', 'a', '10.244.0.0/24'],
+        ['c', 'b', '10.244.1.0/24'],
+        ['d', 'a'],
+      ],
+      want: 0,
+    },
     { name: 'a Node without podCIDR holds nothing', ops: [['c', 'a']], want: 0 },
-    { name: 'an update that sets the CIDR occupies it', ops: [['c', 'a'], ['u', 'a', '10.244.0.0/24']], want: 1 },
-    { name: 'two Nodes on one index: free only when both let go', ops: [['c', 'a', '10.244.0.0/24'], ['c', 'b', '10.244.0.0/24'], ['d', 'a']], want: 1 },
-    { name: 'both gone', ops: [['c', 'a', '10.244.0.0/24'], ['c', 'b', '10.244.0.0/24'], ['d', 'a'], ['d', 'b']], want: 0 },
+    {
+      name: 'an update that sets the CIDR occupies it',
+      ops: [
+        ['c', 'a'],
+        ['u', 'a', '10.244.0.0/24'],
+      ],
+      want: 1,
+    },
+    {
+      name: 'two Nodes on one index: free only when both let go',
+      ops: [
+        ['c', 'a', '10.244.0.0/24'],
+        ['c', 'b', '10.244.0.0/24'],
+        ['d', 'a'],
+      ],
+      want: 1,
+    },
+    {
+      name: 'both gone',
+      ops: [
+        ['c', 'a', '10.244.0.0/24'],
+        ['c', 'b', '10.244.0.0/24'],
+        ['d', 'a'],
+        ['d', 'b'],
+      ],
+      want: 0,
+    },
   ])('$name → $want', ({ ops, want }) => {
     const store = new MVCCStore();
     const set = new PodCIDRSet(store);

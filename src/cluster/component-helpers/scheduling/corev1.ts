@@ -15,7 +15,11 @@ import { tolerationsTolerateTaint, type Taint, type Toleration } from '../../api
 export { toleratesTaint, tolerationsTolerateTaint, type Taint, type Toleration } from '../../api/taints';
 
 /** FindMatchingUntoleratedTaint: the first taint passing `filter` that no toleration tolerates. */
-export function findUntoleratedTaint(taints: Taint[] | undefined, tols: Toleration[] | undefined, filter: (t: Taint) => boolean): Taint | undefined {
+export function findUntoleratedTaint(
+  taints: Taint[] | undefined,
+  tols: Toleration[] | undefined,
+  filter: (t: Taint) => boolean,
+): Taint | undefined {
   for (const t of taints ?? []) {
     if (!filter(t)) continue;
     if (!tolerationsTolerateTaint(tols, t)) return t;
@@ -68,7 +72,8 @@ export function nodeSelectorTermMatches(term: NodeSelectorTerm, node: KObject): 
   const fields = term.matchFields ?? [];
   if (exprs.length === 0 && fields.length === 0) return false;
   const labels = node.metadata.labels ?? {};
-  for (const r of exprs) if (!requirementMatches(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
+  for (const r of exprs)
+    if (!requirementMatches(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
   for (const r of fields) if (!requirementMatches(r, r.key === 'metadata.name' ? node.metadata.name : undefined)) return false;
   return true;
 }

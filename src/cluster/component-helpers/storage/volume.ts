@@ -145,7 +145,13 @@ export function checkVolumeSatisfyClaim(pv: KObject, claim: KObject): string | n
  * `node` (scheduler path) also checks the PV's node affinity and the access modes;
  * `excluded` are volumes already chosen for the pod's other claims.
  */
-export function findMatchingVolume(claim: KObject, volumes: KObject[], node: KObject | null, excluded: Set<string>, delayBinding: boolean): KObject | null {
+export function findMatchingVolume(
+  claim: KObject,
+  volumes: KObject[],
+  node: KObject | null,
+  excluded: Set<string>,
+  delayBinding: boolean,
+): KObject | null {
   const requested = requestedBytes(claim);
   const cls = claimClass(claim);
   const selector = claim.spec?.selector ? fromLabelSelector(claim.spec.selector) : null;
@@ -181,7 +187,9 @@ export function findMatchingVolume(claim: KObject, volumes: KObject[], node: KOb
 export function findBestMatchForClaim(claim: KObject, volumes: KObject[], delayBinding: boolean): KObject | null {
   const candidates = volumes.filter((pv) => checkAccessModes(claim, pv));
   // the index visits mode sets with the fewest modes first; within each, FindMatchingVolume
-  candidates.sort((a, b) => (a.spec?.accessModes?.length ?? 0) - (b.spec?.accessModes?.length ?? 0) || (a.metadata.name < b.metadata.name ? -1 : 1));
+  candidates.sort(
+    (a, b) => (a.spec?.accessModes?.length ?? 0) - (b.spec?.accessModes?.length ?? 0) || (a.metadata.name < b.metadata.name ? -1 : 1),
+  );
   const byModes = new Map<number, KObject[]>();
   for (const pv of candidates) {
     const n = pv.spec?.accessModes?.length ?? 0;

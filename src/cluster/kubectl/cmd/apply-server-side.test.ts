@@ -10,7 +10,10 @@ import { Cluster } from '../../cluster';
 import { conflictAdvice } from './apply-server-side';
 
 const cm = (v: string, extra = ''): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n${extra}data:\n  k: "${v}"\n`;
-const managers = (c: Cluster): string[] => (c.get('configmaps', 'default', 'a')?.metadata.managedFields ?? []).map((e: any) => `${e.manager}/${e.operation}:${JSON.stringify(e.fieldsV1)}`);
+const managers = (c: Cluster): string[] =>
+  (c.get('configmaps', 'default', 'a')?.metadata.managedFields ?? []).map(
+    (e: any) => `${e.manager}/${e.operation}:${JSON.stringify(e.fieldsV1)}`,
+  );
 const LA = '"f:metadata":{"f:annotations":{"f:kubectl.kubernetes.io/last-applied-configuration":{}}}';
 const ADVICE = `Please review the fields above--they currently have other managers. Here
 are the ways you can resolve this warning:
@@ -39,44 +42,80 @@ describe('kubectl apply --server-side in the kubectl bar', () => {
       // kube-apiserver's lastAppliedManager (KEP-3517): the fields client-side apply set (still as
       // applied) are taken over by "kubectl" without a conflict, then kubectl migrates the manager
       name: 'a client-side applied field is taken over by kubectl without a conflict (CSA → SSA upgrade)',
-      steps: [['apply -f -', cm('1')], ['apply --server-side -f -', cm('2')]],
-      output: 'configmap/a serverside-applied\n', error: null, data: '2',
+      steps: [
+        ['apply -f -', cm('1')],
+        ['apply --server-side -f -', cm('2')],
+      ],
+      output: 'configmap/a serverside-applied\n',
+      error: null,
+      data: '2',
       managers: [`kubectl-last-applied/Apply:{${LA}}`, 'kubectl/Apply:{"f:data":{"f:k":{}}}'],
     },
     {
-      name: 'another manager gets no upgrade: the conflict prints kubectl\'s advice and changes nothing',
-      steps: [['apply -f -', cm('1')], ['apply --server-side --field-manager=other -f -', cm('2')]],
-      output: '', error: `error: Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.k\n${ADVICE}\n`, data: '1',
+      name: "another manager gets no upgrade: the conflict prints kubectl's advice and changes nothing",
+      steps: [
+        ['apply -f -', cm('1')],
+        ['apply --server-side --field-manager=other -f -', cm('2')],
+      ],
+      output: '',
+      error: `error: Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.k\n${ADVICE}\n`,
+      data: '1',
       managers: [`kubectl-client-side-apply/Update:{${LA},"f:data":{"f:k":{}}}`],
     },
     {
       name: '--force-conflicts takes the field, then migrates the CSA manager (annotation kept under kubectl-last-applied)',
-      steps: [['apply -f -', cm('1')], ['apply --server-side --force-conflicts -f -', cm('2')]],
-      output: 'configmap/a serverside-applied\n', error: null, data: '2',
+      steps: [
+        ['apply -f -', cm('1')],
+        ['apply --server-side --force-conflicts -f -', cm('2')],
+      ],
+      output: 'configmap/a serverside-applied\n',
+      error: null,
+      data: '2',
       managers: [`kubectl-last-applied/Apply:{${LA}}`, 'kubectl/Apply:{"f:data":{"f:k":{}}}'],
     },
     {
       name: 'the same value is co-owned: no conflict, and the migration moves the CSA fields to kubectl',
-      steps: [['apply -f -', cm('1')], ['apply --server-side -f -', cm('1')]],
-      output: 'configmap/a serverside-applied\n', error: null, data: '1',
+      steps: [
+        ['apply -f -', cm('1')],
+        ['apply --server-side -f -', cm('1')],
+      ],
+      output: 'configmap/a serverside-applied\n',
+      error: null,
+      data: '1',
       managers: [`kubectl-last-applied/Apply:{${LA}}`, 'kubectl/Apply:{"f:data":{"f:k":{}}}'],
     },
     {
       name: '--field-manager names the manager; a second manager conflicts with the first',
-      steps: [['apply --server-side --field-manager=alice -f -', cm('1')], ['apply --server-side --field-manager=bob -f -', cm('2')]],
-      output: '', error: `error: Apply failed with 1 conflict: conflict with "alice": .data.k\n${ADVICE}\n`, data: '1',
+      steps: [
+        ['apply --server-side --field-manager=alice -f -', cm('1')],
+        ['apply --server-side --field-manager=bob -f -', cm('2')],
+      ],
+      output: '',
+      error: `error: Apply failed with 1 conflict: conflict with "alice": .data.k\n${ADVICE}\n`,
+      data: '1',
       managers: ['alice/Apply:{"f:data":{"f:k":{}}}'],
     },
     {
       name: '--dry-run=server says so and stores nothing',
-      steps: [['apply --server-side -f -', cm('1')], ['apply --server-side --dry-run=server -f -', cm('3')]],
-      output: 'configmap/a serverside-applied (server dry run)\n', error: null, data: '1',
+      steps: [
+        ['apply --server-side -f -', cm('1')],
+        ['apply --server-side --dry-run=server -f -', cm('3')],
+      ],
+      output: 'configmap/a serverside-applied (server dry run)\n',
+      error: null,
+      data: '1',
       managers: ['kubectl/Apply:{"f:data":{"f:k":{}}}'],
     },
     {
       name: 'an undeclared field is refused by structured-merge-diff',
-      steps: [['apply --server-side -f -', cm('1')], ['apply --server-side -f -', cm('2', 'bogus: 1\n')]],
-      output: '', error: 'Error from server (BadRequest): failed to create typed patch object (default/a; /v1, Kind=ConfigMap): .bogus: field not declared in schema\n', data: '1',
+      steps: [
+        ['apply --server-side -f -', cm('1')],
+        ['apply --server-side -f -', cm('2', 'bogus: 1\n')],
+      ],
+      output: '',
+      error:
+        'Error from server (BadRequest): failed to create typed patch object (default/a; /v1, Kind=ConfigMap): .bogus: field not declared in schema\n',
+      data: '1',
       managers: ['kubectl/Apply:{"f:data":{"f:k":{}}}'],
     },
   ];
@@ -93,7 +132,10 @@ describe('kubectl apply --server-side in the kubectl bar', () => {
 
   const flagErrors: [string, string][] = [
     ['apply --force-conflicts -f -', 'error: --force-conflicts only works with --server-side\n'],
-    ['apply --server-side --dry-run=client -f -', "error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)\n"],
+    [
+      'apply --server-side --dry-run=client -f -',
+      "error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)\n",
+    ],
     ['apply --server-side --force -f -', 'error: --force cannot be used with --server-side\n'],
   ];
   for (const [line, error] of flagErrors) {
@@ -108,7 +150,9 @@ describe('kubectl apply --server-side in the kubectl bar', () => {
   it('the seed manifest server-side applied prints what real kubectl printed against the engine (workloads.txt)', () => {
     const c = new Cluster({ seed: 1 });
     const text = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: peekcart\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: peekcart}\n  template:\n    metadata:\n      labels: {app: peekcart}\n    spec:\n      containers:\n      - name: peekcart\n        image: nginx\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: peekcart\nspec:\n  selector: {app: peekcart}\n  ports:\n  - port: 80\n`;
-    expect(c.kubectl('apply --server-side -f -', text).output).toBe('deployment.apps/peekcart serverside-applied\nservice/peekcart serverside-applied\n');
+    expect(c.kubectl('apply --server-side -f -', text).output).toBe(
+      'deployment.apps/peekcart serverside-applied\nservice/peekcart serverside-applied\n',
+    );
     expect(conflictAdvice('x').startsWith('x\nPlease review the fields above--they')).toBe(true);
   });
 });

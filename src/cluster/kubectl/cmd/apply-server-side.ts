@@ -58,18 +58,21 @@ interface ManagedEntry {
   [k: string]: unknown;
 }
 
-const entriesOf = (o: KObject): ManagedEntry[] => (Array.isArray(o.metadata?.managedFields) ? (o.metadata.managedFields as ManagedEntry[]) : []);
+const entriesOf = (o: KObject): ManagedEntry[] =>
+  Array.isArray(o.metadata?.managedFields) ? (o.metadata.managedFields as ManagedEntry[]) : [];
 
 /** csaupgrade.FindFieldsOwners for metadata.annotations[last-applied-configuration]. */
 function ownsLastApplied(e: ManagedEntry): boolean {
-  const ann = ((e.fieldsV1?.['f:metadata'] as Record<string, unknown> | undefined)?.['f:annotations'] as Record<string, unknown> | undefined) ?? {};
+  const ann =
+    ((e.fieldsV1?.['f:metadata'] as Record<string, unknown> | undefined)?.['f:annotations'] as Record<string, unknown> | undefined) ?? {};
   return hasOwn(ann, `f:${LAST_APPLIED}`);
 }
 
 /** Deep union of two FieldsV1 trees. */
 function unionFields(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = deepCopy(a);
-  for (const [k, v] of Object.entries(b)) setOwn(out, k, hasOwn(out, k) ? unionFields(out[k] as Record<string, unknown>, v as Record<string, unknown>) : deepCopy(v));
+  for (const [k, v] of Object.entries(b))
+    setOwn(out, k, hasOwn(out, k) ? unionFields(out[k] as Record<string, unknown>, v as Record<string, unknown>) : deepCopy(v));
   return out;
 }
 
@@ -95,10 +98,22 @@ export function upgradeManagedFieldsPatch(obj: KObject, csaManagers: Set<string>
  * Server-side applies `obj` through `rc` (PATCH application/apply-patch+yaml), then migrates a
  * client-side applied object when the manager is kubectl's default. See the file comment.
  */
-export function serverSideApplyObject(rc: ResourceClient, namespace: string, name: string, obj: KObject, opts: { fieldManager: string; force: boolean; dryRun: boolean; fieldValidation: 'Strict' | 'Warn' | 'Ignore' }): ServerSideOutcome {
+export function serverSideApplyObject(
+  rc: ResourceClient,
+  namespace: string,
+  name: string,
+  obj: KObject,
+  opts: { fieldManager: string; force: boolean; dryRun: boolean; fieldValidation: 'Strict' | 'Warn' | 'Ignore' },
+): ServerSideOutcome {
   const warnings: string[] = [];
   const patch = (type: 'apply' | 'json', body: unknown, manager: string, force?: boolean): KObject => {
-    const r = rc.patch(namespace, name, type, body, { fieldManager: manager, force, dryRun: opts.dryRun, fieldValidation: opts.fieldValidation, summary: `${type === 'apply' ? 'server-side apply' : 'patch managedFields'} ${rc.info.kind} ${rc.info.namespaced ? `${namespace}/` : ''}${name}` });
+    const r = rc.patch(namespace, name, type, body, {
+      fieldManager: manager,
+      force,
+      dryRun: opts.dryRun,
+      fieldValidation: opts.fieldValidation,
+      summary: `${type === 'apply' ? 'server-side apply' : 'patch managedFields'} ${rc.info.kind} ${rc.info.namespaced ? `${namespace}/` : ''}${name}`,
+    });
     warnings.push(...r.warnings);
     return r.object;
   };
@@ -115,11 +130,19 @@ export function serverSideApplyObject(rc: ResourceClient, namespace: string, nam
     // saveLastApplyAnnotationIfNecessary
     const la = applied.metadata.annotations?.[LAST_APPLIED];
     if (la !== undefined && !entriesOf(applied).some((e) => e.operation === 'Apply' && ownsLastApplied(e))) {
-      const just = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name, ...(rc.info.namespaced ? { namespace } : {}), annotations: { [LAST_APPLIED]: la } } } as KObject;
+      const just = {
+        apiVersion: obj.apiVersion,
+        kind: obj.kind,
+        metadata: { name, ...(rc.info.namespaced ? { namespace } : {}), annotations: { [LAST_APPLIED]: la } },
+      } as KObject;
       applied = patch('apply', just, FIELD_MANAGER_LAST_APPLIED);
     }
     // migrateToSSAIfNecessary
-    const csa = new Set(entriesOf(applied).filter((e) => e.operation === 'Update' && ownsLastApplied(e)).map((e) => e.manager));
+    const csa = new Set(
+      entriesOf(applied)
+        .filter((e) => e.operation === 'Update' && ownsLastApplied(e))
+        .map((e) => e.manager),
+    );
     let current = applied;
     for (let i = 0; i < MAX_PATCH_RETRY; i++) {
       const jp = upgradeManagedFieldsPatch(current, csa, opts.fieldManager);

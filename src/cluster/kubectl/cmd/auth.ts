@@ -23,7 +23,24 @@ export const AUTH_FLAGS: FlagSpec = {
 };
 
 /** cani.go resourceVerbs / nonResourceURLVerbs (for the "not a known verb" warning). */
-const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
+const RESOURCE_VERBS = new Set([
+  'get',
+  'list',
+  'watch',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'use',
+  'bind',
+  'impersonate',
+  '*',
+  'approve',
+  'sign',
+  'escalate',
+  'attest',
+]);
 const NON_RESOURCE_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
 /** cani.go nonStandardResourceNames: no warning for these. */
 const NON_STANDARD = new Set(['users', 'groups']);
@@ -48,14 +65,25 @@ function runCanI(ctx: Ctx): KubectlResult {
   const namespace = all ? '' : ctx.namespace;
   const warnings: string[] = [];
   if (list) {
-    if (quiet || all || subresource) return fail("error: list option can't be specified with neither quiet, all-namespaces nor subresource options");
-    const review = ctx.client.api.review(ctx.client.user, 'selfsubjectrulesreviews.authorization.k8s.io', '', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', metadata: {} as KObject['metadata'], spec: { namespace } });
+    if (quiet || all || subresource)
+      return fail("error: list option can't be specified with neither quiet, all-namespaces nor subresource options");
+    const review = ctx.client.api.review(ctx.client.user, 'selfsubjectrulesreviews.authorization.k8s.io', '', {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectRulesReview',
+      metadata: {} as KObject['metadata'],
+      spec: { namespace },
+    });
     return printRules(review, ctx.flags.get('no-headers') === 'true');
   }
   if (ctx.flags.get('no-headers') === 'true') return fail('error: --no-headers cannot be set without --list specified');
   if (ctx.args.length !== 2) {
-    if (ctx.args.length < 2) return fail("error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.");
-    return fail("error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.");
+    if (ctx.args.length < 2)
+      return fail(
+        "error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.",
+      );
+    return fail(
+      "error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.",
+    );
   }
   const [verb, target] = ctx.args;
   let spec: KObject['spec'];
@@ -72,11 +100,21 @@ function runCanI(ctx: Ctx): KubectlResult {
       if (info) {
         group = info.group;
         resource = info.resource;
-        if (!all && !info.namespaced) warnings.push(group ? `Warning: resource '${resource}' is not namespace scoped in group '${group}'\n` : `Warning: resource '${resource}' is not namespace scoped\n`);
+        if (!all && !info.namespaced)
+          warnings.push(
+            group
+              ? `Warning: resource '${resource}' is not namespace scoped in group '${group}'\n`
+              : `Warning: resource '${resource}' is not namespace scoped\n`,
+          );
       } else {
         const dot = resArg.indexOf('.');
         const gr = dot >= 0 ? { resource: resArg.slice(0, dot), group: resArg.slice(dot + 1) } : { resource: resArg, group: '' };
-        if (!NON_STANDARD.has(resArg)) warnings.push(gr.group ? `Warning: the server doesn't have a resource type '${gr.resource}' in group '${gr.group}'\n` : `Warning: the server doesn't have a resource type '${gr.resource}'\n`);
+        if (!NON_STANDARD.has(resArg))
+          warnings.push(
+            gr.group
+              ? `Warning: the server doesn't have a resource type '${gr.resource}' in group '${gr.group}'\n`
+              : `Warning: the server doesn't have a resource type '${gr.resource}'\n`,
+          );
         group = gr.group;
         resource = gr.resource;
       }
@@ -84,7 +122,12 @@ function runCanI(ctx: Ctx): KubectlResult {
     if (!RESOURCE_VERBS.has(verb)) warnings.push(`Warning: verb '${verb}' is not a known verb\n`);
     spec = { resourceAttributes: { namespace, verb, group, resource, subresource, name: resourceName } };
   }
-  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectaccessreviews.authorization.k8s.io', '', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: {} as KObject['metadata'], spec });
+  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectaccessreviews.authorization.k8s.io', '', {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    metadata: {} as KObject['metadata'],
+    spec,
+  });
   const st = review.status ?? {};
   const err = warnings.length ? warnings.join('') : null;
   if (quiet) return { output: '', error: err, exitCode: st.allowed ? 0 : 1 };
@@ -101,7 +144,8 @@ function breakdown(rule: PolicyRule): PolicyRule[] {
   for (const g of rule.apiGroups ?? []) {
     for (const r of rule.resources ?? []) {
       for (const v of rule.verbs) {
-        if (rule.resourceNames?.length) for (const n of rule.resourceNames) out.push({ apiGroups: [g], resources: [r], verbs: [v], resourceNames: [n] });
+        if (rule.resourceNames?.length)
+          for (const n of rule.resourceNames) out.push({ apiGroups: [g], resources: [r], verbs: [v], resourceNames: [n] });
         else out.push({ apiGroups: [g], resources: [r], verbs: [v] });
       }
     }
@@ -115,7 +159,8 @@ function compact(rules: PolicyRule[]): PolicyRule[] {
   const out: PolicyRule[] = [];
   const simple = new Map<string, PolicyRule>();
   for (const r of rules) {
-    const isSimple = !r.nonResourceURLs?.length && r.apiGroups?.length === 1 && r.resources?.length === 1 && (r.resourceNames?.length ?? 0) <= 1;
+    const isSimple =
+      !r.nonResourceURLs?.length && r.apiGroups?.length === 1 && r.resources?.length === 1 && (r.resourceNames?.length ?? 0) <= 1;
     if (!isSimple) {
       out.push(r);
       continue;
@@ -147,20 +192,30 @@ function combineResourceGroup(resources: string[] | undefined, groups: string[] 
 function printRules(review: KObject, noHeaders: boolean): KubectlResult {
   const st = review.status ?? {};
   const rules: PolicyRule[] = [
-    ...(st.resourceRules ?? []).map((r: PolicyRule) => ({ verbs: r.verbs, apiGroups: r.apiGroups, resources: r.resources, resourceNames: r.resourceNames })),
+    ...(st.resourceRules ?? []).map((r: PolicyRule) => ({
+      verbs: r.verbs,
+      apiGroups: r.apiGroups,
+      resources: r.resources,
+      resourceNames: r.resourceNames,
+    })),
     ...(st.nonResourceRules ?? []).map((r: PolicyRule) => ({ verbs: r.verbs, nonResourceURLs: r.nonResourceURLs })),
   ];
   const compacted = compact(rules.flatMap(breakdown));
   const keyed = compacted.map((r) => ({ r, k: ruleString(r) }));
   keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   const rows: string[][] = noHeaders ? [] : [['Resources', 'Non-Resource URLs', 'Resource Names', 'Verbs']];
-  for (const { r } of keyed) rows.push([combineResourceGroup(r.resources, r.apiGroups), goList(r.nonResourceURLs), goList(r.resourceNames), goList(r.verbs)]);
+  for (const { r } of keyed)
+    rows.push([combineResourceGroup(r.resources, r.apiGroups), goList(r.nonResourceURLs), goList(r.resourceNames), goList(r.verbs)]);
   const warn = st.incomplete ? `Warning: the list may be incomplete: ${st.evaluationError ?? ''}\n` : null;
   return ok(formatTable(rows), warn);
 }
 
 function runWhoami(ctx: Ctx): KubectlResult {
-  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectreviews.authentication.k8s.io', '', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} as KObject['metadata'] });
+  const review = ctx.client.api.review(ctx.client.user, 'selfsubjectreviews.authentication.k8s.io', '', {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+    metadata: {} as KObject['metadata'],
+  });
   const o = ctx.flags.get('output');
   if (o === 'json') return ok(JSON.stringify(review, null, 4) + '\n');
   if (o === 'yaml') return ok(stringify(review));

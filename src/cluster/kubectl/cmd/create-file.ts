@@ -25,20 +25,24 @@ export function runCreateFromFile(ctx: Ctx, file: string): KubectlResult {
       break;
     }
     const v = chunk.value as KObject;
-    const docs = (v?.kind === 'List' && Array.isArray((v as { items?: unknown }).items) ? (v as unknown as { items: KObject[] }).items : [v]);
+    const docs = v?.kind === 'List' && Array.isArray((v as { items?: unknown }).items) ? (v as unknown as { items: KObject[] }).items : [v];
     for (const doc of docs) {
       count++;
       const info = ctx.client.api.registry.forKind(String(doc?.apiVersion ?? ''), String(doc?.kind ?? ''));
       const name = String(doc?.metadata?.name ?? '');
       if (!info) {
-        errs.push(`resource mapping not found for name: "${name}" namespace: "${doc?.metadata?.namespace ?? ''}" from "${source}": no matches for kind "${doc?.kind}" in version "${doc?.apiVersion}"\nensure CRDs are installed first`);
+        errs.push(
+          `resource mapping not found for name: "${name}" namespace: "${doc?.metadata?.namespace ?? ''}" from "${source}": no matches for kind "${doc?.kind}" in version "${doc?.apiVersion}"\nensure CRDs are installed first`,
+        );
         continue;
       }
       const obj = deepCopy(doc);
       const ns = info.namespaced ? obj.metadata.namespace || ctx.namespace : '';
       if (info.namespaced) obj.metadata.namespace = ns;
       try {
-        const created = ctx.client.resource(info.group, info.resource).create(ns, obj, { fieldManager: 'kubectl-create', summary: `create ${info.kind} ${name}` });
+        const created = ctx.client
+          .resource(info.group, info.resource)
+          .create(ns, obj, { fieldManager: 'kubectl-create', summary: `create ${info.kind} ${name}` });
         out.push(`${typeName(info)}/${created.metadata.name} created\n`);
       } catch (e) {
         if (!(e instanceof StatusError)) throw e;

@@ -31,7 +31,7 @@ export const CREATE_FLAGS: FlagSpec = {
   validate: {},
   'append-hash': { bool: true },
   filename: { short: 'f' },
-  'edit': { bool: true },
+  edit: { bool: true },
   hard: {},
   scopes: {},
 };
@@ -60,13 +60,18 @@ function b64(s: string): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += A[(n >> 18) & 63] + A[(n >> 12) & 63] + (i + 1 < bytes.length ? A[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? A[n & 63] : '=');
+    out +=
+      A[(n >> 18) & 63] + A[(n >> 12) & 63] + (i + 1 < bytes.length ? A[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? A[n & 63] : '=');
   }
   return out;
 }
 
 function sorted(m: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]]));
+  return Object.fromEntries(
+    Object.keys(m)
+      .sort()
+      .map((k) => [k, m[k]]),
+  );
 }
 
 function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | string {
@@ -77,7 +82,11 @@ function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | 
       if (!images.length) return 'error: required flag(s) "image" not set';
       const port = ctx.flags.get('port');
       const containers = images.map((img, i) => {
-        const base = img.split('/').pop()!.split(/[:@]/)[0].replace(/[^a-z0-9-]/g, '-');
+        const base = img
+          .split('/')
+          .pop()!
+          .split(/[:@]/)[0]
+          .replace(/[^a-z0-9-]/g, '-');
         const c: KObject = { image: img, name: images.length > 1 || i > 0 ? base : base } as unknown as KObject;
         if (port && i === 0) c.ports = [{ containerPort: Number(port) }];
         c.resources = {};
@@ -98,7 +107,13 @@ function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | 
     }
     case 'namespace':
     case 'ns':
-      return { apiVersion: 'v1', kind: 'Namespace', metadata: { creationTimestamp: null, name }, spec: {}, status: {} } as unknown as KObject;
+      return {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { creationTimestamp: null, name },
+        spec: {},
+        status: {},
+      } as unknown as KObject;
     case 'configmap':
     case 'cm': {
       const lit = literals(ctx);
@@ -111,7 +126,12 @@ function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | 
       const lit = literals(ctx);
       if (typeof lit === 'string') return lit;
       const o: KObject = { apiVersion: 'v1', kind: 'Secret', metadata: { creationTimestamp: null, name } } as unknown as KObject;
-      if (Object.keys(lit).length) o.data = Object.fromEntries(Object.keys(lit).sort().map((k) => [k, b64(lit[k])]));
+      if (Object.keys(lit).length)
+        o.data = Object.fromEntries(
+          Object.keys(lit)
+            .sort()
+            .map((k) => [k, b64(lit[k])]),
+        );
       if (ctx.flags.get('type')) o.type = ctx.flags.get('type');
       return o;
     }
@@ -132,7 +152,13 @@ function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | 
       });
       const spec: Record<string, unknown> = { ports, selector: { app: name }, type };
       if (ctx.flags.get('cluster-ip')) spec.clusterIP = ctx.flags.get('cluster-ip');
-      return { apiVersion: 'v1', kind: 'Service', metadata: { creationTimestamp: null, labels: { app: name }, name }, spec, status: { loadBalancer: {} } } as unknown as KObject;
+      return {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { creationTimestamp: null, labels: { app: name }, name },
+        spec,
+        status: { loadBalancer: {} },
+      } as unknown as KObject;
     }
     case 'job': {
       const image = ctx.flags.get('image');
@@ -166,7 +192,13 @@ function build(ctx: Ctx, what: string, name: string, rest: string[]): KObject | 
       if (Object.keys(hard).length) spec.hard = sorted(hard);
       const scopes = ctx.flags.get('scopes');
       if (scopes) spec.scopes = scopes.split(',');
-      return { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { creationTimestamp: null, name }, spec, status: {} } as unknown as KObject;
+      return {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { creationTimestamp: null, name },
+        spec,
+        status: {},
+      } as unknown as KObject;
     }
   }
   return `error: Unexpected args: [${what}]\n${seeHelp('create')}`;
@@ -184,7 +216,11 @@ export function runCreate(ctx: Ctx): KubectlResult {
     what = `service-${sub}`;
   } else if (what === 'secret' && sub !== 'generic') return fail(`error: Unexpected args: [${sub ?? ''}]\n${seeHelp('create secret')}`);
   const [name, ...tail] = rest;
-  const cmdName = what.startsWith('service-') ? `create service ${sub}` : what === 'secret' ? 'create secret generic' : `create ${what === 'ns' ? 'namespace' : what === 'resourcequota' ? 'quota' : what}`;
+  const cmdName = what.startsWith('service-')
+    ? `create service ${sub}`
+    : what === 'secret'
+      ? 'create secret generic'
+      : `create ${what === 'ns' ? 'namespace' : what === 'resourcequota' ? 'quota' : what}`;
   if (!name) return fail(`error: exactly one NAME is required, got 0\n${seeHelp(cmdName)}`);
   if (tail.length && what !== 'job') return fail(`error: exactly one NAME is required, got ${rest.length}\n${seeHelp(cmdName)}`);
   const obj = build(ctx, what, name, tail);
@@ -205,7 +241,11 @@ export function runCreate(ctx: Ctx): KubectlResult {
   if (input.spec?.template?.metadata) delete input.spec.template.metadata.creationTimestamp;
   const ns = info.namespaced ? ctx.namespace : '';
   if (info.namespaced) input.metadata.namespace = ns;
-  const r = tryStatus(() => ctx.client.resource(info.group, info.resource).create(ns, input, { dryRun: dry === 'server', fieldManager: 'kubectl-create', summary: `create ${obj.kind} ${name}` }));
+  const r = tryStatus(() =>
+    ctx.client
+      .resource(info.group, info.resource)
+      .create(ns, input, { dryRun: dry === 'server', fieldManager: 'kubectl-create', summary: `create ${obj.kind} ${name}` }),
+  );
   if (r.error) return fail(r.error);
   if (out === 'yaml') return { output: toYAML(r.value), error: null, exitCode: 0 };
   if (out === 'json') return { output: toJSON(r.value), error: null, exitCode: 0 };

@@ -34,11 +34,14 @@ function deleteKind(info: { kind: string; group: string }): string {
 /** Runs `kubectl delete`. */
 export function runDelete(ctx: Ctx): KubectlResult {
   if (!ctx.args.length) {
-    return fail(`error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'`);
+    return fail(
+      `error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'`,
+    );
   }
   const targets = resolveTargets(ctx.client, ctx.args);
   const hasNames = targets.some((t) => t.names.length);
-  if (hasNames && (ctx.flags.has('all') || ctx.flags.has('selector'))) return fail('error: name cannot be provided when a selector is specified');
+  if (hasNames && (ctx.flags.has('all') || ctx.flags.has('selector')))
+    return fail('error: name cannot be provided when a selector is specified');
   const force = ctx.flags.has('force') && ctx.flags.get('force') !== 'false';
   let grace = ctx.flags.has('grace-period') ? Number(ctx.flags.get('grace-period')) : -1;
   if (ctx.flags.has('now')) {
@@ -48,12 +51,21 @@ export function runDelete(ctx: Ctx): KubectlResult {
   if (grace === 0 && !force) grace = 1;
   if (force && grace < 0) grace = 0;
   const cascade = ctx.flags.get('cascade') ?? 'background';
-  const policyOf: Record<string, 'Background' | 'Foreground' | 'Orphan'> = { background: 'Background', true: 'Background', foreground: 'Foreground', orphan: 'Orphan', false: 'Orphan' };
+  const policyOf: Record<string, 'Background' | 'Foreground' | 'Orphan'> = {
+    background: 'Background',
+    true: 'Background',
+    foreground: 'Foreground',
+    orphan: 'Orphan',
+    false: 'Orphan',
+  };
   const policy = policyOf[cascade];
   if (!policy) return fail(`error: invalid cascade value (${cascade}). Must be "background", "foreground", or "orphan"`);
   const errors: string[] = [];
   const warn: string[] = [];
-  if (force && grace === 0) warn.push('Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.');
+  if (force && grace === 0)
+    warn.push(
+      'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.',
+    );
   const objs = objectsOf(ctx, targets, errors);
   if (ctx.flags.has('ignore-not-found')) errors.splice(0, errors.length, ...errors.filter((e) => !e.includes('(NotFound)')));
   let output = '';

@@ -73,7 +73,9 @@ function atobText(b64: string): string {
 /** storageutil.IsDefaultAnnotationText: "Yes" when either is-default-class annotation is "true". */
 function isDefaultClassText(sc: KObject): string {
   const a = sc.metadata.annotations ?? {};
-  return a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true' ? 'Yes' : 'No';
+  return a['storageclass.kubernetes.io/is-default-class'] === 'true' || a['storageclass.beta.kubernetes.io/is-default-class'] === 'true'
+    ? 'Yes'
+    : 'No';
 }
 
 /** describeStorageClass (Annotations as labels.FormatLabels, last-applied-configuration included). */
@@ -84,7 +86,10 @@ export function describeStorageClass(sc: KObject, d: DescribeEnv): string {
   w.write(0, `Annotations:\t${formatLabels(sc.metadata.annotations)}\n`);
   w.write(0, `Provisioner:\t${sc.provisioner ?? ''}\n`);
   w.write(0, `Parameters:\t${formatLabels(sc.parameters)}\n`);
-  w.write(0, `AllowVolumeExpansion:\t${sc.allowVolumeExpansion === undefined || sc.allowVolumeExpansion === null ? '<unset>' : sc.allowVolumeExpansion ? 'True' : 'False'}\n`);
+  w.write(
+    0,
+    `AllowVolumeExpansion:\t${sc.allowVolumeExpansion === undefined || sc.allowVolumeExpansion === null ? '<unset>' : sc.allowVolumeExpansion ? 'True' : 'False'}\n`,
+  );
   const opts: string[] = sc.mountOptions ?? [];
   if (!opts.length) w.write(0, 'MountOptions:\t<none>\n');
   else {
@@ -187,9 +192,16 @@ export function describeServiceAccount(sa: KObject, d: DescribeEnv): string {
   const secrets = d.ctx.client.resource('', 'secrets').list(sa.metadata.namespace, { quiet: true }).items;
   const existing = new Set(secrets.map((s) => s.metadata.name));
   const tokens = secrets
-    .filter((s) => s.type === 'kubernetes.io/service-account-token' && s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name && s.metadata.annotations?.['kubernetes.io/service-account.uid'] === sa.metadata.uid)
+    .filter(
+      (s) =>
+        s.type === 'kubernetes.io/service-account-token' &&
+        s.metadata.annotations?.['kubernetes.io/service-account.name'] === sa.metadata.name &&
+        s.metadata.annotations?.['kubernetes.io/service-account.uid'] === sa.metadata.uid,
+    )
     .map((s) => s.metadata.name);
-  const missing = new Set([...(sa.secrets ?? []), ...(sa.imagePullSecrets ?? [])].map((s: KObject) => s.name).filter((n: string) => !existing.has(n)));
+  const missing = new Set(
+    [...(sa.secrets ?? []), ...(sa.imagePullSecrets ?? [])].map((s: KObject) => s.name).filter((n: string) => !existing.has(n)),
+  );
   const groups: [string, string[]][] = [
     ['Image pull secrets:', (sa.imagePullSecrets ?? []).map((s: KObject) => s.name)],
     ['Mountable secrets: ', (sa.secrets ?? []).map((s: KObject) => s.name)],

@@ -42,7 +42,8 @@ function inApp(c: Cluster, args: string): string {
   const file = /-f (\S*\/real\/[\w.-]+\.yaml)$/.exec(args);
   // a real manifest, wherever the recording read it from: the repo keeps the files in src/examples/real
   const local = file && join(ROOT, 'src/examples/real', file[1].replace(/^.*\//, ''));
-  const r = file && local && !args.includes('no-such-file') ? c.kubectl(args.replace(file[1], '-'), readFileSync(local, 'utf8')) : c.kubectl(args);
+  const r =
+    file && local && !args.includes('no-such-file') ? c.kubectl(args.replace(file[1], '-'), readFileSync(local, 'utf8')) : c.kubectl(args);
   let out = `${r.output}${r.error ?? ''}`;
   if (file) out = out.replaceAll('"STDIN"', `"${file[1]}"`);
   return `${eventsCellwise(normalise(out))}${r.exitCode ? `[exit ${r.exitCode}]` : ''}`;
@@ -54,8 +55,45 @@ describe('kubectl describe and -f errors match real kubectl v1.32 (testdata/desc
   c.settle(600_000);
   it('covers every recorded command', () => {
     expect(GOLDEN.map((b) => b.args.split(' ').slice(0, 2).join(' '))).toEqual([
-      ...['hpa', 'hpa', 'job', 'cronjob', 'configmap', 'configmap', 'secret', 'secret', 'storageclass', 'storageclass', 'daemonset', 'pdb', 'pdb', 'endpointslice', 'ingressclass', 'serviceaccount', 'lease', 'role', 'clusterrole', 'rolebinding', 'clusterrolebinding', 'priorityclass', 'endpoints', 'networkpolicy', 'networkpolicy', 'networkpolicy', 'resourcequota', 'resourcequota', 'limitrange', 'namespace', 'namespace'].map((k) => `describe ${k}`),
-      'delete -f', 'apply -f', 'create -f', 'get -f', 'apply -f', 'create -f',
+      ...[
+        'hpa',
+        'hpa',
+        'job',
+        'cronjob',
+        'configmap',
+        'configmap',
+        'secret',
+        'secret',
+        'storageclass',
+        'storageclass',
+        'daemonset',
+        'pdb',
+        'pdb',
+        'endpointslice',
+        'ingressclass',
+        'serviceaccount',
+        'lease',
+        'role',
+        'clusterrole',
+        'rolebinding',
+        'clusterrolebinding',
+        'priorityclass',
+        'endpoints',
+        'networkpolicy',
+        'networkpolicy',
+        'networkpolicy',
+        'resourcequota',
+        'resourcequota',
+        'limitrange',
+        'namespace',
+        'namespace',
+      ].map((k) => `describe ${k}`),
+      'delete -f',
+      'apply -f',
+      'create -f',
+      'get -f',
+      'apply -f',
+      'create -f',
     ]);
   });
   it.each(GOLDEN.map((b) => [b.args, b] as const))('kubectl %s', (args, b) => {

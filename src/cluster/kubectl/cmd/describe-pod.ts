@@ -7,11 +7,22 @@
 import type { KObject } from '../../api/types';
 import { cpuMillis, bytesOf, formatBytes, formatMilliCPU } from '../../api/quantity';
 import { since } from '../table';
-import { PrefixWriter, controllerOf, describeEvents, printAnnotationsMultiline, printLabelsMultiline, printTolerationsMultiline, rfc1123z } from './describe-util';
+import {
+  PrefixWriter,
+  controllerOf,
+  describeEvents,
+  printAnnotationsMultiline,
+  printLabelsMultiline,
+  printTolerationsMultiline,
+  rfc1123z,
+} from './describe-util';
 
 function portsOf(c: KObject): [string, string] {
   const ports: { containerPort: number; hostPort?: number; protocol?: string }[] = c.ports ?? [];
-  return [ports.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`).join(', '), ports.map((p) => `${p.hostPort ?? 0}/${p.protocol ?? 'TCP'}`).join(', ')];
+  return [
+    ports.map((p) => `${p.containerPort}/${p.protocol ?? 'TCP'}`).join(', '),
+    ports.map((p) => `${p.hostPort ?? 0}/${p.protocol ?? 'TCP'}`).join(', '),
+  ];
 }
 
 /** DescribeProbe. */
@@ -88,13 +99,27 @@ function describeEnv(w: PrefixWriter, c: KObject): void {
     const vf = e.valueFrom;
     if (vf.fieldRef) w.write(3, `${e.name}:\t (${vf.fieldRef.apiVersion ?? 'v1'}:${vf.fieldRef.fieldPath})\n`);
     else if (vf.resourceFieldRef) w.write(3, `${e.name}:\t (${vf.resourceFieldRef.resource})\n`);
-    else if (vf.secretKeyRef) w.write(3, `${e.name}:\t<set to the key '${vf.secretKeyRef.key}' in secret '${vf.secretKeyRef.name}'>\tOptional: ${Boolean(vf.secretKeyRef.optional)}\n`);
-    else if (vf.configMapKeyRef) w.write(3, `${e.name}:\t<set to the key '${vf.configMapKeyRef.key}' of config map '${vf.configMapKeyRef.name}'>\tOptional: ${Boolean(vf.configMapKeyRef.optional)}\n`);
+    else if (vf.secretKeyRef)
+      w.write(
+        3,
+        `${e.name}:\t<set to the key '${vf.secretKeyRef.key}' in secret '${vf.secretKeyRef.name}'>\tOptional: ${Boolean(vf.secretKeyRef.optional)}\n`,
+      );
+    else if (vf.configMapKeyRef)
+      w.write(
+        3,
+        `${e.name}:\t<set to the key '${vf.configMapKeyRef.key}' of config map '${vf.configMapKeyRef.name}'>\tOptional: ${Boolean(vf.configMapKeyRef.optional)}\n`,
+      );
   }
 }
 
 /** describeContainers (statuses: undefined for a template). */
-export function describeContainers(w: PrefixWriter, label: string, containers: KObject[], statuses: KObject[] | undefined, space: string): void {
+export function describeContainers(
+  w: PrefixWriter,
+  label: string,
+  containers: KObject[],
+  statuses: KObject[] | undefined,
+  space: string,
+): void {
   w.write(0, `${space}${label}:${containers.length ? '' : ' <none>'}\n`);
   for (const c of containers) {
     const st = statuses?.find((s) => s.name === c.name);
@@ -106,7 +131,10 @@ export function describeContainers(w: PrefixWriter, label: string, containers: K
     w.write(2, ports.includes(',') ? `Ports:\t${ports}\n` : `Port:\t${ports || '<none>'}\n`);
     w.write(2, hostPorts.includes(',') ? `Host Ports:\t${hostPorts}\n` : `Host Port:\t${hostPorts || '<none>'}\n`);
     if (c.restartPolicy) w.write(2, `Restart Policy:\t${c.restartPolicy}\n`);
-    for (const [k, title] of [['command', 'Command'], ['args', 'Args']] as const) {
+    for (const [k, title] of [
+      ['command', 'Command'],
+      ['args', 'Args'],
+    ] as const) {
       if (c[k]?.length) {
         w.write(2, `${title}:\n`);
         for (const s of c[k] as string[]) for (const part of s.split('\n')) w.write(3, `${part}\n`);
@@ -123,7 +151,9 @@ export function describeContainers(w: PrefixWriter, label: string, containers: K
     if (c.readinessProbe) w.write(2, `Readiness:\t${describeProbe(c.readinessProbe)}\n`);
     if (c.startupProbe) w.write(2, `Startup:\t${describeProbe(c.startupProbe)}\n`);
     describeEnv(w, c);
-    const mounts: KObject[] = [...(c.volumeMounts ?? [])].sort((a, b) => (a.mountPath < b.mountPath ? -1 : a.mountPath > b.mountPath ? 1 : 0));
+    const mounts: KObject[] = [...(c.volumeMounts ?? [])].sort((a, b) =>
+      a.mountPath < b.mountPath ? -1 : a.mountPath > b.mountPath ? 1 : 0,
+    );
     w.write(2, `Mounts:${mounts.length ? '' : '\t<none>'}\n`);
     for (const m of mounts) {
       const flags = [m.readOnly ? 'ro' : 'rw', ...(m.subPath ? [`path="${m.subPath}"`] : [])];
@@ -138,11 +168,31 @@ export function describeVolumes(w: PrefixWriter, volumes: KObject[] | undefined,
   w.write(0, `${space}Volumes:\n`);
   for (const v of volumes) {
     w.write(1, `${space ? ' ' : ''}${v.name}:\n`);
-    if (v.emptyDir) w.write(2, `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${v.emptyDir.medium ?? ''}\n    SizeLimit:\t${v.emptyDir.sizeLimit ?? '<unset>'}\n`);
-    else if (v.hostPath) w.write(2, `Type:\tHostPath (bare host directory volume)\n    Path:\t${v.hostPath.path}\n    HostPathType:\t${v.hostPath.type || '<none>'}\n`);
-    else if (v.configMap) w.write(2, `Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t${v.configMap.name}\n    Optional:\t${Boolean(v.configMap.optional)}\n`);
-    else if (v.secret) w.write(2, `Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t${v.secret.secretName}\n    Optional:\t${Boolean(v.secret.optional)}\n`);
-    else if (v.persistentVolumeClaim) w.write(2, `Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t${v.persistentVolumeClaim.claimName}\n    ReadOnly:\t${Boolean(v.persistentVolumeClaim.readOnly)}\n`);
+    if (v.emptyDir)
+      w.write(
+        2,
+        `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${v.emptyDir.medium ?? ''}\n    SizeLimit:\t${v.emptyDir.sizeLimit ?? '<unset>'}\n`,
+      );
+    else if (v.hostPath)
+      w.write(
+        2,
+        `Type:\tHostPath (bare host directory volume)\n    Path:\t${v.hostPath.path}\n    HostPathType:\t${v.hostPath.type || '<none>'}\n`,
+      );
+    else if (v.configMap)
+      w.write(
+        2,
+        `Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t${v.configMap.name}\n    Optional:\t${Boolean(v.configMap.optional)}\n`,
+      );
+    else if (v.secret)
+      w.write(
+        2,
+        `Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t${v.secret.secretName}\n    Optional:\t${Boolean(v.secret.optional)}\n`,
+      );
+    else if (v.persistentVolumeClaim)
+      w.write(
+        2,
+        `Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t${v.persistentVolumeClaim.claimName}\n    ReadOnly:\t${Boolean(v.persistentVolumeClaim.readOnly)}\n`,
+      );
     else if (v.projected) {
       w.write(2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
       for (const s of v.projected.sources ?? []) {
@@ -185,7 +235,8 @@ export function podQOS(pod: KObject): string {
     if (Object.keys(req).length || Object.keys(lim).length) any = true;
     for (const r of ['cpu', 'memory']) {
       if (lim[r] === undefined) guaranteed = false;
-      else if (req[r] !== undefined && (r === 'cpu' ? cpuMillis(req[r]) !== cpuMillis(lim[r]) : bytesOf(req[r]) !== bytesOf(lim[r]))) guaranteed = false;
+      else if (req[r] !== undefined && (r === 'cpu' ? cpuMillis(req[r]) !== cpuMillis(lim[r]) : bytesOf(req[r]) !== bytesOf(lim[r])))
+        guaranteed = false;
     }
   }
   if (!any) return 'BestEffort';
@@ -221,7 +272,8 @@ export function describePod(pod: KObject, events: KObject[], nowMs: number): str
   const ctl = controllerOf(pod);
   if (ctl) w.write(0, `Controlled By:\t${ctl}\n`);
   if (s.nominatedNodeName) w.write(0, `NominatedNodeName:\t${s.nominatedNodeName}\n`);
-  if (pod.spec?.initContainers?.length) describeContainers(w, 'Init Containers', pod.spec.initContainers, s.initContainerStatuses ?? [], '');
+  if (pod.spec?.initContainers?.length)
+    describeContainers(w, 'Init Containers', pod.spec.initContainers, s.initContainerStatuses ?? [], '');
   describeContainers(w, 'Containers', pod.spec?.containers ?? [], s.containerStatuses ?? [], '');
   if (pod.spec?.readinessGates?.length) {
     w.write(0, 'Readiness Gates:\n  Type\tStatus\n');

@@ -30,7 +30,10 @@ interface Peer {
 /** printNetworkPolicySpecIngressFrom / printNetworkPolicySpecEgressTo: `peers` is "from" or "to". */
 function printRules(w: PrefixWriter, rules: KObject[] | undefined, dir: 'ingress' | 'egress'): void {
   const ind = '    ';
-  const [peerKey, title, anyPeer] = dir === 'ingress' ? (['from', 'From', 'From: <any> (traffic not restricted by source)'] as const) : (['to', 'To', 'To: <any> (traffic not restricted by destination)'] as const);
+  const [peerKey, title, anyPeer] =
+    dir === 'ingress'
+      ? (['from', 'From', 'From: <any> (traffic not restricted by source)'] as const)
+      : (['to', 'To', 'To: <any> (traffic not restricted by destination)'] as const);
   if (!rules?.length) {
     w.write(0, `${ind}<none> (Selected pods are isolated for ${dir} connectivity)\n`);
     return;
@@ -75,7 +78,8 @@ export function describeNetworkPolicy(np: KObject): string {
   w.write(0, 'Spec:\n');
   w.write(1, 'PodSelector: ');
   const sel = sp.podSelector ?? {};
-  if (!Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions ?? []).length) w.write(2, '<none> (Allowing the specific traffic to all pods in this namespace)\n');
+  if (!Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions ?? []).length)
+    w.write(2, '<none> (Allowing the specific traffic to all pods in this namespace)\n');
   else w.write(2, `${formatLabelSelector(sel)}\n`);
   const types: string[] = sp.policyTypes ?? [];
   if (types.includes('Ingress')) {
@@ -142,9 +146,12 @@ export function describeResourceQuota(q: KObject): string {
 export function limitRangeRows(lr: KObject, prefix: string): string[] {
   const rows: string[] = [];
   for (const item of (lr.spec?.limits ?? []) as KObject[]) {
-    const maps = [item.min, item.max, item.defaultRequest, item.default, item.maxLimitRequestRatio].map((m) => (m ?? {}) as Record<string, string>);
+    const maps = [item.min, item.max, item.defaultRequest, item.default, item.maxLimitRequestRatio].map(
+      (m) => (m ?? {}) as Record<string, string>,
+    );
     const names = [...new Set(maps.flatMap((m) => Object.keys(m)))].sort();
-    for (const k of names) rows.push(`${prefix}${item.type ?? ''}\t${k}\t${maps.map((m) => (m[k] === undefined ? '-' : goQuantity(m[k]))).join('\t')}\n`);
+    for (const k of names)
+      rows.push(`${prefix}${item.type ?? ''}\t${k}\t${maps.map((m) => (m[k] === undefined ? '-' : goQuantity(m[k]))).join('\t')}\n`);
   }
   return rows;
 }

@@ -23,7 +23,8 @@ export function breakdownRule(rule: PolicyRule): PolicyRule[] {
   const out: PolicyRule[] = [];
   for (const group of rule.apiGroups ?? []) {
     for (const resource of rule.resources ?? []) {
-      if (rule.resourceNames?.length) for (const n of rule.resourceNames) out.push({ apiGroups: [group], resources: [resource], verbs: rule.verbs, resourceNames: [n] });
+      if (rule.resourceNames?.length)
+        for (const n of rule.resourceNames) out.push({ apiGroups: [group], resources: [resource], verbs: rule.verbs, resourceNames: [n] });
       else out.push({ apiGroups: [group], resources: [resource], verbs: rule.verbs });
     }
   }
@@ -36,7 +37,8 @@ export function compactRules(rules: PolicyRule[]): PolicyRule[] {
   const compacted: PolicyRule[] = [];
   const simple = new Map<string, PolicyRule>();
   for (const r of rules) {
-    const isSimple = (r.resourceNames?.length ?? 0) <= 1 && !r.nonResourceURLs?.length && r.apiGroups?.length === 1 && r.resources?.length === 1;
+    const isSimple =
+      (r.resourceNames?.length ?? 0) <= 1 && !r.nonResourceURLs?.length && r.apiGroups?.length === 1 && r.resources?.length === 1;
     if (!isSimple) {
       compacted.push(r);
       continue;
@@ -79,6 +81,7 @@ export function describeRole(role: KObject): string {
   w.write(0, 'PolicyRule:\n');
   w.write(1, 'Resources\tNon-Resource URLs\tResource Names\tVerbs\n');
   w.write(1, '---------\t-----------------\t--------------\t-----\n');
-  for (const [, r] of keyed) w.write(1, `${combineResourceGroup(r.resources, r.apiGroups)}\t${v(r.nonResourceURLs)}\t${v(r.resourceNames)}\t${v(r.verbs)}\n`);
+  for (const [, r] of keyed)
+    w.write(1, `${combineResourceGroup(r.resources, r.apiGroups)}\t${v(r.nonResourceURLs)}\t${v(r.resourceNames)}\t${v(r.verbs)}\n`);
   return w.toString();
 }

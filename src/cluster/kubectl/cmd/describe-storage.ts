@@ -89,7 +89,11 @@ export function describePersistentVolumeClaim(pvc: KObject, d: DescribeEnv): str
     w.write(0, 'Conditions:\n');
     w.write(1, 'Type\tStatus\tLastProbeTime\tLastTransitionTime\tReason\tMessage\n');
     w.write(1, '----\t------\t-----------------\t------------------\t------\t-------\n');
-    for (const c of conds) w.write(1, `${c.type} \t${c.status} \t${rfc1123z(c.lastProbeTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`);
+    for (const c of conds)
+      w.write(
+        1,
+        `${c.type} \t${c.status} \t${rfc1123z(c.lastProbeTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`,
+      );
   }
   describeEvents(w, eventsFor(d.events, pvc), d.ctx.nowMs);
   return w.toString();
@@ -135,11 +139,23 @@ export function describePersistentVolume(pv: KObject, d: DescribeEnv): string {
   printVolumeNodeAffinity(w, sp.nodeAffinity);
   w.write(0, `Message:\t${pv.status?.message ?? ''}\n`);
   w.write(0, 'Source:\n');
-  if (sp.hostPath) w.write(2, `Type:\tHostPath (bare host directory volume)\n    Path:\t${sp.hostPath.path}\n    HostPathType:\t${sp.hostPath.type ?? '<none>'}\n`);
-  else if (sp.nfs) w.write(2, `Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\t${sp.nfs.server}\n    Path:\t${sp.nfs.path}\n    ReadOnly:\t${Boolean(sp.nfs.readOnly)}\n`);
-  else if (sp.local) w.write(2, `Type:\tLocalVolume (a persistent volume backed by local storage on a node)\n    Path:\t${sp.local.path}\n`);
+  if (sp.hostPath)
+    w.write(
+      2,
+      `Type:\tHostPath (bare host directory volume)\n    Path:\t${sp.hostPath.path}\n    HostPathType:\t${sp.hostPath.type ?? '<none>'}\n`,
+    );
+  else if (sp.nfs)
+    w.write(
+      2,
+      `Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\t${sp.nfs.server}\n    Path:\t${sp.nfs.path}\n    ReadOnly:\t${Boolean(sp.nfs.readOnly)}\n`,
+    );
+  else if (sp.local)
+    w.write(2, `Type:\tLocalVolume (a persistent volume backed by local storage on a node)\n    Path:\t${sp.local.path}\n`);
   else if (sp.csi) {
-    w.write(2, `Type:\tCSI (a Container Storage Interface (CSI) volume source)\n    Driver:\t${sp.csi.driver}\n    FSType:\t${sp.csi.fsType ?? ''}\n    VolumeHandle:\t${sp.csi.volumeHandle}\n    ReadOnly:\t${Boolean(sp.csi.readOnly)}\n`);
+    w.write(
+      2,
+      `Type:\tCSI (a Container Storage Interface (CSI) volume source)\n    Driver:\t${sp.csi.driver}\n    FSType:\t${sp.csi.fsType ?? ''}\n    VolumeHandle:\t${sp.csi.volumeHandle}\n    ReadOnly:\t${Boolean(sp.csi.readOnly)}\n`,
+    );
     const attrs: Record<string, string> = sp.csi.volumeAttributes ?? {};
     const keys = Object.keys(attrs).sort();
     w.write(2, 'VolumeAttributes:\t');
@@ -217,7 +233,11 @@ export function describeNamespace(ns: KObject, d: DescribeEnv): string {
     w.write(1, '----\t------\t------------------\t------\t-------\n');
     for (const c of conds) w.write(1, `${c.type}\t${c.status}\t${rfc1123z(c.lastTransitionTime)}\t${c.reason ?? ''}\t${c.message ?? ''}\n`);
   }
-  const list = (r: string): KObject[] => d.ctx.client.resource('', r).list(ns.metadata.name, { quiet: true }).items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  const list = (r: string): KObject[] =>
+    d.ctx.client
+      .resource('', r)
+      .list(ns.metadata.name, { quiet: true })
+      .items.sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
   const quotas = list('resourcequotas');
   w.write(0, '\n');
   if (!quotas.length) w.write(0, 'No resource quota.\n');
@@ -251,17 +271,20 @@ export function describeNamespace(ns: KObject, d: DescribeEnv): string {
 function describeBackend(d: DescribeEnv, ns: string, backend: KObject, slicesFmt: (slices: KObject[], port: string) => string): string {
   if (backend.service) {
     const s = backend.service;
-    const sb = `${s.name}:${s.port?.number ? s.port.number : s.port?.name ?? ''}`;
+    const sb = `${s.name}:${s.port?.number ? s.port.number : (s.port?.name ?? '')}`;
     const svc = d.ctx.client.api.getObject('services', ns, s.name);
     if (!svc) return `${sb} (<error: services "${s.name}" not found>)`;
     let spName = '';
     for (const p of svc.spec?.ports ?? []) {
       if ((s.port?.number && s.port.number === p.port) || (s.port?.name && s.port.name === p.name)) spName = p.name ?? '';
     }
-    const slices = d.ctx.client.resource('discovery.k8s.io', 'endpointslices').list(ns, { labelSelector: `kubernetes.io/service-name=${s.name}`, quiet: true }).items;
+    const slices = d.ctx.client
+      .resource('discovery.k8s.io', 'endpointslices')
+      .list(ns, { labelSelector: `kubernetes.io/service-name=${s.name}`, quiet: true }).items;
     return `${sb} (${slicesFmt(slices, spName)})`;
   }
-  if (backend.resource) return `APIGroup: ${backend.resource.apiGroup ?? '<none>'}, Kind: ${backend.resource.kind}, Name: ${backend.resource.name}`;
+  if (backend.resource)
+    return `APIGroup: ${backend.resource.apiGroup ?? '<none>'}, Kind: ${backend.resource.kind}, Name: ${backend.resource.name}`;
   return '';
 }
 
@@ -274,7 +297,13 @@ export function describeIngress(ing: KObject, d: DescribeEnv, slicesFmt: (slices
   printLabelsMultiline(w, 'Labels', ing.metadata.labels);
   w.write(0, `Namespace:\t${ns}\n`);
   const lb: KObject[] = ing.status?.loadBalancer?.ingress ?? [];
-  w.write(0, `Address:\t${lb.map((i) => i.ip || i.hostname).filter(Boolean).join(',')}\n`);
+  w.write(
+    0,
+    `Address:\t${lb
+      .map((i) => i.ip || i.hostname)
+      .filter(Boolean)
+      .join(',')}\n`,
+  );
   w.write(0, `Ingress Class:\t${sp.ingressClassName ?? '<none>'}\n`);
   const def = sp.defaultBackend ? describeBackend(d, ns, sp.defaultBackend, slicesFmt) : '<default>';
   w.write(0, `Default backend:\t${def}\n`);

@@ -148,7 +148,12 @@ export function printTaintsMultiline(w: PrefixWriter, title: string, taints: KOb
 export function eventsFor(all: KObject[], obj: KObject, uid = obj.metadata.uid): KObject[] {
   return all.filter((e) => {
     const io = e.involvedObject ?? {};
-    return io.name === obj.metadata.name && (io.namespace ?? '') === (obj.metadata.namespace ?? '') && io.kind === obj.kind && (!io.uid || io.uid === uid);
+    return (
+      io.name === obj.metadata.name &&
+      (io.namespace ?? '') === (obj.metadata.namespace ?? '') &&
+      io.kind === obj.kind &&
+      (!io.uid || io.uid === uid)
+    );
   });
 }
 
@@ -195,12 +200,30 @@ export function goQuantity(v: string | number | undefined | null): string {
   if (q.num === 0n) return '0';
   if (/(Ki|Mi|Gi|Ti|Pi|Ei)$/.test(q.text) && q.num % q.den === 0n) {
     const bytes = q.num / q.den;
-    const units: [string, bigint][] = [['Ei', 1n << 60n], ['Pi', 1n << 50n], ['Ti', 1n << 40n], ['Gi', 1n << 30n], ['Mi', 1n << 20n], ['Ki', 1n << 10n]];
+    const units: [string, bigint][] = [
+      ['Ei', 1n << 60n],
+      ['Pi', 1n << 50n],
+      ['Ti', 1n << 40n],
+      ['Gi', 1n << 30n],
+      ['Mi', 1n << 20n],
+      ['Ki', 1n << 10n],
+    ];
     for (const [u, n] of units) if (bytes % n === 0n) return `${sign}${bytes / n}${u}`;
   }
   // nano units, rounded up as Quantity does for precision below 1n
   const nanos = (q.num * 10n ** 9n + q.den - 1n) / q.den;
-  const suffixes: [string, number][] = [['E', 27], ['P', 24], ['T', 21], ['G', 18], ['M', 15], ['k', 12], ['', 9], ['m', 6], ['u', 3], ['n', 0]];
+  const suffixes: [string, number][] = [
+    ['E', 27],
+    ['P', 24],
+    ['T', 21],
+    ['G', 18],
+    ['M', 15],
+    ['k', 12],
+    ['', 9],
+    ['m', 6],
+    ['u', 3],
+    ['n', 0],
+  ];
   for (const [s, e] of suffixes) {
     const f = 10n ** BigInt(e);
     if (nanos % f === 0n) return `${sign}${nanos / f}${s}`;

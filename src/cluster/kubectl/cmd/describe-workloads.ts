@@ -12,7 +12,17 @@ import { formatLabelSelector } from '../../api/labels';
 import { formatLabels } from '../table';
 import { humanDuration } from '../printers';
 import { describePodTemplate } from './describe-pod';
-import { PrefixWriter, controllerOf, describeEvents, eventsFor, goQuantity, intOrString, printAnnotationsMultiline, printLabelsMultiline, rfc1123z } from './describe-util';
+import {
+  PrefixWriter,
+  controllerOf,
+  describeEvents,
+  eventsFor,
+  goQuantity,
+  intOrString,
+  printAnnotationsMultiline,
+  printLabelsMultiline,
+  rfc1123z,
+} from './describe-util';
 import type { DescribeEnv } from './describe-storage';
 
 /** labels.Selector.String() of a LabelSelector: "" for an empty selector (LabelSelectorAsSelector). */
@@ -27,7 +37,10 @@ function hpaMetricLine(w: PrefixWriter, metric: KObject, current: KObject | unde
     case 'External': {
       const ext = metric.external ?? {};
       if (ext.target?.averageValue !== undefined) {
-        const cur = current?.external && current.external.current?.averageValue !== undefined ? goQuantity(current.external.current.averageValue) : unknown;
+        const cur =
+          current?.external && current.external.current?.averageValue !== undefined
+            ? goQuantity(current.external.current.averageValue)
+            : unknown;
         w.write(1, `"${ext.metric?.name ?? ''}" (target average value):\t${cur} / ${goQuantity(ext.target.averageValue)}\n`);
       } else {
         const cur = current?.external ? goQuantity(current.external.current?.value) : unknown;
@@ -57,11 +70,19 @@ function hpaMetricLine(w: PrefixWriter, metric: KObject, current: KObject | unde
       const key = metric.type === 'Resource' ? 'resource' : 'containerResource';
       const src = metric[key] ?? {};
       const cur = current?.[key];
-      w.write(1, key === 'resource' ? `resource ${src.name ?? ''} on pods` : `resource ${src.name ?? ''} of container "${src.container ?? ''}" on pods`);
+      w.write(
+        1,
+        key === 'resource'
+          ? `resource ${src.name ?? ''} on pods`
+          : `resource ${src.name ?? ''} of container "${src.container ?? ''}" on pods`,
+      );
       if (src.target?.averageValue !== undefined) {
         w.write(0, `:\t${cur ? goQuantity(cur.current?.averageValue) : unknown} / ${goQuantity(src.target.averageValue)}\n`);
       } else {
-        const c = cur && cur.current?.averageUtilization !== undefined ? `${cur.current.averageUtilization}% (${goQuantity(cur.current.averageValue)})` : unknown;
+        const c =
+          cur && cur.current?.averageUtilization !== undefined
+            ? `${cur.current.averageUtilization}% (${goQuantity(cur.current.averageValue)})`
+            : unknown;
         const target = src.target?.averageUtilization !== undefined ? `${src.target.averageUtilization}%` : '<auto>';
         w.write(1, `(as a percentage of request):\t${c} / ${target}\n`);
       }
@@ -76,7 +97,8 @@ function hpaMetricLine(w: PrefixWriter, metric: KObject, current: KObject | unde
 function printDirectionBehavior(w: PrefixWriter, direction: string, rules: KObject | undefined): void {
   if (!rules) return;
   w.write(1, `${direction}:\n`);
-  if (rules.stabilizationWindowSeconds !== undefined && rules.stabilizationWindowSeconds !== null) w.write(2, `Stabilization Window: ${rules.stabilizationWindowSeconds} seconds\n`);
+  if (rules.stabilizationWindowSeconds !== undefined && rules.stabilizationWindowSeconds !== null)
+    w.write(2, `Stabilization Window: ${rules.stabilizationWindowSeconds} seconds\n`);
   const policies: KObject[] = rules.policies ?? [];
   if (!policies.length) return;
   w.write(2, `Select Policy: ${rules.selectPolicy ?? 'Max'}\n`);
@@ -137,7 +159,8 @@ export function describeJob(job: KObject, d: DescribeEnv): string {
   if (set(sp.ttlSecondsAfterFinished)) w.write(0, `TTL Seconds After Finished:\t${sp.ttlSecondsAfterFinished}\n`);
   if (st.startTime) w.write(0, `Start Time:\t${rfc1123z(st.startTime)}\n`);
   if (st.completionTime) w.write(0, `Completed At:\t${rfc1123z(st.completionTime)}\n`);
-  if (st.startTime && st.completionTime) w.write(0, `Duration:\t${humanDuration(Date.parse(st.completionTime) - Date.parse(st.startTime))}\n`);
+  if (st.startTime && st.completionTime)
+    w.write(0, `Duration:\t${humanDuration(Date.parse(st.completionTime) - Date.parse(st.startTime))}\n`);
   if (set(sp.activeDeadlineSeconds)) w.write(0, `Active Deadline Seconds:\t${sp.activeDeadlineSeconds}s\n`);
   const ready = set(st.ready) ? ` (${st.ready} Ready)` : '';
   w.write(0, `Pods Statuses:\t${st.active ?? 0} Active${ready} / ${st.succeeded ?? 0} Succeeded / ${st.failed ?? 0} Failed\n`);
@@ -175,7 +198,8 @@ export function describeCronJob(cj: KObject, d: DescribeEnv): string {
   w.write(0, `Selector:\t${js.selector ? selectorText(js.selector) : '<unset>'}\n`);
   w.write(0, `Parallelism:\t${unsetOr(js.parallelism)}\n`);
   w.write(0, `Completions:\t${unsetOr(js.completions)}\n`);
-  if (js.activeDeadlineSeconds !== undefined && js.activeDeadlineSeconds !== null) w.write(0, `Active Deadline Seconds:\t${js.activeDeadlineSeconds}s\n`);
+  if (js.activeDeadlineSeconds !== undefined && js.activeDeadlineSeconds !== null)
+    w.write(0, `Active Deadline Seconds:\t${js.activeDeadlineSeconds}s\n`);
   describePodTemplate(js.template ?? {}, w);
   w.write(0, `Last Schedule Time:\t${cj.status?.lastScheduleTime ? rfc1123z(cj.status.lastScheduleTime) : '<unset>'}\n`);
   const active: KObject[] = cj.status?.active ?? [];
@@ -223,7 +247,8 @@ export function describePDB(pdb: KObject, d: DescribeEnv): string {
   w.write(0, `Name:\t${pdb.metadata.name}\n`);
   w.write(0, `Namespace:\t${pdb.metadata.namespace ?? ''}\n`);
   if (sp.minAvailable !== undefined && sp.minAvailable !== null) w.write(0, `Min available:\t${intOrString(sp.minAvailable)}\n`);
-  else if (sp.maxUnavailable !== undefined && sp.maxUnavailable !== null) w.write(0, `Max unavailable:\t${intOrString(sp.maxUnavailable)}\n`);
+  else if (sp.maxUnavailable !== undefined && sp.maxUnavailable !== null)
+    w.write(0, `Max unavailable:\t${intOrString(sp.maxUnavailable)}\n`);
   w.write(0, `Selector:\t${sp.selector ? formatLabelSelector(sp.selector) : '<unset>'}\n`);
   w.write(0, 'Status:\n');
   w.write(2, `Allowed disruptions:\t${st.disruptionsAllowed ?? 0}\n`);

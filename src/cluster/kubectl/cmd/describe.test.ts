@@ -46,7 +46,14 @@ describe('describe node: events by UID and by name', () => {
 
 describe('get hpa TARGETS (formatHPAMetrics)', () => {
   type M = Record<string, unknown>;
-  const hpa = (metrics: M[], currentMetrics?: M[]): KObject => ({ apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' }, spec: { metrics }, status: { currentMetrics } }) as KObject;
+  const hpa = (metrics: M[], currentMetrics?: M[]): KObject =>
+    ({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h' },
+      spec: { metrics },
+      status: { currentMetrics },
+    }) as KObject;
   const podsM: M = { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '4' } } };
   const cpuM: M = { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } };
   const cases: [string, KObject, string][] = [
@@ -55,12 +62,44 @@ describe('get hpa TARGETS (formatHPAMetrics)', () => {
     ['pods, empty status entry', hpa([podsM], [{ type: '' }]), '<unknown>/4'],
     ['pods, current', hpa([podsM], [{ type: 'Pods', pods: { metric: { name: 'rps' }, current: { averageValue: '2500m' } } }]), '2500m/4'],
     ['resource utilization unknown', hpa([cpuM]), 'cpu: <unknown>/50%'],
-    ['resource utilization known', hpa([cpuM], [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 30, averageValue: '300m' } } }]), 'cpu: 30%/50%'],
-    ['resource average value', hpa([{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Gi' } } }]), 'memory: <unknown>/1Gi'],
-    ['object value', hpa([{ type: 'Object', object: { metric: { name: 'qps' }, describedObject: { kind: 'Ingress', name: 'i' }, target: { type: 'Value', value: '10k' } } }]), '<unknown>/10k'],
-    ['object average value', hpa([{ type: 'Object', object: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '2' } } }]), '<unknown>/2 (avg)'],
-    ['external value, current', hpa([{ type: 'External', external: { metric: { name: 'q' }, target: { type: 'Value', value: '30' } } }], [{ type: 'External', external: { current: { value: '12' } } }]), '12/30'],
-    ['external average value', hpa([{ type: 'External', external: { metric: { name: 'q' }, target: { type: 'AverageValue', averageValue: '5' } } }]), '<unknown>/5 (avg)'],
+    [
+      'resource utilization known',
+      hpa([cpuM], [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 30, averageValue: '300m' } } }]),
+      'cpu: 30%/50%',
+    ],
+    [
+      'resource average value',
+      hpa([{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Gi' } } }]),
+      'memory: <unknown>/1Gi',
+    ],
+    [
+      'object value',
+      hpa([
+        {
+          type: 'Object',
+          object: { metric: { name: 'qps' }, describedObject: { kind: 'Ingress', name: 'i' }, target: { type: 'Value', value: '10k' } },
+        },
+      ]),
+      '<unknown>/10k',
+    ],
+    [
+      'object average value',
+      hpa([{ type: 'Object', object: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '2' } } }]),
+      '<unknown>/2 (avg)',
+    ],
+    [
+      'external value, current',
+      hpa(
+        [{ type: 'External', external: { metric: { name: 'q' }, target: { type: 'Value', value: '30' } } }],
+        [{ type: 'External', external: { current: { value: '12' } } }],
+      ),
+      '12/30',
+    ],
+    [
+      'external average value',
+      hpa([{ type: 'External', external: { metric: { name: 'q' }, target: { type: 'AverageValue', averageValue: '5' } } }]),
+      '<unknown>/5 (avg)',
+    ],
     ['three metrics', hpa([podsM, cpuM, podsM]), '<unknown>/4, cpu: <unknown>/50% + 1 more...'],
   ];
   it.each(cases)('%s', (_name, obj, want) => {

@@ -14,14 +14,40 @@ import { formatLabelSelector } from '../../api/labels';
 import { cpuMillis, bytesOf } from '../../api/quantity';
 import { since, formatLabels } from '../table';
 import { describePod, describePodTemplate, podRequests, qty } from './describe-pod';
-import { PrefixWriter, controllerOf, describeEvents, eventsFor, printAnnotationsMultiline, printLabelsMultiline, printTaintsMultiline, rfc1123z } from './describe-util';
+import {
+  PrefixWriter,
+  controllerOf,
+  describeEvents,
+  eventsFor,
+  printAnnotationsMultiline,
+  printLabelsMultiline,
+  printTaintsMultiline,
+  rfc1123z,
+} from './describe-util';
 import { fail, resolveTargets, stderrOf, tryStatus, type Ctx, type FlagSpec, type KubectlResult } from './util';
 import { ownedReplicaSets } from './rollout';
-import { describeIngress, describeNamespace, describePersistentVolume, describePersistentVolumeClaim, describeStatefulSet, type DescribeEnv } from './describe-storage';
+import {
+  describeIngress,
+  describeNamespace,
+  describePersistentVolume,
+  describePersistentVolumeClaim,
+  describeStatefulSet,
+  type DescribeEnv,
+} from './describe-storage';
 import { describeCronJob, describeDaemonSet, describeHPA, describeJob, describePDB } from './describe-workloads';
 import { describeRole } from './describe-rbac';
 import { describeLimitRange, describeNetworkPolicy, describeResourceQuota } from './describe-policy';
-import { describeConfigMap, describeEndpointSlice, describeEndpoints, describeIngressClass, describePriorityClass, describeRoleBinding, describeSecret, describeServiceAccount, describeStorageClass } from './describe-config';
+import {
+  describeConfigMap,
+  describeEndpointSlice,
+  describeEndpoints,
+  describeIngressClass,
+  describePriorityClass,
+  describeRoleBinding,
+  describeSecret,
+  describeServiceAccount,
+  describeStorageClass,
+} from './describe-config';
 import { getOwn } from '../../api/safe-object';
 
 /** The dedicated describers by kind (describe.go describerMap); every other kind gets the genericDescriber. */
@@ -57,7 +83,6 @@ export const DESCRIBE_FLAGS: FlagSpec = {
   filename: { short: 'f' },
   recursive: { bool: true, short: 'R' },
 };
-
 
 /**
  * NodeDescriber.Describe's events: two searchEvents queries merged — the Node's reference
@@ -95,11 +120,18 @@ function describeNode(node: KObject, d: DescribeEnv): string {
   if (st.conditions?.length) {
     w.write(0, 'Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n');
     w.write(1, '----\t------\t-----------------\t------------------\t------\t-------\n');
-    for (const c of st.conditions) w.write(1, `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`);
+    for (const c of st.conditions)
+      w.write(
+        1,
+        `${c.type} \t${c.status} \t${rfc1123z(c.lastHeartbeatTime)} \t${rfc1123z(c.lastTransitionTime)} \t${c.reason ?? ''} \t${c.message ?? ''}\n`,
+      );
   }
   w.write(0, 'Addresses:\n');
   for (const a of st.addresses ?? []) w.write(1, `${a.type}:\t${a.address}\n`);
-  for (const [key, title] of [['capacity', 'Capacity'], ['allocatable', 'Allocatable']] as const) {
+  for (const [key, title] of [
+    ['capacity', 'Capacity'],
+    ['allocatable', 'Allocatable'],
+  ] as const) {
     const m: Record<string, string> = st[key] ?? {};
     if (!Object.keys(m).length) continue;
     w.write(0, `${title}:\n`);
@@ -128,7 +160,7 @@ function describeNode(node: KObject, d: DescribeEnv): string {
     .list(undefined, { fieldSelector: `spec.nodeName=${node.metadata.name}`, quiet: true })
     .items.filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed')
     .sort((a, b) => `${a.metadata.namespace}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace}/${b.metadata.name}`));
-  const alloc: Record<string, string> = Object.keys(st.allocatable ?? {}).length ? st.allocatable : st.capacity ?? {};
+  const alloc: Record<string, string> = Object.keys(st.allocatable ?? {}).length ? st.allocatable : (st.capacity ?? {});
   const allocOf = (r: string): number => (r === 'cpu' ? cpuMillis(alloc.cpu ?? '0') : bytesOf(alloc[r] ?? '0'));
   const pct = (v: number, r: string): number => (allocOf(r) ? Math.trunc((v / allocOf(r)) * 100) : 0);
   w.write(0, `Non-terminated Pods:\t(${pods.length} in total)\n`);
@@ -143,7 +175,10 @@ function describeNode(node: KObject, d: DescribeEnv): string {
       tot.limits[r] += lim[r];
     }
     const cell = (v: number, r: string): string => `${qty(r, v)} (${pct(v, r)}%)`;
-    w.write(1, `${p.metadata.namespace}\t${p.metadata.name}\t\t${cell(req.cpu, 'cpu')}\t${cell(lim.cpu, 'cpu')}\t${cell(req.memory, 'memory')}\t${cell(lim.memory, 'memory')}\t${since(p.metadata.creationTimestamp, ctx.nowMs)}\n`);
+    w.write(
+      1,
+      `${p.metadata.namespace}\t${p.metadata.name}\t\t${cell(req.cpu, 'cpu')}\t${cell(lim.cpu, 'cpu')}\t${cell(req.memory, 'memory')}\t${cell(lim.memory, 'memory')}\t${since(p.metadata.creationTimestamp, ctx.nowMs)}\n`,
+    );
   }
   w.write(0, 'Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n');
   w.write(1, 'Resource\tRequests\tLimits\n');
@@ -151,7 +186,10 @@ function describeNode(node: KObject, d: DescribeEnv): string {
   for (const r of ['cpu', 'memory', 'ephemeral-storage'] as const) {
     w.write(1, `${r}\t${qty(r, tot.requests[r])} (${pct(tot.requests[r], r)}%)\t${qty(r, tot.limits[r])} (${pct(tot.limits[r], r)}%)\n`);
   }
-  for (const r of Object.keys(alloc).filter((k) => k.startsWith('hugepages-')).sort()) w.write(1, `${r}\t0 (0%)\t0 (0%)\n`);
+  for (const r of Object.keys(alloc)
+    .filter((k) => k.startsWith('hugepages-'))
+    .sort())
+    w.write(1, `${r}\t0 (0%)\t0 (0%)\n`);
   describeEvents(w, nodeEvents(d.events, node), ctx.nowMs);
   return w.toString();
 }
@@ -165,7 +203,10 @@ function describeDeployment(dep: KObject, d: DescribeEnv): string {
   printLabelsMultiline(w, 'Labels', dep.metadata.labels);
   printAnnotationsMultiline(w, 'Annotations', dep.metadata.annotations);
   w.write(0, `Selector:\t${formatLabelSelector(dep.spec?.selector).replace('<none>', '')}\n`);
-  w.write(0, `Replicas:\t${dep.spec?.replicas ?? 1} desired | ${st.updatedReplicas ?? 0} updated | ${st.replicas ?? 0} total | ${st.availableReplicas ?? 0} available | ${st.unavailableReplicas ?? 0} unavailable\n`);
+  w.write(
+    0,
+    `Replicas:\t${dep.spec?.replicas ?? 1} desired | ${st.updatedReplicas ?? 0} updated | ${st.replicas ?? 0} total | ${st.availableReplicas ?? 0} available | ${st.unavailableReplicas ?? 0} unavailable\n`,
+  );
   w.write(0, `StrategyType:\t${dep.spec?.strategy?.type ?? ''}\n`);
   w.write(0, `MinReadySeconds:\t${dep.spec?.minReadySeconds ?? 0}\n`);
   const ru = dep.spec?.strategy?.rollingUpdate;
@@ -176,11 +217,16 @@ function describeDeployment(dep: KObject, d: DescribeEnv): string {
     w.write(1, '----\t------\t------\n');
     for (const c of st.conditions) w.write(1, `${c.type} \t${c.status}\t${c.reason ?? ''}\n`);
   }
-  const rss = ownedReplicaSets(d.ctx, dep).sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name));
+  const rss = ownedReplicaSets(d.ctx, dep).sort(
+    (a, b) =>
+      (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+      a.metadata.name.localeCompare(b.metadata.name),
+  );
   const tmpl = JSON.stringify(stripHash(dep.spec?.template));
   const newRS = rss.find((rs) => JSON.stringify(stripHash(rs.spec?.template)) === tmpl);
   const old = rss.filter((rs) => rs !== newRS);
-  const fmt = (l: KObject[]): string => l.map((rs) => `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`).join(', ') || '<none>';
+  const fmt = (l: KObject[]): string =>
+    l.map((rs) => `${rs.metadata.name} (${rs.status?.replicas ?? 0}/${rs.spec?.replicas ?? 0} replicas created)`).join(', ') || '<none>';
   if (rss.length) {
     w.write(0, `OldReplicaSets:\t${fmt(old)}\n`);
     w.write(0, `NewReplicaSet:\t${fmt(newRS ? [newRS] : [])}\n`);
@@ -211,7 +257,10 @@ function describeReplicaSet(rs: KObject, d: DescribeEnv): string {
   const ctl = controllerOf(rs);
   if (ctl) w.write(0, `Controlled By:\t${ctl}\n`);
   w.write(0, `Replicas:\t${rs.status?.replicas ?? 0} current / ${rs.spec?.replicas ?? 0} desired\n`);
-  w.write(0, `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`);
+  w.write(
+    0,
+    `Pods Status:\t${count('Running')} Running / ${count('Pending')} Waiting / ${count('Succeeded')} Succeeded / ${count('Failed')} Failed\n`,
+  );
   describePodTemplate(rs.spec?.template ?? {}, w);
   if (rs.status?.conditions?.length) {
     w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
@@ -282,7 +331,9 @@ export function formatSliceEndpoints(slices: KObject[], portName: string): strin
 export function smartLabel(field: string): string {
   if (/[^A-Za-z-]/.test(field)) return field;
   const parts = field.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|-/g) ?? [field];
-  return parts.map((p) => (['API', 'URL', 'UID', 'OSB', 'GUID'].includes(p.toUpperCase()) ? p.toUpperCase() : p[0].toUpperCase() + p.slice(1))).join(' ');
+  return parts
+    .map((p) => (['API', 'URL', 'UID', 'OSB', 'GUID'].includes(p.toUpperCase()) ? p.toUpperCase() : p[0].toUpperCase() + p.slice(1)))
+    .join(' ');
 }
 
 function printUnstructured(w: PrefixWriter, level: number, content: Record<string, unknown>, prefix: string, skip: string[]): void {
@@ -318,7 +369,10 @@ function describeGeneric(obj: KObject, d: DescribeEnv): string {
 
 /** Runs `kubectl describe`. */
 export function runDescribe(ctx: Ctx): KubectlResult {
-  if (!ctx.args.length) return fail('error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.');
+  if (!ctx.args.length)
+    return fail(
+      'error: You must specify the type of resource to describe. Use "kubectl api-resources" for a complete list of supported resources.',
+    );
   const targets = resolveTargets(ctx.client, ctx.args);
   const allNs = ctx.flags.has('all-namespaces');
   const events = ctx.client.resource('', 'events').list(undefined, { quiet: true }).items;
@@ -343,7 +397,9 @@ export function runDescribe(ctx: Ctx): KubectlResult {
     } else {
       objs = rc
         .list(t.info.namespaced && !allNs ? ns : undefined, { labelSelector: ctx.flags.get('selector'), quiet: true })
-        .items.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+        .items.sort((a, b) =>
+          `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`),
+        );
     }
     for (const o of objs) {
       switch (o.kind) {

@@ -44,7 +44,11 @@ function setUnschedulable(ctx: Ctx, name: string, on: boolean): { line: string; 
 }
 
 function nodeNames(ctx: Ctx): string[] {
-  if (ctx.flags.has('selector')) return ctx.client.resource('', 'nodes').list(undefined, { labelSelector: ctx.flags.get('selector'), quiet: true }).items.map((n) => n.metadata.name);
+  if (ctx.flags.has('selector'))
+    return ctx.client
+      .resource('', 'nodes')
+      .list(undefined, { labelSelector: ctx.flags.get('selector'), quiet: true })
+      .items.map((n) => n.metadata.name);
   return ctx.args.map((a) => a.replace(/^(nodes?|no)\//, ''));
 }
 
@@ -116,12 +120,19 @@ export function runDrain(ctx: Ctx): KubectlResult {
     }
     const errs: string[] = [];
     if (dsErrors.length) errs.push(`cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): ${dsErrors.join(', ')}`);
-    if (localErrors.length) errs.push(`cannot delete Pods with local storage (use --delete-emptydir-data to override): ${localErrors.join(', ')}`);
-    if (unmanagedErrors.length) errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanagedErrors.join(', ')}`);
+    if (localErrors.length)
+      errs.push(`cannot delete Pods with local storage (use --delete-emptydir-data to override): ${localErrors.join(', ')}`);
+    if (unmanagedErrors.length)
+      errs.push(`cannot delete Pods that declare no controller (use --force to override): ${unmanagedErrors.join(', ')}`);
     if (errs.length) {
       const msg = errs.join(', ');
       stderr.push(`error: unable to drain node "${node}" due to error: ${msg}, continuing command...`);
-      stderr.push(`There are pending nodes to be drained:\n${names.slice(ni).map((n) => ` ${n}`).join('\n')}`);
+      stderr.push(
+        `There are pending nodes to be drained:\n${names
+          .slice(ni)
+          .map((n) => ` ${n}`)
+          .join('\n')}`,
+      );
       stderr.push(errs.join('\n'));
       return { output, error: stderrOf(stderr), exitCode: 1 };
     }
@@ -129,7 +140,8 @@ export function runDrain(ctx: Ctx): KubectlResult {
     if (dsWarn.length) warns.push(`ignoring DaemonSet-managed Pods: ${dsWarn.join(', ')}`);
     if (unmanagedWarn.length) warns.push(`deleting Pods that declare no controller: ${unmanagedWarn.join(', ')}`);
     if (warns.length) stderr.push(`Warning: ${warns.join('; ')}`);
-    const grace = ctx.flags.has('grace-period') && Number(ctx.flags.get('grace-period')) >= 0 ? Number(ctx.flags.get('grace-period')) : undefined;
+    const grace =
+      ctx.flags.has('grace-period') && Number(ctx.flags.get('grace-period')) >= 0 ? Number(ctx.flags.get('grace-period')) : undefined;
     const evicted: string[] = [];
     let blocked = false;
     for (const p of evict) {

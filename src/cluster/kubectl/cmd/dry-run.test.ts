@@ -25,8 +25,16 @@ describe('--dry-run on mutating commands changes nothing and says so', () => {
     });
   }
   it('delete --all and drain in dry run leave every Pod and the node alone', () => {
-    expect(c.kubectl('delete pod --all --dry-run=client').output.split('\n').filter(Boolean).every((l) => l.endsWith(' deleted (dry run)'))).toBe(true);
-    expect(c.kubectl('drain node-2 --ignore-daemonsets --force --dry-run=client').output).toMatch(/^node\/node-2 cordoned \(dry run\)\n[\s\S]*node\/node-2 drained \(dry run\)\n$/);
+    expect(
+      c
+        .kubectl('delete pod --all --dry-run=client')
+        .output.split('\n')
+        .filter(Boolean)
+        .every((l) => l.endsWith(' deleted (dry run)')),
+    ).toBe(true);
+    expect(c.kubectl('drain node-2 --ignore-daemonsets --force --dry-run=client').output).toMatch(
+      /^node\/node-2 cordoned \(dry run\)\n[\s\S]*node\/node-2 drained \(dry run\)\n$/,
+    );
     c.advance(10_000);
     expect(pods()).toEqual(before);
     expect(c.get('deployments.apps', 'default', 'peekcart')!.spec.replicas).toBe(3);
@@ -34,6 +42,8 @@ describe('--dry-run on mutating commands changes nothing and says so', () => {
     expect(c.get('nodes', '', 'node-2')!.spec.unschedulable).toBeUndefined();
   });
   it('an invalid --dry-run value is refused', () => {
-    expect(c.kubectl('scale deploy peekcart --replicas=5 --dry-run=bogus').error).toBe('error: Invalid dry-run value (bogus). Must be "none", "server", or "client".\n');
+    expect(c.kubectl('scale deploy peekcart --replicas=5 --dry-run=bogus').error).toBe(
+      'error: Invalid dry-run value (bogus). Must be "none", "server", or "client".\n',
+    );
   });
 });

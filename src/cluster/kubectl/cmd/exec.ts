@@ -54,7 +54,16 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
   let url: string | undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '-o' || a === '-O' || a === '-m' || a === '--max-time' || a === '-H' || a === '--connect-timeout' || a === '-T' || a === '-U') {
+    if (
+      a === '-o' ||
+      a === '-O' ||
+      a === '-m' ||
+      a === '--max-time' ||
+      a === '-H' ||
+      a === '--connect-timeout' ||
+      a === '-T' ||
+      a === '-U'
+    ) {
       if (a !== '-O') i++;
       continue;
     }
@@ -76,11 +85,25 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
     }
     url = a;
   }
-  if (!url) return { exitCode: tool === 'curl' ? 2 : 1, stdout: '', stderr: tool === 'curl' ? "curl: try 'curl --help' or 'curl --manual' for more information\n" : 'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: wget [-cqS] [--spider] [-O FILE] [-o LOGFILE] [--header STR]\n' };
-  const [r] = env.sendRequests!({ source: { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name }, url, count: 1 });
+  if (!url)
+    return {
+      exitCode: tool === 'curl' ? 2 : 1,
+      stdout: '',
+      stderr:
+        tool === 'curl'
+          ? "curl: try 'curl --help' or 'curl --manual' for more information\n"
+          : 'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: wget [-cqS] [--spider] [-O FILE] [-o LOGFILE] [--header STR]\n',
+    };
+  const [r] = env.sendRequests!({
+    source: { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name },
+    url,
+    count: 1,
+  });
   if (r.status === null) {
     if (tool === 'wget') {
-      const host = /curl: \(6\)/.test(r.message) ? `wget: bad address '${r.message.replace(/^.*Could not resolve host: /, '')}'` : 'wget: can\'t connect to remote host: Connection refused';
+      const host = /curl: \(6\)/.test(r.message)
+        ? `wget: bad address '${r.message.replace(/^.*Could not resolve host: /, '')}'`
+        : "wget: can't connect to remote host: Connection refused";
       return { exitCode: 1, stdout: '', stderr: `${silent ? '' : `Connecting to ${url}\n`}${host}\n` };
     }
     return { exitCode: curlExit(r.message), stdout: '', stderr: !silent || showErr ? `${r.message}\n` : '' };
@@ -88,10 +111,16 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
   // a server's page as sent (nginx's ends with a newline); the assumed one-line answer gets one
   const body = (r.body ?? '').endsWith('\n') ? (r.body ?? '') : `${r.body ?? ''}\n`;
   if (tool === 'wget') {
-    if (r.status >= 400) return { exitCode: 1, stdout: '', stderr: `wget: server returned error: HTTP/1.1 ${r.message.replace(/^HTTP\/1\.1 /, '').replace(/ · .*$/, '')}\n` };
+    if (r.status >= 400)
+      return {
+        exitCode: 1,
+        stdout: '',
+        stderr: `wget: server returned error: HTTP/1.1 ${r.message.replace(/^HTTP\/1\.1 /, '').replace(/ · .*$/, '')}\n`,
+      };
     return { exitCode: 0, stdout: body, stderr: '' };
   }
-  if (failHttp && r.status >= 400) return { exitCode: 22, stdout: '', stderr: !silent || showErr ? `curl: (22) The requested URL returned error: ${r.status}\n` : '' };
+  if (failHttp && r.status >= 400)
+    return { exitCode: 22, stdout: '', stderr: !silent || showErr ? `curl: (22) The requested URL returned error: ${r.status}\n` : '' };
   const head = include ? `${r.message.replace(/ · .*$/, '')}\r\n\r\n` : '';
   return { exitCode: 0, stdout: head + body, stderr: '' };
 }
@@ -110,19 +139,30 @@ function podFor(ctx: Ctx, arg: string): KObject {
   const owner = ctx.client.resource(info.group, info.resource).get(info.namespaced ? ctx.namespace : '', name);
   const sel = info.kind === 'Service' ? { matchLabels: owner.spec?.selector ?? {} } : owner.spec?.selector;
   if (!sel) throw new KubectlError(`error: cannot attach to ${info.kind}: selector for ${name} not implemented`);
-  const list = pods.list(ctx.namespace, { labelSelector: selectorString(fromLabelSelector(sel)) }).items.filter((p: KObject) => !p.metadata.deletionTimestamp);
+  const list = pods
+    .list(ctx.namespace, { labelSelector: selectorString(fromLabelSelector(sel)) })
+    .items.filter((p: KObject) => !p.metadata.deletionTimestamp);
   if (!list.length) throw new KubectlError('error: timed out waiting for the condition');
   const running = (p: KObject) => (p.status?.phase === 'Running' ? 0 : 1);
-  return [...list].sort((a, b) => running(a) - running(b) || (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name))[0];
+  return [...list].sort(
+    (a, b) =>
+      running(a) - running(b) ||
+      (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+      a.metadata.name.localeCompare(b.metadata.name),
+  )[0];
 }
 
 /** Runs `kubectl exec`. */
 export function runExec(ctx: Ctx): KubectlResult {
   const env = ctx.env as ExecEnv;
   const [target, ...command] = ctx.args;
-  if (!target) throw new KubectlError(`error: expected 'exec POD_NAME COMMAND [ARG1] [ARG2] ... [ARGN]'.\nPOD_NAME and COMMAND are required arguments for the exec command\n${seeHelp('exec')}`);
+  if (!target)
+    throw new KubectlError(
+      `error: expected 'exec POD_NAME COMMAND [ARG1] [ARG2] ... [ARGN]'.\nPOD_NAME and COMMAND are required arguments for the exec command\n${seeHelp('exec')}`,
+    );
   // exec.go Complete: without `--` a command is a usage error since kubectl 1.31
-  if ((ctx.argsLenAtDash ?? -1) < 0 && command.length) throw new KubectlError(`error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\n${seeHelp('exec')}`);
+  if ((ctx.argsLenAtDash ?? -1) < 0 && command.length)
+    throw new KubectlError(`error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\n${seeHelp('exec')}`);
   if (!command.length) throw new KubectlError(`error: you must specify at least one command for the container\n`);
   const pod = podFor(ctx, target);
   const name = pod.metadata.name;
@@ -136,7 +176,8 @@ export function runExec(ctx: Ctx): KubectlResult {
     return fail(`${notice}error: unable to upgrade connection: container ${container} not found in pod ${name}_${ctx.namespace}`);
   }
   const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed') return fail(`${notice}error: cannot exec into a container in a completed pod; current phase is ${phase}`);
+  if (phase === 'Succeeded' || phase === 'Failed')
+    return fail(`${notice}error: cannot exec into a container in a completed pod; current phase is ${phase}`);
   const running = ((pod.status?.containerStatuses ?? []) as KObject[]).find((s) => s.name === container)?.state?.running;
   if (!running) return fail(`${notice}error: unable to upgrade connection: container not found ("${container}")`);
   let r: PodExecResult | null;

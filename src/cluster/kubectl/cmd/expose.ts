@@ -60,7 +60,8 @@ function selectorOf(obj: KObject): Record<string, string> | string {
       const sel = spec.selector as LabelSelectorLike | undefined;
       const what = obj.kind === 'Deployment' ? 'deployment' : 'replicaset';
       if (!sel) return `invalid ${what}: no selectors, therefore cannot be exposed`;
-      if (sel.matchExpressions?.length) return `couldn't convert expressions - "${goRequirements(sel.matchExpressions)}" to map-based selector format`;
+      if (sel.matchExpressions?.length)
+        return `couldn't convert expressions - "${goRequirements(sel.matchExpressions)}" to map-based selector format`;
       return sel.matchLabels ?? {};
     }
   }
@@ -90,13 +91,21 @@ function parseSelector(s: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of s.split(',').filter(Boolean)) {
     const m = /^\s*([^=!\s]+)\s*==?\s*([^=\s]*)\s*$/.exec(part);
-    if (!m) throw new KubectlError(`error: couldn't parse the selector string "${s}": unable to parse requirement: found '${part}', expected: '=', '!=', '==', 'in', notin'`);
+    if (!m)
+      throw new KubectlError(
+        `error: couldn't parse the selector string "${s}": unable to parse requirement: found '${part}', expected: '=', '!=', '==', 'in', notin'`,
+      );
     out[m[1]] = m[2];
   }
   return out;
 }
 
-const sorted = (m: Record<string, string>): Record<string, string> => Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]]));
+const sorted = (m: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(
+    Object.keys(m)
+      .sort()
+      .map((k) => [k, m[k]]),
+  );
 
 /** expose.go createService: the Service for one exposed object, fields in Go struct order. */
 function buildService(ctx: Ctx, obj: KObject): KObject | string {

@@ -22,7 +22,11 @@ export function tableForInfo(client: Client, info: ResourceInfo): TableDef {
 
 function displayName(obj: KObject): string {
   const ann = obj.metadata.annotations ?? {};
-  if (obj.kind === 'StorageClass' && (ann['storageclass.kubernetes.io/is-default-class'] === 'true' || ann['storageclass.beta.kubernetes.io/is-default-class'] === 'true')) return `${obj.metadata.name} (default)`;
+  if (
+    obj.kind === 'StorageClass' &&
+    (ann['storageclass.kubernetes.io/is-default-class'] === 'true' || ann['storageclass.beta.kubernetes.io/is-default-class'] === 'true')
+  )
+    return `${obj.metadata.name} (default)`;
   if (obj.kind === 'IngressClass' && ann['ingressclass.kubernetes.io/is-default-class'] === 'true') return `${obj.metadata.name} (default)`;
   return obj.metadata.name;
 }

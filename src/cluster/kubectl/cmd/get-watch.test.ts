@@ -84,7 +84,9 @@ describe('kubectl get -w while web scales 3 → 4', () => {
       line: 'get deploy web -w',
       first: 'NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    3/3     3            3           40s\n',
       live:
-        'web    3/4     3            3           40s\n'.repeat(3) + 'web    3/4     4            3           40s\n' + 'web    4/4     4            4           40s\n',
+        'web    3/4     3            3           40s\n'.repeat(3) +
+        'web    3/4     4            3           40s\n' +
+        'web    4/4     4            4           40s\n',
     },
   ];
   it.each(cases)('$name', ({ line, first, live }) => {
@@ -126,7 +128,11 @@ describe('kubectl get -w while web scales 3 → 4', () => {
 
   const errors: [string, string, string][] = [
     ['two types', 'get pods,svc -w', 'error: you may only specify a single resource type\n'],
-    ['two names', 'get pods a b -w', 'error: watch is only supported on individual resources and resource collections, but 2 resources were found\n'],
+    [
+      'two names',
+      'get pods a b -w',
+      'error: watch is only supported on individual resources and resource collections, but 2 resources were found\n',
+    ],
     ['missing object', 'get pod nope -w', 'Error from server (NotFound): pods "nope" not found\n'],
   ];
   it.each(errors)('%s', (_n, line, error) => {
@@ -139,6 +145,8 @@ describe('kubectl get -w while web scales 3 → 4', () => {
     const c = new Cluster({ seed: 1 });
     c.apply(DEPLOY);
     c.settle(600_000);
-    expect(c.kubectl('get deploy -w').output).toBe('NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    3/3     3            3           40s\n');
+    expect(c.kubectl('get deploy -w').output).toBe(
+      'NAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb    3/3     3            3           40s\n',
+    );
   });
 });

@@ -78,7 +78,9 @@ function makePrinter(ctx: Ctx, info: ResourceInfo): Printer {
         const obj = stripManaged(ctx, o);
         if (!events) return toJSON(obj);
         // metav1.WatchEvent marshals its fields in struct order: type, then object
-        return JSON.stringify({ type, object: sortKeys(obj) }, null, 4).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';
+        return (
+          JSON.stringify({ type, object: sortKeys(obj) }, null, 4).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n'
+        );
       };
     case 'jsonpath':
     case 'jsonpath-as-json':
@@ -137,7 +139,13 @@ export class RememberingTabWriter {
       }
       if (seen) this.widths[c] = Math.max(this.widths[c] ?? 0, 6, w + 3);
     }
-    return rows.map((r) => r.map((cell, c) => (c < r.length - 1 ? cell + ' '.repeat(Math.max(0, this.widths[c] - [...cell].length)) : cell)).join('')).join('\n') + '\n';
+    return (
+      rows
+        .map((r) =>
+          r.map((cell, c) => (c < r.length - 1 ? cell + ' '.repeat(Math.max(0, this.widths[c] - [...cell].length)) : cell)).join(''),
+        )
+        .join('\n') + '\n'
+    );
   }
 }
 
@@ -156,10 +164,18 @@ function capLines(text: string): string {
  * objects the list or get returned, sorted as the table prints them). Returns the first output;
  * with a {@link WatchSink} in `ctx.env` the live session goes to it.
  */
-export function runGetWatch(ctx: Ctx, targets: { info: ResourceInfo; names: string[] }[], current: KObject[], errors: string[]): KubectlResult {
+export function runGetWatch(
+  ctx: Ctx,
+  targets: { info: ResourceInfo; names: string[] }[],
+  current: KObject[],
+  errors: string[],
+): KubectlResult {
   if (targets.length !== 1) return fail('error: you may only specify a single resource type');
   const { info, names } = targets[0];
-  if (names.length > 1) return fail(`error: watch is only supported on individual resources and resource collections, but ${names.length} resources were found`);
+  if (names.length > 1)
+    return fail(
+      `error: watch is only supported on individual resources and resource collections, but ${names.length} resources were found`,
+    );
   if (errors.length) return { output: '', error: errors.map((e) => (e.endsWith('\n') ? e : `${e}\n`)).join(''), exitCode: 1 };
   const print = makePrinter(ctx, info);
   let output = '';
@@ -174,7 +190,10 @@ export function runGetWatch(ctx: Ctx, targets: { info: ResourceInfo; names: stri
   const allNs = ctx.flags.has('all-namespaces') && ctx.flags.get('all-namespaces') !== 'false';
   const rc = ctx.client.resource(info.group, info.resource);
   // a list's resourceVersion starts the watch right after what was printed (no synthetic ADDED)
-  const list = rc.list(info.namespaced && !allNs ? ctx.namespace : undefined, { labelSelector: ctx.flags.get('selector'), fieldSelector: ctx.flags.get('field-selector') });
+  const list = rc.list(info.namespaced && !allNs ? ctx.namespace : undefined, {
+    labelSelector: ctx.flags.get('selector'),
+    fieldSelector: ctx.flags.get('field-selector'),
+  });
   let buffer = '';
   let stopped = false;
   const onEvent = (ev: WatchEvent) => {
@@ -184,7 +203,11 @@ export function runGetWatch(ctx: Ctx, targets: { info: ResourceInfo; names: stri
   };
   const unwatch = rc.watch(
     info.namespaced && !allNs ? ctx.namespace : undefined,
-    { labelSelector: ctx.flags.get('selector'), fieldSelector: ctx.flags.get('field-selector'), resourceVersion: list.metadata.resourceVersion },
+    {
+      labelSelector: ctx.flags.get('selector'),
+      fieldSelector: ctx.flags.get('field-selector'),
+      resourceVersion: list.metadata.resourceVersion,
+    },
     onEvent,
   );
   sink.open({

@@ -16,7 +16,19 @@ import { customColumns, tableLayout } from './get-table';
 
 /** The table layout and custom columns, re-exported from get-table.ts (shared with get-watch.ts). */
 export { customColumns, tableForInfo, tableLayout, type TableLayout } from './get-table';
-import { KubectlError, fail, listVisited, seeHelp, stderrOf, tryStatus, typeName, resolveTargets, type Ctx, type FlagSpec, type KubectlResult } from './util';
+import {
+  KubectlError,
+  fail,
+  listVisited,
+  seeHelp,
+  stderrOf,
+  tryStatus,
+  typeName,
+  resolveTargets,
+  type Ctx,
+  type FlagSpec,
+  type KubectlResult,
+} from './util';
 
 /** Flags of `kubectl get`. */
 export const GET_FLAGS: FlagSpec = {
@@ -43,18 +55,44 @@ export const GET_FLAGS: FlagSpec = {
 };
 
 /** The resources `kubectl get all` expands to, in discovery order. */
-export const ALL_CATEGORY = ['pods', 'replicationcontrollers', 'services', 'daemonsets.apps', 'deployments.apps', 'replicasets.apps', 'statefulsets.apps', 'horizontalpodautoscalers.autoscaling', 'cronjobs.batch', 'jobs.batch'];
+export const ALL_CATEGORY = [
+  'pods',
+  'replicationcontrollers',
+  'services',
+  'daemonsets.apps',
+  'deployments.apps',
+  'replicasets.apps',
+  'statefulsets.apps',
+  'horizontalpodautoscalers.autoscaling',
+  'cronjobs.batch',
+  'jobs.batch',
+];
 
 /**
  * Discovery's group order (kube-aggregator's APIServicePriorities, GroupPriorityMinimum high
  * first; the core group leads): the order a category expands in.
  */
 const GROUP_PRIORITY = new Map<string, number>([
-  ['', 18000], ['apiregistration.k8s.io', 17800], ['apps', 17800], ['events.k8s.io', 17750], ['authentication.k8s.io', 17700],
-  ['authorization.k8s.io', 17600], ['autoscaling', 17500], ['batch', 17400], ['certificates.k8s.io', 17300], ['networking.k8s.io', 17200],
-  ['policy', 17100], ['rbac.authorization.k8s.io', 17000], ['storage.k8s.io', 16800], ['admissionregistration.k8s.io', 16700],
-  ['scheduling.k8s.io', 16600], ['coordination.k8s.io', 16500], ['apiextensions.k8s.io', 16400], ['node.k8s.io', 16300],
-  ['discovery.k8s.io', 16200], ['flowcontrol.apiserver.k8s.io', 16100],
+  ['', 18000],
+  ['apiregistration.k8s.io', 17800],
+  ['apps', 17800],
+  ['events.k8s.io', 17750],
+  ['authentication.k8s.io', 17700],
+  ['authorization.k8s.io', 17600],
+  ['autoscaling', 17500],
+  ['batch', 17400],
+  ['certificates.k8s.io', 17300],
+  ['networking.k8s.io', 17200],
+  ['policy', 17100],
+  ['rbac.authorization.k8s.io', 17000],
+  ['storage.k8s.io', 16800],
+  ['admissionregistration.k8s.io', 16700],
+  ['scheduling.k8s.io', 16600],
+  ['coordination.k8s.io', 16500],
+  ['apiextensions.k8s.io', 16400],
+  ['node.k8s.io', 16300],
+  ['discovery.k8s.io', 16200],
+  ['flowcontrol.apiserver.k8s.io', 16100],
 ]);
 
 /**
@@ -63,11 +101,20 @@ const GROUP_PRIORITY = new Map<string, number>([
  * name within a group. Undefined when `t` names no category.
  */
 export function expandCategory(client: Client, t: string): string[] | undefined {
-  if (t === 'all') return [...ALL_CATEGORY, ...client.api.registry.all().filter((i) => i.custom && i.categories?.includes('all')).map((i) => `${i.resource}.${i.group}`)];
+  if (t === 'all')
+    return [
+      ...ALL_CATEGORY,
+      ...client.api.registry
+        .all()
+        .filter((i) => i.custom && i.categories?.includes('all'))
+        .map((i) => `${i.resource}.${i.group}`),
+    ];
   const prio = (g: string) => GROUP_PRIORITY.get(g) ?? 1000;
   const hits = client.api.registry.all().filter((i) => (i.categories ?? []).includes(t));
   if (!hits.length || client.api.registry.resolve(t)) return undefined;
-  hits.sort((a, b) => prio(b.group) - prio(a.group) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0) || (a.resource < b.resource ? -1 : 1));
+  hits.sort(
+    (a, b) => prio(b.group) - prio(a.group) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0) || (a.resource < b.resource ? -1 : 1),
+  );
   return hits.map((i) => (i.group ? `${i.resource}.${i.group}` : i.resource));
 }
 
@@ -116,7 +163,9 @@ export function fetch(ctx: Ctx, targets: { info: ResourceInfo; names: string[] }
       }
       out.push({ info: t.info, objs, named: true });
     } else {
-      const list = listVisited(t.info, selector, fieldSelector, () => rc.list(t.info.namespaced && !allNs ? ctx.namespace : undefined, { labelSelector: selector, fieldSelector }));
+      const list = listVisited(t.info, selector, fieldSelector, () =>
+        rc.list(t.info.namespaced && !allNs ? ctx.namespace : undefined, { labelSelector: selector, fieldSelector }),
+      );
       const objs = [...list.items].sort((a, b) => {
         const ka = `${a.metadata.namespace ?? ''}/${a.metadata.name}`;
         const kb = `${b.metadata.namespace ?? ''}/${b.metadata.name}`;
@@ -150,10 +199,20 @@ export function runGet(ctx: Ctx): KubectlResult {
   const sortExpr = ctx.flags.get('sort-by');
   if (sortExpr) for (const f of fetched) f.objs = sortBy(f.objs, sortExpr);
   const on = (f: string) => ctx.flags.has(f) && ctx.flags.get(f) !== 'false';
-  if (on('watch') || on('watch-only')) return runGetWatch(ctx, targets, fetched.flatMap((f) => f.objs), errors);
+  if (on('watch') || on('watch-only'))
+    return runGetWatch(
+      ctx,
+      targets,
+      fetched.flatMap((f) => f.objs),
+      errors,
+    );
   const items = fetched.flatMap((f) => f.objs.map((o) => ({ info: f.info, obj: o })));
   const exit = errors.length ? 1 : 0;
-  const done = (output: string, extra: string[] = []): KubectlResult => ({ output, error: stderrOf([...extra, ...errors]), exitCode: exit });
+  const done = (output: string, extra: string[] = []): KubectlResult => ({
+    output,
+    error: stderrOf([...extra, ...errors]),
+    exitCode: exit,
+  });
   const single = items.length === 1 && fetched.every((f) => f.named) && targets.length === 1 && targets[0].names.length === 1;
 
   switch (outFmt) {
@@ -179,7 +238,13 @@ export function runGet(ctx: Ctx): KubectlResult {
       }
     }
     case 'custom-columns':
-      return done(customColumns(ctx, items.map((i) => i.obj), tpl));
+      return done(
+        customColumns(
+          ctx,
+          items.map((i) => i.obj),
+          tpl,
+        ),
+      );
     case '':
     case 'wide':
       break;
@@ -191,7 +256,11 @@ export function runGet(ctx: Ctx): KubectlResult {
   if (!items.length) {
     if (errors.length || fetched.every((f) => f.named)) return done('');
     const namespaced = targets.some((t) => t.info.namespaced);
-    return { output: '', error: namespaced && !allNs ? `No resources found in ${ctx.namespace} namespace.\n` : 'No resources found\n', exitCode: 0 };
+    return {
+      output: '',
+      error: namespaced && !allNs ? `No resources found in ${ctx.namespace} namespace.\n` : 'No resources found\n',
+      exitCode: 0,
+    };
   }
   const withKind = targets.length > 1 || ctx.flags.has('show-kind');
   const blocks: string[] = [];

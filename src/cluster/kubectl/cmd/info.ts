@@ -13,15 +13,48 @@ import { formatTable } from '../tabwriter';
 import { fail, ok, resolveType, seeHelp, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl api-resources`. */
-export const API_RESOURCES_FLAGS: FlagSpec = { 'no-headers': { bool: true }, output: { short: 'o' }, namespaced: {}, 'api-group': {}, 'sort-by': {}, verbs: {}, cached: { bool: true }, categories: {} };
+export const API_RESOURCES_FLAGS: FlagSpec = {
+  'no-headers': { bool: true },
+  output: { short: 'o' },
+  namespaced: {},
+  'api-group': {},
+  'sort-by': {},
+  verbs: {},
+  cached: { bool: true },
+  categories: {},
+};
 /** Flags of `kubectl version`. */
 export const VERSION_FLAGS: FlagSpec = { client: { bool: true }, output: { short: 'o' } };
 /** Flags of `kubectl explain`. */
 export const EXPLAIN_FLAGS: FlagSpec = { recursive: { bool: true }, 'api-version': {}, output: {} };
 /** Flags of `kubectl top`. */
-export const TOP_FLAGS: FlagSpec = { 'all-namespaces': { bool: true, short: 'A' }, selector: { short: 'l' }, containers: { bool: true }, 'no-headers': { bool: true }, 'sort-by': {}, 'show-capacity': { bool: true }, 'use-protocol-buffers': { bool: true }, 'field-selector': {}, sum: { bool: true } };
+export const TOP_FLAGS: FlagSpec = {
+  'all-namespaces': { bool: true, short: 'A' },
+  selector: { short: 'l' },
+  containers: { bool: true },
+  'no-headers': { bool: true },
+  'sort-by': {},
+  'show-capacity': { bool: true },
+  'use-protocol-buffers': { bool: true },
+  'field-selector': {},
+  sum: { bool: true },
+};
 /** Flags of `kubectl apply`. */
-export const APPLY_FLAGS: FlagSpec = { filename: { short: 'f' }, 'dry-run': {}, 'server-side': { bool: true }, 'force-conflicts': { bool: true }, 'field-manager': {}, validate: {}, output: { short: 'o' }, force: { bool: true }, prune: { bool: true }, selector: { short: 'l' }, recursive: { bool: true, short: 'R' }, kustomize: { short: 'k' }, wait: { bool: true } };
+export const APPLY_FLAGS: FlagSpec = {
+  filename: { short: 'f' },
+  'dry-run': {},
+  'server-side': { bool: true },
+  'force-conflicts': { bool: true },
+  'field-manager': {},
+  validate: {},
+  output: { short: 'o' },
+  force: { bool: true },
+  prune: { bool: true },
+  selector: { short: 'l' },
+  recursive: { bool: true, short: 'R' },
+  kustomize: { short: 'k' },
+  wait: { bool: true },
+};
 
 /** The version kube-relay's kubectl reports (client and server): the engine's one version. */
 export const KUBECTL_VERSION = KUBERNETES_GIT_VERSION;
@@ -34,18 +67,31 @@ export function runApiResources(ctx: Ctx): KubectlResult {
   if (ns !== undefined) list = list.filter((i) => String(i.namespaced) === ns);
   if (ctx.flags.has('api-group')) list = list.filter((i) => i.group === ctx.flags.get('api-group'));
   // apiresources.go: --verbs and --categories keep the resources that have all of the listed ones
-  const all = (flag: string): string[] => (ctx.multi.get(flag) ?? (ctx.flags.has(flag) ? [ctx.flags.get(flag)!] : [])).flatMap((v) => v.split(',')).filter(Boolean);
+  const all = (flag: string): string[] =>
+    (ctx.multi.get(flag) ?? (ctx.flags.has(flag) ? [ctx.flags.get(flag)!] : [])).flatMap((v) => v.split(',')).filter(Boolean);
   const verbs = all('verbs');
   const categories = all('categories');
   if (verbs.length) list = list.filter((i) => verbs.every((v) => i.verbs.includes(v)));
   if (categories.length) list = list.filter((i) => categories.every((c) => (i.categories ?? []).includes(c)));
   const sortBy = ctx.flags.get('sort-by') ?? '';
   const key = (i: (typeof list)[0]): string => (sortBy === 'name' ? i.resource : sortBy === 'kind' ? i.kind : i.group);
-  list = [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  list = [...list].sort((a, b) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0,
+  );
   if (ctx.flags.get('output') === 'name') return ok(list.map((i) => `${i.resource}${i.group ? '.' + i.group : ''}\n`).join(''));
   const wide = ctx.flags.get('output') === 'wide';
-  const rows: string[][] = ctx.flags.has('no-headers') ? [] : [['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', ...(wide ? ['VERBS', 'CATEGORIES'] : [])]];
-  for (const i of list) rows.push([i.resource, i.shortNames.join(','), apiVersionOf(i), String(i.namespaced), i.kind, ...(wide ? [i.verbs.join(','), (i.categories ?? []).join(',')] : [])]);
+  const rows: string[][] = ctx.flags.has('no-headers')
+    ? []
+    : [['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', ...(wide ? ['VERBS', 'CATEGORIES'] : [])]];
+  for (const i of list)
+    rows.push([
+      i.resource,
+      i.shortNames.join(','),
+      apiVersionOf(i),
+      String(i.namespaced),
+      i.kind,
+      ...(wide ? [i.verbs.join(','), (i.categories ?? []).join(',')] : []),
+    ]);
   return ok(formatTable(rows));
 }
 
@@ -58,12 +104,19 @@ export function runVersion(ctx: Ctx): KubectlResult {
 
 /** Runs `kubectl explain TYPE` (header only). */
 export function runExplain(ctx: Ctx): KubectlResult {
-  if (!ctx.args.length) return fail('error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.');
+  if (!ctx.args.length)
+    return fail(
+      'error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.',
+    );
   const [type, ...fields] = ctx.args[0].split('.');
   const info = resolveType(ctx.client, type);
   const field = fields.length ? `\nFIELD:      ${fields[fields.length - 1]}\n` : '';
   return {
-    output: `GROUP:      ${info.group}\nKIND:       ${info.kind}\nVERSION:    ${info.version}\n${field}\nDESCRIPTION:\n    <field documentation is not available in kube-relay>\n    \n`.replace(info.group ? '' : 'GROUP:      \n', ''),
+    output:
+      `GROUP:      ${info.group}\nKIND:       ${info.kind}\nVERSION:    ${info.version}\n${field}\nDESCRIPTION:\n    <field documentation is not available in kube-relay>\n    \n`.replace(
+        info.group ? '' : 'GROUP:      \n',
+        '',
+      ),
     error: null,
     exitCode: 0,
   };
@@ -89,7 +142,12 @@ function metricsItems(ctx: Ctx, which: 'nodes' | 'pods', namespace?: string): KO
       .items.filter((n) => (n.status?.conditions ?? []).some((c: KObject) => c.type === 'Ready' && c.status === 'True'))
       .map((n) => {
         const u = usage.get(n.metadata.name) ?? { cpuMillicores: 0, memoryBytes: 0 };
-        return { apiVersion: 'metrics.k8s.io/v1beta1', kind: 'NodeMetrics', metadata: { name: n.metadata.name }, usage: { cpu: `${u.cpuMillicores}m`, memory: `${u.memoryBytes}` } } as KObject;
+        return {
+          apiVersion: 'metrics.k8s.io/v1beta1',
+          kind: 'NodeMetrics',
+          metadata: { name: n.metadata.name },
+          usage: { cpu: `${u.cpuMillicores}m`, memory: `${u.memoryBytes}` },
+        } as KObject;
       });
   }
   if (which === 'pods' && typeof m?.podMetrics === 'function') return m.podMetrics(namespace);
@@ -107,7 +165,9 @@ export function runTop(ctx: Ctx): KubectlResult {
   const items = metricsItems(ctx, isNode ? 'nodes' : 'pods', isPod && !allNs ? ctx.namespace : undefined);
   if (!items) return fail('error: Metrics API not available');
   let list = items.filter((i) => !ctx.args[1] || i.metadata.name === ctx.args[1]);
-  list = list.sort((a, b) => `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`));
+  list = list.sort((a, b) =>
+    `${a.metadata.namespace ?? ''}/${a.metadata.name}`.localeCompare(`${b.metadata.namespace ?? ''}/${b.metadata.name}`),
+  );
   const cpu = (m: number): string => `${Math.round(m)}m`;
   const mem = (b: number): string => `${Math.floor(b / (1024 * 1024))}Mi`;
   if (isNode) {
@@ -123,7 +183,13 @@ export function runTop(ctx: Ctx): KubectlResult {
       const b = bytesOf(m.usage?.memory ?? '0');
       const cp = cpuMillis(alloc.cpu ?? '0');
       const mp = bytesOf(alloc.memory ?? '0');
-      rows.push([m.metadata.name, cpu(c), cp ? `${Math.trunc((c / cp) * 100)}%` : '<unknown>', mem(b), mp ? `${Math.trunc((b / mp) * 100)}%` : '<unknown>']);
+      rows.push([
+        m.metadata.name,
+        cpu(c),
+        cp ? `${Math.trunc((c / cp) * 100)}%` : '<unknown>',
+        mem(b),
+        mp ? `${Math.trunc((b / mp) * 100)}%` : '<unknown>',
+      ]);
     }
     // top_node.go + metricsutil PrintNodeMetrics: nodes listed without metrics (a dead node's
     // kubelet cannot be scraped) follow as printMissingMetricsNodeLine rows
@@ -160,9 +226,16 @@ export function runApplyCmd(ctx: Ctx): KubectlResult {
   const on = (f: string): boolean => ctx.flags.has(f) && ctx.flags.get(f) !== 'false';
   const serverSide = on('server-side');
   if (on('force-conflicts') && !serverSide) return fail('error: --force-conflicts only works with --server-side');
-  if (dry === 'client' && serverSide) return fail("error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)");
+  if (dry === 'client' && serverSide)
+    return fail("error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)");
   if (serverSide && on('force')) return fail('error: --force cannot be used with --server-side');
-  const run = runApply(ctx.client, text, { dryRun: dry === 'client' || dry === 'server' ? dry : false, defaultNamespace: ctx.namespace, serverSide, forceConflicts: on('force-conflicts'), fieldManager: ctx.flags.get('field-manager') });
+  const run = runApply(ctx.client, text, {
+    dryRun: dry === 'client' || dry === 'server' ? dry : false,
+    defaultNamespace: ctx.namespace,
+    serverSide,
+    forceConflicts: on('force-conflicts'),
+    fieldManager: ctx.flags.get('field-manager'),
+  });
   // apply.go Run: `if len(infos) == 0 && len(errs) == 0` (an empty or comment-only manifest)
   if (!run.results.length && !run.stderr) return fail('error: no objects passed to apply');
   return { output: run.stdout, error: run.stderr || null, exitCode: run.stderr && run.results.some((r) => r.action === 'error') ? 1 : 0 };

@@ -44,7 +44,10 @@ describe('kubectl get', () => {
     ['all', 'get all'],
     ['names', 'get pods -o name'],
     ['jsonpath items', "get pods -o jsonpath='{.items[*].spec.nodeName}'"],
-    ['jsonpath range', `get nodes -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.status.addresses[?(@.type=="InternalIP")].address}{"\\n"}{end}'`],
+    [
+      'jsonpath range',
+      `get nodes -o jsonpath='{range .items[*]}{.metadata.name}{"\\t"}{.status.addresses[?(@.type=="InternalIP")].address}{"\\n"}{end}'`,
+    ],
     ['custom columns', 'get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName,IP:.status.podIP'],
     ['show labels', 'get deploy,svc --show-labels'],
     ['no headers, sort by name desc-able field', 'get nodes --no-headers --sort-by=.metadata.name'],
@@ -98,11 +101,15 @@ describe('kubectl logs', () => {
     c.apply(SEED);
     c.advance(200);
     const pod = c.list('pods', 'default')[0].metadata.name;
-    expect(run(c, `logs ${pod}`)).toBe(`<stderr>\nError from server (BadRequest): container "peekcart" in pod "${pod}" is waiting to start: ContainerCreating\n<exit 1>`);
+    expect(run(c, `logs ${pod}`)).toBe(
+      `<stderr>\nError from server (BadRequest): container "peekcart" in pod "${pod}" is waiting to start: ContainerCreating\n<exit 1>`,
+    );
     expect(run(c, `logs ${pod} -c nope`)).toBe(`<stderr>\nerror: container nope is not valid for pod ${pod}\n<exit 1>`);
     c.settle(600_000);
     expect(run(c, `logs ${pod}`)).toBe('<exit 0>');
-    expect(run(c, `logs ${pod} --previous`)).toBe(`<stderr>\nError from server (BadRequest): previous terminated container "peekcart" in pod "${pod}" not found\n<exit 1>`);
+    expect(run(c, `logs ${pod} --previous`)).toBe(
+      `<stderr>\nError from server (BadRequest): previous terminated container "peekcart" in pod "${pod}" not found\n<exit 1>`,
+    );
     expect(run(c, 'logs deploy/peekcart --tail 5')).toBe(`<stderr>\nFound 3 pods, using pod/${pod}\n<exit 0>`);
     expect(run(c, 'logs')).toBe(
       "<stderr>\nerror: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples\n<exit 1>",
@@ -227,13 +234,28 @@ describe('kubectl cordon, drain', () => {
     const r = c.kubectl('drain node-1 --ignore-daemonsets');
     stop();
     expect(r.output).toBe(
-      ['node/node-1 cordoned', ...onNode1.map((p) => `evicting pod ${p.metadata.namespace}/${p.metadata.name}`), ...onNode1.map((p) => `pod/${p.metadata.name} evicted`), 'node/node-1 drained', ''].join('\n'),
+      [
+        'node/node-1 cordoned',
+        ...onNode1.map((p) => `evicting pod ${p.metadata.namespace}/${p.metadata.name}`),
+        ...onNode1.map((p) => `pod/${p.metadata.name} evicted`),
+        'node/node-1 drained',
+        '',
+      ].join('\n'),
     );
     expect(r.error).toBeNull();
     // each Pod through the pods/eviction subresource, which marks it DisruptionTarget before deleting
-    expect(seen.filter((s) => /evict/i.test(s))).toEqual(onNode1.flatMap((p) => [`Pod ${p.metadata.namespace}/${p.metadata.name}: DisruptionTarget (EvictionByEvictionAPI)`, `evict Pod ${p.metadata.namespace}/${p.metadata.name}`]));
+    expect(seen.filter((s) => /evict/i.test(s))).toEqual(
+      onNode1.flatMap((p) => [
+        `Pod ${p.metadata.namespace}/${p.metadata.name}: DisruptionTarget (EvictionByEvictionAPI)`,
+        `evict Pod ${p.metadata.namespace}/${p.metadata.name}`,
+      ]),
+    );
     const victim = c.get('pods', onNode1[0].metadata.namespace ?? '', onNode1[0].metadata.name);
-    expect(victim?.status.conditions.find((x: { type: string }) => x.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' });
+    expect(victim?.status.conditions.find((x: { type: string }) => x.type === 'DisruptionTarget')).toMatchObject({
+      status: 'True',
+      reason: 'EvictionByEvictionAPI',
+      message: 'Eviction API: evicting',
+    });
     c.settle(600_000);
     const pods = c.list('pods', 'default');
     expect(pods).toHaveLength(3);
@@ -271,11 +293,20 @@ spec:
     const r2 = c.kubectl('drain node-3 --force');
     const id = (p: { metadata: { namespace?: string; name: string } }): string => `${p.metadata.namespace}/${p.metadata.name}`;
     const evicted = onNode3.filter((p) => p.metadata.name !== victim);
-    expect(r2.output).toBe(['node/node-3 already cordoned', ...onNode3.map((p) => `evicting pod ${id(p)}`), ...evicted.map((p) => `pod/${p.metadata.name} evicted`), ''].join('\n'));
+    expect(r2.output).toBe(
+      [
+        'node/node-3 already cordoned',
+        ...onNode3.map((p) => `evicting pod ${id(p)}`),
+        ...evicted.map((p) => `pod/${p.metadata.name} evicted`),
+        '',
+      ].join('\n'),
+    );
     expect(r2.error).toBe(
       `Warning: deleting Pods that declare no controller: default/loner\nerror when evicting pods/"${victim}" -n "default" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.\n`,
     );
-    expect(run(c, 'get pdb')).toBe('NAME       MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE\npeekcart   3               N/A               0                     40s\n<exit 0>');
+    expect(run(c, 'get pdb')).toBe(
+      'NAME       MIN AVAILABLE   MAX UNAVAILABLE   ALLOWED DISRUPTIONS   AGE\npeekcart   3               N/A               0                     40s\n<exit 0>',
+    );
   });
 });
 
@@ -285,8 +316,16 @@ describe('kubectl misc and errors', () => {
     ['version', 'version', 'Client Version: v1.33.1\nKustomize Version: v5.6.0\nServer Version: v1.33.1\n<exit 0>'],
     ['unknown command', 'foo', '<stderr>\nerror: unknown command "foo" for "kubectl"\n\nDid you mean this?\n\ttop\n<exit 1>'],
     ['unknown flag', 'get pods --foo', "<stderr>\nerror: unknown flag: --foo\nSee 'kubectl get --help' for usage.\n<exit 1>"],
-    ['unknown shorthand', 'get pods -x', "<stderr>\nerror: unknown shorthand flag: 'x' in -x\nSee 'kubectl get --help' for usage.\n<exit 1>"],
-    ['flag needs an argument', 'get pods --selector', "<stderr>\nerror: flag needs an argument: --selector\nSee 'kubectl get --help' for usage.\n<exit 1>"],
+    [
+      'unknown shorthand',
+      'get pods -x',
+      "<stderr>\nerror: unknown shorthand flag: 'x' in -x\nSee 'kubectl get --help' for usage.\n<exit 1>",
+    ],
+    [
+      'flag needs an argument',
+      'get pods --selector',
+      "<stderr>\nerror: flag needs an argument: --selector\nSee 'kubectl get --help' for usage.\n<exit 1>",
+    ],
     [
       'get without a type',
       'get',
@@ -294,7 +333,11 @@ describe('kubectl misc and errors', () => {
     ],
     ['no resources', 'get pods', '<stderr>\nNo resources found in default namespace.\n<exit 0>'],
     ['no resources, cluster-scoped', 'get pv', '<stderr>\nNo resources found\n<exit 0>'],
-    ['bad output format', 'get pods -o toml', expect.stringContaining('error: unable to match a printer suitable for the output format "toml"')],
+    [
+      'bad output format',
+      'get pods -o toml',
+      expect.stringContaining('error: unable to match a printer suitable for the output format "toml"'),
+    ],
   ])('%s', (_n, line, want) => {
     expect(run(c, line)).toEqual(want);
   });
@@ -315,7 +358,11 @@ describe('kubectl misc and errors', () => {
 
   it('apply -f - uses stdin', () => {
     const d = new Cluster({ seed: 1 });
-    expect(d.kubectl('apply -f -', SEED)).toEqual({ output: 'deployment.apps/peekcart created\nservice/peekcart created\n', error: null, exitCode: 0 });
+    expect(d.kubectl('apply -f -', SEED)).toEqual({
+      output: 'deployment.apps/peekcart created\nservice/peekcart created\n',
+      error: null,
+      exitCode: 0,
+    });
     expect(d.kubectl('apply -f -', SEED).output).toBe('deployment.apps/peekcart unchanged\nservice/peekcart unchanged\n');
   });
 });

@@ -6,13 +6,41 @@
  */
 import { deepCopy, type KObject } from '../../api/types';
 import { copyOwn, deleteOwn, hasOwn, setOwn } from '../../api/safe-object';
-import { KubectlError, fail, listVisited, ok, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
+import {
+  KubectlError,
+  fail,
+  listVisited,
+  ok,
+  resolveTargets,
+  seeHelp,
+  stderrOf,
+  tryStatus,
+  typeName,
+  type Ctx,
+  type FlagSpec,
+  type KubectlResult,
+  type Target,
+} from './util';
 
-const SELECT: FlagSpec = { selector: { short: 'l' }, all: { bool: true }, 'all-namespaces': { bool: true, short: 'A' }, 'dry-run': {}, output: { short: 'o' }, filename: { short: 'f' }, 'field-selector': {} };
+const SELECT: FlagSpec = {
+  selector: { short: 'l' },
+  all: { bool: true },
+  'all-namespaces': { bool: true, short: 'A' },
+  'dry-run': {},
+  output: { short: 'o' },
+  filename: { short: 'f' },
+  'field-selector': {},
+};
 /** Flags of `kubectl scale`. */
 export const SCALE_FLAGS: FlagSpec = { ...SELECT, replicas: {}, 'current-replicas': {}, 'resource-version': {}, timeout: {} };
 /** Flags of `kubectl label`. */
-export const LABEL_FLAGS: FlagSpec = { ...SELECT, overwrite: { bool: true }, list: { bool: true }, 'resource-version': {}, local: { bool: true } };
+export const LABEL_FLAGS: FlagSpec = {
+  ...SELECT,
+  overwrite: { bool: true },
+  list: { bool: true },
+  'resource-version': {},
+  local: { bool: true },
+};
 /** Flags of `kubectl annotate`. */
 export const ANNOTATE_FLAGS: FlagSpec = LABEL_FLAGS;
 /** Flags of `kubectl set image`. */
@@ -31,7 +59,13 @@ export function objectsOf(ctx: Ctx, targets: Target[], errors: string[], require
         else errors.push(r.error!);
       }
     } else if (ctx.flags.has('selector') || ctx.flags.has('all') || !requireNames) {
-      const list = listVisited(t.info, ctx.flags.get('selector'), ctx.flags.get('field-selector'), () => rc.list(t.info.namespaced && !ctx.flags.has('all-namespaces') ? ns : undefined, { labelSelector: ctx.flags.get('selector'), fieldSelector: ctx.flags.get('field-selector'), quiet: true }));
+      const list = listVisited(t.info, ctx.flags.get('selector'), ctx.flags.get('field-selector'), () =>
+        rc.list(t.info.namespaced && !ctx.flags.has('all-namespaces') ? ns : undefined, {
+          labelSelector: ctx.flags.get('selector'),
+          fieldSelector: ctx.flags.get('field-selector'),
+          quiet: true,
+        }),
+      );
       for (const o of list.items) out.push({ t, obj: o });
     } else throw new KubectlError('error: resource(s) were provided, but no name was specified');
   }
@@ -42,8 +76,12 @@ export function objectsOf(ctx: Ctx, targets: Target[], errors: string[], require
 export function runScale(ctx: Ctx): KubectlResult {
   const replicas = ctx.flags.get('replicas');
   if (replicas === undefined) return fail('error: required flag(s) "replicas" not set');
-  if (!/^-?\d+$/.test(replicas) || Number(replicas) < 0) return fail('error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
-  if (!ctx.args.length) return fail(`error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'`);
+  if (!/^-?\d+$/.test(replicas) || Number(replicas) < 0)
+    return fail('error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0');
+  if (!ctx.args.length)
+    return fail(
+      `error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'`,
+    );
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
   let output = '';
@@ -60,7 +98,11 @@ export function runScale(ctx: Ctx): KubectlResult {
     const c = deepCopy(obj);
     c.spec.replicas = Number(replicas);
     // through the scale subresource, as kubectl's scaler PATCHes …/scale
-    const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { viaSubresource: 'scale', summary: `scale ${t.info.kind} ${c.metadata.namespace}/${c.metadata.name} to ${replicas}` }));
+    const r = tryStatus(() =>
+      ctx.client
+        .resource(t.info.group, t.info.resource)
+        .update(c, { viaSubresource: 'scale', summary: `scale ${t.info.kind} ${c.metadata.namespace}/${c.metadata.name} to ${replicas}` }),
+    );
     if (r.error) errors.push(r.error);
     else output += `${typeName(t.info)}/${obj.metadata.name} scaled\n`;
   }
@@ -80,7 +122,8 @@ function splitChanges(args: string[], what: 'label' | 'annotation'): KVChanges {
     const eq = a.indexOf('=');
     if (eq > 0) res.set.set(a.slice(0, eq), a.slice(eq + 1));
     else if (a.endsWith('-') && a.length > 1 && !a.includes('/')) res.remove.push(a.slice(0, -1));
-    else if (res.set.size || res.remove.length) throw new KubectlError(`error: all resources must be specified before ${what} changes: ${a}`);
+    else if (res.set.size || res.remove.length)
+      throw new KubectlError(`error: all resources must be specified before ${what} changes: ${a}`);
     else res.resources.push(a);
   }
   return res;
@@ -89,8 +132,12 @@ function splitChanges(args: string[], what: 'label' | 'annotation'): KVChanges {
 function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
   const ch = splitChanges(ctx.args, what);
   const field = what === 'label' ? 'labels' : 'annotations';
-  if (!ch.set.size && !ch.remove.length && !ctx.flags.has('list')) return fail(`error: at least one ${what} update is required\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
-  if (!ch.resources.length) return fail(`error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
+  if (!ch.set.size && !ch.remove.length && !ctx.flags.has('list'))
+    return fail(`error: at least one ${what} update is required\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`);
+  if (!ch.resources.length)
+    return fail(
+      `error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`,
+    );
   for (const k of ch.remove) if (ch.set.has(k)) return fail(`error: can not both modify and remove ${what}s in the same command`);
   const targets = resolveTargets(ctx.client, ch.resources);
   const errors: string[] = [];
@@ -101,8 +148,12 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     if (!overwrite) {
       const clashes = [...ch.set].filter(([k, v]) => hasOwn(cur, k) && cur[k] !== v);
       if (clashes.length) {
-        if (what === 'label') errors.push(clashes.map(([k]) => `error: '${k}' already has a value (${cur[k]}), and --overwrite is false`).join('\n'));
-        else errors.push(`error: --overwrite is false but found the following declared annotation(s): ${clashes.map(([k]) => `'${k}' already has a value (${cur[k]})`).join(', ')}`);
+        if (what === 'label')
+          errors.push(clashes.map(([k]) => `error: '${k}' already has a value (${cur[k]}), and --overwrite is false`).join('\n'));
+        else
+          errors.push(
+            `error: --overwrite is false but found the following declared annotation(s): ${clashes.map(([k]) => `'${k}' already has a value (${cur[k]})`).join(', ')}`,
+          );
         continue;
       }
     }
@@ -153,7 +204,8 @@ export function podSpecOf(obj: KObject): KObject['spec'] | undefined {
 export function runSetImage(ctx: Ctx): KubectlResult {
   const resources = ctx.args.filter((a) => !a.includes('='));
   const pairs = ctx.args.filter((a) => a.includes('='));
-  if (!resources.length || !pairs.length) return fail(`error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp('set image')}`);
+  if (!resources.length || !pairs.length)
+    return fail(`error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp('set image')}`);
   const targets = resolveTargets(ctx.client, resources);
   const errors: string[] = [];
   let output = '';

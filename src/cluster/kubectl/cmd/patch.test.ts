@@ -43,11 +43,46 @@ describe('kubectl patch in the bar beyond the transcript', () => {
   };
   const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: dev\n';
   it.each([
-    { name: '-f - patches the object the file names', line: `patch -f - --type=merge -p '{"data":{"mode":"qa"}}'`, stdin: CM, out: 'configmap/settings patched\n', err: null, mode: 'qa' },
-    { name: '--local -f - prints the patched file and writes nothing', line: `patch --local -f - --type=merge -p '{"data":{"mode":"qa"}}' -o yaml`, stdin: CM, out: 'apiVersion: v1\ndata:\n  mode: qa\nkind: ConfigMap\nmetadata:\n  name: settings\n', err: null, mode: 'dev' },
-    { name: '--local without -f', line: `patch --local -p '{}'`, stdin: undefined, out: '', err: 'error: must specify -f and --local\n', mode: 'dev' },
-    { name: '--patch-file: the bar has no file system', line: `patch configmap settings --patch-file=p.yaml`, stdin: undefined, out: '', err: 'error: unable to read patch file: open p.yaml: no such file or directory\n', mode: 'dev' },
-    { name: 'a YAML patch (not starting with "{") is converted to JSON', line: `patch configmap settings -p 'data: {mode: yaml}'`, stdin: undefined, out: 'configmap/settings patched\n', err: null, mode: 'yaml' },
+    {
+      name: '-f - patches the object the file names',
+      line: `patch -f - --type=merge -p '{"data":{"mode":"qa"}}'`,
+      stdin: CM,
+      out: 'configmap/settings patched\n',
+      err: null,
+      mode: 'qa',
+    },
+    {
+      name: '--local -f - prints the patched file and writes nothing',
+      line: `patch --local -f - --type=merge -p '{"data":{"mode":"qa"}}' -o yaml`,
+      stdin: CM,
+      out: 'apiVersion: v1\ndata:\n  mode: qa\nkind: ConfigMap\nmetadata:\n  name: settings\n',
+      err: null,
+      mode: 'dev',
+    },
+    {
+      name: '--local without -f',
+      line: `patch --local -p '{}'`,
+      stdin: undefined,
+      out: '',
+      err: 'error: must specify -f and --local\n',
+      mode: 'dev',
+    },
+    {
+      name: '--patch-file: the bar has no file system',
+      line: `patch configmap settings --patch-file=p.yaml`,
+      stdin: undefined,
+      out: '',
+      err: 'error: unable to read patch file: open p.yaml: no such file or directory\n',
+      mode: 'dev',
+    },
+    {
+      name: 'a YAML patch (not starting with "{") is converted to JSON',
+      line: `patch configmap settings -p 'data: {mode: yaml}'`,
+      stdin: undefined,
+      out: 'configmap/settings patched\n',
+      err: null,
+      mode: 'yaml',
+    },
   ])('$name', ({ line, stdin, out, err, mode }) => {
     const c = fresh();
     const r = c.kubectl(line, stdin);
@@ -66,7 +101,9 @@ describe('kubectl patch in the bar beyond the transcript', () => {
 
   it('powering a Machine off (README) takes its Node NotReady after the 50 s grace period', () => {
     const c = fresh();
-    expect(c.kubectl(`patch machine node-2 --type=merge -p '{"spec":{"power":"Off"}}'`).output).toBe('machine.sim.kube-relay.dev/node-2 patched\n');
+    expect(c.kubectl(`patch machine node-2 --type=merge -p '{"spec":{"power":"Off"}}'`).output).toBe(
+      'machine.sim.kube-relay.dev/node-2 patched\n',
+    );
     c.settle(45_000);
     expect(c.kubectl('get node node-2 --no-headers').output).toMatch(/^node-2\s+Ready\s/);
     c.settle(30_000);

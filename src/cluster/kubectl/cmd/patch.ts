@@ -60,7 +60,16 @@ function gvkString(info: ResourceInfo): string {
 
 /** 404 of a path the apiserver does not serve (an unknown subresource). */
 function notFoundPath(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
 }
 
 /**
@@ -97,7 +106,15 @@ function decodeJSON(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `error decoding JSON: ${(err as Error).message}`, reason: 'BadRequest', code: 400 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `error decoding JSON: ${(err as Error).message}`,
+      reason: 'BadRequest',
+      code: 400,
+    });
   }
 }
 
@@ -120,11 +137,29 @@ function patchScale(ctx: Ctx, info: ResourceInfo, obj: KObject, type: PatchType,
   const name = obj.metadata.name;
   if (typeof replicas !== 'number' || replicas < 0) {
     const message = typeof replicas !== 'number' ? 'Required value' : `Invalid value: ${replicas}: must be greater than or equal to 0`;
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Scale.autoscaling "${name}" is invalid: spec.replicas: ${message}`, reason: 'Invalid', details: { name, group: 'autoscaling', kind: 'Scale', causes: [{ reason: typeof replicas !== 'number' ? 'FieldValueRequired' : 'FieldValueInvalid', message, field: 'spec.replicas' }] }, code: 422 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `Scale.autoscaling "${name}" is invalid: spec.replicas: ${message}`,
+      reason: 'Invalid',
+      details: {
+        name,
+        group: 'autoscaling',
+        kind: 'Scale',
+        causes: [{ reason: typeof replicas !== 'number' ? 'FieldValueRequired' : 'FieldValueInvalid', message, field: 'spec.replicas' }],
+      },
+      code: 422,
+    });
   }
   const next = deepCopy(obj);
   next.spec = { ...next.spec, replicas };
-  const written = ctx.client.resource(info.group, info.resource).update(next, { dryRun, fieldManager: ctx.flags.get('field-manager') || 'kubectl-patch', summary: `scale ${info.kind} ${obj.metadata.namespace}/${name} to ${replicas}` });
+  const written = ctx.client.resource(info.group, info.resource).update(next, {
+    dryRun,
+    fieldManager: ctx.flags.get('field-manager') || 'kubectl-patch',
+    summary: `scale ${info.kind} ${obj.metadata.namespace}/${name} to ${replicas}`,
+  });
   return scaleOf(info, written);
 }
 
@@ -193,7 +228,10 @@ export function runPatch(ctx: Ctx): KubectlResult {
   } else if (local) {
     return fail('error: must specify -f and --local');
   } else {
-    if (!ctx.args.length) return fail(`error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'`);
+    if (!ctx.args.length)
+      return fail(
+        `error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'`,
+      );
     const targets = resolveTargets(ctx.client, ctx.args);
     if (sub) {
       // GET …/NAME/SUBRESOURCE of a path the apiserver does not serve
@@ -226,7 +264,8 @@ export function runPatch(ctx: Ctx): KubectlResult {
           for (const w of r.warnings) warnings.push(`Warning: ${w}`);
         } catch (e) {
           // patch.go: apierrors.IsUnsupportedMediaType → errors.Wrap(err, "<type> is not supported by <gvk>")
-          if (e instanceof StatusError && e.status.code === 415) throw new KubectlError(`error: ${MEDIA_TYPE[type]} is not supported by ${gvkString(info)}: ${e.status.message}`);
+          if (e instanceof StatusError && e.status.code === 415)
+            throw new KubectlError(`error: ${MEDIA_TYPE[type]} is not supported by ${gvkString(info)}: ${e.status.message}`);
           throw e;
         }
       }
@@ -242,4 +281,3 @@ export function runPatch(ctx: Ctx): KubectlResult {
   if (!found.length && !errors.length) return fail('error: no objects passed to patch');
   return { output, error: stderrOf([...warnings, ...errors]), exitCode: errors.length ? 1 : 0 };
 }
-

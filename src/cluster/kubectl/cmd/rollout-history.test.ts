@@ -21,10 +21,14 @@ spec:
     spec:
       containers: [{name: nginx, image: "${image}"}]
 `;
-const ds = (image: string, cause: string) => sts(image, cause).replace('kind: StatefulSet', 'kind: DaemonSet').replace('  serviceName: web\n  replicas: 1\n', '');
+const ds = (image: string, cause: string) =>
+  sts(image, cause).replace('kind: StatefulSet', 'kind: DaemonSet').replace('  serviceName: web\n  replicas: 1\n', '');
 
 const images = (c: Cluster) =>
-  c.list('controllerrevisions.apps', 'default').sort((a, b) => a.revision - b.revision).map((h) => [h.revision, h.data.spec.template.spec.containers[0].image, h.metadata.annotations?.['kubernetes.io/change-cause']]);
+  c
+    .list('controllerrevisions.apps', 'default')
+    .sort((a, b) => a.revision - b.revision)
+    .map((h) => [h.revision, h.data.spec.template.spec.containers[0].image, h.metadata.annotations?.['kubernetes.io/change-cause']]);
 
 describe.each([
   { kind: 'StatefulSet', id: 'statefulset.apps/web', manifest: sts, label: 'controller.kubernetes.io/hash' },
@@ -46,12 +50,20 @@ describe.each([
   test('undo --to-revision=1 renumbers revision 1 to 3; a plain undo then goes back to 1.27 (revision 4)', () => {
     expect(c.kubectl(`rollout undo ${res} web --to-revision=1`).output).toBe(`${id} rolled back\n`);
     c.advance(60_000);
-    expect(images(c)).toEqual([[2, 'nginx:1.27', 'v1.27'], [3, 'nginx:1.26', 'v1.26']]);
+    expect(images(c)).toEqual([
+      [2, 'nginx:1.27', 'v1.27'],
+      [3, 'nginx:1.26', 'v1.26'],
+    ]);
     expect(c.kubectl(`rollout history ${res} web`).output).toBe(`${id} \nREVISION  CHANGE-CAUSE\n2         v1.27\n3         v1.26\n\n`);
-    expect(c.kubectl(`rollout undo ${res} web --to-revision=3`).output).toBe(`${id} skipped rollback (current template already matches revision 3)\n`);
+    expect(c.kubectl(`rollout undo ${res} web --to-revision=3`).output).toBe(
+      `${id} skipped rollback (current template already matches revision 3)\n`,
+    );
     expect(c.kubectl(`rollout undo ${res} web`).output).toBe(`${id} rolled back\n`);
     c.advance(60_000);
-    expect(images(c)).toEqual([[3, 'nginx:1.26', 'v1.26'], [4, 'nginx:1.27', 'v1.27']]);
+    expect(images(c)).toEqual([
+      [3, 'nginx:1.26', 'v1.26'],
+      [4, 'nginx:1.27', 'v1.27'],
+    ]);
     expect(c.get(`${res}s.apps`, 'default', 'web')!.spec.template.spec.containers[0].image).toBe('nginx:1.27');
     expect(c.kubectl(`rollout undo ${res} web --to-revision=9`).error).toBe('error: unable to find specified revision 9 in history\n');
     expect(c.kubectl(`rollout history ${res} web --revision=7`).error).toBe('error: unable to find the specified revision\n');

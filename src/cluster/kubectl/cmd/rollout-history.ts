@@ -39,7 +39,8 @@ export function printControllerHistory(id: string, history: KObject[], revision:
   }
   const w = 10;
   let table = 'REVISION'.padEnd(w) + 'CHANGE-CAUSE\n';
-  for (const r of [...byRev.keys()].sort((a, b) => a - b)) table += `${String(r).padEnd(w)}${byRev.get(r)!.metadata.annotations?.['kubernetes.io/change-cause'] || '<none>'}\n`;
+  for (const r of [...byRev.keys()].sort((a, b) => a - b))
+    table += `${String(r).padEnd(w)}${byRev.get(r)!.metadata.annotations?.['kubernetes.io/change-cause'] || '<none>'}\n`;
   return `${id} \n${table}\n`;
 }
 
@@ -47,11 +48,16 @@ export function printControllerHistory(id: string, history: KObject[], revision:
  * findHistory + the match check of DaemonSetRollbacker / StatefulSetRollbacker: the revision to
  * restore (`to` 0: the second newest), or an error / a "skipped" line.
  */
-export function controllerRollbackTarget(o: KObject, history: KObject[], to: number): { target?: KObject; error?: string; skipped?: string } {
+export function controllerRollbackTarget(
+  o: KObject,
+  history: KObject[],
+  to: number,
+): { target?: KObject; error?: string; skipped?: string } {
   if (to < 0) return { error: `error: unable to find specified revision ${to} in history` };
   if (to === 0 && history.length <= 1) return { error: 'error: no last revision to roll back to' };
   const target = to === 0 ? history[history.length - 2] : history.find((h) => h.revision === to);
   if (!target) return { error: `error: unable to find specified revision ${to} in history` };
-  if (deepEqual(revisionTemplate(target), o.spec?.template ?? {})) return { skipped: `skipped rollback (current template already matches revision ${to})` };
+  if (deepEqual(revisionTemplate(target), o.spec?.template ?? {}))
+    return { skipped: `skipped rollback (current template already matches revision ${to})` };
   return { target };
 }

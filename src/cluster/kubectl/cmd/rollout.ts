@@ -6,7 +6,19 @@
  * the line the status viewer gives for the current state.
  */
 import { deepCopy, deepEqual, type KObject } from '../../api/types';
-import { KubectlError, fail, resolveTargets, seeHelp, stderrOf, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult, type Target } from './util';
+import {
+  KubectlError,
+  fail,
+  resolveTargets,
+  seeHelp,
+  stderrOf,
+  tryStatus,
+  typeName,
+  type Ctx,
+  type FlagSpec,
+  type KubectlResult,
+  type Target,
+} from './util';
 import { objectsOf } from './mutate';
 import { describePodTemplate } from './describe-pod';
 import { controlledHistory, controllerRollbackTarget, printControllerHistory, revisionTemplate } from './rollout-history';
@@ -26,7 +38,14 @@ export const ROLLOUT_FLAGS: FlagSpec = {
 };
 
 const REVISION = 'deployment.kubernetes.io/revision';
-const SKIP_ANNOTATIONS = new Set(['kubectl.kubernetes.io/last-applied-configuration', REVISION, 'deployment.kubernetes.io/revision-history', 'deployment.kubernetes.io/desired-replicas', 'deployment.kubernetes.io/max-replicas', 'deprecated.deployment.rollback.to']);
+const SKIP_ANNOTATIONS = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  REVISION,
+  'deployment.kubernetes.io/revision-history',
+  'deployment.kubernetes.io/desired-replicas',
+  'deployment.kubernetes.io/max-replicas',
+  'deprecated.deployment.rollback.to',
+]);
 
 /** The ReplicaSets a Deployment controls. */
 export function ownedReplicaSets(ctx: Ctx, d: KObject): KObject[] {
@@ -47,49 +66,86 @@ export function rolloutStatusLine(o: KObject): { line: string; done: boolean; er
     case 'Deployment': {
       if (!observed) return { line: 'Waiting for deployment spec update to be observed...\n', done: false };
       const prog = (st.conditions ?? []).find((c: { type: string }) => c.type === 'Progressing');
-      if (prog?.reason === 'ProgressDeadlineExceeded') return { line: '', done: false, error: `error: deployment "${name}" exceeded its progress deadline` };
+      if (prog?.reason === 'ProgressDeadlineExceeded')
+        return { line: '', done: false, error: `error: deployment "${name}" exceeded its progress deadline` };
       const want = o.spec?.replicas ?? 1;
       const updated = st.updatedReplicas ?? 0;
-      if (updated < want) return { line: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${want} new replicas have been updated...\n`, done: false };
-      if ((st.replicas ?? 0) > updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...\n`, done: false };
-      if ((st.availableReplicas ?? 0) < updated) return { line: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...\n`, done: false };
+      if (updated < want)
+        return {
+          line: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${want} new replicas have been updated...\n`,
+          done: false,
+        };
+      if ((st.replicas ?? 0) > updated)
+        return {
+          line: `Waiting for deployment "${name}" rollout to finish: ${(st.replicas ?? 0) - updated} old replicas are pending termination...\n`,
+          done: false,
+        };
+      if ((st.availableReplicas ?? 0) < updated)
+        return {
+          line: `Waiting for deployment "${name}" rollout to finish: ${st.availableReplicas ?? 0} of ${updated} updated replicas are available...\n`,
+          done: false,
+        };
       return { line: `deployment "${name}" successfully rolled out\n`, done: true };
     }
     case 'DaemonSet': {
-      if ((o.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return { line: '', done: true, error: 'error: rollout status is only available for RollingUpdate strategy type' };
+      if ((o.spec?.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate')
+        return { line: '', done: true, error: 'error: rollout status is only available for RollingUpdate strategy type' };
       if (!observed) return { line: 'Waiting for daemon set spec update to be observed...\n', done: false };
       const desired = st.desiredNumberScheduled ?? 0;
-      if ((st.updatedNumberScheduled ?? 0) < desired) return { line: `Waiting for daemon set "${name}" rollout to finish: ${st.updatedNumberScheduled ?? 0} out of ${desired} new pods have been updated...\n`, done: false };
-      if ((st.numberAvailable ?? 0) < desired) return { line: `Waiting for daemon set "${name}" rollout to finish: ${st.numberAvailable ?? 0} of ${desired} updated pods are available...\n`, done: false };
+      if ((st.updatedNumberScheduled ?? 0) < desired)
+        return {
+          line: `Waiting for daemon set "${name}" rollout to finish: ${st.updatedNumberScheduled ?? 0} out of ${desired} new pods have been updated...\n`,
+          done: false,
+        };
+      if ((st.numberAvailable ?? 0) < desired)
+        return {
+          line: `Waiting for daemon set "${name}" rollout to finish: ${st.numberAvailable ?? 0} of ${desired} updated pods are available...\n`,
+          done: false,
+        };
       return { line: `daemon set "${name}" successfully rolled out\n`, done: true };
     }
     case 'StatefulSet': {
-      if (o.spec?.updateStrategy?.type === 'OnDelete') return { line: '', done: true, error: 'error: rollout status is only available for RollingUpdate strategy type' };
-      if (!st.observedGeneration || (o.metadata.generation ?? 0) > st.observedGeneration) return { line: 'Waiting for statefulset spec update to be observed...\n', done: false };
+      if (o.spec?.updateStrategy?.type === 'OnDelete')
+        return { line: '', done: true, error: 'error: rollout status is only available for RollingUpdate strategy type' };
+      if (!st.observedGeneration || (o.metadata.generation ?? 0) > st.observedGeneration)
+        return { line: 'Waiting for statefulset spec update to be observed...\n', done: false };
       const want = o.spec?.replicas ?? 1;
-      if ((st.readyReplicas ?? 0) < want) return { line: `Waiting for ${want - (st.readyReplicas ?? 0)} pods to be ready...\n`, done: false };
+      if ((st.readyReplicas ?? 0) < want)
+        return { line: `Waiting for ${want - (st.readyReplicas ?? 0)} pods to be ready...\n`, done: false };
       const ru = o.spec?.updateStrategy?.rollingUpdate;
       if ((o.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && ru) {
         if (ru.partition !== undefined && (st.updatedReplicas ?? 0) < want - ru.partition) {
-          return { line: `Waiting for partitioned roll out to finish: ${st.updatedReplicas ?? 0} out of ${want - ru.partition} new pods have been updated...\n`, done: false };
+          return {
+            line: `Waiting for partitioned roll out to finish: ${st.updatedReplicas ?? 0} out of ${want - ru.partition} new pods have been updated...\n`,
+            done: false,
+          };
         }
         return { line: `partitioned roll out complete: ${st.updatedReplicas ?? 0} new pods have been updated...\n`, done: true };
       }
-      if (st.updateRevision !== st.currentRevision) return { line: `waiting for statefulset rolling update to complete ${st.updatedReplicas ?? 0} pods at revision ${st.updateRevision}...\n`, done: false };
-      return { line: `statefulset rolling update complete ${st.currentReplicas ?? 0} pods at revision ${st.currentRevision}...\n`, done: true };
+      if (st.updateRevision !== st.currentRevision)
+        return {
+          line: `waiting for statefulset rolling update to complete ${st.updatedReplicas ?? 0} pods at revision ${st.updateRevision}...\n`,
+          done: false,
+        };
+      return {
+        line: `statefulset rolling update complete ${st.currentReplicas ?? 0} pods at revision ${st.currentRevision}...\n`,
+        done: true,
+      };
     }
   }
   return { line: '', done: true, error: `error: no status viewer has been implemented for ${o.kind}` };
 }
 
 function checkKinds(targets: Target[], allowed: string[]): void {
-  for (const t of targets) if (!allowed.includes(t.info.kind)) throw new KubectlError(`error: no ${'status viewer'} has been implemented for ${t.info.kind}`);
+  for (const t of targets)
+    if (!allowed.includes(t.info.kind)) throw new KubectlError(`error: no ${'status viewer'} has been implemented for ${t.info.kind}`);
 }
 
 /** Runs `kubectl rollout <sub>`. */
 export function runRollout(ctx: Ctx): KubectlResult {
   const sub = ctx.cmd.split(' ')[1];
-  if (!['status', 'history', 'undo', 'restart', 'pause', 'resume'].includes(sub)) return fail(`error: unknown command "${sub}" for "kubectl rollout"`);
+  if (!['status', 'history', 'undo', 'restart', 'pause', 'resume'].includes(sub))
+    return fail(`error: unknown command "${sub}" for "kubectl rollout"`);
   if (!ctx.args.length) return fail(`error: required resource not specified\n`);
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
@@ -110,7 +166,12 @@ export function runRollout(ctx: Ctx): KubectlResult {
         if (ctx.flags.has('revision') && obj.kind !== 'StatefulSet') {
           // the revision must match the current one (status.go)
           const want = Number(ctx.flags.get('revision'));
-          const latest = Math.max(0, ...ownedReplicaSets(ctx, obj).map(rev).filter((x) => !Number.isNaN(x)));
+          const latest = Math.max(
+            0,
+            ...ownedReplicaSets(ctx, obj)
+              .map(rev)
+              .filter((x) => !Number.isNaN(x)),
+          );
           if (obj.kind === 'Deployment' && want !== latest) {
             errors.push(`error: desired revision (${want}) is different from the running revision (${latest})`);
             break;
@@ -124,7 +185,11 @@ export function runRollout(ctx: Ctx): KubectlResult {
       case 'history': {
         if (obj.kind === 'DaemonSet' || obj.kind === 'StatefulSet') {
           try {
-            output += printControllerHistory(id, controlledHistory(ctx, obj), ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0);
+            output += printControllerHistory(
+              id,
+              controlledHistory(ctx, obj),
+              ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0,
+            );
           } catch (e) {
             errors.push((e as Error).message);
           }
@@ -147,7 +212,8 @@ export function runRollout(ctx: Ctx): KubectlResult {
         const revs = [...byRev.keys()].sort((a, b) => a - b);
         const w = 10;
         let table = 'REVISION'.padEnd(w) + 'CHANGE-CAUSE\n';
-        for (const r of revs) table += `${String(r).padEnd(w)}${byRev.get(r)!.metadata.annotations?.['kubernetes.io/change-cause'] || '<none>'}\n`;
+        for (const r of revs)
+          table += `${String(r).padEnd(w)}${byRev.get(r)!.metadata.annotations?.['kubernetes.io/change-cause'] || '<none>'}\n`;
         output += `${id} \n${table}\n`;
         break;
       }
@@ -190,7 +256,11 @@ export function runRollout(ctx: Ctx): KubectlResult {
           } else if (to === v) target = rs;
         }
         if (!target) {
-          errors.push(to > 0 ? `error: unable to find specified revision ${to} in history` : `error: no rollout history found for deployment "${obj.metadata.name}"`);
+          errors.push(
+            to > 0
+              ? `error: unable to find specified revision ${to} in history`
+              : `error: no rollout history found for deployment "${obj.metadata.name}"`,
+          );
           break;
         }
         const tmpl = deepCopy(target.spec.template);
@@ -202,7 +272,10 @@ export function runRollout(ctx: Ctx): KubectlResult {
         const c = deepCopy(obj);
         c.spec.template = tmpl;
         const ann: Record<string, string> = {};
-        for (const k of SKIP_ANNOTATIONS) { const v = getOwn(obj.metadata.annotations, k); if (v !== undefined) setOwn(ann, k, v); }
+        for (const k of SKIP_ANNOTATIONS) {
+          const v = getOwn(obj.metadata.annotations, k);
+          if (v !== undefined) setOwn(ann, k, v);
+        }
         for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) setOwn(ann, k, v as string);
         c.metadata.annotations = ann;
         if (patch(c, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
@@ -219,7 +292,10 @@ export function runRollout(ctx: Ctx): KubectlResult {
         }
         const c = deepCopy(obj);
         c.spec.template.metadata = c.spec.template.metadata ?? {};
-        c.spec.template.metadata.annotations = { ...c.spec.template.metadata.annotations, 'kubectl.kubernetes.io/restartedAt': new Date(ctx.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+        c.spec.template.metadata.annotations = {
+          ...c.spec.template.metadata.annotations,
+          'kubectl.kubernetes.io/restartedAt': new Date(ctx.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        };
         if (patch(c, `restart ${obj.metadata.name}`)) output += `${id} restarted\n`;
         break;
       }

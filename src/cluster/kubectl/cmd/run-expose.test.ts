@@ -25,7 +25,11 @@ describe('kubectl run / expose equal the real kubectl byte for byte', () => {
   c.settle(30_000);
   it.each(goldens.map((g) => [g.name, g] as const))('%s', (_n, g) => {
     const r = c.kubectl(g.command);
-    expect({ stdout: r.output, stderr: r.error ?? '', exitCode: r.exitCode }).toEqual({ stdout: g.stdout, stderr: g.stderr, exitCode: g.exitCode });
+    expect({ stdout: r.output, stderr: r.error ?? '', exitCode: r.exitCode }).toEqual({
+      stdout: g.stdout,
+      stderr: g.stderr,
+      exitCode: g.exitCode,
+    });
   });
 });
 
@@ -36,7 +40,9 @@ describe('what run and expose leave in the cluster', () => {
     const pod = c.get('pods', 'default', 'web')!;
     expect(pod.metadata.labels).toEqual({ run: 'web' });
     const spec = pod.spec as { containers: Record<string, unknown>[]; restartPolicy: string; dnsPolicy: string };
-    expect(spec.containers.map((x) => [x.name, x.image, x.args, x.ports, x.env])).toEqual([['web', 'nginx', ['--verbose'], [{ containerPort: 80, protocol: 'TCP' }], [{ name: 'A', value: '1' }]]]);
+    expect(spec.containers.map((x) => [x.name, x.image, x.args, x.ports, x.env])).toEqual([
+      ['web', 'nginx', ['--verbose'], [{ containerPort: 80, protocol: 'TCP' }], [{ name: 'A', value: '1' }]],
+    ]);
     expect([spec.restartPolicy, spec.dnsPolicy]).toEqual(['Always', 'ClusterFirst']);
     c.settle(60_000);
     expect((c.get('pods', 'default', 'web')!.spec as { nodeName?: string }).nodeName).toMatch(/^node-/);
@@ -52,13 +58,20 @@ describe('what run and expose leave in the cluster', () => {
     expect(c.list('pods', 'default').map((p) => p.metadata.name)).toEqual(want ? [want] : []);
   });
 
-  it('expose creates a Service whose endpoints are the Deployment\'s Pods', () => {
+  it("expose creates a Service whose endpoints are the Deployment's Pods", () => {
     const c = new Cluster({ seed: 1 });
     c.apply(objects);
     c.settle(60_000);
-    expect(c.kubectl('expose deployment peekcart --name=pc --port=80 --target-port=8080 --type=NodePort').output).toBe('service/pc exposed\n');
+    expect(c.kubectl('expose deployment peekcart --name=pc --port=80 --target-port=8080 --type=NodePort').output).toBe(
+      'service/pc exposed\n',
+    );
     const svc = c.get('services', 'default', 'pc')!;
-    const spec = svc.spec as { type: string; selector: Record<string, string>; ports: { port: number; targetPort: number; nodePort?: number }[]; clusterIP?: string };
+    const spec = svc.spec as {
+      type: string;
+      selector: Record<string, string>;
+      ports: { port: number; targetPort: number; nodePort?: number }[];
+      clusterIP?: string;
+    };
     expect([spec.type, spec.selector, spec.ports[0].port, spec.ports[0].targetPort]).toEqual(['NodePort', { app: 'peekcart' }, 80, 8080]);
     expect(spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
     expect(spec.clusterIP).toMatch(/^10\.(9[6-9]|10[0-9]|111)\./); // 10.96.0.0/12

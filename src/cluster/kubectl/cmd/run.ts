@@ -114,7 +114,13 @@ export function printCreated(ctx: Ctx, obj: KObject, verb: string, fieldManager:
   delete input.status;
   delete input.metadata.creationTimestamp;
   input.metadata.namespace = ctx.namespace;
-  const r = tryStatus(() => ctx.client.resource(info.group, info.resource).create(ctx.namespace, input, { dryRun: dry === 'server', fieldManager, summary: `${fieldManager.replace('kubectl-', '')} ${obj.kind} ${obj.metadata.name}` }));
+  const r = tryStatus(() =>
+    ctx.client.resource(info.group, info.resource).create(ctx.namespace, input, {
+      dryRun: dry === 'server',
+      fieldManager,
+      summary: `${fieldManager.replace('kubectl-', '')} ${obj.kind} ${obj.metadata.name}`,
+    }),
+  );
   if (r.error) return fail(r.error);
   if (out === 'yaml') return { output: toYAML(r.value), error: null, exitCode: 0 };
   if (out === 'json') return { output: toJSON(r.value), error: null, exitCode: 0 };

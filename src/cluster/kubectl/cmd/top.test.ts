@@ -34,8 +34,16 @@ describe('kubectl top node with node-2 powered off', () => {
       run(c, 'top nodes'),
       'NAME            CPU(cores)   CPU(%)      MEMORY(bytes)   MEMORY(%)\ncontrol-plane   0m           0%          0Mi             0%\nnode-1          2m           0%          16Mi            0%\nnode-3          1m           0%          8Mi             0%\nnode-2          <unknown>    <unknown>   <unknown>       <unknown>\n<exit 0>',
     ],
-    ['the dead node by name: NotFound from the metrics API', run(c, 'top node node-2'), '<stderr>Error from server (NotFound): nodemetrics.metrics.k8s.io "node-2" not found\n<exit 1>'],
-    ['a live node by name: its row only', run(c, 'top node node-1'), 'NAME     CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)\nnode-1   2m           0%       16Mi            0%\n<exit 0>'],
+    [
+      'the dead node by name: NotFound from the metrics API',
+      run(c, 'top node node-2'),
+      '<stderr>Error from server (NotFound): nodemetrics.metrics.k8s.io "node-2" not found\n<exit 1>',
+    ],
+    [
+      'a live node by name: its row only',
+      run(c, 'top node node-1'),
+      'NAME     CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)\nnode-1   2m           0%       16Mi            0%\n<exit 0>',
+    ],
   ];
   it.each(cases)('%s', (_name, got, want) => {
     expect(got).toBe(want);

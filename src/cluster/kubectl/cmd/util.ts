@@ -104,7 +104,11 @@ export function splitArgs(line: string): string[] {
 }
 
 /** pflag parsing: --name=value, --name value, -n value, -nvalue, bools, `--`. */
-export function parseFlags(argv: string[], spec: FlagSpec, cmd: string): { args: string[]; flags: Map<string, string>; multi: Map<string, string[]>; argsLenAtDash: number } {
+export function parseFlags(
+  argv: string[],
+  spec: FlagSpec,
+  cmd: string,
+): { args: string[]; flags: Map<string, string>; multi: Map<string, string[]>; argsLenAtDash: number } {
   const all: FlagSpec = { ...GLOBAL_FLAGS, ...spec };
   const byShort = new Map<string, string>();
   for (const [k, v] of Object.entries(all)) if (v.short) byShort.set(v.short, k);
@@ -157,7 +161,11 @@ export function parseFlags(argv: string[], spec: FlagSpec, cmd: string): { args:
 }
 
 export const ok = (output: string, error: string | null = null): KubectlResult => ({ output, error, exitCode: 0 });
-export const fail = (error: string, output = ''): KubectlResult => ({ output, error: error.endsWith('\n') ? error : `${error}\n`, exitCode: 1 });
+export const fail = (error: string, output = ''): KubectlResult => ({
+  output,
+  error: error.endsWith('\n') ? error : `${error}\n`,
+  exitCode: 1,
+});
 
 /** "deployment.apps" or "pod": the resource type as kubectl's name printer writes it. */
 export function typeName(info: ResourceInfo): string {
@@ -187,7 +195,10 @@ export function resolveTargets(client: Client, args: string[], expand?: (t: stri
   const out: Target[] = [];
   if (args.some((a) => a.includes('/'))) {
     for (const a of args) {
-      if (!a.includes('/')) throw new KubectlError(`error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'`);
+      if (!a.includes('/'))
+        throw new KubectlError(
+          `error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'`,
+        );
       const [t, name] = [a.slice(0, a.indexOf('/')), a.slice(a.indexOf('/') + 1)];
       const info = resolveType(client, t);
       const hit = out.find((x) => x.info === info);
@@ -232,7 +243,8 @@ export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length][b.length];
 }
 
@@ -249,7 +261,10 @@ export function listVisited<T>(info: ResourceInfo, labelSelector: string | undef
   } catch (e) {
     if (!(e instanceof StatusError) || (e.status.code !== 400 && e.status.code !== 404)) throw e;
     const gvr = goQuote(`${info.group}/${info.version}, Resource=${info.resource}`);
-    const message = !labelSelector && !fieldSelector ? `Unable to list ${gvr}: ${e.status.message}` : `Unable to find ${gvr} that match label selector ${goQuote(labelSelector ?? '')}, field selector ${goQuote(fieldSelector ?? '')}: ${e.status.message}`;
+    const message =
+      !labelSelector && !fieldSelector
+        ? `Unable to list ${gvr}: ${e.status.message}`
+        : `Unable to find ${gvr} that match label selector ${goQuote(labelSelector ?? '')}, field selector ${goQuote(fieldSelector ?? '')}: ${e.status.message}`;
     throw new StatusError({ ...e.status, message });
   }
 }

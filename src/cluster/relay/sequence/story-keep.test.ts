@@ -3,7 +3,15 @@ import type { ActionStory, RelayHop } from '../relay-event';
 import { storyHops } from './story';
 import { STORY_HEAD_KEEP, StoryMembers, capRelayHops, keepHeadAndNewest } from './story-keep';
 
-const hop = (seq: number, cause: number | null, from = 'kube-apiserver', to = 'etcd'): RelayHop => ({ seq, time: seq, cause, from, to, kind: 'request', summary: `hop ${seq}` });
+const hop = (seq: number, cause: number | null, from = 'kube-apiserver', to = 'etcd'): RelayHop => ({
+  seq,
+  time: seq,
+  cause,
+  from,
+  to,
+  kind: 'request',
+  summary: `hop ${seq}`,
+});
 
 /**
  * Background hops 1…99; the action's own hops 100 and 101 (the story's roots); then 4,998
@@ -60,7 +68,12 @@ describe('story-keep: the story of the last action through the relay caps', () =
     for (let i = 0; i < all.length; i += 3_000) {
       const pending = all.slice(i, i + 3_000);
       m.feed(pending);
-      page = capRelayHops(page, keepHeadAndNewest(pending, 2_000, (h) => m.inHead(h.seq)), 3_000, STORY);
+      page = capRelayHops(
+        page,
+        keepHeadAndNewest(pending, 2_000, (h) => m.inHead(h.seq)),
+        3_000,
+        STORY,
+      );
       expect(page.length).toBeLessThanOrEqual(3_000);
     }
     expect(seqs(page)).toEqual([...HEAD, ...range(8_098, 10_097)]);
@@ -77,8 +90,20 @@ describe('story-keep: the story of the last action through the relay caps', () =
   it.each([
     { name: 'fits the cap', base: 10, added: 5, story: STORY, kept: range(1, 15) },
     { name: 'no story: the newest', base: 2_500, added: 1_000, story: null, kept: range(501, 3_500) },
-    { name: 'a story before every hop held: the newest', base: 2_500, added: 1_000, story: { ...STORY, seq: 20_000, endSeq: 20_000 }, kept: range(501, 3_500) },
-    { name: 'a story of 2 hops: they stay, then the newest', base: 2_500, added: 1_000, story: STORY, kept: [100, 101, ...range(503, 3_500)] },
+    {
+      name: 'a story before every hop held: the newest',
+      base: 2_500,
+      added: 1_000,
+      story: { ...STORY, seq: 20_000, endSeq: 20_000 },
+      kept: range(501, 3_500),
+    },
+    {
+      name: 'a story of 2 hops: they stay, then the newest',
+      base: 2_500,
+      added: 1_000,
+      story: STORY,
+      kept: [100, 101, ...range(503, 3_500)],
+    },
   ])('capRelayHops, $name', ({ base, added, story, kept }) => {
     const all = relay();
     // for the 2-hop story: its hops after the roots are background here (no cause)

@@ -85,7 +85,11 @@ function laneOfMany(names: readonly string[]): string | null {
  * Returns the drawn hops in relay order (a folded event at its first delivery) and, per
  * folded delivery seq, the seq of the drawn hop standing for it.
  */
-export function foldWatches(hops: readonly RelayHop[], causes: ReadonlySet<number>, onlyActed: boolean): { hops: DrawnHop[]; drawnAs: Map<number, number> } {
+export function foldWatches(
+  hops: readonly RelayHop[],
+  causes: ReadonlySet<number>,
+  onlyActed: boolean,
+): { hops: DrawnHop[]; drawnAs: Map<number, number> } {
   const groups = new Map<string, RelayHop[]>();
   for (const h of hops) {
     if (h.kind !== 'watch') continue;
@@ -112,7 +116,14 @@ export function foldWatches(hops: readonly RelayHop[], causes: ReadonlySet<numbe
     // a per-node agent acting alike on every node: the arrow goes to its "kube-proxy ×4" lane
     const comp = PER_NODE.exec(rep.to)?.[1];
     const many = comp ? laneOfMany(acted.map((d) => d.to).filter((t) => PER_NODE.exec(t)?.[1] === comp)) : null;
-    const drawn: DrawnHop = { ...rep, seq: rep.seq, to: many ?? rep.to, watchers: g.map((d) => d.to), acting: acted.map((d) => d.to), folded: g.map((d) => d.seq) };
+    const drawn: DrawnHop = {
+      ...rep,
+      seq: rep.seq,
+      to: many ?? rep.to,
+      watchers: g.map((d) => d.to),
+      acting: acted.map((d) => d.to),
+      folded: g.map((d) => d.seq),
+    };
     for (const d of g) drawnAs.set(d.seq, rep.seq);
     out.push(drawn);
   }
@@ -210,7 +221,8 @@ export function foldResponses(hops: readonly DrawnHop[]): DrawnHop[] {
     const ok = status === undefined || status.startsWith('2');
     if (q && q.kind === 'request' && q.from === h.to && q.to === h.from && h.to !== 'kubectl' && ok) {
       let summary = q.summary;
-      if (h.name && summary.includes('<generated>')) summary = summary.replace(/\S*<generated>/, `${h.namespace ? `${h.namespace}/` : ''}${h.name}`);
+      if (h.name && summary.includes('<generated>'))
+        summary = summary.replace(/\S*<generated>/, `${h.namespace ? `${h.namespace}/` : ''}${h.name}`);
       out[qi!] = { ...q, summary: `${summary} → ${status ?? h.summary}`, folded: [...(q.folded ?? [q.seq]), h.seq] };
       continue;
     }

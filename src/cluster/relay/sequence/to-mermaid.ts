@@ -208,7 +208,9 @@ function abbreviateKey(text: string): string {
 
 /** What identifies a drawn watch event (`verb resource namespace/name resourceVersion cause`); '' for other hops. */
 function eventKey(h: DrawnHop): string {
-  return h.kind === 'watch' ? `${h.verb ?? ''} ${h.resource ?? ''} ${h.namespace ?? ''}/${h.name ?? ''} ${h.resourceVersion ?? ''} ${h.cause ?? ''}` : '';
+  return h.kind === 'watch'
+    ? `${h.verb ?? ''} ${h.resource ?? ''} ${h.namespace ?? ''}/${h.name ?? ''} ${h.resourceVersion ?? ''} ${h.cause ?? ''}`
+    : '';
 }
 
 /** The short text drawn for a hop: its summary (or note), and "+N watchers" for a folded event. */
@@ -242,7 +244,13 @@ const GROUP_TINTS = ['rgba(66, 133, 244, 0.08)', 'rgba(52, 168, 83, 0.08)'];
  * third of a 60-hop render's parse). It also keeps a name that starts with `wrap:` from being
  * read as the prefix.
  */
-export function renderSequence(hops: readonly DrawnHop[], messageMax = 160, group = true, noWrap = false, fit?: FitOptions): RenderedSequence {
+export function renderSequence(
+  hops: readonly DrawnHop[],
+  messageMax = 160,
+  group = true,
+  noWrap = false,
+  fit?: FitOptions,
+): RenderedSequence {
   const participants = orderParticipants(hops.flatMap((h) => [h.from, h.to]));
   const id = new Map(participants.map((p, i) => [p, `P${i}`]));
   const index = new Map(participants.map((p, i) => [p, i]));
@@ -255,7 +263,11 @@ export function renderSequence(hops: readonly DrawnHop[], messageMax = 160, grou
   const messageEvents: string[] = [];
   const nowrap = noWrap ? 'nowrap:' : '';
   for (const p of participants) {
-    const label = fit ? laneLabel(p, fit.laneChars).map((l) => escapeMermaidText(l, 80)).join('<br/>') : escapeMermaidText(p, 80);
+    const label = fit
+      ? laneLabel(p, fit.laneChars)
+          .map((l) => escapeMermaidText(l, 80))
+          .join('<br/>')
+      : escapeMermaidText(p, 80);
     lines.push(`  participant ${id.get(p)} as ${nowrap}${label}`);
   }
   let open: number | undefined;

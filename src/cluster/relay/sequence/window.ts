@@ -12,7 +12,16 @@ import { hopObject, type HopObject } from './hop-object';
 
 /** Re-exported from hop-object.ts (story.ts needs it too). */
 export { hopObject, type HopObject } from './hop-object';
-import { causesOf, foldPerNodeReactions, foldResponses, foldWatches, groupByReconciliation, ontoKubeletLane, storyHops as actionHops, type DrawnHop } from './story';
+import {
+  causesOf,
+  foldPerNodeReactions,
+  foldResponses,
+  foldWatches,
+  groupByReconciliation,
+  ontoKubeletLane,
+  storyHops as actionHops,
+  type DrawnHop,
+} from './story';
 
 /**
  * The diagram's window modes: "action" the story of the latest user action (story.ts), "last"
@@ -38,7 +47,14 @@ export interface SequenceView {
   background?: boolean;
 }
 
-export const DEFAULT_SEQUENCE_VIEW: SequenceView = { mode: 'action', reconcile: null, story: null, objectFilter: '', hiddenComponents: [], background: false };
+export const DEFAULT_SEQUENCE_VIEW: SequenceView = {
+  mode: 'action',
+  reconcile: null,
+  story: null,
+  objectFilter: '',
+  hiddenComponents: [],
+  background: false,
+};
 
 /** One reconciliation: its id, controller, object and note (from its opening decision hop). */
 export interface Reconciliation {
@@ -49,7 +65,6 @@ export interface Reconciliation {
   /** seq of the opening decision hop. */
   seq: number;
 }
-
 
 /** Plural resource of a kind, as the API names it: Pod → pods, NetworkPolicy → networkpolicies. */
 export function pluralOf(kind: string): string {
@@ -73,7 +88,9 @@ export function storeKeyOf(o: HopObject, keys: Iterable<string>): string | null 
 /** The {@link HopObject} of a store key ("Kind/namespace/name" or "Kind/name"). */
 export function objectOfKey(key: string): HopObject {
   const parts = key.split('/');
-  return parts.length >= 3 ? { resource: pluralOf(parts[0]), namespace: parts[1], name: parts.slice(2).join('/') } : { resource: pluralOf(parts[0]), namespace: '', name: parts[1] ?? '' };
+  return parts.length >= 3
+    ? { resource: pluralOf(parts[0]), namespace: parts[1], name: parts.slice(2).join('/') }
+    : { resource: pluralOf(parts[0]), namespace: '', name: parts[1] ?? '' };
 }
 
 /**
@@ -139,7 +156,13 @@ export function reconciliations(hops: readonly RelayHop[]): Reconciliation[] {
     if (h.reconcile === undefined || h.note === undefined || seen.has(h.reconcile)) continue;
     seen.add(h.reconcile);
     const o = hopObject(h);
-    out.push({ id: h.reconcile, controller: h.from, object: o ? `${o.resource} ${o.namespace ? `${o.namespace}/` : ''}${o.name}` : '', note: h.note, seq: h.seq });
+    out.push({
+      id: h.reconcile,
+      controller: h.from,
+      object: o ? `${o.resource} ${o.namespace ? `${o.namespace}/` : ''}${o.name}` : '',
+      note: h.note,
+      seq: h.seq,
+    });
   }
   return out;
 }
@@ -176,7 +199,9 @@ export function actionWindow(hops: readonly RelayHop[], story: ActionStory | nul
   const drawn = foldResponses(foldPerNodeReactions(watched, drawnAs)).map(ontoKubeletLane);
   const hidden = new Set(v.hiddenComponents);
   const shows = { ...o, heartbeats: o.heartbeats || v.background === true };
-  const kept = drawn.filter((h) => isVisible(h, shows) && !hidden.has(h.from) && !hidden.has(h.to) && matchesObjectFilter(h, v.objectFilter));
+  const kept = drawn.filter(
+    (h) => isVisible(h, shows) && !hidden.has(h.from) && !hidden.has(h.to) && matchesObjectFilter(h, v.objectFilter),
+  );
   return groupByReconciliation(kept).slice(0, Math.max(o.window, STORY_MAX_HOPS));
 }
 

@@ -35,7 +35,10 @@ export const NO_VICTIMS = 'No preemption victims found for incoming pod';
 /** podTerminatingByPreemption: deleting, with DisruptionTarget reason PreemptionByScheduler. */
 function terminatingByPreemption(p: KObject): boolean {
   if (!p.metadata.deletionTimestamp) return false;
-  return (p.status?.conditions ?? []).some((c: { type: string; status: string; reason?: string }) => c.type === 'DisruptionTarget' && c.status === 'True' && c.reason === 'PreemptionByScheduler');
+  return (p.status?.conditions ?? []).some(
+    (c: { type: string; status: string; reason?: string }) =>
+      c.type === 'DisruptionTarget' && c.status === 'True' && c.reason === 'PreemptionByScheduler',
+  );
 }
 
 function startTime(p: KObject): number {
@@ -68,7 +71,8 @@ export class DefaultPreemption implements PostFilterPlugin {
       const ni = this.h.nodeInfo(nom);
       if (ni) {
         for (const p of ni.pods.values()) {
-          if (p.priority < pod.priority && terminatingByPreemption(p.pod)) return [false, 'not eligible due to a terminating pod on the nominated node.'];
+          if (p.priority < pod.priority && terminatingByPreemption(p.pod))
+            return [false, 'not eligible due to a terminating pod on the nominated node.'];
         }
       }
     }
@@ -83,7 +87,8 @@ export class DefaultPreemption implements PostFilterPlugin {
     const statuses = new Map<string, Status>();
     const potential: NodeInfo[] = [];
     for (const ni of all) {
-      if (statusOf(ni.name).code === 'UnschedulableAndUnresolvable') statuses.set(ni.name, newStatus('UnschedulableAndUnresolvable', PREEMPTION_NOT_HELPFUL));
+      if (statusOf(ni.name).code === 'UnschedulableAndUnresolvable')
+        statuses.set(ni.name, newStatus('UnschedulableAndUnresolvable', PREEMPTION_NOT_HELPFUL));
       else potential.push(ni);
     }
     const candidates: Candidate[] = [];
@@ -93,7 +98,12 @@ export class DefaultPreemption implements PostFilterPlugin {
       else statuses.set(ni.name, r.status);
     }
     if (!candidates.length) {
-      const msg = fitErrorMessage(all.length, { nodeToStatus: { map: statuses, absent: newStatus('UnschedulableAndUnresolvable', PREEMPTION_NOT_HELPFUL) }, unschedulablePlugins: new Set(), preFilterMsg: '', postFilterMsg: '' });
+      const msg = fitErrorMessage(all.length, {
+        nodeToStatus: { map: statuses, absent: newStatus('UnschedulableAndUnresolvable', PREEMPTION_NOT_HELPFUL) },
+        unschedulablePlugins: new Set(),
+        preFilterMsg: '',
+        postFilterMsg: '',
+      });
       // NewPostFilterResultWithNominatedNode(""): clears a stale nomination
       return { status: newStatus('Unschedulable', `preemption: ${msg}`), nominatedNodeName: '' };
     }

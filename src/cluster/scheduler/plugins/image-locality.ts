@@ -28,7 +28,9 @@ export class ImageLocality implements ScorePlugin {
     let images = this.names.get(pod.pod);
     if (!images) {
       const spec = pod.pod.spec ?? {};
-      images = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c: { image?: string }) => normalizedImageName(c.image ?? ''));
+      images = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c: { image?: string }) =>
+        normalizedImageName(c.image ?? ''),
+      );
       this.names.set(pod.pod, images);
     }
     if (ni.images.size === 0) return calculatePriority(0, images.length);

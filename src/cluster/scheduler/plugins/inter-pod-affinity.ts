@@ -12,7 +12,20 @@ import type { KObject } from '../../api/types';
 import { fromLabelSelector, matches, type Selector } from '../../api/labels';
 import { MAX_NODE_SCORE } from '../framework';
 import type { NodeInfo, PodInfo } from '../node-info';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type StateData, type Status } from '../types';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type NodeScore,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type StateData,
+  type Status,
+} from '../types';
 
 /** ErrReasonExistingAntiAffinityRulesNotMatch. */
 export const ERR_REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules";
@@ -33,8 +46,15 @@ function terms(pod: KObject, raw: any[] | undefined, weighted: boolean): Term[] 
     const term = weighted ? t.podAffinityTerm : t;
     const nsSel = term.namespaceSelector;
     const all = nsSel && !(nsSel.matchLabels && Object.keys(nsSel.matchLabels).length) && !(nsSel.matchExpressions ?? []).length;
-    const namespaces: Set<string> | 'all' = all ? 'all' : new Set(term.namespaces?.length ? term.namespaces : [pod.metadata.namespace ?? '']);
-    return { topologyKey: term.topologyKey, selector: fromLabelSelector(term.labelSelector), namespaces, weight: weighted ? t.weight ?? 0 : 1 };
+    const namespaces: Set<string> | 'all' = all
+      ? 'all'
+      : new Set(term.namespaces?.length ? term.namespaces : [pod.metadata.namespace ?? '']);
+    return {
+      topologyKey: term.topologyKey,
+      selector: fromLabelSelector(term.labelSelector),
+      namespaces,
+      weight: weighted ? (t.weight ?? 0) : 1,
+    };
   });
 }
 
@@ -56,7 +76,13 @@ class FilterState implements StateData {
     public antiCounts: Map<string, number>,
   ) {}
   clone(): FilterState {
-    return new FilterState(this.affinity, this.antiAffinity, new Map(this.existingAnti), new Map(this.affinityCounts), new Map(this.antiCounts));
+    return new FilterState(
+      this.affinity,
+      this.antiAffinity,
+      new Map(this.existingAnti),
+      new Map(this.affinityCounts),
+      new Map(this.antiCounts),
+    );
   }
 }
 
@@ -85,13 +111,18 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
 
   private account(s: FilterState, pod: KObject, existing: PodInfo, node: KObject, d: number): void {
     const labels = node.metadata.labels ?? {};
-    for (const t of terms(existing.pod, existing.pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false)) {
+    for (const t of terms(
+      existing.pod,
+      existing.pod.spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution,
+      false,
+    )) {
       if (termMatches(t, pod) && t.topologyKey in labels) add(s.existingAnti, pair(t.topologyKey, labels[t.topologyKey]), d);
     }
     if (s.affinity.length && s.affinity.every((t) => termMatches(t, existing.pod))) {
       for (const t of s.affinity) if (t.topologyKey in labels) add(s.affinityCounts, pair(t.topologyKey, labels[t.topologyKey]), d);
     }
-    for (const t of s.antiAffinity) if (termMatches(t, existing.pod) && t.topologyKey in labels) add(s.antiCounts, pair(t.topologyKey, labels[t.topologyKey]), d);
+    for (const t of s.antiAffinity)
+      if (termMatches(t, existing.pod) && t.topologyKey in labels) add(s.antiCounts, pair(t.topologyKey, labels[t.topologyKey]), d);
   }
 
   preFilter(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): Status {
@@ -139,11 +170,13 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
       }
       if (!podsExist) {
         const noneAnywhere = [...s.affinityCounts.values()].every((n) => n <= 0);
-        if (!(noneAnywhere && s.affinity.every((t) => termMatches(t, pod.pod)))) return newStatus('UnschedulableAndUnresolvable', ERR_REASON_AFFINITY);
+        if (!(noneAnywhere && s.affinity.every((t) => termMatches(t, pod.pod))))
+          return newStatus('UnschedulableAndUnresolvable', ERR_REASON_AFFINITY);
       }
     }
     for (const t of s.antiAffinity) {
-      if (t.topologyKey in labels && (s.antiCounts.get(pair(t.topologyKey, labels[t.topologyKey])) ?? 0) > 0) return newStatus('Unschedulable', ERR_REASON_ANTI_AFFINITY);
+      if (t.topologyKey in labels && (s.antiCounts.get(pair(t.topologyKey, labels[t.topologyKey])) ?? 0) > 0)
+        return newStatus('Unschedulable', ERR_REASON_ANTI_AFFINITY);
     }
     return SUCCESS;
   }
@@ -162,13 +195,21 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
         for (const t of prefAnti) if (termMatches(t, ex.pod)) scoreTerm(topo, labels, t, -1);
         const ea = ex.pod.spec?.affinity;
         if (!ea) continue;
-        for (const t of terms(ex.pod, ea.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false)) if (termMatches(t, pod.pod)) scoreTerm(topo, labels, t, 1);
-        for (const t of terms(ex.pod, ea.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true)) if (termMatches(t, pod.pod)) scoreTerm(topo, labels, t, 1);
-        for (const t of terms(ex.pod, ea.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true)) if (termMatches(t, pod.pod)) scoreTerm(topo, labels, t, -1);
+        for (const t of terms(ex.pod, ea.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false))
+          if (termMatches(t, pod.pod)) scoreTerm(topo, labels, t, 1);
+        for (const t of terms(ex.pod, ea.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true))
+          if (termMatches(t, pod.pod)) scoreTerm(topo, labels, t, 1);
+        for (const t of terms(ex.pod, ea.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, true))
+          if (termMatches(t, pod.pod)) scoreTerm(topo, labels, t, -1);
       }
     }
     if (topo.size === 0) return newStatus('Skip');
-    state.write('PreScoreInterPodAffinity', { topo, clone() { return this; } } as StateData);
+    state.write('PreScoreInterPodAffinity', {
+      topo,
+      clone() {
+        return this;
+      },
+    } as StateData);
     return SUCCESS;
   }
 

@@ -6,7 +6,19 @@
  */
 import type { NodeInfo, PodInfo } from '../node-info';
 import { defaultNormalizeScore, MAX_NODE_SCORE } from '../framework';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Status } from '../types';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type NodeScore,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type Status,
+} from '../types';
 import { nodeSelectorTermMatches, podMatchesNodeSelectorAndAffinity } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonPod. */
@@ -24,11 +36,15 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
   }
 
   filter(_s: CycleState, pod: PodInfo, ni: NodeInfo): Status {
-    return podMatchesNodeSelectorAndAffinity(pod.pod, ni.node!) ? SUCCESS : newStatus('UnschedulableAndUnresolvable', ERR_REASON_POD_NODE_AFFINITY);
+    return podMatchesNodeSelectorAndAffinity(pod.pod, ni.node!)
+      ? SUCCESS
+      : newStatus('UnschedulableAndUnresolvable', ERR_REASON_POD_NODE_AFFINITY);
   }
 
   preScore(_s: CycleState, pod: PodInfo): Status {
-    return (pod.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).length ? SUCCESS : newStatus('Skip');
+    return (pod.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).length
+      ? SUCCESS
+      : newStatus('Skip');
   }
 
   score(_s: CycleState, pod: PodInfo, ni: NodeInfo): number {
@@ -45,6 +61,13 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
 
   eventsToRegister(): ClusterEventWithHint[] {
     // isSchedulableAfterNodeChange: Queue when the node matches now and did not before (or is new)
-    return [{ resource: 'Node', actions: ['Add', 'Update'], hint: (pod, o, n) => (n && podMatchesNodeSelectorAndAffinity(pod, n) && (!o || !podMatchesNodeSelectorAndAffinity(pod, o)) ? 'Queue' : 'QueueSkip') }];
+    return [
+      {
+        resource: 'Node',
+        actions: ['Add', 'Update'],
+        hint: (pod, o, n) =>
+          n && podMatchesNodeSelectorAndAffinity(pod, n) && (!o || !podMatchesNodeSelectorAndAffinity(pod, o)) ? 'Queue' : 'QueueSkip',
+      },
+    ];
   }
 }

@@ -4,7 +4,15 @@
  * Mirrors pkg/scheduler/framework/plugins/nodename/node_name.go.
  */
 import type { NodeInfo, PodInfo } from '../node-info';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type Status } from '../types';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type Status,
+} from '../types';
 
 /** ErrReason. */
 export const ERR_REASON_NODE_NAME = "node(s) didn't match the requested node name";
@@ -20,6 +28,12 @@ export class NodeName implements FilterPlugin, EnqueueExtensions {
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    return [{ resource: 'Node', actions: ['Add'], hint: (pod, _o, n) => (!pod.spec?.nodeName || pod.spec.nodeName === n?.metadata.name ? 'Queue' : 'QueueSkip') }];
+    return [
+      {
+        resource: 'Node',
+        actions: ['Add'],
+        hint: (pod, _o, n) => (!pod.spec?.nodeName || pod.spec.nodeName === n?.metadata.name ? 'Queue' : 'QueueSkip'),
+      },
+    ];
   }
 }

@@ -7,14 +7,25 @@
  */
 import type { HostPort, NodeInfo, PodInfo } from '../node-info';
 import { podHostPorts } from '../node-info';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type PreFilterPlugin, type Status } from '../types';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type PreFilterPlugin,
+  type Status,
+} from '../types';
 
 /** ErrReason. */
 export const ERR_REASON_NODE_PORTS = "node(s) didn't have free ports for the requested pod ports";
 
 /** HostPortInfo.CheckConflict for one port. */
 export function portConflicts(used: HostPort[], want: HostPort): boolean {
-  return used.some((u) => u.protocol === want.protocol && u.port === want.port && (u.ip === want.ip || u.ip === '0.0.0.0' || want.ip === '0.0.0.0'));
+  return used.some(
+    (u) => u.protocol === want.protocol && u.port === want.port && (u.ip === want.ip || u.ip === '0.0.0.0' || want.ip === '0.0.0.0'),
+  );
 }
 
 /** The NodePorts plugin (PreFilter, Filter). */
@@ -32,10 +43,14 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
 
   eventsToRegister(): ClusterEventWithHint[] {
     return [
-      { resource: 'AssignedPod', actions: ['Delete'], hint: (pod, old) => {
-        const mine = podHostPorts(pod);
-        return old && podHostPorts(old).some((p) => portConflicts(mine, p)) ? 'Queue' : 'QueueSkip';
-      } },
+      {
+        resource: 'AssignedPod',
+        actions: ['Delete'],
+        hint: (pod, old) => {
+          const mine = podHostPorts(pod);
+          return old && podHostPorts(old).some((p) => portConflicts(mine, p)) ? 'Queue' : 'QueueSkip';
+        },
+      },
       { resource: 'Node', actions: ['Add', 'Update'] },
     ];
   }

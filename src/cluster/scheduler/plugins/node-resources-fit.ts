@@ -18,7 +18,19 @@
 import type { KObject } from '../../api/types';
 import { MAX_NODE_SCORE } from '../framework';
 import { newPodInfo, resourceFromList, type NodeInfo, type PodInfo, type Resource } from '../node-info';
-import { newStatus, SUCCESS, type ClusterEvent, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type Status } from '../types';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEvent,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type Status,
+} from '../types';
 
 interface Insufficient {
   reason: string;
@@ -44,14 +56,17 @@ export function fitsRequest(req: Resource, ni: NodeInfo): Insufficient[] {
   for (const k in req.scalar) if (req.scalar[k] !== 0) (scalarNames ??= []).push(k);
   if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && !scalarNames) return out;
   const used = ni.requested;
-  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) out = withInsufficient(out, { reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
-  if (req.memory > 0 && req.memory > alloc.memory - used.memory) out = withInsufficient(out, { reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
+  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU)
+    out = withInsufficient(out, { reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
+  if (req.memory > 0 && req.memory > alloc.memory - used.memory)
+    out = withInsufficient(out, { reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
   if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
     out = withInsufficient(out, { reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > alloc.ephemeralStorage });
   }
   for (const k of scalarNames ?? []) {
     const a = alloc.scalar[k] ?? 0;
-    if (req.scalar[k] > a - (used.scalar[k] ?? 0)) out = withInsufficient(out, { reason: `Insufficient ${k}`, unresolvable: req.scalar[k] > a });
+    if (req.scalar[k] > a - (used.scalar[k] ?? 0))
+      out = withInsufficient(out, { reason: `Insufficient ${k}`, unresolvable: req.scalar[k] > a });
   }
   return out;
 }
@@ -127,13 +142,21 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
 
   eventsToRegister(): ClusterEventWithHint[] {
     return [
-      { resource: 'Node', actions: ['Add', 'Update'], hint: (pod, _o, n, ev: ClusterEvent) => {
-        if (!n) return 'QueueSkip';
-        if (ev.action === 'Update' && !ev.updates?.includes('UpdateNodeAllocatable')) return 'QueueSkip';
-        return fitsEmptyNode(pod, n) ? 'Queue' : 'QueueSkip';
-      } },
+      {
+        resource: 'Node',
+        actions: ['Add', 'Update'],
+        hint: (pod, _o, n, ev: ClusterEvent) => {
+          if (!n) return 'QueueSkip';
+          if (ev.action === 'Update' && !ev.updates?.includes('UpdateNodeAllocatable')) return 'QueueSkip';
+          return fitsEmptyNode(pod, n) ? 'Queue' : 'QueueSkip';
+        },
+      },
       { resource: 'AssignedPod', actions: ['Delete'] },
-      { resource: 'AssignedPod', actions: ['Update'], hint: (_pod, _o, _n, ev) => (ev.updates?.includes('UpdatePodScaleDown') ? 'Queue' : 'QueueSkip') },
+      {
+        resource: 'AssignedPod',
+        actions: ['Update'],
+        hint: (_pod, _o, _n, ev) => (ev.updates?.includes('UpdatePodScaleDown') ? 'Queue' : 'QueueSkip'),
+      },
     ];
   }
 }

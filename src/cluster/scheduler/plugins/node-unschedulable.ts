@@ -6,7 +6,15 @@
  */
 import type { KObject } from '../../api/types';
 import type { NodeInfo, PodInfo } from '../node-info';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type Status } from '../types';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type Status,
+} from '../types';
 import { tolerationsTolerateTaint } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonUnschedulable. */
@@ -28,6 +36,12 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
 
   eventsToRegister(): ClusterEventWithHint[] {
     // isSchedulableAfterNodeChange: Queue when the node becomes schedulable (or is added schedulable)
-    return [{ resource: 'Node', actions: ['Add', 'Update'], hint: (pod, o, n) => (n && nodeOK(pod, n) && (!o || !nodeOK(pod, o)) ? 'Queue' : 'QueueSkip') }];
+    return [
+      {
+        resource: 'Node',
+        actions: ['Add', 'Update'],
+        hint: (pod, o, n) => (n && nodeOK(pod, n) && (!o || !nodeOK(pod, o)) ? 'Queue' : 'QueueSkip'),
+      },
+    ];
   }
 }

@@ -12,7 +12,20 @@ import type { KObject } from '../../api/types';
 import { fromLabelSelector, matches, selectorString, type Selector } from '../../api/labels';
 import { MAX_NODE_SCORE } from '../framework';
 import type { NodeInfo, PodInfo } from '../node-info';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreFilterPlugin, type PreScorePlugin, type ScorePlugin, type StateData, type Status } from '../types';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type NodeScore,
+  type PreFilterPlugin,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type StateData,
+  type Status,
+} from '../types';
 import { doNotScheduleTaints, findUntoleratedTaint, podMatchesNodeSelectorAndAffinity } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonConstraintsNotMatch. */
@@ -69,14 +82,25 @@ function hasAllKeys(node: KObject, cs: Constraint[]): boolean {
 }
 
 class FilterState implements StateData {
-  constructor(public constraints: Constraint[], public counts: Map<string, number>[]) {}
+  constructor(
+    public constraints: Constraint[],
+    public counts: Map<string, number>[],
+  ) {}
   clone(): FilterState {
-    return new FilterState(this.constraints, this.counts.map((m) => new Map(m)));
+    return new FilterState(
+      this.constraints,
+      this.counts.map((m) => new Map(m)),
+    );
   }
 }
 
 class ScoreState implements StateData {
-  constructor(public constraints: Constraint[], public ignored: Set<string>, public pairCounts: Map<string, number>[], public weights: number[]) {}
+  constructor(
+    public constraints: Constraint[],
+    public ignored: Set<string>,
+    public pairCounts: Map<string, number>[],
+    public weights: number[],
+  ) {}
   clone(): ScoreState {
     return this;
   }
@@ -141,7 +165,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const labels = ni.node!.metadata.labels ?? {};
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return newStatus('UnschedulableAndUnresolvable', ERR_REASON_NODE_LABEL_NOT_MATCH);
+      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey))
+        return newStatus('UnschedulableAndUnresolvable', ERR_REASON_NODE_LABEL_NOT_MATCH);
       const m = s.counts[i];
       let min = m.size ? Math.min(...m.values()) : 2147483647;
       if (m.size < c.minDomains) min = 0;
@@ -202,7 +227,14 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
         for (let i = 0; i < cs.length; i++) {
           const c = cs[i];
           // nodes without the key add nothing any scored node reads (Score skips them)
-          if (c.topologyKey === HOSTNAME || !keyed[i] || !labels || !Object.prototype.hasOwnProperty.call(labels, c.topologyKey) || !includesNode(c, pod.pod, node)) continue;
+          if (
+            c.topologyKey === HOSTNAME ||
+            !keyed[i] ||
+            !labels ||
+            !Object.prototype.hasOwnProperty.call(labels, c.topologyKey) ||
+            !includesNode(c, pod.pod, node)
+          )
+            continue;
           const v = labels[c.topologyKey];
           const cur = pairCounts[i].get(v);
           if (cur === undefined) continue;
@@ -224,7 +256,10 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
       if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) continue;
-      const cnt = c.topologyKey === HOSTNAME ? ni.countMatching(c.selector, pod.pod.metadata.namespace ?? '', c.selectorKey) : s.pairCounts[i].get(labels[c.topologyKey]) ?? 0;
+      const cnt =
+        c.topologyKey === HOSTNAME
+          ? ni.countMatching(c.selector, pod.pod.metadata.namespace ?? '', c.selectorKey)
+          : (s.pairCounts[i].get(labels[c.topologyKey]) ?? 0);
       score += cnt * s.weights[i] + (c.maxSkew - 1);
     }
     return Math.round(score);
@@ -248,7 +283,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    const samePodNs = (pod: KObject, o?: KObject, n?: KObject) => ((n ?? o)?.metadata.namespace === pod.metadata.namespace ? 'Queue' : 'QueueSkip');
+    const samePodNs = (pod: KObject, o?: KObject, n?: KObject) =>
+      (n ?? o)?.metadata.namespace === pod.metadata.namespace ? 'Queue' : 'QueueSkip';
     return [
       { resource: 'AssignedPod', actions: ['Add', 'Update', 'Delete'], hint: samePodNs },
       { resource: 'Node', actions: ['Add', 'Update', 'Delete'] },

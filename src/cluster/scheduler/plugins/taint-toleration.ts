@@ -8,8 +8,25 @@
 import type { KObject } from '../../api/types';
 import type { NodeInfo, PodInfo } from '../node-info';
 import { defaultNormalizeScore, MAX_NODE_SCORE } from '../framework';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreScorePlugin, type ScorePlugin, type Status } from '../types';
-import { doNotScheduleTaints, findUntoleratedTaint, tolerationsTolerateTaint, type Taint, type Toleration } from '../../component-helpers/scheduling/corev1';
+import {
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type NodeScore,
+  type PreScorePlugin,
+  type ScorePlugin,
+  type Status,
+} from '../types';
+import {
+  doNotScheduleTaints,
+  findUntoleratedTaint,
+  tolerationsTolerateTaint,
+  type Taint,
+  type Toleration,
+} from '../../component-helpers/scheduling/corev1';
 
 /** The filter's failure reason: `node(s) had untolerated taint {key: value}`. */
 export function untoleratedTaintReason(t: Taint): string {
@@ -50,6 +67,12 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
 
   eventsToRegister(): ClusterEventWithHint[] {
     // isSchedulableAfterNodeChange: Queue only when the node goes from untolerated to tolerated
-    return [{ resource: 'Node', actions: ['Add', 'Update'], hint: (pod, o, n) => ((!o || untolerated(pod, o)) && n && !untolerated(pod, n) ? 'Queue' : 'QueueSkip') }];
+    return [
+      {
+        resource: 'Node',
+        actions: ['Add', 'Update'],
+        hint: (pod, o, n) => ((!o || untolerated(pod, o)) && n && !untolerated(pod, n) ? 'Queue' : 'QueueSkip'),
+      },
+    ];
   }
 }

@@ -26,10 +26,30 @@ import type { ResourceClient } from '../../client/clientset';
 import type { SimClock } from '../../sim/clock';
 import { StatusError } from '../../api/errors';
 import type { NodeInfo, PodInfo } from '../node-info';
-import { newStatus, SUCCESS, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type FilterPlugin, type PreBindPlugin, type PreFilterPlugin, type StateData, type Status } from '../types';
 import {
-  ANN_BIND_COMPLETED, ANN_SELECTED_NODE, NOT_SUPPORTED_PROVISIONER, claimClass, findMatchingVolume, getBindVolumeToClaim, isDelayBindingMode, pvFitsNode,
-  requestedBytes, rvOf, volumeClass,
+  newStatus,
+  SUCCESS,
+  type ClusterEventWithHint,
+  type CycleState,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type PreBindPlugin,
+  type PreFilterPlugin,
+  type StateData,
+  type Status,
+} from '../types';
+import {
+  ANN_BIND_COMPLETED,
+  ANN_SELECTED_NODE,
+  NOT_SUPPORTED_PROVISIONER,
+  claimClass,
+  findMatchingVolume,
+  getBindVolumeToClaim,
+  isDelayBindingMode,
+  pvFitsNode,
+  requestedBytes,
+  rvOf,
+  volumeClass,
 } from '../../component-helpers/storage/volume';
 import { nodeSelectorMatches } from '../../component-helpers/scheduling/corev1';
 
@@ -97,8 +117,15 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
       const name: string | undefined = v?.persistentVolumeClaim?.claimName ?? (ephemeral ? `${pod.metadata.name}-${v.name}` : undefined);
       if (!name) continue;
       const pvc = this.d.pvcs.get(`${ns}/${name}`);
-      if (!pvc) return { claims, error: ephemeral ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"` : `persistentvolumeclaim "${name}" not found` };
-      if (pvc.status?.phase === 'Lost') return { claims, error: `persistentvolumeclaim "${name}" bound to non-existent persistentvolume "${pvc.spec?.volumeName ?? ''}"` };
+      if (!pvc)
+        return {
+          claims,
+          error: ephemeral
+            ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"`
+            : `persistentvolumeclaim "${name}" not found`,
+        };
+      if (pvc.status?.phase === 'Lost')
+        return { claims, error: `persistentvolumeclaim "${name}" bound to non-existent persistentvolume "${pvc.spec?.volumeName ?? ''}"` };
       if (pvc.metadata.deletionTimestamp) return { claims, error: `persistentvolumeclaim "${name}" is being deleted` };
       claims.push(pvc);
     }
@@ -123,7 +150,11 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
     if (immediate) return newStatus('UnschedulableAndUnresolvable', ERR_UNBOUND_IMMEDIATE);
     for (const pvc of s.unboundDelay) {
       const cls = claimClass(pvc);
-      if (!s.pvsByClass.has(cls)) s.pvsByClass.set(cls, this.d.pvs.list().filter((pv) => volumeClass(pv) === cls));
+      if (!s.pvsByClass.has(cls))
+        s.pvsByClass.set(
+          cls,
+          this.d.pvs.list().filter((pv) => volumeClass(pv) === cls),
+        );
     }
     return SUCCESS;
   }
@@ -205,13 +236,21 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
       // bindAPIUpdate: static volumes get the claimRef; claims to provision get the selected node
       for (const b of planned.staticBindings) {
         const [next, dirty] = getBindVolumeToClaim(b.pv, b.pvc);
-        const saved = dirty ? this.d.pvClient.update(next, { summary: `pre-bind PersistentVolume ${b.pv.metadata.name} to claim ${b.pvc.metadata.namespace}/${b.pvc.metadata.name}` }) : b.pv;
+        const saved = dirty
+          ? this.d.pvClient.update(next, {
+              summary: `pre-bind PersistentVolume ${b.pv.metadata.name} to claim ${b.pvc.metadata.namespace}/${b.pvc.metadata.name}`,
+            })
+          : b.pv;
         bindings.push({ pv: saved, pvc: b.pvc });
       }
       for (const pvc of planned.dynamicProvisions) {
         const next = deepCopy(pvc);
         next.metadata.annotations = { ...next.metadata.annotations, [ANN_SELECTED_NODE]: nodeName };
-        provisions.push(this.d.pvcClient.update(next, { summary: `annotate PVC ${pvc.metadata.namespace}/${pvc.metadata.name}: ${ANN_SELECTED_NODE}=${nodeName}` }));
+        provisions.push(
+          this.d.pvcClient.update(next, {
+            summary: `annotate PVC ${pvc.metadata.namespace}/${pvc.metadata.name}: ${ANN_SELECTED_NODE}=${nodeName}`,
+          }),
+        );
       }
     } catch (err) {
       return done(newStatus('Error', err instanceof StatusError || err instanceof Error ? err.message : String(err)));
@@ -233,29 +272,38 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
   }
 
   /** checkBindings: true when all bound, false to keep waiting, a string when binding must be retried. */
-  private checkBindings(pod: KObject, nodeName: string, bindings: { pv: KObject; pvc: KObject }[], provisions: KObject[]): boolean | string {
+  private checkBindings(
+    pod: KObject,
+    nodeName: string,
+    bindings: { pv: KObject; pvc: KObject }[],
+    provisions: KObject[],
+  ): boolean | string {
     const node = this.d.node(nodeName);
     if (!node) return `failed to get node "${nodeName}": node "${nodeName}" not found`;
-    if (!this.d.pods.get(`${pod.metadata.namespace}/${pod.metadata.name}`)) return `pod does not exist any more: pods "${pod.metadata.name}" not found`;
+    if (!this.d.pods.get(`${pod.metadata.namespace}/${pod.metadata.name}`))
+      return `pod does not exist any more: pods "${pod.metadata.name}" not found`;
     for (const b of bindings) {
       const pv = this.d.pvs.get(b.pv.metadata.name);
       const pvc = this.d.pvcs.get(`${b.pvc.metadata.namespace}/${b.pvc.metadata.name}`);
       if (!pv) return `failed to check binding: PersistentVolume "${b.pv.metadata.name}" not found`;
       if (!pvc) return `failed to check binding: PersistentVolumeClaim "${b.pvc.metadata.namespace}/${b.pvc.metadata.name}" not found`;
       if (rvOf(b.pv) > rvOf(pv)) return false;
-      if (!pvFitsNode(pv, node)) return `pv "${pv.metadata.name}" node affinity doesn't match node "${nodeName}": no matching NodeSelectorTerms`;
+      if (!pvFitsNode(pv, node))
+        return `pv "${pv.metadata.name}" node affinity doesn't match node "${nodeName}": no matching NodeSelectorTerms`;
       if (!pv.spec?.claimRef?.uid) return `ClaimRef got reset for pv "${pv.metadata.name}"`;
       if (!isFullyBound(pvc)) return false;
     }
     for (const claim of provisions) {
       const pvc = this.d.pvcs.get(`${claim.metadata.namespace}/${claim.metadata.name}`);
-      if (!pvc) return `failed to check provisioning pvc: PersistentVolumeClaim "${claim.metadata.namespace}/${claim.metadata.name}" not found`;
+      if (!pvc)
+        return `failed to check provisioning pvc: PersistentVolumeClaim "${claim.metadata.namespace}/${claim.metadata.name}" not found`;
       if (rvOf(claim) > rvOf(pvc)) return false;
       if (pvc.metadata.annotations?.[ANN_SELECTED_NODE] !== nodeName) return `provisioning failed for PVC "${pvc.metadata.name}"`;
       if (pvc.spec?.volumeName) {
         const pv = this.d.pvs.get(pvc.spec.volumeName);
         if (!pv) return false;
-        if (!pvFitsNode(pv, node)) return `pv "${pv.metadata.name}" node affinity doesn't match node "${nodeName}": no matching NodeSelectorTerms`;
+        if (!pvFitsNode(pv, node))
+          return `pv "${pv.metadata.name}" node affinity doesn't match node "${nodeName}": no matching NodeSelectorTerms`;
       }
       if (!isFullyBound(pvc)) return false;
     }
@@ -263,12 +311,20 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    const usesClaims = (pod: KObject) => (pod.spec?.volumes ?? []).some((v: { persistentVolumeClaim?: unknown; ephemeral?: unknown }) => v.persistentVolumeClaim || v.ephemeral);
+    const usesClaims = (pod: KObject) =>
+      (pod.spec?.volumes ?? []).some(
+        (v: { persistentVolumeClaim?: unknown; ephemeral?: unknown }) => v.persistentVolumeClaim || v.ephemeral,
+      );
     return [
       { resource: 'StorageClass', actions: ['Add', 'Update'] },
       { resource: 'PersistentVolumeClaim', actions: ['Add', 'Update'] },
       { resource: 'PersistentVolume', actions: ['Add', 'Update'], hint: (pod) => (usesClaims(pod) ? 'Queue' : 'QueueSkip') },
-      { resource: 'Node', actions: ['Add', 'Update'], hint: (_p, _o, _n, ev) => (ev.action === 'Add' || (ev.updates ?? []).some((u) => u === 'UpdateNodeLabel' || u === 'UpdateNodeTaint') ? 'Queue' : 'QueueSkip') },
+      {
+        resource: 'Node',
+        actions: ['Add', 'Update'],
+        hint: (_p, _o, _n, ev) =>
+          ev.action === 'Add' || (ev.updates ?? []).some((u) => u === 'UpdateNodeLabel' || u === 'UpdateNodeTaint') ? 'Queue' : 'QueueSkip',
+      },
     ];
   }
 }
@@ -277,5 +333,10 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
 function topologyMatches(cls: KObject, node: KObject): boolean {
   const terms: { matchLabelExpressions?: { key: string; values: string[] }[] }[] | undefined = cls.allowedTopologies;
   if (!terms?.length) return true;
-  return nodeSelectorMatches(terms.map((t) => ({ matchExpressions: (t.matchLabelExpressions ?? []).map((e) => ({ key: e.key, operator: 'In', values: e.values })) })), node);
+  return nodeSelectorMatches(
+    terms.map((t) => ({
+      matchExpressions: (t.matchLabelExpressions ?? []).map((e) => ({ key: e.key, operator: 'In', values: e.values })),
+    })),
+    node,
+  );
 }

@@ -59,7 +59,10 @@ describe('ingress-nginx admission Jobs (kube-webhook-certgen)', () => {
     for (const name of ['ingress-nginx-admission-create', 'ingress-nginx-admission-patch']) {
       const job = run.jobs.get(name)!;
       expect(job.status.succeeded).toBe(1);
-      expect(job.status.conditions.filter((x: { status: string }) => x.status === 'True').map((x: { type: string }) => x.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+      expect(job.status.conditions.filter((x: { status: string }) => x.status === 'True').map((x: { type: string }) => x.type)).toEqual([
+        'SuccessCriteriaMet',
+        'Complete',
+      ]);
     }
     expect([...run.deleted].sort()).toEqual(['ingress-nginx-admission-create', 'ingress-nginx-admission-patch']);
   });
@@ -68,7 +71,9 @@ describe('ingress-nginx admission Jobs (kube-webhook-certgen)', () => {
     const s = c.get('secrets', NS, 'ingress-nginx-admission')!;
     expect(s.type).toBe('Opaque');
     expect(Object.keys(s.data).sort()).toEqual(['ca', 'cert', 'key']);
-    expect(base64Decode(s.data.ca)).toMatch(/^-----BEGIN CERTIFICATE-----\n([A-Za-z0-9+/=]{64}\n)+[A-Za-z0-9+/=]{1,64}\n-----END CERTIFICATE-----\n$/);
+    expect(base64Decode(s.data.ca)).toMatch(
+      /^-----BEGIN CERTIFICATE-----\n([A-Za-z0-9+/=]{64}\n)+[A-Za-z0-9+/=]{1,64}\n-----END CERTIFICATE-----\n$/,
+    );
     expect(base64Decode(s.data.cert)).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
     expect(base64Decode(s.data.key)).toMatch(/^-----BEGIN EC PRIVATE KEY-----\n[A-Za-z0-9+/=\n]+-----END EC PRIVATE KEY-----\n$/);
     expect(s.metadata.managedFields?.[0]).toMatchObject({ manager: 'kube-webhook-certgen', operation: 'Update' });
@@ -77,12 +82,16 @@ describe('ingress-nginx admission Jobs (kube-webhook-certgen)', () => {
   it('patch: every webhook of the ValidatingWebhookConfiguration has the CA bundle and failurePolicy Fail', () => {
     const vwc = c.get('validatingwebhookconfigurations.admissionregistration.k8s.io', '', 'ingress-nginx-admission')!;
     const ca = c.get('secrets', NS, 'ingress-nginx-admission')!.data.ca;
-    expect(vwc.webhooks.map((w: KObject) => [w.name, w.clientConfig.caBundle === ca, w.failurePolicy])).toEqual([['validate.nginx.ingress.kubernetes.io', true, 'Fail']]);
+    expect(vwc.webhooks.map((w: KObject) => [w.name, w.clientConfig.caBundle === ca, w.failurePolicy])).toEqual([
+      ['validate.nginx.ingress.kubernetes.io', true, 'Fail'],
+    ]);
   });
 
-  it('logs: logrus JSON after klog\'s in-cluster warning', () => {
+  it("logs: logrus JSON after klog's in-cluster warning", () => {
     const create = run.logs.get('ingress-nginx-admission-create')!.split('\n');
-    expect(create[0]).toMatch(/^W0101 00:00:\d\d\.\d{6}       1 client_config\.go:659\] Neither --kubeconfig nor --master was specified\.  Using the inClusterConfig\.  This might not work\.$/);
+    expect(create[0]).toMatch(
+      /^W0101 00:00:\d\d\.\d{6}       1 client_config\.go:659\] Neither --kubeconfig nor --master was specified\.  Using the inClusterConfig\.  This might not work\.$/,
+    );
     expect(create.slice(1).map((l) => l.replace(/"time":"[^"]+"/, '"time":T'))).toEqual([
       '{"err":"secrets \\"ingress-nginx-admission\\" not found","level":"info","msg":"no secret found","source":"k8s/k8s.go:229","time":T}',
       '{"level":"info","msg":"creating new secret","source":"cmd/create.go:28","time":T}',
@@ -99,7 +108,9 @@ describe('ingress-nginx admission Jobs (kube-webhook-certgen)', () => {
     c.settle(10 * 60_000);
     const d = c.get('deployments.apps', NS, 'ingress-nginx-controller')!;
     expect(d.status).toMatchObject({ replicas: 1, readyReplicas: 1, availableReplicas: 1 });
-    expect(c.kubectl(`get pods -n ${NS}`).output).toMatch(/^NAME +READY +STATUS +RESTARTS +AGE\ningress-nginx-controller-\w+-\w+ +1\/1 +Running +0 +\S+\n$/);
+    expect(c.kubectl(`get pods -n ${NS}`).output).toMatch(
+      /^NAME +READY +STATUS +RESTARTS +AGE\ningress-nginx-controller-\w+-\w+ +1\/1 +Running +0 +\S+\n$/,
+    );
   });
 });
 
@@ -113,7 +124,10 @@ describe('applied again (the Jobs were deleted, the Secret stays)', () => {
       expect.stringMatching(/^\{"level":"info","msg":"secret already exists","source":"cmd\/create\.go:33","time":"[^"]+"\}$/),
     ]);
     expect(again.c.get('secrets', NS, 'ingress-nginx-admission')!.data.ca).toBe(ca);
-    expect(again.c.get('validatingwebhookconfigurations.admissionregistration.k8s.io', '', 'ingress-nginx-admission')!.webhooks[0].clientConfig.caBundle).toBe(ca);
+    expect(
+      again.c.get('validatingwebhookconfigurations.admissionregistration.k8s.io', '', 'ingress-nginx-admission')!.webhooks[0].clientConfig
+        .caBundle,
+    ).toBe(ca);
     expect(again.jobs.get('ingress-nginx-admission-create')!.status.succeeded).toBe(1);
   });
 });
@@ -126,36 +140,91 @@ describe('kube-webhook-certgen on its own', () => {
     c.apply('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ingress-nginx\n');
     setup(c);
     const ic: InCluster = {
-      namespace: NS, podName: 'certgen', serviceAccount: 'ingress-nginx-admission', seed: 7,
-      client: () => c.ctx.client({ name: 'system:serviceaccount:ingress-nginx:ingress-nginx-admission', participant: 'pod/ingress-nginx/certgen' }),
+      namespace: NS,
+      podName: 'certgen',
+      serviceAccount: 'ingress-nginx-admission',
+      seed: 7,
+      client: () =>
+        c.ctx.client({ name: 'system:serviceaccount:ingress-nginx:ingress-nginx-admission', participant: 'pod/ingress-nginx/certgen' }),
     };
     let out = '';
     let err = '';
-    const g = runCertgen(args, ic, () => Date.UTC(2026, 0, 1, 0, 0, 5), { out: (s) => { out += s; }, err: (s) => { err += s; } });
+    const g = runCertgen(args, ic, () => Date.UTC(2026, 0, 1, 0, 0, 5), {
+      out: (s) => {
+        out += s;
+      },
+      err: (s) => {
+        err += s;
+      },
+    });
     let r = g.next();
     while (!r.done) r = g.next();
     return { code: r.value, out: out.replace(/"time":"[^"]+"/g, '"time":T'), err, c };
   }
   const vwc = (c: Cluster) => c.apply(MANIFEST.split('\n---\n').find((d) => d.includes('kind: ValidatingWebhookConfiguration'))!);
-  const secret = (c: Cluster) => { exec(['create', '--host=x', `--namespace=${NS}`, '--secret-name=s']); c.apply(`apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: ${NS}\ndata:\n  ca: ${base64Bytes([65, 66])}\n`); };
+  const secret = (c: Cluster) => {
+    exec(['create', '--host=x', `--namespace=${NS}`, '--secret-name=s']);
+    c.apply(`apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: ${NS}\ndata:\n  ca: ${base64Bytes([65, 66])}\n`);
+  };
 
   it.each([
     { name: 'no subcommand: help, exit 1', args: [], code: 1, out: /^Use this to create a ca/, err: /^$/ },
-    { name: 'unknown subcommand', args: ['rotate'], code: 1, out: /^$/, err: /^Error: unknown command "rotate" for "kube-webhook-certgen"\n/ },
-    { name: 'create without --host', args: ['create', '--namespace=ingress-nginx', '--secret-name=s'], code: 1, out: /^$/, err: /^Error: required flag\(s\) "host" not set\n$/ },
-    { name: 'patch before the Secret exists: fatal, exit 1', args: ['patch', '--webhook-name=ingress-nginx-admission', `--namespace=${NS}`, '--secret-name=s'], code: 1,
-      out: /^\{"err":"secrets \\"s\\" not found","level":"info","msg":"no secret found","source":"k8s\/k8s.go:229","time":T\}\n\{"level":"fatal","msg":"no secret with 's' in 'ingress-nginx'","source":"cmd\/patch.go:47","time":T\}\n$/, err: /Using the inClusterConfig/ },
-    { name: 'patch with no webhook configuration: fatal, exit 1', setup: secret, args: ['patch', '--webhook-name=nope', `--namespace=${NS}`, '--secret-name=s', '--patch-mutating=false'], code: 1,
-      out: /\n\{"err":"validatingwebhookconfigurations.admissionregistration.k8s.io \\"nope\\" not found","level":"fatal","msg":"failed getting validating webhook","source":"cmd\/patch.go:64","time":T\}\n$/, err: /./ },
-    { name: 'patch with neither kind', args: ['patch', '--webhook-name=w', `--namespace=${NS}`, '--secret-name=s', '--patch-mutating=false', '--patch-validating=false'], code: 1,
-      out: /"level":"fatal","msg":"patch-validating=false, patch-mutating=false\. You must patch at least one kind of webhook, otherwise this command is a no-op","source":"cmd\/patch.go:24"/, err: /./ },
+    {
+      name: 'unknown subcommand',
+      args: ['rotate'],
+      code: 1,
+      out: /^$/,
+      err: /^Error: unknown command "rotate" for "kube-webhook-certgen"\n/,
+    },
+    {
+      name: 'create without --host',
+      args: ['create', '--namespace=ingress-nginx', '--secret-name=s'],
+      code: 1,
+      out: /^$/,
+      err: /^Error: required flag\(s\) "host" not set\n$/,
+    },
+    {
+      name: 'patch before the Secret exists: fatal, exit 1',
+      args: ['patch', '--webhook-name=ingress-nginx-admission', `--namespace=${NS}`, '--secret-name=s'],
+      code: 1,
+      out: /^\{"err":"secrets \\"s\\" not found","level":"info","msg":"no secret found","source":"k8s\/k8s.go:229","time":T\}\n\{"level":"fatal","msg":"no secret with 's' in 'ingress-nginx'","source":"cmd\/patch.go:47","time":T\}\n$/,
+      err: /Using the inClusterConfig/,
+    },
+    {
+      name: 'patch with no webhook configuration: fatal, exit 1',
+      setup: secret,
+      args: ['patch', '--webhook-name=nope', `--namespace=${NS}`, '--secret-name=s', '--patch-mutating=false'],
+      code: 1,
+      out: /\n\{"err":"validatingwebhookconfigurations.admissionregistration.k8s.io \\"nope\\" not found","level":"fatal","msg":"failed getting validating webhook","source":"cmd\/patch.go:64","time":T\}\n$/,
+      err: /./,
+    },
+    {
+      name: 'patch with neither kind',
+      args: ['patch', '--webhook-name=w', `--namespace=${NS}`, '--secret-name=s', '--patch-mutating=false', '--patch-validating=false'],
+      code: 1,
+      out: /"level":"fatal","msg":"patch-validating=false, patch-mutating=false\. You must patch at least one kind of webhook, otherwise this command is a no-op","source":"cmd\/patch.go:24"/,
+      err: /./,
+    },
   ])('$name', ({ args, code, out, err, setup }) => {
     const r = exec(args, setup);
     expect({ code: r.code, out: r.out, err: r.err }).toEqual({ code, out: expect.stringMatching(out), err: expect.stringMatching(err) });
   });
 
   it('--patch-failure-policy=Ignore writes no failure policy (upstream\'s empty `case "Ignore":`)', () => {
-    const r = exec(['patch', '--webhook-name=ingress-nginx-admission', `--namespace=${NS}`, '--secret-name=s', '--patch-mutating=false', '--patch-failure-policy=Ignore'], (c) => { secret(c); vwc(c); });
+    const r = exec(
+      [
+        'patch',
+        '--webhook-name=ingress-nginx-admission',
+        `--namespace=${NS}`,
+        '--secret-name=s',
+        '--patch-mutating=false',
+        '--patch-failure-policy=Ignore',
+      ],
+      (c) => {
+        secret(c);
+        vwc(c);
+      },
+    );
     expect(r.code).toBe(0);
     const hook = r.c.get('validatingwebhookconfigurations.admissionregistration.k8s.io', '', 'ingress-nginx-admission')!.webhooks[0];
     expect([hook.clientConfig.caBundle, hook.failurePolicy]).toEqual([base64Bytes([65, 66]), 'Fail']); // Fail: the apiserver's default, untouched

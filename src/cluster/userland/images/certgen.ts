@@ -147,7 +147,9 @@ export function* runCertgen(args: string[], ic: InCluster, now: () => number, io
   if (cmd !== 'create' && cmd !== 'patch') {
     if (cmd === undefined || cmd.startsWith('-')) {
       // rootCommand: cmd.Help(); os.Exit(1)
-      io.out('Use this to create a ca and signed certificates and patch admission webhooks to allow for quick\n\t           installation and configuration of validating and admission webhooks.\n\nUsage:\n  kube-webhook-certgen [flags]\n  kube-webhook-certgen [command]\n');
+      io.out(
+        'Use this to create a ca and signed certificates and patch admission webhooks to allow for quick\n\t           installation and configuration of validating and admission webhooks.\n\nUsage:\n  kube-webhook-certgen [flags]\n  kube-webhook-certgen [command]\n',
+      );
       return 1;
     }
     io.err(`Error: unknown command "${cmd}" for "kube-webhook-certgen"\nRun 'kube-webhook-certgen --help' for usage.\n`);
@@ -169,7 +171,9 @@ export function* runCertgen(args: string[], ic: InCluster, now: () => number, io
 
   yield sleep(STARTUP_MS);
   // clientcmd.BuildConfigFromFlags("", "") falls back to the in-cluster config, with klog's warning
-  io.err(`${klogHeader('W', now(), 'client_config.go:659')}Neither --kubeconfig nor --master was specified.  Using the inClusterConfig.  This might not work.\n`);
+  io.err(
+    `${klogHeader('W', now(), 'client_config.go:659')}Neither --kubeconfig nor --master was specified.  Using the inClusterConfig.  This might not work.\n`,
+  );
   const client = ic.client();
   const secrets = client.resource('', 'secrets');
 
@@ -203,12 +207,23 @@ export function* runCertgen(args: string[], ic: InCluster, now: () => number, io
       const certs = generateCerts(flags.get('host')!, ic.seed);
       yield sleep(REQUEST_MS);
       try {
-        secrets.create(namespace, {
-          apiVersion: 'v1',
-          kind: 'Secret',
-          metadata: { name: secretName },
-          data: { ca: base64Ascii(certs.ca), [flags.get('cert-name') ?? 'cert']: base64Ascii(certs.cert), [flags.get('key-name') ?? 'key']: base64Ascii(certs.key) },
-        } as KObject, { fieldManager: 'kube-webhook-certgen', summary: `create Secret ${namespace}/${secretName} (CA + serving certificate for ${flags.get('host')})` });
+        secrets.create(
+          namespace,
+          {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: secretName },
+            data: {
+              ca: base64Ascii(certs.ca),
+              [flags.get('cert-name') ?? 'cert']: base64Ascii(certs.cert),
+              [flags.get('key-name') ?? 'key']: base64Ascii(certs.key),
+            },
+          } as KObject,
+          {
+            fieldManager: 'kube-webhook-certgen',
+            summary: `create Secret ${namespace}/${secretName} (CA + serving certificate for ${flags.get('host')})`,
+          },
+        );
       } catch (e) {
         fatal('failed creating secret', 'k8s/k8s.go:255', e instanceof Error ? e.message : String(e));
       }
@@ -218,14 +233,23 @@ export function* runCertgen(args: string[], ic: InCluster, now: () => number, io
     // patch: prePatchCommand
     const patchValidating = (flags.get('patch-validating') ?? 'true') === 'true';
     const patchMutating = (flags.get('patch-mutating') ?? 'true') === 'true';
-    if (!patchMutating && !patchValidating) fatal('patch-validating=false, patch-mutating=false. You must patch at least one kind of webhook, otherwise this command is a no-op', 'cmd/patch.go:24');
+    if (!patchMutating && !patchValidating)
+      fatal(
+        'patch-validating=false, patch-mutating=false. You must patch at least one kind of webhook, otherwise this command is a no-op',
+        'cmd/patch.go:24',
+      );
     const policyFlag = flags.get('patch-failure-policy') ?? '';
-    if (policyFlag !== '' && policyFlag !== 'Ignore' && policyFlag !== 'Fail') fatal(`patch-failure-policy ${policyFlag} is not valid`, 'cmd/patch.go:34');
+    if (policyFlag !== '' && policyFlag !== 'Ignore' && policyFlag !== 'Fail')
+      fatal(`patch-failure-policy ${policyFlag} is not valid`, 'cmd/patch.go:34');
     const failurePolicy = policyFlag === 'Fail' ? 'Fail' : '';
     const ca = yield* getCa();
     if (ca === null) fatal(`no secret with '${secretName}' in '${namespace}'`, 'cmd/patch.go:47');
     const webhook = flags.get('webhook-name')!;
-    log('info', `patching webhook configurations '${webhook}' mutating=${patchMutating}, validating=${patchValidating}, failurePolicy=${failurePolicy}`, 'k8s/k8s.go:118');
+    log(
+      'info',
+      `patching webhook configurations '${webhook}' mutating=${patchMutating}, validating=${patchValidating}, failurePolicy=${failurePolicy}`,
+      'k8s/k8s.go:118',
+    );
     const kinds: [boolean, string, string][] = [
       [patchValidating, 'validatingwebhookconfigurations', 'validating'],
       [patchMutating, 'mutatingwebhookconfigurations', 'mutating'],
@@ -240,14 +264,20 @@ export function* runCertgen(args: string[], ic: InCluster, now: () => number, io
       } catch (e) {
         return fatal(`failed getting ${word} webhook`, 'cmd/patch.go:64', e instanceof Error ? e.message : String(e));
       }
-      const next = { ...hook, webhooks: ((hook.webhooks ?? []) as Record<string, unknown>[]).map((h) => ({
-        ...h,
-        clientConfig: { ...(h.clientConfig as object), caBundle: ca },
-        ...(failurePolicy ? { failurePolicy } : {}),
-      })) } as KObject;
+      const next = {
+        ...hook,
+        webhooks: ((hook.webhooks ?? []) as Record<string, unknown>[]).map((h) => ({
+          ...h,
+          clientConfig: { ...(h.clientConfig as object), caBundle: ca },
+          ...(failurePolicy ? { failurePolicy } : {}),
+        })),
+      } as KObject;
       yield sleep(REQUEST_MS);
       try {
-        rc.update(next, { fieldManager: 'kube-webhook-certgen', summary: `update ${hook.kind} ${webhook}: caBundle from Secret ${namespace}/${secretName}${failurePolicy ? `, failurePolicy ${failurePolicy}` : ''}` });
+        rc.update(next, {
+          fieldManager: 'kube-webhook-certgen',
+          summary: `update ${hook.kind} ${webhook}: caBundle from Secret ${namespace}/${secretName}${failurePolicy ? `, failurePolicy ${failurePolicy}` : ''}`,
+        });
       } catch (e) {
         fatal(`failed patching ${word} webhook`, 'cmd/patch.go:64', e instanceof Error ? e.message : String(e));
       }

@@ -27,7 +27,14 @@ export function ingressNginxListenPorts(argv: string[]): number[] {
     const v = Number(flag(name));
     return Number.isInteger(v) && v > 0 ? v : def;
   };
-  const ports = [port('http-port', 80), port('https-port', 443), port('healthz-port', 10254), port('default-server-port', 8181), port('status-port', 10246), port('stream-port', 10247)];
+  const ports = [
+    port('http-port', 80),
+    port('https-port', 443),
+    port('healthz-port', 10254),
+    port('default-server-port', 8181),
+    port('status-port', 10246),
+    port('stream-port', 10247),
+  ];
   if (flag('profiling') !== 'false') ports.push(port('profiler-port', 10245));
   const webhook = flag('validating-webhook');
   const m = webhook ? /:(\d+)$/.exec(webhook) : null;

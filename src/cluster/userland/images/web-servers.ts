@@ -94,7 +94,8 @@ const HTTPD: ImageServer = {
   configDirs: ['/usr/local/apache2/conf', '/usr/local/apache2/htdocs'],
   get: (path) => {
     const p = pathOnly(path);
-    if (p === '/' || p === '/index.html') return { status: 200, body: '<html><body><h1>It works!</h1></body></html>\n', summary: 'It works!' };
+    if (p === '/' || p === '/index.html')
+      return { status: 200, body: '<html><body><h1>It works!</h1></body></html>\n', summary: 'It works!' };
     return {
       status: 404,
       body: '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>404 Not Found</title>\n</head><body>\n<h1>Not Found</h1>\n<p>The requested URL was not found on this server.</p>\n</body></html>\n',
@@ -104,7 +105,23 @@ const HTTPD: ImageServer = {
 };
 
 /** podinfo 6's HTTP routes (pkg/api/http/server.go registerHandlers), exact paths. */
-const PODINFO_ROUTES = new Set(['/', '/version', '/metrics', '/healthz', '/readyz', '/env', '/headers', '/echo', '/configs', '/token', '/api/info', '/api/echo', '/swagger.json', '/chunked', '/panic']);
+const PODINFO_ROUTES = new Set([
+  '/',
+  '/version',
+  '/metrics',
+  '/healthz',
+  '/readyz',
+  '/env',
+  '/headers',
+  '/echo',
+  '/configs',
+  '/token',
+  '/api/info',
+  '/api/echo',
+  '/swagger.json',
+  '/chunked',
+  '/panic',
+]);
 const PODINFO_PREFIXES = ['/status/', '/delay/', '/store', '/cache/', '/ws/', '/chunked/', '/swagger/'];
 
 const PODINFO: ImageServer = {
@@ -114,7 +131,8 @@ const PODINFO: ImageServer = {
     const p = pathOnly(path);
     if (p.startsWith('/status/')) {
       const code = Number(p.slice('/status/'.length));
-      if (Number.isInteger(code) && code >= 100 && code <= 599) return { status: code, body: JSON.stringify({ status: String(code) }, null, 2) + '\n' };
+      if (Number.isInteger(code) && code >= 100 && code <= 599)
+        return { status: code, body: JSON.stringify({ status: String(code) }, null, 2) + '\n' };
     }
     if (PODINFO_ROUTES.has(p) || PODINFO_PREFIXES.some((x) => p.startsWith(x))) {
       if (p === '/healthz' || p === '/readyz') return { status: 200, body: '{\n  "status": "OK"\n}\n', summary: '{"status": "OK"}' };
@@ -134,10 +152,17 @@ const SERVERS: ReadonlyMap<string, ImageServer> = new Map<string, ImageServer>([
   ['nginx', NGINX],
   ['nginx-unprivileged', { ...NGINX, ports: [8080] }],
   ['httpd', HTTPD],
-  ['caddy', {
-    ports: [80, 443, 2019], configDirs: ['/etc/caddy', '/usr/share/caddy'],
-    get: (path) => (pathOnly(path) === '/' || pathOnly(path) === '/index.html' ? { status: 200, body: 'Caddy works!\n', summary: 'Caddy works!' } : { status: 404, body: '', summary: '404 Not Found' }),
-  }],
+  [
+    'caddy',
+    {
+      ports: [80, 443, 2019],
+      configDirs: ['/etc/caddy', '/usr/share/caddy'],
+      get: (path) =>
+        pathOnly(path) === '/' || pathOnly(path) === '/index.html'
+          ? { status: 200, body: 'Caddy works!\n', summary: 'Caddy works!' }
+          : { status: 404, body: '', summary: '404 Not Found' },
+    },
+  ],
   ['traefik', { ports: [80], configDirs: ['/etc/traefik'] }],
   ['hello-app', { ports: [8080], configDirs: [], get: everyPath200 }],
   ['echoserver', { ports: [8080], configDirs: [], get: everyPath200 }],
@@ -186,8 +211,10 @@ export function defaultServer(c: ServerContainer): ImageServer | undefined {
   if (c.command?.length || c.args?.length) return undefined;
   const s = SERVERS.get(imageRepoName(c.image ?? ''));
   if (!s) return undefined;
-  const under = (m: string, d: string) => m === d || m.startsWith(d.endsWith('/') ? d : d + '/') || d.startsWith(m.endsWith('/') ? m : m + '/');
-  if ((c.volumeMounts ?? []).some((v) => s.configDirs.some((d) => under((v.mountPath ?? '').replace(/\/+$/, '') || '/', d)))) return undefined;
+  const under = (m: string, d: string) =>
+    m === d || m.startsWith(d.endsWith('/') ? d : d + '/') || d.startsWith(m.endsWith('/') ? m : m + '/');
+  if ((c.volumeMounts ?? []).some((v) => s.configDirs.some((d) => under((v.mountPath ?? '').replace(/\/+$/, '') || '/', d))))
+    return undefined;
   return s;
 }
 

@@ -8,7 +8,8 @@ import type { AreaFlowNode } from '../flow-types';
 import { useKubeStore, type KubeState } from '../../store/store';
 
 /** While the Pods are summarized (pod-summary-model.ts): the unscheduled Pods' count; undefined otherwise. */
-const selectSummarizedUnscheduled = (s: KubeState) => (s.podSummary ? (s.podSummary.nodes.find((n) => n.node === '')?.total ?? 0) : undefined);
+const selectSummarizedUnscheduled = (s: KubeState) =>
+  s.podSummary ? (s.podSummary.nodes.find((n) => n.node === '')?.total ?? 0) : undefined;
 
 export const AreaCard = memo(function AreaCard({ data }: NodeProps<AreaFlowNode>) {
   const summarized = useKubeStore(selectSummarizedUnscheduled);

@@ -26,7 +26,12 @@ function PlainComponentCard({ data }: { data: ComponentFlowNode['data'] }) {
   const elected = electedComponent(data.card);
   const instances = useKubeStore(selectLeaderInstances(elected || '-'));
   return (
-    <div className={`card component ${data.card === APISERVER_CARD ? 'apiserver' : ''} ${lit ? 'hop-lit' : ''}`} data-testid="component-card" data-component={data.title} data-instances={elected ? instances : undefined}>
+    <div
+      className={`card component ${data.card === APISERVER_CARD ? 'apiserver' : ''} ${lit ? 'hop-lit' : ''}`}
+      data-testid="component-card"
+      data-component={data.title}
+      data-instances={elected ? instances : undefined}
+    >
       <Handles />
       {data.card !== APISERVER_CARD && <Flash card={data.card} />}
       <div className="title">{data.title}</div>

@@ -46,25 +46,49 @@ export const NodeCard = memo(function NodeCard({ data }: NodeProps<NodeGroupFlow
         </span>
         {(!data.controlPlane || ha) &&
           (off ? (
-            <button type="button" className="nodrag mini" data-testid="restore-node" data-node={data.name} title={t('node.restoreTitle', { node: data.name })} aria-label={t('node.restoreLabel', { node: data.name })} onClick={(e) => {
-              e.stopPropagation();
-              void cluster.restoreNode(data.name);
-            }}>
+            <button
+              type="button"
+              className="nodrag mini"
+              data-testid="restore-node"
+              data-node={data.name}
+              title={t('node.restoreTitle', { node: data.name })}
+              aria-label={t('node.restoreLabel', { node: data.name })}
+              onClick={(e) => {
+                e.stopPropagation();
+                void cluster.restoreNode(data.name);
+              }}
+            >
               <Icon name="power" />
             </button>
           ) : (
-            <button type="button" className="nodrag mini danger" data-testid="kill-node" data-node={data.name} title={t('node.killTitle', { node: data.name })} aria-label={t('node.killLabel', { node: data.name })} onClick={(e) => {
-              e.stopPropagation();
-              void cluster.killNode(data.name);
-            }}>
+            <button
+              type="button"
+              className="nodrag mini danger"
+              data-testid="kill-node"
+              data-node={data.name}
+              title={t('node.killTitle', { node: data.name })}
+              aria-label={t('node.killLabel', { node: data.name })}
+              onClick={(e) => {
+                e.stopPropagation();
+                void cluster.killNode(data.name);
+              }}
+            >
               <Icon name="power" />
             </button>
           ))}
         {!data.controlPlane && (
-          <button type="button" className="nodrag mini" data-testid="remove-node" data-node={data.name} title={t('node.removeTitle', { node: data.name })} aria-label={t('node.removeLabel', { node: data.name })} onClick={(e) => {
-            e.stopPropagation();
-            void cluster.removeNode(data.name);
-          }}>
+          <button
+            type="button"
+            className="nodrag mini"
+            data-testid="remove-node"
+            data-node={data.name}
+            title={t('node.removeTitle', { node: data.name })}
+            aria-label={t('node.removeLabel', { node: data.name })}
+            onClick={(e) => {
+              e.stopPropagation();
+              void cluster.removeNode(data.name);
+            }}
+          >
             <Icon name="remove" />
           </button>
         )}

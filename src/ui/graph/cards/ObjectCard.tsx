@@ -41,7 +41,11 @@ export const ObjectCard = memo(function ObjectCard({ data }: NodeProps<ObjectFlo
   const sum = summarize(stored, endpoints);
   const phase = o.status?.phase as string | undefined;
   return (
-    <div className={`card object kind-${o.kind.toLowerCase()} ${phase ? `phase-${phase.toLowerCase()}` : ''} ${o.kind === 'Service' && endpoints === 0 ? 'no-endpoints' : ''}`} title={`${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}\n${sum.lines.join('\n')}`} {...hooks(o, endpoints)}>
+    <div
+      className={`card object kind-${o.kind.toLowerCase()} ${phase ? `phase-${phase.toLowerCase()}` : ''} ${o.kind === 'Service' && endpoints === 0 ? 'no-endpoints' : ''}`}
+      title={`${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}\n${sum.lines.join('\n')}`}
+      {...hooks(o, endpoints)}
+    >
       <Handles />
       <div className="title">
         <span className="kind">{sum.kind}</span> {sum.name}

@@ -24,7 +24,14 @@ export const PodSummaryCard = memo(function PodSummaryCard({ data }: NodeProps<P
   const tone = statusTone(counts?.statuses[0]?.[0] ?? 'Pending');
   const where = data.node || 'unscheduled';
   return (
-    <div className={`card pod pod-summary tone-${tone}`} data-testid="pod-summary" data-node={data.node} data-count={total} data-ready={counts?.ready ?? 0} title={`${where}: ${formatCount(total)} Pods\n${line}\n${formatCount(counts?.ready ?? 0)} ready`}>
+    <div
+      className={`card pod pod-summary tone-${tone}`}
+      data-testid="pod-summary"
+      data-node={data.node}
+      data-count={total}
+      data-ready={counts?.ready ?? 0}
+      title={`${where}: ${formatCount(total)} Pods\n${line}\n${formatCount(counts?.ready ?? 0)} ready`}
+    >
       <Handles />
       <div className="pod-name">
         {where}: {formatCount(total)} Pods

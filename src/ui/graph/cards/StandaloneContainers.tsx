@@ -21,7 +21,17 @@ export const StandaloneContainers = memo(function StandaloneContainers({ node }:
       {mine.map((c) => {
         const label = t('docker.label', { name: c.name, image: c.image, restart: c.restart, state: t(`docker.${c.state}`) });
         return (
-          <span key={c.id} className={`standalone-container ${c.state}`} data-testid="standalone-container" data-node={node} data-name={c.name} data-state={c.state} title={label} aria-label={label} role="status">
+          <span
+            key={c.id}
+            className={`standalone-container ${c.state}`}
+            data-testid="standalone-container"
+            data-node={node}
+            data-name={c.name}
+            data-state={c.state}
+            title={label}
+            aria-label={label}
+            role="status"
+          >
             <b>{t('docker.badge')}</b> {c.name}
           </span>
         );

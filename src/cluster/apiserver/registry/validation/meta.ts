@@ -60,7 +60,8 @@ export function validateAnnotations(ann: Record<string, string> | undefined, pat
     for (const m of isQualifiedName(k.toLowerCase())) errs.push({ type: 'Invalid', field: path, value: k, detail: m });
     total += utf8Len(k) + utf8Len(String(ann![k]));
   }
-  if (total > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push({ type: 'TooLong', field: path, detail: `must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
+  if (total > TOTAL_ANNOTATION_SIZE_LIMIT)
+    errs.push({ type: 'TooLong', field: path, detail: `must have at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
   return errs;
 }
 
@@ -71,12 +72,16 @@ export function validateAnnotations(ann: Record<string, string> | undefined, pat
 export function validateObjectMeta(obj: KObject, namespaced: boolean, nameFn: NameFn, path = 'metadata'): FieldError[] {
   const m = obj.metadata;
   const errs: FieldError[] = [];
-  if (m.generateName) for (const msg of nameFn(m.generateName, true)) errs.push({ type: 'Invalid', field: `${path}.generateName`, value: m.generateName, detail: msg });
+  if (m.generateName)
+    for (const msg of nameFn(m.generateName, true))
+      errs.push({ type: 'Invalid', field: `${path}.generateName`, value: m.generateName, detail: msg });
   if (!m.name) errs.push({ type: 'Required', field: `${path}.name`, detail: 'name or generateName is required' });
   else for (const msg of nameFn(m.name, false)) errs.push({ type: 'Invalid', field: `${path}.name`, value: m.name, detail: msg });
   if (namespaced) {
     if (!m.namespace) errs.push({ type: 'Required', field: `${path}.namespace` });
-    else for (const msg of isDNS1123Label(m.namespace)) errs.push({ type: 'Invalid', field: `${path}.namespace`, value: m.namespace, detail: msg });
+    else
+      for (const msg of isDNS1123Label(m.namespace))
+        errs.push({ type: 'Invalid', field: `${path}.namespace`, value: m.namespace, detail: msg });
   } else if (m.namespace) {
     errs.push({ type: 'Forbidden', field: `${path}.namespace`, detail: 'not allowed on this type' });
   }
@@ -131,11 +136,16 @@ export function goStringMap(m: Record<string, string> | undefined | null): strin
 }
 
 /** %#v of a v1.LabelSelector value, as field errors print a dereferenced *metav1.LabelSelector. */
-export function goLabelSelector(s: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+export function goLabelSelector(
+  s: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined,
+): string {
   if (!s) return 'null';
   const exprs = s.matchExpressions
     ? `[]v1.LabelSelectorRequirement{${s.matchExpressions
-        .map((e) => `v1.LabelSelectorRequirement{Key:${goQuote(e.key)}, Operator:${goQuote(e.operator)}, Values:${e.values ? `[]string{${e.values.map(goQuote).join(', ')}}` : '[]string(nil)'}}`)
+        .map(
+          (e) =>
+            `v1.LabelSelectorRequirement{Key:${goQuote(e.key)}, Operator:${goQuote(e.operator)}, Values:${e.values ? `[]string{${e.values.map(goQuote).join(', ')}}` : '[]string(nil)'}}`,
+        )
         .join(', ')}}`
     : '[]v1.LabelSelectorRequirement(nil)';
   return `v1.LabelSelector{MatchLabels:${goStringMap(s.matchLabels)}, MatchExpressions:${exprs}}`;
@@ -150,16 +160,24 @@ export function goIntOrString(v: number | string | undefined): string {
 const SELECTOR_OPS = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 
 /** v1validation.ValidateLabelSelector. */
-export function validateLabelSelector(sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined, path: string): FieldError[] {
+export function validateLabelSelector(
+  sel: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined,
+  path: string,
+): FieldError[] {
   if (!sel) return [];
   const errs: FieldError[] = [];
   for (const [i, e] of (sel.matchExpressions ?? []).entries()) {
     const p = `${path}.matchExpressions[${i}]`;
     const n = e.values?.length ?? 0;
     if (e.operator === 'In' || e.operator === 'NotIn') {
-      if (n === 0) errs.push({ type: 'Required', field: `${p}.values`, detail: 'must be specified when `operator` is \'In\' or \'NotIn\'' });
+      if (n === 0) errs.push({ type: 'Required', field: `${p}.values`, detail: "must be specified when `operator` is 'In' or 'NotIn'" });
     } else if (e.operator === 'Exists' || e.operator === 'DoesNotExist') {
-      if (n > 0) errs.push({ type: 'Forbidden', field: `${p}.values`, detail: 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\'' });
+      if (n > 0)
+        errs.push({
+          type: 'Forbidden',
+          field: `${p}.values`,
+          detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        });
     } else {
       errs.push({ type: 'Invalid', field: `${p}.operator`, value: e.operator, detail: 'not a valid selector operator' });
     }
@@ -197,12 +215,15 @@ export function jsonType(v: unknown): string {
 /** The 400 BadRequest for a wrongly typed field. */
 export function decodeError(obj: KObject, jsType: string, goStruct: string, path: string, goType: string) {
   const v = obj.apiVersion.includes('/') ? obj.apiVersion.split('/')[1] : obj.apiVersion;
-  return newBadRequest(`${obj.kind} in version ${goQuote(v)} cannot be handled as a ${obj.kind}: json: cannot unmarshal ${jsType} into Go struct field ${goStruct}.${path} of type ${goType}`);
+  return newBadRequest(
+    `${obj.kind} in version ${goQuote(v)} cannot be handled as a ${obj.kind}: json: cannot unmarshal ${jsType} into Go struct field ${goStruct}.${path} of type ${goType}`,
+  );
 }
 
 /** Shorthand: the metadata checks every strategy runs first. */
 export function checkMetaTypes(obj: KObject): void {
   checkStringMap(obj, obj.metadata.labels as Record<string, unknown>, 'ObjectMeta', 'metadata.labels');
   checkStringMap(obj, obj.metadata.annotations as Record<string, unknown>, 'ObjectMeta', 'metadata.annotations');
-  if (obj.metadata.name !== undefined && typeof obj.metadata.name !== 'string') throw decodeError(obj, jsonType(obj.metadata.name), 'ObjectMeta', 'metadata.name', 'string');
+  if (obj.metadata.name !== undefined && typeof obj.metadata.name !== 'string')
+    throw decodeError(obj, jsonType(obj.metadata.name), 'ObjectMeta', 'metadata.name', 'string');
 }

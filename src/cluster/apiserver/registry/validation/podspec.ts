@@ -10,7 +10,17 @@ import type { KObject } from '../../../api/types';
 import { VOLUME_SOURCE_KEYS } from '../pod-defaults';
 import { isQuantity, parseQuantity, QUANTITY_FORMAT_ERROR } from '../quantity';
 import { validateAnnotations, validateLabels, nonNegative, nameIsDNSSubdomain } from './meta';
-import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isRelaxedEnvVarName, isValidLabelValue, isValidPortName, isValidPortNum, inclusiveRangeError } from '../../../api/validation/names';
+import {
+  isConfigMapKey,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isRelaxedEnvVarName,
+  isValidLabelValue,
+  isValidPortName,
+  isValidPortNum,
+  inclusiveRangeError,
+} from '../../../api/validation/names';
 
 type Obj = Record<string, any>;
 
@@ -32,7 +42,8 @@ export function checkPodSpecDecode(obj: KObject, spec: Obj | undefined): void {
       const rl = c?.resources?.[k];
       if (!rl || typeof rl !== 'object') continue;
       for (const q of Object.values(rl)) {
-        if (!isQuantity(q)) throw newBadRequest(`${obj.kind} in version "${v}" cannot be handled as a ${obj.kind}: ${QUANTITY_FORMAT_ERROR}`);
+        if (!isQuantity(q))
+          throw newBadRequest(`${obj.kind} in version "${v}" cannot be handled as a ${obj.kind}: ${QUANTITY_FORMAT_ERROR}`);
       }
     }
   }
@@ -50,10 +61,14 @@ function validatePorts(ports: Obj[] | undefined, path: string): FieldError[] {
       else names.add(p.name);
     }
     if (!p.containerPort) errs.push({ type: 'Required', field: `${ip}.containerPort` });
-    else for (const m of isValidPortNum(p.containerPort)) errs.push({ type: 'Invalid', field: `${ip}.containerPort`, value: p.containerPort, detail: m });
-    if (p.hostPort) for (const m of isValidPortNum(p.hostPort)) errs.push({ type: 'Invalid', field: `${ip}.hostPort`, value: p.hostPort, detail: m });
+    else
+      for (const m of isValidPortNum(p.containerPort))
+        errs.push({ type: 'Invalid', field: `${ip}.containerPort`, value: p.containerPort, detail: m });
+    if (p.hostPort)
+      for (const m of isValidPortNum(p.hostPort)) errs.push({ type: 'Invalid', field: `${ip}.hostPort`, value: p.hostPort, detail: m });
     if (!p.protocol) errs.push({ type: 'Required', field: `${ip}.protocol` });
-    else if (!sortedProtocols.includes(p.protocol)) errs.push({ type: 'NotSupported', field: `${ip}.protocol`, value: p.protocol, supported: sortedProtocols });
+    else if (!sortedProtocols.includes(p.protocol))
+      errs.push({ type: 'NotSupported', field: `${ip}.protocol`, value: p.protocol, supported: sortedProtocols });
   });
   return errs;
 }
@@ -69,7 +84,13 @@ function validateEnv(env: Obj[] | undefined, path: string): FieldError[] {
       const vp = `${ip}.valueFrom`;
       const n = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter((k) => vf[k]).length;
       if (e.value) errs.push({ type: 'Invalid', field: vp, value: '', detail: 'may not be specified when `value` is not empty' });
-      if (n === 0) errs.push({ type: 'Invalid', field: vp, value: '', detail: 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`' });
+      if (n === 0)
+        errs.push({
+          type: 'Invalid',
+          field: vp,
+          value: '',
+          detail: 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
+        });
       else if (n > 1) errs.push({ type: 'Invalid', field: vp, value: '', detail: 'may not have more than one field specified at a time' });
       for (const k of ['configMapKeyRef', 'secretKeyRef']) {
         const ref = vf[k];
@@ -93,26 +114,41 @@ function validateHandler(h: Obj, path: string): FieldError[] {
     const a = h[k];
     if (!a) continue;
     if (a.port === undefined || a.port === '' || a.port === 0) errs.push({ type: 'Required', field: `${path}.${k}.port` });
-    else if (typeof a.port === 'number') for (const m of isValidPortNum(a.port)) errs.push({ type: 'Invalid', field: `${path}.${k}.port`, value: a.port, detail: m });
-    else for (const m of isValidPortName(String(a.port))) errs.push({ type: 'Invalid', field: `${path}.${k}.port`, value: a.port, detail: m });
+    else if (typeof a.port === 'number')
+      for (const m of isValidPortNum(a.port)) errs.push({ type: 'Invalid', field: `${path}.${k}.port`, value: a.port, detail: m });
+    else
+      for (const m of isValidPortName(String(a.port))) errs.push({ type: 'Invalid', field: `${path}.${k}.port`, value: a.port, detail: m });
   }
-  if (h.httpGet?.scheme && !['HTTP', 'HTTPS'].includes(h.httpGet.scheme)) errs.push({ type: 'NotSupported', field: `${path}.httpGet.scheme`, value: h.httpGet.scheme, supported: ['HTTP', 'HTTPS'] });
-  if (h.grpc) for (const m of isValidPortNum(h.grpc.port)) errs.push({ type: 'Invalid', field: `${path}.grpc.port`, value: h.grpc.port, detail: m });
+  if (h.httpGet?.scheme && !['HTTP', 'HTTPS'].includes(h.httpGet.scheme))
+    errs.push({ type: 'NotSupported', field: `${path}.httpGet.scheme`, value: h.httpGet.scheme, supported: ['HTTP', 'HTTPS'] });
+  if (h.grpc)
+    for (const m of isValidPortNum(h.grpc.port)) errs.push({ type: 'Invalid', field: `${path}.grpc.port`, value: h.grpc.port, detail: m });
   return errs;
 }
 
 function validateProbe(p: Obj | undefined, path: string, which: 'liveness' | 'readiness' | 'startup'): FieldError[] {
   if (!p || typeof p !== 'object') return [];
   const errs = validateHandler(p, path);
-  for (const k of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) errs.push(...nonNegative(p[k], `${path}.${k}`));
+  for (const k of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'])
+    errs.push(...nonNegative(p[k], `${path}.${k}`));
   if (p.terminationGracePeriodSeconds !== undefined && p.terminationGracePeriodSeconds <= 0) {
-    errs.push({ type: 'Invalid', field: `${path}.terminationGracePeriodSeconds`, value: p.terminationGracePeriodSeconds, detail: 'must be greater than 0' });
+    errs.push({
+      type: 'Invalid',
+      field: `${path}.terminationGracePeriodSeconds`,
+      value: p.terminationGracePeriodSeconds,
+      detail: 'must be greater than 0',
+    });
   }
   if (which !== 'readiness' && p.successThreshold !== undefined && p.successThreshold !== 1) {
     errs.push({ type: 'Invalid', field: `${path}.successThreshold`, value: p.successThreshold, detail: 'must be 1' });
   }
   if (which === 'readiness' && p.terminationGracePeriodSeconds !== undefined) {
-    errs.push({ type: 'Invalid', field: `${path}.terminationGracePeriodSeconds`, value: p.terminationGracePeriodSeconds, detail: 'must not be set for readinessProbes' });
+    errs.push({
+      type: 'Invalid',
+      field: `${path}.terminationGracePeriodSeconds`,
+      value: p.terminationGracePeriodSeconds,
+      detail: 'must not be set for readinessProbes',
+    });
   }
   return errs;
 }
@@ -128,7 +164,10 @@ function validateResources(r: Obj | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const lim: Obj = r.limits ?? {};
   const req: Obj = r.requests ?? {};
-  for (const [kind, list] of [['limits', lim], ['requests', req]] as const) {
+  for (const [kind, list] of [
+    ['limits', lim],
+    ['requests', req],
+  ] as const) {
     for (const name of Object.keys(list).sort()) {
       const p = `${path}.${kind}[${name}]`;
       if (!STANDARD_CONTAINER_RESOURCES.includes(name) && !name.startsWith('hugepages-') && !isExtended(name)) {
@@ -138,7 +177,8 @@ function validateResources(r: Obj | undefined, path: string): FieldError[] {
         continue;
       }
       const v = parseQuantity(list[name]);
-      if (v !== undefined && v < 0) errs.push({ type: 'Invalid', field: p, value: String(list[name]), detail: 'must be greater than or equal to 0' });
+      if (v !== undefined && v < 0)
+        errs.push({ type: 'Invalid', field: p, value: String(list[name]), detail: 'must be greater than or equal to 0' });
     }
   }
   for (const name of Object.keys(req).sort()) {
@@ -146,10 +186,17 @@ function validateResources(r: Obj | undefined, path: string): FieldError[] {
     const rq = parseQuantity(req[name]);
     const lq = name in lim ? parseQuantity(lim[name]) : undefined;
     if (isExtended(name)) {
-      if (lq === undefined) errs.push({ type: 'Required', field: `${path}.limits[${name}]`, detail: 'Limit must be set for non overcommitable resources' });
-      else if (rq !== lq) errs.push({ type: 'Invalid', field: p, value: String(req[name]), detail: `must be equal to ${name} limit of ${lim[name]}` });
+      if (lq === undefined)
+        errs.push({ type: 'Required', field: `${path}.limits[${name}]`, detail: 'Limit must be set for non overcommitable resources' });
+      else if (rq !== lq)
+        errs.push({ type: 'Invalid', field: p, value: String(req[name]), detail: `must be equal to ${name} limit of ${lim[name]}` });
     } else if (lq !== undefined && rq !== undefined && rq > lq) {
-      errs.push({ type: 'Invalid', field: p, value: String(req[name]), detail: `must be less than or equal to ${name} limit of ${lim[name]}` });
+      errs.push({
+        type: 'Invalid',
+        field: p,
+        value: String(req[name]),
+        detail: `must be less than or equal to ${name} limit of ${lim[name]}`,
+      });
     }
   }
   return errs;
@@ -176,13 +223,20 @@ function validateContainer(c: Obj, path: string, volumes: Set<string>): FieldErr
   if (!c.image) errs.push({ type: 'Required', field: `${path}.image` });
   const tmp = c.terminationMessagePolicy;
   if (!tmp) errs.push({ type: 'Required', field: `${path}.terminationMessagePolicy` });
-  else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError') errs.push({ type: 'NotSupported', field: `${path}.terminationMessagePolicy`, value: tmp, supported: ['File', 'FallbackToLogsOnError'] });
+  else if (tmp !== 'File' && tmp !== 'FallbackToLogsOnError')
+    errs.push({
+      type: 'NotSupported',
+      field: `${path}.terminationMessagePolicy`,
+      value: tmp,
+      supported: ['File', 'FallbackToLogsOnError'],
+    });
   errs.push(...validatePorts(c.ports, `${path}.ports`));
   errs.push(...validateEnv(c.env, `${path}.env`));
   errs.push(...validateVolumeMounts(c.volumeMounts, volumes, `${path}.volumeMounts`));
   const pp = c.imagePullPolicy;
   if (!pp) errs.push({ type: 'Required', field: `${path}.imagePullPolicy` });
-  else if (!['Always', 'IfNotPresent', 'Never'].includes(pp)) errs.push({ type: 'NotSupported', field: `${path}.imagePullPolicy`, value: pp, supported: ['Always', 'IfNotPresent', 'Never'] });
+  else if (!['Always', 'IfNotPresent', 'Never'].includes(pp))
+    errs.push({ type: 'NotSupported', field: `${path}.imagePullPolicy`, value: pp, supported: ['Always', 'IfNotPresent', 'Never'] });
   errs.push(...validateResources(c.resources, `${path}.resources`));
   return errs;
 }
@@ -196,12 +250,21 @@ function validateVolumes(vols: Obj[] | undefined, path: string): [Set<string>, F
     const srcs = VOLUME_SOURCE_KEYS.filter((k) => v[k] !== undefined && v[k] !== null);
     if (srcs.length === 0) el.push({ type: 'Required', field: ip, detail: 'must specify a volume type' });
     else if (srcs.length > 1) el.push({ type: 'Forbidden', field: `${ip}.${srcs[1]}`, detail: 'may not specify more than 1 volume type' });
-    if (v.persistentVolumeClaim && !v.persistentVolumeClaim.claimName) el.push({ type: 'Required', field: `${ip}.persistentVolumeClaim.claimName` });
+    if (v.persistentVolumeClaim && !v.persistentVolumeClaim.claimName)
+      el.push({ type: 'Required', field: `${ip}.persistentVolumeClaim.claimName` });
     if (v.configMap && !v.configMap.name) el.push({ type: 'Required', field: `${ip}.configMap.name` });
     if (v.secret && !v.secret.secretName) el.push({ type: 'Required', field: `${ip}.secret.secretName` });
     if (v.hostPath && !v.hostPath.path) el.push({ type: 'Required', field: `${ip}.hostPath.path` });
-    if (v.hostPath?.type && !['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'].includes(v.hostPath.type)) {
-      el.push({ type: 'NotSupported', field: `${ip}.hostPath.type`, value: v.hostPath.type, supported: ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'] });
+    if (
+      v.hostPath?.type &&
+      !['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'].includes(v.hostPath.type)
+    ) {
+      el.push({
+        type: 'NotSupported',
+        field: `${ip}.hostPath.type`,
+        value: v.hostPath.type,
+        supported: ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'],
+      });
     }
     if (!v.name) el.push({ type: 'Required', field: `${ip}.name` });
     else el.push(...dns1123Label(v.name, `${ip}.name`));
@@ -218,17 +281,35 @@ export function validateTolerations(ts: Obj[] | undefined, path: string): FieldE
   (ts ?? []).forEach((t, i) => {
     const ip = `${path}[${i}]`;
     if (t.key) for (const m of isQualifiedName(t.key)) errs.push({ type: 'Invalid', field: `${ip}.key`, value: t.key, detail: m });
-    if (!t.key && t.operator !== 'Exists') errs.push({ type: 'Invalid', field: `${ip}.operator`, value: t.operator ?? '', detail: 'operator must be Exists when `key` is empty, which means "match all values and all keys"' });
+    if (!t.key && t.operator !== 'Exists')
+      errs.push({
+        type: 'Invalid',
+        field: `${ip}.operator`,
+        value: t.operator ?? '',
+        detail: 'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      });
     if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') {
-      errs.push({ type: 'Invalid', field: `${ip}.effect`, value: t.effect ?? '', detail: "effect must be 'NoExecute' when `tolerationSeconds` is set" });
+      errs.push({
+        type: 'Invalid',
+        field: `${ip}.effect`,
+        value: t.effect ?? '',
+        detail: "effect must be 'NoExecute' when `tolerationSeconds` is set",
+      });
     }
     if (!t.operator || t.operator === 'Equal') {
-      for (const m of isValidLabelValue(t.value ?? '')) errs.push({ type: 'Invalid', field: `${ip}.operator`, value: t.value ?? '', detail: m });
+      for (const m of isValidLabelValue(t.value ?? ''))
+        errs.push({ type: 'Invalid', field: `${ip}.operator`, value: t.value ?? '', detail: m });
     } else if (t.operator === 'Exists') {
-      if (t.value) errs.push({ type: 'Invalid', field: `${ip}.operator`, value: t, detail: "value must be empty when `operator` is 'Exists'" });
+      if (t.value)
+        errs.push({ type: 'Invalid', field: `${ip}.operator`, value: t, detail: "value must be empty when `operator` is 'Exists'" });
     } else errs.push({ type: 'NotSupported', field: `${ip}.operator`, value: t.operator, supported: ['Equal', 'Exists'] });
     if (t.effect && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) {
-      errs.push({ type: 'NotSupported', field: `${ip}.effect`, value: t.effect, supported: ['NoExecute', 'NoSchedule', 'PreferNoSchedule'] });
+      errs.push({
+        type: 'NotSupported',
+        field: `${ip}.effect`,
+        value: t.effect,
+        supported: ['NoExecute', 'NoSchedule', 'PreferNoSchedule'],
+      });
     }
   });
   return errs;
@@ -251,39 +332,64 @@ export function validatePodSpec(spec: Obj | undefined, path: string): FieldError
     errs.push(...validateProbe(c?.startupProbe, `${p}.startupProbe`, 'startup'));
     if (c?.lifecycle?.preStop) errs.push(...validateHandler(c.lifecycle.preStop, `${p}.lifecycle.preStop`));
     if (c?.lifecycle?.postStart) errs.push(...validateHandler(c.lifecycle.postStart, `${p}.lifecycle.postStart`));
-    if (c?.restartPolicy !== undefined) errs.push({ type: 'Forbidden', field: `${p}.restartPolicy`, detail: 'may not be set for non-init containers' });
+    if (c?.restartPolicy !== undefined)
+      errs.push({ type: 'Forbidden', field: `${p}.restartPolicy`, detail: 'may not be set for non-init containers' });
   });
   // host port conflicts across containers (AccumulateUniqueHostPorts)
   const hostPorts = new Set<string>();
-  cs.forEach((c, ci) => (c?.ports ?? []).forEach((p: Obj, pi: number) => {
-    if (!p?.hostPort) return;
-    const key = `${p.protocol}/${p.hostIP ?? ''}/${p.hostPort}`;
-    if (hostPorts.has(key)) errs.push({ type: 'Duplicate', field: `${path}.containers[${ci}].ports[${pi}].hostPort`, value: key });
-    hostPorts.add(key);
-  }));
+  cs.forEach((c, ci) =>
+    (c?.ports ?? []).forEach((p: Obj, pi: number) => {
+      if (!p?.hostPort) return;
+      const key = `${p.protocol}/${p.hostIP ?? ''}/${p.hostPort}`;
+      if (hostPorts.has(key)) errs.push({ type: 'Duplicate', field: `${path}.containers[${ci}].ports[${pi}].hostPort`, value: key });
+      hostPorts.add(key);
+    }),
+  );
   (Array.isArray(s.initContainers) ? s.initContainers : []).forEach((c: Obj, i: number) => {
     const p = `${path}.initContainers[${i}]`;
     errs.push(...validateContainer(c ?? {}, p, vols));
     if (names.has(c?.name)) errs.push({ type: 'Duplicate', field: `${p}.name`, value: c.name });
     else names.add(c?.name);
-    if (c?.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push({ type: 'NotSupported', field: `${p}.restartPolicy`, value: c.restartPolicy, supported: ['Always'] });
+    if (c?.restartPolicy !== undefined && c.restartPolicy !== 'Always')
+      errs.push({ type: 'NotSupported', field: `${p}.restartPolicy`, value: c.restartPolicy, supported: ['Always'] });
   });
   const rp = s.restartPolicy;
   if (!rp) errs.push({ type: 'Required', field: `${path}.restartPolicy` });
-  else if (!['Always', 'OnFailure', 'Never'].includes(rp)) errs.push({ type: 'NotSupported', field: `${path}.restartPolicy`, value: rp, supported: ['Always', 'OnFailure', 'Never'] });
+  else if (!['Always', 'OnFailure', 'Never'].includes(rp))
+    errs.push({ type: 'NotSupported', field: `${path}.restartPolicy`, value: rp, supported: ['Always', 'OnFailure', 'Never'] });
   const dp = s.dnsPolicy;
   if (!dp) errs.push({ type: 'Required', field: `${path}.dnsPolicy` });
-  else if (!['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'].includes(dp)) errs.push({ type: 'NotSupported', field: `${path}.dnsPolicy`, value: dp, supported: ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'] });
+  else if (!['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'].includes(dp))
+    errs.push({
+      type: 'NotSupported',
+      field: `${path}.dnsPolicy`,
+      value: dp,
+      supported: ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'],
+    });
   errs.push(...validateLabels(s.nodeSelector, `${path}.nodeSelector`));
-  if (s.serviceAccountName) for (const m of nameIsDNSSubdomain(s.serviceAccountName, false)) errs.push({ type: 'Invalid', field: `${path}.serviceAccountName`, value: s.serviceAccountName, detail: m });
-  if (s.nodeName) for (const m of isDNS1123Subdomain(s.nodeName)) errs.push({ type: 'Invalid', field: `${path}.nodeName`, value: s.nodeName, detail: m });
-  if (s.activeDeadlineSeconds !== undefined && s.activeDeadlineSeconds !== null && (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > 2147483647)) {
-    errs.push({ type: 'Invalid', field: `${path}.activeDeadlineSeconds`, value: s.activeDeadlineSeconds, detail: inclusiveRangeError(1, 2147483647) });
+  if (s.serviceAccountName)
+    for (const m of nameIsDNSSubdomain(s.serviceAccountName, false))
+      errs.push({ type: 'Invalid', field: `${path}.serviceAccountName`, value: s.serviceAccountName, detail: m });
+  if (s.nodeName)
+    for (const m of isDNS1123Subdomain(s.nodeName)) errs.push({ type: 'Invalid', field: `${path}.nodeName`, value: s.nodeName, detail: m });
+  if (
+    s.activeDeadlineSeconds !== undefined &&
+    s.activeDeadlineSeconds !== null &&
+    (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > 2147483647)
+  ) {
+    errs.push({
+      type: 'Invalid',
+      field: `${path}.activeDeadlineSeconds`,
+      value: s.activeDeadlineSeconds,
+      detail: inclusiveRangeError(1, 2147483647),
+    });
   }
   if (s.hostname) errs.push(...dns1123Label(s.hostname, `${path}.hostname`));
   if (s.subdomain) errs.push(...dns1123Label(s.subdomain, `${path}.subdomain`));
   errs.push(...validateTolerations(s.tolerations, `${path}.tolerations`));
-  if (s.priorityClassName) for (const m of nameIsDNSSubdomain(s.priorityClassName, false)) errs.push({ type: 'Invalid', field: `${path}.priorityClassName`, value: s.priorityClassName, detail: m });
+  if (s.priorityClassName)
+    for (const m of nameIsDNSSubdomain(s.priorityClassName, false))
+      errs.push({ type: 'Invalid', field: `${path}.priorityClassName`, value: s.priorityClassName, detail: m });
   errs.push(...nonNegative(s.terminationGracePeriodSeconds, `${path}.terminationGracePeriodSeconds`));
   return errs;
 }
