@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionStory, RelayHop } from '../relay-event';
 import { storyHops } from './story';
-import { STORY_HEAD_KEEP, StoryMembers, capRelayHops, keepHeadAndNewest } from './story-keep';
+import { STORY_HEAD_KEEP, STORY_MEMBERS_KEEP, StoryMembers, capRelayHops, keepHeadAndNewest } from './story-keep';
 
 const hop = (seq: number, cause: number | null, from = 'kube-apiserver', to = 'etcd'): RelayHop => ({
   seq,
@@ -109,5 +109,18 @@ describe('story-keep: the story of the last action through the relay caps', () =
     // for the 2-hop story: its hops after the roots are background here (no cause)
     const hs = all.map((h) => (h.seq > 101 ? { ...h, cause: null } : h));
     expect(seqs(capRelayHops(hs.slice(0, base), hs.slice(base, base + added), 3_000, story))).toEqual(kept);
+  });
+});
+
+describe('story-keep: the worker remembers a bounded number of members', () => {
+  it('a chain longer than STORY_MEMBERS_KEEP is counted whole and still followed at its tip', () => {
+    const story: ActionStory = { seq: 1, endSeq: 1, label: 'apply', subjects: [] };
+    const n = STORY_MEMBERS_KEEP + 10;
+    const hops = Array.from({ length: n }, (_, i) => hop(i + 1, i === 0 ? null : i));
+    const m = new StoryMembers(story);
+    m.feed(hops);
+    // a hop caused by the newest member is in the story; one caused by the very first is no longer recognised
+    m.feed([hop(n + 1, n), hop(n + 2, 1)]);
+    expect([m.count, m.inHead(1), m.inHead(STORY_HEAD_KEEP), m.inHead(STORY_HEAD_KEEP + 1)]).toEqual([n + 1, true, true, false]);
   });
 });

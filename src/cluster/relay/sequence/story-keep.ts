@@ -25,9 +25,18 @@ export const STORY_HEAD_KEEP = 1_000;
  * The membership of one story, fed incrementally (the worker's side of {@link storyHops}, the
  * same rule: story.ts inStory). Feed every hop from `story.seq` on, in seq order, each once.
  */
+/** At most this many story seqs are remembered to follow causes (bounds the worker's memory on a huge apply). */
+export const STORY_MEMBERS_KEEP = 100_000;
+
 export class StoryMembers {
-  /** seqs of every member seen. */
+  /**
+   * seqs of the newest {@link STORY_MEMBERS_KEEP} members (insertion order is seq order, so the
+   * oldest go first): enough to follow causes, which name recent hops; a hop caused by an
+   * older member is not recognised, as on the page once the relay has dropped that member.
+   */
   private readonly members = new Set<number>();
+  /** Members seen in all (counted even after their seq left {@link members}). */
+  private seen = 0;
   /** seqs of the first {@link STORY_HEAD_KEEP} members. */
   private readonly head = new Set<number>();
   /** seq of the last hop fed (story.seq − 1 before any). */
@@ -39,7 +48,7 @@ export class StoryMembers {
 
   /** Members seen so far. */
   get count(): number {
-    return this.members.size;
+    return this.seen;
   }
 
   /**
@@ -52,6 +61,8 @@ export class StoryMembers {
       this.fedUpTo = h.seq;
       if (!inStory(h, this.story, this.members)) continue;
       this.members.add(h.seq);
+      this.seen++;
+      if (this.members.size > STORY_MEMBERS_KEEP) this.members.delete(this.members.values().next().value as number);
       if (this.head.size < STORY_HEAD_KEEP) this.head.add(h.seq);
     }
     this.fedUpTo = Math.max(this.fedUpTo, upTo);
