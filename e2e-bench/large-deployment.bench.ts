@@ -5,15 +5,20 @@
  * wall time a kubectl bar command (`get deploy`) takes to answer (issued every 5 s), the
  * page's JS heap (CDP Performance.getMetrics) and Chromium's memory: the resident set
  * (VmRSS in /proc/PID/status) of every process of the browser Playwright started, summed
- * (browser, renderer — the page and its workers —, GPU and utility processes; Linux only).
+ * (browser, renderer — the page and its workers —, GPU and utility processes; Linux only),
+ * and the same processes' proportional set size (Pss in /proc/PID/smaps_rollup: each shared
+ * page counted once across them, where VmRSS counts it in every process that maps it).
  * Prints one JSON line; writes nothing.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { hugeDeployment } from '../e2e/fixtures';
 import { test, expect } from '@playwright/test';
 
-/** MB resident in the Chromium processes under `root` (its pid and every descendant), from /proc. */
-function chromiumRssMB(root: number): number {
+/**
+ * MB resident in the Chromium processes under `root` (its pid and every descendant), from /proc:
+ * `rss` sums VmRSS, `pss` sums Pss (shared pages divided among the processes sharing them).
+ */
+function chromiumMemoryMB(root: number): { rss: number; pss: number } {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
@@ -28,8 +33,17 @@ function chromiumRssMB(root: number): number {
   }
   const under = (pid: number): boolean => pid === root || (pid > 1 && parent.has(pid) && under(parent.get(pid)!));
   let kb = 0;
-  for (const [pid, v] of rss) if (under(pid)) kb += v;
-  return Math.round(kb / 1024);
+  let pssKb = 0;
+  for (const [pid, v] of rss) {
+    if (!under(pid)) continue;
+    kb += v;
+    try {
+      pssKb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return { rss: Math.round(kb / 1024), pss: Math.round(pssKb / 1024) };
 }
 
 /** The pid of the browser process Playwright launched (the parent of the page's renderer). */
@@ -109,6 +123,7 @@ test('large deployment at ×100', async ({ page }) => {
   const answers: number[] = [];
   const heaps: number[] = [];
   const rssMB: number[] = [];
+  const pssMB: number[] = [];
   const t0 = Date.now();
   while (Date.now() - t0 < seconds * 1000) {
     const start = Date.now();
@@ -119,7 +134,9 @@ test('large deployment at ×100', async ({ page }) => {
     await expect(page.locator('.kubectl-echo')).toHaveText(`$ kubectl ${line}`, { timeout: 600_000 });
     answers.push(Date.now() - start);
     heaps.push(await heapMB());
-    rssMB.push(root ? chromiumRssMB(root) : -1);
+    const mem = root ? chromiumMemoryMB(root) : { rss: -1, pss: -1 };
+    rssMB.push(mem.rss);
+    pssMB.push(mem.pss);
     await page.waitForTimeout(5000);
   }
   const frames = await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames);
@@ -146,6 +163,7 @@ test('large deployment at ×100', async ({ page }) => {
       kubectlMs: answers,
       heapMB: heaps,
       chromiumRssMB: rssMB,
+      chromiumPssMB: pssMB,
       pods,
       summarized,
       simMs,

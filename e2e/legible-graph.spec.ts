@@ -267,6 +267,21 @@ test('the side panel grows with the window; at 1280 the toolbar chips, the side 
     }),
   );
   for (const l of lines) expect(l.lines, l.text).toBeLessThanOrEqual(l.words);
+  // the whole table lies inside the side panel: no sideways scroll, every plugin column on screen
+  const fit = await page.getByTestId('scheduling-table').evaluate((table) => {
+    const side = table.closest('.pane.side')!.getBoundingClientRect();
+    return { right: table.getBoundingClientRect().right, sideRight: side.right };
+  });
+  expect(fit.right).toBeLessThanOrEqual(fit.sideRight);
+  // the inspector's title names the Pod whole (it wraps rather than ending in "…")
+  const title = await page.locator('[data-testid=inspector] > .pane-header h2').evaluate((h) => ({
+    text: h.textContent ?? '',
+    cut: h.scrollWidth > h.clientWidth + 1,
+    right: h.getBoundingClientRect().right,
+  }));
+  expect(title.text).toMatch(/^pod\/peekcart-[0-9a-f]+-[a-z0-9]{5}$/);
+  expect(title.cut).toBe(false);
+  expect(title.right).toBeLessThanOrEqual(fit.sideRight);
   await page.screenshot({ path: 'test-results/legible-scheduling-1280.png' });
 
   await page.setViewportSize({ width: 1920, height: 1080 });

@@ -3,7 +3,7 @@
  * per node: the filter plugin that rejected it and why, or each score plugin's score
  * (normalized × weight) and the total; the chosen node highlighted.
  */
-import { Fragment, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { cluster } from '../cluster-client';
 import type { KObject, SchedulingDecision } from '../store/types';
@@ -32,8 +32,8 @@ function Table({ d }: { d: SchedulingDecision }) {
             <th>{t('inspector.node')}</th>
             <th>{t('inspector.filter')}</th>
             {table.plugins.map((p) => (
-              <th key={p} className="num" title={p}>
-                {words(p)}
+              <th key={p} className="num plugin" scope="col">
+                {p}
               </th>
             ))}
             <th className="num">{t('inspector.total')}</th>
@@ -82,16 +82,6 @@ function Table({ d }: { d: SchedulingDecision }) {
       )}
     </>
   );
-}
-
-/** A plugin name with a line-break chance between its words ("Node<wbr>Resources<wbr>Fit"): headers wrap between words, never letter by letter. */
-function words(name: string) {
-  return name.split(/(?=[A-Z][a-z])/).map((w, i) => (
-    <Fragment key={i}>
-      {i > 0 && <wbr />}
-      {w}
-    </Fragment>
-  ));
 }
 
 export function SchedulingTab({ pod }: { pod: KObject }) {
