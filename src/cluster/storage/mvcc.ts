@@ -12,6 +12,7 @@
  * k8s.io/apiserver/pkg/storage/etcd3/store.go (GuaranteedUpdate's CAS on mod revision).
  */
 import type { KObject } from '../api/types';
+import { ManagedFieldsIntern } from './managed-fields-intern';
 
 export interface StoredEntry {
   obj: KObject;
@@ -46,6 +47,8 @@ export class MVCCStore {
   private historyStart = 0; // index into history of the oldest kept event
   private compactedRev = 0;
   private listeners: StoreListener[] = [];
+  /** Shared frozen managedFields entries (managed-fields-intern.ts): memory only, never what a reader sees. */
+  readonly managedFieldsIntern = new ManagedFieldsIntern();
   /** Max events kept for watch resumption before compaction drops the oldest. */
   historyLimit: number;
 
@@ -140,6 +143,7 @@ export class MVCCStore {
     if (b.has(key)) return undefined;
     const rev = ++this.rev;
     obj.metadata.resourceVersion = String(rev);
+    this.managedFieldsIntern.internManagedFields(obj);
     const e: StoredEntry = { obj, createRev: rev, modRev: rev };
     b.set(key, e);
     this.sortedKeys.delete(resource);
@@ -158,6 +162,7 @@ export class MVCCStore {
     if (expectedModRev !== undefined && cur.modRev !== expectedModRev) return 'conflict';
     const rev = ++this.rev;
     obj.metadata.resourceVersion = String(rev);
+    this.managedFieldsIntern.internManagedFields(obj);
     const e: StoredEntry = { obj, createRev: cur.createRev, modRev: rev };
     b.set(key, e);
     this.emit({ type: 'MODIFIED', resource, key, obj, prev: cur.obj, rev });
