@@ -662,7 +662,7 @@ export class APIServer implements StrategyContext {
         obj.kind = info.kind;
         if (!obj.metadata.name && obj.metadata.generateName) {
           // names.SimpleNameGenerator: the base is cut to 63 - 5 characters
-          obj.metadata.name = obj.metadata.generateName.slice(0, 58) + this.rng.string(5);
+          obj.metadata.name = [obj.metadata.generateName.slice(0, 58), this.rng.string(5)].join(''); // one flat string, not a rope (it lives as long as the object)
         }
         const strategy = strategyFor(this.strategies, info);
         const errs: FieldError[] = [];

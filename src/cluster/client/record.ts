@@ -170,7 +170,10 @@ export class EventRecorder {
     // 2. eventObserve
     const last = this.cache.logs.get(key);
     const count = last ? last.count + 1 : 1;
-    const name = last ? last.name : `${ref.name}.${(BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
+    // joined, not concatenated: one flat string for as long as the Event lives, not a rope
+    const name = last
+      ? last.name
+      : [ref.name, (BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)].join('.');
     const firstTimestamp = last ? last.firstTimestamp : now;
     this.cache.logs.set(key, { namespace, name, count, firstTimestamp });
     // 3. EventSourceObjectSpamFilter
