@@ -19,9 +19,14 @@ import { fileURLToPath } from 'node:url';
 import { readFields, utf8, type WireField } from '../server/protobuf-wire';
 
 const OUT = fileURLToPath(new URL('../server/protobuf-schema.generated.ts', import.meta.url));
-/** Packages kept: the API group versions the engine serves (as protobuf packages), and apimachinery's. */
+/**
+ * Packages kept: the API group versions the engine serves (as protobuf packages), and apimachinery's.
+ * authentication.k8s.io/v1 and authorization.k8s.io/v1 are the review APIs: `kubectl auth whoami`
+ * and `kubectl auth can-i` POST their SelfSubjectReview / SelfSubjectAccessReview /
+ * SelfSubjectRulesReview as protobuf.
+ */
 const KEEP =
-  /^k8s\.io\.(apimachinery\.pkg\.(apis\.meta\.v1|api\.resource|util\.intstr|runtime)|api\.(core|apps|batch|rbac|networking|policy|scheduling|storage|coordination|discovery|node|certificates|events|admissionregistration|flowcontrol)\.v1|api\.autoscaling\.v[12])$/;
+  /^k8s\.io\.(apimachinery\.pkg\.(apis\.meta\.v1|api\.resource|util\.intstr|runtime)|api\.(core|apps|batch|rbac|authentication|authorization|networking|policy|scheduling|storage|coordination|discovery|node|certificates|events|admissionregistration|flowcontrol)\.v1|api\.autoscaling\.v[12])$/;
 const SCALARS: Record<number, string> = {
   1: 'double',
   2: 'float',

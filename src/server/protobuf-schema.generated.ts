@@ -5,7 +5,7 @@
  * Message full name → space-separated fields `number:jsonName:type`, then `*` when repeated and `?`
  * when Go holds the field by pointer (no `(gogoproto.nullable) = false`: a zero value on the wire is
  * meaningful). Types: proto scalars, `map<K,V>`, or a message's full name.
- * Packages: k8s.io.api.admissionregistration.v1, k8s.io.api.apps.v1, k8s.io.api.autoscaling.v1, k8s.io.api.autoscaling.v2, k8s.io.api.batch.v1, k8s.io.api.certificates.v1, k8s.io.api.coordination.v1, k8s.io.api.core.v1, k8s.io.api.discovery.v1, k8s.io.api.events.v1, k8s.io.api.flowcontrol.v1, k8s.io.api.networking.v1, k8s.io.api.node.v1, k8s.io.api.policy.v1, k8s.io.api.rbac.v1, k8s.io.api.scheduling.v1, k8s.io.api.storage.v1, k8s.io.apimachinery.pkg.api.resource, k8s.io.apimachinery.pkg.apis.meta.v1, k8s.io.apimachinery.pkg.runtime, k8s.io.apimachinery.pkg.util.intstr.
+ * Packages: k8s.io.api.admissionregistration.v1, k8s.io.api.apps.v1, k8s.io.api.authentication.v1, k8s.io.api.authorization.v1, k8s.io.api.autoscaling.v1, k8s.io.api.autoscaling.v2, k8s.io.api.batch.v1, k8s.io.api.certificates.v1, k8s.io.api.coordination.v1, k8s.io.api.core.v1, k8s.io.api.discovery.v1, k8s.io.api.events.v1, k8s.io.api.flowcontrol.v1, k8s.io.api.networking.v1, k8s.io.api.node.v1, k8s.io.api.policy.v1, k8s.io.api.rbac.v1, k8s.io.api.scheduling.v1, k8s.io.api.storage.v1, k8s.io.apimachinery.pkg.api.resource, k8s.io.apimachinery.pkg.apis.meta.v1, k8s.io.apimachinery.pkg.runtime, k8s.io.apimachinery.pkg.util.intstr.
  */
 export const PROTO_MESSAGES: Record<string, string> = {
   'k8s.io.api.admissionregistration.v1.AuditAnnotation': '1:key:string 2:valueExpression:string',
@@ -65,6 +65,33 @@ export const PROTO_MESSAGES: Record<string, string> = {
   'k8s.io.api.apps.v1.StatefulSetSpec': '1:replicas:int32? 2:selector:k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector? 3:template:k8s.io.api.core.v1.PodTemplateSpec 4:volumeClaimTemplates:k8s.io.api.core.v1.PersistentVolumeClaim* 5:serviceName:string 6:podManagementPolicy:string 7:updateStrategy:k8s.io.api.apps.v1.StatefulSetUpdateStrategy 8:revisionHistoryLimit:int32? 9:minReadySeconds:int32 10:persistentVolumeClaimRetentionPolicy:k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy? 11:ordinals:k8s.io.api.apps.v1.StatefulSetOrdinals?',
   'k8s.io.api.apps.v1.StatefulSetStatus': '1:observedGeneration:int64 2:replicas:int32 3:readyReplicas:int32 4:currentReplicas:int32 5:updatedReplicas:int32 6:currentRevision:string 7:updateRevision:string 9:collisionCount:int32? 10:conditions:k8s.io.api.apps.v1.StatefulSetCondition* 11:availableReplicas:int32',
   'k8s.io.api.apps.v1.StatefulSetUpdateStrategy': '1:type:string 2:rollingUpdate:k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy?',
+  'k8s.io.api.authentication.v1.BoundObjectReference': '1:kind:string 2:apiVersion:string 3:name:string 4:uID:string',
+  'k8s.io.api.authentication.v1.ExtraValue': '1:items:string*?',
+  'k8s.io.api.authentication.v1.SelfSubjectReview': '1:metadata:k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta 2:status:k8s.io.api.authentication.v1.SelfSubjectReviewStatus',
+  'k8s.io.api.authentication.v1.SelfSubjectReviewStatus': '1:userInfo:k8s.io.api.authentication.v1.UserInfo',
+  'k8s.io.api.authentication.v1.TokenRequest': '1:metadata:k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta 2:spec:k8s.io.api.authentication.v1.TokenRequestSpec 3:status:k8s.io.api.authentication.v1.TokenRequestStatus',
+  'k8s.io.api.authentication.v1.TokenRequestSpec': '1:audiences:string*? 4:expirationSeconds:int64? 3:boundObjectRef:k8s.io.api.authentication.v1.BoundObjectReference?',
+  'k8s.io.api.authentication.v1.TokenRequestStatus': '1:token:string 2:expirationTimestamp:k8s.io.apimachinery.pkg.apis.meta.v1.Time',
+  'k8s.io.api.authentication.v1.TokenReview': '1:metadata:k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta 2:spec:k8s.io.api.authentication.v1.TokenReviewSpec 3:status:k8s.io.api.authentication.v1.TokenReviewStatus',
+  'k8s.io.api.authentication.v1.TokenReviewSpec': '1:token:string 2:audiences:string*?',
+  'k8s.io.api.authentication.v1.TokenReviewStatus': '1:authenticated:bool 2:user:k8s.io.api.authentication.v1.UserInfo 4:audiences:string*? 3:error:string',
+  'k8s.io.api.authentication.v1.UserInfo': '1:username:string 2:uid:string 3:groups:string*? 4:extra:map<string,k8s.io.api.authentication.v1.ExtraValue>',
+  'k8s.io.api.authorization.v1.ExtraValue': '1:items:string*?',
+  'k8s.io.api.authorization.v1.FieldSelectorAttributes': '1:rawSelector:string 2:requirements:k8s.io.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement*',
+  'k8s.io.api.authorization.v1.LabelSelectorAttributes': '1:rawSelector:string 2:requirements:k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement*',
+  'k8s.io.api.authorization.v1.LocalSubjectAccessReview': '1:metadata:k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta 2:spec:k8s.io.api.authorization.v1.SubjectAccessReviewSpec 3:status:k8s.io.api.authorization.v1.SubjectAccessReviewStatus',
+  'k8s.io.api.authorization.v1.NonResourceAttributes': '1:path:string 2:verb:string',
+  'k8s.io.api.authorization.v1.NonResourceRule': '1:verbs:string*? 2:nonResourceURLs:string*?',
+  'k8s.io.api.authorization.v1.ResourceAttributes': '1:namespace:string 2:verb:string 3:group:string 4:version:string 5:resource:string 6:subresource:string 7:name:string 8:fieldSelector:k8s.io.api.authorization.v1.FieldSelectorAttributes? 9:labelSelector:k8s.io.api.authorization.v1.LabelSelectorAttributes?',
+  'k8s.io.api.authorization.v1.ResourceRule': '1:verbs:string*? 2:apiGroups:string*? 3:resources:string*? 4:resourceNames:string*?',
+  'k8s.io.api.authorization.v1.SelfSubjectAccessReview': '1:metadata:k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta 2:spec:k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec 3:status:k8s.io.api.authorization.v1.SubjectAccessReviewStatus',
+  'k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec': '1:resourceAttributes:k8s.io.api.authorization.v1.ResourceAttributes? 2:nonResourceAttributes:k8s.io.api.authorization.v1.NonResourceAttributes?',
+  'k8s.io.api.authorization.v1.SelfSubjectRulesReview': '1:metadata:k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta 2:spec:k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec 3:status:k8s.io.api.authorization.v1.SubjectRulesReviewStatus',
+  'k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec': '1:namespace:string',
+  'k8s.io.api.authorization.v1.SubjectAccessReview': '1:metadata:k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta 2:spec:k8s.io.api.authorization.v1.SubjectAccessReviewSpec 3:status:k8s.io.api.authorization.v1.SubjectAccessReviewStatus',
+  'k8s.io.api.authorization.v1.SubjectAccessReviewSpec': '1:resourceAttributes:k8s.io.api.authorization.v1.ResourceAttributes? 2:nonResourceAttributes:k8s.io.api.authorization.v1.NonResourceAttributes? 3:user:string 4:groups:string*? 5:extra:map<string,k8s.io.api.authorization.v1.ExtraValue> 6:uid:string',
+  'k8s.io.api.authorization.v1.SubjectAccessReviewStatus': '1:allowed:bool 4:denied:bool 2:reason:string 3:evaluationError:string',
+  'k8s.io.api.authorization.v1.SubjectRulesReviewStatus': '1:resourceRules:k8s.io.api.authorization.v1.ResourceRule* 2:nonResourceRules:k8s.io.api.authorization.v1.NonResourceRule* 3:incomplete:bool 4:evaluationError:string',
   'k8s.io.api.autoscaling.v1.ContainerResourceMetricSource': '1:name:string 2:targetAverageUtilization:int32? 3:targetAverageValue:k8s.io.apimachinery.pkg.api.resource.Quantity? 5:container:string',
   'k8s.io.api.autoscaling.v1.ContainerResourceMetricStatus': '1:name:string 2:currentAverageUtilization:int32? 3:currentAverageValue:k8s.io.apimachinery.pkg.api.resource.Quantity 4:container:string',
   'k8s.io.api.autoscaling.v1.CrossVersionObjectReference': '1:kind:string 2:name:string 3:apiVersion:string',

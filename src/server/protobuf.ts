@@ -15,7 +15,7 @@
  * its zero), while a pointer field keeps its zero (`replicas: 0`). Well-known messages become
  * their JSON forms: Quantity → "500m", IntOrString → 80 | "http", Time → RFC 3339 (zero → unset),
  * MicroTime → RFC 3339 with microseconds, Duration → Go's "1m30s", RawExtension/FieldsV1 → their
- * JSON. Fields the schema does not know are skipped, as the generated Unmarshal does.
+ * JSON, ExtraValue → its list of strings. Fields the schema does not know are skipped, as the generated Unmarshal does.
  */
 import { StatusError, newBadRequest } from '../cluster/api/errors';
 import type { KObject } from '../cluster/api/types';
@@ -173,6 +173,12 @@ function wellKnown(type: string, b: Uint8Array): { value: unknown } | undefined 
       const raw = readFields(b).find((f) => f.no === 1)?.value as Uint8Array | undefined;
       return { value: raw?.length ? JSON.parse(utf8(raw)) : null };
     }
+    case 'k8s.io.api.authentication.v1.ExtraValue':
+    case 'k8s.io.api.authorization.v1.ExtraValue':
+    case 'k8s.io.api.certificates.v1.ExtraValue':
+      // `type ExtraValue []string` (authentication/v1, authorization/v1, certificates/v1 types.go):
+      // protobuf wraps the slice in a message, JSON is the bare list
+      return { value: (decodeMessage(type, b, true).items as string[] | undefined) ?? [] };
     default:
       return undefined;
   }

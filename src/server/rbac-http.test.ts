@@ -104,4 +104,32 @@ describe('RBAC over HTTP', () => {
       },
     });
   });
+
+  // the bytes kubectl v1.32 `auth whoami --as jane --as-group devs` sends (kubectl -v=8): a
+  // runtime.Unknown of an empty authentication.k8s.io/v1 SelfSubjectReview
+  const WHOAMI_PROTOBUF = Buffer.from(
+    '6b3873000a2d0a1861757468656e7469' +
+      '636174696f6e2e6b38732e696f2f7631' +
+      '121153656c665375626a656374526576' +
+      '696577121a0a100a0012001a0022002a' +
+      '0032003800420012060a040a0012001a' +
+      '002200',
+    'hex',
+  );
+  it.each([
+    ['application/vnd.kubernetes.protobuf', 201, 'jane'],
+    ['text/plain', 415, undefined],
+  ])('SelfSubjectReview as %s: %i', async (contentType, code, username) => {
+    const r = await j('/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      method: 'POST',
+      headers: { 'Content-Type': contentType, 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' },
+      body: WHOAMI_PROTOBUF,
+    });
+    expect(r.code).toBe(code);
+    if (username) expect(r.body.status).toEqual({ userInfo: { username, groups: ['devs', 'system:authenticated'] } });
+    else
+      expect(r.body.message).toBe(
+        'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+      );
+  });
 });

@@ -20,6 +20,7 @@ import { createServer as createHTTPServer, type IncomingMessage, type Server, ty
 import { createServer as createHTTPSServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
+import { parse as parseYAML } from 'yaml';
 import type { Cluster } from '../cluster/cluster';
 import { StatusError, newBadRequest, newMethodNotAllowed } from '../cluster/api/errors';
 import { AGGREGATED_V2, VERSION_INFO, aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, groupVersions } from './discovery';
@@ -35,7 +36,8 @@ import { BadRequestLine, parseRequestURI, validatePathName, type RequestURI } fr
 import { ImpersonationError, authenticate, impersonate, newBearerToken } from './auth';
 import { REVIEW_RESOURCES } from '../cluster/apiserver/auth/reviews';
 import { MaxInFlight, compileAllowedOrigins, hostAllowed, newMisdirected, withCORS } from './filters';
-import { negotiateOutput } from './negotiation';
+import { negotiateInput, negotiateOutput } from './negotiation';
+import { decodeKubernetesProtobuf } from './protobuf';
 import { goQueryBool } from './params';
 import { selfSignedCert, type ServingCert } from './tls';
 import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from './body';
@@ -103,13 +105,22 @@ function isLongRunning(uri: RequestURI): boolean {
   return (goQueryBool(uri.query, 'watch') ?? false) || uri.parts[uri.parts.length - 1] === 'log';
 }
 
-/** A JSON body (a review), within the server's body limit. @throws StatusError 400, 413. */
-async function readJSONBody(req: IncomingMessage, limit: number): Promise<import('../cluster/api/types').KObject> {
-  const text = (await readLimitedBody(req, limit)).toString('utf8');
+/**
+ * A review's body, within the server's body limit, decoded as its Content-Type says: JSON (also
+ * when absent), YAML, or Kubernetes protobuf, which `kubectl auth can-i` / `auth whoami` send
+ * (create.go createHandler: negotiation.NegotiateInputSerializer, then the serializer's Decode).
+ * @throws StatusError 400 (undecodable), 413, 415 (another media type).
+ */
+async function readReviewBody(req: IncomingMessage, limit: number): Promise<import('../cluster/api/types').KObject> {
+  const format = negotiateInput(req.headers['content-type']);
+  const bytes = await readLimitedBody(req, limit);
+  if (format === 'protobuf') return decodeKubernetesProtobuf(bytes);
+  const text = bytes.toString('utf8');
   try {
+    if (format === 'yaml') return (parseYAML(text, { maxAliasCount: 100 }) ?? {}) as import('../cluster/api/types').KObject;
     return JSON.parse(text || '{}');
   } catch (err) {
-    throw newBadRequest(`error decoding JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -165,7 +176,7 @@ async function route(
     const reviewKey = `${reviewRes}.${group}`;
     if (version === 'v1' && REVIEW_RESOURCES.has(reviewKey)) {
       if (req.method !== 'POST') throw newMethodNotAllowed('the server does not allow this method on the requested resource');
-      const body = await readJSONBody(req, ctx.maxRequestBodyBytes);
+      const body = await readReviewBody(req, ctx.maxRequestBodyBytes);
       return sendJSON(res, 201, cluster.api.review(user, reviewKey, rest.length === 3 ? rest[1] : '', body));
     }
     const t = resolveTarget(cluster, group, version, rest);

@@ -130,7 +130,7 @@ describe('kubectl auth can-i for the bootstrap roles', () => {
   it('a non-namespaced resource warns, as kubectl does', () => {
     expect(kubectl('auth can-i list nodes --as=jane')).toEqual({
       output: 'no\n',
-      error: "Warning: resource 'nodes' is not namespace scoped\n",
+      error: "Warning: resource 'nodes' is not namespace scoped\n\n",
       exitCode: 1,
     });
   });

@@ -11,7 +11,7 @@ import type { KObject } from '../../api/types';
 import type { PolicyRule } from '../../apiserver/auth/bootstrap-policy';
 import { formatTable } from '../tabwriter';
 import { fail, ok, type Ctx, type FlagSpec, type KubectlResult } from './util';
-import { stringify } from 'yaml';
+import { toJSON, toYAML } from './output';
 
 export const AUTH_FLAGS: FlagSpec = {
   list: { bool: true },
@@ -89,7 +89,7 @@ function runCanI(ctx: Ctx): KubectlResult {
   let spec: KObject['spec'];
   if (target.startsWith('/')) {
     if (subresource) return fail('error: --subresource can not be used with NonResourceURL');
-    if (!NON_RESOURCE_VERBS.has(verb)) warnings.push(`Warning: verb '${verb}' is not a known verb\n`);
+    if (!NON_RESOURCE_VERBS.has(verb)) warnings.push(`Warning: verb '${verb}' is not a known verb\n\n`);
     spec = { nonResourceAttributes: { verb, path: target } };
   } else {
     const [resArg, resourceName = ''] = target.split(/\/(.*)/s, 2) as [string, string?];
@@ -103,8 +103,8 @@ function runCanI(ctx: Ctx): KubectlResult {
         if (!all && !info.namespaced)
           warnings.push(
             group
-              ? `Warning: resource '${resource}' is not namespace scoped in group '${group}'\n`
-              : `Warning: resource '${resource}' is not namespace scoped\n`,
+              ? `Warning: resource '${resource}' is not namespace scoped in group '${group}'\n\n`
+              : `Warning: resource '${resource}' is not namespace scoped\n\n`,
           );
       } else {
         const dot = resArg.indexOf('.');
@@ -119,7 +119,7 @@ function runCanI(ctx: Ctx): KubectlResult {
         resource = gr.resource;
       }
     }
-    if (!RESOURCE_VERBS.has(verb)) warnings.push(`Warning: verb '${verb}' is not a known verb\n`);
+    if (!RESOURCE_VERBS.has(verb)) warnings.push(`Warning: verb '${verb}' is not a known verb\n\n`);
     spec = { resourceAttributes: { namespace, verb, group, resource, subresource, name: resourceName } };
   }
   const review = ctx.client.api.review(ctx.client.user, 'selfsubjectaccessreviews.authorization.k8s.io', '', {
@@ -217,8 +217,9 @@ function runWhoami(ctx: Ctx): KubectlResult {
     metadata: {} as KObject['metadata'],
   });
   const o = ctx.flags.get('output');
-  if (o === 'json') return ok(JSON.stringify(review, null, 4) + '\n');
-  if (o === 'yaml') return ok(stringify(review));
+  // the printers of -o json|yaml (sorted keys, goyaml style)
+  if (o === 'json') return ok(toJSON(review));
+  if (o === 'yaml') return ok(toYAML(review));
   if (o) return fail(`error: unable to match a printer suitable for the output format "${o}", allowed formats are: json,yaml`);
   const ui = review.status?.userInfo ?? {};
   const rows: string[][] = [['ATTRIBUTE', 'VALUE']];
