@@ -31,7 +31,6 @@ const PENDING = 'not yet converted to typed objects';
  */
 const EXCEPTIONS = new Map<string, { count: number; reason: string }>([
   ['cluster/controllers/clusterrole-aggregation.ts', { count: 5, reason: PENDING }],
-  ['cluster/controllers/controller-ref-manager.ts', { count: 12, reason: PENDING }],
   ['cluster/controllers/cronjob-utils.ts', { count: 10, reason: PENDING }],
   ['cluster/controllers/cronjob.ts', { count: 22, reason: PENDING }],
   ['cluster/controllers/daemonset.ts', { count: 31, reason: PENDING }],
@@ -50,14 +49,9 @@ const EXCEPTIONS = new Map<string, { count: number; reason: string }>([
   ['cluster/controllers/nodelifecycle-utils.ts', { count: 5, reason: PENDING }],
   ['cluster/controllers/nodelifecycle.ts', { count: 23, reason: PENDING }],
   ['cluster/controllers/persistentvolume.ts', { count: 33, reason: PENDING }],
-  ['cluster/controllers/pod-controller-index.ts', { count: 2, reason: PENDING }],
-  ['cluster/controllers/pod-ranks.ts', { count: 7, reason: PENDING }],
   ['cluster/controllers/podautoscaler-utils.ts', { count: 7, reason: PENDING }],
   ['cluster/controllers/podautoscaler.ts', { count: 18, reason: PENDING }],
   ['cluster/controllers/podgc.ts', { count: 13, reason: PENDING }],
-  ['cluster/controllers/replicaset-pods.ts', { count: 4, reason: PENDING }],
-  ['cluster/controllers/replicaset-utils.ts', { count: 5, reason: PENDING }],
-  ['cluster/controllers/replicaset.ts', { count: 23, reason: PENDING }],
   ['cluster/controllers/resourcequota.ts', { count: 9, reason: PENDING }],
   ['cluster/controllers/root-ca-cert-publisher.ts', { count: 7, reason: PENDING }],
   ['cluster/controllers/service-lb.ts', { count: 7, reason: PENDING }],

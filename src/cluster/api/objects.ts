@@ -109,8 +109,9 @@ export type CSINode = Stored<storage.CSINode>;
  * more: the type of helpers that work on any kind (claimObjects, byCreationTimestamp, …), used as
  * a bound (`<T extends APIObject>`) so the caller's kind flows through.
  */
-export interface APIObject {
+// a type literal, not an interface: it then satisfies the informers' and clients' `KObject` bound
+export type APIObject = {
   apiVersion: string;
   kind: string;
   metadata: ObjectMeta;
-}
+};
