@@ -27,9 +27,13 @@ import type { Mutable, ObjectMeta } from './types';
 /**
  * A kubernetes-types kind as stored: `apiVersion`, `kind` and `metadata` (with `name`) required,
  * top-level fields writable (kubernetes-types marks `status` readonly; controllers write it).
+ * `R` names top-level fields every stored object of the kind has because validation requires
+ * them (a Deployment's `spec`: "spec.selector: Required value"); they are typed as present.
  * Assignable to {@link KObject}, so typed objects pass wherever any object goes.
  */
-export type Stored<T extends { metadata?: unknown }> = Mutable<Omit<T, 'apiVersion' | 'kind' | 'metadata'>> & {
+export type Stored<T extends { metadata?: unknown }, R extends Exclude<keyof T, 'apiVersion' | 'kind' | 'metadata'> = never> = Mutable<
+  Omit<T, 'apiVersion' | 'kind' | 'metadata' | R>
+> & { -readonly [K in R]-?: NonNullable<T[K]> } & {
   apiVersion: string;
   kind: string;
   metadata: ObjectMeta;
@@ -38,13 +42,13 @@ export type Stored<T extends { metadata?: unknown }> = Mutable<Omit<T, 'apiVersi
 // ---- core/v1 ------------------------------------------------------------------------------
 
 /** core/v1 Pod. */
-export type Pod = Stored<core.Pod>;
+export type Pod = Stored<core.Pod, 'spec'>;
 /** core/v1 Node. */
 export type Node = Stored<core.Node>;
 /** core/v1 Namespace. */
 export type Namespace = Stored<core.Namespace>;
 /** core/v1 Service. */
-export type Service = Stored<core.Service>;
+export type Service = Stored<core.Service, 'spec'>;
 /** core/v1 Endpoints. */
 export type Endpoints = Stored<core.Endpoints>;
 /** core/v1 ConfigMap. */
@@ -54,11 +58,11 @@ export type Secret = Stored<core.Secret>;
 /** core/v1 ServiceAccount. */
 export type ServiceAccount = Stored<core.ServiceAccount>;
 /** core/v1 PersistentVolume. */
-export type PersistentVolume = Stored<core.PersistentVolume>;
+export type PersistentVolume = Stored<core.PersistentVolume, 'spec'>;
 /** core/v1 PersistentVolumeClaim. */
-export type PersistentVolumeClaim = Stored<core.PersistentVolumeClaim>;
+export type PersistentVolumeClaim = Stored<core.PersistentVolumeClaim, 'spec'>;
 /** core/v1 ReplicationController. */
-export type ReplicationController = Stored<core.ReplicationController>;
+export type ReplicationController = Stored<core.ReplicationController, 'spec'>;
 /** core/v1 ResourceQuota. */
 export type ResourceQuota = Stored<core.ResourceQuota>;
 /** core/v1 Event. */
@@ -67,24 +71,24 @@ export type CoreEvent = Stored<core.Event>;
 // ---- apps/v1 ------------------------------------------------------------------------------
 
 /** apps/v1 ReplicaSet. */
-export type ReplicaSet = Stored<apps.ReplicaSet>;
+export type ReplicaSet = Stored<apps.ReplicaSet, 'spec'>;
 /** apps/v1 Deployment. */
-export type Deployment = Stored<apps.Deployment>;
+export type Deployment = Stored<apps.Deployment, 'spec'>;
 /** apps/v1 DaemonSet. */
-export type DaemonSet = Stored<apps.DaemonSet>;
+export type DaemonSet = Stored<apps.DaemonSet, 'spec'>;
 /** apps/v1 StatefulSet. */
-export type StatefulSet = Stored<apps.StatefulSet>;
+export type StatefulSet = Stored<apps.StatefulSet, 'spec'>;
 /** apps/v1 ControllerRevision. */
 export type ControllerRevision = Stored<apps.ControllerRevision>;
 
 // ---- other groups -------------------------------------------------------------------------
 
 /** batch/v1 Job. */
-export type Job = Stored<batch.Job>;
+export type Job = Stored<batch.Job, 'spec'>;
 /** batch/v1 CronJob. */
-export type CronJob = Stored<batch.CronJob>;
+export type CronJob = Stored<batch.CronJob, 'spec'>;
 /** autoscaling/v2 HorizontalPodAutoscaler. */
-export type HorizontalPodAutoscaler = Stored<autoscaling.HorizontalPodAutoscaler>;
+export type HorizontalPodAutoscaler = Stored<autoscaling.HorizontalPodAutoscaler, 'spec'>;
 /** coordination.k8s.io/v1 Lease. */
 export type Lease = Stored<coordination.Lease>;
 /** discovery.k8s.io/v1 EndpointSlice. */
