@@ -15,10 +15,10 @@ export const SufficientPodsReason = 'SufficientPods';
 /** policy/v1 InsufficientPodsReason. */
 export const InsufficientPodsReason = 'InsufficientPods';
 
-/** metav1.Condition in its JSON field order (message has no omitempty). */
+/** metav1.Condition in its JSON field order (message has no omitempty); `status` is "True", "False" or "Unknown". */
 export interface MetaCondition {
   type: string;
-  status: 'True' | 'False' | 'Unknown';
+  status: string;
   observedGeneration?: number;
   lastTransitionTime: string;
   reason: string;

@@ -8,7 +8,8 @@
  * read, the change, and an update with that resourceVersion (retried once on conflict).
  */
 import type { ResourceClient } from '../client/clientset';
-import { deepCopy, getControllerOf, newControllerRef, type KObject } from '../api/types';
+import { deepCopy, getControllerOf, newControllerRef } from '../api/types';
+import type { APIObject } from '../api/objects';
 import { matches, type Selector } from '../api/labels';
 import { isConflict, isNotFound, errorMessage } from './controller-utils';
 import { StatusError } from '../api/errors';
@@ -18,13 +19,13 @@ import { StatusError } from '../api/errors';
  * returns false to skip the write (nothing to change).
  * @throws StatusError 404 when the object is gone; other StatusErrors from the update.
  */
-export function patchObject(
-  rc: ResourceClient,
+export function patchObject<T extends APIObject>(
+  rc: ResourceClient<T>,
   namespace: string,
   name: string,
-  mutate: (o: KObject) => boolean,
+  mutate: (o: T) => boolean,
   summary?: string,
-): KObject {
+): T {
   for (let attempt = 0; ; attempt++) {
     const cur = deepCopy(rc.get(namespace, name, { quiet: true }));
     if (!mutate(cur)) return cur;
@@ -38,19 +39,19 @@ export function patchObject(
 }
 
 /** What a ref manager needs: the controller object, its selector, a client for the owned kind. */
-export interface RefManagerOptions {
+export interface RefManagerOptions<T extends APIObject> {
   /** The controller object (e.g. the ReplicaSet); read-only. */
-  controller: KObject;
+  controller: APIObject;
   selector: Selector;
   /** Client of the owned resource (pods, replicasets). */
-  client: ResourceClient;
+  client: ResourceClient<T>;
   /**
    * RecheckDeletionTimestamp: an uncached read of the controller before the first adoption;
    * throws when it is gone (uid changed) — adoption then fails with that error.
    */
   canAdopt: () => void;
   /** Extra filters an object must pass to be claimed (ClaimPods' filters). */
-  filters?: ((o: KObject) => boolean)[];
+  filters?: ((o: T) => boolean)[];
 }
 
 /**
@@ -58,13 +59,13 @@ export interface RefManagerOptions {
  * returns the objects the controller owns and that match. Errors from individual adoptions
  * and releases are collected; the first is thrown after every object was tried.
  */
-export function claimObjects(opts: RefManagerOptions, objects: KObject[]): KObject[] {
+export function claimObjects<T extends APIObject>(opts: RefManagerOptions<T>, objects: T[]): T[] {
   const owner = opts.controller;
   const kind = owner.kind;
-  const claimed: KObject[] = [];
+  const claimed: T[] = [];
   const errs: unknown[] = [];
   let adoptChecked = false;
-  const match = (o: KObject) => matches(opts.selector, o.metadata.labels) && (opts.filters ?? []).every((f) => f(o));
+  const match = (o: T) => matches(opts.selector, o.metadata.labels) && (opts.filters ?? []).every((f) => f(o));
   for (const o of objects) {
     const ref = getControllerOf(o);
     try {
@@ -101,7 +102,7 @@ export function claimObjects(opts: RefManagerOptions, objects: KObject[]): KObje
   return claimed;
 }
 
-function adopt(opts: RefManagerOptions, o: KObject, _kind: string): KObject | null {
+function adopt<T extends APIObject>(opts: RefManagerOptions<T>, o: T, _kind: string): T | null {
   const owner = opts.controller;
   const ref = newControllerRef(owner);
   return patchObject(
@@ -127,7 +128,7 @@ function adopt(opts: RefManagerOptions, o: KObject, _kind: string): KObject | nu
   );
 }
 
-function release(opts: RefManagerOptions, o: KObject): void {
+function release<T extends APIObject>(opts: RefManagerOptions<T>, o: T): void {
   const owner = opts.controller;
   try {
     patchObject(
@@ -155,7 +156,7 @@ function release(opts: RefManagerOptions, o: KObject): void {
  * controller.RecheckDeletionTimestamp with the uid check of claimPods / claimReplicaSets:
  * reads the controller uncached and throws when it was replaced or is being deleted.
  */
-export function recheckDeletionTimestamp(rc: ResourceClient, owner: KObject): () => void {
+export function recheckDeletionTimestamp<T extends APIObject>(rc: ResourceClient<T>, owner: APIObject): () => void {
   return () => {
     const fresh = rc.get(owner.metadata.namespace ?? '', owner.metadata.name, { quiet: true });
     if (fresh.metadata.uid !== owner.metadata.uid) {

@@ -13,7 +13,9 @@ import type { RelayRecorder } from '../relay/recorder';
 import type { ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { hasStatusCause, NamespaceTerminatingCause, StatusError } from '../api/errors';
-import { deepCopy, type KObject, type OwnerReference } from '../api/types';
+import { deepCopy, type OwnerReference } from '../api/types';
+import type { APIObject, Pod } from '../api/objects';
+import type { PodCondition, PodSpec, PodTemplateSpec } from 'kubernetes-types/core/v1';
 
 // ---- constants (controller_utils.go) -----------------------------------------------------
 
@@ -154,22 +156,20 @@ export class UIDTrackingControllerExpectations extends ControllerExpectations {
 // ---- pods --------------------------------------------------------------------------------
 
 /** podutil.IsPodReady: the Ready condition is True. */
-export function isPodReady(pod: KObject): boolean {
+export function isPodReady(pod: Pod): boolean {
   return readyCondition(pod)?.status === 'True';
 }
 
 /** The pod's Ready condition, if any (podutil.GetPodReadyCondition). */
-export function readyCondition(pod: KObject): { status: string; lastTransitionTime?: string } | undefined {
-  return (pod.status?.conditions as { type: string; status: string; lastTransitionTime?: string }[] | undefined)?.find(
-    (c) => c.type === 'Ready',
-  );
+export function readyCondition(pod: Pod): PodCondition | undefined {
+  return pod.status?.conditions?.find((c) => c.type === 'Ready');
 }
 
 /**
  * podutil.IsPodAvailable: ready, and ready for at least `minReadySeconds` (strictly before
  * `nowMs`).
  */
-export function isPodAvailable(pod: KObject, minReadySeconds: number, nowMs: number): boolean {
+export function isPodAvailable(pod: Pod, minReadySeconds: number, nowMs: number): boolean {
   if (!isPodReady(pod)) return false;
   if (!minReadySeconds) return true;
   const ltt = readyCondition(pod)?.lastTransitionTime;
@@ -178,18 +178,18 @@ export function isPodAvailable(pod: KObject, minReadySeconds: number, nowMs: num
 }
 
 /** controller.IsPodActive: not Succeeded, not Failed, not terminating. */
-export function isPodActive(pod: KObject): boolean {
+export function isPodActive(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase !== 'Succeeded' && phase !== 'Failed' && !pod.metadata.deletionTimestamp;
 }
 
 /** controller.FilterActivePods. */
-export function filterActivePods(pods: KObject[]): KObject[] {
+export function filterActivePods(pods: Pod[]): Pod[] {
   return pods.filter(isPodActive);
 }
 
 /** controller.PodKey: "namespace/name". */
-export function podKey(pod: KObject): string {
+export function podKey(pod: Pod): string {
   return `${pod.metadata.namespace}/${pod.metadata.name}`;
 }
 
@@ -197,9 +197,9 @@ export function podKey(pod: KObject): string {
  * controller.GetPodFromTemplate: labels, annotations and finalizers copied from the template,
  * generateName "<parent>-", the controller ownerReference, and a copy of the template's spec.
  */
-export function getPodFromTemplate(template: KObject['spec'], parent: KObject, controllerRef?: OwnerReference): KObject {
+export function getPodFromTemplate(template: PodTemplateSpec | undefined, parent: APIObject, controllerRef?: OwnerReference): Pod {
   const meta = template?.metadata ?? {};
-  const pod: KObject = {
+  const pod: Pod = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
@@ -209,7 +209,8 @@ export function getPodFromTemplate(template: KObject['spec'], parent: KObject, c
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
       ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
     },
-    spec: deepCopy(template?.spec ?? {}),
+    // a template without spec fails validation at create, as upstream's empty PodSpec does
+    spec: deepCopy(template?.spec ?? ({} as PodSpec)),
   };
   if (controllerRef) pod.metadata.ownerReferences = [{ ...controllerRef }];
   return pod;
@@ -248,9 +249,9 @@ export function isConflict(err: unknown): boolean {
 /** What a controller needs to create and delete pods (controller.PodControlInterface). */
 export interface PodControl {
   /** Creates one pod from `template` owned by `object`. @throws StatusError or Error. */
-  createPods(namespace: string, template: KObject['spec'], object: KObject, controllerRef: OwnerReference): KObject;
+  createPods(namespace: string, template: PodTemplateSpec | undefined, object: APIObject, controllerRef: OwnerReference): Pod;
   /** Deletes a pod. @throws StatusError (404 included, which callers ignore) or Error. */
-  deletePod(namespace: string, podName: string, object: KObject): void;
+  deletePod(namespace: string, podName: string, object: APIObject): void;
 }
 
 /**
@@ -261,16 +262,16 @@ export interface PodControl {
  */
 export class RealPodControl implements PodControl {
   constructor(
-    private readonly pods: ResourceClient,
+    private readonly pods: ResourceClient<Pod>,
     private readonly recorder: EventRecorder,
   ) {}
 
-  createPods(namespace: string, template: KObject['spec'], object: KObject, controllerRef: OwnerReference): KObject {
+  createPods(namespace: string, template: PodTemplateSpec | undefined, object: APIObject, controllerRef: OwnerReference): Pod {
     const pod = getPodFromTemplate(template, object, controllerRef);
     if (!pod.metadata.labels || Object.keys(pod.metadata.labels).length === 0) {
       throw new Error('unable to create pods, no labels');
     }
-    let created: KObject;
+    let created: Pod;
     try {
       created = this.pods.create(namespace, pod, {
         summary: `create Pod ${namespace}/${pod.metadata.generateName}<generated> for ${object.kind} ${object.metadata.name}`,
@@ -284,7 +285,7 @@ export class RealPodControl implements PodControl {
     return created;
   }
 
-  deletePod(namespace: string, podName: string, object: KObject): void {
+  deletePod(namespace: string, podName: string, object: APIObject): void {
     try {
       this.pods.delete(namespace, podName);
     } catch (err) {
@@ -323,40 +324,43 @@ export function slowStartBatch(count: number, initialBatchSize: number, fn: () =
 
 // ---- replica set orderings ----------------------------------------------------------------
 
-function creationMs(o: KObject): number {
+function creationMs(o: APIObject): number {
   const t = o.metadata.creationTimestamp;
   return t ? Date.parse(t) : 0;
 }
 
 /** controller.ReplicaSetsByCreationTimestamp: oldest first, then by name. */
-export function byCreationTimestamp(a: KObject, b: KObject): number {
+export function byCreationTimestamp(a: APIObject, b: APIObject): number {
   const d = creationMs(a) - creationMs(b);
   if (d !== 0) return d;
   return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
 }
 
 /** controller.ReplicaSetsBySizeOlder: larger first; equal sizes oldest first. */
-export function bySizeOlder(a: KObject, b: KObject): number {
+export function bySizeOlder(a: ReplicasOwner, b: ReplicasOwner): number {
   const d = specReplicas(b) - specReplicas(a);
   return d !== 0 ? d : byCreationTimestamp(a, b);
 }
 
 /** controller.ReplicaSetsBySizeNewer: larger first; equal sizes newest first. */
-export function bySizeNewer(a: KObject, b: KObject): number {
+export function bySizeNewer(a: ReplicasOwner, b: ReplicasOwner): number {
   const d = specReplicas(b) - specReplicas(a);
   return d !== 0 ? d : byCreationTimestamp(b, a);
 }
 
+/** An object with `spec.replicas` (ReplicaSet, Deployment, StatefulSet, ReplicationController). */
+export type ReplicasOwner = APIObject & { spec?: { replicas?: number } };
+
 /** `*(rs.Spec.Replicas)` with the API default of 1. */
-export function specReplicas(o: KObject | null | undefined): number {
+export function specReplicas(o: ReplicasOwner | null | undefined): number {
   if (!o) return 0;
   const r = o.spec?.replicas;
   return typeof r === 'number' ? r : 1;
 }
 
 /** controller.FilterActiveReplicaSets: non-nil with spec.replicas > 0. */
-export function filterActiveReplicaSets(rss: (KObject | null | undefined)[]): KObject[] {
-  return rss.filter((rs): rs is KObject => !!rs && specReplicas(rs) > 0);
+export function filterActiveReplicaSets<T extends ReplicasOwner>(rss: (T | null | undefined)[]): T[] {
+  return rss.filter((rs): rs is T => !!rs && specReplicas(rs) > 0);
 }
 
 // ---- relay ---------------------------------------------------------------------------------

@@ -26,7 +26,10 @@ import { users } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import { fromLabelSelector, matches } from '../api/labels';
-import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, type KObject } from '../api/types';
+import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef } from '../api/types';
+import type { ControllerRevision, DaemonSet, Node, Pod } from '../api/objects';
+import type { PodSpec } from 'kubernetes-types/core/v1';
+import type { DaemonSetStatus } from 'kubernetes-types/apps/v1';
 import {
   BurstReplicas,
   RealPodControl,
@@ -52,7 +55,7 @@ export const DaemonSetTemplateGenerationKey = 'pod-template-generation';
 const TemplateGenerationAnnotation = 'deprecated.daemonset.template.generation';
 
 /** AddOrUpdateDaemonPodTolerations (util/daemonset_util.go). */
-export function addDaemonPodTolerations(spec: KObject['spec']): void {
+export function addDaemonPodTolerations(spec: PodSpec): void {
   const tols: Toleration[] = spec.tolerations ?? [];
   const add = (key: string, effect: string) => {
     if (!tols.some((t) => t.key === key && t.operator === 'Exists' && t.effect === effect)) tols.push({ key, operator: 'Exists', effect });
@@ -68,7 +71,7 @@ export function addDaemonPodTolerations(spec: KObject['spec']): void {
 }
 
 /** ReplaceDaemonSetPodNodeNameNodeAffinity. */
-export function replaceNodeNameAffinity(spec: KObject['spec'], node: string): void {
+export function replaceNodeNameAffinity(spec: PodSpec, node: string): void {
   const term = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] };
   spec.affinity = spec.affinity ?? {};
   spec.affinity.nodeAffinity = spec.affinity.nodeAffinity ?? {};
@@ -76,10 +79,10 @@ export function replaceNodeNameAffinity(spec: KObject['spec'], node: string): vo
 }
 
 /** NodeShouldRunDaemonPod: [shouldRun, shouldContinueRunning]. */
-export function nodeShouldRunDaemonPod(node: KObject, ds: KObject): [boolean, boolean] {
-  const spec = deepCopy(ds.spec?.template?.spec ?? {});
+export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): [boolean, boolean] {
+  const spec = deepCopy(ds.spec?.template?.spec ?? ({} as PodSpec)); // a stored template has a spec (validation)
   addDaemonPodTolerations(spec);
-  const pod: KObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '' }, spec };
+  const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '' }, spec };
   if (spec.nodeName && spec.nodeName !== node.metadata.name) return [false, false];
   if (!podMatchesNodeSelectorAndAffinity(pod, node)) return [false, false];
   const taints = node.spec?.taints ?? [];
@@ -96,13 +99,13 @@ export class DaemonSetsController {
   podControl: PodControl;
   syncHandler: (key: string) => void;
   burstReplicas = BurstReplicas;
-  readonly dsInformer: SharedInformer;
-  readonly podInformer: SharedInformer;
-  readonly nodeInformer: SharedInformer;
-  readonly historyInformer: SharedInformer;
-  private readonly dsClient: ResourceClient;
-  private readonly podClient: ResourceClient;
-  private readonly historyClient: ResourceClient;
+  readonly dsInformer: SharedInformer<DaemonSet>;
+  readonly podInformer: SharedInformer<Pod>;
+  readonly nodeInformer: SharedInformer<Node>;
+  readonly historyInformer: SharedInformer<ControllerRevision>;
+  private readonly dsClient: ResourceClient<DaemonSet>;
+  private readonly podClient: ResourceClient<Pod>;
+  private readonly historyClient: ResourceClient<ControllerRevision>;
   private readonly recorder: EventRecorder;
 
   /** Wires informer handlers (DaemonSets, Pods, Nodes, ControllerRevisions). */
@@ -111,20 +114,20 @@ export class DaemonSetsController {
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(DaemonSetControllerName));
-    this.dsClient = client.resource('apps', 'daemonsets');
-    this.podClient = client.resource('', 'pods');
-    this.historyClient = client.resource('apps', 'controllerrevisions');
+    this.dsClient = client.resource<DaemonSet>('apps', 'daemonsets');
+    this.podClient = client.resource<Pod>('', 'pods');
+    this.historyClient = client.resource<ControllerRevision>('apps', 'controllerrevisions');
     this.recorder = ctx.recorder(client, DaemonSetControllerName);
     this.podControl = new RealPodControl(this.podClient, this.recorder);
     this.expectations = new UIDTrackingControllerExpectations(ctx.clock);
-    this.dsInformer = informers.informerFor('apps', 'daemonsets');
-    this.podInformer = informers.informerFor('', 'pods');
-    this.nodeInformer = informers.informerFor('', 'nodes');
-    this.historyInformer = informers.informerFor('apps', 'controllerrevisions');
+    this.dsInformer = informers.informerFor<DaemonSet>('apps', 'daemonsets');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
+    this.nodeInformer = informers.informerFor<Node>('', 'nodes');
+    this.historyInformer = informers.informerFor<ControllerRevision>('apps', 'controllerrevisions');
     ensurePodControllerUIDIndex(this.podInformer);
     this.syncHandler = (key) => this.syncDaemonSet(key);
     this.queue = new RateLimitingQueue('daemonset', ctx.clock, ctx.relay, (key) => this.syncHandler(key));
-    const enqueue = (ds: KObject) => this.queue.add(metaNamespaceKey(ds));
+    const enqueue = (ds: DaemonSet) => this.queue.add(metaNamespaceKey(ds));
     this.dsInformer.addEventHandler({
       participant: DaemonSetControllerName,
       onAdd: enqueue,
@@ -134,7 +137,7 @@ export class DaemonSetsController {
         enqueue(ds);
       },
     });
-    const ownerOf = (p: KObject) => {
+    const ownerOf = (p: Pod) => {
       const ref = getControllerOf(p);
       if (!ref || ref.kind !== 'DaemonSet') return undefined;
       const ds = this.dsInformer.get(`${p.metadata.namespace}/${ref.name}`);
@@ -221,7 +224,7 @@ export class DaemonSetsController {
       { controller: ds, selector, client: this.podClient, canAdopt: recheckDeletionTimestamp(this.dsClient, ds) },
       filterPodsByOwner(this.podInformer, ds, true),
     );
-    const byNode = new Map<string, KObject[]>();
+    const byNode = new Map<string, Pod[]>();
     for (const p of pods) {
       if (p.metadata.deletionTimestamp) continue;
       const n =
@@ -240,7 +243,7 @@ export class DaemonSetsController {
   }
 
   /** constructHistory: the current revision `<ds>-<hash>` exists (created if missing); old ones beyond revisionHistoryLimit are deleted. */
-  private constructHistory(ds: KObject): string {
+  private constructHistory(ds: DaemonSet): string {
     const hash = computeHash(ds.spec?.template, ds.status?.collisionCount);
     const name = `${ds.metadata.name}-${hash}`;
     const ns = ds.metadata.namespace ?? '';
@@ -248,7 +251,7 @@ export class DaemonSetsController {
     const maxRev = Math.max(0, ...mine.map((h) => h.revision ?? 0));
     const cur = mine.find((h) => h.metadata.name === name);
     if (!cur) {
-      const rev: KObject = {
+      const rev: ControllerRevision = {
         apiVersion: 'apps/v1',
         kind: 'ControllerRevision',
         metadata: {
@@ -287,17 +290,17 @@ export class DaemonSetsController {
   }
 
   /** manage / podsShouldBeOnNode / syncNodes: creates the missing daemon pods, deletes the extra and failed ones. */
-  private manage(ds: KObject, nodes: KObject[], byNode: Map<string, KObject[]>, hash: string): void {
+  private manage(ds: DaemonSet, nodes: Node[], byNode: Map<string, Pod[]>, hash: string): void {
     const key = metaNamespaceKey(ds);
     const createOn: string[] = [];
-    const toDelete: KObject[] = [];
+    const toDelete: Pod[] = [];
     const known = new Set(nodes.map((n) => n.metadata.name));
     for (const node of nodes) {
       const [shouldRun, shouldContinue] = nodeShouldRunDaemonPod(node, ds);
       const here = byNode.get(node.metadata.name) ?? [];
       if (shouldRun && here.length === 0) createOn.push(node.metadata.name);
       else if (shouldContinue) {
-        const alive: KObject[] = [];
+        const alive: Pod[] = [];
         for (const p of here) {
           if (p.status?.phase === 'Failed') {
             this.recorder.event(
@@ -334,7 +337,7 @@ export class DaemonSetsController {
   }
 
   /** syncNodes: deletes, then creates (one pod per node, with the node-name affinity). */
-  private syncNodes(ds: KObject, deletes: KObject[], creates: string[], hash: string): void {
+  private syncNodes(ds: DaemonSet, deletes: Pod[], creates: string[], hash: string): void {
     const key = metaNamespaceKey(ds);
     const ns = ds.metadata.namespace ?? '';
     let firstErr: unknown = undefined;
@@ -354,12 +357,12 @@ export class DaemonSetsController {
       [ControllerRevisionHashLabel]: hash,
       [DaemonSetTemplateGenerationKey]: generation,
     };
-    base.spec = base.spec ?? {};
+    base.spec = base.spec ?? ({} as PodSpec);
     addDaemonPodTolerations(base.spec);
     const ref = newControllerRef(ds);
     for (const node of creates) {
       const t = deepCopy(base);
-      replaceNodeNameAffinity(t.spec, node);
+      replaceNodeNameAffinity(t.spec!, node); // set above
       try {
         this.podControl.createPods(ns, t, ds, ref);
       } catch (err) {
@@ -371,7 +374,7 @@ export class DaemonSetsController {
   }
 
   /** rollingUpdate (maxSurge 0): deletes old-revision pods, unavailable ones first, within maxUnavailable. */
-  private rollingUpdate(ds: KObject, nodes: KObject[], byNode: Map<string, KObject[]>, hash: string): void {
+  private rollingUpdate(ds: DaemonSet, nodes: Node[], byNode: Map<string, Pod[]>, hash: string): void {
     const now = this.ctx.clock.now();
     const mrs: number = ds.spec?.minReadySeconds ?? 0;
     const desired = nodes.filter((n) => nodeShouldRunDaemonPod(n, ds)[0]).length;
@@ -380,8 +383,8 @@ export class DaemonSetsController {
       getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, desired, true),
     );
     let unavailable = 0;
-    const oldAvailable: KObject[] = [];
-    const oldUnavailable: KObject[] = [];
+    const oldAvailable: Pod[] = [];
+    const oldUnavailable: Pod[] = [];
     for (const n of nodes) {
       if (!nodeShouldRunDaemonPod(n, ds)[0]) continue;
       const p = (byNode.get(n.metadata.name) ?? [])[0];
@@ -414,7 +417,7 @@ export class DaemonSetsController {
   }
 
   /** updateDaemonSetStatus: the counters over eligible nodes; written only when changed. */
-  private updateStatus(ds: KObject, nodes: KObject[], byNode: Map<string, KObject[]>, hash: string): void {
+  private updateStatus(ds: DaemonSet, nodes: Node[], byNode: Map<string, Pod[]>, hash: string): void {
     const now = this.ctx.clock.now();
     const mrs: number = ds.spec?.minReadySeconds ?? 0;
     const sel = fromLabelSelector(ds.spec?.selector);
@@ -439,7 +442,7 @@ export class DaemonSetsController {
         if (hash && p.metadata.labels?.[ControllerRevisionHashLabel] === hash && matches(sel, p.metadata.labels)) updated++;
       } else if (here.length) mis++;
     }
-    const status: Record<string, unknown> = {
+    const status: DaemonSetStatus = {
       currentNumberScheduled: current,
       numberMisscheduled: mis,
       desiredNumberScheduled: desired,

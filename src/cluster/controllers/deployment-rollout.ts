@@ -10,12 +10,14 @@
  * "ReplicaSet \"x\" has timed out progressing." (ProgressDeadlineExceeded).
  * The progress check after progressDeadlineSeconds is a known deadline on the simulated clock.
  */
-import { deepEqual, metaNamespaceKey, type KObject } from '../api/types';
+import { deepEqual, metaNamespaceKey } from '../api/types';
+import type { Deployment, Pod, ReplicaSet } from '../api/objects';
 import { byCreationTimestamp, filterActiveReplicaSets, specReplicas } from './controller-utils';
 import type { ComponentContext } from '../component-context';
 import type { ResourceClient } from '../client/clientset';
 import type { RateLimitingQueue } from '../client/workqueue';
 import * as util from './deployment-utils';
+import type { ReplicaSetCondition } from './replicaset-utils';
 
 /**
  * What the rollout functions use of the DeploymentController (deployment.ts, which implements
@@ -25,20 +27,24 @@ import * as util from './deployment-utils';
  */
 export interface RolloutController {
   readonly ctx: ComponentContext;
-  readonly dClient: ResourceClient;
+  readonly dClient: ResourceClient<Deployment>;
   readonly queue: RateLimitingQueue;
-  getAllReplicaSetsAndSyncRevision(d: KObject, rsList: KObject[], createIfNotExisted: boolean): [KObject | undefined, KObject[]];
-  scaleReplicaSetAndRecordEvent(rs: KObject, newScale: number, d: KObject, why: string): [boolean, KObject];
-  cleanupDeployment(oldRSs: KObject[], d: KObject): void;
+  getAllReplicaSetsAndSyncRevision(
+    d: Deployment,
+    rsList: ReplicaSet[],
+    createIfNotExisted: boolean,
+  ): [ReplicaSet | undefined, ReplicaSet[]];
+  scaleReplicaSetAndRecordEvent(rs: ReplicaSet, newScale: number, d: Deployment, why: string): [boolean, ReplicaSet];
+  cleanupDeployment(oldRSs: ReplicaSet[], d: Deployment): void;
   scheduleProgressCheck(key: string, afterMs: number | null): void;
 }
 
-function rollingWhy(d: KObject, allRSs: (KObject | undefined)[]): string {
+function rollingWhy(d: Deployment, allRSs: (ReplicaSet | undefined)[]): string {
   return `rolling update: maxSurge ${util.maxSurge(d)}, maxUnavailable ${util.maxUnavailable(d)}; ${util.getReplicaCount(allRSs)} Pods wanted, ${util.getAvailableReplicaCount(allRSs)} available`;
 }
 
 /** rolloutRolling: scale the new RS up as far as maxSurge allows, then old ones down as far as maxUnavailable allows. */
-export function rolloutRolling(dc: RolloutController, d: KObject, rsList: KObject[]): void {
+export function rolloutRolling(dc: RolloutController, d: Deployment, rsList: ReplicaSet[]): void {
   const [newRS, oldRSs] = dc.getAllReplicaSetsAndSyncRevision(d, rsList, true);
   const allRSs = [...oldRSs, newRS];
   if (reconcileNewReplicaSet(dc, allRSs, newRS!, d)) return syncRolloutStatus(dc, allRSs, newRS, d);
@@ -48,7 +54,12 @@ export function rolloutRolling(dc: RolloutController, d: KObject, rsList: KObjec
 }
 
 /** reconcileNewReplicaSet: returns true when the new RS was scaled. */
-export function reconcileNewReplicaSet(dc: RolloutController, allRSs: (KObject | undefined)[], newRS: KObject, d: KObject): boolean {
+export function reconcileNewReplicaSet(
+  dc: RolloutController,
+  allRSs: (ReplicaSet | undefined)[],
+  newRS: ReplicaSet,
+  d: Deployment,
+): boolean {
   const replicas = specReplicas(d);
   if (specReplicas(newRS) === replicas) return false;
   if (specReplicas(newRS) > replicas) return dc.scaleReplicaSetAndRecordEvent(newRS, replicas, d, `more than spec.replicas ${replicas}`)[0];
@@ -59,10 +70,10 @@ export function reconcileNewReplicaSet(dc: RolloutController, allRSs: (KObject |
 /** reconcileOldReplicaSets: scales old RSes down within maxUnavailable; true when any was scaled. */
 export function reconcileOldReplicaSets(
   dc: RolloutController,
-  allRSs: (KObject | undefined)[],
-  oldRSs: KObject[],
-  newRS: KObject,
-  d: KObject,
+  allRSs: (ReplicaSet | undefined)[],
+  oldRSs: ReplicaSet[],
+  newRS: ReplicaSet,
+  d: Deployment,
 ): boolean {
   const oldPodsCount = util.getReplicaCount(oldRSs);
   if (oldPodsCount === 0) return false;
@@ -79,10 +90,10 @@ export function reconcileOldReplicaSets(
 /** cleanupUnhealthyReplicas: first scale away old replicas that are not available. */
 export function cleanupUnhealthyReplicas(
   dc: RolloutController,
-  oldRSs: KObject[],
-  d: KObject,
+  oldRSs: ReplicaSet[],
+  d: Deployment,
   maxCleanupCount: number,
-): [KObject[], number] {
+): [ReplicaSet[], number] {
   const sorted = [...oldRSs].sort(byCreationTimestamp);
   let total = 0;
   for (let i = 0; i < sorted.length; i++) {
@@ -105,9 +116,9 @@ export function cleanupUnhealthyReplicas(
 /** scaleDownOldReplicaSetsForRollingUpdate: scale old RSes down to keep minAvailable (oldest first). */
 export function scaleDownOldReplicaSetsForRollingUpdate(
   dc: RolloutController,
-  allRSs: (KObject | undefined)[],
-  oldRSs: KObject[],
-  d: KObject,
+  allRSs: (ReplicaSet | undefined)[],
+  oldRSs: ReplicaSet[],
+  d: Deployment,
 ): number {
   const minAvailable = specReplicas(d) - util.maxUnavailable(d);
   const available = util.getAvailableReplicaCount(allRSs);
@@ -135,7 +146,7 @@ export function scaleDownOldReplicaSetsForRollingUpdate(
 }
 
 /** rolloutRecreate: all old Pods down and gone first, then the new RS up to spec.replicas. */
-export function rolloutRecreate(dc: RolloutController, d: KObject, rsList: KObject[], podMap: Map<string, KObject[]>): void {
+export function rolloutRecreate(dc: RolloutController, d: Deployment, rsList: ReplicaSet[], podMap: Map<string, Pod[]>): void {
   let [newRS, oldRSs] = dc.getAllReplicaSetsAndSyncRevision(d, rsList, false);
   let allRSs = [...oldRSs, newRS];
   let scaledDown = false;
@@ -154,7 +165,7 @@ export function rolloutRecreate(dc: RolloutController, d: KObject, rsList: KObje
 }
 
 /** oldPodsRunning: any old RS still reports replicas, or an old Pod is not terminal. */
-export function oldPodsRunning(newRS: KObject | undefined, oldRSs: KObject[], podMap: Map<string, KObject[]>): boolean {
+export function oldPodsRunning(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[], podMap: Map<string, Pod[]>): boolean {
   if (util.getActualReplicaCount(oldRSs) > 0) return true;
   for (const [uid, pods] of podMap) {
     if (newRS && newRS.metadata.uid === uid) continue;
@@ -168,14 +179,8 @@ export function oldPodsRunning(newRS: KObject | undefined, oldRSs: KObject[], po
 }
 
 /** getReplicaFailures: ReplicaFailure conditions of the new RS, else of any RS. */
-function getReplicaFailures(allRSs: (KObject | undefined)[], newRS: KObject | undefined): util.DeploymentCondition[] {
-  const conv = (c: {
-    type: string;
-    status: util.DeploymentCondition['status'];
-    lastTransitionTime: string;
-    reason: string;
-    message: string;
-  }): util.DeploymentCondition => ({
+function getReplicaFailures(allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): util.DeploymentCondition[] {
+  const conv = (c: ReplicaSetCondition): util.DeploymentCondition => ({
     type: c.type,
     status: c.status,
     lastUpdateTime: c.lastTransitionTime,
@@ -183,8 +188,7 @@ function getReplicaFailures(allRSs: (KObject | undefined)[], newRS: KObject | un
     reason: c.reason,
     message: c.message,
   });
-  const fromRS = (rs: KObject | undefined) =>
-    (rs?.status?.conditions ?? []).filter((c: { type: string }) => c.type === 'ReplicaFailure').map(conv);
+  const fromRS = (rs: ReplicaSet | undefined) => (rs?.status?.conditions ?? []).filter((c) => c.type === 'ReplicaFailure').map(conv);
   const mine = fromRS(newRS);
   if (mine.length) return mine;
   return allRSs.flatMap(fromRS);
@@ -195,7 +199,12 @@ function getReplicaFailures(allRSs: (KObject | undefined)[], newRS: KObject | un
  * ReplicaSetUpdated, ProgressDeadlineExceeded) and ReplicaFailure; writes only on change,
  * else schedules the next progress check.
  */
-export function syncRolloutStatus(dc: RolloutController, allRSs: (KObject | undefined)[], newRS: KObject | undefined, d: KObject): void {
+export function syncRolloutStatus(
+  dc: RolloutController,
+  allRSs: (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+  d: Deployment,
+): void {
   const now = dc.ctx.clock.nowRFC3339();
   const newStatus = util.calculateDeploymentStatus(allRSs, newRS, d, now);
   if (!util.hasProgressDeadline(d)) util.removeDeploymentCondition(newStatus, 'Progressing');
@@ -248,14 +257,15 @@ export function syncRolloutStatus(dc: RolloutController, allRSs: (KObject | unde
  * `settle`, fast-forward and the countdowns look past it, to the eviction that will change
  * something); a retry that can still time the rollout out is one.
  */
-export function requeueStuckDeployment(dc: RolloutController, d: KObject, newStatus: util.DeploymentStatus): number {
+export function requeueStuckDeployment(dc: RolloutController, d: Deployment, newStatus: util.DeploymentStatus): number {
   const key = metaNamespaceKey(d);
   const cur = util.getDeploymentCondition(util.normalizeDeploymentStatus(d.status), 'Progressing');
   if (!util.hasProgressDeadline(d) || !cur || util.deploymentComplete(d, newStatus) || cur.reason === util.TimedOutReason) {
     dc.scheduleProgressCheck(key, null);
     return -1;
   }
-  const after = Date.parse(cur.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 - dc.ctx.clock.now();
+  // hasProgressDeadline checked both (*d.Spec.ProgressDeadlineSeconds)
+  const after = Date.parse(cur.lastUpdateTime!) + d.spec.progressDeadlineSeconds! * 1000 - dc.ctx.clock.now();
   if (after < 1000) {
     dc.scheduleProgressCheck(key, null);
     dc.queue.addRateLimited(key, { deadline: cur.reason !== util.NewRSAvailableReason });

@@ -7,7 +7,10 @@
  *
  * Times: simulated ms since the epoch; condition times are RFC 3339 strings.
  */
-import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { deepCopy, deepEqual } from '../api/types';
+import type { APIObject, Deployment, ReplicaSet } from '../api/objects';
+import type { PodTemplateSpec } from 'kubernetes-types/core/v1';
+import type * as apps from 'kubernetes-types/apps/v1';
 import { byCreationTimestamp, filterActiveReplicaSets, specReplicas } from './controller-utils';
 import { utf8 } from '../util/hash';
 import { getOwn, setOwn } from '../api/safe-object';
@@ -113,11 +116,11 @@ export function getScaledValueFromIntOrPercent(v: number | string | undefined | 
 }
 
 /** IsRollingUpdate. */
-export function isRollingUpdate(d: KObject): boolean {
+export function isRollingUpdate(d: Deployment): boolean {
   return (d.spec?.strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
 }
 
-function rollingParams(d: KObject): { maxSurge: number | string; maxUnavailable: number | string } {
+function rollingParams(d: Deployment): { maxSurge: number | string; maxUnavailable: number | string } {
   const ru = d.spec?.strategy?.rollingUpdate ?? {};
   return { maxSurge: ru.maxSurge ?? '25%', maxUnavailable: ru.maxUnavailable ?? '25%' };
 }
@@ -138,7 +141,7 @@ export function resolveFenceposts(
 }
 
 /** MaxUnavailable: 0 for Recreate or 0 replicas; never more than spec.replicas. */
-export function maxUnavailable(d: KObject): number {
+export function maxUnavailable(d: Deployment): number {
   const replicas = specReplicas(d);
   if (!isRollingUpdate(d) || replicas === 0) return 0;
   const p = rollingParams(d);
@@ -147,7 +150,7 @@ export function maxUnavailable(d: KObject): number {
 }
 
 /** MaxSurge: 0 for Recreate. */
-export function maxSurge(d: KObject): number {
+export function maxSurge(d: Deployment): number {
   if (!isRollingUpdate(d)) return 0;
   const p = rollingParams(d);
   return resolveFenceposts(p.maxSurge, p.maxUnavailable, specReplicas(d))[0];
@@ -159,7 +162,7 @@ export function maxSurge(d: KObject): number {
  * The template without the pod-template-hash label, for comparison only: copies the three
  * levels it changes (template, metadata, labels) and shares the rest with `t` (read-only).
  */
-function templateWithoutHash(t: KObject['spec']): unknown {
+function templateWithoutHash(t: PodTemplateSpec | undefined): unknown {
   const c = { ...(t ?? {}) };
   if (c.metadata?.labels) {
     const labels = { ...c.metadata.labels };
@@ -171,20 +174,20 @@ function templateWithoutHash(t: KObject['spec']): unknown {
 }
 
 /** EqualIgnoreHash: templates equal apart from the pod-template-hash label. */
-export function equalIgnoreHash(t1: KObject['spec'], t2: KObject['spec']): boolean {
+export function equalIgnoreHash(t1: PodTemplateSpec | undefined, t2: PodTemplateSpec | undefined): boolean {
   return deepEqual(templateWithoutHash(t1), templateWithoutHash(t2));
 }
 
 /** FindNewReplicaSet: the oldest RS whose template equals the Deployment's (ignoring the hash). */
-export function findNewReplicaSet(d: KObject, rsList: KObject[]): KObject | undefined {
+export function findNewReplicaSet(d: Deployment, rsList: ReplicaSet[]): ReplicaSet | undefined {
   return [...rsList].sort(byCreationTimestamp).find((rs) => equalIgnoreHash(rs.spec?.template, d.spec?.template));
 }
 
 /** FindOldReplicaSets: [old RSes with replicas > 0, all old RSes]. */
-export function findOldReplicaSets(d: KObject, rsList: KObject[]): [KObject[], KObject[]] {
+export function findOldReplicaSets(d: Deployment, rsList: ReplicaSet[]): [ReplicaSet[], ReplicaSet[]] {
   const newRS = findNewReplicaSet(d, rsList);
-  const required: KObject[] = [];
-  const all: KObject[] = [];
+  const required: ReplicaSet[] = [];
+  const all: ReplicaSet[] = [];
   for (const rs of rsList) {
     if (newRS && rs.metadata.uid === newRS.metadata.uid) continue;
     all.push(rs);
@@ -194,7 +197,7 @@ export function findOldReplicaSets(d: KObject, rsList: KObject[]): [KObject[], K
 }
 
 /** FindActiveOrLatest: the only active RS, the newest when none is active, else undefined. */
-export function findActiveOrLatest(newRS: KObject | undefined, oldRSs: KObject[]): KObject | undefined {
+export function findActiveOrLatest(newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): ReplicaSet | undefined {
   if (!newRS && oldRSs.length === 0) return undefined;
   const sortedOld = [...oldRSs].sort((a, b) => byCreationTimestamp(b, a));
   const active = filterActiveReplicaSets([...sortedOld, newRS]);
@@ -203,23 +206,23 @@ export function findActiveOrLatest(newRS: KObject | undefined, oldRSs: KObject[]
   return undefined;
 }
 
-const sum = (rss: (KObject | undefined)[], f: (rs: KObject) => number) => rss.reduce((n, rs) => (rs ? n + f(rs) : n), 0);
+const sum = (rss: (ReplicaSet | undefined)[], f: (rs: ReplicaSet) => number) => rss.reduce((n, rs) => (rs ? n + f(rs) : n), 0);
 
 /** GetReplicaCountForReplicaSets: sum of spec.replicas. */
-export const getReplicaCount = (rss: (KObject | undefined)[]) => sum(rss, specReplicas);
+export const getReplicaCount = (rss: (ReplicaSet | undefined)[]) => sum(rss, specReplicas);
 /** GetActualReplicaCountForReplicaSets: sum of status.replicas. */
-export const getActualReplicaCount = (rss: (KObject | undefined)[]) => sum(rss, (rs) => rs.status?.replicas ?? 0);
+export const getActualReplicaCount = (rss: (ReplicaSet | undefined)[]) => sum(rss, (rs) => rs.status?.replicas ?? 0);
 /** GetReadyReplicaCountForReplicaSets. */
-export const getReadyReplicaCount = (rss: (KObject | undefined)[]) => sum(rss, (rs) => rs.status?.readyReplicas ?? 0);
+export const getReadyReplicaCount = (rss: (ReplicaSet | undefined)[]) => sum(rss, (rs) => rs.status?.readyReplicas ?? 0);
 /** GetAvailableReplicaCountForReplicaSets. */
-export const getAvailableReplicaCount = (rss: (KObject | undefined)[]) => sum(rss, (rs) => rs.status?.availableReplicas ?? 0);
+export const getAvailableReplicaCount = (rss: (ReplicaSet | undefined)[]) => sum(rss, (rs) => rs.status?.availableReplicas ?? 0);
 
 /**
  * NewRSNewReplicas: how many replicas the new RS may have now — under RollingUpdate, as many
  * as maxSurge allows (never more than spec.replicas); under Recreate, spec.replicas.
  * @throws Error for an unknown strategy type.
  */
-export function newRSNewReplicas(d: KObject, allRSs: (KObject | undefined)[], newRS: KObject): number {
+export function newRSNewReplicas(d: Deployment, allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet): number {
   const type = d.spec?.strategy?.type ?? 'RollingUpdate';
   const replicas = specReplicas(d);
   if (type === 'RollingUpdate') {
@@ -235,26 +238,26 @@ export function newRSNewReplicas(d: KObject, allRSs: (KObject | undefined)[], ne
 }
 
 /** Revision: the RS's revision annotation as a number (0 when absent or bad). */
-export function revisionOf(o: KObject | undefined): number {
+export function revisionOf(o: APIObject | undefined): number {
   const v = o?.metadata.annotations?.[RevisionAnnotation];
   const n = v === undefined ? 0 : Number(v);
   return Number.isInteger(n) ? n : 0;
 }
 
 /** MaxRevision. */
-export function maxRevision(rss: KObject[]): number {
+export function maxRevision(rss: ReplicaSet[]): number {
   return rss.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
 }
 
 /** ReplicaSetsByRevision: ascending revision, ties by creation time. */
-export function byRevision(a: KObject, b: KObject): number {
+export function byRevision(a: APIObject, b: APIObject): number {
   const ra = revisionOf(a);
   const rb = revisionOf(b);
   return ra === rb ? byCreationTimestamp(a, b) : ra - rb;
 }
 
 /** SetReplicasAnnotations: desired-replicas and max-replicas; true when changed. */
-export function setReplicasAnnotations(rs: KObject, desired: number, max: number): boolean {
+export function setReplicasAnnotations(rs: ReplicaSet, desired: number, max: number): boolean {
   const a = (rs.metadata.annotations = rs.metadata.annotations ?? {});
   let updated = false;
   if (a[DesiredReplicasAnnotation] !== String(desired)) {
@@ -269,7 +272,7 @@ export function setReplicasAnnotations(rs: KObject, desired: number, max: number
 }
 
 /** ReplicasAnnotationsNeedUpdate. */
-export function replicasAnnotationsNeedUpdate(rs: KObject, desired: number, max: number): boolean {
+export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desired: number, max: number): boolean {
   const a = rs.metadata.annotations;
   if (!a) return true;
   return a[DesiredReplicasAnnotation] !== String(desired) || a[MaxReplicasAnnotation] !== String(max);
@@ -280,7 +283,7 @@ export function replicasAnnotationsNeedUpdate(rs: KObject, desired: number, max:
  * raises the revision (recording the previous one in revision-history on a rollback), and for
  * a new RS sets the replicas annotations. Mutates `rs`; true when something changed.
  */
-export function setNewReplicaSetAnnotations(d: KObject, rs: KObject, newRevision: string, exists: boolean): boolean {
+export function setNewReplicaSetAnnotations(d: Deployment, rs: ReplicaSet, newRevision: string, exists: boolean): boolean {
   let changed = false;
   const a = (rs.metadata.annotations = rs.metadata.annotations ?? {});
   for (const [k, v] of Object.entries((d.metadata.annotations ?? {}) as Record<string, string>)) {
@@ -322,14 +325,14 @@ export function setNewReplicaSetAnnotations(d: KObject, rs: KObject, newRevision
 }
 
 /** SetDeploymentRevision: sets the Deployment's revision annotation; true when changed. */
-export function setDeploymentRevision(d: KObject, revision: string): boolean {
+export function setDeploymentRevision(d: Deployment, revision: string): boolean {
   const a = (d.metadata.annotations = d.metadata.annotations ?? {});
   if (a[RevisionAnnotation] === revision) return false;
   a[RevisionAnnotation] = revision;
   return true;
 }
 
-function intAnnotation(rs: KObject, key: string): number | undefined {
+function intAnnotation(rs: ReplicaSet, key: string): number | undefined {
   const v = rs.metadata.annotations?.[key];
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -337,10 +340,10 @@ function intAnnotation(rs: KObject, key: string): number | undefined {
 }
 
 /** GetDesiredReplicasAnnotation. */
-export const getDesiredReplicasAnnotation = (rs: KObject) => intAnnotation(rs, DesiredReplicasAnnotation);
+export const getDesiredReplicasAnnotation = (rs: ReplicaSet) => intAnnotation(rs, DesiredReplicasAnnotation);
 
 /** IsSaturated: the new RS has all replicas, by spec, annotation and availability. */
-export function isSaturated(d: KObject, rs: KObject | undefined): boolean {
+export function isSaturated(d: Deployment, rs: ReplicaSet | undefined): boolean {
   if (!rs) return false;
   const desired = intAnnotation(rs, DesiredReplicasAnnotation);
   if (desired === undefined) return false;
@@ -349,14 +352,14 @@ export function isSaturated(d: KObject, rs: KObject | undefined): boolean {
 }
 
 /** GetProportion: the share of a scaling event (`toAdd` replicas) that goes to `rs`. */
-export function getProportion(rs: KObject | undefined, d: KObject, toAdd: number, added: number): number {
+export function getProportion(rs: ReplicaSet | undefined, d: Deployment, toAdd: number, added: number): number {
   if (!rs || specReplicas(rs) === 0 || toAdd === 0 || toAdd === added) return 0;
   const fraction = getReplicaSetFraction(rs, d);
   const allowed = toAdd - added;
   return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
 }
 
-function getReplicaSetFraction(rs: KObject, d: KObject): number {
+function getReplicaSetFraction(rs: ReplicaSet, d: Deployment): number {
   if (specReplicas(d) === 0) return -specReplicas(rs);
   const dMax = specReplicas(d) + maxSurge(d);
   let before = intAnnotation(rs, MaxReplicasAnnotation) ?? 0;
@@ -370,26 +373,10 @@ function getReplicaSetFraction(rs: KObject, d: KObject): number {
 // ---- conditions and status -----------------------------------------------------------------
 
 /** apps/v1 DeploymentCondition. */
-export interface DeploymentCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastUpdateTime: string;
-  lastTransitionTime: string;
-  reason: string;
-  message: string;
-}
+export type DeploymentCondition = apps.DeploymentCondition;
 
 /** apps/v1 DeploymentStatus (omitempty members). */
-export interface DeploymentStatus {
-  observedGeneration?: number;
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  unavailableReplicas?: number;
-  conditions?: DeploymentCondition[];
-  collisionCount?: number;
-}
+export type DeploymentStatus = apps.DeploymentStatus;
 
 /** NewDeploymentCondition stamped with `now` (RFC 3339). */
 export function newDeploymentCondition(
@@ -444,19 +431,19 @@ export function normalizeDeploymentStatus(s: DeploymentStatus | undefined): Depl
 }
 
 /** HasProgressDeadline: progressDeadlineSeconds set and not MaxInt32. */
-export function hasProgressDeadline(d: KObject): boolean {
+export function hasProgressDeadline(d: Deployment): boolean {
   const p = d.spec?.progressDeadlineSeconds;
   return typeof p === 'number' && p !== 2147483647;
 }
 
 /** HasRevisionHistoryLimit. */
-export function hasRevisionHistoryLimit(d: KObject): boolean {
+export function hasRevisionHistoryLimit(d: Deployment): boolean {
   const l = d.spec?.revisionHistoryLimit;
   return typeof l === 'number' && l !== 2147483647;
 }
 
 /** DeploymentComplete: every replica updated and available, and the generation observed. */
-export function deploymentComplete(d: KObject, s: DeploymentStatus): boolean {
+export function deploymentComplete(d: Deployment, s: DeploymentStatus): boolean {
   const r = specReplicas(d);
   return (
     (s.updatedReplicas ?? 0) === r &&
@@ -467,7 +454,7 @@ export function deploymentComplete(d: KObject, s: DeploymentStatus): boolean {
 }
 
 /** DeploymentProgressing: more updated/ready/available replicas, or fewer old ones, than before. */
-export function deploymentProgressing(d: KObject, s: DeploymentStatus): boolean {
+export function deploymentProgressing(d: Deployment, s: DeploymentStatus): boolean {
   const o = normalizeDeploymentStatus(d.status);
   const oldOld = (o.replicas ?? 0) - (o.updatedReplicas ?? 0);
   const newOld = (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
@@ -480,13 +467,14 @@ export function deploymentProgressing(d: KObject, s: DeploymentStatus): boolean 
 }
 
 /** DeploymentTimedOut: the Progressing condition was last updated more than the deadline ago. */
-export function deploymentTimedOut(d: KObject, s: DeploymentStatus, nowMs: number): boolean {
+export function deploymentTimedOut(d: Deployment, s: DeploymentStatus, nowMs: number): boolean {
   if (!hasProgressDeadline(d)) return false;
   const c = getDeploymentCondition(s, 'Progressing');
   if (!c) return false;
   if (c.reason === NewRSAvailableReason) return false;
   if (c.reason === TimedOutReason) return true;
-  return Date.parse(c.lastUpdateTime) + d.spec.progressDeadlineSeconds * 1000 < nowMs;
+  // hasProgressDeadline checked (*d.Spec.ProgressDeadlineSeconds)
+  return Date.parse(c.lastUpdateTime!) + d.spec.progressDeadlineSeconds! * 1000 < nowMs;
 }
 
 /**
@@ -495,9 +483,9 @@ export function deploymentTimedOut(d: KObject, s: DeploymentStatus, nowMs: numbe
  * "Deployment does not have minimum availability.").
  */
 export function calculateDeploymentStatus(
-  allRSs: (KObject | undefined)[],
-  newRS: KObject | undefined,
-  d: KObject,
+  allRSs: (ReplicaSet | undefined)[],
+  newRS: ReplicaSet | undefined,
+  d: Deployment,
   now: string,
 ): DeploymentStatus {
   const available = getAvailableReplicaCount(allRSs);

@@ -28,7 +28,8 @@ import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { TimerHandle } from '../sim/clock';
 import { fromLabelSelector, matches } from '../api/labels';
-import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, type KObject, type OwnerReference } from '../api/types';
+import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, type OwnerReference } from '../api/types';
+import type { Deployment, Pod, ReplicaSet } from '../api/objects';
 import {
   filterActiveReplicaSets,
   isAlreadyExists,
@@ -52,11 +53,11 @@ export class DeploymentController implements RolloutController {
   readonly queue: RateLimitingQueue;
   /** Test seam (deployment_controller.go's syncHandler field). */
   syncHandler: (key: string) => void;
-  readonly dInformer: SharedInformer;
-  readonly rsInformer: SharedInformer;
-  readonly podInformer: SharedInformer;
-  readonly dClient: ResourceClient;
-  readonly rsClient: ResourceClient;
+  readonly dInformer: SharedInformer<Deployment>;
+  readonly rsInformer: SharedInformer<ReplicaSet>;
+  readonly podInformer: SharedInformer<Pod>;
+  readonly dClient: ResourceClient<Deployment>;
+  readonly rsClient: ResourceClient<ReplicaSet>;
   readonly recorder: EventRecorder;
   /** Progress-deadline checks scheduled per Deployment key (known deadlines). */
   private progressTimers = new Map<string, TimerHandle>();
@@ -69,12 +70,12 @@ export class DeploymentController implements RolloutController {
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(DeploymentControllerName));
-    this.dClient = client.resource('apps', 'deployments');
-    this.rsClient = client.resource('apps', 'replicasets');
+    this.dClient = client.resource<Deployment>('apps', 'deployments');
+    this.rsClient = client.resource<ReplicaSet>('apps', 'replicasets');
     this.recorder = ctx.recorder(client, DeploymentControllerName);
-    this.dInformer = informers.informerFor('apps', 'deployments');
-    this.rsInformer = informers.informerFor('apps', 'replicasets');
-    this.podInformer = informers.informerFor('', 'pods');
+    this.dInformer = informers.informerFor<Deployment>('apps', 'deployments');
+    this.rsInformer = informers.informerFor<ReplicaSet>('apps', 'replicasets');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
     ensurePodControllerUIDIndex(this.podInformer);
     this.syncHandler = (key) => this.syncDeployment(key);
     // workqueue.DefaultTypedControllerRateLimiter: per-item 5 ms · 2^n, overall 10 qps with a burst of 100
@@ -114,19 +115,19 @@ export class DeploymentController implements RolloutController {
 
   // ---- handlers: keys only -----------------------------------------------------------------
 
-  private enqueue(d: KObject): void {
+  private enqueue(d: Deployment): void {
     this.queue.add(metaNamespaceKey(d));
   }
 
   /** resolveControllerRef: the Deployment named by a controllerRef when Kind and UID match. */
-  private resolveControllerRef(namespace: string, ref: OwnerReference): KObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference): Deployment | undefined {
     if (ref.kind !== 'Deployment') return undefined;
     const d = this.dInformer.get(`${namespace}/${ref.name}`);
     return d && d.metadata.uid === ref.uid ? d : undefined;
   }
 
   /** getDeploymentsForReplicaSet: Deployments whose (non-empty) selector matches an RS's labels. */
-  private getDeploymentsForReplicaSet(rs: KObject): KObject[] {
+  private getDeploymentsForReplicaSet(rs: ReplicaSet): Deployment[] {
     const labels = rs.metadata.labels;
     if (!labels || Object.keys(labels).length === 0) return [];
     return this.dInformer.list(rs.metadata.namespace ?? '').filter((d) => {
@@ -139,7 +140,7 @@ export class DeploymentController implements RolloutController {
     });
   }
 
-  private addReplicaSet(rs: KObject): void {
+  private addReplicaSet(rs: ReplicaSet): void {
     if (rs.metadata.deletionTimestamp) {
       this.deleteReplicaSet(rs);
       return;
@@ -153,7 +154,7 @@ export class DeploymentController implements RolloutController {
     for (const d of this.getDeploymentsForReplicaSet(rs)) this.enqueue(d);
   }
 
-  private updateReplicaSet(oldRS: KObject, curRS: KObject): void {
+  private updateReplicaSet(oldRS: ReplicaSet, curRS: ReplicaSet): void {
     if (curRS.metadata.resourceVersion === oldRS.metadata.resourceVersion) return;
     const curRef = getControllerOf(curRS);
     const oldRef = getControllerOf(oldRS);
@@ -171,7 +172,7 @@ export class DeploymentController implements RolloutController {
     if (labelChanged || refChanged) for (const d of this.getDeploymentsForReplicaSet(curRS)) this.enqueue(d);
   }
 
-  private deleteReplicaSet(rs: KObject): void {
+  private deleteReplicaSet(rs: ReplicaSet): void {
     const ref = getControllerOf(rs);
     if (!ref) return;
     const d = this.resolveControllerRef(rs.metadata.namespace ?? '', ref);
@@ -179,7 +180,7 @@ export class DeploymentController implements RolloutController {
   }
 
   /** deletePod: a Recreate Deployment is synced when its last old Pod is gone. */
-  private deletePod(pod: KObject): void {
+  private deletePod(pod: Pod): void {
     const rsRef = getControllerOf(pod);
     if (!rsRef || rsRef.kind !== 'ReplicaSet') return;
     const rs = this.rsInformer.get(`${pod.metadata.namespace}/${rsRef.name}`);
@@ -236,7 +237,7 @@ export class DeploymentController implements RolloutController {
   }
 
   /** getReplicaSetsForDeployment: RSes in the namespace claimed through adoption/orphaning. */
-  getReplicaSetsForDeployment(d: KObject): KObject[] {
+  getReplicaSetsForDeployment(d: Deployment): ReplicaSet[] {
     let selector;
     try {
       selector = fromLabelSelector(d.spec?.selector);
@@ -250,8 +251,8 @@ export class DeploymentController implements RolloutController {
   }
 
   /** getPodMapForDeployment: the Deployment's Pods grouped by owning RS uid. */
-  getPodMapForDeployment(d: KObject, rsList: KObject[]): Map<string, KObject[]> {
-    const map = new Map<string, KObject[]>();
+  getPodMapForDeployment(d: Deployment, rsList: ReplicaSet[]): Map<string, Pod[]> {
+    const map = new Map<string, Pod[]>();
     for (const rs of rsList) map.set(rs.metadata.uid ?? '', []);
     let sel;
     try {
@@ -271,7 +272,7 @@ export class DeploymentController implements RolloutController {
    * Records a decision hop for the current sync (with `note` as the reconciliation's headline,
    * default `summary`) and runs `fn` with it as the cause.
    */
-  decide<T>(d: KObject, summary: string, fn: () => T, note?: string): T {
+  decide<T>(d: Deployment, summary: string, fn: () => T, note?: string): T {
     const seq = recordDecision(
       this.ctx.relay,
       this.name,
@@ -284,13 +285,13 @@ export class DeploymentController implements RolloutController {
   }
 
   /** syncStatusOnly: status of a deleting Deployment, no other action. */
-  private syncStatusOnly(d: KObject, rsList: KObject[]): void {
+  private syncStatusOnly(d: Deployment, rsList: ReplicaSet[]): void {
     const [newRS, oldRSs] = this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
     this.syncDeploymentStatus([...oldRSs, newRS], newRS, d);
   }
 
   /** sync: scaling events and paused Deployments (scale, cleanup when paused, status). */
-  private sync(d: KObject, rsList: KObject[]): void {
+  private sync(d: Deployment, rsList: ReplicaSet[]): void {
     const [newRS, oldRSs] = this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
     this.scale(d, newRS, oldRSs);
     if (d.spec?.paused && !d.metadata.annotations?.[util.DeprecatedRollbackTo]) this.cleanupDeployment(oldRSs, d);
@@ -298,7 +299,7 @@ export class DeploymentController implements RolloutController {
   }
 
   /** checkPausedConditions: Progressing Unknown DeploymentPaused / DeploymentResumed. */
-  private checkPausedConditions(d: KObject): void {
+  private checkPausedConditions(d: Deployment): void {
     if (!util.hasProgressDeadline(d)) return;
     const status = util.normalizeDeploymentStatus(d.status);
     const cond = util.getDeploymentCondition(status, 'Progressing');
@@ -322,7 +323,11 @@ export class DeploymentController implements RolloutController {
   }
 
   /** getAllReplicaSetsAndSyncRevision: [newRS or undefined, all old RSes]. */
-  getAllReplicaSetsAndSyncRevision(d: KObject, rsList: KObject[], createIfNotExisted: boolean): [KObject | undefined, KObject[]] {
+  getAllReplicaSetsAndSyncRevision(
+    d: Deployment,
+    rsList: ReplicaSet[],
+    createIfNotExisted: boolean,
+  ): [ReplicaSet | undefined, ReplicaSet[]] {
     const [, allOld] = util.findOldReplicaSets(d, rsList);
     const newRS = this.getNewReplicaSet(d, rsList, allOld, createIfNotExisted);
     return [newRS, allOld];
@@ -333,7 +338,7 @@ export class DeploymentController implements RolloutController {
    * or creates `<deployment>-<hash>`. A name taken by a different template is a hash
    * collision: status.collisionCount is bumped and the error returned (requeue).
    */
-  private getNewReplicaSet(d: KObject, rsList: KObject[], oldRSs: KObject[], createIfNotExisted: boolean): KObject | undefined {
+  private getNewReplicaSet(d: Deployment, rsList: ReplicaSet[], oldRSs: ReplicaSet[], createIfNotExisted: boolean): ReplicaSet | undefined {
     const existing = util.findNewReplicaSet(d, rsList);
     const newRevision = String(util.maxRevision(oldRSs) + 1);
     const now = this.ctx.clock.nowRFC3339();
@@ -369,7 +374,7 @@ export class DeploymentController implements RolloutController {
     template.metadata.labels = { ...d.spec.template.metadata?.labels, [util.DefaultDeploymentUniqueLabelKey]: hash };
     const selector = deepCopy(d.spec.selector);
     selector.matchLabels = { ...selector.matchLabels, [util.DefaultDeploymentUniqueLabelKey]: hash };
-    const newRS: KObject = {
+    const newRS: ReplicaSet = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: {
@@ -383,7 +388,7 @@ export class DeploymentController implements RolloutController {
     const newReplicasCount = util.newRSNewReplicas(d, [...oldRSs, newRS], newRS);
     newRS.spec.replicas = newReplicasCount;
     util.setNewReplicaSetAnnotations(d, newRS, newRevision, false);
-    let created: KObject;
+    let created: ReplicaSet;
     let alreadyExists = false;
     try {
       created = this.decide(
@@ -458,7 +463,7 @@ export class DeploymentController implements RolloutController {
    * spec.replicas; a saturated new RS scales old ones to 0; otherwise the change is shared
    * among active RSes by size (RollingUpdate only).
    */
-  scale(d: KObject, newRS: KObject | undefined, oldRSs: KObject[]): void {
+  scale(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): void {
     const replicas = specReplicas(d);
     const activeOrLatest = util.findActiveOrLatest(newRS, oldRSs);
     if (activeOrLatest) {
@@ -506,7 +511,7 @@ export class DeploymentController implements RolloutController {
   }
 
   /** scaleReplicaSetAndRecordEvent: no-op when already at `newScale`. Returns [scaled, rs]. */
-  scaleReplicaSetAndRecordEvent(rs: KObject, newScale: number, d: KObject, why: string): [boolean, KObject] {
+  scaleReplicaSetAndRecordEvent(rs: ReplicaSet, newScale: number, d: Deployment, why: string): [boolean, ReplicaSet] {
     if (specReplicas(rs) === newScale) return [false, rs];
     return this.scaleReplicaSet(rs, newScale, d, specReplicas(rs) < newScale ? 'up' : 'down', why);
   }
@@ -516,7 +521,7 @@ export class DeploymentController implements RolloutController {
    * ScalingReplicaSet "Scaled <up|down> replica set <rs> from <old> to <new>".
    * @throws StatusError from the update (e.g. 409 on a stale cache).
    */
-  scaleReplicaSet(rs: KObject, newScale: number, d: KObject, op: string, why: string): [boolean, KObject] {
+  scaleReplicaSet(rs: ReplicaSet, newScale: number, d: Deployment, op: string, why: string): [boolean, ReplicaSet] {
     const sizeNeedsUpdate = specReplicas(rs) !== newScale;
     const dReplicas = specReplicas(d);
     const maxReplicas = dReplicas + util.maxSurge(d);
@@ -542,10 +547,10 @@ export class DeploymentController implements RolloutController {
   }
 
   /** cleanupDeployment: deletes the oldest fully scaled-down RSes beyond revisionHistoryLimit. */
-  cleanupDeployment(oldRSs: KObject[], d: KObject): void {
+  cleanupDeployment(oldRSs: ReplicaSet[], d: Deployment): void {
     if (!util.hasRevisionHistoryLimit(d)) return;
     const cleanable = oldRSs.filter((rs) => rs && !rs.metadata.deletionTimestamp);
-    const limit: number = d.spec.revisionHistoryLimit;
+    const limit = d.spec.revisionHistoryLimit!; // hasRevisionHistoryLimit checked it
     const diff = cleanable.length - limit;
     if (diff <= 0) return;
     cleanable.sort(util.byRevision);
@@ -569,7 +574,7 @@ export class DeploymentController implements RolloutController {
   }
 
   /** syncDeploymentStatus: writes calculateStatus when it differs. */
-  syncDeploymentStatus(allRSs: (KObject | undefined)[], newRS: KObject | undefined, d: KObject): void {
+  syncDeploymentStatus(allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment): void {
     const newStatus = util.calculateDeploymentStatus(allRSs, newRS, d, this.ctx.clock.nowRFC3339());
     if (deepEqual(util.normalizeDeploymentStatus(d.status), newStatus)) return;
     d.status = newStatus;
@@ -577,7 +582,7 @@ export class DeploymentController implements RolloutController {
   }
 
   /** isScalingEvent: an active RS's desired-replicas annotation differs from spec.replicas. */
-  private isScalingEvent(d: KObject, rsList: KObject[]): boolean {
+  private isScalingEvent(d: Deployment, rsList: ReplicaSet[]): boolean {
     const [newRS, oldRSs] = this.getAllReplicaSetsAndSyncRevision(d, rsList, false);
     for (const rs of filterActiveReplicaSets([...oldRSs, newRS])) {
       const desired = util.getDesiredReplicasAnnotation(rs);

@@ -30,7 +30,10 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { users, type Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
-import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, splitKey, type KObject, type OwnerReference } from '../api/types';
+import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, splitKey, type OwnerReference } from '../api/types';
+import type { APIObject, Deployment, Pod, PodDisruptionBudget, ReplicaSet, ReplicationController, StatefulSet } from '../api/objects';
+import type { PodCondition } from 'kubernetes-types/core/v1';
+import type { PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1';
 import { fromLabelSelector, matches } from '../api/labels';
 import { groupResource } from '../api/resources';
 import {
@@ -40,7 +43,7 @@ import {
   SyncFailedReason,
   updateDisruptionAllowedCondition,
 } from '../api/poddisruptionbudget';
-import { errorMessage, isConflict, isNotFound, isPodReady, recordDecision } from './controller-utils';
+import { errorMessage, isConflict, isNotFound, isPodReady, recordDecision, type ReplicasOwner } from './controller-utils';
 
 /** Relay participant (and service account) of this controller. */
 export const DisruptionControllerName = 'disruption-controller';
@@ -75,12 +78,12 @@ export class DisruptionController {
   readonly staleQueue: RateLimitingQueue;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
-  private readonly pdbs: SharedInformer;
-  private readonly pods: SharedInformer;
-  private readonly rcs: SharedInformer;
-  private readonly rss: SharedInformer;
-  private readonly deployments: SharedInformer;
-  private readonly statefulSets: SharedInformer;
+  private readonly pdbs: SharedInformer<PodDisruptionBudget>;
+  private readonly pods: SharedInformer<Pod>;
+  private readonly rcs: SharedInformer<ReplicationController>;
+  private readonly rss: SharedInformer<ReplicaSet>;
+  private readonly deployments: SharedInformer<Deployment>;
+  private readonly statefulSets: SharedInformer<StatefulSet>;
 
   /** Wires the Pod and PodDisruptionBudget handlers; listers for the four workload kinds. */
   constructor(
@@ -89,22 +92,22 @@ export class DisruptionController {
   ) {
     this.client = ctx.client(users.controller(DisruptionControllerName));
     this.recorder = ctx.recorder(this.client, DisruptionEventSource);
-    this.pdbs = informers.informerFor('policy', 'poddisruptionbudgets');
-    this.pods = informers.informerFor('', 'pods');
-    this.rcs = informers.informerFor('', 'replicationcontrollers');
-    this.rss = informers.informerFor('apps', 'replicasets');
-    this.deployments = informers.informerFor('apps', 'deployments');
-    this.statefulSets = informers.informerFor('apps', 'statefulsets');
+    this.pdbs = informers.informerFor<PodDisruptionBudget>('policy', 'poddisruptionbudgets');
+    this.pods = informers.informerFor<Pod>('', 'pods');
+    this.rcs = informers.informerFor<ReplicationController>('', 'replicationcontrollers');
+    this.rss = informers.informerFor<ReplicaSet>('apps', 'replicasets');
+    this.deployments = informers.informerFor<Deployment>('apps', 'deployments');
+    this.statefulSets = informers.informerFor<StatefulSet>('apps', 'statefulsets');
     this.queue = new RateLimitingQueue('disruption', ctx.clock, ctx.relay, (key) => this.sync(key));
     this.staleQueue = new RateLimitingQueue('stale_pod_disruption', ctx.clock, ctx.relay, (key) => this.syncStalePodDisruption(key));
-    const enqueue = (pdb: KObject) => this.queue.add(metaNamespaceKey(pdb));
+    const enqueue = (pdb: PodDisruptionBudget) => this.queue.add(metaNamespaceKey(pdb));
     this.pdbs.addEventHandler({
       participant: DisruptionControllerName,
       onAdd: enqueue,
       onUpdate: (_o, n) => enqueue(n),
       onDelete: enqueue,
     });
-    const onPod = (pod: KObject, stale: boolean) => {
+    const onPod = (pod: Pod, stale: boolean) => {
       const pdb = this.getPdbForPod(pod);
       if (pdb) enqueue(pdb);
       if (!stale) return;
@@ -138,7 +141,7 @@ export class DisruptionController {
   }
 
   /** getPdbForPod: the first budget selecting the Pod (a warning event when several do). */
-  private getPdbForPod(pod: KObject): KObject | undefined {
+  private getPdbForPod(pod: Pod): PodDisruptionBudget | undefined {
     const pdbs = this.pdbs.list(pod.metadata.namespace).filter((b) => selects(b, pod));
     if (pdbs.length > 1) {
       this.recorder.event(
@@ -163,7 +166,7 @@ export class DisruptionController {
     }
   }
 
-  private trySync(pdb: KObject): void {
+  private trySync(pdb: PodDisruptionBudget): void {
     const pods = this.pods.list(pdb.metadata.namespace).filter((p) => selects(pdb, p));
     if (pods.length === 0) this.recorder.event(pdb, 'Normal', 'NoPods', 'No matching pods found');
     let expected: { expectedCount: number; desiredHealthy: number; unmanaged: string[] };
@@ -197,7 +200,7 @@ export class DisruptionController {
   }
 
   /** getExpectedPodCount: expectedCount and desiredHealthy from the spec (see the file comment). */
-  getExpectedPodCount(pdb: KObject, pods: KObject[]): { expectedCount: number; desiredHealthy: number; unmanaged: string[] } {
+  getExpectedPodCount(pdb: PodDisruptionBudget, pods: Pod[]): { expectedCount: number; desiredHealthy: number; unmanaged: string[] } {
     const sp = pdb.spec ?? {};
     if (sp.maxUnavailable !== undefined && sp.maxUnavailable !== null) {
       const { expectedCount, unmanaged } = this.getExpectedScale(pods);
@@ -213,7 +216,7 @@ export class DisruptionController {
   }
 
   /** getExpectedScale: the sum of the scales of the Pods' controllers (each counted once). */
-  private getExpectedScale(pods: KObject[]): { expectedCount: number; unmanaged: string[] } {
+  private getExpectedScale(pods: Pod[]): { expectedCount: number; unmanaged: string[] } {
     const scales = new Map<string, number>();
     const unmanaged: string[] = [];
     for (const pod of pods) {
@@ -235,7 +238,7 @@ export class DisruptionController {
   /** finders(): ReplicationController, Deployment (through its ReplicaSet), ReplicaSet, StatefulSet, scale subresource. */
   private findController(ref: OwnerReference, ns: string): { uid: string; scale: number } | undefined {
     const group = apiGroup(ref.apiVersion);
-    const lookup = (inf: SharedInformer, name: string, uid: string) => {
+    const lookup = <T extends APIObject>(inf: SharedInformer<T>, name: string, uid: string) => {
       const o = inf.get(`${ns}/${name}`);
       return o && o.metadata.uid === uid ? o : undefined;
     };
@@ -262,9 +265,9 @@ export class DisruptionController {
     const info = this.ctx.api.registry.forKind(ref.apiVersion, ref.kind);
     if (!info) throw new Error(`no matches for kind "${ref.kind}" in version "${ref.apiVersion}"`);
     if (!info.subresources.includes('scale')) throw new Error(`${groupResource(info)} does not implement the scale subresource`);
-    let obj: KObject;
+    let obj: ReplicasOwner;
     try {
-      obj = this.client.resource(info.group, info.resource).get(ns, ref.name, { quiet: true });
+      obj = this.client.resource<ReplicasOwner>(info.group, info.resource).get(ns, ref.name, { quiet: true });
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -273,7 +276,11 @@ export class DisruptionController {
   }
 
   /** buildDisruptedPodMap: the still-pending entries of status.disruptedPods, and when the first expires. */
-  private buildDisruptedPodMap(pods: KObject[], pdb: KObject, now: number): { disruptedPods: Record<string, string>; recheckAt?: number } {
+  private buildDisruptedPodMap(
+    pods: Pod[],
+    pdb: PodDisruptionBudget,
+    now: number,
+  ): { disruptedPods: Record<string, string>; recheckAt?: number } {
     const prev: Record<string, string> | undefined = pdb.status?.disruptedPods;
     const disruptedPods: Record<string, string> = {};
     let recheckAt: number | undefined;
@@ -301,7 +308,7 @@ export class DisruptionController {
 
   /** updatePdbStatus: writes the status when any number, disruptedPods, observedGeneration or the condition changed. */
   private updatePdbStatus(
-    pdb: KObject,
+    pdb: PodDisruptionBudget,
     currentHealthy: number,
     desiredHealthy: number,
     expectedCount: number,
@@ -309,7 +316,7 @@ export class DisruptionController {
   ): void {
     let disruptionsAllowed = currentHealthy - desiredHealthy;
     if (expectedCount <= 0 || disruptionsAllowed <= 0) disruptionsAllowed = 0;
-    const st = pdb.status ?? {};
+    const st: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
     const generation = pdb.metadata.generation ?? 0;
     if (
       (st.currentHealthy ?? 0) === currentHealthy &&
@@ -323,7 +330,7 @@ export class DisruptionController {
       return;
     }
     const next = deepCopy(pdb);
-    next.status = { observedGeneration: generation } as KObject['status'];
+    next.status = { observedGeneration: generation } as PodDisruptionBudgetStatus;
     if (Object.keys(disruptedPods).length) next.status.disruptedPods = disruptedPods;
     Object.assign(next.status, {
       disruptionsAllowed,
@@ -339,9 +346,9 @@ export class DisruptionController {
   }
 
   /** failSafe: disruptionsAllowed 0 and DisruptionAllowed False/SyncFailed with the error. */
-  private failSafe(pdb: KObject, err: unknown): void {
+  private failSafe(pdb: PodDisruptionBudget, err: unknown): void {
     const next = deepCopy(pdb);
-    const st = (next.status ??= {});
+    const st = (next.status ??= {} as PodDisruptionBudgetStatus);
     st.disruptionsAllowed = 0;
     st.conditions = setStatusCondition(
       st.conditions ?? [],
@@ -357,7 +364,7 @@ export class DisruptionController {
     this.write(next, `PDB ${metaNamespaceKey(pdb)}: sync failed (${errorMessage(err)}) → 0 disruptions allowed`, 'sync failed');
   }
 
-  private write(next: KObject, summary: string, note: string): void {
+  private write(next: PodDisruptionBudget, summary: string, note: string): void {
     if (deepEqual(next.status, this.pdbs.get(metaNamespaceKey(next))?.status)) return;
     const [namespace, name] = splitKey(metaNamespaceKey(next));
     const seq = recordDecision(
@@ -370,13 +377,13 @@ export class DisruptionController {
     );
     this.ctx.relay.withCause(seq, () => {
       this.client
-        .resource('policy', 'poddisruptionbudgets')
+        .resource<PodDisruptionBudget>('policy', 'poddisruptionbudgets')
         .updateStatus(next, { summary: `update PodDisruptionBudget ${namespace}/${name} status` });
     });
   }
 
   /** nonTerminatingPodHasStaleDisruptionCondition: ms until the condition is stale, or undefined. */
-  private staleWait(pod: KObject): number | undefined {
+  private staleWait(pod: Pod): number | undefined {
     if (pod.metadata.deletionTimestamp) return undefined;
     const cond = (pod.status?.conditions ?? []).find((c: { type: string }) => c.type === 'DisruptionTarget');
     const phase = pod.status?.phase;
@@ -398,8 +405,11 @@ export class DisruptionController {
     }
     const next = deepCopy(pod);
     const now = this.ctx.clock.nowRFC3339();
-    next.status.conditions = next.status.conditions.map((c: { type: string }) =>
-      c.type === 'DisruptionTarget' ? { type: 'DisruptionTarget', status: 'False', lastProbeTime: null, lastTransitionTime: now } : c,
+    // staleWait found the condition, so status.conditions is there; Go's zero lastProbeTime marshals as null
+    next.status!.conditions = next.status!.conditions!.map((c) =>
+      c.type === 'DisruptionTarget'
+        ? ({ type: 'DisruptionTarget', status: 'False', lastProbeTime: null, lastTransitionTime: now } as unknown as PodCondition)
+        : c,
     );
     const [namespace, name] = splitKey(key);
     const seq = recordDecision(
@@ -410,13 +420,13 @@ export class DisruptionController {
       this.ctx.relay.newReconcile(),
     );
     this.ctx.relay.withCause(seq, () => {
-      this.client.resource('', 'pods').updateStatus(next, { summary: `Pod ${key}: DisruptionTarget False (stale)` });
+      this.client.resource<Pod>('', 'pods').updateStatus(next, { summary: `Pod ${key}: DisruptionTarget False (stale)` });
     });
   }
 }
 
 /** countHealthyPods: Ready, not terminating, not recently disrupted. */
-export function countHealthyPods(pods: KObject[], disruptedPods: Record<string, string>, now: number): number {
+export function countHealthyPods(pods: Pod[], disruptedPods: Record<string, string>, now: number): number {
   let n = 0;
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp) continue;
@@ -427,7 +437,7 @@ export function countHealthyPods(pods: KObject[], disruptedPods: Record<string, 
   return n;
 }
 
-function selects(pdb: KObject, pod: KObject): boolean {
+function selects(pdb: PodDisruptionBudget, pod: Pod): boolean {
   try {
     return matches(fromLabelSelector(pdb.spec?.selector), pod.metadata.labels);
   } catch {

@@ -5,7 +5,8 @@
  * isPodFailed, the condition reasons and messages) and util/utils.go (IsJobFinished).
  * Times are simulated ms since the epoch.
  */
-import type { KObject } from '../api/types';
+import type { Job, Pod } from '../api/objects';
+import type * as batch from 'kubernetes-types/batch/v1';
 
 /** batch.JobTrackingFinalizer. */
 export const JobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
@@ -26,14 +27,7 @@ export const JobReasonCompletionsReached = 'CompletionsReached';
 export const JobMessageCompletionsReached = 'Reached expected number of succeeded pods';
 
 /** batch/v1 JobCondition. */
-export interface JobCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastProbeTime: string;
-  lastTransitionTime: string;
-  reason?: string;
-  message?: string;
-}
+export type JobCondition = batch.JobCondition;
 
 /** newCondition: both times are `now`. */
 export function newCondition(type: string, status: JobCondition['status'], reason: string, message: string, now: string): JobCondition {
@@ -75,14 +69,14 @@ export function ensureJobConditionStatus(
 }
 
 /** util.IsJobFinished: a Complete or Failed condition with status True. */
-export function isJobFinished(job: KObject): boolean {
+export function isJobFinished(job: Job): boolean {
   return ((job.status?.conditions ?? []) as JobCondition[]).some(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
   );
 }
 
 /** The time the Job finished (its Complete/Failed condition's lastTransitionTime), ms, or undefined. */
-export function jobFinishTime(job: KObject): number | undefined {
+export function jobFinishTime(job: Job): number | undefined {
   const c = ((job.status?.conditions ?? []) as JobCondition[]).find(
     (x) => (x.type === 'Complete' || x.type === 'Failed') && x.status === 'True',
   );
@@ -90,24 +84,24 @@ export function jobFinishTime(job: KObject): number | undefined {
 }
 
 /** hasJobTrackingFinalizer. */
-export function hasJobTrackingFinalizer(pod: KObject): boolean {
+export function hasJobTrackingFinalizer(pod: Pod): boolean {
   return (pod.metadata.finalizers ?? []).includes(JobTrackingFinalizer);
 }
 
 /** isPodFailed with podReplacementPolicy TerminatingOrFailed: Failed, or deleted before succeeding. */
-export function isPodFailed(pod: KObject, job: KObject): boolean {
+export function isPodFailed(pod: Pod, job: Job): boolean {
   if (pod.status?.phase === 'Failed') return true;
   if (job.spec?.podReplacementPolicy === 'Failed' || job.spec?.podFailurePolicy) return false;
   return !!pod.metadata.deletionTimestamp && pod.status?.phase !== 'Succeeded';
 }
 
 /** controller.CountTerminatingPods: deleting and not yet terminal. */
-export function countTerminatingPods(pods: KObject[]): number {
+export function countTerminatingPods(pods: Pod[]): number {
   return pods.filter((p) => p.metadata.deletionTimestamp && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed').length;
 }
 
 /** pastBackoffLimitOnFailure: restartPolicy OnFailure and container restarts of live pods reach backoffLimit. */
-export function pastBackoffLimitOnFailure(job: KObject, pods: KObject[]): boolean {
+export function pastBackoffLimitOnFailure(job: Job, pods: Pod[]): boolean {
   if (job.spec?.template?.spec?.restartPolicy !== 'OnFailure') return false;
   let result = 0;
   for (const p of pods) {
@@ -124,7 +118,7 @@ export function pastBackoffLimitOnFailure(job: KObject, pods: KObject[]): boolea
  * getFinishedTime: the latest container finishedAt when every container terminated; else the
  * Ready=False transition; else deletionTimestamp − grace; else creation.
  */
-export function getFinishedTime(p: KObject): number {
+export function getFinishedTime(p: Pod): number {
   const cs = (p.status?.containerStatuses ?? []) as { state?: { terminated?: { finishedAt?: string } } }[];
   let latest: number | undefined;
   let all = cs.length > 0;
@@ -150,7 +144,7 @@ export interface BackoffRecord {
 }
 
 /** backoffStore.newBackoffRecord: folds newly finished pods into the previous record. */
-export function newBackoffRecord(old: BackoffRecord | undefined, newSucceeded: KObject[], newFailed: KObject[]): BackoffRecord {
+export function newBackoffRecord(old: BackoffRecord | undefined, newSucceeded: Pod[], newFailed: Pod[]): BackoffRecord {
   const b: BackoffRecord = { ...(old ?? { failuresAfterLastSuccess: 0 }) };
   const fail = newFailed.map(getFinishedTime).sort((x, y) => x - y);
   const succ = newSucceeded.map(getFinishedTime).sort((x, y) => x - y);
@@ -189,18 +183,7 @@ export function backoffRemainingMs(
 }
 
 /** batch/v1 JobStatus as JSON: counters omitted when 0; ready/terminating always present (pointers). */
-export interface JobStatus {
-  conditions?: JobCondition[];
-  startTime?: string;
-  completionTime?: string;
-  active?: number;
-  succeeded?: number;
-  failed?: number;
-  terminating?: number;
-  ready?: number;
-  uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
-  [k: string]: unknown;
-}
+export type JobStatus = batch.JobStatus;
 
 /** Applies omitempty to a status. */
 export function normalizeJobStatus(s: JobStatus): JobStatus {
@@ -234,6 +217,7 @@ export function normalizeJobStatus(s: JobStatus): JobStatus {
         'uncountedTerminatedPods',
       ].includes(k)
     )
-      out[k] = s[k];
+      // the fields this table does not name (completedIndexes, failedIndexes, …) pass through
+      (out as Record<string, unknown>)[k] = (s as Record<string, unknown>)[k];
   return out;
 }

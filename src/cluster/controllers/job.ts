@@ -33,16 +33,8 @@ import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { TimerHandle } from '../sim/clock';
 import { fromLabelSelector } from '../api/labels';
-import {
-  deepCopy,
-  deepEqual,
-  getControllerOf,
-  metaNamespaceKey,
-  newControllerRef,
-  splitKey,
-  type KObject,
-  type OwnerReference,
-} from '../api/types';
+import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, splitKey, type OwnerReference } from '../api/types';
+import type { Job, Pod } from '../api/objects';
 import {
   ControllerExpectations,
   RealPodControl,
@@ -67,9 +59,9 @@ export const JobControllerName = 'job-controller';
 export const MaxPodCreateDeletePerSync = 500;
 
 interface SyncCtx {
-  job: KObject;
+  job: Job;
   status: u.JobStatus;
-  pods: KObject[];
+  pods: Pod[];
   finished?: u.JobCondition;
   expectedRm: Set<string>;
   terminating: number;
@@ -90,10 +82,10 @@ export class JobController {
   podControl: PodControl;
   /** Test seam (job_controller.go's syncHandler field). */
   syncHandler: (key: string) => void;
-  readonly jobInformer: SharedInformer;
-  readonly podInformer: SharedInformer;
-  private readonly jobClient: ResourceClient;
-  private readonly podClient: ResourceClient;
+  readonly jobInformer: SharedInformer<Job>;
+  readonly podInformer: SharedInformer<Pod>;
+  private readonly jobClient: ResourceClient<Job>;
+  private readonly podClient: ResourceClient<Pod>;
   private readonly recorder: EventRecorder;
 
   /** Wires informer handlers (Jobs, Pods) on the shared factory. */
@@ -102,13 +94,13 @@ export class JobController {
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(JobControllerName));
-    this.jobClient = client.resource('batch', 'jobs');
-    this.podClient = client.resource('', 'pods');
+    this.jobClient = client.resource<Job>('batch', 'jobs');
+    this.podClient = client.resource<Pod>('', 'pods');
     this.recorder = ctx.recorder(client, JobControllerName);
     this.podControl = new RealPodControl(this.podClient, this.recorder);
     this.expectations = new ControllerExpectations(ctx.clock);
-    this.jobInformer = informers.informerFor('batch', 'jobs');
-    this.podInformer = informers.informerFor('', 'pods');
+    this.jobInformer = informers.informerFor<Job>('batch', 'jobs');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
     ensurePodControllerUIDIndex(this.podInformer);
     this.syncHandler = (key) => this.syncJob(key);
     this.queue = new RateLimitingQueue('job', ctx.clock, ctx.relay, (key) => this.syncHandler(key), {
@@ -171,11 +163,11 @@ export class JobController {
     this.pending.set(key, { at, handle });
   }
 
-  private enqueueBatched(job: KObject): void {
+  private enqueueBatched(job: Job): void {
     this.enqueueAfter(metaNamespaceKey(job), u.SyncJobBatchPeriodMs);
   }
 
-  private updateJob(oldJob: KObject, curJob: KObject): void {
+  private updateJob(oldJob: Job, curJob: Job): void {
     const key = metaNamespaceKey(curJob);
     if (curJob.metadata.generation === oldJob.metadata.generation) this.enqueueBatched(curJob);
     else this.queue.add(key);
@@ -187,18 +179,18 @@ export class JobController {
     }
   }
 
-  private deleteJob(job: KObject): void {
+  private deleteJob(job: Job): void {
     this.queue.add(metaNamespaceKey(job));
     this.cleanupPodFinalizers(job);
   }
 
-  private resolveControllerRef(namespace: string, ref: OwnerReference): KObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference): Job | undefined {
     if (ref.kind !== 'Job') return undefined;
     const job = this.jobInformer.get(`${namespace}/${ref.name}`);
     return job && job.metadata.uid === ref.uid ? job : undefined;
   }
 
-  private addPod(pod: KObject): void {
+  private addPod(pod: Pod): void {
     if (pod.metadata.deletionTimestamp) return this.deletePod(pod, false);
     const ref = getControllerOf(pod);
     if (ref) {
@@ -211,7 +203,7 @@ export class JobController {
     if (u.hasJobTrackingFinalizer(pod)) this.orphanQueue.add(metaNamespaceKey(pod));
   }
 
-  private updatePod(oldPod: KObject, curPod: KObject): void {
+  private updatePod(oldPod: Pod, curPod: Pod): void {
     if (curPod.metadata.resourceVersion === oldPod.metadata.resourceVersion) return;
     if (curPod.metadata.deletionTimestamp) return this.deletePod(curPod, false);
     const finalizerRemoved = !u.hasJobTrackingFinalizer(curPod);
@@ -227,7 +219,7 @@ export class JobController {
     if (!curRef && u.hasJobTrackingFinalizer(curPod)) this.orphanQueue.add(metaNamespaceKey(curPod));
   }
 
-  private deletePod(pod: KObject, final: boolean): void {
+  private deletePod(pod: Pod, final: boolean): void {
     const ref = getControllerOf(pod);
     const hasFinalizer = u.hasJobTrackingFinalizer(pod);
     if (!ref) {
@@ -246,7 +238,7 @@ export class JobController {
   }
 
   /** cleanupPodFinalizers: pods of a finished or deleted Job still carrying the finalizer. */
-  private cleanupPodFinalizers(job: KObject): void {
+  private cleanupPodFinalizers(job: Job): void {
     for (const p of filterPodsByOwner(this.podInformer, job, false)) {
       if (u.hasJobTrackingFinalizer(p)) this.orphanQueue.add(metaNamespaceKey(p));
     }
@@ -269,7 +261,7 @@ export class JobController {
     }
   }
 
-  private removeFinalizer(pod: KObject): void {
+  private removeFinalizer(pod: Pod): void {
     patchObject(
       this.podClient,
       pod.metadata.namespace ?? '',
@@ -324,7 +316,7 @@ export class JobController {
     let active = activePods.length;
     const uncSucc = new Set(status.uncountedTerminatedPods.succeeded ?? []);
     const uncFail = new Set(status.uncountedTerminatedPods.failed ?? []);
-    const valid = (p: KObject, unc: Set<string>) =>
+    const valid = (p: Pod, unc: Set<string>) =>
       u.hasJobTrackingFinalizer(p) && !unc.has(p.metadata.uid ?? '') && !expectedRm.has(p.metadata.uid ?? '');
     const newSucceeded = pods.filter((p) => valid(p, uncSucc) && p.status?.phase === 'Succeeded');
     const newFailed = pods.filter((p) => valid(p, uncFail) && u.isPodFailed(p, job));
@@ -416,7 +408,7 @@ export class JobController {
   }
 
   /** getPodsForJob: owned pods plus orphans, claimed by selector (adoption / release). */
-  private getPodsForJob(job: KObject): KObject[] {
+  private getPodsForJob(job: Job): Pod[] {
     let selector;
     try {
       selector = fromLabelSelector(job.spec?.selector);
@@ -434,8 +426,8 @@ export class JobController {
    * `onDeleted(n, ready)` reports deletions. Returns [active, error].
    */
   private manageJob(
-    job: KObject,
-    activePods: KObject[],
+    job: Job,
+    activePods: Pod[],
     succeeded: number,
     sc: SyncCtx,
     onDeleted: (n: number, ready: number) => void,
@@ -518,7 +510,7 @@ export class JobController {
    * deleteActivePods / deleteJobPods: DELETE each pod (deleteJobPods first removes the tracking
    * finalizer). Returns [deleted ready, deleted, first error].
    */
-  private deletePods(job: KObject, pods: KObject[], removeFinalizer: boolean): [number, number, unknown] {
+  private deletePods(job: Job, pods: Pod[], removeFinalizer: boolean): [number, number, unknown] {
     let deleted = 0;
     let deletedReady = 0;
     let firstErr: unknown = undefined;
@@ -559,7 +551,7 @@ export class JobController {
     for (const p of pods)
       if (u.hasJobTrackingFinalizer(p) && !expectedRm.has(p.metadata.uid ?? '')) withFinalizer.add(p.metadata.uid ?? '');
     if (cleanUncounted(status, withFinalizer)) needsFlush = true;
-    const toRemove: KObject[] = [];
+    const toRemove: Pod[] = [];
     for (const pod of pods) {
       const uid = pod.metadata.uid ?? '';
       if (!u.hasJobTrackingFinalizer(pod) || expectedRm.has(uid)) continue;
@@ -644,7 +636,7 @@ export class JobController {
   }
 
   /** updateJobStatus through the status subresource; skips a write that changes nothing. */
-  private updateStatus(job: KObject, status: u.JobStatus): KObject {
+  private updateStatus(job: Job, status: u.JobStatus): Job {
     const next = u.normalizeJobStatus(status);
     if (deepEqual(next, job.status ?? {})) return job;
     const [namespace, name] = splitKey(metaNamespaceKey(job));
@@ -658,7 +650,7 @@ export class JobController {
 }
 
 /** True for pods a Job may own (controlled by a Job, or carrying the tracking finalizer). */
-function isJobPod(p: KObject): boolean {
+function isJobPod(p: Pod): boolean {
   const ref = getControllerOf(p);
   return ref ? ref.kind === 'Job' : u.hasJobTrackingFinalizer(p) || !!p.metadata.labels?.['batch.kubernetes.io/controller-uid'];
 }

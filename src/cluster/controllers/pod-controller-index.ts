@@ -5,7 +5,8 @@
  * OrphanPodIndexKeyForNamespace, FilterPodsByOwner).
  */
 import type { SharedInformer } from '../client/informer';
-import { getControllerOf, type KObject } from '../api/types';
+import { getControllerOf } from '../api/types';
+import type { APIObject, Pod } from '../api/objects';
 
 /** Name of the pod informer index by controller UID (controller.PodControllerUIDIndex). */
 export const PodControllerUIDIndex = 'podControllerUID';
@@ -16,7 +17,7 @@ export function orphanPodIndexKey(namespace: string): string {
 }
 
 /** Adds the controller-UID index to a shared pod informer (idempotent). */
-export function ensurePodControllerUIDIndex(pods: SharedInformer): void {
+export function ensurePodControllerUIDIndex(pods: SharedInformer<Pod>): void {
   pods.addIndexer(PodControllerUIDIndex, (p) => {
     const ref = getControllerOf(p);
     return [ref ? ref.uid : orphanPodIndexKey(p.metadata.namespace ?? '')];
@@ -24,7 +25,7 @@ export function ensurePodControllerUIDIndex(pods: SharedInformer): void {
 }
 
 /** controller.FilterPodsByOwner: pods owned by `owner`, plus the namespace's orphans if asked. */
-export function filterPodsByOwner(pods: SharedInformer, owner: KObject, includeOrphans: boolean): KObject[] {
+export function filterPodsByOwner(pods: SharedInformer<Pod>, owner: APIObject, includeOrphans: boolean): Pod[] {
   const out = pods.byIndex(PodControllerUIDIndex, owner.metadata.uid ?? '');
   if (includeOrphans) out.push(...pods.byIndex(PodControllerUIDIndex, orphanPodIndexKey(owner.metadata.namespace ?? '')));
   return out;

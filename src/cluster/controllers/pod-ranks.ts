@@ -14,7 +14,7 @@
  *  7. more container restarts < fewer
  *  8. newer < older (log2 buckets of the age; ties by UID)
  */
-import type { KObject } from '../api/types';
+import type { Pod } from '../api/objects';
 import { isPodActive, isPodReady, readyCondition } from './controller-utils';
 
 /** Annotation read by rule 4 (core/v1 PodDeletionCost). */
@@ -22,18 +22,18 @@ export const PodDeletionCostAnnotation = 'controller.kubernetes.io/pod-deletion-
 
 const phaseOrdinal: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
-function ordinal(pod: KObject): number {
+function ordinal(pod: Pod): number {
   return phaseOrdinal[pod.status?.phase ?? ''] ?? 0;
 }
 
-function deletionCost(pod: KObject): number {
+function deletionCost(pod: Pod): number {
   const v = pod.metadata.annotations?.[PodDeletionCostAnnotation];
   if (v === undefined) return 0;
   const n = Number(v);
   return Number.isInteger(n) ? n : 0;
 }
 
-function readyTimeMs(pod: KObject): number {
+function readyTimeMs(pod: Pod): number {
   if (!isPodReady(pod)) return 0;
   const t = readyCondition(pod)?.lastTransitionTime;
   return t ? Date.parse(t) : 0;
@@ -54,7 +54,7 @@ function logarithmicRankDiff(t1: number, t2: number, now: number): number {
   return r1 - r2;
 }
 
-function maxContainerRestarts(pod: KObject): [number, number] {
+function maxContainerRestarts(pod: Pod): [number, number] {
   let regular = 0;
   for (const c of pod.status?.containerStatuses ?? []) regular = Math.max(regular, c.restartCount ?? 0);
   const sidecars = new Set<string>();
@@ -64,7 +64,7 @@ function maxContainerRestarts(pod: KObject): [number, number] {
   return [regular, sidecar];
 }
 
-function uidLess(a: KObject, b: KObject): boolean {
+function uidLess(a: Pod, b: Pod): boolean {
   return (a.metadata.uid ?? '') < (b.metadata.uid ?? '');
 }
 
@@ -72,7 +72,7 @@ function uidLess(a: KObject, b: KObject): boolean {
  * ActivePodsWithRanks.Less: true when pod `a` (rank `ra`) should be deleted before pod `b`.
  * `now` is simulated ms.
  */
-export function rankedLess(a: KObject, ra: number, b: KObject, rb: number, now: number): boolean {
+export function rankedLess(a: Pod, ra: number, b: Pod, rb: number, now: number): boolean {
   const na = a.spec?.nodeName ?? '';
   const nb = b.spec?.nodeName ?? '';
   if (na !== nb && (na === '' || nb === '')) return na === '';
@@ -111,7 +111,7 @@ export function rankedLess(a: KObject, ra: number, b: KObject, rb: number, now: 
  * by {@link rankedLess} with each pod's rank = number of active `relatedPods` on its node.
  * `now` is simulated ms. Does not modify its inputs.
  */
-export function getPodsToDelete(filteredPods: KObject[], relatedPods: KObject[], diff: number, now: number): KObject[] {
+export function getPodsToDelete(filteredPods: Pod[], relatedPods: Pod[], diff: number, now: number): Pod[] {
   if (diff >= filteredPods.length) return filteredPods.slice(0, diff);
   const onNode = new Map<string, number>();
   for (const p of relatedPods) {

@@ -12,13 +12,14 @@ import { RelayRecorder } from '../relay/recorder';
 import { users } from '../client/clientset';
 import { SharedInformer } from '../client/informer';
 import { fromLabelSelector, matches } from '../api/labels';
-import { getControllerOf, metaNamespaceKey, type KObject } from '../api/types';
+import { getControllerOf, metaNamespaceKey } from '../api/types';
+import type { Pod, ReplicaSet } from '../api/objects';
 import { isPodActive, isPodReady } from './controller-utils';
 import { ensurePodControllerUIDIndex, orphanPodIndexKey, PodControllerUIDIndex } from './replicaset';
 import { ReplicaSetPodCounter, templateSelector } from './replicaset-pods';
 
 const OWNERS = ['uid-a', 'uid-b', null] as const;
-const RS: KObject[] = ['a', 'b'].map((n) => ({
+const RS: ReplicaSet[] = ['a', 'b'].map((n) => ({
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
   metadata: { name: `rs-${n}`, namespace: 'default', uid: `uid-${n}` },
@@ -52,14 +53,14 @@ function setup() {
   api.create(u, api.registry.forResource('', 'namespaces')!, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
   const podsInfo = api.registry.forResource('', 'pods')!;
   const client = { api, user: users.controller('replicaset-controller') } as unknown as ConstructorParameters<typeof SharedInformer>[0];
-  const pods = new SharedInformer(client, podsInfo);
+  const pods = new SharedInformer<Pod>(client, podsInfo);
   ensurePodControllerUIDIndex(pods);
   const counter = new ReplicaSetPodCounter(pods);
   pods.start();
   return { clock, api, u, podsInfo, pods, counter };
 }
 
-function podObject(o: Extract<Op, { op: 'put' }>): KObject {
+function podObject(o: Extract<Op, { op: 'put' }>): Pod {
   const owner = OWNERS[o.owner];
   const labels: Record<string, string> = {};
   if (o.app) labels.app = 'web';
@@ -84,9 +85,9 @@ function podObject(o: Extract<Op, { op: 'put' }>): KObject {
 }
 
 /** What filterActivePods → claimObjects → calculateStatus count, from a full walk of the cache. */
-function reference(pods: SharedInformer, rs: KObject) {
+function reference(pods: SharedInformer<Pod>, rs: ReplicaSet) {
   const sel = fromLabelSelector(rs.spec.selector);
-  const tpl = templateSelector(rs.spec.template.metadata.labels);
+  const tpl = templateSelector(rs.spec.template?.metadata?.labels ?? {});
   const r = { claimed: 0, unmatched: 0, fullyLabeled: 0, ready: 0 };
   for (const p of pods.list()) {
     if (getControllerOf(p)?.uid !== rs.metadata.uid || !isPodActive(p)) continue;

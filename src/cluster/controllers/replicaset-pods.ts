@@ -17,7 +17,8 @@
  */
 import type { SharedInformer } from '../client/informer';
 import { matches, type Selector } from '../api/labels';
-import { getControllerOf, metaNamespaceKey, type KObject } from '../api/types';
+import { getControllerOf, metaNamespaceKey } from '../api/types';
+import type { Pod, ReplicaSet } from '../api/objects';
 import { isPodActive, isPodReady } from './controller-utils';
 import { PodControllerUIDIndex } from './pod-controller-index';
 
@@ -50,7 +51,7 @@ interface Agg extends ReplicaSetPodCounts {
   dirty: Set<string>;
 }
 
-function controllerUID(p: KObject | undefined): string | undefined {
+function controllerUID(p: Pod | undefined): string | undefined {
   return p ? getControllerOf(p)?.uid : undefined;
 }
 
@@ -63,7 +64,7 @@ export class ReplicaSetPodCounter {
   private byUID = new Map<string, Agg>();
 
   /** @param pods the shared pod informer, with the controller-UID index. */
-  constructor(private readonly pods: SharedInformer) {
+  constructor(private readonly pods: SharedInformer<Pod>) {
     pods.addCacheListener((key, oldObj, newObj) => {
       const a = controllerUID(oldObj);
       const b = controllerUID(newObj);
@@ -77,7 +78,7 @@ export class ReplicaSetPodCounter {
    * or one after its selector or template labels changed, walks the index bucket once; later
    * calls only re-read Pods that changed.
    */
-  counts(rs: KObject, sel: Selector): Readonly<ReplicaSetPodCounts> {
+  counts(rs: ReplicaSet, sel: Selector): Readonly<ReplicaSetPodCounts> {
     const uid = rs.metadata.uid ?? '';
     const tplLabels: Record<string, string> = rs.spec?.template?.metadata?.labels ?? {};
     const selKey = JSON.stringify(rs.spec?.selector ?? null);
@@ -125,7 +126,7 @@ export class ReplicaSetPodCounter {
     return this.byUID.size;
   }
 
-  private add(a: Agg, key: string, p: KObject): void {
+  private add(a: Agg, key: string, p: Pod): void {
     let f = 0;
     if (isPodActive(p)) {
       f |= ACTIVE;

@@ -6,28 +6,17 @@
  * (omitempty), as is an empty `conditions`.
  */
 import type { ResourceClient } from '../client/clientset';
-import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { deepCopy, deepEqual } from '../api/types';
+import type { Pod, ReplicaSet } from '../api/objects';
+import type * as apps from 'kubernetes-types/apps/v1';
 import { matches, type Selector } from '../api/labels';
 import { errorMessage, isPodAvailable, isPodReady } from './controller-utils';
 
-/** A ReplicaSetCondition (apps/v1). */
-export interface ReplicaSetCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+/** A ReplicaSetCondition (apps/v1; `status` is "True", "False" or "Unknown"). */
+export type ReplicaSetCondition = apps.ReplicaSetCondition;
 
 /** apps/v1 ReplicaSetStatus. */
-export interface ReplicaSetStatus {
-  replicas: number;
-  fullyLabeledReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  observedGeneration?: number;
-  conditions?: ReplicaSetCondition[];
-}
+export type ReplicaSetStatus = apps.ReplicaSetStatus;
 
 /** apps.ReplicaSetReplicaFailure. */
 export const ReplicaSetReplicaFailure = 'ReplicaFailure';
@@ -36,8 +25,8 @@ export const ReplicaSetReplicaFailure = 'ReplicaFailure';
 export const statusUpdateRetries = 1;
 
 /** The status of an RS read with defaults (all counters numeric). */
-export function readStatus(rs: KObject): Required<Omit<ReplicaSetStatus, 'conditions'>> & { conditions: ReplicaSetCondition[] } {
-  const s = rs.status ?? {};
+export function readStatus(rs: ReplicaSet): Required<Omit<ReplicaSetStatus, 'conditions'>> & { conditions: ReplicaSetCondition[] } {
+  const s: Partial<ReplicaSetStatus> = rs.status ?? {};
   return {
     replicas: s.replicas ?? 0,
     fullyLabeledReplicas: s.fullyLabeledReplicas ?? 0,
@@ -108,8 +97,8 @@ export function removeCondition(conditions: ReplicaSetCondition[], type: string)
  * @param nowMs simulated now, for availability @param nowRFC3339 for condition times
  */
 export function calculateStatus(
-  rs: KObject,
-  filteredPods: KObject[],
+  rs: ReplicaSet,
+  filteredPods: Pod[],
   manageReplicasErr: unknown,
   nowMs: number,
   nowRFC3339: string,
@@ -137,7 +126,7 @@ export function calculateStatus(
  * sync's fast path counts them incrementally, see replicaset-pods.ts).
  */
 export function calculateStatusFromCounts(
-  rs: KObject,
+  rs: ReplicaSet,
   counts: { replicas: number; fullyLabeled: number; ready: number; available: number },
   manageReplicasErr: unknown,
   nowRFC3339: string,
@@ -170,7 +159,7 @@ export function calculateStatusFromCounts(
  * status subresource unless nothing changed; on failure re-reads and retries once.
  * @returns the stored RS. @throws StatusError from the last attempt.
  */
-export function updateReplicaSetStatus(rc: ResourceClient, rs: KObject, newStatus: ReplicaSetStatus): KObject {
+export function updateReplicaSetStatus(rc: ResourceClient<ReplicaSet>, rs: ReplicaSet, newStatus: ReplicaSetStatus): ReplicaSet {
   const cur = readStatus(rs);
   const gen = rs.metadata.generation ?? 0;
   if (

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ReplicaSetController } from './replicaset';
 import { newFixture, newReplicaSet, type Fixture } from './test-fixture';
-import { deepCopy, type KObject, type OwnerReference } from '../api/types';
+import { deepCopy } from '../api/types';
 import type { PodControl } from './controller-utils';
+import type { Pod } from '../api/objects';
 
 function setup(seed = 1): { fx: Fixture; rsc: ReplicaSetController } {
   const fx = newFixture(seed);
@@ -264,10 +265,10 @@ describe('ReplicaSetController', () => {
     const { fx, rsc } = setup();
     const calls: string[] = [];
     const fake: PodControl = {
-      createPods(_ns: string, _t: KObject['spec'], _o: KObject, _ref: OwnerReference): KObject {
+      createPods(): Pod {
         calls.push('create');
         if (calls.length === 4) throw new Error('quota exceeded');
-        return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${calls.length}` } };
+        return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${calls.length}` }, spec: { containers: [] } };
       },
       deletePod() {},
     };

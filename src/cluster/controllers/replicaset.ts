@@ -23,7 +23,8 @@ import type { ResourceClient } from '../client/clientset';
 import { users } from '../client/clientset';
 import { RateLimitingQueue } from '../client/workqueue';
 import { fromLabelSelector, matches, type Selector } from '../api/labels';
-import { deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, splitKey, type KObject, type OwnerReference } from '../api/types';
+import { deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, splitKey, type OwnerReference } from '../api/types';
+import type { Pod, ReplicaSet } from '../api/objects';
 import {
   BurstReplicas,
   RealPodControl,
@@ -61,12 +62,12 @@ export class ReplicaSetController {
   syncHandler: (key: string) => void;
   /** Most pods created or deleted in one sync. */
   burstReplicas = BurstReplicas;
-  private readonly rsInformer: SharedInformer;
-  private readonly podInformer: SharedInformer;
+  private readonly rsInformer: SharedInformer<ReplicaSet>;
+  private readonly podInformer: SharedInformer<Pod>;
   /** Per-RS pod counts kept incrementally from the pod cache (syncReplicaSet's fast path). */
   private readonly podCounts: ReplicaSetPodCounter;
-  private readonly rsClient: ResourceClient;
-  private readonly podClient: ResourceClient;
+  private readonly rsClient: ResourceClient<ReplicaSet>;
+  private readonly podClient: ResourceClient<Pod>;
 
   /**
    * Wires informer handlers (ReplicaSets, Pods) on the shared factory; nothing runs until the
@@ -77,12 +78,12 @@ export class ReplicaSetController {
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(ReplicaSetControllerName));
-    this.rsClient = client.resource('apps', 'replicasets');
-    this.podClient = client.resource('', 'pods');
+    this.rsClient = client.resource<ReplicaSet>('apps', 'replicasets');
+    this.podClient = client.resource<Pod>('', 'pods');
     this.podControl = new RealPodControl(this.podClient, ctx.recorder(client, ReplicaSetControllerName));
     this.expectations = new UIDTrackingControllerExpectations(ctx.clock);
-    this.rsInformer = informers.informerFor('apps', 'replicasets');
-    this.podInformer = informers.informerFor('', 'pods');
+    this.rsInformer = informers.informerFor<ReplicaSet>('apps', 'replicasets');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
     ensurePodControllerUIDIndex(this.podInformer);
     this.podCounts = new ReplicaSetPodCounter(this.podInformer);
     this.syncHandler = (key) => this.syncReplicaSet(key);
@@ -118,20 +119,20 @@ export class ReplicaSetController {
 
   // ---- handlers: keys only ---------------------------------------------------------------
 
-  private enqueueRS(rs: KObject): void {
+  private enqueueRS(rs: ReplicaSet): void {
     this.queue.add(metaNamespaceKey(rs));
   }
 
-  private addRS(rs: KObject): void {
+  private addRS(rs: ReplicaSet): void {
     this.enqueueRS(rs);
   }
 
-  private updateRS(oldRS: KObject, curRS: KObject): void {
+  private updateRS(oldRS: ReplicaSet, curRS: ReplicaSet): void {
     if (oldRS.metadata.uid !== curRS.metadata.uid) this.deleteRS(oldRS);
     this.enqueueRS(curRS);
   }
 
-  private deleteRS(rs: KObject): void {
+  private deleteRS(rs: ReplicaSet): void {
     const key = metaNamespaceKey(rs);
     this.podCounts.forget(rs.metadata.uid);
     this.expectations.deleteExpectations(key);
@@ -139,7 +140,7 @@ export class ReplicaSetController {
   }
 
   /** resolveControllerRef: the RS named by a controllerRef, if Kind and UID match. */
-  private resolveControllerRef(namespace: string, ref: OwnerReference): KObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference): ReplicaSet | undefined {
     if (ref.kind !== 'ReplicaSet') return undefined;
     const rs = this.rsInformer.get(`${namespace}/${ref.name}`);
     if (!rs || rs.metadata.uid !== ref.uid) return undefined;
@@ -147,10 +148,10 @@ export class ReplicaSetController {
   }
 
   /** GetPodReplicaSets: ReplicaSets in the pod's namespace whose (non-empty) selector matches it. */
-  getPodReplicaSets(pod: KObject): KObject[] {
+  getPodReplicaSets(pod: Pod): ReplicaSet[] {
     const labels = pod.metadata.labels;
     if (!labels || Object.keys(labels).length === 0) return [];
-    const out: KObject[] = [];
+    const out: ReplicaSet[] = [];
     for (const rs of this.rsInformer.list(pod.metadata.namespace ?? '')) {
       let sel: Selector;
       try {
@@ -164,7 +165,7 @@ export class ReplicaSetController {
     return out;
   }
 
-  private addPod(pod: KObject): void {
+  private addPod(pod: Pod): void {
     if (pod.metadata.deletionTimestamp) {
       // on a restart of the controller manager, a new pod may already be terminating
       this.deletePod(pod);
@@ -183,7 +184,7 @@ export class ReplicaSetController {
     for (const rs of this.getPodReplicaSets(pod)) this.enqueueRS(rs);
   }
 
-  private updatePod(oldPod: KObject, curPod: KObject): void {
+  private updatePod(oldPod: Pod, curPod: Pod): void {
     if (curPod.metadata.resourceVersion === oldPod.metadata.resourceVersion) return; // periodic resync
     const labelChanged = !deepEqual(curPod.metadata.labels ?? {}, oldPod.metadata.labels ?? {});
     if (curPod.metadata.deletionTimestamp) {
@@ -217,7 +218,7 @@ export class ReplicaSetController {
     if (labelChanged || refChanged) for (const rs of this.getPodReplicaSets(curPod)) this.enqueueRS(rs);
   }
 
-  private deletePod(pod: KObject): void {
+  private deletePod(pod: Pod): void {
     const ref = getControllerOf(pod);
     if (!ref) return;
     const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
@@ -312,7 +313,7 @@ export class ReplicaSetController {
   }
 
   /** True when an active orphan in the RS's namespace matches its selector (claimPods would adopt it). */
-  private hasAdoptableOrphans(rs: KObject, selector: Selector): boolean {
+  private hasAdoptableOrphans(rs: ReplicaSet, selector: Selector): boolean {
     for (const p of this.podInformer.byIndex(PodControllerUIDIndex, orphanPodIndexKey(rs.metadata.namespace ?? ''))) {
       if (isPodActive(p) && matches(selector, p.metadata.labels)) return true;
     }
@@ -320,7 +321,7 @@ export class ReplicaSetController {
   }
 
   /** claimPods: adopt matching orphans, release owned pods that stopped matching. */
-  private claimPods(rs: KObject, selector: Selector, pods: KObject[]): KObject[] {
+  private claimPods(rs: ReplicaSet, selector: Selector, pods: Pod[]): Pod[] {
     return claimObjects(
       {
         controller: rs,
@@ -333,11 +334,11 @@ export class ReplicaSetController {
   }
 
   /** getIndirectlyRelatedPods: pods of every ReplicaSet that shares this one's controller. */
-  private getIndirectlyRelatedPods(rs: KObject): KObject[] {
+  private getIndirectlyRelatedPods(rs: ReplicaSet): Pod[] {
     const ref = getControllerOf(rs);
     const related = ref ? this.rsInformer.list(rs.metadata.namespace ?? '').filter((r) => getControllerOf(r)?.uid === ref.uid) : [rs];
     const seen = new Set<string>();
-    const out: KObject[] = [];
+    const out: Pod[] = [];
     for (const r of related) {
       for (const p of filterPodsByOwner(this.podInformer, r, false)) {
         if (seen.has(p.metadata.uid ?? '')) continue;
@@ -353,7 +354,7 @@ export class ReplicaSetController {
    * most `burstReplicas` per sync, raising expectations first.
    * @throws the first create/delete error.
    */
-  manageReplicas(activePods: KObject[], rs: KObject): void {
+  manageReplicas(activePods: Pod[], rs: ReplicaSet): void {
     const key = metaNamespaceKey(rs);
     const desired: number = rs.spec?.replicas ?? 1;
     let diff = activePods.length - desired;

@@ -23,7 +23,10 @@ import { users } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import { fromLabelSelector } from '../api/labels';
-import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef, type KObject } from '../api/types';
+import { deepCopy, deepEqual, getControllerOf, metaNamespaceKey, newControllerRef } from '../api/types';
+import type { ControllerRevision, PersistentVolumeClaim, Pod, StatefulSet } from '../api/objects';
+import type { PodSpec, PodTemplateSpec, Volume } from 'kubernetes-types/core/v1';
+import type { StatefulSetStatus } from 'kubernetes-types/apps/v1';
 import { errorMessage, isAlreadyExists, isNotFound, isPodAvailable, isPodReady, recordDecision } from './controller-utils';
 import { claimObjects, recheckDeletionTimestamp } from './controller-ref-manager';
 import { ensurePodControllerUIDIndex, filterPodsByOwner } from './replicaset';
@@ -38,32 +41,32 @@ export const StatefulSetRevisionLabel = 'controller-revision-hash';
 export const ControllerRevisionHashLabel = 'controller.kubernetes.io/hash';
 
 /** getOrdinal: the trailing ordinal of `<set>-<n>`, or -1. */
-export function getOrdinal(set: KObject, pod: KObject): number {
+export function getOrdinal(set: StatefulSet, pod: Pod): number {
   const m = new RegExp(`^${set.metadata.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(\\d+)$`).exec(pod.metadata.name);
   return m ? Number(m[1]) : -1;
 }
 
 /** getPersistentVolumeClaimName. */
-export function claimName(set: KObject, tmpl: string, ordinal: number): string {
+export function claimName(set: StatefulSet, tmpl: string, ordinal: number): string {
   return `${tmpl}-${set.metadata.name}-${ordinal}`;
 }
 
-const isRunningAndReady = (p: KObject) => p.status?.phase === 'Running' && isPodReady(p);
-const isTerminating = (p: KObject) => !!p.metadata.deletionTimestamp;
-const isFailedOrSucceeded = (p: KObject) => p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded';
+const isRunningAndReady = (p: Pod) => p.status?.phase === 'Running' && isPodReady(p);
+const isTerminating = (p: Pod) => !!p.metadata.deletionTimestamp;
+const isFailedOrSucceeded = (p: Pod) => p.status?.phase === 'Failed' || p.status?.phase === 'Succeeded';
 
 export class StatefulSetController {
   readonly name = StatefulSetControllerName;
   readonly queue: RateLimitingQueue;
   syncHandler: (key: string) => void;
-  readonly setInformer: SharedInformer;
-  readonly podInformer: SharedInformer;
-  readonly pvcInformer: SharedInformer;
-  readonly historyInformer: SharedInformer;
-  private readonly setClient: ResourceClient;
-  private readonly podClient: ResourceClient;
-  private readonly pvcClient: ResourceClient;
-  private readonly historyClient: ResourceClient;
+  readonly setInformer: SharedInformer<StatefulSet>;
+  readonly podInformer: SharedInformer<Pod>;
+  readonly pvcInformer: SharedInformer<PersistentVolumeClaim>;
+  readonly historyInformer: SharedInformer<ControllerRevision>;
+  private readonly setClient: ResourceClient<StatefulSet>;
+  private readonly podClient: ResourceClient<Pod>;
+  private readonly pvcClient: ResourceClient<PersistentVolumeClaim>;
+  private readonly historyClient: ResourceClient<ControllerRevision>;
   private readonly recorder: EventRecorder;
 
   /** Wires informer handlers (StatefulSets, Pods, ControllerRevisions). */
@@ -72,26 +75,26 @@ export class StatefulSetController {
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(StatefulSetControllerName));
-    this.setClient = client.resource('apps', 'statefulsets');
-    this.podClient = client.resource('', 'pods');
-    this.pvcClient = client.resource('', 'persistentvolumeclaims');
-    this.historyClient = client.resource('apps', 'controllerrevisions');
+    this.setClient = client.resource<StatefulSet>('apps', 'statefulsets');
+    this.podClient = client.resource<Pod>('', 'pods');
+    this.pvcClient = client.resource<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    this.historyClient = client.resource<ControllerRevision>('apps', 'controllerrevisions');
     this.recorder = ctx.recorder(client, StatefulSetControllerName);
-    this.setInformer = informers.informerFor('apps', 'statefulsets');
-    this.podInformer = informers.informerFor('', 'pods');
-    this.pvcInformer = informers.informerFor('', 'persistentvolumeclaims');
-    this.historyInformer = informers.informerFor('apps', 'controllerrevisions');
+    this.setInformer = informers.informerFor<StatefulSet>('apps', 'statefulsets');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
+    this.pvcInformer = informers.informerFor<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    this.historyInformer = informers.informerFor<ControllerRevision>('apps', 'controllerrevisions');
     ensurePodControllerUIDIndex(this.podInformer);
     this.syncHandler = (key) => this.sync(key);
     this.queue = new RateLimitingQueue('statefulset', ctx.clock, ctx.relay, (key) => this.syncHandler(key));
-    const enqueue = (s: KObject) => this.queue.add(metaNamespaceKey(s));
+    const enqueue = (s: StatefulSet) => this.queue.add(metaNamespaceKey(s));
     this.setInformer.addEventHandler({
       participant: StatefulSetControllerName,
       onAdd: enqueue,
       onUpdate: (_o, n) => enqueue(n),
       onDelete: enqueue,
     });
-    const owner = (p: KObject) => {
+    const owner = (p: Pod) => {
       const ref = getControllerOf(p);
       if (!ref || ref.kind !== 'StatefulSet') return;
       const s = this.setInformer.get(`${p.metadata.namespace}/${ref.name}`);
@@ -152,7 +155,7 @@ export class StatefulSetController {
    * template labels plus `controller.kubernetes.io/hash`, the set's annotations — so
    * `kubernetes.io/change-cause` becomes the history's CHANGE-CAUSE).
    */
-  private revisions(set: KObject): [string, string, number] {
+  private revisions(set: StatefulSet): [string, string, number] {
     const ns = set.metadata.namespace ?? '';
     const mine = this.historyInformer.list(ns).filter((h) => getControllerOf(h)?.uid === set.metadata.uid);
     const hash = computeHash(set.spec?.template, set.status?.collisionCount ?? 0);
@@ -194,10 +197,10 @@ export class StatefulSetController {
         if (!isAlreadyExists(err)) throw err;
       }
     }
+    const currentRevision = set.status?.currentRevision;
     const current =
-      set.status?.currentRevision &&
-      (mine.some((h) => h.metadata.name === set.status.currentRevision) || set.status.currentRevision === updateName)
-        ? set.status.currentRevision
+      currentRevision && (mine.some((h) => h.metadata.name === currentRevision) || currentRevision === updateName)
+        ? currentRevision
         : updateName;
     // truncateHistory: keep revisionHistoryLimit old revisions not in use
     const limit: number = set.spec?.revisionHistoryLimit ?? 10;
@@ -215,21 +218,22 @@ export class StatefulSetController {
   }
 
   /** newVersionedStatefulSetPod: identity, storage and revision label, from the chosen revision's template. */
-  private newPod(set: KObject, ordinal: number, revision: string): KObject {
+  private newPod(set: StatefulSet, ordinal: number, revision: string): Pod {
     const tmpl =
       revision === `${set.metadata.name}-${computeHash(set.spec?.template, set.status?.collisionCount ?? 0)}`
         ? set.spec.template
         : this.templateOf(set, revision);
     const name = `${set.metadata.name}-${ordinal}`;
     const meta = tmpl?.metadata ?? {};
-    const spec = deepCopy(tmpl?.spec ?? {});
+    const spec = deepCopy(tmpl?.spec ?? ({} as PodSpec)); // a stored template has a spec (validation)
     spec.hostname = name;
     if (set.spec?.serviceName) spec.subdomain = set.spec.serviceName;
-    const vols: Record<string, unknown>[] = (spec.volumes ?? []).filter(
-      (v: KObject) => !(set.spec?.volumeClaimTemplates ?? []).some((t: KObject) => t.metadata?.name === v.name),
+    const vols: Volume[] = (spec.volumes ?? []).filter(
+      (v) => !(set.spec?.volumeClaimTemplates ?? []).some((t) => t.metadata?.name === v.name),
     );
+    // validation requires every volumeClaimTemplate's metadata.name
     for (const t of set.spec?.volumeClaimTemplates ?? [])
-      vols.push({ name: t.metadata.name, persistentVolumeClaim: { claimName: claimName(set, t.metadata.name, ordinal) } });
+      vols.push({ name: t.metadata!.name!, persistentVolumeClaim: { claimName: claimName(set, t.metadata!.name!, ordinal) } });
     if (vols.length) spec.volumes = vols;
     return {
       apiVersion: 'v1',
@@ -249,14 +253,16 @@ export class StatefulSetController {
     };
   }
 
-  private templateOf(set: KObject, revision: string): KObject {
+  private templateOf(set: StatefulSet, revision: string): PodTemplateSpec & { $patch?: string } {
     const cr = this.historyInformer.get(`${set.metadata.namespace}/${revision}`);
-    const t = deepCopy(cr?.data?.spec?.template ?? set.spec.template);
+    // a revision's data is the strategic-merge patch {spec: {template: {…, $patch: replace}}}
+    const data = cr?.data as { spec?: { template?: PodTemplateSpec & { $patch?: string } } } | undefined;
+    const t: PodTemplateSpec & { $patch?: string } = deepCopy(data?.spec?.template ?? set.spec.template);
     delete t.$patch;
     return t;
   }
 
-  private event(set: KObject, verb: 'Create' | 'Delete', what: string, err?: unknown): void {
+  private event(set: StatefulSet, verb: 'Create' | 'Delete', what: string, err?: unknown): void {
     if (err === undefined)
       this.recorder.event(
         set,
@@ -274,13 +280,13 @@ export class StatefulSetController {
   }
 
   /** CreateStatefulPod: missing claims first (createPersistentVolumeClaims), then the Pod. */
-  private createPod(set: KObject, pod: KObject, ordinal: number): void {
+  private createPod(set: StatefulSet, pod: Pod, ordinal: number): void {
     const ns = set.metadata.namespace ?? '';
     for (const t of set.spec?.volumeClaimTemplates ?? []) {
-      const name = claimName(set, t.metadata.name, ordinal);
+      const name = claimName(set, t.metadata!.name!, ordinal);
       if (this.pvcInformer.get(`${ns}/${name}`)) continue;
       const labels = { ...(t.metadata?.labels ?? {}), ...(set.spec?.selector?.matchLabels ?? {}) };
-      const claim: KObject = {
+      const claim: PersistentVolumeClaim = {
         apiVersion: 'v1',
         kind: 'PersistentVolumeClaim',
         metadata: { name, namespace: ns, labels, ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}) },
@@ -305,7 +311,7 @@ export class StatefulSetController {
     this.event(set, 'Create', `Pod ${pod.metadata.name}`);
   }
 
-  private deletePod(set: KObject, pod: KObject): void {
+  private deletePod(set: StatefulSet, pod: Pod): void {
     try {
       this.podClient.delete(set.metadata.namespace ?? '', pod.metadata.name);
     } catch (err) {
@@ -317,14 +323,14 @@ export class StatefulSetController {
   }
 
   /** updateStatefulSet (stateful_set_control.go), then the status. */
-  private updateStatefulSet(set: KObject, pods: KObject[]): void {
+  private updateStatefulSet(set: StatefulSet, pods: Pod[]): void {
     const [currentRev, updateRev] = this.revisions(set);
     const n: number = set.spec?.replicas ?? 1;
     const monotonic = set.spec?.podManagementPolicy !== 'Parallel';
     const rolling = set.spec?.updateStrategy?.type !== 'OnDelete';
     const partition: number = rolling ? (set.spec?.updateStrategy?.rollingUpdate?.partition ?? 0) : 0;
-    const replicas: (KObject | undefined)[] = Array.from({ length: n }, () => undefined);
-    const condemned: KObject[] = [];
+    const replicas: (Pod | undefined)[] = Array.from({ length: n }, () => undefined);
+    const condemned: Pod[] = [];
     for (const p of pods) {
       const o = getOrdinal(set, p);
       if (o >= 0 && o < n) replicas[o] = p;
@@ -339,7 +345,9 @@ export class StatefulSetController {
       for (let o = 0; o < n; o++) {
         const p = replicas[o];
         if (p && isFailedOrSucceeded(p) && !isTerminating(p)) {
-          this.ctx.relay.withCause(decide(`${p.metadata.name} is ${p.status.phase} → delete it to recreate`), () => this.deletePod(set, p));
+          this.ctx.relay.withCause(decide(`${p.metadata.name} is ${p.status?.phase} → delete it to recreate`), () =>
+            this.deletePod(set, p),
+          );
           if (monotonic) return;
           continue;
         }
@@ -388,7 +396,7 @@ export class StatefulSetController {
   }
 
   /** computeReplicaStatus + completeRollingUpdate + updateStatefulSetStatus (only when changed). */
-  private updateStatus(set: KObject, pods: KObject[], currentRev: string, updateRev: string): void {
+  private updateStatus(set: StatefulSet, pods: Pod[], currentRev: string, updateRev: string): void {
     const now = this.ctx.clock.now();
     const mrs: number = set.spec?.minReadySeconds ?? 0;
     let replicas = 0,
@@ -413,7 +421,7 @@ export class StatefulSetController {
       cur = updateRev;
       current = updated;
     }
-    const status: Record<string, unknown> = { observedGeneration: set.metadata.generation, replicas };
+    const status: StatefulSetStatus = { observedGeneration: set.metadata.generation, replicas };
     if (ready) status.readyReplicas = ready;
     if (current) status.currentReplicas = current;
     if (updated) status.updatedReplicas = updated;

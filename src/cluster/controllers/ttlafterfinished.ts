@@ -13,7 +13,8 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import type { ResourceClient } from '../client/clientset';
 import { users } from '../client/clientset';
 import { RateLimitingQueue } from '../client/workqueue';
-import { metaNamespaceKey, splitKey, type KObject } from '../api/types';
+import { metaNamespaceKey, splitKey } from '../api/types';
+import type { Job } from '../api/objects';
 import { isNotFound, recordDecision } from './controller-utils';
 import { isJobFinished, jobFinishTime } from './job-utils';
 
@@ -21,15 +22,15 @@ import { isJobFinished, jobFinishTime } from './job-utils';
 export const TTLAfterFinishedControllerName = 'ttl-after-finished-controller';
 
 /** needsCleanup: a TTL is set and the Job finished. */
-function needsCleanup(j: KObject): boolean {
+function needsCleanup(j: Job): boolean {
   return typeof j.spec?.ttlSecondsAfterFinished === 'number' && isJobFinished(j);
 }
 
 export class TTLAfterFinishedController {
   readonly name = TTLAfterFinishedControllerName;
   readonly queue: RateLimitingQueue;
-  private readonly jobInformer: SharedInformer;
-  private readonly jobClient: ResourceClient;
+  private readonly jobInformer: SharedInformer<Job>;
+  private readonly jobClient: ResourceClient<Job>;
 
   /** Wires the Job informer handlers (add/update of Jobs that need cleanup). */
   constructor(
@@ -37,8 +38,8 @@ export class TTLAfterFinishedController {
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(TTLAfterFinishedControllerName));
-    this.jobClient = client.resource('batch', 'jobs');
-    this.jobInformer = informers.informerFor('batch', 'jobs');
+    this.jobClient = client.resource<Job>('batch', 'jobs');
+    this.jobInformer = informers.informerFor<Job>('batch', 'jobs');
     this.queue = new RateLimitingQueue('ttl_jobs_to_delete', ctx.clock, ctx.relay, (key) => this.processJob(key));
     this.jobInformer.addEventHandler({
       participant: TTLAfterFinishedControllerName,
@@ -69,7 +70,7 @@ export class TTLAfterFinishedController {
     const job = this.jobInformer.get(key);
     if (!job || job.metadata.deletionTimestamp || !needsCleanup(job)) return;
     if (this.timeLeft(job, key) > 0) return;
-    let fresh: KObject;
+    let fresh: Job;
     try {
       fresh = this.jobClient.get(namespace, name, { quiet: true });
     } catch (err) {
@@ -94,10 +95,11 @@ export class TTLAfterFinishedController {
   }
 
   /** processTTL/timeLeft: ms until expiry; when positive the key is re-enqueued then (a deadline). */
-  private timeLeft(job: KObject, key: string): number {
+  private timeLeft(job: Job, key: string): number {
     const finish = jobFinishTime(job);
     if (finish === undefined) return 0;
-    const left = finish + job.spec.ttlSecondsAfterFinished * 1000 - this.ctx.clock.now();
+    // only Jobs with ttlSecondsAfterFinished are processed (needsCleanup)
+    const left = finish + job.spec.ttlSecondsAfterFinished! * 1000 - this.ctx.clock.now();
     if (left > 0) this.queue.addAfter(key, left, { label: `job ${key} ttlSecondsAfterFinished expires`, object: `Job/${key}` });
     return left;
   }
