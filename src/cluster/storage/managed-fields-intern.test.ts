@@ -35,7 +35,8 @@ describe('managedFields interning', () => {
     c.advance(20_000);
     const pods = c.list('pods', 'default').filter((p) => p.metadata.name.startsWith('web-'));
     expect(pods).toHaveLength(4);
-    const kcm = pods.map((p) => p.metadata.managedFields!.find((e: { manager: string }) => e.manager === 'kube-controller-manager'));
+    type Entry = { manager?: string; time?: string; fieldsV1?: object };
+    const kcm = pods.map((p) => (p.metadata.managedFields as Entry[]).find((e) => e.manager === 'kube-controller-manager')!);
     // one object for all four, with ownerReferences naming the ReplicaSet
     expect(new Set(kcm).size).toBe(1);
     expect(Object.isFrozen(kcm[0].fieldsV1)).toBe(true);
@@ -44,7 +45,7 @@ describe('managedFields interning', () => {
     expect(() => {
       kcm[0].time = 'x';
     }).toThrow(TypeError);
-    expect(pods.every((p) => p.metadata.managedFields.some((e: { time: string }) => e.time !== 'x'))).toBe(true);
+    expect(pods.every((p) => (p.metadata.managedFields as Entry[]).every((e) => e.time !== 'x'))).toBe(true);
   });
 
   it.each([
