@@ -20,6 +20,7 @@ import { TourMenu } from '../tours/TourMenu';
 import { ExamplesButton } from '../gallery/ExamplesButton';
 import { EngineBack, EngineControl } from '../attach/EngineControl';
 import { engineStore } from '../attach/engine';
+import { ActingAsChip } from '../kubectl/ActingAsSwitcher';
 
 const SimTime = memo(function SimTime() {
   const simMs = useKubeStore(selectSimMs);
@@ -178,6 +179,7 @@ export function Toolbar() {
       <PendingTimers />
       <Status />
       <span className="spacer" />
+      <ActingAsChip />
       <EngineControl />
       <ExamplesButton />
       <button
