@@ -176,10 +176,13 @@ export function Toolbar() {
       <SimTime />
       <Playback />
       <TimelineBar />
-      <PendingTimers />
+      {/* below 1600 px this pair takes the toolbar's second row (app.css): the chip never pushes the controls onto a third */}
+      <span className="toolbar-row2">
+        <ActingAsChip />
+        <PendingTimers />
+      </span>
       <Status />
       <span className="spacer" />
-      <ActingAsChip />
       <EngineControl />
       <ExamplesButton />
       <button
