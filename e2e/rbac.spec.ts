@@ -6,7 +6,8 @@
  * leader-election.spec.ts's (the HA control plane); together they cover issue 18's "switching
  * user, being denied, and a failover in the graph".
  */
-import { test, expect, openApp, pasteIntoEditor, type Page } from './fixtures';
+import type { Page } from '@playwright/test';
+import { test, expect, openApp, pasteIntoEditor } from './fixtures';
 
 const LIST_DENIED =
   'Error from server (Forbidden): pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"';
