@@ -350,8 +350,14 @@ export class Cluster {
   /**
    * Runs one kubectl command line as the kubectl user (the kubectl bar, the scenario `kubectl` step); `stdin` feeds `apply -f -`.
    * With `onWatch`, `get -w` hands its live session (kubectl/cmd/get-watch.ts) to it; without, `-w` prints once.
+   * `opts.as` is the kubeconfig's impersonation (the UI's "Acting as", KubectlEnv.as): a line's own `--as` overrides it.
    */
-  kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void): KubectlResult {
+  kubectl(
+    line: string,
+    stdin?: string,
+    onWatch?: (session: GetWatchSession) => void,
+    opts: { as?: ImpersonationRequest } = {},
+  ): KubectlResult {
     // kubectl exec (kubectl/cmd/exec.ts): the kubelets' containers and the data plane
     const env: KubectlEnv & ExecEnv & WatchEnv = {
       watch: onWatch && { now: () => this.clock.now(), open: onWatch },
@@ -361,6 +367,7 @@ export class Cluster {
       podExec: podExecVia(this.kubelets, () => this.clock.now()),
       nslookup: (name, ns, from) => nslookup(this.dns, name, ns, from),
       sendRequests: (req) => this.traffic.send(req),
+      ...(opts.as ? { as: opts.as } : {}),
     };
     return runKubectl(this.kubectlClient, line, this.clock.now(), env);
   }
@@ -490,9 +497,12 @@ export class Cluster {
     this.userControllers.stop(name);
   }
 
-  /** `kubectl delete pod` (graceful). Throws StatusError 404. */
-  deletePod(namespace: string, name: string): void {
-    this.kubectlClient.resource('', 'pods').delete(namespace, name);
+  /**
+   * `kubectl delete pod` (graceful), as the kubectl user or (`opts.as`) the identity it impersonates.
+   * Throws StatusError 404, or 403 when that identity may not delete the Pod.
+   */
+  deletePod(namespace: string, name: string, opts: { as?: ImpersonationRequest } = {}): void {
+    (opts.as ? this.clientAs(opts.as) : this.kubectlClient).resource('', 'pods').delete(namespace, name);
   }
 
   /** The kubelet of a node. Throws when there is none. */

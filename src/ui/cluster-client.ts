@@ -15,11 +15,12 @@ import {
 } from './store/actions';
 import type { SchedulingDecision } from './store/types';
 import type { Remote } from 'comlink';
-import type { ApplyResult, ClusterApi, DiffOutput, EditorMarker, SessionLog } from '../worker/protocol';
+import type { ActingAs, ApplyResult, ClusterApi, DiffOutput, EditorMarker, SessionLog } from '../worker/protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../worker/protocol';
 
 import { receiveTourBatch } from './tours/tour-store';
 import { receiveControllersBatch } from './controllers/controller-store';
+import { receiveActingAsBatch } from './kubectl/acting-as';
 import { kubeStore } from './store/store';
 import { stepFilterOf } from './timeline/step-filter';
 import i18n from 'i18next';
@@ -80,6 +81,7 @@ export function startCluster(): void {
       const folded = receiveBatch(b);
       receiveTourBatch(b);
       receiveControllersBatch(b);
+      receiveActingAsBatch(b);
       return acknowledgeAfter(folded, b); // the worker sends the next batch once this one is folded (store/back-pressure.ts)
     },
     onStatus: (status, detail) => {
@@ -166,6 +168,8 @@ export const cluster = {
   deletePod: (namespace: string, name: string) =>
     run(() => (attachment ? attachment.deletePod(namespace, name) : api().deletePod(namespace, name))),
   reset: () => run(() => api().reset()),
+  /** "Acting as" (kubectl/ActingAsSwitcher.tsx): later requests impersonate `as`; null: the admin again. */
+  setActingAs: (as: ActingAs | null) => run(() => api().setActingAs(as)),
   setControlPlaneReplicas: (replicas: number) => run(() => api().setControlPlaneReplicas(replicas)),
   /** Server-side dry run of editor text (changes nothing); null when the worker is not there. */
   dryRun: (text: string): Promise<{ results: ApplyResult[]; markers: EditorMarker[] } | null> =>

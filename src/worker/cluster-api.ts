@@ -28,7 +28,7 @@ import { markersFor, type EditorMarker } from './markers';
 import { kubectlDiff, type DiffOutput } from './diff';
 import { sandboxed } from './sandbox';
 import { applyKustomize, kustomizeBuild } from './kustomize';
-import { isSessionLog, type SessionAction, type SessionActionInput, type SessionLog } from './session';
+import { isSessionLog, type ActingAs, type SessionAction, type SessionActionInput, type SessionLog } from './session';
 import {
   MAX_HOPS_PER_BATCH,
   SPEEDS,
@@ -62,20 +62,22 @@ export interface ClusterLike {
   /** The learner's controllers (cluster/user-controller/manager.ts); absent from fakes. */
   readonly userControllers?: { version: number; onIdle: (() => void) | null; list(): UserControllerStatus[]; stopAll(): void };
   readonly relay: { since(afterSeq: number): RelayHop[]; readonly lastSeq: number };
-  apply(text: string, opts?: { dryRun?: 'server' | 'client' | false }): ApplyResult[];
+  /** `opts.as`: made as that identity, the kubectl user impersonating it (cluster.ts clientAs). */
+  apply(text: string, opts?: { dryRun?: 'server' | 'client' | false; as?: ActingAs }): ApplyResult[];
   step(): boolean;
   killNode(name: string): void;
   restoreNode(name: string): void;
   addNode(cfg: { name: string }): void;
   removeNode(name: string): void;
-  deletePod(namespace: string, name: string): void;
+  deletePod(namespace: string, name: string, opts?: { as?: ActingAs }): void;
   readonly images: { markMissing(image: string): void; markPresent(image: string): void; missingImages(): string[] };
   objects(): KObject[];
   events(): KObject[];
   onChange(l: (c: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: string; object: KObject }) => void): () => void;
   deadlines(): Deadline[];
   now(): number;
-  kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void): KubectlResult;
+  /** `opts.as`: the kubeconfig's impersonation (a line's own `--as` wins). */
+  kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void, opts?: { as?: ActingAs }): KubectlResult;
   readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
   readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
   /** the kubelets by node name (Kubelet.containerInfo: what a container serves, known or assumed) */
@@ -257,6 +259,8 @@ export class ClusterHost implements ClusterApi {
   private idleWaiters: (() => void)[] = [];
   /** A continuation after a held reconcile ended is scheduled. */
   private resumeScheduled = false;
+  /** Who the learner's requests are made as (setActingAs); null: the kubectl user. A reset goes back to null. */
+  private actingAs: ActingAs | null = null;
   /** Control-plane nodes of the cluster (setControlPlaneReplicas); kept across reset and in the session log. */
   private controlPlaneReplicas = 1;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
@@ -276,6 +280,7 @@ export class ClusterHost implements ClusterApi {
     this.fault = null;
     this.applySeq = null;
     this.story = null;
+    this.actingAs = null;
     this.pauseWhenScriptDone = false;
     this.watch?.session.stop();
     this.watch = null;
@@ -470,9 +475,27 @@ export class ClusterHost implements ClusterApi {
   apply(text: string): ApplyResult[] {
     this.applySeq = this.cluster.relay.lastSeq + 1;
     this.record({ op: 'apply', text });
-    const results = this.act('apply', () => this.cluster.apply(text));
+    const results = this.act('apply', () => this.cluster.apply(text, this.asOpts()));
     this.flush();
     return results;
+  }
+
+  /** The `as` option of an engine call: the current {@link actingAs}, or nothing. */
+  private asOpts(): { as?: ActingAs } {
+    return this.actingAs ? { as: this.actingAs } : {};
+  }
+
+  setActingAs(as: ActingAs | null): void {
+    let next: ActingAs | null = null;
+    if (as) {
+      const user = String(as.user ?? '').trim();
+      if (!user) throw new Error('a user name is required');
+      next = { user, groups: (Array.isArray(as.groups) ? as.groups : []).map((g) => String(g).trim()).filter((g) => g !== '') };
+    }
+    this.record({ op: 'actAs', as: next });
+    this.actingAs = next;
+    this.dirty = true;
+    this.flush();
   }
 
   play(): void {
@@ -652,7 +675,7 @@ export class ClusterHost implements ClusterApi {
 
   deletePod(namespace: string, name: string): void {
     this.record({ op: 'deletePod', namespace, name });
-    this.act('deletePod', () => this.cluster.deletePod(namespace, name));
+    this.act('deletePod', () => this.cluster.deletePod(namespace, name, this.asOpts()));
     this.flush();
   }
 
@@ -681,9 +704,14 @@ export class ClusterHost implements ClusterApi {
     this.record({ op: 'kubectl', line });
     try {
       result = this.act('kubectl', () =>
-        this.cluster.kubectl(line, undefined, (session) => {
-          this.watch = { id: ++this.watchSeq, session };
-        }),
+        this.cluster.kubectl(
+          line,
+          undefined,
+          (session) => {
+            this.watch = { id: ++this.watchSeq, session };
+          },
+          this.asOpts(),
+        ),
       );
       const opened = this.watch as { id: number } | null; // set by the callback above
       if (opened) result = { ...result, watchId: opened.id };
@@ -827,9 +855,15 @@ export class ClusterHost implements ClusterApi {
   applyKustomize(files: Record<string, string>, dir: string): ApplyResult[] {
     this.applySeq = this.cluster.relay.lastSeq + 1;
     this.record({ op: 'applyKustomize', files: { ...files }, dir });
-    const results = this.act('apply', () => applyKustomize(this.cluster, files, dir));
+    const results = this.act('apply', () => applyKustomize(this.asCluster(), files, dir));
     this.flush();
     return results;
+  }
+
+  /** The cluster's `apply` made as {@link actingAs} (for kustomize.ts, which applies what it built). */
+  private asCluster(): Pick<ClusterLike, 'apply'> {
+    const as = this.asOpts();
+    return { apply: (text, opts) => this.cluster.apply(text, { ...opts, ...as }) };
   }
 
   /** `kubectl kustomize DIR` of the editor's tabs (changes nothing). */
@@ -839,7 +873,7 @@ export class ClusterHost implements ClusterApi {
 
   /** Server-side dry run of the editor's text (changes nothing), with editor markers. */
   dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] } {
-    const results = sandboxed(this.engine(), () => this.cluster.apply(text, { dryRun: 'server' }));
+    const results = sandboxed(this.engine(), () => this.cluster.apply(text, { dryRun: 'server', ...this.asOpts() }));
     return { results, markers: markersFor(text, results) };
   }
 
@@ -976,7 +1010,7 @@ export class ClusterHost implements ClusterApi {
       switch (a.op) {
         case 'apply':
           this.applySeq = c.relay.lastSeq + 1;
-          c.apply(a.text);
+          c.apply(a.text, this.asOpts());
           break;
         case 'kill':
           c.killNode(a.node);
@@ -995,10 +1029,13 @@ export class ClusterHost implements ClusterApi {
           else c.images.markPresent(a.image);
           break;
         case 'deletePod':
-          c.deletePod(a.namespace, a.name);
+          c.deletePod(a.namespace, a.name, this.asOpts());
           break;
         case 'kubectl':
-          c.kubectl(a.line);
+          c.kubectl(a.line, undefined, undefined, this.asOpts());
+          break;
+        case 'actAs':
+          this.actingAs = a.as;
           break;
         case 'step':
           if (a.until === undefined) this.legacyStepTimers();
@@ -1024,7 +1061,7 @@ export class ClusterHost implements ClusterApi {
           break;
         case 'applyKustomize':
           this.applySeq = c.relay.lastSeq + 1;
-          applyKustomize(c, a.files, a.dir);
+          applyKustomize(this.asCluster(), a.files, a.dir);
           break;
         case 'controller':
           this.engine().startController(a.spec);
@@ -1180,6 +1217,7 @@ export class ClusterHost implements ClusterApi {
       ...summary,
       ...this.controllersBatch(),
       script: this.script.status,
+      actingAs: this.actingAs,
     };
   }
 

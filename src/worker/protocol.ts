@@ -19,13 +19,13 @@ import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
 import type { EditorMarker } from './markers';
 import type { DiffOutput } from './diff';
-import type { SessionLog, SessionAction } from './session';
+import type { SessionLog, SessionAction, ActingAs } from './session';
 import type { KubectlResult } from '../cluster/kubectl/command';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 export type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad };
 
-export type { EditorMarker, DiffOutput, SessionLog, SessionAction };
+export type { EditorMarker, DiffOutput, SessionLog, SessionAction, ActingAs };
 import type { StandaloneContainer } from '../cluster/docker/standalone';
 import type { Step, Scenario } from '../cluster/scenario/scenario';
 import type { StepResult } from '../cluster/scenario/runner';
@@ -164,6 +164,11 @@ export interface TickBatch {
   podSample?: PodSample | null;
   /** Set when the engine threw while running timers; playback is then paused. */
   fault: string | null;
+  /**
+   * Who the learner's requests are made as (ClusterApi.setActingAs); null: the kubectl user
+   * (kubernetes-admin). Sent on every batch; absent from batches built elsewhere (attach mode).
+   */
+  actingAs?: ActingAs | null;
   /** Containers run the `docker run` way (no API object): the whole list, sent on reset and when it changed. */
   standalone?: StandaloneContainer[];
   /** Scenario steps a tour queued on the live cluster (worker/script.ts). */
@@ -231,6 +236,14 @@ export interface ClusterApi {
   setImageMissing(image: string, missing: boolean): void;
   /** References currently marked missing, normalized (docker.io/library/nginx:1.161). */
   missingImages(): string[];
+  /**
+   * "Acting as": from now on the kubectl bar's lines, the editor's Apply (and dry run, Apply -k)
+   * and the inspector's Pod delete are made as `as` — the admin impersonating it, as `kubectl
+   * --as=USER --as-group=G` does (a line's own `--as` still wins). Null: the admin itself again.
+   * Recorded in the session log (op `actAs`); a reset goes back to the admin.
+   * @throws Error when `as.user` is empty
+   */
+  setActingAs(as: ActingAs | null): void;
   /** A fresh cluster (same options). */
   reset(): void;
   /** A fresh cluster with 1 or 3 control-plane nodes (an HA control plane with leader election); resets keep it. */

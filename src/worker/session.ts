@@ -9,6 +9,18 @@ import type { TrafficRequest, WorkloadLoad } from '../cluster/userland/traffic-t
 import type { Step } from '../cluster/scenario/scenario';
 import type { UserControllerSpec } from '../cluster/user-controller/types';
 
+/**
+ * Who the learner's requests are made as (the UI's "Acting as"): the kubectl user impersonates
+ * `user` with `groups` (kubectl --as / --as-group; apiserver filters/impersonation.go). A
+ * ServiceAccount is `system:serviceaccount:NS:NAME`. Null in {@link SessionAction} `actAs`:
+ * the kubectl user itself (kubernetes-admin).
+ */
+export interface ActingAs {
+  user: string;
+  /** --as-group values, in order; empty: none requested (a ServiceAccount then gets its system:serviceaccounts groups) */
+  groups: string[];
+}
+
 /** One user action, at simulated ms since the epoch (the cluster clock before the action). */
 export type SessionAction =
   | { at: number; op: 'apply'; text: string }
@@ -35,7 +47,9 @@ export type SessionAction =
   /** a user controller started, or restarted after an edit (docs/user-controllers.md): its source and compiled code */
   | { at: number; op: 'controller'; spec: UserControllerSpec }
   /** a user controller stopped */
-  | { at: number; op: 'controllerStop'; name: string };
+  | { at: number; op: 'controllerStop'; name: string }
+  /** the UI's "Acting as" changed: later kubectl lines, applies and Pod deletes impersonate `as` (null: the admin again) */
+  | { at: number; op: 'actAs'; as: ActingAs | null };
 
 export interface SessionLog {
   format: 'kube-relay-session';

@@ -18,6 +18,7 @@ import { ResourceRegistry, groupKind, groupResource, apiVersionOf, type Resource
 import { deepCopy, deepEqual, metaNamespaceKey, type KList, type KObject, type WatchEvent } from '../api/types';
 import {
   StatusError,
+  goQuote,
   newAlreadyExists,
   newBadRequest,
   newConflict,
@@ -487,9 +488,34 @@ export class APIServer implements StrategyContext {
       fieldSelector,
     };
     const d = this.authorizer.authorize(a);
-    if (d.decision !== 'allow') throw forbidden(a, d.reason);
+    if (d.decision !== 'allow') {
+      this.denialHop(a, d.reason);
+      throw forbidden(a, d.reason);
+    }
     this.lastDecision = d;
     return d;
+  }
+
+  /**
+   * The authn/authz note of a refused request (`A->>A`, before the 403 response): the user, its
+   * groups, what it asked and the authorizer's reason — what kube-apiserver's WithAuthorization
+   * (endpoints/filters/authorization.go) logs as `"Forbidden" … reason="…"` before responsewriters.Forbidden
+   * (RBAC's "no rule matched" has an empty reason, as upstream).
+   * Not category "admission": a denial is shown even while admission notes are folded.
+   */
+  private denialHop(a: Attributes, reason: string): void {
+    const groups = (a.user.groups ?? []).length ? ` [${(a.user.groups ?? []).join(' ')}]` : '';
+    const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+    this.relay.record({
+      from: 'kube-apiserver',
+      to: 'kube-apiserver',
+      kind: 'note',
+      verb: a.verb,
+      resource: a.resource,
+      namespace: a.namespace || null,
+      name: a.name,
+      summary: `authn ${a.user.name}${groups} · authz deny ${a.verb} ${resource} reason=${goQuote(reason)}`,
+    });
   }
 
   /** Authorizes a non-resource request (`get /healthz`). @throws StatusError 403 `forbidden: User … cannot get path …`. */

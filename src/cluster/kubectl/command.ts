@@ -264,10 +264,15 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
     const asUser = flags.get('as');
     const asGroups = multi.get('as-group') ?? [];
     const asUid = flags.get('as-uid');
-    if (!asUser && (asGroups.length || asUid))
+    if (!asUser && !env.as && (asGroups.length || asUid))
       return fail('Error in configuration: requesting uid, groups or user-extra for kubectl without impersonating a user');
     if (asUser)
       client = new Client(client.api, impersonateUser(client.api.authorizer, client.user, { user: asUser, groups: asGroups, uid: asUid }));
+    else if (env.as) {
+      // the kubeconfig's impersonation; --as-group / --as-uid still override its pieces (clientcmd's flag overrides)
+      const as = { ...env.as, ...(asGroups.length ? { groups: asGroups } : {}), ...(asUid ? { uid: asUid } : {}) };
+      client = new Client(client.api, impersonateUser(client.api.authorizer, client.user, as));
+    }
     // cli-runtime resource.Builder FilenameParam: every -f path is checked before anything else;
     // the kubectl bar has no file system, so only `-` (stdin: the editor) and URLs exist
     if ('filename' in cmd.flags) {

@@ -12,6 +12,7 @@ import type { KubeState } from '../store/store';
 import { cluster } from '../cluster-client';
 import { emptyHistory, historyDown, historyUp, pushHistory, type History } from './history';
 import { stopWatch, useWatchSession, useWatchTail } from './watch-lines';
+import { ActingAsSwitcher } from './ActingAsSwitcher';
 
 const selectLast = (s: KubeState) => s.kubectlLast;
 const selectRunning = (s: KubeState) => s.kubectlRunning;
@@ -87,6 +88,7 @@ export function KubectlBar() {
   };
   return (
     <div className="kubectl-bar" role="tabpanel">
+      <ActingAsSwitcher />
       <form
         className="kubectl-prompt"
         onSubmit={(e) => {

@@ -2,6 +2,7 @@
  * The selected object, over the side panel: tabs YAML (metadata / spec / status), Events,
  * Owners, and per kind Scheduling (Pods: "why this node") or kube-proxy (Nodes: iptables rules).
  * A Pod whose containers run programs kube-relay does not model gets a note saying what is assumed.
+ * Roles, ClusterRoles and their bindings get an RBAC tab (who it grants what, inspector/RbacTab.tsx).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,8 +16,10 @@ import { OwnersTab } from '../inspector/OwnersTab';
 import { SchedulingTab } from '../inspector/SchedulingTab';
 import { ProxyTab } from '../inspector/ProxyTab';
 import { ServesNote } from '../inspector/ServesNote';
+import { RbacTab } from '../inspector/RbacTab';
+import { RBAC_KINDS } from '../inspector/rbac-view';
 
-type Tab = 'yaml' | 'events' | 'owners' | 'scheduling' | 'proxy';
+type Tab = 'yaml' | 'events' | 'owners' | 'scheduling' | 'proxy' | 'rbac';
 
 function InspectorBody({ selected }: { selected: string }) {
   const { t } = useTranslation();
@@ -32,6 +35,7 @@ function InspectorBody({ selected }: { selected: string }) {
   ];
   if (obj.kind === 'Pod') tabs.push(['scheduling', t('inspector.scheduling')]);
   if (obj.kind === 'Node') tabs.push(['proxy', t('inspector.proxy')]);
+  if (RBAC_KINDS.has(obj.kind)) tabs.push(['rbac', t('rbac.tab')]);
   return (
     <aside className="inspector" data-testid="inspector" data-key={selected} aria-label={t('inspector.label')}>
       <header className="pane-header">
@@ -85,6 +89,7 @@ function InspectorBody({ selected }: { selected: string }) {
         {tab === 'owners' && <OwnersTab stored={stored} />}
         {tab === 'scheduling' && obj.kind === 'Pod' && <SchedulingTab pod={obj} />}
         {tab === 'proxy' && obj.kind === 'Node' && <ProxyTab node={obj.metadata.name} />}
+        {tab === 'rbac' && RBAC_KINDS.has(obj.kind) && <RbacTab obj={obj} />}
       </div>
     </aside>
   );

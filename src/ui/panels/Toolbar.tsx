@@ -20,6 +20,7 @@ import { TourMenu } from '../tours/TourMenu';
 import { ExamplesButton } from '../gallery/ExamplesButton';
 import { EngineBack, EngineControl } from '../attach/EngineControl';
 import { engineStore } from '../attach/engine';
+import { ActingAsChip } from '../kubectl/ActingAsSwitcher';
 
 const SimTime = memo(function SimTime() {
   const simMs = useKubeStore(selectSimMs);
@@ -175,7 +176,11 @@ export function Toolbar() {
       <SimTime />
       <Playback />
       <TimelineBar />
-      <PendingTimers />
+      {/* below 1600 px this pair takes the toolbar's second row (app.css): the chip never pushes the controls onto a third */}
+      <span className="toolbar-row2">
+        <ActingAsChip />
+        <PendingTimers />
+      </span>
       <Status />
       <span className="spacer" />
       <EngineControl />

@@ -7,6 +7,7 @@
 import type { Client } from '../../client/clientset';
 import { StatusError, goQuote, kubectlErrorMessage } from '../../api/errors';
 import type { ResourceInfo } from '../../api/resources';
+import type { ImpersonationRequest } from '../../apiserver/auth/impersonation';
 
 /** What a kubectl run prints. */
 export interface KubectlResult {
@@ -34,6 +35,12 @@ export interface KubectlEnv {
   metrics?: unknown;
   /** text for `-f -` (stdin) */
   stdin?: string;
+  /**
+   * The kubeconfig user's impersonation (clientcmd api.AuthInfo `as`, `as-groups`: the UI's
+   * "Acting as"): every request of the command is made as this identity unless the line's own
+   * `--as` overrides it (client-go rest.ImpersonationConfig; the flags win over the kubeconfig).
+   */
+  as?: ImpersonationRequest;
 }
 
 /** Everything a command gets. */
