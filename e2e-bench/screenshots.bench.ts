@@ -93,4 +93,17 @@ test('README screenshots', async ({ page, browser }) => {
   await page.getByTestId('tab-events').click();
   await page.waitForTimeout(500);
   await page.screenshot({ path: 'docs/screenshot-1920.png' });
+
+  // 7. RBAC at 1280×800: acting as jane (kubectl bar's "Acting as"), `get pods` is Forbidden
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByTestId('tab-kubectl').click();
+  await page.getByTestId('acting-as-select').selectOption('__user__');
+  await page.getByTestId('acting-as-user').fill('jane');
+  await page.getByTestId('acting-as-groups').fill('devs');
+  await page.getByTestId('acting-as-apply').click();
+  await expect(page.getByTestId('acting-as-chip')).toHaveAttribute('data-user', 'jane');
+  await kubectl(page, 'get pods');
+  await expect(page.getByTestId('kubectl-output')).toContainText('User "jane" cannot list resource "pods"');
+  await page.waitForTimeout(800);
+  await page.screenshot({ path: 'docs/screenshot-rbac.png' });
 });
