@@ -4,26 +4,15 @@
  * kind, name, data (and type for Secrets), the first 10 hex digits with 0,1,3,a,e mapped to
  * g,h,k,m,t so the suffix is never all digits nor a bad word.
  */
-import { hex, sha256, utf8 } from '../util/hash';
+import { hex, sha256 } from '../util/hash';
 import { goJSON } from '../apimachinery/strategic-merge';
 import { KustomizeError, meta, type GeneratorArgs, type GeneratorOptions, type KustomizeFS, type Obj } from './types';
 import { join } from './paths';
+import { base64StdText } from '../util/base64';
 import { setOwn } from '../api/safe-object';
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
 /** Standard base64 (with padding) of the UTF-8 bytes of `s`. */
-export function base64(s: string): string {
-  const b = utf8(s);
-  let out = '';
-  for (let i = 0; i < b.length; i += 3) {
-    const n = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
-    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
-    out += i + 1 < b.length ? B64[(n >> 6) & 63] : '=';
-    out += i + 2 < b.length ? B64[n & 63] : '=';
-  }
-  return out;
-}
+export const base64 = base64StdText;
 
 /** The kustomize name hash (hasher.Hash) of a ConfigMap or Secret. */
 export function kustomizeHash(o: Obj): string {

@@ -21,6 +21,7 @@
  * SHA-256 of that key, standing in for upstream's hash of the public key's DER.
  */
 import { sha256, utf8 } from '../../util/hash';
+import { base64RawURL as base64url, base64RawURLDecode } from '../../util/base64';
 
 /** kube-apiserver's default `--api-audiences` / `--service-account-issuer` of a kubeadm cluster. */
 export const API_SERVER_AUDIENCE = 'https://kubernetes.default.svc.cluster.local';
@@ -121,36 +122,13 @@ export function claims(
   };
 }
 
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** base64.RawURLEncoding of bytes. */
-export function base64url(b: ArrayLike<number>): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 3) {
-    const n = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
-    s += B64URL[(n >> 18) & 63] + B64URL[(n >> 12) & 63];
-    if (i + 1 < b.length) s += B64URL[(n >> 6) & 63];
-    if (i + 2 < b.length) s += B64URL[n & 63];
-  }
-  return s;
-}
-
-/** base64.RawURLEncoding decode to a UTF-8 string; null when `s` is not raw base64url. */
+/** base64.RawURLEncoding decode to a UTF-8 string; null when `s` is not raw base64url or not UTF-8. */
 export function base64urlDecodeText(s: string): string | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
-  const bytes: number[] = [];
-  let acc = 0;
-  let bits = 0;
-  for (const ch of s) {
-    acc = (acc << 6) | B64URL.indexOf(ch);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((acc >> bits) & 255);
-    }
-  }
+  const bytes = base64RawURLDecode(s);
+  if (!bytes) return null;
   try {
-    return decodeURIComponent(bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
+    // decodeURIComponent of %XX escapes: UTF-8 with invalid sequences refused (URIError)
+    return decodeURIComponent(Array.from(bytes, (b) => `%${b.toString(16).padStart(2, '0')}`).join(''));
   } catch {
     return null;
   }

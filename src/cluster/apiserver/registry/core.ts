@@ -20,35 +20,14 @@ import {
 import { isConfigMapKey, isDNS1123Label, isQualifiedName, isValidLabelValue } from '../../api/validation/names';
 import { getOwn, hasOwn, setOwn } from '../../api/safe-object';
 import { defaultResourceList } from './pod-defaults';
+import { base64StdText } from '../../util/base64';
 
 type Obj = Record<string, any>;
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** UTF-8 → standard base64 (encoding/base64.StdEncoding). */
-export function base64Encode(text: string): string {
-  const bytes: number[] = [];
-  for (const ch of text) {
-    let c = ch.codePointAt(0)!;
-    if (c < 0x80) bytes.push(c);
-    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    else {
-      bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-      c = 0;
-    }
-  }
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out +=
-      B64[(n >> 18) & 63] +
-      B64[(n >> 12) & 63] +
-      (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') +
-      (i + 2 < bytes.length ? B64[n & 63] : '=');
-  }
-  return out;
-}
+export const base64Encode = base64StdText;
 
 /**
  * Checks a base64 string as encoding/base64.StdEncoding.DecodeString does; returns the

@@ -25,6 +25,7 @@
  *
  * Durations are simulated ms.
  */
+import { base64Std } from '../../util/base64';
 import { Rng } from '../../sim/rng';
 import { StatusError } from '../../api/errors';
 import type { KObject } from '../../api/types';
@@ -88,17 +89,8 @@ function klogHeader(sev: string, ms: number, file: string): string {
   return `${sev}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}.${p(d.getUTCMilliseconds(), 3)}000 ${String(1).padStart(7)} ${file}] `;
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
 /** Standard base64 of bytes. */
-export function base64Bytes(b: ArrayLike<number>): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 3) {
-    const n = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
-    s += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (i + 1 < b.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < b.length ? B64[n & 63] : '=');
-  }
-  return s;
-}
+export const base64Bytes = base64Std;
 
 /** Standard base64 of an ASCII text (a PEM file). */
 function base64Ascii(text: string): string {
