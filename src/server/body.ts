@@ -17,7 +17,7 @@
  *   `the API version in the data (autoscaling/v1) does not match the expected API version (autoscaling/v2)`.
  */
 import type { IncomingMessage } from 'node:http';
-import { parseAllDocuments } from 'yaml';
+import { parse as parseYAML, parseAllDocuments } from 'yaml';
 import { newBadRequest, type StatusError } from '../cluster/api/errors';
 import { statusError } from './http-util';
 import type { ResourceInfo, ResourceRegistry } from '../cluster/api/resources';
@@ -192,5 +192,22 @@ export function checkApplyKind(info: ResourceInfo, body: unknown): void {
   if (malformed) throw newBadRequest('invalid object type: /, Kind=');
   if (group !== info.group || version !== info.version || kind !== info.kind) {
     throw newBadRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
+  }
+}
+
+/**
+ * A body that is not an object to create or update (DeleteOptions, Eviction, Binding, Scale,
+ * patches, the access reviews), decoded as `format` says: JSON, YAML or Kubernetes protobuf;
+ * undefined when empty.
+ * @throws StatusError 400 `error decoding JSON: …` / `error decoding YAML: …`.
+ */
+export function decodeUntypedBody(bytes: Buffer, format: InputFormat): unknown {
+  if (format === 'protobuf') return bytes.length ? decodeKubernetesProtobuf(bytes) : undefined;
+  const text = bytes.toString('utf8');
+  if (!text.trim()) return undefined;
+  try {
+    return format === 'yaml' ? parseYAML(text, { maxAliasCount: 100 }) : JSON.parse(text);
+  } catch (err) {
+    throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

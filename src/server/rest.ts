@@ -11,12 +11,11 @@
  * propagationPolicy, and for logs container, previous, tailLines.
  */
 import type { IncomingMessage } from 'node:http';
-import { parse as parseYAML } from 'yaml';
 import type { RequestCtx, Target } from './context';
 
 /** The handlers' shared types, re-exported from context.ts where they are defined. */
 export type { RequestCtx, Target } from './context';
-import { checkApplyKind, decodeObjectBody, readLimitedBody } from './body';
+import { checkApplyKind, decodeObjectBody, decodeUntypedBody, readLimitedBody } from './body';
 import { negotiateInput } from './negotiation';
 import { checkListResourceVersion, goQueryBool, parseListQuery, queryInt64 } from './params';
 import type { Cluster } from '../cluster/cluster';
@@ -28,7 +27,6 @@ import { dropFields, unknownFields } from '../cluster/apimachinery/known-fields'
 import { PATCH_MEDIA_TYPES, newUnsupportedPatch } from '../cluster/apiserver/patch';
 import { patchScaleDocument, scaleOf } from '../cluster/apiserver/scale';
 import { methodNotAllowed, notFoundPath, sendJSON } from './http-util';
-import { decodeKubernetesProtobuf } from './protobuf';
 import { tableDefFor, toTable, wantsTable } from './table';
 import { checkFieldSelector, listPage } from './list';
 import { serveWatch } from './watch';
@@ -80,15 +78,7 @@ async function bodyOf(ctx: RequestCtx, patch = false): Promise<unknown> {
   const { req } = ctx;
   const ct = req.headers['content-type'] ?? '';
   const format = patch ? (/yaml/.test(ct) ? 'yaml' : 'json') : negotiateInput(ct);
-  const bytes = await readLimitedBody(req, ctx.server.maxRequestBodyBytes);
-  if (format === 'protobuf') return bytes.length ? decodeKubernetesProtobuf(bytes) : undefined;
-  const text = bytes.toString('utf8');
-  if (!text.trim()) return undefined;
-  try {
-    return format === 'yaml' ? parseYAML(text, { maxAliasCount: 100 }) : JSON.parse(text);
-  } catch (err) {
-    throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  return decodeUntypedBody(await readLimitedBody(req, ctx.server.maxRequestBodyBytes), format);
 }
 
 /**

@@ -20,9 +20,8 @@ import { createServer as createHTTPServer, type IncomingMessage, type Server, ty
 import { createServer as createHTTPSServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { parse as parseYAML } from 'yaml';
 import type { Cluster } from '../cluster/cluster';
-import { StatusError, newBadRequest, newMethodNotAllowed } from '../cluster/api/errors';
+import { StatusError, newMethodNotAllowed } from '../cluster/api/errors';
 import { AGGREGATED_V2, VERSION_INFO, aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, groupVersions } from './discovery';
 import { answerInYAML, internalError, notFoundPath, sendJSON, sendStatus } from './http-util';
 import { resolveTarget, serveResource } from './rest';
@@ -37,10 +36,9 @@ import { ImpersonationError, authenticate, impersonate, newBearerToken } from '.
 import { REVIEW_RESOURCES } from '../cluster/apiserver/auth/reviews';
 import { MaxInFlight, compileAllowedOrigins, hostAllowed, newMisdirected, withCORS } from './filters';
 import { negotiateInput, negotiateOutput } from './negotiation';
-import { decodeKubernetesProtobuf } from './protobuf';
 import { goQueryBool } from './params';
 import { selfSignedCert, type ServingCert } from './tls';
-import { MAX_REQUEST_BODY_BYTES, readLimitedBody } from './body';
+import { MAX_REQUEST_BODY_BYTES, decodeUntypedBody, readLimitedBody } from './body';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -112,16 +110,8 @@ function isLongRunning(uri: RequestURI): boolean {
  * @throws StatusError 400 (undecodable), 413, 415 (another media type).
  */
 async function readReviewBody(req: IncomingMessage, limit: number): Promise<import('../cluster/api/types').KObject> {
-  const format = negotiateInput(req.headers['content-type']);
-  const bytes = await readLimitedBody(req, limit);
-  if (format === 'protobuf') return decodeKubernetesProtobuf(bytes);
-  const text = bytes.toString('utf8');
-  try {
-    if (format === 'yaml') return (parseYAML(text, { maxAliasCount: 100 }) ?? {}) as import('../cluster/api/types').KObject;
-    return JSON.parse(text || '{}');
-  } catch (err) {
-    throw newBadRequest(`error decoding ${format === 'yaml' ? 'YAML' : 'JSON'}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const body = decodeUntypedBody(await readLimitedBody(req, limit), negotiateInput(req.headers['content-type']));
+  return (body ?? {}) as import('../cluster/api/types').KObject;
 }
 
 async function route(
