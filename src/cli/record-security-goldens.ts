@@ -6,14 +6,8 @@
  * src/server/testdata/security.txt; src/server/security-goldens.test.ts replays it without kubectl.
  * kubectl cannot send a text/plain or form body, so the 415 cases live in security.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Cluster } from '../cluster/cluster';
-import { startServer } from '../server/server';
-import { kubeconfigYAML } from '../server/kubeconfig';
-import { formatTranscript, normalise, type GoldenBlock } from '../server/golden';
+import { recordTranscript } from './record-transcript';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FILES = join(ROOT, 'src/server/testdata/security');
@@ -44,38 +38,10 @@ export const SECURITY_STEPS = [
   'get configmaps -n victim --as-group=devs',
 ];
 
-function kubectl(kubeconfig: string, line: string): Promise<GoldenBlock> {
-  const args = line.split(' ');
-  return new Promise((done) => {
-    const p = spawn('kubectl', args, {
-      cwd: FILES,
-      env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') },
-    });
-    let out = '';
-    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    p.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    p.on('close', (code) => done({ args: line, output: normalise(out), exitCode: code ?? 0 }));
-  });
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'kube-relay-security-'));
-const kubeconfig = join(dir, 'kubeconfig');
-const srv = await startServer(new Cluster(), { port: 0, speed: 10 });
-writeFileSync(kubeconfig, kubeconfigYAML(srv.httpsUrl, { token: srv.token, caPem: srv.caPem }));
-const blocks: GoldenBlock[] = [];
-try {
-  for (const line of SECURITY_STEPS) {
-    const b = await kubectl(kubeconfig, line);
-    blocks.push(b);
-    process.stdout.write(`kubectl ${line} → ${b.exitCode}\n`);
-  }
-} finally {
-  await srv.close();
-}
-writeFileSync(
-  join(ROOT, 'src/server/testdata/security.txt'),
-  formatTranscript(
+await recordTranscript({
+  steps: SECURITY_STEPS,
+  cwd: FILES,
+  out: join(ROOT, 'src/server/testdata/security.txt'),
+  title:
     'Hostile requests with real kubectl: path names, raw bodies of the wrong kind, bad query parameters, a wrong token, impersonation (recorded by src/cli/record-security-goldens.ts)',
-    blocks,
-  ),
-);
+});
