@@ -209,6 +209,12 @@ function checkVerb(info: ResourceInfo, verb: string): void {
   if (!info.verbs.includes(verb)) throw newMethodNotAllowed('the server does not allow this method on the requested resource');
 }
 
+/** The authn part of a relay note: `authn <user> [<groups>]` (no brackets without groups). */
+function authnText(user: { name: string; groups?: string[] }): string {
+  const groups = user.groups ?? [];
+  return `authn ${user.name}${groups.length ? ` [${groups.join(' ')}]` : ''}`;
+}
+
 export class APIServer implements StrategyContext {
   readonly store: MVCCStore;
   readonly registry: ResourceRegistry;
@@ -455,9 +461,8 @@ export class APIServer implements StrategyContext {
   private admissionSummary(user: RequestUser, verb: string, resource: string): string {
     const d = this.lastDecision;
     if (!this.authorizer || !d) return `authn ${user.name} · authz allow ${verb} ${resource} · admission`;
-    const groups = (user.groups ?? []).length ? ` [${(user.groups ?? []).join(' ')}]` : '';
     const by = allowedBy(d);
-    return `authn ${user.name}${groups} · authz allow ${verb} ${resource}${by ? ` ${by}` : ''} · admission`;
+    return `${authnText(user)} · authz allow ${verb} ${resource}${by ? ` ${by}` : ''} · admission`;
   }
 
   /**
@@ -504,7 +509,6 @@ export class APIServer implements StrategyContext {
    * Not category "admission": a denial is shown even while admission notes are folded.
    */
   private denialHop(a: Attributes, reason: string): void {
-    const groups = (a.user.groups ?? []).length ? ` [${(a.user.groups ?? []).join(' ')}]` : '';
     const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
     this.relay.record({
       from: 'kube-apiserver',
@@ -514,7 +518,7 @@ export class APIServer implements StrategyContext {
       resource: a.resource,
       namespace: a.namespace || null,
       name: a.name,
-      summary: `authn ${a.user.name}${groups} · authz deny ${a.verb} ${resource} reason=${goQuote(reason)}`,
+      summary: `${authnText(a.user)} · authz deny ${a.verb} ${resource} reason=${goQuote(reason)}`,
     });
   }
 
