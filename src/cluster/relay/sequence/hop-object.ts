@@ -1,6 +1,6 @@
 /**
  * The object a relay hop is about (its plural resource, namespace and name), which the story
- * (story.ts) follows and the window (window.ts) filters by. Pure, over RelayHop.
+ * (story.ts) follows and the hop window (module `./window`) filters by. Pure, over RelayHop.
  */
 import type { RelayHop } from '../relay-event';
 

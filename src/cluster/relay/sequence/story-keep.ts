@@ -17,7 +17,7 @@ import { inStory, storyHops } from './story';
 
 /**
  * Most hops of a story kept ahead of the newest: its first ones (the story view draws from its
- * start, at most window.ts STORY_MAX_HOPS drawn hops, each standing for one or a few hops).
+ * start, at most STORY_MAX_HOPS (module `./window`) drawn hops, each standing for one or a few hops).
  */
 export const STORY_HEAD_KEEP = 1_000;
 
