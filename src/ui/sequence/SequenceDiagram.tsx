@@ -386,6 +386,8 @@ export function SequenceDiagram() {
     /** Whether the pane is on screen (IntersectionObserver); off screen, renders wait. */
     let visible = true;
     let missed = false;
+    /** The last render drew only part of the story (its budget): draw the rest without the gap. */
+    let catchUp = false;
 
     const render = async () => {
       if (rendering) {
@@ -474,7 +476,12 @@ export function SequenceDiagram() {
         else keepReadable(host.current);
         annotate(host.current, r, kubeStore.getState().selectedHop);
         if (action) storyBudget = hops.length + STORY_STEP;
-        if (truncated) again = true;
+        // more of this story to draw: the next step follows at RENDER_MS, not after the slow-render
+        // gap (up to RENDER_MAX_GAP_MS, for hops that keep arriving): a person waits for the story
+        if (truncated) {
+          again = true;
+          catchUp = true;
+        }
         host.current.dataset.mode = s.sequenceView.mode;
         lastText = text;
         setEmpty(null);
@@ -488,7 +495,9 @@ export function SequenceDiagram() {
         rendering = false;
         if (again && alive) {
           again = false;
-          schedule();
+          const soon = catchUp;
+          catchUp = false;
+          schedule(soon);
         }
       }
     };
