@@ -5,7 +5,11 @@
  * - **layers** (src/layers.json): a file imports its own folder and the layers below it, never a
  *   member of its own layer (a sideways import between components: controllers → scheduler) nor
  *   of a higher one (apiserver → kubectl). Type imports count: they couple folders too. Test
- *   files and the fixtures listed in `testSupport` may import anything.
+ *   files (`*.test.ts`) and test fixtures may import anything.
+ * - **fixtures** (shared test setup: a fake cluster, a kubelet test environment, objects) are named
+ *   `<what>.fixture.ts`, one rule for every folder; no product file imports one (only tests and the
+ *   golden recorders in src/cli/record-*.ts), and the engine's build (tsconfig.cluster.json) leaves
+ *   them out.
  * - **no import cycles**: no loop of value imports anywhere (module evaluation order); in the
  *   engine, the server and the worker no loop of type imports either. The UI's zustand slices
  *   (src/ui/store) need the whole store's type in every slice, a type-only loop allowed there.
@@ -86,7 +90,6 @@ export function importGraph(): { files: string[]; edges: ImportEdge[] } {
 
 interface Layers {
   layers: { name: string; members: string[] }[];
-  testSupport: string[];
   exceptions: { from: string; to: string; why: string }[];
   typeCycleExceptions: { files: string[]; why: string }[];
 }
@@ -104,6 +107,8 @@ export function memberOf(file: string): { member: string; layer: number } | unde
 }
 
 const isTest = (f: string) => /\.test\.tsx?$/.test(f);
+/** Test fixtures: `<what>.fixture.ts` (docs/architecture.md#dependency-rules). */
+const isFixture = (f: string) => /\.fixture\.tsx?$/.test(f);
 
 /** Why an import breaks the layer rule, in words that say what may import what; undefined when it does not. */
 export function layerViolation(from: string, to: string): string | undefined {
@@ -214,26 +219,36 @@ describe('architecture (src/layers.json, docs/architecture.md#dependency-rules)'
     expect(edges.length).toBeGreaterThan(1500);
   });
 
+  it('keeps test fixtures out of the product', () => {
+    // a fixture is imported only by tests, other fixtures and the golden recorders
+    const isRecorder = (f: string) => /^src\/cli\/record-[^/]+\.ts$/.test(f);
+    const bad = edges.filter((e) => isFixture(e.to) && !isTest(e.from) && !isFixture(e.from) && !isRecorder(e.from));
+    expect(bad.map((e) => `${e.from}:${e.line} imports ${e.to}`)).toEqual([]);
+  });
+
+  it('names test fixtures <what>.fixture.ts', () => {
+    // the old styles (test-fixture.ts, test-env.ts, testing.ts, apply-fixture.ts) are gone
+    const oldStyle = files.filter((f) => /\/(test-fixture|test-env|testing|[a-z-]+-fixture)\.tsx?$/.test(f));
+    expect(oldStyle).toEqual([]);
+  });
+
   it('places every source file in a layer', () => {
     expect(files.filter((f) => !isTest(f) && !memberOf(f))).toEqual([]);
   });
 
   it('lists only members, fixtures and exceptions that exist', () => {
-    const missing = [
-      ...layers.layers.flatMap((l) => l.members),
-      ...layers.testSupport,
-      ...layers.exceptions.flatMap((e) => [e.from, e.to]),
-    ].filter((p) => !existsSync(join(ROOT, p)));
+    const missing = [...layers.layers.flatMap((l) => l.members), ...layers.exceptions.flatMap((e) => [e.from, e.to])].filter(
+      (p) => !existsSync(join(ROOT, p)),
+    );
     expect(missing).toEqual([]);
   });
 
   it('has no sideways or upward import between folders', () => {
-    const exempt = new Set(layers.testSupport);
     const allowed = new Set(layers.exceptions.map((e) => `${e.from} ${e.to}`));
     const used = new Set<string>();
     const bad: string[] = [];
     for (const e of edges) {
-      if (isTest(e.from) || exempt.has(e.from)) continue;
+      if (isTest(e.from) || isFixture(e.from)) continue;
       const why = layerViolation(e.from, e.to);
       if (!why) continue;
       if (allowed.has(`${e.from} ${e.to}`)) used.add(`${e.from} ${e.to}`);

@@ -13,7 +13,7 @@ import { Cluster } from '../cluster/cluster';
 import { StatusError, kubectlErrorMessage } from '../cluster/api/errors';
 import { startServer, type RunningServer } from './server';
 import { parseTranscript } from './golden';
-import { rawRequest, type RawAnswer } from './testing';
+import { rawRequest, type RawAnswer } from './server.fixture';
 
 const TOKEN = 'security-goldens-token';
 const blocks = parseTranscript(readFileSync(new URL('testdata/security.txt', import.meta.url), 'utf8'));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { Cluster } from '../cluster/cluster';
 import { startServer, type RunningServer } from './server';
-import { failure, rawRequest } from './testing';
+import { failure, rawRequest } from './server.fixture';
 
 let srv: RunningServer;
 let cluster: Cluster;

@@ -10,7 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { Cluster } from '../cluster/cluster';
 import { users } from '../cluster/client/clientset';
 import { startServer, type RunningServer } from './server';
-import { rawRequest } from './testing';
+import { rawRequest } from './server.fixture';
 
 const TOKEN = 'slow-watcher-token';
 let srv: RunningServer;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { KObject } from '../api/types';
 import { users } from '../client/clientset';
 import { Rng } from '../sim/rng';
-import { newEnv } from '../kubelet/test-env';
+import { newEnv } from '../kubelet/kubelet.fixture';
 
 describe('list pods with spec.nodeName=', () => {
   it('equals the filtered full list over 400 random creates, node changes and deletes', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ControllerManager } from './controller-manager';
-import { newDeployment, newFixture } from './test-fixture';
+import { newDeployment, newFixture } from './controller.fixture';
 
 function setup() {
   const fx = newFixture();

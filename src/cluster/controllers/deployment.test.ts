@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeploymentController } from './deployment';
 import { ReplicaSetController } from './replicaset';
 import { computeHash, safeEncodeString, fnv32a, resolveFenceposts } from './deployment-utils';
-import { newDeployment, newFixture, type Fixture } from './test-fixture';
+import { newDeployment, newFixture, type Fixture } from './controller.fixture';
 import { deepCopy, type KObject } from '../api/types';
 
 function setup(): { fx: Fixture; dc: DeploymentController } {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DeploymentController } from './deployment';
 import { ReplicaSetController } from './replicaset';
 import { GarbageCollector } from './garbagecollector';
-import { newDeployment, newFixture, type Fixture } from './test-fixture';
+import { newDeployment, newFixture, type Fixture } from './controller.fixture';
 
 /** A settled 2-replica Deployment with its RS and Pods, plus a log of removals from etcd. */
 function setup(): { fx: Fixture; removed: string[]; rsName: string } {

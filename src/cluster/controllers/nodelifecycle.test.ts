@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { newEnv, createPod, getPod, timeline, since, startNodeControllers } from '../kubelet/test-env';
+import { newEnv, createPod, getPod, timeline, since, startNodeControllers } from '../kubelet/kubelet.fixture';
 
 const NODES = [{ name: 'control-plane', controlPlane: true }, { name: 'node-1' }, { name: 'node-2' }];
 

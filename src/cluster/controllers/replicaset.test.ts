@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ReplicaSetController } from './replicaset';
-import { newFixture, newReplicaSet, type Fixture } from './test-fixture';
+import { newFixture, newReplicaSet, type Fixture } from './controller.fixture';
 import { deepCopy } from '../api/types';
 import type { PodControl } from './controller-utils';
 import type { Pod } from '../api/objects';

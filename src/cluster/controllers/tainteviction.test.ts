@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { newEnv, createPod, getPod, timeline, startNodeControllers, DEFAULT_TOLERATIONS } from '../kubelet/test-env';
+import { newEnv, createPod, getPod, timeline, startNodeControllers, DEFAULT_TOLERATIONS } from '../kubelet/kubelet.fixture';
 import { getMatchingTolerations, getMinTolerationSeconds } from './nodelifecycle-utils';
 
 const taint = { key: 'example.com/maintenance', value: 'true', effect: 'NoExecute' };

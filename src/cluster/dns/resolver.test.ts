@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proxyTestEnv } from '../proxy/test-env';
+import { proxyTestEnv } from '../proxy/proxy.fixture';
 import { ClusterDNS, resolvConf } from './resolver';
 import { Cluster } from '../cluster';
 import { route } from '../proxy/route';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { freshCluster } from './apply-fixture';
+import { freshCluster } from './apply.fixture';
 import { LAST_APPLIED, applyManifest, runApply } from './apply';
 import { installCRDSupport } from '../apiserver/crd';
 import { createThreeWayPatch, goJSON } from '../apimachinery/strategic-merge';

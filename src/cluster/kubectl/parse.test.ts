@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { freshCluster } from './apply-fixture';
+import { freshCluster } from './apply.fixture';
 import { runApply } from './apply';
 import { parseManifest } from './parse';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
-import { freshCluster } from './apply-fixture';
+import { freshCluster } from './apply.fixture';
 import { runApply, type ApplyResult } from './apply';
 
 const dir = new URL('../../examples/real/', import.meta.url);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { newEnv, createPod, getPod, timeline, since, type TestEnv } from './test-env';
+import { newEnv, createPod, getPod, timeline, since, type TestEnv } from './kubelet.fixture';
 
 const NOT_FOUND =
   'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.161": failed to resolve reference "docker.io/library/nginx:1.161": docker.io/library/nginx:1.161: not found';

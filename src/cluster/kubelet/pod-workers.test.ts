@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { Cluster } from '../cluster';
-import { createPod, newEnv, timeline } from './test-env';
+import { createPod, newEnv, timeline } from './kubelet.fixture';
 import { workerBackOffMs } from './pod-workers';
 
 describe('workerBackOffMs: wait.Jitter(10 s, 0.5)', () => {

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Cluster } from '../cluster';
 import type { KObject } from '../api/types';
-import { newEnv, createPod, getPod, timeline, type TestEnv } from './test-env';
+import { newEnv, createPod, getPod, timeline, type TestEnv } from './kubelet.fixture';
 
 const REAL = 'src/examples/real';
 

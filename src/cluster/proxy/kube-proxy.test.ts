@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proxyTestEnv } from './test-env';
+import { proxyTestEnv } from './proxy.fixture';
 import { KubeProxy } from './kube-proxy';
 import { computeProbability, savedProbability } from './iptables';
 import { route } from './route';

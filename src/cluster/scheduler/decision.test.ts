@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { materialize, ResultStore } from './decision';
 import { newPodInfo } from './node-info';
 import { newStatus, SUCCESS, type NodeScore } from './types';
-import { makePod, SchedulerFixture } from './testing';
+import { makePod, SchedulerFixture } from './scheduler.fixture';
 
 const FAIL = newStatus('Unschedulable', 'Insufficient cpu');
 

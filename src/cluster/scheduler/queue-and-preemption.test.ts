@@ -3,7 +3,7 @@ import { SimClock } from '../sim/clock';
 import type { KObject } from '../api/types';
 import { newPodInfo } from './node-info';
 import { SchedulingQueue, type QueuedPodInfo } from './scheduling-queue';
-import { SchedulerFixture, makePod } from './testing';
+import { SchedulerFixture, makePod } from './scheduler.fixture';
 
 const CP_TAINT = '1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchedulerFixture, defaultClusterNodes, type NodeSpec, type PodSpec } from './testing';
+import { SchedulerFixture, defaultClusterNodes, type NodeSpec, type PodSpec } from './scheduler.fixture';
 
 const CP_TAINT = '1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }';
 

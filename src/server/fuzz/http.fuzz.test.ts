@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { parse } from 'yaml';
 import { Cluster } from '../../cluster/cluster';
 import { startServer, type RunningServer } from '../server';
-import { rawRequest, type RawAnswer } from '../testing';
+import { rawRequest, type RawAnswer } from '../server.fixture';
 import { hostileString } from '../../cluster/fuzz/hostile';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);

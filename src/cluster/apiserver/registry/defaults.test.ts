@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { freshCluster } from '../../kubectl/apply-fixture';
+import { freshCluster } from '../../kubectl/apply.fixture';
 import type { KObject } from '../../api/types';
 
 const golden = (f: string): KObject => JSON.parse(readFileSync(new URL(`../../kubectl/testdata/golden/${f}`, import.meta.url), 'utf8'));

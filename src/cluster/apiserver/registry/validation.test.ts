@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshCluster } from '../../kubectl/apply-fixture';
+import { freshCluster } from '../../kubectl/apply.fixture';
 import { StatusError, kubectlErrorMessage } from '../../api/errors';
 import type { KObject } from '../../api/types';
 

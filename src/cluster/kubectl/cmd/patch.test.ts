@@ -1,6 +1,6 @@
 /**
  * `kubectl patch` against REAL kubectl v1.32: src/server/testdata/patch.txt was recorded by
- * src/cli/record-patch-goldens.ts with patch-fixture.ts's objects applied in-process to
+ * src/cli/record-patch-goldens.ts with patch.fixture.ts's objects applied in-process to
  * `new Cluster()` and settled 600 s, the clock frozen, then every line run in order. Here the
  * same state is rebuilt and the same lines, in the same order, must print the same text (stdout
  * then stderr, after src/server/golden.ts normalisation) with the same exit code.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../../cluster';
 import { normalise, parseTranscript } from '../../../server/golden';
-import { PATCH_COMMANDS, PATCH_OBJECTS } from './patch-fixture';
+import { PATCH_COMMANDS, PATCH_OBJECTS } from './patch.fixture';
 
 const ROOT = join(__dirname, '../../../..');
 const GOLDEN = parseTranscript(readFileSync(join(ROOT, 'src/server/testdata/patch.txt'), 'utf8'));
