@@ -52,21 +52,6 @@ const EXCEPTIONS = new Map<string, { count: number; reason: string }>([
   ['cluster/controllers/tainteviction.ts', { count: 9, reason: PENDING }],
   ['cluster/controllers/controller.fixture.ts', { count: 7, reason: PENDING }],
   ['cluster/controllers/volume-protection.ts', { count: 15, reason: PENDING }],
-  ['cluster/scheduler/cache.ts', { count: 11, reason: PENDING }],
-  ['cluster/scheduler/eventhandlers.ts', { count: 12, reason: PENDING }],
-  ['cluster/scheduler/node-info.ts', { count: 7, reason: PENDING }],
-  ['cluster/scheduler/scheduler.ts', { count: 25, reason: PENDING }],
-  ['cluster/scheduler/scheduling-queue.ts', { count: 6, reason: PENDING }],
-  ['cluster/scheduler/scheduler.fixture.ts', { count: 11, reason: PENDING }],
-  ['cluster/scheduler/types.ts', { count: 1, reason: PENDING }],
-  ['cluster/scheduler/plugins/default-preemption.ts', { count: 3, reason: PENDING }],
-  ['cluster/scheduler/plugins/inter-pod-affinity.ts', { count: 4, reason: PENDING }],
-  ['cluster/scheduler/plugins/node-resources-fit.ts', { count: 1, reason: PENDING }],
-  ['cluster/scheduler/plugins/node-unschedulable.ts', { count: 1, reason: PENDING }],
-  ['cluster/scheduler/plugins/pod-topology-spread.ts', { count: 5, reason: PENDING }],
-  ['cluster/scheduler/plugins/registry.ts', { count: 1, reason: PENDING }],
-  ['cluster/scheduler/plugins/taint-toleration.ts', { count: 1, reason: PENDING }],
-  ['cluster/scheduler/plugins/volume-binding.ts', { count: 24, reason: PENDING }],
 ]);
 
 /** Source with comments and string/template literals blanked (line structure kept). */

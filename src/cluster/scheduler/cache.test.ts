@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { KObject } from '../api/types';
+import type { Node, Pod } from '../api/objects';
 import { SchedulerCache } from './cache';
 
 type Op =
@@ -19,14 +19,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constantFrom('addNode' as const, 'removeNode' as const), node: fc.nat(3) }),
 );
 
-const node = (i: number): KObject => ({
+const node = (i: number): Node => ({
   apiVersion: 'v1',
   kind: 'Node',
   metadata: { name: `n${i}`, labels: { 'kubernetes.io/hostname': `n${i}` } },
   status: {},
 });
 
-function pod(i: number, nodeName: string, aff: number): KObject {
+function pod(i: number, nodeName: string, aff: number): Pod {
   const term = { labelSelector: { matchLabels: { app: 'x' } }, topologyKey: 'kubernetes.io/hostname' };
   const affinity =
     aff === 0
@@ -50,7 +50,7 @@ describe('SchedulerCache affinity lists (property)', () => {
       fc.property(fc.array(opArb, { maxLength: 60 }), (ops) => {
         const c = new SchedulerCache(() => 0);
         for (let i = 0; i < 4; i++) c.addOrUpdateNode(node(i));
-        const placed = new Map<number, KObject>();
+        const placed = new Map<number, Pod>();
         for (const o of ops) {
           switch (o.op) {
             case 'add': {

@@ -11,7 +11,7 @@
  * Scheduling cycles here are synchronous on the simulated clock, so the cache itself is the
  * snapshot (UpdateSnapshot is a no-op); preemption clones NodeInfos for its what-ifs.
  */
-import type { KObject } from '../api/types';
+import type { Node, Pod } from '../api/objects';
 import { NodeInfo, newPodInfo, type PodInfo } from './node-info';
 
 interface PodState {
@@ -34,12 +34,12 @@ export class SchedulerCache {
   private withAffinity = new Set<NodeInfo>();
   private withRequiredAntiAffinity = new Set<NodeInfo>();
 
-  constructor(private readonly priorityOf: (pod: KObject) => number) {}
+  constructor(private readonly priorityOf: (pod: Pod) => number) {}
 
   // ---- nodes ---------------------------------------------------------------------------
 
   /** cache.AddNode / UpdateNode. */
-  addOrUpdateNode(node: KObject): void {
+  addOrUpdateNode(node: Node): void {
     const name = node.metadata.name;
     let ni = this.nodes.get(name);
     if (ni?.node) this.countImages(ni, -1);
@@ -110,7 +110,7 @@ export class SchedulerCache {
 
   // ---- pods ----------------------------------------------------------------------------
 
-  private uidOf(pod: KObject): string {
+  private uidOf(pod: Pod): string {
     return pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`;
   }
 
@@ -123,7 +123,7 @@ export class SchedulerCache {
     return ni;
   }
 
-  private place(pod: KObject, nodeName: string, assumed: boolean): void {
+  private place(pod: Pod, nodeName: string, assumed: boolean): void {
     const pi = newPodInfo(pod, this.priorityOf(pod));
     const ni = this.nodeFor(nodeName);
     ni.addPod(pi);
@@ -144,7 +144,7 @@ export class SchedulerCache {
   }
 
   /** cache.AssumePod: counts `pod` on `nodeName` before the binding is confirmed. */
-  assumePod(pod: KObject, nodeName: string): void {
+  assumePod(pod: Pod, nodeName: string): void {
     const uid = this.uidOf(pod);
     if (this.podStates.has(uid))
       throw new Error(`pod ${pod.metadata.namespace}/${pod.metadata.name}(${uid}) is in the cache, so can't be assumed`);
@@ -152,30 +152,30 @@ export class SchedulerCache {
   }
 
   /** cache.ForgetPod: drops an assumed pod (binding failed). */
-  forgetPod(pod: KObject): void {
+  forgetPod(pod: Pod): void {
     const uid = this.uidOf(pod);
     if (this.podStates.get(uid)?.assumed) this.unplace(uid);
   }
 
   /** True while the pod is assumed and not yet confirmed (cache.IsAssumedPod). */
-  isAssumed(pod: KObject): boolean {
+  isAssumed(pod: Pod): boolean {
     return this.podStates.get(this.uidOf(pod))?.assumed === true;
   }
 
   /** cache.AddPod: an assigned pod seen by the informer (confirms an assumed pod). */
-  addPod(pod: KObject): void {
+  addPod(pod: Pod): void {
     const uid = this.uidOf(pod);
     if (this.podStates.has(uid)) this.unplace(uid);
-    this.place(pod, pod.spec.nodeName, false);
+    this.place(pod, pod.spec.nodeName!, false);
   }
 
   /** cache.UpdatePod. */
-  updatePod(_old: KObject, pod: KObject): void {
+  updatePod(_old: Pod, pod: Pod): void {
     this.addPod(pod);
   }
 
   /** cache.RemovePod. */
-  removePod(pod: KObject): void {
+  removePod(pod: Pod): void {
     this.unplace(this.uidOf(pod));
   }
 
@@ -202,7 +202,7 @@ export class SchedulerCache {
   }
 }
 
-function zoneOf(node: KObject | undefined): string {
+function zoneOf(node: Node | undefined): string {
   const l = node?.metadata.labels ?? {};
   const region = l[REGION_LABEL] ?? '';
   const zone = l[ZONE_LABEL] ?? '';

@@ -10,7 +10,8 @@
  * pkg/scheduler/framework/events.go (extractPodLabelsChange, extractPodScaleDown) and
  * pkg/scheduler/framework/plugins/helper/spread.go (DefaultSelector).
  */
-import type { KObject, WatchEvent } from '../api/types';
+import type { WatchEvent } from '../api/types';
+import type { APIObject, Node, Pod, ReplicaSet, ReplicationController, Service, StatefulSet } from '../api/objects';
 import { deepEqual } from '../api/types';
 import { fromLabelSelector, matches, type Requirement, type Selector } from '../api/labels';
 import type { Lister } from '../client/informer';
@@ -21,18 +22,18 @@ import { podRequests } from './node-info';
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 
 /** assignedPod: spec.nodeName is set. */
-export function assignedPod(p: KObject): boolean {
+export function assignedPod(p: Pod): boolean {
   return !!p.spec?.nodeName;
 }
 
 /** responsibleForPod: schedulerName is ours (or unset, which defaulting makes ours). */
-export function responsibleForPod(p: KObject): boolean {
+export function responsibleForPod(p: Pod): boolean {
   const n = p.spec?.schedulerName;
   return !n || n === DEFAULT_SCHEDULER_NAME;
 }
 
 /** The unscheduled pods the queue takes: unassigned, ours, not terminating. */
-export function queueablePod(p: KObject): boolean {
+export function queueablePod(p: Pod): boolean {
   return !assignedPod(p) && responsibleForPod(p) && !p.metadata.deletionTimestamp;
 }
 
@@ -40,21 +41,20 @@ export function queueablePod(p: KObject): boolean {
  * nodeSchedulingPropertiesChange: the update kinds of a node update that can make pods
  * schedulable. Empty for heartbeats (only lastHeartbeatTime / resourceVersion changed).
  */
-export function nodeUpdateKinds(oldNode: KObject, newNode: KObject): string[] {
+export function nodeUpdateKinds(oldNode: Node, newNode: Node): string[] {
   const out: string[] = [];
   if (!!oldNode.spec?.unschedulable !== !!newNode.spec?.unschedulable) out.push('UpdateNodeTaint');
   if (!deepEqual(oldNode.status?.allocatable, newNode.status?.allocatable)) out.push('UpdateNodeAllocatable');
   if (!deepEqual(oldNode.metadata.labels ?? {}, newNode.metadata.labels ?? {})) out.push('UpdateNodeLabel');
   if (!deepEqual(oldNode.spec?.taints ?? [], newNode.spec?.taints ?? []) && !out.includes('UpdateNodeTaint')) out.push('UpdateNodeTaint');
-  const conds = (n: KObject) =>
-    (n.status?.conditions ?? []).map((c: { type: string; status: string }) => `${c.type}=${c.status}`).join(',');
+  const conds = (n: Node) => (n.status?.conditions ?? []).map((c) => `${c.type}=${c.status}`).join(',');
   if (conds(oldNode) !== conds(newNode)) out.push('UpdateNodeCondition');
   if (!deepEqual(oldNode.metadata.annotations ?? {}, newNode.metadata.annotations ?? {})) out.push('UpdateNodeAnnotation');
   return out;
 }
 
 /** The update kinds of an assigned pod's update that matter to rejected pods. */
-export function podUpdateKinds(oldPod: KObject, newPod: KObject): string[] {
+export function podUpdateKinds(oldPod: Pod, newPod: Pod): string[] {
   const out: string[] = [];
   if (!deepEqual(oldPod.metadata.labels ?? {}, newPod.metadata.labels ?? {})) out.push('UpdatePodLabel');
   const a = podRequests(oldPod);
@@ -67,26 +67,31 @@ export function podUpdateKinds(oldPod: KObject, newPod: KObject): string[] {
  * The relay category of a watch event the scheduler receives: node updates that change
  * nothing the scheduler cares about (heartbeats) are "heartbeat" hops, hidden by default.
  */
-export function schedulerCategorizer(ev: WatchEvent): HopCategory {
+export function schedulerCategorizer(ev: WatchEvent<APIObject>): HopCategory {
   if (ev.object.kind === 'Lease') return 'heartbeat';
-  if (ev.object.kind === 'Node' && ev.type === 'MODIFIED' && ev.oldObject && nodeUpdateKinds(ev.oldObject, ev.object).length === 0)
+  if (
+    ev.object.kind === 'Node' &&
+    ev.type === 'MODIFIED' &&
+    ev.oldObject &&
+    nodeUpdateKinds(ev.oldObject as Node, ev.object as Node).length === 0
+  )
     return 'heartbeat';
   return undefined;
 }
 
 /** Listers DefaultSelector reads. */
 export interface SpreadListers {
-  services: Lister;
-  replicationControllers: Lister;
-  replicaSets: Lister;
-  statefulSets: Lister;
+  services: Lister<Service>;
+  replicationControllers: Lister<ReplicationController>;
+  replicaSets: Lister<ReplicaSet>;
+  statefulSets: Lister<StatefulSet>;
 }
 
 /**
  * helper.DefaultSelector: the union of the selectors of the Services, ReplicationControllers,
  * ReplicaSets and StatefulSets (in the pod's namespace) that select the pod; null if none.
  */
-export function defaultSelector(pod: KObject, l: SpreadListers): Selector | null {
+export function defaultSelector(pod: Pod, l: SpreadListers): Selector | null {
   const ns = pod.metadata.namespace ?? '';
   const labels = pod.metadata.labels ?? {};
   const set = new Map<string, string>();

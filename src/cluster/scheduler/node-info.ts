@@ -10,7 +10,7 @@
  *
  * Units: cpu in millicores, memory and ephemeral-storage in bytes, pods as a count.
  */
-import type { KObject } from '../api/types';
+import type { Node, Pod } from '../api/objects';
 import { bytesOf, cpuMillis, quantityValue } from '../api/quantity';
 import { matches, type Selector } from '../api/labels';
 
@@ -86,7 +86,7 @@ function containerRequests(c: { resources?: { requests?: Record<string, string> 
  * container (restartable "sidecar" init containers add to both), plus spec.overhead. With
  * `nonZero`, a container missing a cpu/memory request counts as 100m / 200Mi (scoring).
  */
-export function podRequests(pod: KObject, nonZero = false): Resource {
+export function podRequests(pod: Pod, nonZero = false): Resource {
   const spec = pod.spec ?? {};
   const reqs = emptyResource();
   for (const c of spec.containers ?? []) addRes(reqs, containerRequests(c, nonZero));
@@ -118,7 +118,7 @@ export interface HostPort {
 }
 
 /** The host ports of a pod's containers (schedutil.GetHostPorts). */
-export function podHostPorts(pod: KObject): HostPort[] {
+export function podHostPorts(pod: Pod): HostPort[] {
   const out: HostPort[] = [];
   for (const c of pod.spec?.containers ?? []) {
     for (const p of c.ports ?? []) {
@@ -134,7 +134,7 @@ export function podHostPorts(pod: KObject): HostPort[] {
  * spec.priority (set by the Priority admission plugin from the PriorityClass).
  */
 export interface PodInfo {
-  pod: KObject;
+  pod: Pod;
   /** "namespace/name". */
   key: string;
   uid: string;
@@ -145,7 +145,7 @@ export interface PodInfo {
 }
 
 /** Builds a PodInfo. `priority` overrides spec.priority (the scheduler's PriorityClass fallback). */
-export function newPodInfo(pod: KObject, priority?: number): PodInfo {
+export function newPodInfo(pod: Pod, priority?: number): PodInfo {
   return {
     pod,
     key: `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`,
@@ -169,7 +169,7 @@ let generation = 0;
  * binding is in flight). `generation` changes on every mutation.
  */
 export class NodeInfo {
-  node: KObject | undefined;
+  node: Node | undefined;
   pods = new Map<string, PodInfo>();
   requested = emptyResource();
   nonZeroRequested = emptyResource();
@@ -183,7 +183,7 @@ export class NodeInfo {
   generation = ++generation;
   private matchCache = new Map<string, number>();
 
-  constructor(node?: KObject) {
+  constructor(node?: Node) {
     if (node) this.setNode(node);
   }
 
@@ -192,7 +192,7 @@ export class NodeInfo {
   }
 
   /** NodeInfo.SetNode: allocatable and image states from node.status. */
-  setNode(node: KObject): void {
+  setNode(node: Node): void {
     this.node = node;
     this.allocatable = resourceFromList(node.status?.allocatable);
     this.images = new Map();

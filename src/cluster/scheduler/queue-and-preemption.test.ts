@@ -217,11 +217,11 @@ describe('DefaultPreemption (kwok-priority-preemption)', () => {
     // first attempt: preemption succeeds, the pod is nominated, the victim is marked and deleted
     const firstMsg = `0/2 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }.`;
     expect(f.events('high-priority-pod')[0]).toBe(`FailedScheduling: ${firstMsg}`);
-    expect(f.pod('high-priority-pod')!.status.nominatedNodeName).toBe('node-1');
+    expect(f.pod('high-priority-pod')!.status?.nominatedNodeName).toBe('node-1');
     expect(f.events('low-priority-pod')).toContain(`Preempted: Preempted by pod ${high.metadata.uid} on node node-1`);
     const victim = f.pod('low-priority-pod')!;
     expect(victim.metadata.deletionTimestamp).toBeDefined();
-    expect(victim.status.conditions).toContainEqual({
+    expect(victim.status?.conditions).toContainEqual({
       type: 'DisruptionTarget',
       status: 'True',
       lastProbeTime: null,
@@ -254,7 +254,7 @@ describe('DefaultPreemption (kwok-priority-preemption)', () => {
     f.advance(20);
     f.createPod({ name: 'high', cpu: '3', priorityClassName: 'high' });
     f.advance(20);
-    expect(f.pod('high')!.status.nominatedNodeName).toBe('node-1');
+    expect(f.pod('high')!.status?.nominatedNodeName).toBe('node-1');
     // force a retry (the leftover flush) while the victim is still terminating
     f.advance(6 * 60_000);
     expect(f.events('high')).toEqual([

@@ -12,7 +12,8 @@ import { RelayRecorder } from '../relay/recorder';
 import { SimClock } from '../sim/clock';
 import { Rng } from '../sim/rng';
 import { KUBERNETES_DEFAULTS } from '../timings';
-import type { KObject } from '../api/types';
+import type { APIObject, CoreEvent, Namespace, Node, Pod } from '../api/objects';
+import type { PodCondition } from 'kubernetes-types/core/v1';
 import { KubeScheduler } from './scheduler';
 
 /** A node as tests describe it. */
@@ -28,7 +29,7 @@ export interface NodeSpec {
 }
 
 /** A fully specified Ready Node object. */
-export function makeNode(n: NodeSpec): KObject {
+export function makeNode(n: NodeSpec): Node {
   const capacity = { cpu: n.cpu ?? '4', memory: n.memory ?? '8Gi', pods: n.pods ?? '110', 'ephemeral-storage': '100Gi' };
   return {
     apiVersion: 'v1',
@@ -76,7 +77,7 @@ export interface PodSpec {
 }
 
 /** A fully specified Pending Pod object (one container). */
-export function makePod(p: PodSpec): KObject {
+export function makePod(p: PodSpec): Pod {
   const requests: Record<string, string> = {};
   if (p.cpu) requests.cpu = p.cpu;
   if (p.memory) requests.memory = p.memory;
@@ -112,27 +113,28 @@ export class SchedulerFixture {
     this.api = new APIServer(this.clock, this.rng, this.relay, {});
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, KUBERNETES_DEFAULTS, new ImageRegistry([]));
     this.admin = this.ctx.client(users.kubectl());
-    this.admin.resource('', 'namespaces').create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+    this.admin.resource<Namespace>('', 'namespaces').create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
     for (const n of nodes) this.addNode(n);
     this.scheduler = new KubeScheduler(this.ctx);
     this.scheduler.start();
     this.clock.advance(10);
   }
 
-  addNode(n: NodeSpec): KObject {
-    return this.admin.resource('', 'nodes').create('', makeNode(n));
+  addNode(n: NodeSpec): Node {
+    return this.admin.resource<Node>('', 'nodes').create('', makeNode(n));
   }
 
-  createPod(p: PodSpec): KObject {
-    return this.admin.resource('', 'pods').create(p.namespace ?? 'default', makePod(p));
+  createPod(p: PodSpec): Pod {
+    return this.admin.resource<Pod>('', 'pods').create(p.namespace ?? 'default', makePod(p));
   }
 
-  create(group: string, resource: string, obj: KObject, namespace = ''): KObject {
-    return this.admin.resource(group, resource).create(namespace, obj);
+  /** Creates any object (of kind `T`, in `group`/`resource`). */
+  create<T extends APIObject>(group: string, resource: string, obj: T, namespace = ''): T {
+    return this.admin.resource<T>(group, resource).create(namespace, obj);
   }
 
-  pod(name: string, namespace = 'default'): KObject | undefined {
-    return this.api.getObject('pods', namespace, name);
+  pod(name: string, namespace = 'default'): Pod | undefined {
+    return this.api.getObject('pods', namespace, name) as Pod | undefined;
   }
 
   nodeOf(name: string): string | undefined {
@@ -149,15 +151,15 @@ export class SchedulerFixture {
       .map((e) => `${e.reason}: ${e.message}`);
   }
 
-  event(name: string, reason: string): KObject | undefined {
+  event(name: string, reason: string): CoreEvent | undefined {
     return this.api.store
       .list('events')
-      .map((e) => e.obj)
+      .map((e) => e.obj as CoreEvent)
       .find((e) => e.involvedObject?.name === name && e.reason === reason);
   }
 
-  condition(name: string, type = 'PodScheduled'): Record<string, unknown> | undefined {
-    return this.pod(name)?.status?.conditions?.find((c: { type: string }) => c.type === type);
+  condition(name: string, type = 'PodScheduled'): PodCondition | undefined {
+    return this.pod(name)?.status?.conditions?.find((c) => c.type === type);
   }
 
   advance(ms: number): void {

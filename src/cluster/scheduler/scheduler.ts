@@ -12,7 +12,19 @@
  * pkg/scheduler/eventhandlers.go. One profile: `default-scheduler`.
  */
 import type { ComponentContext } from '../component-context';
-import type { KObject } from '../api/types';
+import type {
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PriorityClass,
+  ReplicaSet,
+  ReplicationController,
+  Service,
+  StatefulSet,
+  StorageClass,
+} from '../api/objects';
+import type { PodCondition, PodStatus } from 'kubernetes-types/core/v1';
 import { deepCopy } from '../api/types';
 import { users, type Client, type ResourceClient } from '../client/clientset';
 import { SharedInformer, SharedInformerFactory } from '../client/informer';
@@ -72,7 +84,7 @@ export class KubeScheduler {
   readonly client: Client;
   readonly recorder: EventRecorder;
   readonly factory: SharedInformerFactory;
-  readonly podInformer: SharedInformer;
+  readonly podInformer: SharedInformer<Pod>;
   readonly cache: SchedulerCache;
   readonly queue: SchedulingQueue;
   /** The active framework: decorated (recording decisions) or plain. */
@@ -83,7 +95,7 @@ export class KubeScheduler {
   /** The last attempt's record per pod, compact until read ({@link materialize}). */
   private readonly decisions = new Map<string, DecisionRecord>();
   private readonly nominated = new Map<string, Map<string, PodInfo>>();
-  private readonly pods: ResourceClient;
+  private readonly pods: ResourceClient<Pod>;
   private decisionListeners: ((d: SchedulingDecision) => void)[] = [];
   private paused = false;
   private started = false;
@@ -93,25 +105,25 @@ export class KubeScheduler {
   constructor(private readonly ctx: ComponentContext) {
     this.client = ctx.client(users.scheduler());
     this.recorder = ctx.recorder(this.client, DEFAULT_SCHEDULER_NAME);
-    this.pods = this.client.resource('', 'pods');
+    this.pods = this.client.resource<Pod>('', 'pods');
     this.factory = new SharedInformerFactory(this.client, schedulerCategorizer);
     // newPodInformer: terminal pods are not watched (they free their node's resources)
-    this.podInformer = new SharedInformer(this.client, ctx.api.registry.forResource('', 'pods')!, {
+    this.podInformer = new SharedInformer<Pod>(this.client, ctx.api.registry.forResource('', 'pods')!, {
       fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
       categorize: schedulerCategorizer,
     });
-    const nodes = this.factory.informerFor('', 'nodes');
-    const priorityClasses = this.factory.informerFor('scheduling.k8s.io', 'priorityclasses');
+    const nodes = this.factory.informerFor<Node>('', 'nodes');
+    const priorityClasses = this.factory.informerFor<PriorityClass>('scheduling.k8s.io', 'priorityclasses');
     const spread = {
-      services: this.factory.informerFor('', 'services'),
-      replicationControllers: this.factory.informerFor('', 'replicationcontrollers'),
-      replicaSets: this.factory.informerFor('apps', 'replicasets'),
-      statefulSets: this.factory.informerFor('apps', 'statefulsets'),
+      services: this.factory.informerFor<Service>('', 'services'),
+      replicationControllers: this.factory.informerFor<ReplicationController>('', 'replicationcontrollers'),
+      replicaSets: this.factory.informerFor<ReplicaSet>('apps', 'replicasets'),
+      statefulSets: this.factory.informerFor<StatefulSet>('apps', 'statefulsets'),
     };
     this.cache = new SchedulerCache((p) => this.priorityOf(p, priorityClasses.list()));
-    const pvcs = this.factory.informerFor('', 'persistentvolumeclaims');
-    const pvs = this.factory.informerFor('', 'persistentvolumes');
-    const storageClasses = this.factory.informerFor('storage.k8s.io', 'storageclasses');
+    const pvcs = this.factory.informerFor<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    const pvs = this.factory.informerFor<PersistentVolume>('', 'persistentvolumes');
+    const storageClasses = this.factory.informerFor<StorageClass>('storage.k8s.io', 'storageclasses');
     const entries = defaultPlugins({
       client: this.client,
       nodes: () => this.cache.list(),
@@ -134,8 +146,8 @@ export class KubeScheduler {
         classes: storageClasses,
         pods: this.podInformer,
         node: (n) => this.cache.nodeInfo(n)?.node ?? undefined,
-        pvcClient: this.client.resource('', 'persistentvolumeclaims'),
-        pvClient: this.client.resource('', 'persistentvolumes'),
+        pvcClient: this.client.resource<PersistentVolumeClaim>('', 'persistentvolumeclaims'),
+        pvClient: this.client.resource<PersistentVolume>('', 'persistentvolumes'),
         clock: ctx.clock,
       },
     });
@@ -162,17 +174,17 @@ export class KubeScheduler {
     this.addStorageEventHandlers(pvcs, pvs, storageClasses);
   }
 
-  private readonly podInfoOf: (p: KObject) => PodInfo;
+  private readonly podInfoOf: (p: Pod) => PodInfo;
 
   /** Pod priority: spec.priority (set by the Priority admission plugin), else its PriorityClass, else the global default, else 0. */
-  private priorityOf(p: KObject, classes: KObject[]): number {
+  private priorityOf(p: Pod, classes: PriorityClass[]): number {
     if (typeof p.spec?.priority === 'number') return p.spec.priority;
     const name = p.spec?.priorityClassName;
     const pc = name ? classes.find((c) => c.metadata.name === name) : classes.find((c) => c.globalDefault === true);
     return typeof pc?.value === 'number' ? pc.value : 0;
   }
 
-  private addAllEventHandlers(nodes: SharedInformer): void {
+  private addAllEventHandlers(nodes: SharedInformer<Node>): void {
     const participant = 'kube-scheduler';
     const relay = this.ctx.relay;
     this.podInformer.addEventHandler({
@@ -229,7 +241,11 @@ export class KubeScheduler {
   }
 
   /** addAllEventHandlers' storage part: PVC, PV and StorageClass adds/updates may make pods schedulable. */
-  private addStorageEventHandlers(pvcs: SharedInformer, pvs: SharedInformer, classes: SharedInformer): void {
+  private addStorageEventHandlers(
+    pvcs: SharedInformer<PersistentVolumeClaim>,
+    pvs: SharedInformer<PersistentVolume>,
+    classes: SharedInformer<StorageClass>,
+  ): void {
     const participant = 'kube-scheduler';
     const relay = this.ctx.relay;
     for (const [inf, resource] of [
@@ -323,7 +339,7 @@ export class KubeScheduler {
 
   // ---- nominator ------------------------------------------------------------------------------
 
-  private syncNomination(p: KObject): void {
+  private syncNomination(p: Pod): void {
     const node = p.status?.nominatedNodeName;
     this.unnominate(p);
     if (node) this.nominate(this.podInfoOf(p), node);
@@ -335,7 +351,7 @@ export class KubeScheduler {
     m.set(pi.key, pi);
   }
 
-  private unnominate(p: KObject): void {
+  private unnominate(p: Pod): void {
     const key = `${p.metadata.namespace}/${p.metadata.name}`;
     for (const [n, m] of this.nominated) if (m.delete(key) && m.size === 0) this.nominated.delete(n);
   }
@@ -579,12 +595,12 @@ export class KubeScheduler {
 
   /** updatePod: PodScheduled condition (podutil.UpdatePodCondition) + nominatedNodeName; no write when nothing changes. */
   private updatePodStatus(
-    pod: KObject,
+    pod: Pod,
     cond: { type: string; status: string; reason: string; message: string },
     nominate: string | undefined,
   ): void {
-    const status = deepCopy(pod.status ?? {});
-    const conds: any[] = status.conditions ?? [];
+    const status: PodStatus = deepCopy(pod.status ?? {});
+    const conds: PodCondition[] = status.conditions ?? [];
     const i = conds.findIndex((c) => c.type === cond.type);
     const old = i >= 0 ? conds[i] : undefined;
     const next = {
@@ -603,17 +619,21 @@ export class KubeScheduler {
       old.lastTransitionTime !== next.lastTransitionTime;
     const nnnChanged = nominate !== undefined && (status.nominatedNodeName ?? '') !== nominate;
     if (!condChanged && !nnnChanged) return;
-    if (i >= 0) conds[i] = next;
-    else conds.push(next);
+    // Go's zero lastProbeTime marshals as null, which kubernetes-types' Time (a string) cannot say
+    if (i >= 0) conds[i] = next as unknown as PodCondition;
+    else conds.push(next as unknown as PodCondition);
     status.conditions = conds;
     if (nnnChanged) {
       if (nominate) status.nominatedNodeName = nominate;
       else delete status.nominatedNodeName;
     }
     try {
-      this.pods.updateStatus({ ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status } as KObject, {
-        summary: `patch status Pod ${pod.metadata.namespace}/${pod.metadata.name}: PodScheduled=False (${cond.reason})`,
-      });
+      this.pods.updateStatus(
+        { ...pod, metadata: { ...pod.metadata, resourceVersion: undefined }, status },
+        {
+          summary: `patch status Pod ${pod.metadata.namespace}/${pod.metadata.name}: PodScheduled=False (${cond.reason})`,
+        },
+      );
     } catch {
       // the pod may be gone; the next attempt (or none) follows from the watch
     }
@@ -621,12 +641,13 @@ export class KubeScheduler {
 
   // ---- preemption side effects (preemption.go prepareCandidate) ------------------------------
 
-  private preemptVictim(victim: KObject, by: PodInfo, node: string): void {
+  private preemptVictim(victim: Pod, by: PodInfo, node: string): void {
     const ns = victim.metadata.namespace ?? 'default';
     try {
       const cur = this.pods.get(ns, victim.metadata.name, { quiet: true });
       const status = deepCopy(cur.status ?? {});
-      const conds = (status.conditions ?? []).filter((c: { type: string }) => c.type !== 'DisruptionTarget');
+      const conds = (status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget');
+      // Go's zero lastProbeTime marshals as null, which kubernetes-types' Time (a string) cannot say
       conds.push({
         type: 'DisruptionTarget',
         status: 'True',
@@ -634,7 +655,7 @@ export class KubeScheduler {
         lastTransitionTime: this.ctx.clock.nowRFC3339(),
         reason: 'PreemptionByScheduler',
         message: `${by.pod.spec?.schedulerName ?? DEFAULT_SCHEDULER_NAME}: preempting to accommodate a higher priority pod`,
-      });
+      } as unknown as PodCondition);
       status.conditions = conds;
       this.pods.updateStatus(
         { ...cur, metadata: { ...cur.metadata, resourceVersion: undefined }, status },

@@ -21,9 +21,9 @@
  * periodic housekeeping, not a change the cluster is waiting for). No timer polls.
  */
 import type { SimClock, TimerHandle } from '../sim/clock';
-import type { KObject } from '../api/types';
+import type { APIObject, Pod } from '../api/objects';
 import type { PodInfo } from './node-info';
-import type { ClusterEvent, ClusterEventWithHint, QueueingHint } from './types';
+import type { ClusterEvent, ClusterEventWithHint, QueueingHint, QueueingHintFn } from './types';
 import { Heap } from '../sim/heap';
 
 /** DefaultPodInitialBackoffDuration, ms. */
@@ -311,9 +311,9 @@ export class SchedulingQueue {
    */
   moveAllToActiveOrBackoffQueue(
     ev: ClusterEvent,
-    oldObj?: KObject,
-    newObj?: KObject,
-    preCheck?: (pod: KObject) => boolean,
+    oldObj?: APIObject,
+    newObj?: APIObject,
+    preCheck?: (pod: Pod) => boolean,
     cause: number | null = null,
   ): number {
     let moved = 0;
@@ -331,13 +331,14 @@ export class SchedulingQueue {
   }
 
   /** isPodWorthRequeuing. */
-  private worthRequeuing(q: QueuedPodInfo, ev: ClusterEvent, oldObj?: KObject, newObj?: KObject): QueueingHint {
+  private worthRequeuing(q: QueuedPodInfo, ev: ClusterEvent, oldObj?: APIObject, newObj?: APIObject): QueueingHint {
     if (q.unschedulablePlugins.size === 0 || ev.resource === 'WildCard') return 'Queue';
     for (const plugin of q.unschedulablePlugins) {
       for (const reg of this.eventsByPlugin.get(plugin) ?? []) {
         if (reg.resource !== ev.resource && reg.resource !== 'WildCard') continue;
         if (!reg.actions.includes(ev.action)) continue;
-        if (!reg.hint || reg.hint(q.pi.pod, oldObj, newObj, ev) === 'Queue') return 'Queue';
+        // the event's objects are of the kind its resource names (EventObjects), as reg.hint expects
+        if (!reg.hint || (reg.hint as QueueingHintFn)(q.pi.pod, oldObj, newObj, ev) === 'Queue') return 'Queue';
       }
     }
     return 'QueueSkip';
@@ -432,7 +433,7 @@ export class SchedulingQueue {
 }
 
 /** isPodUpdated: something other than status / resourceVersion / managedFields changed. */
-function podChanged(a: KObject, b: KObject): boolean {
-  const strip = (p: KObject) => JSON.stringify({ s: p.spec, l: p.metadata.labels, a: p.metadata.annotations });
+function podChanged(a: Pod, b: Pod): boolean {
+  const strip = (p: Pod) => JSON.stringify({ s: p.spec, l: p.metadata.labels, a: p.metadata.annotations });
   return strip(a) !== strip(b);
 }

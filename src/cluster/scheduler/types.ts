@@ -5,7 +5,7 @@
  * Mirrors k8s.io/kube-scheduler/framework (interface.go: Code, Status, Plugin interfaces;
  * cycle_state.go) and pkg/scheduler/framework/events.go (ClusterEvent, QueueingHint).
  */
-import type { KObject } from '../api/types';
+import type { APIObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../api/objects';
 import type { NodeInfo, PodInfo } from './node-info';
 
 /** framework.Code. */
@@ -155,12 +155,41 @@ export interface ClusterEvent {
 /** framework.QueueingHint. */
 export type QueueingHint = 'Queue' | 'QueueSkip';
 
-/** A plugin's interest in an event kind, with its hint function (EnqueueExtensions). */
-export interface ClusterEventWithHint {
-  resource: EventResource;
-  actions: ('Add' | 'Update' | 'Delete')[];
-  hint?: (pod: KObject, oldObj: KObject | undefined, newObj: KObject | undefined, ev: ClusterEvent) => QueueingHint;
+/** The object kind an event of each resource carries (a wildcard event carries any kind). */
+export interface EventObjects {
+  Node: Node;
+  Pod: Pod;
+  AssignedPod: Pod;
+  UnscheduledPod: Pod;
+  PersistentVolumeClaim: PersistentVolumeClaim;
+  PersistentVolume: PersistentVolume;
+  StorageClass: StorageClass;
+  WildCard: APIObject;
 }
+
+/**
+ * framework.QueueingHintFn: `oldObj` / `newObj` are the event's object before and after (the
+ * kind of {@link EventObjects} for the registration's resource; upstream's hints receive
+ * interface{} and convert with util.As).
+ */
+export type QueueingHintFn<T extends APIObject = APIObject> = (
+  pod: Pod,
+  oldObj: T | undefined,
+  newObj: T | undefined,
+  ev: ClusterEvent,
+) => QueueingHint;
+
+/**
+ * A plugin's interest in an event kind, with its hint function (EnqueueExtensions). A union over
+ * the resources, so each hint's objects are typed by its `resource`.
+ */
+export type ClusterEventWithHint = {
+  [R in EventResource]: {
+    resource: R;
+    actions: ('Add' | 'Update' | 'Delete')[];
+    hint?: QueueingHintFn<EventObjects[R]>;
+  };
+}[EventResource];
 
 /** Plugins that tell the queue which events may make a rejected pod schedulable. */
 export interface EnqueueExtensions {

@@ -10,7 +10,7 @@
  * dryRunPreemption, pickOneNodeForPreemption, prepareCandidate). PodDisruptionBudgets are
  * not consulted yet (every victim counts as non-violating).
  */
-import type { KObject } from '../../api/types';
+import type { Pod } from '../../api/objects';
 import type { Framework } from '../framework';
 import { fitErrorMessage } from '../framework';
 import type { NodeInfo, PodInfo } from '../node-info';
@@ -22,7 +22,7 @@ export interface PreemptionHandle {
   nodes(): NodeInfo[];
   nodeInfo(name: string): NodeInfo | undefined;
   /** Marks (DisruptionTarget), deletes and records `Preempted` for a victim. */
-  preemptVictim(victim: KObject, preemptor: PodInfo, nodeName: string): void;
+  preemptVictim(victim: Pod, preemptor: PodInfo, nodeName: string): void;
   /** Clears status.nominatedNodeName of lower-priority pods nominated to the node. */
   clearLowerNominations(nodeName: string, preemptor: PodInfo): void;
 }
@@ -33,15 +33,14 @@ export const PREEMPTION_NOT_HELPFUL = 'Preemption is not helpful for scheduling'
 export const NO_VICTIMS = 'No preemption victims found for incoming pod';
 
 /** podTerminatingByPreemption: deleting, with DisruptionTarget reason PreemptionByScheduler. */
-function terminatingByPreemption(p: KObject): boolean {
+function terminatingByPreemption(p: Pod): boolean {
   if (!p.metadata.deletionTimestamp) return false;
   return (p.status?.conditions ?? []).some(
-    (c: { type: string; status: string; reason?: string }) =>
-      c.type === 'DisruptionTarget' && c.status === 'True' && c.reason === 'PreemptionByScheduler',
+    (c) => c.type === 'DisruptionTarget' && c.status === 'True' && c.reason === 'PreemptionByScheduler',
   );
 }
 
-function startTime(p: KObject): number {
+function startTime(p: Pod): number {
   const t = p.status?.startTime ?? p.metadata.creationTimestamp;
   return t ? Date.parse(t) : 0;
 }

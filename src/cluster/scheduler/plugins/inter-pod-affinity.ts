@@ -8,7 +8,8 @@
  * Mirrors pkg/scheduler/framework/plugins/interpodaffinity/{filtering.go, scoring.go}
  * (hardPodAffinityWeight 1).
  */
-import type { KObject } from '../../api/types';
+import type { Node, Pod } from '../../api/objects';
+import type { PodAffinityTerm, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1';
 import { fromLabelSelector, matches, type Selector } from '../../api/labels';
 import { MAX_NODE_SCORE } from '../framework';
 import type { NodeInfo, PodInfo } from '../node-info';
@@ -41,9 +42,10 @@ interface Term {
   weight: number;
 }
 
-function terms(pod: KObject, raw: any[] | undefined, weighted: boolean): Term[] {
+/** `raw` holds WeightedPodAffinityTerms when `weighted`, else PodAffinityTerms. */
+function terms(pod: Pod, raw: readonly (PodAffinityTerm | WeightedPodAffinityTerm)[] | undefined, weighted: boolean): Term[] {
   return (raw ?? []).map((t) => {
-    const term = weighted ? t.podAffinityTerm : t;
+    const term = weighted ? (t as WeightedPodAffinityTerm).podAffinityTerm : (t as PodAffinityTerm);
     const nsSel = term.namespaceSelector;
     const all = nsSel && !(nsSel.matchLabels && Object.keys(nsSel.matchLabels).length) && !(nsSel.matchExpressions ?? []).length;
     const namespaces: Set<string> | 'all' = all
@@ -53,12 +55,12 @@ function terms(pod: KObject, raw: any[] | undefined, weighted: boolean): Term[] 
       topologyKey: term.topologyKey,
       selector: fromLabelSelector(term.labelSelector),
       namespaces,
-      weight: weighted ? (t.weight ?? 0) : 1,
+      weight: weighted ? ((t as WeightedPodAffinityTerm).weight ?? 0) : 1,
     };
   });
 }
 
-function termMatches(t: Term, p: KObject): boolean {
+function termMatches(t: Term, p: Pod): boolean {
   if (t.namespaces !== 'all' && !t.namespaces.has(p.metadata.namespace ?? '')) return false;
   return matches(t.selector, p.metadata.labels);
 }
@@ -109,7 +111,7 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     private readonly havePods?: { withAffinity(): NodeInfo[]; withRequiredAntiAffinity(): NodeInfo[] },
   ) {}
 
-  private account(s: FilterState, pod: KObject, existing: PodInfo, node: KObject, d: number): void {
+  private account(s: FilterState, pod: Pod, existing: PodInfo, node: Node, d: number): void {
     const labels = node.metadata.labels ?? {};
     for (const t of terms(
       existing.pod,
@@ -130,17 +132,17 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
     const affinity = terms(pod.pod, aff?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false);
     const anti = terms(pod.pod, aff?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, false);
     const s = new FilterState(affinity, anti, new Map(), new Map(), new Map());
-    let any = false;
+    let found = false;
     for (const ni of !affinity.length && !anti.length && this.havePods ? this.havePods.withRequiredAntiAffinity() : nodes) {
       if (affinity.length || anti.length) {
         for (const p of ni.pods.values()) this.account(s, pod.pod, p, ni.node!, 1);
-        any = true;
+        found = true;
       } else if (ni.podsWithRequiredAntiAffinity.size) {
         for (const p of ni.podsWithRequiredAntiAffinity.values()) this.account(s, pod.pod, p, ni.node!, 1);
-        any = true;
+        found = true;
       }
     }
-    if (!any) return newStatus('Skip');
+    if (!found) return newStatus('Skip');
     state.write('PreFilterInterPodAffinity', s);
     return SUCCESS;
   }

@@ -15,7 +15,7 @@
  * balanced_allocation.go (balancedResourceScorer) and resource_allocation.go.
  * Units: millicores and bytes.
  */
-import type { KObject } from '../../api/types';
+import type { Node, Pod } from '../../api/objects';
 import { MAX_NODE_SCORE } from '../framework';
 import { newPodInfo, resourceFromList, type NodeInfo, type PodInfo, type Resource } from '../node-info';
 import {
@@ -111,7 +111,7 @@ export function balancedAllocationScore(pod: PodInfo, ni: NodeInfo): number {
 }
 
 /** isFit for queueing hints: the pod would fit an empty copy of `node`'s allocatable. */
-function fitsEmptyNode(pod: KObject, node: KObject): boolean {
+function fitsEmptyNode(pod: Pod, node: Node): boolean {
   const req = newPodInfo(pod).requests;
   const alloc = resourceFromList(node.status?.allocatable);
   return req.milliCPU <= alloc.milliCPU && req.memory <= alloc.memory && req.ephemeralStorage <= alloc.ephemeralStorage;

@@ -4,7 +4,7 @@
  *
  * Mirrors pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go.
  */
-import type { KObject } from '../../api/types';
+import type { Node, Pod } from '../../api/objects';
 import type { NodeInfo, PodInfo } from '../node-info';
 import {
   newStatus,
@@ -21,7 +21,7 @@ import { tolerationsTolerateTaint } from '../../component-helpers/scheduling/cor
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';
 const UNSCHEDULABLE_TAINT = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
-function nodeOK(pod: KObject, node: KObject): boolean {
+function nodeOK(pod: Pod, node: Node): boolean {
   return !node.spec?.unschedulable || tolerationsTolerateTaint(pod.spec?.tolerations, UNSCHEDULABLE_TAINT);
 }
 

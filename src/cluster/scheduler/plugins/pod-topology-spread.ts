@@ -8,7 +8,8 @@
  * common.go, plugin.go} (nodeAffinityPolicy Honor and nodeTaintsPolicy Ignore by default,
  * matchLabelKeys, minDomains) and pkg/scheduler/apis/config/v1 (systemDefaultConstraints).
  */
-import type { KObject } from '../../api/types';
+import type { Node, Pod } from '../../api/objects';
+import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1';
 import { fromLabelSelector, matches, selectorString, type Selector } from '../../api/labels';
 import { MAX_NODE_SCORE } from '../framework';
 import type { NodeInfo, PodInfo } from '../node-info';
@@ -46,7 +47,7 @@ interface Constraint {
   honorTaints: boolean;
 }
 
-function buildConstraints(pod: KObject, raw: any[], action: string): Constraint[] {
+function buildConstraints(pod: Pod, raw: TopologySpreadConstraint[] | undefined, action: string): Constraint[] {
   const out: Constraint[] = [];
   for (const c of raw ?? []) {
     if (c.whenUnsatisfiable !== action) continue;
@@ -70,13 +71,13 @@ function buildConstraints(pod: KObject, raw: any[], action: string): Constraint[
   return out;
 }
 
-function includesNode(c: Constraint, pod: KObject, node: KObject): boolean {
+function includesNode(c: Constraint, pod: Pod, node: Node): boolean {
   if (c.honorAffinity && !podMatchesNodeSelectorAndAffinity(pod, node)) return false;
   if (c.honorTaints && findUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaints)) return false;
   return true;
 }
 
-function hasAllKeys(node: KObject, cs: Constraint[]): boolean {
+function hasAllKeys(node: Node, cs: Constraint[]): boolean {
   const l = node.metadata.labels ?? {};
   return cs.every((c) => Object.prototype.hasOwnProperty.call(l, c.topologyKey));
 }
@@ -120,7 +121,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
    */
   constructor(
     private readonly allNodes: () => NodeInfo[],
-    private readonly defaultSelector: (pod: KObject) => Selector | null,
+    private readonly defaultSelector: (pod: Pod) => Selector | null,
   ) {}
 
   preFilter(state: CycleState, pod: PodInfo): Status {
@@ -283,8 +284,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    const samePodNs = (pod: KObject, o?: KObject, n?: KObject) =>
-      (n ?? o)?.metadata.namespace === pod.metadata.namespace ? 'Queue' : 'QueueSkip';
+    const samePodNs = (pod: Pod, o?: Pod, n?: Pod) => ((n ?? o)?.metadata.namespace === pod.metadata.namespace ? 'Queue' : 'QueueSkip');
     return [
       { resource: 'AssignedPod', actions: ['Add', 'Update', 'Delete'], hint: samePodNs },
       { resource: 'Node', actions: ['Add', 'Update', 'Delete'] },

@@ -7,7 +7,7 @@
  * NodeResourcesBalancedAllocation (1), ImageLocality (1), DefaultBinder.
  * (VolumeRestrictions, NodeVolumeLimits and VolumeZone are not modelled: no volume plugins.)
  */
-import type { KObject } from '../../api/types';
+import type { Pod } from '../../api/objects';
 import type { Selector } from '../../api/labels';
 import type { Client } from '../../client/clientset';
 import type { PluginEntry } from '../framework';
@@ -32,7 +32,7 @@ export interface PluginDeps {
   /** Nodes with pods with (required anti-)affinity (the snapshot's HavePodsWith… lists). */
   havePods?: { withAffinity(): NodeInfo[]; withRequiredAntiAffinity(): NodeInfo[] };
   imageNumNodes: (image: string) => number;
-  defaultSelector: (pod: KObject) => Selector | null;
+  defaultSelector: (pod: Pod) => Selector | null;
   preemption: PreemptionHandle;
   /** Informers and client for VolumeBinding (PVCs, PVs, StorageClasses). */
   volumes: VolumeBindingDeps;

@@ -5,7 +5,7 @@
  *
  * Mirrors pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go.
  */
-import type { KObject } from '../../api/types';
+import type { Node, Pod } from '../../api/objects';
 import type { NodeInfo, PodInfo } from '../node-info';
 import { defaultNormalizeScore, MAX_NODE_SCORE } from '../framework';
 import {
@@ -33,7 +33,7 @@ export function untoleratedTaintReason(t: Taint): string {
   return `node(s) had untolerated taint {${t.key}: ${t.value ?? ''}}`;
 }
 
-function untolerated(pod: KObject, node: KObject): Taint | undefined {
+function untolerated(pod: Pod, node: Node): Taint | undefined {
   return findUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaints);
 }
 

@@ -19,7 +19,7 @@
  * AssumePodVolumes, BindPodVolumes, bindAPIUpdate, checkBindings). No volume scoring (the
  * StorageCapacityScoring feature is off by default), no CSIStorageCapacity.
  */
-import type { KObject } from '../../api/types';
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/objects';
 import { deepCopy } from '../../api/types';
 import type { Lister } from '../../client/informer';
 import type { ResourceClient } from '../../client/clientset';
@@ -68,28 +68,28 @@ export const BIND_POLL_MS = 1_000;
 
 /** What the plugin reads and writes (the framework Handle's informers and client). */
 export interface VolumeBindingDeps {
-  pvcs: Lister;
-  pvs: Lister;
-  classes: Lister;
+  pvcs: Lister<PersistentVolumeClaim>;
+  pvs: Lister<PersistentVolume>;
+  classes: Lister<StorageClass>;
   /** The scheduler's pod cache (to stop waiting for a deleted Pod). */
-  pods: Lister;
+  pods: Lister<Pod>;
   /** A node object by name. */
-  node: (name: string) => KObject | undefined;
-  pvcClient: ResourceClient;
-  pvClient: ResourceClient;
+  node: (name: string) => Node | undefined;
+  pvcClient: ResourceClient<PersistentVolumeClaim>;
+  pvClient: ResourceClient<PersistentVolume>;
   clock: SimClock;
 }
 
 interface PodVolumes {
-  staticBindings: { pv: KObject; pvc: KObject }[];
-  dynamicProvisions: KObject[];
+  staticBindings: { pv: PersistentVolume; pvc: PersistentVolumeClaim }[];
+  dynamicProvisions: PersistentVolumeClaim[];
 }
 
 class VolumeBindingState implements StateData {
   skip = false;
-  boundClaims: KObject[] = [];
-  unboundDelay: KObject[] = [];
-  pvsByClass = new Map<string, KObject[]>();
+  boundClaims: PersistentVolumeClaim[] = [];
+  unboundDelay: PersistentVolumeClaim[] = [];
+  pvsByClass = new Map<string, PersistentVolume[]>();
   byNode = new Map<string, PodVolumes>();
   clone(): StateData {
     return this;
@@ -98,7 +98,7 @@ class VolumeBindingState implements StateData {
 
 const STATE_KEY = 'VolumeBinding';
 
-function isFullyBound(pvc: KObject): boolean {
+function isFullyBound(pvc: PersistentVolumeClaim): boolean {
   return !!pvc.spec?.volumeName && pvc.metadata.annotations?.[ANN_BIND_COMPLETED] !== undefined;
 }
 
@@ -109,9 +109,9 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
   constructor(private readonly d: VolumeBindingDeps) {}
 
   /** The claims a pod mounts, with the error podHasPVCs reports for the first bad one. */
-  private podClaims(pod: KObject): { claims: KObject[]; error?: string } {
+  private podClaims(pod: Pod): { claims: PersistentVolumeClaim[]; error?: string } {
     const ns = pod.metadata.namespace ?? '';
-    const claims: KObject[] = [];
+    const claims: PersistentVolumeClaim[] = [];
     for (const v of pod.spec?.volumes ?? []) {
       const ephemeral = !!v?.ephemeral;
       const name: string | undefined = v?.persistentVolumeClaim?.claimName ?? (ephemeral ? `${pod.metadata.name}-${v.name}` : undefined);
@@ -168,7 +168,7 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
     let pvsFound = true;
     let unboundOK = true;
     for (const pvc of s.boundClaims) {
-      const pv = this.d.pvs.get(pvc.spec.volumeName);
+      const pv = this.d.pvs.get(pvc.spec.volumeName!);
       if (!pv) {
         pvsFound = false;
         break;
@@ -180,8 +180,8 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
     }
     const pv: PodVolumes = { staticBindings: [], dynamicProvisions: [] };
     if (boundOK && pvsFound && s.unboundDelay.length) {
-      const toMatch: KObject[] = [];
-      const toProvision: KObject[] = [];
+      const toMatch: PersistentVolumeClaim[] = [];
+      const toProvision: PersistentVolumeClaim[] = [];
       for (const pvc of s.unboundDelay) {
         const sel = pvc.metadata.annotations?.[ANN_SELECTED_NODE];
         if (sel !== undefined && sel !== node.metadata.name) {
@@ -193,7 +193,8 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
       if (unboundOK) {
         const chosen = new Set<string>();
         for (const pvc of [...toMatch].sort((a, b) => requestedBytes(a) - requestedBytes(b))) {
-          const match = findMatchingVolume(pvc, s.pvsByClass.get(claimClass(pvc)) ?? [], node, chosen, true);
+          // component-helpers' volume functions take and return any object; the match is one of the PVs passed
+          const match = findMatchingVolume(pvc, s.pvsByClass.get(claimClass(pvc)) ?? [], node, chosen, true) as PersistentVolume | null;
           if (!match) {
             toProvision.push(pvc);
             continue;
@@ -230,14 +231,14 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
     if (this.podClaims(pi.pod).claims.every(isFullyBound)) return done(SUCCESS);
     const planned = s.byNode.get(nodeName);
     if (!planned) return done(newStatus('Error', `no pod volumes found for node "${nodeName}"`));
-    const bindings: { pv: KObject; pvc: KObject }[] = [];
-    const provisions: KObject[] = [];
+    const bindings: { pv: PersistentVolume; pvc: PersistentVolumeClaim }[] = [];
+    const provisions: PersistentVolumeClaim[] = [];
     try {
       // bindAPIUpdate: static volumes get the claimRef; claims to provision get the selected node
       for (const b of planned.staticBindings) {
         const [next, dirty] = getBindVolumeToClaim(b.pv, b.pvc);
         const saved = dirty
-          ? this.d.pvClient.update(next, {
+          ? this.d.pvClient.update(next as PersistentVolume, {
               summary: `pre-bind PersistentVolume ${b.pv.metadata.name} to claim ${b.pvc.metadata.namespace}/${b.pvc.metadata.name}`,
             })
           : b.pv;
@@ -273,10 +274,10 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
 
   /** checkBindings: true when all bound, false to keep waiting, a string when binding must be retried. */
   private checkBindings(
-    pod: KObject,
+    pod: Pod,
     nodeName: string,
-    bindings: { pv: KObject; pvc: KObject }[],
-    provisions: KObject[],
+    bindings: { pv: PersistentVolume; pvc: PersistentVolumeClaim }[],
+    provisions: PersistentVolumeClaim[],
   ): boolean | string {
     const node = this.d.node(nodeName);
     if (!node) return `failed to get node "${nodeName}": node "${nodeName}" not found`;
@@ -311,10 +312,7 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    const usesClaims = (pod: KObject) =>
-      (pod.spec?.volumes ?? []).some(
-        (v: { persistentVolumeClaim?: unknown; ephemeral?: unknown }) => v.persistentVolumeClaim || v.ephemeral,
-      );
+    const usesClaims = (pod: Pod) => (pod.spec?.volumes ?? []).some((v) => v.persistentVolumeClaim || v.ephemeral);
     return [
       { resource: 'StorageClass', actions: ['Add', 'Update'] },
       { resource: 'PersistentVolumeClaim', actions: ['Add', 'Update'] },
@@ -330,8 +328,8 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreBindPlug
 }
 
 /** MatchTopologySelectorTerms of a class's allowedTopologies (none: every node). */
-function topologyMatches(cls: KObject, node: KObject): boolean {
-  const terms: { matchLabelExpressions?: { key: string; values: string[] }[] }[] | undefined = cls.allowedTopologies;
+function topologyMatches(cls: StorageClass, node: Node): boolean {
+  const terms = cls.allowedTopologies;
   if (!terms?.length) return true;
   return nodeSelectorMatches(
     terms.map((t) => ({
