@@ -6,21 +6,17 @@
  * message: `configmap "the-map" not found`, `couldn't find key altGreeting in ConfigMap
  * default/the-map`, `secret "x" not found`, `couldn't find key k in Secret default/x`.
  */
-import type { KObject } from '../api/types';
+import type { ConfigMap, Pod, Secret } from '../api/objects';
+import type { Container } from 'kubernetes-types/core/v1';
 import { StatusError } from '../api/errors';
 import { expandKubeVars } from '../userland/container-process';
 import { getOwn, hasOwn, setOwn } from '../api/safe-object';
 
 /** Reads a ConfigMap or Secret (the kubelet's configmap/secret manager); throws StatusError 404. */
-export type ObjectGetter = (resource: 'configmaps' | 'secrets', namespace: string, name: string) => KObject;
+export type ObjectGetter = (resource: 'configmaps' | 'secrets', namespace: string, name: string) => ConfigMap | Secret;
 
-/** Container env fields. */
-export interface EnvContainer {
-  name: string;
-  env?: { name: string; value?: string; valueFrom?: Record<string, any> }[];
-  envFrom?: { prefix?: string; configMapRef?: { name: string; optional?: boolean }; secretRef?: { name: string; optional?: boolean } }[];
-  resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
-}
+/** Container env fields (core/v1 Container's). */
+export type EnvContainer = Pick<Container, 'name' | 'env' | 'envFrom' | 'resources'>;
 
 export type EnvResult = { ok: true; env: Record<string, string> } | { ok: false; message: string };
 
@@ -72,7 +68,7 @@ function serviceLinks(): Record<string, string> {
   };
 }
 
-function fieldRef(pod: KObject, path: string, podIP: string, hostIP: string): string {
+function fieldRef(pod: Pod, path: string, podIP: string, hostIP: string): string {
   const m = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
   if (m) return pod.metadata[m[1] as 'labels']?.[m[2]] ?? '';
   switch (path) {
@@ -98,11 +94,11 @@ function fieldRef(pod: KObject, path: string, podIP: string, hostIP: string): st
 }
 
 /** makeEnvironmentVariables for one container. */
-export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: ObjectGetter, podIP: string, hostIP: string): EnvResult {
+export function makeEnvironmentVariables(pod: Pod, c: EnvContainer, get: ObjectGetter, podIP: string, hostIP: string): EnvResult {
   const ns = pod.metadata.namespace ?? 'default';
   const out: Record<string, string> = pod.spec?.enableServiceLinks === false ? {} : serviceLinks();
-  const cache = new Map<string, KObject>();
-  const fetch = (res: 'configmaps' | 'secrets', name: string): KObject => {
+  const cache = new Map<string, ConfigMap | Secret>();
+  const fetch = (res: 'configmaps' | 'secrets', name: string): ConfigMap | Secret => {
     const k = `${res}/${name}`;
     let o = cache.get(k);
     if (!o) {
@@ -117,11 +113,12 @@ export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: Obj
     }
     return o;
   };
-  const dataOf = (o: KObject, secret: boolean): Record<string, string> => {
-    if (!secret) return { ...(o.binaryData ?? {}), ...(o.data ?? {}) }; // spread defines own keys
+  // `secret` says which kind `o` is (the resource it was fetched from)
+  const dataOf = (o: ConfigMap | Secret, secret: boolean): Record<string, string> => {
+    if (!secret) return { ...((o as ConfigMap).binaryData ?? {}), ...(o.data ?? {}) }; // spread defines own keys
     const d: Record<string, string> = {};
-    for (const [k, v] of Object.entries((o.data ?? {}) as Record<string, string>)) setOwn(d, k, base64Decode(v));
-    for (const [k, v] of Object.entries((o.stringData ?? {}) as Record<string, string>)) setOwn(d, k, v);
+    for (const [k, v] of Object.entries(o.data ?? {})) setOwn(d, k, base64Decode(v));
+    for (const [k, v] of Object.entries((o as Secret).stringData ?? {})) setOwn(d, k, v);
     return d;
   };
   try {
@@ -129,9 +126,10 @@ export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: Obj
       const ref = ef.configMapRef ?? ef.secretRef;
       if (!ref) continue;
       const secret = !!ef.secretRef;
-      let o: KObject;
+      let o: ConfigMap | Secret;
       try {
-        o = fetch(secret ? 'secrets' : 'configmaps', ref.name);
+        // upstream validation requires the name; the apiserver's (registry/validation/podspec.ts) does not check it yet
+        o = fetch(secret ? 'secrets' : 'configmaps', ref.name!);
       } catch (err) {
         if (notFound(err) && ref.optional) continue;
         throw err;
@@ -147,9 +145,10 @@ export function makeEnvironmentVariables(pod: KObject, c: EnvContainer, get: Obj
       const kref = vf.configMapKeyRef ?? vf.secretKeyRef;
       if (kref) {
         const secret = !!vf.secretKeyRef;
-        let o: KObject;
+        let o: ConfigMap | Secret;
         try {
-          o = fetch(secret ? 'secrets' : 'configmaps', kref.name);
+          // as for envFrom: upstream validation requires the name
+          o = fetch(secret ? 'secrets' : 'configmaps', kref.name!);
         } catch (err) {
           if (notFound(err) && kref.optional) continue;
           throw err;

@@ -15,7 +15,7 @@
  *   Warning InspectFailed      Failed to apply default image tag "x": …
  * Durations are simulated ms.
  */
-import type { KObject } from '../api/types';
+import type { Pod } from '../api/objects';
 import type { EventRecorder, ObjectRef } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import { Backoff, formatGoDuration } from './backoff';
@@ -47,7 +47,7 @@ export function effectivePullPolicy(c: ImageContainer): 'Always' | 'IfNotPresent
 }
 
 /** The ObjectReference kubelet events use for a container (fieldPath spec.containers{name}). */
-export function containerRef(pod: KObject, name: string): ObjectRef {
+export function containerRef(pod: Pod, name: string): ObjectRef {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -79,7 +79,7 @@ export class ImageManager {
   }
 
   /** EnsureImageExists: calls `cb` once, asynchronously when a pull is needed. */
-  ensureImageExists(pod: KObject, c: ImageContainer, cb: (r: EnsureResult) => void): void {
+  ensureImageExists(pod: Pod, c: ImageContainer, cb: (r: EnsureResult) => void): void {
     const image = c.image ?? '';
     const ref = containerRef(pod, c.name);
     if (!parseImageRef(image)) {

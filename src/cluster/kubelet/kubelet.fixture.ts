@@ -11,7 +11,9 @@ import { ComponentContext } from '../component-context';
 import { KUBERNETES_DEFAULTS, type Timings } from '../timings';
 import { ImageRegistry } from '../sim/image-registry';
 import { users, type Client } from '../client/clientset';
+import type { Namespace, Pod } from '../api/objects';
 import type { KObject } from '../api/types';
+import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { Kubelet, type NodeConfig } from './kubelet';
 import { SharedInformerFactory } from '../client/informer';
 import { NodeLifecycleController } from '../controllers/nodelifecycle';
@@ -58,7 +60,7 @@ export function newEnv(opts: { nodes?: NodeConfig[]; missing?: string[]; seed?: 
     });
   });
   for (const name of ['default', 'kube-node-lease', 'kube-system']) {
-    admin.resource('', 'namespaces').create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    admin.resource<Namespace>('', 'namespaces').create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   }
   const kubelets = new Map<string, Kubelet>();
   for (const cfg of opts.nodes ?? [{ name: 'node-1', capacity: { cpu: '4', memory: '8Gi', pods: '110' } }]) {
@@ -76,14 +78,8 @@ export const DEFAULT_TOLERATIONS = [
 ];
 
 /** Creates a Pod (as kubectl) and binds it to `node` (as the scheduler would). */
-export function createPod(
-  env: TestEnv,
-  name: string,
-  node: string,
-  containers: Record<string, unknown>[],
-  spec: Record<string, unknown> = {},
-): KObject {
-  const pods = env.admin.resource('', 'pods');
+export function createPod(env: TestEnv, name: string, node: string, containers: Container[], spec: Partial<PodSpec> = {}): Pod {
+  const pods = env.admin.resource<Pod>('', 'pods');
   pods.create('default', {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -91,7 +87,7 @@ export function createPod(
     spec: { containers, restartPolicy: 'Always', terminationGracePeriodSeconds: 30, tolerations: DEFAULT_TOLERATIONS, ...spec },
     status: { phase: 'Pending', qosClass: 'BestEffort' },
   });
-  return env.ctx.client(users.scheduler()).bind('default', name, node);
+  return env.ctx.client(users.scheduler()).bind('default', name, node) as Pod;
 }
 
 /** The stored Pod, or undefined. */

@@ -15,7 +15,7 @@
  *
  * All timings come from ctx.timings (simulated ms).
  */
-import type { KObject } from '../api/types';
+import type { Lease, Node, Pod } from '../api/objects';
 import { users, type Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { SharedInformer } from '../client/informer';
@@ -71,7 +71,7 @@ export class Kubelet {
   readonly volumes: VolumeManager;
   private readonly lease: NodeLease;
   private readonly recorder: EventRecorder;
-  private informer: SharedInformer | null = null;
+  private informer: SharedInformer<Pod> | null = null;
   private on = false;
 
   constructor(
@@ -83,11 +83,11 @@ export class Kubelet {
     this.client = ctx.client(users.node(cfg.name));
     this.recorder = ctx.recorder(this.client, 'kubelet', cfg.name);
     this.timers = new OwnedTimers(ctx.clock, ctx.relay);
-    const nodes = this.client.resource('', 'nodes');
-    const pods = this.client.resource('', 'pods');
+    const nodes = this.client.resource<Node>('', 'nodes');
+    const pods = this.client.resource<Pod>('', 'pods');
     this.runtime = new ContainerRuntime(ctx, cfg.name, this.timers, () => `10.244.${this.nodeStatus.index}`);
     this.nodeStatus = new NodeStatusManager(ctx, cfg, nodes, this.recorder, this.runtime);
-    this.lease = new NodeLease(ctx, cfg.name, this.client.resource('coordination.k8s.io', 'leases'), nodes);
+    this.lease = new NodeLease(ctx, cfg.name, this.client.resource<Lease>('coordination.k8s.io', 'leases'), nodes);
     this.images = new ImageManager(ctx, this.runtime, this.recorder);
     this.statusManager = new StatusManager(ctx, pods, this.timers, () => this.nodeStatus.internalIP);
     this.volumes = new VolumeManager(ctx, this.client, this.recorder, this.timers);
@@ -163,7 +163,7 @@ export class Kubelet {
   private startInformer(): void {
     const info = this.ctx.api.registry.forResource('', 'pods');
     if (!info) throw new Error('pods are not served');
-    const inf = new SharedInformer(this.client, info, { fieldSelector: `spec.nodeName=${this.nodeName}` });
+    const inf = new SharedInformer<Pod>(this.client, info, { fieldSelector: `spec.nodeName=${this.nodeName}` });
     inf.addEventHandler({
       participant: this.participant,
       onAdd: (pod) => this.podWorkers.upsert(pod),
@@ -205,7 +205,7 @@ export class Kubelet {
   }
 
   /** The Pods this kubelet currently knows (its informer cache). */
-  pods(): KObject[] {
+  pods(): Pod[] {
     return this.informer?.list() ?? [];
   }
 }

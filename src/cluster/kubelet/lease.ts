@@ -5,20 +5,20 @@
  * renewTime is a MicroTime of simulated time. Writes carry relay category 'heartbeat'.
  */
 import { StatusError } from '../api/errors';
-import type { KObject } from '../api/types';
+import type { Lease, Node } from '../api/objects';
 import type { ResourceClient } from '../client/clientset';
 import type { ComponentContext } from '../component-context';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 export class NodeLease {
-  private latest: KObject | null = null;
+  private latest: Lease | null = null;
 
   constructor(
     private readonly ctx: ComponentContext,
     private readonly nodeName: string,
-    private readonly leases: ResourceClient,
-    private readonly nodes: ResourceClient,
+    private readonly leases: ResourceClient<Lease>,
+    private readonly nodes: ResourceClient<Node>,
   ) {}
 
   /** Renew interval: 25 % of the lease duration (simulated ms). */
@@ -58,7 +58,7 @@ export class NodeLease {
           return;
         }
       }
-      const next: KObject = {
+      const next: Lease = {
         ...this.latest,
         spec: { ...this.latest.spec, holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime: this.ctx.clock.nowMicro() },
       };

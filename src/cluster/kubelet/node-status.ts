@@ -19,7 +19,9 @@
  * of kube-controller-manager allocates it (--allocate-node-cidrs), which this engine folds
  * into registration. Times: RFC 3339 of simulated time; frequencies in simulated ms.
  */
-import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { deepCopy, deepEqual } from '../api/types';
+import type { Node } from '../api/objects';
+import type { NodeStatus, NodeSystemInfo } from 'kubernetes-types/core/v1';
 import { StatusError } from '../api/errors';
 import type { ResourceClient } from '../client/clientset';
 import type { EventRecorder, ObjectRef } from '../client/record';
@@ -91,7 +93,7 @@ export class NodeStatusManager {
   constructor(
     private readonly ctx: ComponentContext,
     private readonly cfg: NodeStatusConfig,
-    private readonly nodes: ResourceClient,
+    private readonly nodes: ResourceClient<Node>,
     private readonly recorder: EventRecorder,
     private readonly runtime: ContainerRuntime,
   ) {
@@ -121,7 +123,7 @@ export class NodeStatusManager {
     this.recorder.event(this.nodeRef, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
   }
 
-  private chooseIndex(existing: KObject | undefined): void {
+  private chooseIndex(existing: Node | undefined): void {
     if (this.index >= 0) return;
     // the lowest 10.244.N.0/24 no stored Node holds, from the cluster's CIDR set (no list)
     this.index = podCIDRIndex(existing) ?? this.ctx.podCIDRs.lowestFree();
@@ -177,7 +179,7 @@ export class NodeStatusManager {
    */
   register(): boolean {
     const name = this.cfg.name;
-    let existing: KObject | undefined;
+    let existing: Node | undefined;
     try {
       existing = this.nodes.get('', name, { quiet: true });
     } catch (err) {
@@ -186,7 +188,7 @@ export class NodeStatusManager {
     this.chooseIndex(existing);
     try {
       if (!existing) {
-        const node: KObject = {
+        const node: Node = {
           apiVersion: 'v1',
           kind: 'Node',
           metadata: {
@@ -241,7 +243,7 @@ export class NodeStatusManager {
    * The status the setters produce from the stored one. `emit` records the transition events.
    * Returns the status and whether any condition transitioned.
    */
-  computeStatus(old: KObject['status'] | undefined, emit: boolean): { status: Record<string, unknown>; transitioned: boolean } {
+  computeStatus(old: NodeStatus | undefined, emit: boolean): { status: NodeStatus; transitioned: boolean } {
     const now = this.ctx.clock.nowRFC3339();
     const name = this.cfg.name;
     if (emit && old?.nodeInfo?.bootID && old.nodeInfo.bootID !== this.bootID) {
@@ -249,7 +251,7 @@ export class NodeStatusManager {
     }
     let transitioned = false;
     const conditions = HEALTHY.map((h) => {
-      const prev = (old?.conditions ?? []).find((c: { type: string }) => c.type === h.type);
+      const prev = (old?.conditions ?? []).find((c) => c.type === h.type);
       const changed = !prev || prev.status !== h.status;
       if (changed) {
         transitioned = true;
@@ -265,7 +267,7 @@ export class NodeStatusManager {
       };
     });
     const { capacity, allocatable } = this.resources();
-    const status: Record<string, unknown> = {
+    const status: NodeStatus = {
       addresses: [
         { address: this.internalIP, type: 'InternalIP' },
         { address: name, type: 'Hostname' },
@@ -275,6 +277,7 @@ export class NodeStatusManager {
       conditions,
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
       images: this.runtime.listImages().map((i) => ({ names: [i.repoDigest, i.ref], sizeBytes: i.sizeBytes })),
+      // no kubeProxyVersion (deprecated; v1.30's types still require it)
       nodeInfo: {
         architecture: 'amd64',
         bootID: this.bootID,
@@ -285,7 +288,7 @@ export class NodeStatusManager {
         operatingSystem: 'linux',
         osImage: OS_IMAGE,
         systemUUID: this.systemUUID,
-      },
+      } as NodeSystemInfo,
     };
     return { status, transitioned };
   }
@@ -299,7 +302,7 @@ export class NodeStatusManager {
       this.register();
       return;
     }
-    let node: KObject;
+    let node: Node;
     try {
       node = this.nodes.get('', this.cfg.name, { quiet: true });
     } catch (err) {
@@ -340,13 +343,14 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
   return out;
 }
 
-function pick(from: Record<string, unknown> | undefined, like: Record<string, unknown>): Record<string, unknown> {
+/** The fields of `from` that `like` has (a status as JSON). */
+function pick(from: object | undefined, like: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(like)) out[k] = from?.[k];
+  for (const k of Object.keys(like)) out[k] = (from as Record<string, unknown> | undefined)?.[k];
   return out;
 }
 
-function stripHeartbeats(s: Record<string, unknown>): unknown {
+function stripHeartbeats(s: object): unknown {
   const c = deepCopy(s) as { conditions?: Record<string, unknown>[] };
   for (const cond of c.conditions ?? []) delete cond.lastHeartbeatTime;
   return c;

@@ -27,7 +27,8 @@
  * run before (doBackOff sees the killed container still running in its stale podStatus).
  * Durations are simulated ms.
  */
-import type { KObject } from '../api/types';
+import type { ConfigMap, Pod, Secret } from '../api/objects';
+import type { ContainerStatus } from 'kubernetes-types/core/v1';
 import type { EventRecorder } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import { Backoff, formatGoDuration } from './backoff';
@@ -59,7 +60,7 @@ export function workerBackOffMs(u: number): number {
 const BACKOFF_REASONS = new Set(['CrashLoopBackOff', 'ImagePullBackOff']);
 
 /** format.Pod (pkg/kubelet/util/format): "name_namespace(uid)". */
-export function formatPod(pod: KObject): string {
+export function formatPod(pod: Pod): string {
   return `${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
 }
 
@@ -183,7 +184,7 @@ export class PodWorkers {
   }
 
   /** A Pod was added or updated (UpdatePod with SyncPodCreate / SyncPodUpdate). */
-  upsert(pod: KObject): void {
+  upsert(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
     let rec = this.pods.get(uid);
     if (!rec) {
@@ -201,7 +202,7 @@ export class PodWorkers {
   }
 
   /** The Pod is gone from the apiserver (SyncPodKill of an orphan): stop everything quietly. */
-  remove(pod: KObject): void {
+  remove(pod: Pod): void {
     const rec = this.pods.get(pod.metadata.uid ?? '');
     if (!rec) return;
     rec.deleted = true;
@@ -223,17 +224,9 @@ export class PodWorkers {
     this.crashBackOff.clear();
   }
 
-  private newRecord(pod: KObject): PodRecord {
+  private newRecord(pod: Pod): PodRecord {
     const now = this.ctx.clock.nowRFC3339();
-    const prev: Record<
-      string,
-      {
-        restartCount?: number;
-        state?: { running?: { startedAt?: string }; terminated?: TerminatedInfo };
-        lastState?: { terminated?: TerminatedInfo };
-        containerID?: string;
-      }
-    > = {};
+    const prev: Record<string, ContainerStatus> = {};
     for (const s of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) prev[s.name] = s;
     const hasInit = (pod.spec?.initContainers ?? []).length > 0;
     const make = (spec: ContainerRecord['spec'], init: boolean): ContainerRecord => {
@@ -253,11 +246,12 @@ export class PodWorkers {
       if (ran) {
         if (init && !c.sidecar && p?.state?.terminated?.exitCode === 0) {
           // a completed init container stays completed across a reboot
-          c.current = { kind: 'terminated', ...p.state.terminated };
+          // the stored state as the record's (its containerID keeps the "containerd://" prefix the record's omits)
+          c.current = { kind: 'terminated', ...(p.state.terminated as TerminatedInfo) };
           return c;
         }
         // the node rebooted under this container: it is gone, as kubelet reports after a reboot
-        c.last = p?.state?.terminated ?? {
+        c.last = (p?.state?.terminated as TerminatedInfo | undefined) ?? {
           exitCode: 255,
           reason: 'Unknown',
           startedAt: p?.state?.running?.startedAt,
@@ -273,8 +267,8 @@ export class PodWorkers {
       name: pod.metadata.name,
       pod,
       startTime: pod.status?.startTime ?? now,
-      containers: (pod.spec?.containers ?? []).map((spec: ContainerRecord['spec']) => make(spec, false)),
-      initContainers: (pod.spec?.initContainers ?? []).map((spec: ContainerRecord['spec']) => make(spec, true)),
+      containers: (pod.spec?.containers ?? []).map((spec) => make(spec, false)),
+      initContainers: (pod.spec?.initContainers ?? []).map((spec) => make(spec, true)),
       gen: 0,
       busy: false,
       pendingSync: false,
@@ -520,7 +514,8 @@ export class PodWorkers {
       const sandbox = rec.sandbox;
       if (!sandbox) return void (rec.busy = false);
       // generateContainerConfig → makeEnvironmentVariables
-      const get = (res: 'configmaps' | 'secrets', ns: string, name: string) => this.client.resource('', res).get(ns, name, { quiet: true });
+      const get = (res: 'configmaps' | 'secrets', ns: string, name: string) =>
+        this.client.resource<ConfigMap | Secret>('', res).get(ns, name, { quiet: true });
       const env = makeEnvironmentVariables(rec.pod, c.spec as never, get, sandbox.ip, this.hostIP());
       if (!env.ok) {
         rec.busy = false;
@@ -669,7 +664,7 @@ export class PodWorkers {
  * ensureHostsFile, GeneratePodHostNameAndDomain; dns.go GetPodDNS). hostNetwork Pods keep the
  * node's /etc/hosts.
  */
-function kubeletManagedFiles(pod: KObject, podIP: string): KubeletManagedFiles {
+function kubeletManagedFiles(pod: Pod, podIP: string): KubeletManagedFiles {
   const spec = (pod.spec ?? {}) as {
     hostname?: string;
     subdomain?: string;

@@ -19,7 +19,7 @@
  * engine knows will change a result (first probe of a container, a streak below its
  * threshold) is a deadline for `settle`. Times: seconds in the API, simulated ms here.
  */
-import type { KObject } from '../api/types';
+import type { Container } from 'kubernetes-types/core/v1';
 import type { EventRecorder } from '../client/record';
 import type { ComponentContext } from '../component-context';
 import type { ExecResult } from '../userland/container-process';
@@ -335,9 +335,9 @@ export class ProbeManager {
   }
 
   /** The probe ports of a container spec (what an assumed process serves when it declares none). */
-  static probePorts(c: KObject['spec']): number[] {
+  static probePorts(c: Container): number[] {
     const out: number[] = [];
-    for (const t of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    for (const t of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
       const p: ProbeSpec | undefined = c?.[t];
       const raw = p?.httpGet?.port ?? p?.tcpSocket?.port ?? p?.grpc?.port;
       if (raw === undefined) continue;

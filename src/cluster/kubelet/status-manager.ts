@@ -10,7 +10,9 @@
  * Ready, ContainersReady, PodScheduled; "containers with unready status: [nginx]"; reason
  * ContainersNotReady / PodCompleted. Times are RFC 3339 strings of simulated time.
  */
-import { deepEqual, type KObject } from '../api/types';
+import { deepEqual } from '../api/types';
+import type { Pod } from '../api/objects';
+import type { Container, PodCondition, PodStatus } from 'kubernetes-types/core/v1';
 import { StatusError } from '../api/errors';
 import type { ResourceClient } from '../client/clientset';
 import type { ComponentContext } from '../component-context';
@@ -38,15 +40,7 @@ export type ContainerCurrent =
 /** The kubelet's record of one container of a Pod. */
 export interface ContainerRecord {
   name: string;
-  spec: {
-    name: string;
-    image?: string;
-    imagePullPolicy?: string;
-    command?: string[];
-    args?: string[];
-    restartPolicy?: string;
-    [k: string]: any;
-  };
+  spec: Container;
   /** an init container (spec.initContainers); `sidecar` when its restartPolicy is Always */
   init?: boolean;
   sidecar?: boolean;
@@ -77,7 +71,7 @@ export interface PodRecord {
   uid: string;
   namespace: string;
   name: string;
-  pod: KObject;
+  pod: Pod;
   startTime: string;
   sandbox?: Sandbox;
   /** last Pod IP, kept after the sandbox is gone */
@@ -153,12 +147,12 @@ const NO_PROBES: ProbeStatus = { started: (_r, c) => c.current.kind === 'running
 function cond(
   type: string,
   status: string,
-  prev: KObject['status'],
+  prev: PodStatus | undefined,
   now: string,
   reason?: string,
   message?: string,
 ): Record<string, unknown> {
-  const old = (prev?.conditions ?? []).find((c: { type: string }) => c.type === type);
+  const old = (prev?.conditions ?? []).find((c) => c.type === type);
   const c: Record<string, unknown> = {
     type,
     status,
@@ -170,7 +164,7 @@ function cond(
   return c;
 }
 
-function qosClass(pod: KObject): string {
+function qosClass(pod: Pod): string {
   let any = false;
   let guaranteed = true;
   for (const c of pod.spec?.containers ?? []) {
@@ -238,7 +232,9 @@ export function generateAPIPodStatus(
   const unready = [...inits.filter((c) => c.sidecar), ...rec.containers].filter((c) => !readyOf.get(c)).map((c) => c.name);
   const incomplete = inits.filter((c) => !c.sidecar && !(c.current.kind === 'terminated' && c.current.exitCode === 0)).map((c) => c.name);
   const sandboxReady = !!rec.sandbox?.ready && !rec.done;
-  const conditions: Record<string, unknown>[] = [cond('PodReadyToStartContainers', sandboxReady ? 'True' : 'False', prev, now)];
+  const conditions: (Record<string, unknown> | PodCondition)[] = [
+    cond('PodReadyToStartContainers', sandboxReady ? 'True' : 'False', prev, now),
+  ];
   if (incomplete.length && phase !== 'Succeeded')
     conditions.push(
       cond('Initialized', 'False', prev, now, 'ContainersNotInitialized', `containers with incomplete status: [${incomplete.join(' ')}]`),
@@ -288,7 +284,7 @@ export class StatusManager {
 
   constructor(
     private readonly ctx: ComponentContext,
-    private readonly pods: ResourceClient,
+    private readonly pods: ResourceClient<Pod>,
     private readonly timers: OwnedTimers,
     private readonly hostIP: () => string,
   ) {}
@@ -316,7 +312,8 @@ export class StatusManager {
       conditions: (status.conditions as Record<string, unknown>[]).map((c) => ({ ...c, lastTransitionTime: undefined })),
     };
     if (deepEqual(this.lastWritten.get(rec.uid), cmp)) return true;
-    const obj: KObject = { ...rec.pod, metadata: { ...rec.pod.metadata, resourceVersion: undefined }, status };
+    // the status is JSON built in the kubelet's field order (conditions' lastProbeTime is null, as Go marshals it)
+    const obj: Pod = { ...rec.pod, metadata: { ...rec.pod.metadata, resourceVersion: undefined }, status: status as PodStatus };
     try {
       const out = this.pods.updateStatus(obj, { summary: `update status Pod ${rec.namespace}/${rec.name}: ${status.phase}` });
       rec.pod = out;

@@ -16,7 +16,8 @@
  *
  * The Pod stays ContainerCreating (no sandbox) until every volume is set up. Times: simulated ms.
  */
-import type { KObject } from '../api/types';
+import type { APIObject, ConfigMap, PersistentVolumeClaim, Pod, Secret } from '../api/objects';
+import type { Volume } from 'kubernetes-types/core/v1';
 import { StatusError } from '../api/errors';
 import type { Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
@@ -71,13 +72,16 @@ export class VolumeManager {
     private readonly timers: OwnedTimers,
   ) {}
 
-  private get(res: string, ns: string, name: string): KObject {
-    return this.client.resource('', res).get(ns, name, { quiet: true });
+  private get<T extends APIObject>(res: string, ns: string, name: string): T {
+    return this.client.resource<T>('', res).get(ns, name, { quiet: true });
   }
 
-  private fetch(res: 'configmaps' | 'secrets', ns: string, name: string, optional: boolean): KObject | null {
+  /** `name`: the volume source's (validation requires it; kubernetes-types has it optional). */
+  private fetch(res: 'configmaps', ns: string, name: string | undefined, optional: boolean): ConfigMap | null;
+  private fetch(res: 'secrets', ns: string, name: string | undefined, optional: boolean): Secret | null;
+  private fetch(res: 'configmaps' | 'secrets', ns: string, name: string | undefined, optional: boolean): ConfigMap | Secret | null {
     try {
-      return this.get(res, ns, name);
+      return this.get<ConfigMap | Secret>(res, ns, name!);
     } catch (err) {
       if (err instanceof StatusError && err.code === 404) {
         if (optional) return null;
@@ -92,7 +96,7 @@ export class VolumeManager {
     data: Record<string, string>,
     items: { key: string; path: string }[] | undefined,
     kind: string,
-    name: string,
+    name: string | undefined,
   ): void {
     const entries = items?.length
       ? items.map((it) => {
@@ -116,7 +120,7 @@ export class VolumeManager {
     }
   }
 
-  private setUp(pod: KObject, v: Record<string, any>, pv: PodVolumes): FileStore {
+  private setUp(pod: Pod, v: Volume, pv: PodVolumes): FileStore {
     const ns = pod.metadata.namespace ?? 'default';
     if (v.configMap) {
       const s = new FileStore();
@@ -134,7 +138,7 @@ export class VolumeManager {
     }
     if (v.persistentVolumeClaim) {
       const claim = v.persistentVolumeClaim.claimName;
-      let pvc: KObject;
+      let pvc: PersistentVolumeClaim;
       try {
         pvc = this.get('persistentvolumeclaims', ns, claim);
       } catch (err) {
@@ -173,7 +177,7 @@ export class VolumeManager {
         } else if (src.serviceAccountToken)
           s.files.set('/' + (src.serviceAccountToken.path ?? 'token'), 'eyJhbGciOiJSUzI1NiJ9.simulated.token');
       }
-      for (const it of [...(v.downwardAPI?.items ?? []), ...(v.projected?.sources ?? []).flatMap((x: any) => x.downwardAPI?.items ?? [])]) {
+      for (const it of [...(v.downwardAPI?.items ?? []), ...(v.projected?.sources ?? []).flatMap((x) => x.downwardAPI?.items ?? [])]) {
         const fp: string = it.fieldRef?.fieldPath ?? '';
         const val =
           fp === 'metadata.name'
@@ -196,14 +200,14 @@ export class VolumeManager {
    * Sets up what is missing (the reconciler's pass) and returns every volume's files, or null
    * while one is not ready — then `retry` is called when the next attempt falls due.
    */
-  ensure(pod: KObject, retry: () => void): Map<string, FileStore> | null {
+  ensure(pod: Pod, retry: () => void): Map<string, FileStore> | null {
     const uid = pod.metadata.uid ?? '';
     let pv = this.pods.get(uid);
     if (!pv) this.pods.set(uid, (pv = { stores: new Map(), failing: new Map(), waiting: [] }));
     const now = this.ctx.clock.now();
     pv.waiting = [];
     let next = Infinity;
-    for (const v of (pod.spec?.volumes ?? []) as Record<string, any>[]) {
+    for (const v of pod.spec?.volumes ?? []) {
       if (pv.stores.has(v.name)) continue;
       const f = pv.failing.get(v.name);
       if (f && now < f.nextAt) {
