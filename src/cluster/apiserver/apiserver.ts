@@ -40,6 +40,7 @@ import { evictPod, type Eviction } from './eviction';
 import { checkDecode } from './decode';
 import { applyGoZeroValues, bodyDecodeError } from './body-limits';
 import { etcdKey } from '../storage/etcd-keys';
+import { LeaseManager } from '../storage/leases';
 import { componentStatusNamed, componentStatuses } from './componentstatus';
 import { allowUnconditionalUpdate, isUnsetResourceVersion, newResourceVersionRequired } from './registry/unconditional-update';
 import { allowedBy, forbidden, type AuthorizerChain, type ChainDecision } from './auth/authorizer';
@@ -1367,30 +1368,19 @@ export class APIServer implements StrategyContext {
 
   /**
    * --event-ttl (1 h): etcd stores every Event with a lease that each write renews; when the
-   * lease runs out the key disappears (watchers see DELETED). Not a deadline: it changes
-   * nothing a person waits for.
+   * lease runs out the key disappears (watchers see DELETED). Leases are reused for a minute as
+   * kube-apiserver's leaseManager does (storage/leases.ts), so an Event goes 1 h to 1 h 1 min
+   * after its last write. Not a deadline: it changes nothing a person waits for.
    */
   eventTTLMs = 3_600_000;
-  private eventLeases = new Map<string, ReturnType<SimClock['setTimer']>>();
+  private leases: LeaseManager | undefined;
+  private get eventLeases(): LeaseManager {
+    return (this.leases ??= new LeaseManager(this.clock, (resource, key) => this.store.delete(resource, key)));
+  }
 
   private renewEventLease(ev: StoreEvent): void {
-    const prev = this.eventLeases.get(ev.key);
-    this.clock.cancel(prev);
-    if (ev.type === 'DELETED') {
-      this.eventLeases.delete(ev.key);
-      return;
-    }
-    this.eventLeases.set(
-      ev.key,
-      this.clock.setTimer(
-        this.eventTTLMs,
-        () => {
-          this.eventLeases.delete(ev.key);
-          this.store.delete(ev.resource, ev.key);
-        },
-        { label: `event TTL ${ev.key}` },
-      ),
-    );
+    if (ev.type === 'DELETED') this.eventLeases.delete(ev.resource, ev.key);
+    else this.eventLeases.put(ev.resource, ev.key, Math.trunc(this.eventTTLMs / 1000));
   }
 
   private dispatch(ev: StoreEvent): void {

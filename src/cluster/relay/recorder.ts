@@ -54,7 +54,11 @@ export class RelayRecorder {
       if (r !== undefined) hop.reconcile = r;
     }
     this.buf.push(hop);
-    if (this.buf.length - this.start > this.capacity) this.start++;
+    if (this.buf.length - this.start > this.capacity) {
+      // the dropped hop's slot lets go of it now, not at the next compaction (which waits until
+      // half the buffer is dropped: up to twice the capacity would stay reachable)
+      (this.buf as (RelayHop | undefined)[])[this.start++] = undefined;
+    }
     if (this.start > 8192 && this.start * 2 > this.buf.length) {
       this.buf = this.buf.slice(this.start);
       this.start = 0;

@@ -30,6 +30,7 @@ import {
   type NodeScore,
 } from './types';
 import type { NodeInfo, PodInfo } from './node-info';
+import { StringIntern } from '../util/intern';
 
 /** framework.MaxNodeScore. */
 export const MAX_NODE_SCORE = 100;
@@ -260,6 +261,16 @@ export const NO_NODE_AVAILABLE_MSG = '0/%v nodes are available';
  * (Go's sort.Strings: byte order), joined with ", ".
  */
 export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
+  return FIT_ERRORS.intern(buildFitErrorMessage(numAllNodes, d));
+}
+
+/**
+ * The messages of Pods that fail alike are equal: one pooled string serves every PodScheduled
+ * condition and FailedScheduling Event that carries it (util/intern.ts).
+ */
+const FIT_ERRORS = new StringIntern(1024);
+
+function buildFitErrorMessage(numAllNodes: number, d: Diagnosis): string {
   let msg = `0/${numAllNodes} nodes are available:`;
   if (d.preFilterMsg) msg += ` ${d.preFilterMsg}.`;
   if (!d.preFilterMsg) {

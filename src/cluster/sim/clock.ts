@@ -88,10 +88,12 @@ export class SimClock {
 
   /** Current simulated time as an RFC 3339 string with second precision, like metav1.Time. */
   nowRFC3339(): string {
-    // memoized per instant: many writes stamp the same simulated time
-    if (this.rfcAt !== this.nowMs) {
-      this.rfcAt = this.nowMs;
-      this.rfc = new Date(this.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // memoized per second (the string's precision): every write stamped within one simulated
+    // second shares one string, not one copy per object
+    const sec = Math.floor(this.nowMs / 1000);
+    if (this.rfcAt !== sec) {
+      this.rfcAt = sec;
+      this.rfc = new Date(sec * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     }
     return this.rfc;
   }

@@ -185,6 +185,12 @@ class SubjectIndex {
 }
 
 /**
+ * Decisions the authorizer remembers until an RBAC object changes: most keys name one object
+ * (a Pod's binding, its status), so the cache is a bound, not a working set; emptied when full.
+ */
+const RBAC_DECISION_CACHE = 8192;
+
+/**
  * DefaultRuleResolver + RBACAuthorizer over the apiserver's store (its listers).
  */
 export class RBACAuthorizer {
@@ -300,7 +306,7 @@ export class RBACAuthorizer {
     const d: Decision & { source?: RuleSource } = source
       ? { decision: 'allow', reason: `RBAC: allowed by ${source.text}`, by: 'RBAC', source }
       : { decision: 'noopinion', reason: errors.length ? `RBAC: ${aggregate(errors)}` : '', by: 'RBAC' };
-    if (this.cache.size > 50_000) this.cache.clear();
+    if (this.cache.size >= RBAC_DECISION_CACHE) this.cache.clear();
     this.cache.set(key, d);
     return d;
   }
