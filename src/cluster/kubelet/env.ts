@@ -115,7 +115,8 @@ export function makeEnvironmentVariables(pod: Pod, c: EnvContainer, get: ObjectG
   };
   // `secret` says which kind `o` is (the resource it was fetched from)
   const dataOf = (o: ConfigMap | Secret, secret: boolean): Record<string, string> => {
-    if (!secret) return { ...((o as ConfigMap).binaryData ?? {}), ...(o.data ?? {}) }; // spread defines own keys
+    // kubelet_pods.go makeEnvironmentVariables reads configMap.Data only (binaryData never becomes a variable)
+    if (!secret) return { ...(o.data ?? {}) }; // spread defines own keys
     const d: Record<string, string> = {};
     for (const [k, v] of Object.entries(o.data ?? {})) setOwn(d, k, base64Decode(v));
     for (const [k, v] of Object.entries((o as Secret).stringData ?? {})) setOwn(d, k, v);

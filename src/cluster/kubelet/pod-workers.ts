@@ -246,12 +246,13 @@ export class PodWorkers {
       if (ran) {
         if (init && !c.sidecar && p?.state?.terminated?.exitCode === 0) {
           // a completed init container stays completed across a reboot
-          // the stored state as the record's (its containerID keeps the "containerd://" prefix the record's omits)
-          c.current = { kind: 'terminated', ...(p.state.terminated as TerminatedInfo) };
+          // the stored state as the record's, without the "containerd://" prefix the status adds
+          c.current = { kind: 'terminated', ...unprefixed(p.state.terminated as TerminatedInfo) };
           return c;
         }
         // the node rebooted under this container: it is gone, as kubelet reports after a reboot
-        c.last = (p?.state?.terminated as TerminatedInfo | undefined) ?? {
+        const was = p?.state?.terminated as TerminatedInfo | undefined;
+        c.last = (was && unprefixed(was)) ?? {
           exitCode: 255,
           reason: 'Unknown',
           startedAt: p?.state?.running?.startedAt,
@@ -677,4 +678,9 @@ function kubeletManagedFiles(pod: Pod, podIP: string): KubeletManagedFiles {
     hosts: spec.hostNetwork ? undefined : managedHostsFile(podIP ? [podIP] : [], hostName, domain, spec.hostAliases ?? []),
     resolvConf: formatResolvConf(podDNSConfig(pod)),
   };
+}
+
+/** A status's terminated state as a record holds it: its containerID without the runtime's `containerd://` prefix. */
+function unprefixed(t: TerminatedInfo): TerminatedInfo {
+  return t.containerID ? { ...t, containerID: t.containerID.replace(/^containerd:\/\//, '') } : t;
 }
