@@ -11,23 +11,16 @@
  */
 import type { KObject } from '../cluster/api/types';
 import type { RelayHop } from '../cluster/relay/relay-event';
-import type { Deadline } from '../cluster/sim/clock';
 import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
 import type { KubectlResult } from '../cluster/kubectl/command';
-import type { GetWatchSession } from '../cluster/kubectl/cmd/get-watch';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import { reconcilersOf } from '../cluster/reconcilers';
 import { StoryMembers, keepHeadAndNewest } from '../cluster/relay/sequence/story-keep';
-import { toYAML } from '../cluster/kubectl/cmd/output';
 import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
 import { BatchGate } from './back-pressure';
 import { PaceMeter, SLICE_MS } from './time-slice';
-import { markersFor, type EditorMarker } from './markers';
-import { kubectlDiff, type DiffOutput } from './diff';
-import { sandboxed } from './sandbox';
-import { kustomizeBuild } from './kustomize';
 import {
   controllerStep,
   isSessionLog,
@@ -56,81 +49,14 @@ import { ScriptPlayer } from './script';
 import { PodTally, SUMMARY_ENTER_PODS, SUMMARY_LEAVE_PODS } from './pod-summary';
 import { FramedRun, importStride } from './import-frames';
 import type { ParsedTour, PodContainerServes } from './protocol';
+import type { ClusterLike, HostDeps } from './host-types';
+import { ToolCalls } from './tool-calls';
+import type { EditorMarker } from './markers';
+import type { DiffOutput } from './diff';
 import type { UserControllerSpec, UserControllerStatus } from '../cluster/user-controller/types';
 
-/** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
-export interface ClusterLike {
-  readonly options: { startMs?: number };
-  readonly timings: { profile: string };
-  readonly clock: {
-    runUntil(untilMs: number, stop?: () => boolean): boolean;
-    nextAt(): number | undefined;
-    nextDeadlineAt(): number | undefined;
-    readonly held?: boolean;
-  };
-  /** The learner's controllers (cluster/user-controller/manager.ts); absent from fakes. */
-  readonly userControllers?: { version: number; onIdle: (() => void) | null; list(): UserControllerStatus[]; stopAll(): void };
-  readonly relay: { since(afterSeq: number): RelayHop[]; readonly lastSeq: number };
-  /** `opts.as`: made as that identity, the kubectl user impersonating it (cluster.ts clientAs). */
-  apply(text: string, opts?: { dryRun?: 'server' | 'client' | false; as?: ActingAs }): ApplyResult[];
-  step(): boolean;
-  killNode(name: string): void;
-  restoreNode(name: string): void;
-  addNode(cfg: { name: string }): void;
-  removeNode(name: string): void;
-  deletePod(namespace: string, name: string, opts?: { as?: ActingAs }): void;
-  readonly images: { markMissing(image: string): void; markPresent(image: string): void; missingImages(): string[] };
-  objects(): KObject[];
-  events(): KObject[];
-  onChange(l: (c: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: string; object: KObject }) => void): () => void;
-  deadlines(): Deadline[];
-  now(): number;
-  /** `opts.as`: the kubeconfig's impersonation (a line's own `--as` wins). */
-  kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void, opts?: { as?: ActingAs }): KubectlResult;
-  readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
-  readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
-  /** the kubelets by node name (Kubelet.containerInfo: what a container serves, known or assumed) */
-  readonly kubelets?: ReadonlyMap<
-    string,
-    { containerInfo(namespace: string, name: string): { name: string; serves?: { kind: 'known' | 'assumed' | 'none'; ports: number[] } }[] }
-  >;
-  /** traffic/nslookup.ts through cluster DNS */
-  dnsLookup(name: string, fromNamespace: string): DnsLookupResult;
-  /** traffic/traffic.ts */
-  sendRequests(request: TrafficRequest): TrafficResult[];
-  /** traffic/load.ts */
-  readonly loads: { set(load: WorkloadLoad): void; list(): WorkloadLoad[] };
-}
-
-/** Cluster options the UI may choose (ClusterHost.setControlPlaneReplicas); everything else is fixed. */
-export interface HostClusterOptions {
-  /** Control-plane nodes (1, or 3 for an HA control plane: cluster.ts `controlPlane.replicas`). */
-  controlPlaneReplicas: number;
-}
-
-export interface HostDeps {
-  /** A fresh cluster with `opts` (absent: the defaults, one control-plane node). */
-  createCluster(opts?: HostClusterOptions): ClusterLike;
-  /**
-   * The origin of the clock the UI shows (ms since the epoch): batches carry `simMs` = now − startMs.
-   * The worker passes the cluster's boot (cluster.ts BOOT_MS before the engine's time zero), so the
-   * clock agrees with the nodes' AGE.
-   */
-  startMs: number;
-  /** The engine's printer (kubectl/printers.ts); `nowMs` is simulated now, for AGE. */
-  describeRow(obj: KObject, nowMs: number): ResourceRow;
-  /** Resource name for a kind (snapshots carry objects without their resource). */
-  resourceOf(obj: KObject): string;
-  /** Wall clock, ms (performance.now in the worker). */
-  wallNow(): number;
-  setInterval(fn: () => void, ms: number): unknown;
-  /**
-   * Schedules a continuation slice (time-slice.ts) when a tick could not run all its timers
-   * within one slice; without it (tests), a tick runs one slice of {@link TICK_BUDGET_MS}.
-   */
-  setTimeout?(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
+export type { ClusterLike, HostClusterOptions, HostDeps } from './host-types';
+export { KUBECTL_BAR_MAX_LINES, capOutput } from './tool-calls';
 
 export const TICK_MS = 50;
 /** Most wall time one tick may spend running simulated timers. */
@@ -149,8 +75,6 @@ export const SUMMARY_MAX_PENDING_EVENTS = 100;
 export const SUMMARY_BATCH_MS = 250;
 /** While summarized, a batch carries at most this many relay hops (the newest), instead of {@link MAX_HOPS_PER_BATCH}. */
 export const SUMMARY_MAX_HOPS_PER_BATCH = 300;
-/** The kubectl bar shows at most this many lines of a command's stdout (the rest is cut, with a note on stderr). */
-export const KUBECTL_BAR_MAX_LINES = 2_000;
 /** A tick after a long stall (tab in background) advances at most this much wall time. */
 const MAX_TICK_WALL_MS = 250;
 /** Fast-forward stops after this much simulated quiet (no hop but heartbeats)… */
@@ -201,25 +125,6 @@ export function stepShows(h: RelayHop, f: StepFilter): boolean {
   if (h.category === 'admission' && !f.admission) return false;
   if (h.category === 'event' && !f.events) return false;
   return !f.hiddenComponents?.length || !(f.hiddenComponents.includes(h.from) || f.hiddenComponents.includes(h.to));
-}
-
-/**
- * The kubectl bar's page holds at most {@link KUBECTL_BAR_MAX_LINES} lines of stdout: beyond
- * them the output is cut at a line end and stderr says how much was left out and how to
- * narrow the listing (a `kubectl get pods` of 200,000 Pods would put 200,001 lines in the page).
- */
-export function capOutput<T extends KubectlResult>(r: T, max = KUBECTL_BAR_MAX_LINES): T {
-  let at = -1;
-  for (let i = 0; i < max; i++) {
-    at = r.output.indexOf('\n', at + 1);
-    if (at < 0) return r;
-  }
-  if (at === r.output.length - 1) return r;
-  let total = max;
-  for (let i = at + 1; i < r.output.length; i++) if (r.output.charCodeAt(i) === 10) total++;
-  if (!r.output.endsWith('\n')) total++;
-  const note = `kube-relay: the kubectl bar shows the first ${max.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines; narrow the listing with -l, --field-selector, -n or a name\n`;
-  return { ...r, output: r.output.slice(0, at + 1), error: (r.error ?? '') + note };
 }
 
 export class ClusterHost implements ClusterApi {
@@ -284,9 +189,24 @@ export class ClusterHost implements ClusterApi {
    * ran) are held and revealed one shown hop per step. Null: every hop is sent.
    */
   private heldAfter: number | null = null;
-  /** The running `kubectl get -w` of the kubectl bar (kubectl/cmd/get-watch.ts), if any. */
-  private watch: { id: number; session: GetWatchSession } | null = null;
-  private watchSeq = 0;
+  /** The kubectl bar, the editor's tools, docker lines and the network tools (tool-calls.ts). */
+  private readonly tools: ToolCalls = ((h: ClusterHost) =>
+    new ToolCalls({
+      get cluster() {
+        return h.cluster;
+      },
+      get ctx() {
+        return h.ctx;
+      },
+      engine: () => h.engine(),
+      asOpts: () => h.asOpts(),
+      perform: <K extends StepKind>(step: StepOf<K>, opts?: { throws?: boolean }) => h.perform(step, opts),
+      flush: () => h.flush(),
+      changed: () => {
+        h.dirty = true;
+        h.flush();
+      },
+    }))(this);
   /** User controllers' status version last sent to the UI (-1: send on the next batch). */
   private controllersVersion = -1;
   /** True while `importState` replays a log with user controllers (asynchronously): the loop does not tick meanwhile. */
@@ -316,8 +236,7 @@ export class ClusterHost implements ClusterApi {
     this.story = null;
     this.ctx = playContext(NO_FILES);
     this.pauseWhenScriptDone = false;
-    this.watch?.session.stop();
-    this.watch = null;
+    this.tools.stopWatch();
     (this.cluster as ClusterLike | undefined)?.userControllers?.stopAll();
     this.cluster =
       this.controlPlaneReplicas === 1
@@ -528,12 +447,6 @@ export class ClusterHost implements ClusterApi {
     this.dirty = true;
   }
 
-  apply(text: string): ApplyResult[] {
-    const results = this.perform({ kind: 'apply', manifest: text }, { throws: true }).value!;
-    this.flush();
-    return results;
-  }
-
   /** The `as` option of an engine call: who the learner acts as (an `actAs` step), or nothing. */
   private asOpts(): { as?: ActingAs } {
     return this.ctx.actingAs ? { as: this.ctx.actingAs } : {};
@@ -733,98 +646,7 @@ export class ClusterHost implements ClusterApi {
     this.reset();
   }
 
-  kubectl(line: string): KubectlResult & { watchId?: number } {
-    // a new command line ends the running `get -w` (^C)
-    this.watch?.session.stop();
-    this.watch = null;
-    if (/^\s*docker(\s|$)/.test(line)) return this.docker(line);
-    let result: KubectlResult & { watchId?: number };
-    this.ctx.onWatch = (session) => {
-      this.watch = { id: ++this.watchSeq, session };
-    };
-    try {
-      result = this.perform({ kind: 'kubectl', command: line }, { throws: true }).value!;
-      const opened = this.watch as { id: number } | null; // set by the callback above
-      if (opened) result = { ...result, watchId: opened.id };
-    } catch (e) {
-      // an engine bug must not take the worker down: say it the way kubectl reports errors
-      result = { output: '', error: `error: ${e instanceof Error ? e.message : String(e)}\n`, exitCode: 1 };
-    } finally {
-      this.ctx.onWatch = undefined;
-    }
-    this.dirty = true;
-    this.flush();
-    return capOutput(result);
-  }
-
-  kubectlWatchPoll(id: number): { output: string; open: boolean } {
-    const w = this.watch;
-    if (!w || w.id !== id || w.session.stopped) return { output: '', open: false };
-    return { output: w.session.drain(), open: true };
-  }
-
-  kubectlWatchStop(id: number): void {
-    if (this.watch?.id !== id) return;
-    this.watch.session.stop();
-    this.watch = null;
-  }
-
-  schedulingDecision(namespace: string, name: string): SchedulingDecision | null {
-    return this.cluster.scheduler.decisionFor(namespace, name) ?? null;
-  }
-
-  printYAML(values: unknown[]): string[] {
-    return values.map((v) => toYAML(v));
-  }
-
-  proxyRules(node: string): string | null {
-    return this.cluster.kubeProxies.get(node)?.rules() ?? null;
-  }
-
-  podServes(namespace: string, name: string): PodContainerServes[] {
-    const pod = this.cluster.objects().find((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && o.metadata.name === name);
-    const kubelet = pod?.spec?.nodeName ? this.cluster.kubelets?.get(pod.spec.nodeName) : undefined;
-    if (!pod || !kubelet) return [];
-    const specs: { name: string; image?: string }[] = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
-    const images = new Map<string, string>(specs.map((c) => [c.name, c.image ?? '']));
-    return kubelet
-      .containerInfo(namespace, name)
-      .flatMap((c) => (c.serves ? [{ name: c.name, image: images.get(c.name) ?? '', kind: c.serves.kind, ports: c.serves.ports }] : []));
-  }
-
   // ── network tools (issue 5): traffic/*.ts ──
-  /** `nslookup NAME` from a Pod of `fromNamespace`: changes no object, but is logged so that a replay has the same relay (its DNS hops). */
-  dnsLookup(name: string, fromNamespace: string): DnsLookupResult {
-    const r = this.perform({ kind: 'dnsLookup', name, namespace: fromNamespace }, { throws: true }).value!;
-    this.dirty = true;
-    this.flush();
-    return r;
-  }
-
-  /** Sends a batch of requests (traffic/traffic.ts); recorded, since routing draws from the seeded RNG. */
-  sendRequests(request: TrafficRequest): TrafficResult[] {
-    const s = request.source;
-    const from = s.kind === 'pod' ? { kind: 'pod' as const, namespace: s.namespace, name: s.name } : { kind: 'external' as const };
-    const r = this.perform({ kind: 'request', from, url: request.url, count: request.count }, { throws: true }).value!;
-    this.dirty = true;
-    this.flush();
-    return r;
-  }
-
-  /** Sets a workload's total CPU load (traffic/load.ts → metrics-server); recorded. */
-  setLoad(load: WorkloadLoad): void {
-    this.perform(
-      { kind: 'setLoad', namespace: load.namespace, workload: load.workload, cpuMillicores: load.totalCpuMillicores },
-      { throws: true },
-    );
-    this.dirty = true;
-    this.flush();
-  }
-
-  loads(): WorkloadLoad[] {
-    return this.cluster.loads.list();
-  }
-
   // ── tours and `docker run` (issue 6 §6–§7): script.ts, cluster/docker ──
   /** Parses a tour file: the scenario (scenario.ts) and its `title: {en, ko}` (the UI never parses YAML). */
   parseTour(text: string): ParsedTour {
@@ -871,46 +693,6 @@ export class ClusterHost implements ClusterApi {
     this.pauseWhenScriptDone = false;
     this.dirty = true;
     this.flush();
-  }
-
-  /** A `docker …` line (cluster/docker/cli.ts) against a machine's engine; recorded in the session log. */
-  docker(line: string): KubectlResult {
-    const r = this.perform({ kind: 'docker', line }, { throws: true }).value!;
-    this.dirty = true;
-    this.flush();
-    return r;
-  }
-
-  standaloneContainers(): StandaloneContainer[] {
-    return this.engine().docker.list();
-  }
-
-  /** `kubectl apply -k DIR` of the editor's tabs (worker/kustomize.ts); recorded in the session log. */
-  applyKustomize(files: Record<string, string>, dir: string): ApplyResult[] {
-    const results = this.perform({ kind: 'applyKustomize', path: dir, files: { ...files } }, { throws: true }).value!;
-    this.flush();
-    return results;
-  }
-
-  /** `kubectl kustomize DIR` of the editor's tabs (changes nothing). */
-  kustomizeBuild(files: Record<string, string>, dir: string): { stdout: string; stderr: string; code: number } {
-    return kustomizeBuild(files, dir);
-  }
-
-  /** Server-side dry run of the editor's text (changes nothing), with editor markers. */
-  dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] } {
-    const results = sandboxed(this.engine(), () => this.cluster.apply(text, { dryRun: 'server', ...this.asOpts() }));
-    return { results, markers: markersFor(text, results) };
-  }
-
-  /** Editor markers for the results of an apply of `text` (the UI does not parse YAML). */
-  markers(text: string, results: ApplyResult[]): EditorMarker[] {
-    return markersFor(text, results);
-  }
-
-  /** `kubectl diff -f -` of `text` against the cluster (changes nothing). */
-  diff(text: string): DiffOutput {
-    return kubectlDiff(this.engine(), text);
   }
 
   /** The session log: cluster options plus the user's actions with their simulated times. */
@@ -1014,6 +796,83 @@ export class ClusterHost implements ClusterApi {
     b.replayed = true;
     if (this.onBatch) this.onBatch(b);
     else this.importBatches?.push(b);
+  }
+
+  // ── tool calls (tool-calls.ts) ──
+  apply(text: string): ApplyResult[] {
+    return this.tools.apply(text);
+  }
+
+  kubectl(line: string): KubectlResult & { watchId?: number } {
+    return this.tools.kubectl(line);
+  }
+
+  kubectlWatchPoll(id: number): { output: string; open: boolean } {
+    return this.tools.kubectlWatchPoll(id);
+  }
+
+  kubectlWatchStop(id: number): void {
+    return this.tools.kubectlWatchStop(id);
+  }
+
+  schedulingDecision(namespace: string, name: string): SchedulingDecision | null {
+    return this.tools.schedulingDecision(namespace, name);
+  }
+
+  printYAML(values: unknown[]): string[] {
+    return this.tools.printYAML(values);
+  }
+
+  proxyRules(node: string): string | null {
+    return this.tools.proxyRules(node);
+  }
+
+  podServes(namespace: string, name: string): PodContainerServes[] {
+    return this.tools.podServes(namespace, name);
+  }
+
+  dnsLookup(name: string, fromNamespace: string): DnsLookupResult {
+    return this.tools.dnsLookup(name, fromNamespace);
+  }
+
+  sendRequests(request: TrafficRequest): TrafficResult[] {
+    return this.tools.sendRequests(request);
+  }
+
+  setLoad(load: WorkloadLoad): void {
+    return this.tools.setLoad(load);
+  }
+
+  loads(): WorkloadLoad[] {
+    return this.tools.loads();
+  }
+
+  docker(line: string): KubectlResult {
+    return this.tools.docker(line);
+  }
+
+  standaloneContainers(): StandaloneContainer[] {
+    return this.tools.standaloneContainers();
+  }
+
+  applyKustomize(files: Record<string, string>, dir: string): ApplyResult[] {
+    return this.tools.applyKustomize(files, dir);
+  }
+
+  kustomizeBuild(files: Record<string, string>, dir: string): { stdout: string; stderr: string; code: number } {
+    return this.tools.kustomizeBuild(files, dir);
+  }
+
+  dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] } {
+    return this.tools.dryRun(text);
+  }
+
+  markers(text: string, results: ApplyResult[]): EditorMarker[] {
+    return this.tools.markers(text, results);
+  }
+
+  diff(text: string): DiffOutput {
+    return this.tools.diff(text);
   }
 
   /** Test only: makes the worker crash (an uncaught error outside any call). */
