@@ -96,5 +96,5 @@ test('share copies the link of the current tab; exports download files', async (
   expect((await expectDownload('export-graph-png', /\.png$/)).subarray(1, 4).toString()).toBe('PNG');
   const session = JSON.parse((await expectDownload('export-session', /\.json$/)).toString());
   expect(session.format).toBe('kube-relay-session-file');
-  expect(session.cluster.actions.map((a: { op: string }) => a.op)).toEqual(['apply']);
+  expect(session.cluster.steps.map((e: { step: { kind: string } }) => e.step.kind)).toEqual(['apply']);
 });

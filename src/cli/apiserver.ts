@@ -17,7 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { Cluster } from '../cluster/cluster';
 import { parseScenario, ScenarioError } from '../cluster/scenario/scenario';
-import { runStep } from '../cluster/scenario/runner';
+import { playContext, playStep } from '../cluster/scenario/play';
 import { startServer } from '../server/server';
 import { kubeconfigYAML } from '../server/kubeconfig';
 import { compileAllowedOrigins } from '../server/filters';
@@ -145,15 +145,11 @@ async function main(): Promise<void> {
           controlPlane: sc.cluster.controlPlane,
           startMs,
         });
-        sc.steps.forEach((s, i) =>
-          runStep(
-            c,
-            s,
-            i,
-            { readFile: (p) => readFileSync(resolve(base, p), 'utf8'), kustomize: (p) => kustomizeDir(resolve(base, p)) },
-            [],
-          ),
-        );
+        const ctx = playContext({
+          readFile: (p) => readFileSync(resolve(base, p), 'utf8'),
+          kustomize: (p) => kustomizeDir(resolve(base, p)),
+        });
+        sc.steps.forEach((s, i) => playStep(c, s, i, ctx));
         return c;
       });
     } catch (err) {

@@ -48,7 +48,7 @@ const SUBDOMAIN =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const QUANTITY = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const STEPS =
-  'apply, applyFile, applyKustomize, kubectl, canI, advance, settle, killNode, restoreNode, removeNode, addNode, deletePod, snapshot, note, dockerRun, request, setLoad, controller, stopController';
+  'apply, applyFile, applyKustomize, kubectl, canI, advance, settle, killNode, restoreNode, removeNode, addNode, deletePod, snapshot, note, dockerRun, request, setLoad, controller, stopController, actAs, setImageMissing, docker, dnsLookup, fireTimers';
 const NODES = 'control-plane, node-1, node-2, node-3';
 const bomb =
   'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\nsteps: [*d]\n';
@@ -360,7 +360,7 @@ const INVALID: [string, string, string][] = [
   [
     'deletePod name and selector',
     'steps:\n  - deletePod: {name: db, selector: app=db}\n',
-    'steps[0] (deletePod): unknown field "selector" (expected one of namespace, name)',
+    'steps[0] (deletePod): unknown field "selector" (expected one of namespace, name, via)',
   ],
   [
     'deletePod bad selector',

@@ -72,7 +72,7 @@ describe('ClusterHost.setActingAs (the UI\'s "Acting as")', () => {
     expect(h.host.kubectl('get pods')).toMatchObject({ exitCode: 0, error: 'No resources found in default namespace.\n' });
     const log = h.host.exportState();
     expect(
-      log.actions.map((a) => (a.op === 'actAs' ? `actAs ${a.as ? `${a.as.user} [${a.as.groups.join(',')}]` : 'admin'}` : a.op)),
+      log.steps.map(({ step: s }) => (s.kind === 'actAs' ? `actAs ${s.as ? `${s.as.user} [${s.as.groups.join(',')}]` : 'admin'}` : s.kind)),
     ).toEqual(['actAs jane [dev]', 'apply', 'actAs admin', 'apply', 'actAs jane []', 'kubectl']);
 
     const fresh = testHost();

@@ -11,24 +11,25 @@
  */
 import type { KObject } from '../cluster/api/types';
 import type { RelayHop } from '../cluster/relay/relay-event';
-import type { Deadline } from '../cluster/sim/clock';
 import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
 import type { KubectlResult } from '../cluster/kubectl/command';
-import type { GetWatchSession } from '../cluster/kubectl/cmd/get-watch';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import { reconcilersOf } from '../cluster/reconcilers';
 import { StoryMembers, keepHeadAndNewest } from '../cluster/relay/sequence/story-keep';
-import { toYAML } from '../cluster/kubectl/cmd/output';
 import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
 import { BatchGate } from './back-pressure';
 import { PaceMeter, SLICE_MS } from './time-slice';
-import { markersFor, type EditorMarker } from './markers';
-import { kubectlDiff, type DiffOutput } from './diff';
-import { sandboxed } from './sandbox';
-import { applyKustomize, kustomizeBuild } from './kustomize';
-import { isSessionLog, type ActingAs, type SessionAction, type SessionActionInput, type SessionLog } from './session';
+import {
+  controllerStep,
+  isSessionLog,
+  migrateSessionLog,
+  type ActingAs,
+  type LoggedStep,
+  type SessionLog,
+  type SessionLogV1,
+} from './session';
 import {
   MAX_HOPS_PER_BATCH,
   SPEEDS,
@@ -42,86 +43,20 @@ import {
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
+import { playContext, playStep, type PlayContext, type Played, type StepKind, type StepOf } from '../cluster/scenario/play';
 import type { StandaloneContainer } from '../cluster/docker/standalone';
 import { ScriptPlayer } from './script';
 import { PodTally, SUMMARY_ENTER_PODS, SUMMARY_LEAVE_PODS } from './pod-summary';
 import { FramedRun, importStride } from './import-frames';
 import type { ParsedTour, PodContainerServes } from './protocol';
+import type { ClusterLike, HostDeps } from './host-types';
+import { ToolCalls } from './tool-calls';
+import type { EditorMarker } from './markers';
+import type { DiffOutput } from './diff';
 import type { UserControllerSpec, UserControllerStatus } from '../cluster/user-controller/types';
 
-/** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
-export interface ClusterLike {
-  readonly options: { startMs?: number };
-  readonly timings: { profile: string };
-  readonly clock: {
-    runUntil(untilMs: number, stop?: () => boolean): boolean;
-    nextAt(): number | undefined;
-    nextDeadlineAt(): number | undefined;
-    readonly held?: boolean;
-  };
-  /** The learner's controllers (cluster/user-controller/manager.ts); absent from fakes. */
-  readonly userControllers?: { version: number; onIdle: (() => void) | null; list(): UserControllerStatus[]; stopAll(): void };
-  readonly relay: { since(afterSeq: number): RelayHop[]; readonly lastSeq: number };
-  /** `opts.as`: made as that identity, the kubectl user impersonating it (cluster.ts clientAs). */
-  apply(text: string, opts?: { dryRun?: 'server' | 'client' | false; as?: ActingAs }): ApplyResult[];
-  step(): boolean;
-  killNode(name: string): void;
-  restoreNode(name: string): void;
-  addNode(cfg: { name: string }): void;
-  removeNode(name: string): void;
-  deletePod(namespace: string, name: string, opts?: { as?: ActingAs }): void;
-  readonly images: { markMissing(image: string): void; markPresent(image: string): void; missingImages(): string[] };
-  objects(): KObject[];
-  events(): KObject[];
-  onChange(l: (c: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: string; object: KObject }) => void): () => void;
-  deadlines(): Deadline[];
-  now(): number;
-  /** `opts.as`: the kubeconfig's impersonation (a line's own `--as` wins). */
-  kubectl(line: string, stdin?: string, onWatch?: (session: GetWatchSession) => void, opts?: { as?: ActingAs }): KubectlResult;
-  readonly scheduler: { decisionFor(namespace: string, name: string): SchedulingDecision | undefined };
-  readonly kubeProxies: ReadonlyMap<string, { rules(): string }>;
-  /** the kubelets by node name (Kubelet.containerInfo: what a container serves, known or assumed) */
-  readonly kubelets?: ReadonlyMap<
-    string,
-    { containerInfo(namespace: string, name: string): { name: string; serves?: { kind: 'known' | 'assumed' | 'none'; ports: number[] } }[] }
-  >;
-  /** traffic/nslookup.ts through cluster DNS */
-  dnsLookup(name: string, fromNamespace: string): DnsLookupResult;
-  /** traffic/traffic.ts */
-  sendRequests(request: TrafficRequest): TrafficResult[];
-  /** traffic/load.ts */
-  readonly loads: { set(load: WorkloadLoad): void; list(): WorkloadLoad[] };
-}
-
-/** Cluster options the UI may choose (ClusterHost.setControlPlaneReplicas); everything else is fixed. */
-export interface HostClusterOptions {
-  /** Control-plane nodes (1, or 3 for an HA control plane: cluster.ts `controlPlane.replicas`). */
-  controlPlaneReplicas: number;
-}
-
-export interface HostDeps {
-  /** A fresh cluster with `opts` (absent: the defaults, one control-plane node). */
-  createCluster(opts?: HostClusterOptions): ClusterLike;
-  /**
-   * The origin of the clock the UI shows (ms since the epoch): batches carry `simMs` = now − startMs.
-   * The worker passes the cluster's boot (cluster.ts BOOT_MS before the engine's time zero), so the
-   * clock agrees with the nodes' AGE.
-   */
-  startMs: number;
-  /** The engine's printer (kubectl/printers.ts); `nowMs` is simulated now, for AGE. */
-  describeRow(obj: KObject, nowMs: number): ResourceRow;
-  /** Resource name for a kind (snapshots carry objects without their resource). */
-  resourceOf(obj: KObject): string;
-  /** Wall clock, ms (performance.now in the worker). */
-  wallNow(): number;
-  setInterval(fn: () => void, ms: number): unknown;
-  /**
-   * Schedules a continuation slice (time-slice.ts) when a tick could not run all its timers
-   * within one slice; without it (tests), a tick runs one slice of {@link TICK_BUDGET_MS}.
-   */
-  setTimeout?(fn: () => void, ms: number): unknown;
-  clearInterval(handle: unknown): void;
-}
+export type { ClusterLike, HostClusterOptions, HostDeps } from './host-types';
+export { KUBECTL_BAR_MAX_LINES, capOutput } from './tool-calls';
 
 export const TICK_MS = 50;
 /** Most wall time one tick may spend running simulated timers. */
@@ -140,8 +75,6 @@ export const SUMMARY_MAX_PENDING_EVENTS = 100;
 export const SUMMARY_BATCH_MS = 250;
 /** While summarized, a batch carries at most this many relay hops (the newest), instead of {@link MAX_HOPS_PER_BATCH}. */
 export const SUMMARY_MAX_HOPS_PER_BATCH = 300;
-/** The kubectl bar shows at most this many lines of a command's stdout (the rest is cut, with a note on stderr). */
-export const KUBECTL_BAR_MAX_LINES = 2_000;
 /** A tick after a long stall (tab in background) advances at most this much wall time. */
 const MAX_TICK_WALL_MS = 250;
 /** Fast-forward stops after this much simulated quiet (no hop but heartbeats)… */
@@ -150,15 +83,40 @@ const FAST_FORWARD_QUIET_MS = 10_000;
 const FAST_FORWARD_IDLE_MS = 60_000;
 /** …or after this much simulated time. */
 const FAST_FORWARD_LIMIT_MS = 15 * 60_000;
-/** Session logs from before steps recorded `until`: such a step fired at most this many timers looking for a non-heartbeat hop. */
-const LEGACY_STEP_TIMERS = 2_000;
-
 /** Scenario steps that only let time pass (or look): never a story's start. */
-const TIME_STEPS = new Set<string>(['advance', 'settle', 'snapshot', 'note', 'expect']);
+const TIME_STEPS = new Set<string>(['advance', 'settle', 'fireTimers', 'snapshot', 'note']);
+
+/** The story's label of a step, where it is not the step's kind (the labels the UI's own actions always had). */
+const STORY_LABELS: Partial<Record<StepKind, string>> = { killNode: 'kill', restoreNode: 'restore', applyKustomize: 'apply' };
+
+/** Steps whose writes are "the apply" the editor's results point at (`applySeq`). */
+const APPLY_STEPS = new Set<string>(['apply', 'applyFile', 'applyKustomize']);
+
+/** The browser has no files: a tour's `applyFile` fails with this. */
+const NO_FILES = {
+  readFile(path: string): string {
+    throw new Error(`applyFile ${path}: files are not available in the browser; use an inline apply step`);
+  },
+};
 
 /** A Node as a story subject (a machine powered off or on is the Node of the same name). */
 function nodeSubject(name: string): ActionStory['subjects'][number] {
   return { resource: 'nodes', namespace: '', name };
+}
+
+/** The story's subjects of a step: the Node a node step powered off or on, added or removed (`target`: the node a killNode picked). */
+function storySubjects(step: Step, target: unknown): ActionStory['subjects'] {
+  switch (step.kind) {
+    case 'killNode':
+      return typeof target === 'string' ? [nodeSubject(target)] : typeof step.node === 'string' ? [nodeSubject(step.node)] : [];
+    case 'restoreNode':
+    case 'removeNode':
+      return [nodeSubject(step.node)];
+    case 'addNode':
+      return [nodeSubject(step.node.name)];
+    default:
+      return [];
+  }
 }
 
 /** Whether the user's relay view (`f`, see {@link StepFilter}) shows hop `h`. */
@@ -167,25 +125,6 @@ export function stepShows(h: RelayHop, f: StepFilter): boolean {
   if (h.category === 'admission' && !f.admission) return false;
   if (h.category === 'event' && !f.events) return false;
   return !f.hiddenComponents?.length || !(f.hiddenComponents.includes(h.from) || f.hiddenComponents.includes(h.to));
-}
-
-/**
- * The kubectl bar's page holds at most {@link KUBECTL_BAR_MAX_LINES} lines of stdout: beyond
- * them the output is cut at a line end and stderr says how much was left out and how to
- * narrow the listing (a `kubectl get pods` of 200,000 Pods would put 200,001 lines in the page).
- */
-export function capOutput<T extends KubectlResult>(r: T, max = KUBECTL_BAR_MAX_LINES): T {
-  let at = -1;
-  for (let i = 0; i < max; i++) {
-    at = r.output.indexOf('\n', at + 1);
-    if (at < 0) return r;
-  }
-  if (at === r.output.length - 1) return r;
-  let total = max;
-  for (let i = at + 1; i < r.output.length; i++) if (r.output.charCodeAt(i) === 10) total++;
-  if (!r.output.endsWith('\n')) total++;
-  const note = `kube-relay: the kubectl bar shows the first ${max.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines; narrow the listing with -l, --field-selector, -n or a name\n`;
-  return { ...r, output: r.output.slice(0, at + 1), error: (r.error ?? '') + note };
 }
 
 export class ClusterHost implements ClusterApi {
@@ -231,12 +170,14 @@ export class ClusterHost implements ClusterApi {
   private lastWall: number;
   /** Simulated time owed but not yet run: the engine's clock moves in whole milliseconds. */
   private owedMs = 0;
-  /** The user's actions since the last reset, for persistence and crash recovery (session.ts). */
-  private log: SessionAction[] = [];
+  /** The user's actions since the last reset as scenario steps, for persistence and crash recovery (session.ts). */
+  private log: LoggedStep[] = [];
+  /** What the steps played on this cluster share (play.ts): who they act as ("Acting as"), the snapshots. */
+  private ctx: PlayContext = playContext(NO_FILES);
   /** Scenario steps a tour queued on the live cluster (script.ts); each executed step is recorded. */
   private readonly script = new ScriptPlayer((step) => {
-    this.record({ op: 'scenarioStep', step });
-    this.runScenarioStep(step);
+    this.record(step);
+    this.playHere(step);
     this.dirty = true;
   });
   /** docker engines' version last sent to the UI (-1: send on the next batch). */
@@ -248,9 +189,24 @@ export class ClusterHost implements ClusterApi {
    * ran) are held and revealed one shown hop per step. Null: every hop is sent.
    */
   private heldAfter: number | null = null;
-  /** The running `kubectl get -w` of the kubectl bar (kubectl/cmd/get-watch.ts), if any. */
-  private watch: { id: number; session: GetWatchSession } | null = null;
-  private watchSeq = 0;
+  /** The kubectl bar, the editor's tools, docker lines and the network tools (tool-calls.ts). */
+  private readonly tools: ToolCalls = ((h: ClusterHost) =>
+    new ToolCalls({
+      get cluster() {
+        return h.cluster;
+      },
+      get ctx() {
+        return h.ctx;
+      },
+      engine: () => h.engine(),
+      asOpts: () => h.asOpts(),
+      perform: <K extends StepKind>(step: StepOf<K>, opts?: { throws?: boolean }) => h.perform(step, opts),
+      flush: () => h.flush(),
+      changed: () => {
+        h.dirty = true;
+        h.flush();
+      },
+    }))(this);
   /** User controllers' status version last sent to the UI (-1: send on the next batch). */
   private controllersVersion = -1;
   /** True while `importState` replays a log with user controllers (asynchronously): the loop does not tick meanwhile. */
@@ -259,8 +215,6 @@ export class ClusterHost implements ClusterApi {
   private idleWaiters: (() => void)[] = [];
   /** A continuation after a held reconcile ended is scheduled. */
   private resumeScheduled = false;
-  /** Who the learner's requests are made as (setActingAs); null: the kubectl user. A reset goes back to null. */
-  private actingAs: ActingAs | null = null;
   /** Control-plane nodes of the cluster (setControlPlaneReplicas); kept across reset and in the session log. */
   private controlPlaneReplicas = 1;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
@@ -280,10 +234,9 @@ export class ClusterHost implements ClusterApi {
     this.fault = null;
     this.applySeq = null;
     this.story = null;
-    this.actingAs = null;
+    this.ctx = playContext(NO_FILES);
     this.pauseWhenScriptDone = false;
-    this.watch?.session.stop();
-    this.watch = null;
+    this.tools.stopWatch();
     (this.cluster as ClusterLike | undefined)?.userControllers?.stopAll();
     this.cluster =
       this.controlPlaneReplicas === 1
@@ -315,10 +268,34 @@ export class ClusterHost implements ClusterApi {
     this.dockerVersion = -1;
   }
 
-  /** Appends a user action to the session log (at the simulated time before it runs). */
-  private record(a: SessionActionInput): void {
+  /** Appends a user action to the session log: its step, at the simulated time before it runs (or `at`). */
+  private record(step: Step, at = this.cluster.now()): void {
     this.heldAfter = null; // any action releases the hops a step held back
-    this.log.push({ ...a, at: this.cluster.now() } as SessionAction);
+    this.log.push({ at, step });
+  }
+
+  /** Records a user action's step and plays it ({@link playHere}); `throws`: a failure reaches the caller. */
+  private perform<K extends StepKind>(step: StepOf<K>, opts: { throws?: boolean } = {}): Played<K> {
+    this.record(step);
+    return this.playHere(step, opts);
+  }
+
+  /**
+   * Plays one step on the cluster through the shared player (cluster/scenario/play.ts): the live
+   * user actions, a tour's steps and the session log's replay all come here. When the step wrote
+   * to the cluster (a hop to etcd) it becomes the story the relay tells (protocol.ts
+   * ActionStory); time steps never do, nor does a read (`kubectl get`).
+   */
+  private playHere<K extends StepKind>(step: StepOf<K>, opts: { throws?: boolean } = {}): Played<K> {
+    const first = this.cluster.relay.lastSeq + 1;
+    if (APPLY_STEPS.has(step.kind)) this.applySeq = first;
+    let played: Played<K> | undefined;
+    try {
+      played = playStep(this.engine(), step, 0, this.ctx, opts);
+      return played;
+    } finally {
+      if (!TIME_STEPS.has(step.kind)) this.markStory(STORY_LABELS[step.kind] ?? step.kind, first, storySubjects(step, played?.value));
+    }
   }
 
   subscribe(onBatch: (batch: TickBatch) => unknown): void {
@@ -436,10 +413,9 @@ export class ClusterHost implements ClusterApi {
       ...(spec.for ? { for: String(spec.for) } : {}),
       ...(spec.owns ? { owns: spec.owns.map(String) } : {}),
     };
-    this.record({ op: 'controller', spec: clean });
     let out: { status?: UserControllerStatus; error?: string };
     try {
-      out = { status: this.act('controller', () => this.engine().startController(clean)) };
+      out = { status: this.perform(controllerStep(clean) as StepOf<'controller'>, { throws: true }).value };
     } catch (e) {
       out = { error: e instanceof Error ? e.message : String(e) };
     }
@@ -450,8 +426,7 @@ export class ClusterHost implements ClusterApi {
 
   /** Stops a user controller; recorded. */
   stopController(name: string): void {
-    this.record({ op: 'controllerStop', name: String(name) });
-    this.engine().stopController(String(name));
+    this.perform({ kind: 'stopController', name: String(name) }, { throws: true });
     this.dirty = true;
     this.flush();
   }
@@ -472,17 +447,9 @@ export class ClusterHost implements ClusterApi {
     this.dirty = true;
   }
 
-  apply(text: string): ApplyResult[] {
-    this.applySeq = this.cluster.relay.lastSeq + 1;
-    this.record({ op: 'apply', text });
-    const results = this.act('apply', () => this.cluster.apply(text, this.asOpts()));
-    this.flush();
-    return results;
-  }
-
-  /** The `as` option of an engine call: the current {@link actingAs}, or nothing. */
+  /** The `as` option of an engine call: who the learner acts as (an `actAs` step), or nothing. */
   private asOpts(): { as?: ActingAs } {
-    return this.actingAs ? { as: this.actingAs } : {};
+    return this.ctx.actingAs ? { as: this.ctx.actingAs } : {};
   }
 
   setActingAs(as: ActingAs | null): void {
@@ -492,8 +459,7 @@ export class ClusterHost implements ClusterApi {
       if (!user) throw new Error('a user name is required');
       next = { user, groups: (Array.isArray(as.groups) ? as.groups : []).map((g) => String(g).trim()).filter((g) => g !== '') };
     }
-    this.record({ op: 'actAs', as: next });
-    this.actingAs = next;
+    this.perform({ kind: 'actAs', as: next }, { throws: true });
     this.dirty = true;
     this.flush();
   }
@@ -543,7 +509,8 @@ export class ClusterHost implements ClusterApi {
     const before = c.relay.lastSeq;
     const start = c.now();
     const fired = this.stepTimers(shows);
-    if (c.now() > start || c.relay.lastSeq > before) this.record({ op: 'step', until: c.now() });
+    // logged as the time it ran (replay runs the clock there: the same timers in order)
+    if (c.now() > start || c.relay.lastSeq > before) this.record({ kind: 'advance', ms: c.now() - start }, start);
     const first = c.relay.since(before).find(shows);
     if (first) this.holdAfter(first.seq, shows);
     this.dirty = true;
@@ -581,8 +548,8 @@ export class ClusterHost implements ClusterApi {
         break;
       }
     }
-    // recorded after the run (at = until): replay runs the clock there, the same timers in order
-    this.record({ op: 'fastForward', until: c.now() });
+    // logged as the time it ran: replay runs the clock there, the same timers in order
+    this.record({ kind: 'advance', ms: c.now() - start }, start);
     this.dirty = true;
     this.flush();
     return { untilMs: c.now(), reason };
@@ -615,24 +582,13 @@ export class ClusterHost implements ClusterApi {
     return fired;
   }
 
-  /** A step as logged before steps recorded `until`: timers (each with its instant) until a non-heartbeat hop. */
-  private legacyStepTimers(): void {
-    const before = this.cluster.relay.lastSeq;
-    for (let i = 0; i < LEGACY_STEP_TIMERS; i++) {
-      if (!this.cluster.step()) break;
-      if (this.cluster.relay.lastSeq > before && this.cluster.relay.since(before).some((h) => h.category !== 'heartbeat')) break;
-    }
-  }
-
   killNode(name: string): void {
-    this.record({ op: 'kill', node: name });
-    this.act('kill', () => this.cluster.killNode(name), [nodeSubject(name)]);
+    this.perform({ kind: 'killNode', node: name }, { throws: true });
     this.flush();
   }
 
   restoreNode(name: string): void {
-    this.record({ op: 'restore', node: name });
-    this.act('restore', () => this.cluster.restoreNode(name), [nodeSubject(name)]);
+    this.perform({ kind: 'restoreNode', node: name }, { throws: true });
     this.flush();
   }
 
@@ -649,23 +605,19 @@ export class ClusterHost implements ClusterApi {
       while (taken.has(`node-${i}`)) i++;
       n = `node-${i}`;
     }
-    this.record({ op: 'addNode', node: n });
-    this.act('addNode', () => this.cluster.addNode({ name: n }), [nodeSubject(n)]);
+    this.perform({ kind: 'addNode', node: { name: n } }, { throws: true });
     this.flush();
     return n;
   }
 
   removeNode(name: string): void {
-    this.record({ op: 'removeNode', node: name });
-    this.act('removeNode', () => this.cluster.removeNode(name), [nodeSubject(name)]);
+    this.perform({ kind: 'removeNode', node: name }, { throws: true });
     this.flush();
   }
 
   /** Marks an image reference missing in (or back present in) the simulated registry. */
   setImageMissing(image: string, missing: boolean): void {
-    this.record({ op: 'image', image, missing });
-    if (missing) this.cluster.images.markMissing(image);
-    else this.cluster.images.markPresent(image);
+    this.perform({ kind: 'setImageMissing', image, missing }, { throws: true });
   }
 
   /** The simulated registry: references marked missing (normalized, e.g. docker.io/library/nginx:1.161). */
@@ -674,8 +626,7 @@ export class ClusterHost implements ClusterApi {
   }
 
   deletePod(namespace: string, name: string): void {
-    this.record({ op: 'deletePod', namespace, name });
-    this.act('deletePod', () => this.cluster.deletePod(namespace, name, this.asOpts()));
+    this.perform({ kind: 'deletePod', pod: { namespace, name }, via: 'api' }, { throws: true });
     this.flush();
   }
 
@@ -695,101 +646,7 @@ export class ClusterHost implements ClusterApi {
     this.reset();
   }
 
-  kubectl(line: string): KubectlResult & { watchId?: number } {
-    // a new command line ends the running `get -w` (^C)
-    this.watch?.session.stop();
-    this.watch = null;
-    if (/^\s*docker(\s|$)/.test(line)) return this.docker(line);
-    let result: KubectlResult & { watchId?: number };
-    this.record({ op: 'kubectl', line });
-    try {
-      result = this.act('kubectl', () =>
-        this.cluster.kubectl(
-          line,
-          undefined,
-          (session) => {
-            this.watch = { id: ++this.watchSeq, session };
-          },
-          this.asOpts(),
-        ),
-      );
-      const opened = this.watch as { id: number } | null; // set by the callback above
-      if (opened) result = { ...result, watchId: opened.id };
-    } catch (e) {
-      // an engine bug must not take the worker down: say it the way kubectl reports errors
-      result = { output: '', error: `error: ${e instanceof Error ? e.message : String(e)}\n`, exitCode: 1 };
-    }
-    this.dirty = true;
-    this.flush();
-    return capOutput(result);
-  }
-
-  kubectlWatchPoll(id: number): { output: string; open: boolean } {
-    const w = this.watch;
-    if (!w || w.id !== id || w.session.stopped) return { output: '', open: false };
-    return { output: w.session.drain(), open: true };
-  }
-
-  kubectlWatchStop(id: number): void {
-    if (this.watch?.id !== id) return;
-    this.watch.session.stop();
-    this.watch = null;
-  }
-
-  schedulingDecision(namespace: string, name: string): SchedulingDecision | null {
-    return this.cluster.scheduler.decisionFor(namespace, name) ?? null;
-  }
-
-  printYAML(values: unknown[]): string[] {
-    return values.map((v) => toYAML(v));
-  }
-
-  proxyRules(node: string): string | null {
-    return this.cluster.kubeProxies.get(node)?.rules() ?? null;
-  }
-
-  podServes(namespace: string, name: string): PodContainerServes[] {
-    const pod = this.cluster.objects().find((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && o.metadata.name === name);
-    const kubelet = pod?.spec?.nodeName ? this.cluster.kubelets?.get(pod.spec.nodeName) : undefined;
-    if (!pod || !kubelet) return [];
-    const specs: { name: string; image?: string }[] = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])];
-    const images = new Map<string, string>(specs.map((c) => [c.name, c.image ?? '']));
-    return kubelet
-      .containerInfo(namespace, name)
-      .flatMap((c) => (c.serves ? [{ name: c.name, image: images.get(c.name) ?? '', kind: c.serves.kind, ports: c.serves.ports }] : []));
-  }
-
   // ── network tools (issue 5): traffic/*.ts ──
-  /** `nslookup NAME` from a Pod of `fromNamespace`: changes no object, but is logged so that a replay has the same relay (its DNS hops). */
-  dnsLookup(name: string, fromNamespace: string): DnsLookupResult {
-    this.record({ op: 'dnsLookup', name, namespace: fromNamespace });
-    const r = this.cluster.dnsLookup(name, fromNamespace);
-    this.dirty = true;
-    this.flush();
-    return r;
-  }
-
-  /** Sends a batch of requests (traffic/traffic.ts); recorded, since routing draws from the seeded RNG. */
-  sendRequests(request: TrafficRequest): TrafficResult[] {
-    this.record({ op: 'request', request });
-    const r = this.cluster.sendRequests(request);
-    this.dirty = true;
-    this.flush();
-    return r;
-  }
-
-  /** Sets a workload's total CPU load (traffic/load.ts → metrics-server); recorded. */
-  setLoad(load: WorkloadLoad): void {
-    this.record({ op: 'setLoad', load });
-    this.cluster.loads.set(load);
-    this.dirty = true;
-    this.flush();
-  }
-
-  loads(): WorkloadLoad[] {
-    return this.cluster.loads.list();
-  }
-
   // ── tours and `docker run` (issue 6 §6–§7): script.ts, cluster/docker ──
   /** Parses a tour file: the scenario (scenario.ts) and its `title: {en, ko}` (the UI never parses YAML). */
   parseTour(text: string): ParsedTour {
@@ -838,62 +695,13 @@ export class ClusterHost implements ClusterApi {
     this.flush();
   }
 
-  /** A `docker …` line (cluster/docker/cli.ts) against a machine's engine; recorded in the session log. */
-  docker(line: string): KubectlResult {
-    this.record({ op: 'docker', line });
-    const r = this.engine().dockerCommand(line);
-    this.dirty = true;
-    this.flush();
-    return r;
-  }
-
-  standaloneContainers(): StandaloneContainer[] {
-    return this.engine().docker.list();
-  }
-
-  /** `kubectl apply -k DIR` of the editor's tabs (worker/kustomize.ts); recorded in the session log. */
-  applyKustomize(files: Record<string, string>, dir: string): ApplyResult[] {
-    this.applySeq = this.cluster.relay.lastSeq + 1;
-    this.record({ op: 'applyKustomize', files: { ...files }, dir });
-    const results = this.act('apply', () => applyKustomize(this.asCluster(), files, dir));
-    this.flush();
-    return results;
-  }
-
-  /** The cluster's `apply` made as {@link actingAs} (for kustomize.ts, which applies what it built). */
-  private asCluster(): Pick<ClusterLike, 'apply'> {
-    const as = this.asOpts();
-    return { apply: (text, opts) => this.cluster.apply(text, { ...opts, ...as }) };
-  }
-
-  /** `kubectl kustomize DIR` of the editor's tabs (changes nothing). */
-  kustomizeBuild(files: Record<string, string>, dir: string): { stdout: string; stderr: string; code: number } {
-    return kustomizeBuild(files, dir);
-  }
-
-  /** Server-side dry run of the editor's text (changes nothing), with editor markers. */
-  dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] } {
-    const results = sandboxed(this.engine(), () => this.cluster.apply(text, { dryRun: 'server', ...this.asOpts() }));
-    return { results, markers: markersFor(text, results) };
-  }
-
-  /** Editor markers for the results of an apply of `text` (the UI does not parse YAML). */
-  markers(text: string, results: ApplyResult[]): EditorMarker[] {
-    return markersFor(text, results);
-  }
-
-  /** `kubectl diff -f -` of `text` against the cluster (changes nothing). */
-  diff(text: string): DiffOutput {
-    return kubectlDiff(this.engine(), text);
-  }
-
   /** The session log: cluster options plus the user's actions with their simulated times. */
   exportState(): SessionLog {
     return {
       format: 'kube-relay-session',
-      version: 1,
+      version: 2,
       cluster: { ...this.sessionCluster },
-      actions: this.log.slice(),
+      steps: this.log.slice(),
       now: this.cluster.now(),
       running: this.running,
       speed: this.speed,
@@ -910,29 +718,24 @@ export class ClusterHost implements ClusterApi {
    * simulated time; held until `subscribe` when nobody is subscribed yet (a page load). The
    * batches after them are live.
    */
-  importState(log: SessionLog): void | Promise<void> {
-    if (!isSessionLog(log)) throw new Error('not a kube-relay session');
+  importState(saved: SessionLog | SessionLogV1): void | Promise<void> {
+    if (!isSessionLog(saved)) throw new Error('not a kube-relay session');
+    const log = migrateSessionLog(saved);
     const r = log.cluster?.controlPlane?.replicas;
     this.controlPlaneReplicas = r === 3 ? 3 : 1;
     // a user controller (started by the user or by a tour's step) may hold the clock: wait for its sandbox
-    if (log.actions.some((a) => a.op === 'controller' || (a.op === 'scenarioStep' && a.step.kind === 'controller')))
-      return this.importAsync(log);
+    if (log.steps.some((e) => e.step.kind === 'controller')) return this.importAsync(log);
     this.boot();
     this.importBatches = this.onBatch ? null : [];
     const c = this.cluster;
     this.replayFrame(); // the fresh cluster (a reset)
     const run = new FramedRun(c, c.now(), importStride(log.now - c.now()), () => this.replayFrame());
-    for (const a of log.actions) {
-      run.runTo(a.at);
-      this.log.push(a);
-      const first = c.relay.lastSeq + 1;
-      this.replayAction(a, run);
-      if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind)))
-        this.markStory(
-          a.op === 'applyKustomize' ? 'apply' : a.op,
-          first,
-          a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : [],
-        );
+    for (const e of log.steps) {
+      run.runTo(e.at);
+      this.log.push(e);
+      // the timeline's time runs in frames; every other step plays (a failure failed the first time too)
+      if (e.step.kind === 'advance') run.runTo(c.now() + e.step.ms);
+      else this.playHere(e.step);
       run.catchUp();
       this.replayFrame();
     }
@@ -965,19 +768,11 @@ export class ClusterHost implements ClusterApi {
           resume = true;
         }
       };
-      for (const a of log.actions) {
-        await runTo(a.at);
-        this.log.push(a);
-        const first = c.relay.lastSeq + 1;
-        if (a.op === 'step' && a.until !== undefined) await runTo(a.until);
-        else if (a.op === 'fastForward') await runTo(a.until);
-        else this.replayAction(a, run);
-        if (a.op !== 'step' && a.op !== 'fastForward' && !(a.op === 'scenarioStep' && TIME_STEPS.has(a.step.kind)))
-          this.markStory(
-            a.op === 'applyKustomize' ? 'apply' : a.op,
-            first,
-            a.op === 'kill' || a.op === 'restore' || a.op === 'addNode' || a.op === 'removeNode' ? [nodeSubject(a.node)] : [],
-          );
+      for (const e of log.steps) {
+        await runTo(e.at);
+        this.log.push(e);
+        if (e.step.kind === 'advance') await runTo(c.now() + e.step.ms);
+        else this.playHere(e.step);
         run.catchUp();
         this.replayFrame();
       }
@@ -1003,76 +798,81 @@ export class ClusterHost implements ClusterApi {
     else this.importBatches?.push(b);
   }
 
-  /** Runs one recorded action again (a failure is swallowed: it failed the first time too). */
-  private replayAction(a: SessionAction, run: FramedRun): void {
-    const c = this.cluster;
-    try {
-      switch (a.op) {
-        case 'apply':
-          this.applySeq = c.relay.lastSeq + 1;
-          c.apply(a.text, this.asOpts());
-          break;
-        case 'kill':
-          c.killNode(a.node);
-          break;
-        case 'restore':
-          c.restoreNode(a.node);
-          break;
-        case 'addNode':
-          c.addNode({ name: a.node });
-          break;
-        case 'removeNode':
-          c.removeNode(a.node);
-          break;
-        case 'image':
-          if (a.missing) c.images.markMissing(a.image);
-          else c.images.markPresent(a.image);
-          break;
-        case 'deletePod':
-          c.deletePod(a.namespace, a.name, this.asOpts());
-          break;
-        case 'kubectl':
-          c.kubectl(a.line, undefined, undefined, this.asOpts());
-          break;
-        case 'actAs':
-          this.actingAs = a.as;
-          break;
-        case 'step':
-          if (a.until === undefined) this.legacyStepTimers();
-          else run.runTo(a.until);
-          break;
-        case 'fastForward':
-          run.runTo(a.until);
-          break;
-        case 'scenarioStep':
-          this.runScenarioStep(a.step);
-          break;
-        case 'docker':
-          this.engine().dockerCommand(a.line);
-          break;
-        case 'setLoad':
-          c.loads.set(a.load);
-          break;
-        case 'request':
-          c.sendRequests(a.request);
-          break;
-        case 'dnsLookup':
-          c.dnsLookup(a.name, a.namespace);
-          break;
-        case 'applyKustomize':
-          this.applySeq = c.relay.lastSeq + 1;
-          applyKustomize(this.asCluster(), a.files, a.dir);
-          break;
-        case 'controller':
-          this.engine().startController(a.spec);
-          break;
-        case 'controllerStop':
-          this.engine().stopController(a.name);
-          break;
-      }
-    } catch {
-      // it failed the first time too
-    }
+  // ── tool calls (tool-calls.ts) ──
+  apply(text: string): ApplyResult[] {
+    return this.tools.apply(text);
+  }
+
+  kubectl(line: string): KubectlResult & { watchId?: number } {
+    return this.tools.kubectl(line);
+  }
+
+  kubectlWatchPoll(id: number): { output: string; open: boolean } {
+    return this.tools.kubectlWatchPoll(id);
+  }
+
+  kubectlWatchStop(id: number): void {
+    return this.tools.kubectlWatchStop(id);
+  }
+
+  schedulingDecision(namespace: string, name: string): SchedulingDecision | null {
+    return this.tools.schedulingDecision(namespace, name);
+  }
+
+  printYAML(values: unknown[]): string[] {
+    return this.tools.printYAML(values);
+  }
+
+  proxyRules(node: string): string | null {
+    return this.tools.proxyRules(node);
+  }
+
+  podServes(namespace: string, name: string): PodContainerServes[] {
+    return this.tools.podServes(namespace, name);
+  }
+
+  dnsLookup(name: string, fromNamespace: string): DnsLookupResult {
+    return this.tools.dnsLookup(name, fromNamespace);
+  }
+
+  sendRequests(request: TrafficRequest): TrafficResult[] {
+    return this.tools.sendRequests(request);
+  }
+
+  setLoad(load: WorkloadLoad): void {
+    return this.tools.setLoad(load);
+  }
+
+  loads(): WorkloadLoad[] {
+    return this.tools.loads();
+  }
+
+  docker(line: string): KubectlResult {
+    return this.tools.docker(line);
+  }
+
+  standaloneContainers(): StandaloneContainer[] {
+    return this.tools.standaloneContainers();
+  }
+
+  applyKustomize(files: Record<string, string>, dir: string): ApplyResult[] {
+    return this.tools.applyKustomize(files, dir);
+  }
+
+  kustomizeBuild(files: Record<string, string>, dir: string): { stdout: string; stderr: string; code: number } {
+    return this.tools.kustomizeBuild(files, dir);
+  }
+
+  dryRun(text: string): { results: ApplyResult[]; markers: EditorMarker[] } {
+    return this.tools.dryRun(text);
+  }
+
+  markers(text: string, results: ApplyResult[]): EditorMarker[] {
+    return this.tools.markers(text, results);
+  }
+
+  diff(text: string): DiffOutput {
+    return this.tools.diff(text);
   }
 
   /** Test only: makes the worker crash (an uncaught error outside any call). */
@@ -1093,42 +893,12 @@ export class ClusterHost implements ClusterApi {
     }, 0);
   }
 
-  /**
-   * Runs a user action; when it wrote to the cluster (a hop to etcd), it becomes the story the
-   * relay tells (protocol.ts ActionStory). A read (`kubectl get`) leaves the story as it was.
-   */
-  private act<T>(label: string, fn: () => T, subjects: ActionStory['subjects'] = []): T {
-    const first = this.cluster.relay.lastSeq + 1;
-    try {
-      return fn();
-    } finally {
-      this.markStory(label, first, subjects);
-    }
-  }
-
   /** Makes hops `first`… (recorded by one action) the story's start when one of them wrote to etcd. */
   private markStory(label: string, first: number, subjects: ActionStory['subjects']): void {
     const end = this.cluster.relay.lastSeq;
     if (end < first) return;
     const wrote = this.cluster.relay.since(first - 1).some((h) => h.to === 'etcd' && h.category !== 'heartbeat' && h.category !== 'event');
     if (wrote) this.story = { seq: first, endSeq: end, label, subjects };
-  }
-
-  /** One scenario step (a tour's) as a user action: its writes start the story; time steps do not. */
-  private runScenarioStep(step: Step): void {
-    if (TIME_STEPS.has(step.kind)) {
-      ScriptPlayer.run(this.engine(), step);
-      return;
-    }
-    const first = this.cluster.relay.lastSeq + 1;
-    let target: string | undefined;
-    try {
-      target = ScriptPlayer.run(this.engine(), step).target;
-    } finally {
-      const node = (step.kind === 'killNode' || step.kind === 'restoreNode') && target ? [nodeSubject(target)] : [];
-      if (step.kind === 'apply') this.applySeq = first;
-      this.markStory(step.kind, first, node);
-    }
   }
 
   private engine(): Cluster {
@@ -1217,7 +987,7 @@ export class ClusterHost implements ClusterApi {
       ...summary,
       ...this.controllersBatch(),
       script: this.script.status,
-      actingAs: this.actingAs,
+      actingAs: this.ctx.actingAs,
     };
   }
 

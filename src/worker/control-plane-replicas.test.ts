@@ -25,7 +25,7 @@ describe('ClusterHost.setControlPlaneReplicas (the HA button)', () => {
     h.run(200);
     const log = h.host.exportState();
     expect(log.cluster).toEqual({ seed: 1, nodes: 3, controlPlane: { replicas: 3 } });
-    expect(log.actions.map((a) => a.op)).toEqual(['kill']);
+    expect(log.steps.map((e) => e.step.kind)).toEqual(['killNode']);
     // a reset keeps the choice
     h.host.reset();
     expect(h.host.exportState().cluster).toEqual({ seed: 1, nodes: 3, controlPlane: { replicas: 3 } });

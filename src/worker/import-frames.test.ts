@@ -99,7 +99,7 @@ describe('FramedRun', () => {
 
 describe('importState sends the session as it would have run live', () => {
   const { log, live } = liveSession();
-  const actions = log.actions.length;
+  const actions = log.steps.length;
   const direct = setup();
   const t0 = performance.now();
   direct.host.importState(log);
@@ -141,7 +141,7 @@ describe('importState sends the session as it would have run live', () => {
   });
 
   it('shows the moments before the apply and after the kill (their deadlines too)', () => {
-    const applyAt = log.actions.find((a) => a.op === 'apply')!.at - DEFAULT_START_MS;
+    const applyAt = log.steps.find((e) => e.step.kind === 'apply')!.at - DEFAULT_START_MS;
     const before = replayed.filter((b) => b.simMs < applyAt);
     expect(before.length).toBeGreaterThanOrEqual(4); // t=0, 5 s, 10 s, 15 s
     expect(peekcartPods(fold(before))).toEqual([]);
@@ -151,7 +151,7 @@ describe('importState sends the session as it would have run live', () => {
       'Node/node-2',
       'Node/node-3',
     ]);
-    const killAt = log.actions.find((a) => a.op === 'kill')!.at - DEFAULT_START_MS;
+    const killAt = log.steps.find((e) => e.step.kind === 'killNode')!.at - DEFAULT_START_MS;
     const graceEnds = replayed.find(
       (b) => b.simMs > killAt && b.deadlines.some((d) => d.label === 'node-2: node-monitor-grace-period runs out'),
     );

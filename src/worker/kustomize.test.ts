@@ -77,7 +77,7 @@ describe('apply -k through the worker', () => {
       'deployment.apps/prod-peekcart created',
     ]);
     const log = h.exportState();
-    expect(log.actions).toEqual([{ at: log.actions[0].at, op: 'applyKustomize', files, dir: 'overlays/prod' }]);
+    expect(log.steps).toEqual([{ at: log.steps[0].at, step: { kind: 'applyKustomize', path: 'overlays/prod', files } }]);
     const again = host();
     again.importState(log);
     expect(again.kubectl('get deployments -n shop -o name').output).toBe('deployment.apps/prod-peekcart\n');

@@ -38,7 +38,7 @@ describe('ClusterHost network tools', () => {
   c.settle(120_000);
 
   it('dnsLookup answers as nslookup and is logged (its queries are relay hops)', () => {
-    const before = h.exportState().actions.length;
+    const before = h.exportState().steps.length;
     const r = h.dnsLookup('web', 'default');
     expect(r).toMatchObject({ status: 'NOERROR', fqdn: 'web.default.svc.cluster.local', queries: ['web.default.svc.cluster.local'] });
     expect(r.records).toEqual([
@@ -51,8 +51,8 @@ describe('ClusterHost network tools', () => {
     expect(
       h
         .exportState()
-        .actions.slice(before)
-        .map((a) => a.op),
+        .steps.slice(before)
+        .map((e) => e.step.kind),
     ).toEqual(['dnsLookup', 'dnsLookup']);
   });
 
@@ -63,7 +63,7 @@ describe('ClusterHost network tools', () => {
     expect(() => h.setLoad({ namespace: 'default', workload: 'deployment/web', totalCpuMillicores: -1 })).toThrow(
       'setLoad: invalid CPU -1',
     );
-    expect(h.exportState().actions.filter((a) => a.op === 'setLoad').length).toBe(3);
+    expect(h.exportState().steps.filter((e) => e.step.kind === 'setLoad').length).toBe(3);
   });
 
   it('a reload replays loads and requests to the same outcome', () => {
@@ -73,7 +73,7 @@ describe('ClusterHost network tools', () => {
     const top = h.kubectl('top pods').output;
     expect(top).toMatch(/web-\S+ +300m /);
     const log = h.exportState();
-    expect(log.actions.filter((a) => a.op === 'request')).toHaveLength(1);
+    expect(log.steps.filter((e) => e.step.kind === 'request')).toHaveLength(1);
     const relay = (x: ClusterHost) => (x as unknown as { cluster: Cluster }).cluster.relay.lastSeq;
     const seq = relay(h);
     const again = host();

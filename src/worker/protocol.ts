@@ -19,13 +19,13 @@ import type { ApplyResult } from '../cluster/kubectl/apply';
 import type { ResourceRow } from '../cluster/kubectl/printers';
 import type { EditorMarker } from './markers';
 import type { DiffOutput } from './diff';
-import type { SessionLog, SessionAction, ActingAs } from './session';
+import type { SessionLog, SessionLogV1, SessionAction, LoggedStep, ActingAs } from './session';
 import type { KubectlResult } from '../cluster/kubectl/command';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 export type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad };
 
-export type { EditorMarker, DiffOutput, SessionLog, SessionAction, ActingAs };
+export type { EditorMarker, DiffOutput, SessionLog, SessionLogV1, SessionAction, LoggedStep, ActingAs };
 import type { StandaloneContainer } from '../cluster/docker/standalone';
 import type { Step, Scenario } from '../cluster/scenario/scenario';
 import type { StepResult } from '../cluster/scenario/runner';
@@ -254,10 +254,10 @@ export interface ClusterApi {
   markers(text: string, results: ApplyResult[]): EditorMarker[];
   /** `kubectl diff -f -` of `text` against the cluster: unified diff (stdout) and errors (stderr). */
   diff(text: string): DiffOutput;
-  /** The session log (cluster options + user actions with simulated times) for persistence. */
+  /** The session log (cluster options + the user's actions as scenario steps with simulated times) for persistence. */
   exportState(): SessionLog;
-  /** Replays a session log on a fresh cluster (same seed ⇒ same state). */
-  importState(log: SessionLog): void | Promise<void>;
+  /** Replays a session log on a fresh cluster (same seed ⇒ same state); a version-1 log (saved before steps) too. */
+  importState(log: SessionLog | SessionLogV1): void | Promise<void>;
   /** Starts a user controller, or restarts it after an edit (docs/user-controllers.md); recorded in the session log. */
   startController(spec: UserControllerSpec): { status?: UserControllerStatus; error?: string };
   /** Stops a user controller; recorded. */

@@ -35,8 +35,8 @@ describe('runScenarioSteps on the live cluster', () => {
     expect(last().script).toEqual({ pending: 0, waitingUntil: null, enqueued: 1 });
     expect(host.standaloneContainers().map((c) => c.state)).toEqual(['lost']);
     // the killNode ran exactly when the first wait ended
-    const log = host.exportState().actions.filter((a) => a.op === 'scenarioStep');
-    expect(log.map((a) => [a.op === 'scenarioStep' && a.step.kind, a.at - DEFAULT_START_MS - t0])).toEqual([
+    const log = host.exportState().steps;
+    expect(log.map((e) => [e.step.kind, e.at - DEFAULT_START_MS - t0])).toEqual([
       ['dockerRun', 0],
       ['killNode', 10_000],
     ]);
@@ -49,12 +49,7 @@ describe('runScenarioSteps on the live cluster', () => {
     host.finishScenarioSteps();
     expect(last().script?.pending).toBe(0);
     expect(last().simMs - t0).toBe(15_000);
-    expect(host.exportState().actions.map((a) => (a.op === 'scenarioStep' ? a.step.kind : a.op))).toEqual([
-      'dockerRun',
-      'advance',
-      'killNode',
-      'advance',
-    ]);
+    expect(host.exportState().steps.map((e) => e.step.kind)).toEqual(['dockerRun', 'advance', 'killNode', 'advance']);
   });
 
   it('a session with tour steps and a docker line replays to the same containers and time', () => {

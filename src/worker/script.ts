@@ -1,14 +1,13 @@
 /**
  * Scenario steps played on the worker's live cluster (the UI's guided tours). Action steps
- * (apply, kubectl, killNode, dockerRun…) run at once through the headless runner's
- * `runStep`; time steps wait on the wall clock instead of jumping, so the graph and the
+ * (apply, kubectl, killNode, dockerRun…) run at once, through the host's `exec` (which records
+ * them and plays them with cluster/scenario/play.ts `playStep`, as the headless runner does); time steps wait on the wall clock instead of jumping, so the graph and the
  * sequence diagram animate: `advance: 90s` waits until the simulated clock has moved 90 s
  * at the current speed, `settle: 10m` until the cluster is quiet (Cluster.settledBy) or the
  * limit. `finish()` fast-forwards whatever is left, as the headless runner would.
  */
 import type { Cluster } from '../cluster/cluster';
 import type { Step } from '../cluster/scenario/scenario';
-import { runStep, type StepResult } from '../cluster/scenario/runner';
 
 /** What the UI learns of the script in each batch. */
 export interface ScriptStatus {
@@ -22,16 +21,9 @@ export interface ScriptStatus {
 
 type Wait = { kind: 'advance'; until: number } | { kind: 'settle'; end: number; quietMs: number };
 
-const NO_FILES = {
-  readFile(path: string): string {
-    throw new Error(`applyFile ${path}: files are not available in the browser; use an inline apply step`);
-  },
-};
-
 export class ScriptPlayer {
   private queue: Step[] = [];
   private wait: Wait | null = null;
-  private index = 0;
   private enqueues = 0;
 
   /** @param exec runs (and records) one step as a user action */
@@ -88,15 +80,5 @@ export class ScriptPlayer {
     const rest = this.queue;
     this.queue = [];
     for (const s of rest) this.exec(s);
-  }
-
-  /** Runs one step on `cluster` as the headless runner does. */
-  static run(cluster: Cluster, step: Step, index = 0): StepResult {
-    return runStep(cluster, step, index, NO_FILES, []);
-  }
-
-  /** A running index for step results. */
-  nextIndex(): number {
-    return this.index++;
   }
 }

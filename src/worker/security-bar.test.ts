@@ -187,7 +187,7 @@ describe('hostile kubectl bar lines (issue 14)', () => {
     };
     // a reload: the session log (with the hostile line) replayed on a fresh cluster
     const log = structuredClone(a.host.exportState());
-    expect(log.actions.some((x) => x.op === 'kubectl' && x.line === POLLUTE)).toBe(true);
+    expect(log.steps.some(({ step: s }) => s.kind === 'kubectl' && s.command === POLLUTE)).toBe(true);
     const b = testHost({ nodes: 2, subscribe: false });
     b.host.importState(log);
     check(b.host);

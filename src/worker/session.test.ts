@@ -48,7 +48,7 @@ describe('session log replay', () => {
     a.host.play();
     a.run(1_500);
     const log = structuredClone(a.host.exportState());
-    expect(log.actions.map((x) => x.op)).toEqual(['apply', 'kill', 'deletePod', 'step', 'addNode']);
+    expect(log.steps.map((x) => x.step.kind)).toEqual(['apply', 'killNode', 'deletePod', 'advance', 'addNode']);
 
     const b = setup();
     b.host.importState(log);
@@ -74,7 +74,7 @@ describe('dry run and diff change nothing', () => {
       'service/np created',
     ]);
     a.host.diff(SERVICE);
-    expect(a.host.exportState().actions).toEqual([]);
+    expect(a.host.exportState().steps).toEqual([]);
     a.host.apply(SERVICE);
     b.host.apply(SERVICE);
     a.run(500);

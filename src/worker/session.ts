@@ -1,18 +1,20 @@
 /**
  * The session log: how the cluster is persisted and restored. Rather than a snapshot of
  * every stored object, clock, relay window and RNG state, the worker keeps the cluster
- * options plus the ordered user actions with the simulated time each happened at; the
+ * options plus the user's actions as scenario steps (docs/scenario-format.md), each with the
+ * simulated time it began at; the
  * engine is deterministic (one seeded RNG, one simulated clock), so replaying the log on a
  * fresh cluster gives the same objects, the same relay and the same time.
  */
 import type { TrafficRequest, WorkloadLoad } from '../cluster/userland/traffic-types';
 import type { Step } from '../cluster/scenario/scenario';
 import type { UserControllerSpec } from '../cluster/user-controller/types';
+import { STEP_PLAYERS } from '../cluster/scenario/play';
 
 /**
  * Who the learner's requests are made as (the UI's "Acting as"): the kubectl user impersonates
  * `user` with `groups` (kubectl --as / --as-group; apiserver filters/impersonation.go). A
- * ServiceAccount is `system:serviceaccount:NS:NAME`. Null in {@link SessionAction} `actAs`:
+ * ServiceAccount is `system:serviceaccount:NS:NAME`. Null in an `actAs` step:
  * the kubectl user itself (kubernetes-admin).
  */
 export interface ActingAs {
@@ -21,63 +23,163 @@ export interface ActingAs {
   groups: string[];
 }
 
-/** One user action, at simulated ms since the epoch (the cluster clock before the action). */
+/**
+ * One entry of a version-1 session log (sessions saved before the log held scenario steps): a
+ * user action at simulated ms since the epoch. Still read: {@link migrateSessionLog} turns each
+ * into its step.
+ */
 export type SessionAction =
   | { at: number; op: 'apply'; text: string }
   | { at: number; op: 'kill' | 'restore' | 'addNode' | 'removeNode'; node: string }
   | { at: number; op: 'image'; image: string; missing: boolean }
   | { at: number; op: 'deletePod'; namespace: string; name: string }
   | { at: number; op: 'kubectl'; line: string }
-  /** a step: the clock ran instant by instant to `until` (ms since the epoch); logs before it had no `until` */
+  /** a step: the clock ran instant by instant to `until` (ms since the epoch, = `at`); logs before it had no `until` */
   | { at: number; op: 'step'; until?: number }
-  /** fast-forward: the clock ran instantly to `until` (ms since the epoch) */
+  /** fast-forward: the clock ran instantly to `until` (ms since the epoch, = `at`) */
   | { at: number; op: 'fastForward'; until: number }
   /** a scenario step a tour ran on the live cluster (worker/script.ts) */
   | { at: number; op: 'scenarioStep'; step: Step }
-  /** a `docker …` line against a machine's engine (docker/cli.ts) */
   | { at: number; op: 'docker'; line: string }
-  /** the load control (traffic/load.ts): total CPU of a workload's Pods */
   | { at: number; op: 'setLoad'; load: WorkloadLoad }
-  /** a batch of requests from the traffic generator (it draws from the seeded RNG, so it is replayed) */
   | { at: number; op: 'request'; request: TrafficRequest }
-  /** an nslookup from the DNS tool: changes no object, but its queries are relay hops */
   | { at: number; op: 'dnsLookup'; name: string; namespace: string }
-  /** `kubectl apply -k DIR` of the editor's tabs (path → text); replayed by building them again (worker/kustomize.ts) */
   | { at: number; op: 'applyKustomize'; files: Record<string, string>; dir: string }
-  /** a user controller started, or restarted after an edit (docs/user-controllers.md): its source and compiled code */
   | { at: number; op: 'controller'; spec: UserControllerSpec }
-  /** a user controller stopped */
   | { at: number; op: 'controllerStop'; name: string }
-  /** the UI's "Acting as" changed: later kubectl lines, applies and Pod deletes impersonate `as` (null: the admin again) */
   | { at: number; op: 'actAs'; as: ActingAs | null };
 
+/**
+ * One entry of the session log: a scenario step (cluster/scenario/scenario.ts `Step`, the
+ * vocabulary of docs/scenario-format.md) and the simulated ms since the epoch it began at.
+ * Time the clock ran between two entries is not logged: a replay runs the clock to each
+ * entry's `at` (a Step or fast-forward of the timeline is an `advance` entry).
+ */
+export interface LoggedStep {
+  at: number;
+  step: Step;
+}
+
+/** The session log as the worker keeps and exports it (version 2). */
 export interface SessionLog {
   format: 'kube-relay-session';
-  version: 1;
+  version: 2;
   /**
    * The cluster options (informational: the worker's own options are used), but for
    * `controlPlane.replicas` (an HA control plane, 3), which a replay boots with.
    */
   cluster: { seed: number; nodes: number; controlPlane?: { replicas: number } };
-  actions: SessionAction[];
+  steps: LoggedStep[];
   /** Simulated now (ms since the epoch) when the log was taken. */
   now: number;
   running: boolean;
   speed: number;
 }
 
-/** True when `v` looks like a session log (import of a file the user picked). */
-export function isSessionLog(v: unknown): v is SessionLog {
+/** A version-1 session log (saved in IndexedDB or exported before version 2): `actions` instead of `steps`. */
+export interface SessionLogV1 extends Omit<SessionLog, 'version' | 'steps'> {
+  version: 1;
+  actions: SessionAction[];
+}
+
+const isEntry = (a: unknown): a is { at: number } =>
+  !!a && typeof a === 'object' && typeof (a as { at?: unknown }).at === 'number' && Number.isFinite((a as { at: number }).at);
+
+/** True when `v` looks like a session log of either version (import of a file the user picked). */
+export function isSessionLog(v: unknown): v is SessionLog | SessionLogV1 {
   if (!v || typeof v !== 'object') return false;
-  const o = v as Partial<SessionLog>;
+  const o = v as { format?: unknown; version?: unknown; now?: unknown; actions?: unknown[]; steps?: Partial<LoggedStep>[] };
+  if (o.format !== 'kube-relay-session' || typeof o.now !== 'number') return false;
+  if (o.version === 1)
+    return Array.isArray(o.actions) && o.actions.every((a) => isEntry(a) && typeof (a as { op?: unknown }).op === 'string');
   return (
-    o.format === 'kube-relay-session' &&
-    o.version === 1 &&
-    Array.isArray(o.actions) &&
-    typeof o.now === 'number' &&
-    o.actions.every((a) => a && typeof a === 'object' && typeof a.at === 'number' && typeof a.op === 'string')
+    o.version === 2 &&
+    Array.isArray(o.steps) &&
+    o.steps.every((e) => {
+      const step: { kind?: unknown } | undefined = e?.step;
+      return isEntry(e) && !!step && typeof step === 'object' && typeof step.kind === 'string' && Object.hasOwn(STEP_PLAYERS, step.kind);
+    })
   );
 }
 
-/** An action before it is stamped with its time. */
-export type SessionActionInput = SessionAction extends infer A ? (A extends SessionAction ? Omit<A, 'at'> : never) : never;
+/** The legacy Step button fired at most this many timers looking for a hop other than a heartbeat. */
+export const LEGACY_STEP_TIMERS = 2_000;
+
+/** The step a version-1 action is (null: an op this version does not know, skipped as its replay did). */
+export function actionStep(a: SessionAction): Step | null {
+  switch (a.op) {
+    case 'apply':
+      return { kind: 'apply', manifest: a.text };
+    case 'kill':
+      return { kind: 'killNode', node: a.node };
+    case 'restore':
+      return { kind: 'restoreNode', node: a.node };
+    case 'addNode':
+      return { kind: 'addNode', node: { name: a.node } };
+    case 'removeNode':
+      return { kind: 'removeNode', node: a.node };
+    case 'image':
+      return { kind: 'setImageMissing', image: a.image, missing: a.missing };
+    case 'deletePod':
+      return { kind: 'deletePod', pod: { namespace: a.namespace, name: a.name }, via: 'api' };
+    case 'kubectl':
+      return { kind: 'kubectl', command: a.line };
+    case 'step':
+      return a.until === undefined ? { kind: 'fireTimers', max: LEGACY_STEP_TIMERS } : { kind: 'advance', ms: Math.max(0, a.until - a.at) };
+    case 'fastForward':
+      return { kind: 'advance', ms: Math.max(0, a.until - a.at) };
+    case 'scenarioStep':
+      return a.step;
+    case 'docker':
+      return { kind: 'docker', line: a.line };
+    case 'setLoad':
+      return { kind: 'setLoad', namespace: a.load.namespace, workload: a.load.workload, cpuMillicores: a.load.totalCpuMillicores };
+    case 'request': {
+      const s = a.request.source;
+      return {
+        kind: 'request',
+        from: s.kind === 'pod' ? { kind: 'pod', namespace: s.namespace, name: s.name } : { kind: 'external' },
+        url: a.request.url,
+        count: a.request.count,
+      };
+    }
+    case 'dnsLookup':
+      return { kind: 'dnsLookup', name: a.name, namespace: a.namespace };
+    case 'applyKustomize':
+      return { kind: 'applyKustomize', path: a.dir, files: a.files };
+    case 'controller':
+      return controllerStep(a.spec);
+    case 'controllerStop':
+      return { kind: 'stopController', name: a.name };
+    case 'actAs':
+      return { kind: 'actAs', as: a.as };
+    default:
+      return null;
+  }
+}
+
+/** The `controller` step that starts (or restarts) a user controller with `spec`. */
+export function controllerStep(spec: UserControllerSpec): Step {
+  return {
+    kind: 'controller',
+    name: spec.name,
+    source: spec.source,
+    ...(spec.code !== undefined ? { code: spec.code } : {}),
+    ...(spec.for ? { for: spec.for } : {}),
+    ...(spec.owns ? { owns: spec.owns } : {}),
+  };
+}
+
+/**
+ * A session log of either version as version 2: a version-1 log's actions become the steps
+ * they are ({@link actionStep}), at the same times; replaying either gives the same cluster.
+ */
+export function migrateSessionLog(log: SessionLog | SessionLogV1): SessionLog {
+  if (log.version === 2) return log;
+  const steps: LoggedStep[] = [];
+  for (const a of log.actions) {
+    const step = actionStep(a);
+    if (step) steps.push({ at: a.at, step });
+  }
+  return { format: log.format, version: 2, cluster: log.cluster, steps, now: log.now, running: log.running, speed: log.speed };
+}

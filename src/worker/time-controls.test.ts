@@ -134,7 +134,7 @@ describe('step: one press, one shown hop', () => {
     press(a, 5);
     a.host.play(); // releases the held hops
     const log = structuredClone(a.host.exportState());
-    expect(log.actions.filter((x) => x.op === 'step').every((x) => x.op === 'step' && typeof x.until === 'number')).toBe(true);
+    expect(log.steps.filter((x) => x.step.kind === 'advance').every((x) => x.step.kind === 'advance' && x.step.ms >= 0)).toBe(true);
     const b = testHost();
     b.host.importState(log);
     const [ca, cb] = [engine(a), engine(b)];

@@ -96,7 +96,7 @@ describe('user controllers in the host', () => {
     ]);
 
     const log = structuredClone(a.host.exportState());
-    expect(log.actions.map((x) => x.op)).toEqual(['apply', 'controller', 'apply']);
+    expect(log.steps.map((x) => x.step.kind)).toEqual(['apply', 'controller', 'apply']);
     const b = host(laterSandbox().factory);
     await b.host.importState(log);
     const cb = engine(b.host);
@@ -143,7 +143,7 @@ describe('user controllers in the host', () => {
     a.host.stopController('loop');
     await a.run(200);
     const log = structuredClone(a.host.exportState());
-    expect(log.actions.map((x) => x.op)).toEqual(['apply', 'controller', 'controller', 'apply', 'controllerStop']);
+    expect(log.steps.map((x) => x.step.kind)).toEqual(['apply', 'controller', 'controller', 'apply', 'stopController']);
     const b = host(laterSandbox(100).factory);
     await b.host.importState(log);
     expect(b.host.controllers().map((s) => [s.name, s.state])).toEqual([
@@ -175,7 +175,7 @@ describe('user controllers in the host', () => {
     const c = engine(a.host);
     expect(c.get('deployments.apps', 'default', 'blog')?.metadata.ownerReferences?.[0].name).toBe('blog');
     const log = structuredClone(a.host.exportState());
-    expect(log.actions.map((x) => (x.op === 'scenarioStep' ? x.step.kind : x.op))).toEqual(['apply', 'controller', 'apply']);
+    expect(log.steps.map((x) => x.step.kind)).toEqual(['apply', 'controller', 'apply']);
     const b = host(laterSandbox().factory);
     const replay = b.host.importState(log);
     expect(replay).toBeInstanceOf(Promise);

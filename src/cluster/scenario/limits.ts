@@ -40,3 +40,6 @@ export const MAX_SNAPSHOTS = 100;
 
 /** Most requests the `request` steps of one scenario send in all (each is one result in the output). */
 export const MAX_REQUESTS = 10_000;
+
+/** Most timers one `fireTimers` step fires. */
+export const MAX_FIRE_TIMERS = 10_000;

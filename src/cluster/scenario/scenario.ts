@@ -9,7 +9,7 @@
 import { formatDuration, parseDuration } from '../util/duration';
 import { ScenarioError, checkFields, isObj, kindOf } from './fields';
 import { nodeConfig } from './nodes';
-import { MAX_NODE_HOURS, MAX_NODES, MAX_REQUESTS, MAX_SIMULATED_MS, MAX_SNAPSHOTS, MAX_STEPS } from './limits';
+import { MAX_FIRE_TIMERS, MAX_NODE_HOURS, MAX_NODES, MAX_REQUESTS, MAX_SIMULATED_MS, MAX_SNAPSHOTS, MAX_STEPS } from './limits';
 import { parseSelector } from '../api/labels';
 import { isDNS1123Label } from '../api/validation/names';
 import type { NodeConfig } from '../kubelet/kubelet';
@@ -25,7 +25,8 @@ export interface PodPick {
 export type Step =
   | { kind: 'apply'; manifest: string; as?: ActAs }
   | { kind: 'applyFile'; path: string }
-  | { kind: 'applyKustomize'; path: string }
+  /** `files`: the folder's files (path → text) inline, as the editor's tabs are; else `path` is relative to the scenario file */
+  | { kind: 'applyKustomize'; path: string; files?: Record<string, string> }
   | { kind: 'kubectl'; command: string; as?: ActAs }
   | { kind: 'canI'; verb: string; resource: string; namespace?: string; as?: ActAs }
   | { kind: 'advance'; ms: number }
@@ -34,15 +35,26 @@ export type Step =
   | { kind: 'restoreNode'; node: string }
   | { kind: 'removeNode'; node: string }
   | { kind: 'addNode'; node: NodeConfig }
-  | { kind: 'deletePod'; pod: { namespace: string; name: string } | PodPick }
+  /** `via: 'api'`: one DELETE through the API (the Pods table's delete button), not `kubectl delete pod` */
+  | { kind: 'deletePod'; pod: { namespace: string; name: string } | PodPick; via?: 'api' }
   | { kind: 'snapshot'; name: string }
   | { kind: 'note'; text: Record<string, string> }
   | { kind: 'dockerRun'; run: DockerRunSpec }
   | { kind: 'request'; from: RequestFrom; url: string; count: number }
   | { kind: 'setLoad'; namespace: string; workload: string; cpuMillicores: number }
   /** starts (or restarts) a user controller (docs/user-controllers.md): its source inline or from a file */
-  | { kind: 'controller'; name: string; source?: string; file?: string; for?: string; owns?: string[] }
-  | { kind: 'stopController'; name: string };
+  | { kind: 'controller'; name: string; source?: string; file?: string; code?: string; for?: string; owns?: string[] }
+  | { kind: 'stopController'; name: string }
+  /** later steps without their own `as` act as this identity (the UI's "Acting as"); null: the kubectl user again */
+  | { kind: 'actAs'; as: { user: string; groups: string[] } | null }
+  /** marks an image reference missing in (or back present in) the simulated registry */
+  | { kind: 'setImageMissing'; image: string; missing: boolean }
+  /** a `docker …` command line against a machine's engine (docker/cli.ts) */
+  | { kind: 'docker'; line: string }
+  /** `nslookup NAME` from a Pod of `namespace` through cluster DNS (its queries are relay hops) */
+  | { kind: 'dnsLookup'; name: string; namespace: string }
+  /** fires pending timers one at a time until a relay hop other than a heartbeat, at most `max` timers (the Step button of old sessions) */
+  | { kind: 'fireTimers'; max: number };
 
 /** Who a step acts as (kubectl's --as / --as-group): a user name and optional groups. */
 export interface ActAs {
@@ -67,7 +79,8 @@ export interface Scenario {
 
 export { ScenarioError };
 
-const STEP_KINDS = [
+/** Every step kind, in the order error messages list them (play.ts has a player for each). */
+export const STEP_KINDS: readonly Step['kind'][] = [
   'apply',
   'applyFile',
   'applyKustomize',
@@ -87,6 +100,11 @@ const STEP_KINDS = [
   'setLoad',
   'controller',
   'stopController',
+  'actAs',
+  'setImageMissing',
+  'docker',
+  'dnsLookup',
+  'fireTimers',
 ];
 
 function fail(where: string, msg: string): never {
@@ -192,6 +210,17 @@ function parseStep(raw: unknown, i: number): Step {
     case 'applyFile':
       return { kind, path: str(v, where, 'the path') };
     case 'applyKustomize':
+      if (isObj(v)) {
+        // {path, files: {PATH: TEXT}}: the folder's files inline (the editor's tabs)
+        checkFields(v, where, ['path', 'files']);
+        if (typeof v.path !== 'string') fail(where, `path must be the folder among files, "" for their root (got ${kindOf(v.path)})`);
+        const path = v.path;
+        if (!isObj(v.files)) fail(where, 'files must be a mapping of file paths to their text');
+        const files: Record<string, string> = Object.create(null);
+        for (const [p, text] of Object.entries(v.files))
+          files[p] = typeof text === 'string' ? text : fail(where, `files: ${p} must be text`);
+        return { kind, path, files };
+      }
       return { kind, path: str(v, where, 'the path') };
     case 'kubectl':
       if (isObj(v)) {
@@ -230,10 +259,12 @@ function parseStep(raw: unknown, i: number): Step {
     case 'deletePod': {
       if (isObj(v)) {
         if (v.name !== undefined) {
-          checkFields(v, where, ['namespace', 'name']);
+          checkFields(v, where, ['namespace', 'name', 'via']);
+          if (v.via !== undefined && v.via !== 'api' && v.via !== 'kubectl') fail(where, 'via must be kubectl (the default) or api');
           return {
             kind,
             pod: { namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where), name: str(v.name, where, 'name') },
+            ...(v.via === 'api' ? { via: 'api' as const } : {}),
           };
         }
         return { kind, pod: podPick(v, where) };
@@ -289,7 +320,7 @@ function parseStep(raw: unknown, i: number): Step {
     case 'controller': {
       // {name, source | file, for?, owns?}: a user controller (user-controller/)
       if (!isObj(v)) fail(where, 'expected {name, source or file, for?, owns?}');
-      checkFields(v, where, ['name', 'source', 'file', 'for', 'owns']);
+      checkFields(v, where, ['name', 'source', 'file', 'code', 'for', 'owns']);
       const name = str(v.name, where, 'name');
       const errs = isDNS1123Label(name);
       if (errs.length) fail(where, `name: Invalid value: ${JSON.stringify(name)}: ${errs.join(', ')}`);
@@ -302,12 +333,38 @@ function parseStep(raw: unknown, i: number): Step {
         kind,
         name,
         ...(v.source !== undefined ? { source: str(v.source, where, 'source') } : { file: str(v.file, where, 'file') }),
+        ...(v.code !== undefined ? { code: str(v.code, where, 'code') } : {}),
         ...(v.for !== undefined ? { for: str(v.for, where, 'for') } : {}),
         ...(owns !== undefined ? { owns: owns as string[] } : {}),
       };
     }
     case 'stopController':
       return { kind, name: str(v, where, 'the controller name') };
+    case 'actAs': {
+      // {user, groups?}, or null: back to the kubectl user
+      if (v === null) return { kind, as: null };
+      const as = actAs(v, where).as!;
+      return { kind, as: { user: as.user, groups: as.groups ?? [] } };
+    }
+    case 'setImageMissing': {
+      if (!isObj(v)) fail(where, 'expected {image, missing}');
+      checkFields(v, where, ['image', 'missing']);
+      if (typeof v.missing !== 'boolean') fail(where, `missing must be true or false (got ${kindOf(v.missing)})`);
+      return { kind, image: str(v.image, where, 'image'), missing: v.missing };
+    }
+    case 'docker':
+      return { kind, line: str(v, where, 'the docker command line') };
+    case 'dnsLookup': {
+      if (typeof v === 'string') return { kind, name: str(v, where, 'the name'), namespace: 'default' };
+      if (!isObj(v)) fail(where, 'expected a name or {name, namespace?}');
+      checkFields(v, where, ['name', 'namespace']);
+      return { kind, name: str(v.name, where, 'name'), namespace: v.namespace === undefined ? 'default' : namespace(v.namespace, where) };
+    }
+    case 'fireTimers': {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1 || v > MAX_FIRE_TIMERS)
+        fail(where, `must be a number of timers from 1 to ${MAX_FIRE_TIMERS}`);
+      return { kind, max: v };
+    }
     default:
       return fail(`steps[${i}]`, `unknown step ${JSON.stringify(kind)} (expected one of ${STEP_KINDS.join(', ')})`);
   }
