@@ -91,8 +91,11 @@ export type CronJob = Stored<batch.CronJob, 'spec'>;
 export type HorizontalPodAutoscaler = Stored<autoscaling.HorizontalPodAutoscaler, 'spec'>;
 /** coordination.k8s.io/v1 Lease. */
 export type Lease = Stored<coordination.Lease>;
-/** discovery.k8s.io/v1 EndpointSlice. */
-export type EndpointSlice = Stored<discovery.EndpointSlice>;
+/**
+ * discovery.k8s.io/v1 EndpointSlice. `endpoints` may be null: Go's `Endpoints []Endpoint` has no
+ * omitempty, so a slice without endpoints (the controller's placeholder) is stored with `null`.
+ */
+export type EndpointSlice = Stored<Omit<discovery.EndpointSlice, 'endpoints'> & { endpoints: discovery.Endpoint[] | null }>;
 /** networking.k8s.io/v1 Ingress. */
 export type Ingress = Stored<networking.Ingress>;
 /** networking.k8s.io/v1 IngressClass. */
