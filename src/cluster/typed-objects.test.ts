@@ -40,8 +40,6 @@ const EXCEPTIONS = new Map<string, { count: number; reason: string }>([
   ['cluster/controllers/persistentvolume.ts', { count: 33, reason: PENDING }],
   ['cluster/controllers/podautoscaler-utils.ts', { count: 7, reason: PENDING }],
   ['cluster/controllers/podautoscaler.ts', { count: 18, reason: PENDING }],
-  ['cluster/controllers/podgc.ts', { count: 13, reason: PENDING }],
-  ['cluster/controllers/resourcequota.ts', { count: 9, reason: PENDING }],
   ['cluster/controllers/tainteviction.ts', { count: 9, reason: PENDING }],
   ['cluster/scheduler/cache.ts', { count: 11, reason: PENDING }],
   ['cluster/scheduler/eventhandlers.ts', { count: 12, reason: PENDING }],
