@@ -30,11 +30,8 @@ const PENDING = 'not yet converted to typed objects';
  * handles every resource generically (the object's kind is only known at run time).
  */
 const EXCEPTIONS = new Map<string, { count: number; reason: string }>([
-  ['cluster/controllers/cronjob-utils.ts', { count: 10, reason: PENDING }],
-  ['cluster/controllers/cronjob.ts', { count: 22, reason: PENDING }],
   ['cluster/controllers/external-provisioner.ts', { count: 16, reason: PENDING }],
   ['cluster/controllers/garbagecollector.ts', { count: 18, reason: PENDING }],
-  ['cluster/controllers/ingress-nginx.ts', { count: 25, reason: PENDING }],
   ['cluster/controllers/persistentvolume.ts', { count: 33, reason: PENDING }],
   ['cluster/controllers/podautoscaler-utils.ts', { count: 7, reason: PENDING }],
   ['cluster/controllers/podautoscaler.ts', { count: 18, reason: PENDING }],
