@@ -30,28 +30,7 @@ const PENDING = 'not yet converted to typed objects';
  * handles every resource generically (the object's kind is only known at run time).
  */
 const EXCEPTIONS = new Map<string, { count: number; reason: string }>([
-  ['cluster/controllers/clusterrole-aggregation.ts', { count: 5, reason: PENDING }],
-  ['cluster/controllers/cronjob-utils.ts', { count: 10, reason: PENDING }],
-  ['cluster/controllers/cronjob.ts', { count: 22, reason: PENDING }],
-  ['cluster/controllers/endpoints.ts', { count: 8, reason: PENDING }],
-  ['cluster/controllers/endpointslice.ts', { count: 12, reason: PENDING }],
-  ['cluster/controllers/external-provisioner.ts', { count: 16, reason: PENDING }],
-  ['cluster/controllers/garbagecollector.ts', { count: 18, reason: PENDING }],
-  ['cluster/controllers/ingress-nginx.ts', { count: 25, reason: PENDING }],
-  ['cluster/controllers/namespace.ts', { count: 8, reason: PENDING }],
-  ['cluster/controllers/nodelifecycle-utils.ts', { count: 5, reason: PENDING }],
-  ['cluster/controllers/nodelifecycle.ts', { count: 23, reason: PENDING }],
-  ['cluster/controllers/persistentvolume.ts', { count: 33, reason: PENDING }],
-  ['cluster/controllers/podautoscaler-utils.ts', { count: 7, reason: PENDING }],
-  ['cluster/controllers/podautoscaler.ts', { count: 18, reason: PENDING }],
-  ['cluster/controllers/podgc.ts', { count: 13, reason: PENDING }],
-  ['cluster/controllers/resourcequota.ts', { count: 9, reason: PENDING }],
-  ['cluster/controllers/root-ca-cert-publisher.ts', { count: 7, reason: PENDING }],
-  ['cluster/controllers/service-lb.ts', { count: 7, reason: PENDING }],
-  ['cluster/controllers/service-membership.ts', { count: 7, reason: PENDING }],
-  ['cluster/controllers/tainteviction.ts', { count: 9, reason: PENDING }],
-  ['cluster/controllers/controller.fixture.ts', { count: 7, reason: PENDING }],
-  ['cluster/controllers/volume-protection.ts', { count: 15, reason: PENDING }],
+  ['cluster/controllers/podautoscaler.ts', { count: 16, reason: PENDING }],
   ['cluster/kubelet/kubelet.fixture.ts', { count: 1, reason: PENDING }],
 ]);
 

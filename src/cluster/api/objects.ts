@@ -11,6 +11,7 @@
  * (added by v1.33) are declared here, in the `…133` extensions, so every component sees the same
  * shape. The simulator's own kinds are declared the same way, next to their components.
  */
+import type * as apiextensions from 'kubernetes-types/apiextensions/v1';
 import type * as apps from 'kubernetes-types/apps/v1';
 import type * as autoscaling from 'kubernetes-types/autoscaling/v2';
 import type * as batch from 'kubernetes-types/batch/v1';
@@ -83,6 +84,8 @@ export type ControllerRevision = Stored<apps.ControllerRevision>;
 
 // ---- other groups -------------------------------------------------------------------------
 
+/** apiextensions.k8s.io/v1 CustomResourceDefinition. */
+export type CustomResourceDefinition = Stored<apiextensions.CustomResourceDefinition, 'spec'>;
 /** batch/v1 Job. */
 export type Job = Stored<batch.Job, 'spec'>;
 /** batch/v1 CronJob. */
@@ -91,8 +94,11 @@ export type CronJob = Stored<batch.CronJob, 'spec'>;
 export type HorizontalPodAutoscaler = Stored<autoscaling.HorizontalPodAutoscaler, 'spec'>;
 /** coordination.k8s.io/v1 Lease. */
 export type Lease = Stored<coordination.Lease>;
-/** discovery.k8s.io/v1 EndpointSlice. */
-export type EndpointSlice = Stored<discovery.EndpointSlice>;
+/**
+ * discovery.k8s.io/v1 EndpointSlice. `endpoints` may be null: Go's `Endpoints []Endpoint` has no
+ * omitempty, so a slice without endpoints (the controller's placeholder) is stored with `null`.
+ */
+export type EndpointSlice = Stored<Omit<discovery.EndpointSlice, 'endpoints'> & { endpoints: discovery.Endpoint[] | null }>;
 /** networking.k8s.io/v1 Ingress. */
 export type Ingress = Stored<networking.Ingress>;
 /** networking.k8s.io/v1 IngressClass. */

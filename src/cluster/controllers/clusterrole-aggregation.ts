@@ -14,7 +14,9 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import type { ResourceClient } from '../client/clientset';
 import { users } from '../client/clientset';
 import { RateLimitingQueue } from '../client/workqueue';
-import { deepEqual, type KObject } from '../api/types';
+import { deepEqual } from '../api/types';
+import type { ClusterRole } from '../api/objects';
+import type { PolicyRule } from 'kubernetes-types/rbac/v1';
 import { fromLabelSelector, matches } from '../api/labels';
 import { recordDecision } from './controller-utils';
 
@@ -24,15 +26,17 @@ export const ClusterRoleAggregationControllerName = 'clusterrole-aggregation-con
 export class ClusterRoleAggregationController {
   readonly name = ClusterRoleAggregationControllerName;
   readonly queue: RateLimitingQueue;
-  private readonly roles: SharedInformer;
-  private readonly client: ResourceClient;
+  private readonly roles: SharedInformer<ClusterRole>;
+  private readonly client: ResourceClient<ClusterRole>;
 
   constructor(
     private readonly ctx: ComponentContext,
     informers: SharedInformerFactory,
   ) {
-    this.client = ctx.client(users.controller(ClusterRoleAggregationControllerName)).resource('rbac.authorization.k8s.io', 'clusterroles');
-    this.roles = informers.informerFor('rbac.authorization.k8s.io', 'clusterroles');
+    this.client = ctx
+      .client(users.controller(ClusterRoleAggregationControllerName))
+      .resource<ClusterRole>('rbac.authorization.k8s.io', 'clusterroles');
+    this.roles = informers.informerFor<ClusterRole>('rbac.authorization.k8s.io', 'clusterroles');
     this.queue = new RateLimitingQueue('ClusterRoleAggregator', ctx.clock, ctx.relay, (key) => this.syncClusterRole(key));
     this.roles.addEventHandler({
       participant: ClusterRoleAggregationControllerName,
@@ -58,8 +62,8 @@ export class ClusterRoleAggregationController {
   }
 
   /** The rules the role's selectors aggregate (syncClusterRole's newPolicyRules). */
-  aggregatedRules(role: KObject): unknown[] {
-    const out: unknown[] = [];
+  aggregatedRules(role: ClusterRole): PolicyRule[] {
+    const out: PolicyRule[] = [];
     for (const sel of role.aggregationRule?.clusterRoleSelectors ?? []) {
       const selector = fromLabelSelector(sel);
       const matched = this.roles.list().filter((r) => r.metadata.name !== role.metadata.name && matches(selector, r.metadata.labels));

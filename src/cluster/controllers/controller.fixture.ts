@@ -14,7 +14,10 @@ import { SharedInformerFactory } from '../client/informer';
 import { ComponentContext } from '../component-context';
 import { KUBERNETES_DEFAULTS } from '../timings';
 import { ImageRegistry } from '../sim/image-registry';
-import { deepCopy, type KObject } from '../api/types';
+import { deepCopy } from '../api/types';
+import type { ConfigMap, CoreEvent, Deployment, Namespace, Pod, ReplicaSet } from '../api/objects';
+import type { DeploymentStrategy } from 'kubernetes-types/apps/v1';
+import type { PodCondition } from 'kubernetes-types/core/v1';
 
 /** Minimal strategies: status subresources keep status; new Pods are Pending (as PrepareForCreate does). */
 export const TEST_STRATEGIES: StrategyTable = {
@@ -28,6 +31,14 @@ export const TEST_STRATEGIES: StrategyTable = {
   'deployments.apps': { hasStatus: true },
 };
 
+/** The kinds of the resources the controller tests read back, by the fixture's resource name. */
+export interface FixtureKinds {
+  pods: Pod;
+  'replicasets.apps': ReplicaSet;
+  'deployments.apps': Deployment;
+  configmaps: ConfigMap;
+}
+
 export interface Fixture {
   clock: SimClock;
   relay: RelayRecorder;
@@ -36,8 +47,8 @@ export interface Fixture {
   informers: SharedInformerFactory;
   kubectl: Client;
   /** Stored objects of a resource ("pods", "replicasets.apps") in `default`, by name. */
-  list(resource: string): KObject[];
-  get(resource: string, name: string): KObject | undefined;
+  list<R extends keyof FixtureKinds>(resource: R): FixtureKinds[R][];
+  get<R extends keyof FixtureKinds>(resource: R, name: string): FixtureKinds[R] | undefined;
   /** Event messages "Reason: message" in creation order, optionally for one involved object name. */
   events(involvedName?: string): string[];
   /** Fake kubelet: binds Pending pods to `node`, marks them Running and Ready; removes terminating pods. */
@@ -54,9 +65,10 @@ export function newFixture(seed = 1): Fixture {
   const ctx = new ComponentContext(api, clock, new Rng(seed + 1), relay, KUBERNETES_DEFAULTS, new ImageRegistry());
   const informers = new SharedInformerFactory(ctx.client(users.controller('kube-controller-manager')));
   const kubectl = ctx.client(users.kubectl());
-  kubectl.resource('', 'namespaces').create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
+  kubectl.resource<Namespace>('', 'namespaces').create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
   const kubelet = ctx.client(users.node('node-1'));
-  const list = (resource: string) => api.store.list(resource, 'default').map((e) => e.obj);
+  // the store holds what the apiserver admitted for the resource: objects of its kind
+  const list = <R extends keyof FixtureKinds>(resource: R) => api.store.list(resource, 'default').map((e) => e.obj as FixtureKinds[R]);
   const fx: Fixture = {
     clock,
     relay,
@@ -65,17 +77,18 @@ export function newFixture(seed = 1): Fixture {
     informers,
     kubectl,
     list,
-    get: (resource, name) => api.store.get(resource, `default/${name}`)?.obj,
+    get: <R extends keyof FixtureKinds>(resource: R, name: string) =>
+      api.store.get(resource, `default/${name}`)?.obj as FixtureKinds[R] | undefined,
     events(involvedName) {
       return api.store
         .list('events')
         .sort((a, b) => a.createRev - b.createRev)
-        .map((e) => e.obj)
+        .map((e) => e.obj as CoreEvent)
         .filter((e) => !involvedName || e.involvedObject?.name === involvedName)
         .map((e) => `${e.reason}: ${e.message}`);
     },
     kubeletTick(node = 'node-1') {
-      const pods = kubelet.resource('', 'pods');
+      const pods = kubelet.resource<Pod>('', 'pods');
       for (const p of list('pods')) {
         if (p.metadata.deletionTimestamp) {
           pods.delete('default', p.metadata.name, { gracePeriodSeconds: 0 });
@@ -83,16 +96,17 @@ export function newFixture(seed = 1): Fixture {
         }
         if (p.status?.phase === 'Running') continue;
         let cur = p;
-        if (!cur.spec?.nodeName) cur = kubelet.bind('default', p.metadata.name, node);
+        if (!cur.spec?.nodeName) cur = kubelet.bind('default', p.metadata.name, node) as Pod;
         const next = deepCopy(cur);
         const now = clock.nowRFC3339();
         next.status = {
           ...next.status,
           phase: 'Running',
+          // lastProbeTime null: Go's zero metav1.Time, as the kubelet writes it (kubernetes-types: a string)
           conditions: [
             { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now },
             { type: 'Ready', status: 'True', lastProbeTime: null, lastTransitionTime: now },
-          ],
+          ] as unknown as PodCondition[],
           startTime: now,
         };
         pods.updateStatus(next);
@@ -116,7 +130,7 @@ export function newReplicaSet(
   replicas: number,
   labels: Record<string, string> = { app: name },
   image = 'nginx:1.14.2',
-): KObject {
+): ReplicaSet {
   return {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
@@ -142,8 +156,8 @@ export function newDeployment(
   name: string,
   replicas: number,
   image = 'nginx:1.14.2',
-  strategy: KObject['spec'] = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
-): KObject {
+  strategy: DeploymentStrategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+): Deployment {
   const labels = { app: name };
   return {
     apiVersion: 'apps/v1',

@@ -9,7 +9,9 @@
  * Times are simulated ms since the epoch unless a name says seconds.
  */
 import { Cron } from 'croner';
-import { deepCopy, newControllerRef, type KObject } from '../api/types';
+import { deepCopy, newControllerRef } from '../api/types';
+import type { CronJob, Job } from '../api/objects';
+import type { JobSpec } from 'kubernetes-types/batch/v1';
 
 /** nextScheduleDelta: the requeue lands 100 ms after the scheduled time (NTP skew padding). */
 export const NextScheduleDeltaMs = 100;
@@ -84,7 +86,7 @@ export type MissedSchedules = 'none' | 'few' | 'many';
  * for schedules that cannot fire (e.g. 31 February).
  */
 export function mostRecentScheduleTime(
-  cj: KObject,
+  cj: CronJob,
   now: number,
   sched: Schedule,
   includeStartingDeadlineSeconds: boolean,
@@ -111,7 +113,7 @@ export function mostRecentScheduleTime(
 }
 
 /** nextScheduleTimeDuration: ms from now until the next activation, plus the 100 ms delta. */
-export function nextScheduleTimeDuration(cj: KObject, now: number, sched: Schedule): number {
+export function nextScheduleTimeDuration(cj: CronJob, now: number, sched: Schedule): number {
   let base: number;
   try {
     const [earliest, mostRecent, missed] = mostRecentScheduleTime(cj, now, sched, false);
@@ -128,7 +130,7 @@ export function getTimeHashInMinutes(scheduledMs: number): number {
 }
 
 /** getJobName: `<cronjob>-<scheduledTime.Unix()/60>`. */
-export function getJobName(cj: KObject, scheduledMs: number): string {
+export function getJobName(cj: CronJob, scheduledMs: number): string {
   return `${cj.metadata.name}-${getTimeHashInMinutes(scheduledMs)}`;
 }
 
@@ -192,7 +194,7 @@ export function formatRFC1123Z(ms: number): string {
  * annotation (in the CronJob's zone), the deterministic name and the controller reference;
  * the spec is a copy of jobTemplate.spec.
  */
-export function getJobFromTemplate2(cj: KObject, scheduledMs: number): KObject {
+export function getJobFromTemplate2(cj: CronJob, scheduledMs: number): Job {
   const tmeta = cj.spec?.jobTemplate?.metadata ?? {};
   const annotations: Record<string, string> = { ...(tmeta.annotations ?? {}) };
   annotations[CronJobScheduledTimestampAnnotation] = formatRFC3339In(scheduledMs, cj.spec?.timeZone);
@@ -207,19 +209,20 @@ export function getJobFromTemplate2(cj: KObject, scheduledMs: number): KObject {
       annotations,
       ownerReferences: [newControllerRef({ ...cj, apiVersion: 'batch/v1', kind: 'CronJob' })],
     },
-    spec: deepCopy(cj.spec?.jobTemplate?.spec ?? {}),
+    // a jobTemplate without spec fails the Job's validation at create, as upstream's empty JobSpec does
+    spec: deepCopy(cj.spec?.jobTemplate?.spec ?? ({} as JobSpec)),
   };
 }
 
 /** byJobStartTime: by status.startTime (unset last), then by name. */
-export function byJobStartTime(a: KObject, b: KObject): number {
+export function byJobStartTime(a: Job, b: Job): number {
   const sa = a.status?.startTime;
   const sb = b.status?.startTime;
   if (!sa && sb) return 1;
   if (sa && !sb) return -1;
   if (sa === sb || (sa && sb && Date.parse(sa) === Date.parse(sb)))
     return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
-  return Date.parse(sa) - Date.parse(sb);
+  return Date.parse(sa!) - Date.parse(sb!); // both set here
 }
 
 /** v1.ObjectReference of a Job as ref.GetReference builds it. */
@@ -233,7 +236,7 @@ export interface JobRef {
 }
 
 /** getRef: the ObjectReference stored in status.active. */
-export function getRef(job: KObject): JobRef {
+export function getRef(job: Job): JobRef {
   return {
     kind: 'Job',
     namespace: job.metadata.namespace,
@@ -245,23 +248,23 @@ export function getRef(job: KObject): JobRef {
 }
 
 /** inActiveList: status.active holds the UID. */
-export function inActiveList(cj: KObject, uid: string | undefined): boolean {
+export function inActiveList(cj: CronJob, uid: string | undefined): boolean {
   return ((cj.status?.active ?? []) as JobRef[]).some((r) => r.uid === uid);
 }
 
 /** inActiveListByName: status.active holds a Job of that namespace/name. */
-export function inActiveListByName(cj: KObject, namespace: string | undefined, name: string): boolean {
+export function inActiveListByName(cj: CronJob, namespace: string | undefined, name: string): boolean {
   return ((cj.status?.active ?? []) as JobRef[]).some((r) => r.name === name && r.namespace === namespace);
 }
 
 /** deleteFromActiveList (mutates `cj.status`). */
-export function deleteFromActiveList(cj: KObject, uid: string | undefined): void {
+export function deleteFromActiveList(cj: CronJob, uid: string | undefined): void {
   cj.status = cj.status ?? {};
   cj.status.active = ((cj.status.active ?? []) as JobRef[]).filter((r) => r.uid !== uid);
 }
 
 /** jobutil.FinishedCondition: [finished, "Complete" | "Failed" | ""]. */
-export function finishedCondition(job: KObject): [boolean, string] {
+export function finishedCondition(job: Job): [boolean, string] {
   for (const c of job.status?.conditions ?? []) {
     if ((c.type === 'Complete' || c.type === 'Failed') && c.status === 'True') return [true, c.type];
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Cluster } from '../cluster';
 import type { KObject } from '../api/types';
+import type { CronJob } from '../api/objects';
 import { formatRFC1123Z, formatRFC3339In, mostRecentScheduleTime, parseSchedule } from './cronjob-utils';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -180,7 +181,12 @@ describe('CronJobController (real cluster)', () => {
     expect(new Date(parseSchedule('@every 90s').next(T0 + 500)).toISOString()).toBe('2026-01-01T00:01:30.000Z');
     expect(formatRFC3339In(Date.UTC(2026, 0, 1, 5), 'America/New_York')).toBe('2026-01-01T00:00:00-05:00');
     expect(formatRFC1123Z(T0)).toBe('Thu, 01 Jan 2026 00:00:00 +0000');
-    const cj = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'x', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: {} };
+    const cj = {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'x', creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: {},
+    } as CronJob;
     const [, recent, missed] = mostRecentScheduleTime(cj, T0 + 200 * MIN + 30_000, parseSchedule('* * * * *'), true);
     expect([recent && new Date(recent).toISOString(), missed]).toEqual(['2026-01-01T03:20:00.000Z', 'many']);
   });

@@ -26,7 +26,9 @@ import type { ResourceClient } from '../client/clientset';
 import { users } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
-import { deepCopy, getControllerOf, metaNamespaceKey, splitKey, type KObject, type OwnerReference } from '../api/types';
+import { deepCopy, getControllerOf, metaNamespaceKey, splitKey, type OwnerReference } from '../api/types';
+import type { CronJob, Job } from '../api/objects';
+import type { CronJobStatus } from 'kubernetes-types/batch/v1';
 import { hasStatusCause, NamespaceTerminatingCause, StatusError } from '../api/errors';
 import { errorMessage, isAlreadyExists, isNotFound, recordDecision } from './controller-utils';
 import * as u from './cronjob-utils';
@@ -34,13 +36,16 @@ import * as u from './cronjob-utils';
 /** Relay participant and event source of this controller. */
 export const CronJobControllerName = 'cronjob-controller';
 
+/** The sync's copy of a CronJob: status always set (sync starts from `status ?? {}`). */
+type CronJobCopy = CronJob & { status: CronJobStatus };
+
 export class CronJobController {
   readonly name = CronJobControllerName;
   readonly queue: RateLimitingQueue;
-  readonly jobInformer: SharedInformer;
-  readonly cronJobInformer: SharedInformer;
-  private readonly jobClient: ResourceClient;
-  private readonly cronJobClient: ResourceClient;
+  readonly jobInformer: SharedInformer<Job>;
+  readonly cronJobInformer: SharedInformer<CronJob>;
+  private readonly jobClient: ResourceClient<Job>;
+  private readonly cronJobClient: ResourceClient<CronJob>;
   private readonly recorder: EventRecorder;
 
   /** NewControllerV2: wires the Job and CronJob informer handlers (keys only). */
@@ -49,11 +54,11 @@ export class CronJobController {
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(CronJobControllerName));
-    this.jobClient = client.resource('batch', 'jobs');
-    this.cronJobClient = client.resource('batch', 'cronjobs');
+    this.jobClient = client.resource<Job>('batch', 'jobs');
+    this.cronJobClient = client.resource<CronJob>('batch', 'cronjobs');
     this.recorder = ctx.recorder(client, CronJobControllerName);
-    this.jobInformer = informers.informerFor('batch', 'jobs');
-    this.cronJobInformer = informers.informerFor('batch', 'cronjobs');
+    this.jobInformer = informers.informerFor<Job>('batch', 'jobs');
+    this.cronJobInformer = informers.informerFor<CronJob>('batch', 'cronjobs');
     this.queue = new RateLimitingQueue('cronjob', ctx.clock, ctx.relay, (key) => this.sync(key));
     this.jobInformer.addEventHandler({
       participant: CronJobControllerName,
@@ -87,18 +92,18 @@ export class CronJobController {
 
   // ---- handlers -----------------------------------------------------------------------------
 
-  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): KObject | undefined {
+  private resolveControllerRef(namespace: string, ref: OwnerReference | undefined): CronJob | undefined {
     if (!ref || ref.kind !== 'CronJob') return undefined;
     const cj = this.cronJobInformer.get(`${namespace}/${ref.name}`);
     return cj && cj.metadata.uid === ref.uid ? cj : undefined;
   }
 
-  private enqueueFor(job: KObject, ref: OwnerReference | undefined): void {
+  private enqueueFor(job: Job, ref: OwnerReference | undefined): void {
     const cj = this.resolveControllerRef(job.metadata.namespace ?? '', ref);
     if (cj) this.queue.add(metaNamespaceKey(cj));
   }
 
-  private updateJob(oldJob: KObject, curJob: KObject): void {
+  private updateJob(oldJob: Job, curJob: Job): void {
     if (curJob.metadata.resourceVersion === oldJob.metadata.resourceVersion) return;
     const cur = getControllerOf(curJob);
     const old = getControllerOf(oldJob);
@@ -106,12 +111,12 @@ export class CronJobController {
     if (cur) this.enqueueFor(curJob, cur);
   }
 
-  private deleteJob(job: KObject): void {
+  private deleteJob(job: Job): void {
     this.enqueueFor(job, getControllerOf(job));
   }
 
   /** updateCronJob: a schedule or zone change re-queues for the new next activation; anything else syncs now. */
-  private updateCronJob(oldCJ: KObject, newCJ: KObject): void {
+  private updateCronJob(oldCJ: CronJob, newCJ: CronJob): void {
     const key = metaNamespaceKey(newCJ);
     if (oldCJ.spec?.schedule !== newCJ.spec?.schedule || (oldCJ.spec?.timeZone ?? null) !== (newCJ.spec?.timeZone ?? null)) {
       let sched: u.Schedule;
@@ -146,8 +151,9 @@ export class CronJobController {
     const shared = this.cronJobInformer.get(key);
     if (!shared) return;
     const jobs = this.jobInformer.list(shared.metadata.namespace).filter((j) => getControllerOf(j)?.name === shared.metadata.name);
-    const cj = deepCopy(shared);
-    cj.status = cj.status ?? {};
+    const copy = deepCopy(shared);
+    copy.status = copy.status ?? {};
+    const cj = copy as CronJobCopy;
     const updateAfterCleanup = this.cleanupFinishedJobs(cj, jobs);
     let requeue: number | undefined;
     let updateAfterSync = false;
@@ -166,10 +172,10 @@ export class CronJobController {
     if (syncErr !== undefined) throw syncErr;
   }
 
-  private updateStatus(cj: KObject): void {
+  private updateStatus(cj: CronJobCopy): void {
     const st = { ...cj.status };
     if (!st.active?.length) delete st.active;
-    const active = (st.active ?? []).map((r: u.JobRef) => r.name).join(', ');
+    const active = (st.active ?? []).map((r) => r.name).join(', ');
     this.cronJobClient.updateStatus(
       { ...cj, status: st },
       {
@@ -179,7 +185,7 @@ export class CronJobController {
   }
 
   /** syncCronJob: returns [requeue after ms or undefined, status changed]. */
-  private syncCronJob(cj: KObject, jobs: KObject[]): [number | undefined, boolean] {
+  private syncCronJob(cj: CronJobCopy, jobs: Job[]): [number | undefined, boolean] {
     const now = this.ctx.clock.now();
     const ns = cj.metadata.namespace ?? '';
     const target = { resource: 'cronjobs', namespace: ns, name: cj.metadata.name };
@@ -299,7 +305,7 @@ export class CronJobController {
     return this.ctx.relay.withCause(seq, () => {
       if (cj.spec?.concurrencyPolicy === 'Replace') {
         for (const ref of active) {
-          let job: KObject;
+          let job: Job;
           try {
             job = this.jobClient.get(ref.namespace ?? ns, ref.name, { quiet: true });
           } catch (err) {
@@ -312,7 +318,7 @@ export class CronJobController {
         }
       }
       const req = u.getJobFromTemplate2(cj, scheduled);
-      let created: KObject;
+      let created: Job;
       try {
         created = this.jobClient.create(ns, req, {
           summary: `create Job ${ns}/${jobName} for CronJob ${cj.metadata.name} (scheduled ${u.formatRFC3339In(scheduled, tz)})`,
@@ -336,12 +342,12 @@ export class CronJobController {
   }
 
   /** cleanupFinishedJobs: prunes finished Jobs beyond the history limits. */
-  private cleanupFinishedJobs(cj: KObject, jobs: KObject[]): boolean {
+  private cleanupFinishedJobs(cj: CronJob, jobs: Job[]): boolean {
     const sLimit = cj.spec?.successfulJobsHistoryLimit;
     const fLimit = cj.spec?.failedJobsHistoryLimit;
     if (sLimit == null && fLimit == null) return false;
-    const ok: KObject[] = [];
-    const failed: KObject[] = [];
+    const ok: Job[] = [];
+    const failed: Job[] = [];
     for (const j of jobs) {
       const [fin, type] = u.finishedCondition(j);
       if (fin && type === 'Complete') ok.push(j);
@@ -353,7 +359,7 @@ export class CronJobController {
     return update;
   }
 
-  private removeOldestJobs(cj: KObject, jobs: KObject[], max: number): boolean {
+  private removeOldestJobs(cj: CronJob, jobs: Job[], max: number): boolean {
     const n = jobs.length - max;
     if (n <= 0) return false;
     const sorted = [...jobs].sort(u.byJobStartTime);
@@ -375,7 +381,7 @@ export class CronJobController {
   }
 
   /** deleteJob (utils): DELETE with propagationPolicy Background, drop it from status.active. */
-  private deleteJob2(cj: KObject, job: KObject): boolean {
+  private deleteJob2(cj: CronJob, job: Job): boolean {
     const [ns, name] = splitKey(metaNamespaceKey(job));
     try {
       this.jobClient.delete(ns, name, { propagationPolicy: 'Background' });

@@ -66,7 +66,7 @@ describe('DeploymentController', () => {
     const rs = rss[0];
     expect(rs.metadata.labels).toEqual({ app: 'web', 'pod-template-hash': hash });
     expect(rs.spec.selector).toEqual({ matchLabels: { app: 'web', 'pod-template-hash': hash } });
-    expect(rs.spec.template.metadata.labels).toEqual({ app: 'web', 'pod-template-hash': hash });
+    expect(rs.spec.template?.metadata?.labels).toEqual({ app: 'web', 'pod-template-hash': hash });
     expect(rs.spec.replicas).toBe(3);
     expect(rs.metadata.annotations).toEqual({
       'deployment.kubernetes.io/desired-replicas': '3',
@@ -91,8 +91,8 @@ describe('DeploymentController', () => {
     fx.settle();
     const done = fx.get('deployments.apps', 'web')!;
     expect(done.status).toMatchObject({ observedGeneration: 1, replicas: 3, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3 });
-    expect(done.status.unavailableReplicas).toBeUndefined();
-    expect(done.status.conditions.map((c: Record<string, string>) => [c.type, c.status, c.reason, c.message])).toEqual([
+    expect(done.status?.unavailableReplicas).toBeUndefined();
+    expect(done.status?.conditions?.map((c) => [c.type, c.status, c.reason, c.message])).toEqual([
       ['Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.'],
       ['Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "web-${hash}" has successfully progressed.`],
     ]);
@@ -167,7 +167,7 @@ describe('DeploymentController', () => {
       const d = fx.get('deployments.apps', 'web')!;
       expect(d.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('2');
       expect(d.status).toMatchObject({ observedGeneration: 2, replicas: 3, updatedReplicas: 3, availableReplicas: 3 });
-      expect(d.status.conditions.find((x: { type: string }) => x.type === 'Progressing')).toMatchObject({
+      expect(d.status?.conditions?.find((x) => x.type === 'Progressing')).toMatchObject({
         reason: 'NewReplicaSetAvailable',
         message: `ReplicaSet "${newRS}" has successfully progressed.`,
       });
@@ -201,7 +201,7 @@ describe('DeploymentController', () => {
     edit(fx, 'web', (d) => (d.spec.template.spec.containers[0].image = 'nginx:1.16.1'));
     fx.settle();
     expect(fx.list('replicasets.apps')).toHaveLength(1);
-    expect(fx.get('deployments.apps', 'web')!.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({
+    expect(fx.get('deployments.apps', 'web')!.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
       status: 'Unknown',
       reason: 'DeploymentPaused',
       message: 'Deployment is paused',
@@ -224,7 +224,7 @@ describe('DeploymentController', () => {
     }
     const rss = fx
       .list('replicasets.apps')
-      .map((r) => [r.spec.template.spec.containers[0].image, r.metadata.annotations?.['deployment.kubernetes.io/revision']]);
+      .map((r) => [r.spec.template?.spec?.containers[0].image, r.metadata.annotations?.['deployment.kubernetes.io/revision']]);
     expect(rss.sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
       ['nginx:1.16', '3'],
       ['nginx:1.17', '4'],
@@ -241,12 +241,12 @@ describe('DeploymentController', () => {
     fx.clock.advance(602_000);
     const rs = fx.list('replicasets.apps')[0].metadata.name;
     const d = fx.get('deployments.apps', 'web')!;
-    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Progressing')).toMatchObject({
+    expect(d.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
       status: 'False',
       reason: 'ProgressDeadlineExceeded',
       message: `ReplicaSet "${rs}" has timed out progressing.`,
     });
-    expect(d.status.conditions.find((c: { type: string }) => c.type === 'Available')).toMatchObject({
+    expect(d.status?.conditions?.find((c) => c.type === 'Available')).toMatchObject({
       status: 'False',
       reason: 'MinimumReplicasUnavailable',
       message: 'Deployment does not have minimum availability.',

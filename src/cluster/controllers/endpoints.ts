@@ -14,7 +14,8 @@ import type { SharedInformerFactory, SharedInformer } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import { watchServicesAndPods } from './service-membership';
 import { users, type Client } from '../client/clientset';
-import { deepEqual, metaNamespaceKey, splitKey, type KObject } from '../api/types';
+import { deepEqual, metaNamespaceKey, splitKey } from '../api/types';
+import type { Endpoints, Pod, Service } from '../api/objects';
 import { fromLabelSelector } from '../api/labels';
 import { StatusError } from '../api/errors';
 import { findPort } from './endpointslice';
@@ -40,17 +41,17 @@ interface Subset {
   ports: Port[];
 }
 
-function podReady(pod: KObject): boolean {
-  return (pod.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+function podReady(pod: Pod): boolean {
+  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 export class EndpointsController {
   readonly name = PARTICIPANT;
   private readonly client: Client;
   private readonly queue: RateLimitingQueue;
-  private readonly services: SharedInformer;
-  private readonly pods: SharedInformer;
-  private readonly endpoints: SharedInformer;
+  private readonly services: SharedInformer<Service>;
+  private readonly pods: SharedInformer<Pod>;
+  private readonly endpoints: SharedInformer<Endpoints>;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -58,9 +59,9 @@ export class EndpointsController {
   ) {
     this.client = ctx.client({ ...users.controller('endpoint-controller'), participant: PARTICIPANT });
     this.queue = new RateLimitingQueue('endpoint', ctx.clock, ctx.relay, (key) => this.syncService(key));
-    this.services = informers.informerFor('', 'services');
-    this.pods = informers.informerFor('', 'pods');
-    this.endpoints = informers.informerFor('', 'endpoints');
+    this.services = informers.informerFor<Service>('', 'services');
+    this.pods = informers.informerFor<Pod>('', 'pods');
+    this.endpoints = informers.informerFor<Endpoints>('', 'endpoints');
     watchServicesAndPods(this.services, this.pods, PARTICIPANT, this.queue);
   }
 
@@ -79,7 +80,7 @@ export class EndpointsController {
   syncService(key: string): void {
     const [ns, name] = splitKey(key);
     const svc = this.services.get(key);
-    const rc = this.client.resource('', 'endpoints');
+    const rc = this.client.resource<Endpoints>('', 'endpoints');
     if (!svc) {
       const cur = this.endpoints.get(key);
       if (cur && cur.metadata.labels?.['endpoints.kubernetes.io/managed-by'] === ENDPOINTS_MANAGED_BY) {

@@ -102,7 +102,7 @@ describe('EndpointSliceController', () => {
           apiVersion: 'v1',
           kind: 'Pod',
           metadata: { name: 'x' },
-          spec: { containers: [{ ports: [{ name: 'http', containerPort: 9090 }] }] },
+          spec: { containers: [{ name: 'app', ports: [{ name: 'http', containerPort: 9090 }] }] },
         },
         { port: 80, targetPort: 'http' },
       ),

@@ -21,7 +21,8 @@ import type { SharedInformerFactory, SharedInformer } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import { watchServicesAndPods } from './service-membership';
 import { users, type Client } from '../client/clientset';
-import { deepEqual, metaNamespaceKey, newControllerRef, splitKey, type KObject } from '../api/types';
+import { deepEqual, metaNamespaceKey, newControllerRef, splitKey, type ObjectMeta } from '../api/types';
+import type { EndpointSlice, Pod, Service } from '../api/objects';
 import { fromLabelSelector } from '../api/labels';
 import { StatusError } from '../api/errors';
 
@@ -45,12 +46,12 @@ interface Endpoint {
   targetRef: { kind: 'Pod'; namespace: string; name: string; uid: string };
 }
 
-function podReady(pod: KObject): boolean {
-  return (pod.status?.conditions ?? []).some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+function podReady(pod: Pod): boolean {
+  return (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** Resolves a Service port's targetPort for a Pod (podutil.FindPort); undefined when the Pod lacks a named port. */
-export function findPort(pod: KObject, svcPort: { port: number; targetPort?: number | string; protocol?: string }): number | undefined {
+export function findPort(pod: Pod, svcPort: { port: number; targetPort?: number | string; protocol?: string }): number | undefined {
   const tp = svcPort.targetPort ?? svcPort.port;
   if (typeof tp === 'number') return tp;
   if (/^\d+$/.test(tp)) return Number(tp);
@@ -66,9 +67,9 @@ export class EndpointSliceController {
   readonly name = PARTICIPANT;
   private readonly client: Client;
   private readonly queue: RateLimitingQueue;
-  private readonly services: SharedInformer;
-  private readonly pods: SharedInformer;
-  private readonly slices: SharedInformer;
+  private readonly services: SharedInformer<Service>;
+  private readonly pods: SharedInformer<Pod>;
+  private readonly slices: SharedInformer<EndpointSlice>;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -76,9 +77,9 @@ export class EndpointSliceController {
   ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.queue = new RateLimitingQueue('endpointslice', ctx.clock, ctx.relay, (key) => this.syncService(key));
-    this.services = informers.informerFor('', 'services');
-    this.pods = informers.informerFor('', 'pods');
-    this.slices = informers.informerFor('discovery.k8s.io', 'endpointslices');
+    this.services = informers.informerFor<Service>('', 'services');
+    this.pods = informers.informerFor<Pod>('', 'pods');
+    this.slices = informers.informerFor<EndpointSlice>('discovery.k8s.io', 'endpointslices');
     this.slices.addIndexer('service', (s) => {
       const svc = s.metadata.labels?.['kubernetes.io/service-name'];
       return svc && s.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === MANAGED_BY ? [`${s.metadata.namespace}/${svc}`] : [];
@@ -127,7 +128,7 @@ export class EndpointSliceController {
       const terminating = !!pod.metadata.deletionTimestamp;
       const ready = podReady(pod);
       g.endpoints.push({
-        addresses: [pod.status.podIP],
+        addresses: [pod.status!.podIP!], // pods without an IP are filtered out above
         conditions: { ready: ready && !terminating, serving: ready, terminating },
         ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
         targetRef: { kind: 'Pod', namespace: ns, name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
@@ -175,12 +176,12 @@ export class EndpointSliceController {
   private writeSlices(
     ns: string,
     name: string,
-    svc: KObject,
+    svc: Service,
     desired: { ports: EndpointPort[]; endpoints: Endpoint[] }[],
-    existing: KObject[],
+    existing: EndpointSlice[],
     placeholder: boolean,
   ): void {
-    const rc = this.client.resource('discovery.k8s.io', 'endpointslices');
+    const rc = this.client.resource<EndpointSlice>('discovery.k8s.io', 'endpointslices');
     desired.forEach((d, i) => {
       const cur = existing[i];
       const labels: Record<string, string> = { ...(svc.metadata.labels ?? {}) };
@@ -204,7 +205,7 @@ export class EndpointSliceController {
             labels,
             ownerReferences: [newControllerRef(svc)],
             annotations: { 'endpoints.kubernetes.io/last-change-trigger-time': this.ctx.clock.nowRFC3339() },
-          } as unknown as KObject['metadata'],
+          } as unknown as ObjectMeta, // no name: the apiserver generates it from generateName
           addressType: 'IPv4',
           endpoints,
           ports: d.ports,

@@ -28,7 +28,8 @@ import { RateLimitingQueue } from '../client/workqueue';
 import type { Client, ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import type { RequestUser } from '../apiserver/apiserver';
-import { metaNamespaceKey, type KObject } from '../api/types';
+import { metaNamespaceKey } from '../api/types';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../api/objects';
 import { StatusError } from '../api/errors';
 import {
   ANN_BETA_STORAGE_PROVISIONER,
@@ -77,8 +78,8 @@ function provisionerUser(provisioner: string): RequestUser {
 
 interface ProvisionerHandle {
   client: Client;
-  pvcs: ResourceClient;
-  pvs: ResourceClient;
+  pvcs: ResourceClient<PersistentVolumeClaim>;
+  pvs: ResourceClient<PersistentVolume>;
   recorder: EventRecorder;
 }
 
@@ -89,9 +90,9 @@ interface ProvisionerHandle {
 export class ExternalProvisioners {
   private readonly claimQueue: RateLimitingQueue;
   private readonly volumeQueue: RateLimitingQueue;
-  private readonly claims: SharedInformer;
-  private readonly volumes: SharedInformer;
-  private readonly classes: SharedInformer;
+  private readonly claims: SharedInformer<PersistentVolumeClaim>;
+  private readonly volumes: SharedInformer<PersistentVolume>;
+  private readonly classes: SharedInformer<StorageClass>;
   private readonly handles = new Map<string, ProvisionerHandle>();
   /** Claims (by uid) / volumes (by name) with an operation in flight (the library's goroutine map). */
   private readonly provisioning = new Set<string>();
@@ -103,9 +104,9 @@ export class ExternalProvisioners {
   ) {
     this.claimQueue = new RateLimitingQueue('provisioner-claims', ctx.clock, ctx.relay, (k) => this.syncClaim(k));
     this.volumeQueue = new RateLimitingQueue('provisioner-volumes', ctx.clock, ctx.relay, (k) => this.syncVolume(k));
-    this.claims = informers.informerFor('', 'persistentvolumeclaims');
-    this.volumes = informers.informerFor('', 'persistentvolumes');
-    this.classes = informers.informerFor('storage.k8s.io', 'storageclasses');
+    this.claims = informers.informerFor<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    this.volumes = informers.informerFor<PersistentVolume>('', 'persistentvolumes');
+    this.classes = informers.informerFor<StorageClass>('storage.k8s.io', 'storageclasses');
     const participant = provisionerParticipant(LOCAL_PATH_PROVISIONER);
     this.claims.addEventHandler({
       participant,
@@ -141,8 +142,8 @@ export class ExternalProvisioners {
       const client = this.ctx.client(provisionerUser(provisioner));
       h = {
         client,
-        pvcs: client.resource('', 'persistentvolumeclaims'),
-        pvs: client.resource('', 'persistentvolumes'),
+        pvcs: client.resource<PersistentVolumeClaim>('', 'persistentvolumeclaims'),
+        pvs: client.resource<PersistentVolume>('', 'persistentvolumes'),
         recorder: this.ctx.recorder(client, provisionerIdentity(provisioner)),
       };
       this.handles.set(provisioner, h);
@@ -263,29 +264,29 @@ export class ExternalProvisioners {
 }
 
 /** The provisioner a claim was handed to (volume.kubernetes.io/storage-provisioner or its beta twin). */
-function provisionerOf(claim: KObject): string | undefined {
+function provisionerOf(claim: PersistentVolumeClaim): string | undefined {
   return claim.metadata.annotations?.[ANN_STORAGE_PROVISIONER] ?? claim.metadata.annotations?.[ANN_BETA_STORAGE_PROVISIONER];
 }
 
 /** local-path's directory for a claim. */
-export function localPath(claim: KObject): string {
+export function localPath(claim: PersistentVolumeClaim): string {
   return `${LOCAL_PATH_DIR}/pvc-${claim.metadata.uid}_${claim.metadata.namespace}_${claim.metadata.name}`;
 }
 
-function localPathError(claim: KObject, node: string | undefined): string | null {
+function localPathError(claim: PersistentVolumeClaim, node: string | undefined): string | null {
   if (claim.spec?.selector) return 'claim.Spec.Selector is not supported';
   if (!node) return 'configuration error, no node was specified';
   return null;
 }
 
-function baseVolume(claim: KObject, cls: KObject, provisioner: string): KObject {
+function baseVolume(claim: PersistentVolumeClaim, cls: StorageClass, provisioner: string): PersistentVolume {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',
     metadata: { name: `pvc-${claim.metadata.uid}`, annotations: { [ANN_DYNAMICALLY_PROVISIONED]: provisioner } },
     spec: {
       accessModes: claim.spec?.accessModes,
-      capacity: { storage: claim.spec?.resources?.requests?.storage },
+      capacity: { storage: claim.spec?.resources?.requests?.storage as string }, // required by the claim's validation
       claimRef: claimReference(claim),
       persistentVolumeReclaimPolicy: cls.reclaimPolicy ?? 'Delete',
       storageClassName: cls.metadata.name,
@@ -296,7 +297,7 @@ function baseVolume(claim: KObject, cls: KObject, provisioner: string): KObject 
 }
 
 /** provisioner.go provisionFor (hostPath volume type). */
-function localPathVolume(claim: KObject, cls: KObject): KObject {
+function localPathVolume(claim: PersistentVolumeClaim, cls: StorageClass): PersistentVolume {
   const node = claim.metadata.annotations![ANN_SELECTED_NODE];
   const pv = baseVolume(claim, cls, LOCAL_PATH_PROVISIONER);
   pv.metadata.annotations![ANN_LOCAL_PATH_SELECTED_NODE] = node;
@@ -309,7 +310,7 @@ function localPathVolume(claim: KObject, cls: KObject): KObject {
 }
 
 /** A CSI-driver volume for any other provisioner. */
-function genericVolume(claim: KObject, cls: KObject, provisioner: string): KObject {
+function genericVolume(claim: PersistentVolumeClaim, cls: StorageClass, provisioner: string): PersistentVolume {
   const pv = baseVolume(claim, cls, provisioner);
   pv.spec.csi = {
     driver: provisioner,

@@ -24,7 +24,8 @@ import type { Client } from '../client/clientset';
 import { users } from '../client/clientset';
 import { RateLimitingQueue } from '../client/workqueue';
 import { parseApiVersion, type ResourceInfo } from '../api/resources';
-import type { KObject, OwnerReference } from '../api/types';
+import type { OwnerReference } from '../api/types';
+import type { APIObject, CustomResourceDefinition } from '../api/objects';
 import { isNotFound, plural, recordDecision } from './controller-utils';
 import { patchObject } from './controller-ref-manager';
 
@@ -52,15 +53,15 @@ export const GC_RESOURCES: [string, string][] = [
   ['', 'persistentvolumeclaims'],
 ];
 
-/** A graph node: one observed object. */
+/** A graph node: one observed object (of any kind: the collector handles every resource, so APIObject). */
 interface GraphNode {
   uid: string;
   info: ResourceInfo;
-  obj: KObject;
+  obj: APIObject;
 }
 
-const hasFinalizer = (o: KObject, f: string) => (o.metadata.finalizers ?? []).includes(f);
-const isDeletingDependents = (o: KObject) => !!o.metadata.deletionTimestamp && hasFinalizer(o, FinalizerDeleteDependents);
+const hasFinalizer = (o: APIObject, f: string) => (o.metadata.finalizers ?? []).includes(f);
+const isDeletingDependents = (o: APIObject) => !!o.metadata.deletionTimestamp && hasFinalizer(o, FinalizerDeleteDependents);
 function sameRefs(a: OwnerReference[] | undefined, b: OwnerReference[] | undefined): boolean {
   const x = a ?? [];
   const y = b ?? [];
@@ -68,7 +69,7 @@ function sameRefs(a: OwnerReference[] | undefined, b: OwnerReference[] | undefin
   for (let i = 0; i < x.length; i++) if (x[i].uid !== y[i].uid || !!x[i].blockOwnerDeletion !== !!y[i].blockOwnerDeletion) return false;
   return true;
 }
-const describe = (n: { info: ResourceInfo; obj: KObject }) =>
+const describe = (n: { info: ResourceInfo; obj: APIObject }) =>
   `${n.info.kind} ${n.obj.metadata.namespace ? `${n.obj.metadata.namespace}/` : ''}${n.obj.metadata.name}`;
 
 export class GarbageCollector {
@@ -80,7 +81,7 @@ export class GarbageCollector {
   /** owner uid → dependent uids */
   private readonly dependents = new Map<string, Set<string>>();
   /** informers of the watched kinds, by "group/resource" (owner lookups read their caches) */
-  private readonly informers = new Map<string, SharedInformer>();
+  private readonly informers = new Map<string, SharedInformer<APIObject>>();
 
   /**
    * Registers handlers for every resource in {@link GC_RESOURCES} on the shared factory, and
@@ -96,12 +97,10 @@ export class GarbageCollector {
     this.client = ctx.client({ ...users.controller('generic-garbage-collector'), participant: GarbageCollectorName });
     this.queue = new RateLimitingQueue('garbage-collector', ctx.clock, ctx.relay, (key) => this.process(key));
     for (const [group, resource] of resources) this.monitor(group, resource, false);
-    const crds = factory.informerFor('apiextensions.k8s.io', 'customresourcedefinitions');
+    const crds = factory.informerFor<CustomResourceDefinition>('apiextensions.k8s.io', 'customresourcedefinitions');
     crds.addCacheListener((_k, _old, crd) => {
-      const spec = crd?.spec as { group?: string; names?: { plural?: string } } | undefined;
-      const established = (crd?.status?.conditions as { type: string; status: string }[] | undefined)?.some(
-        (c) => c.type === 'Established' && c.status === 'True',
-      );
+      const spec = crd?.spec;
+      const established = crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
       if (spec?.group && spec.names?.plural && established) this.monitor(spec.group, spec.names.plural, true);
     });
   }
@@ -111,7 +110,7 @@ export class GarbageCollector {
     if (this.informers.has(`${group}/${resource}`)) return;
     if (start && !this.ctx.api.registry.forResource(group, resource)) return;
     {
-      const inf = this.factory.informerFor(group, resource);
+      const inf = this.factory.informerFor<APIObject>(group, resource);
       const info = inf.info;
       this.informers.set(`${group}/${resource}`, inf);
       inf.addEventHandler({
@@ -144,7 +143,7 @@ export class GarbageCollector {
 
   // ---- graph builder -------------------------------------------------------------------------
 
-  private observe(info: ResourceInfo, o: KObject, old: KObject | undefined): void {
+  private observe(info: ResourceInfo, o: APIObject, old: APIObject | undefined): void {
     const uid = o.metadata.uid ?? '';
     const known = this.nodes.get(uid);
     const prev = known?.obj ?? old;
@@ -185,7 +184,7 @@ export class GarbageCollector {
     }
   }
 
-  private forget(o: KObject): void {
+  private forget(o: APIObject): void {
     const uid = o.metadata.uid ?? '';
     this.nodes.delete(uid);
     for (const r of o.metadata.ownerReferences ?? []) {
@@ -210,10 +209,10 @@ export class GarbageCollector {
   }
 
   /** A live read of a node's object; undefined when it is gone or was replaced. */
-  private latest(n: GraphNode): KObject | undefined {
+  private latest(n: GraphNode): APIObject | undefined {
     try {
       const o = this.client
-        .resource(n.info.group, n.info.resource)
+        .resource<APIObject>(n.info.group, n.info.resource)
         .get(n.obj.metadata.namespace ?? '', n.obj.metadata.name, { quiet: true });
       return o.metadata.uid === n.uid ? o : undefined;
     } catch (err) {
@@ -223,7 +222,7 @@ export class GarbageCollector {
   }
 
   /** The owner from the informer caches when its kind is watched and the uid matches. */
-  private cachedOwner(ref: OwnerReference, dependent: KObject): KObject | undefined {
+  private cachedOwner(ref: OwnerReference, dependent: APIObject): APIObject | undefined {
     const info = this.resourceOf(ref);
     const inf = info && this.informers.get(`${info.group}/${info.resource}`);
     if (!info || !inf) return undefined;
@@ -236,7 +235,7 @@ export class GarbageCollector {
    * owner is there, else a live GET (visible in the relay, as upstream's uncached lookup).
    * Returns [dangling, owner object or undefined].
    */
-  private isDangling(ref: OwnerReference, dependent: GraphNode): [boolean, KObject | undefined] {
+  private isDangling(ref: OwnerReference, dependent: GraphNode): [boolean, APIObject | undefined] {
     const known = this.cachedOwner(ref, dependent.obj);
     if (known) return [false, known];
     const info = this.resourceOf(ref);
@@ -244,7 +243,7 @@ export class GarbageCollector {
     const [group] = parseApiVersion(ref.apiVersion);
     try {
       const owner = this.client
-        .resource(group, info.resource)
+        .resource<APIObject>(group, info.resource)
         .get(info.namespaced ? (dependent.obj.metadata.namespace ?? '') : '', ref.name);
       return [owner.metadata.uid !== ref.uid, owner.metadata.uid === ref.uid ? owner : undefined];
     } catch (err) {
@@ -267,7 +266,7 @@ export class GarbageCollector {
   private deleteObject(n: GraphNode, policy: 'Background' | 'Foreground' | 'Orphan'): void {
     try {
       this.client
-        .resource(n.info.group, n.info.resource)
+        .resource<APIObject>(n.info.group, n.info.resource)
         .delete(n.obj.metadata.namespace ?? '', n.obj.metadata.name, { propagationPolicy: policy, preconditions: { uid: n.uid } });
     } catch (err) {
       if (!isNotFound(err)) throw err;
@@ -306,7 +305,7 @@ export class GarbageCollector {
         `${describe(n)} still has owner ${solid[0].kind} ${solid[0].name}; remove ${plural(drop.size, 'stale ownerReference')}`,
         () =>
           patchObject(
-            this.client.resource(n.info.group, n.info.resource),
+            this.client.resource<APIObject>(n.info.group, n.info.resource),
             latest.metadata.namespace ?? '',
             latest.metadata.name,
             (cur) => {
@@ -373,7 +372,7 @@ export class GarbageCollector {
         for (const dep of deps) {
           try {
             patchObject(
-              this.client.resource(dep.info.group, dep.info.resource),
+              this.client.resource<APIObject>(dep.info.group, dep.info.resource),
               dep.obj.metadata.namespace ?? '',
               dep.obj.metadata.name,
               (cur) => {
@@ -399,7 +398,7 @@ export class GarbageCollector {
   private removeFinalizer(n: GraphNode, finalizer: string): void {
     try {
       patchObject(
-        this.client.resource(n.info.group, n.info.resource),
+        this.client.resource<APIObject>(n.info.group, n.info.resource),
         n.obj.metadata.namespace ?? '',
         n.obj.metadata.name,
         (cur) => {

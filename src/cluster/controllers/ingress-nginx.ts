@@ -37,7 +37,9 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
-import { deepCopy, metaNamespaceKey, type KObject } from '../api/types';
+import { deepCopy, metaNamespaceKey } from '../api/types';
+import type { EndpointSlice, Ingress, IngressClass, Node, Service } from '../api/objects';
+import type { IngressBackend, IngressRule } from 'kubernetes-types/networking/v1';
 
 /** Relay participant. */
 export const INGRESS_NGINX_PARTICIPANT = 'ingress-nginx-controller';
@@ -48,7 +50,7 @@ export const INGRESS_NGINX_COMPONENT = 'nginx-ingress-controller';
 const DEFAULT_CLASS_ANNOTATION = 'ingressclass.kubernetes.io/is-default-class';
 
 /** The IngressClass the ingress-nginx manifest installs (here: at bootstrap), marked default. */
-export function ingressNginxBootstrapObjects(): KObject[] {
+export function ingressNginxBootstrapObjects(): IngressClass[] {
   return [
     {
       apiVersion: 'networking.k8s.io/v1',
@@ -91,10 +93,10 @@ export interface IngressRoute {
 }
 
 interface Candidate {
-  ing: KObject;
+  ing: Ingress;
   path: string;
   type: string;
-  backend: KObject;
+  backend: IngressBackend;
 }
 
 export class IngressNginxController {
@@ -102,11 +104,11 @@ export class IngressNginxController {
   private readonly client: Client;
   private readonly recorder: EventRecorder;
   private readonly queue: RateLimitingQueue;
-  private readonly ingresses: SharedInformer;
-  private readonly classes: SharedInformer;
-  private readonly services: SharedInformer;
-  private readonly slices: SharedInformer;
-  private readonly nodes: SharedInformer;
+  private readonly ingresses: SharedInformer<Ingress>;
+  private readonly classes: SharedInformer<IngressClass>;
+  private readonly services: SharedInformer<Service>;
+  private readonly slices: SharedInformer<EndpointSlice>;
+  private readonly nodes: SharedInformer<Node>;
   /** round-robin position per upstream ("ns-svc-port") */
   private readonly rr = new Map<string, number>();
 
@@ -118,11 +120,11 @@ export class IngressNginxController {
     });
     this.recorder = ctx.recorder(this.client, INGRESS_NGINX_COMPONENT);
     this.queue = new RateLimitingQueue('ingress-nginx', ctx.clock, ctx.relay, (key) => this.syncIngress(key));
-    this.ingresses = informers.informerFor('networking.k8s.io', 'ingresses');
-    this.classes = informers.informerFor('networking.k8s.io', 'ingressclasses');
-    this.services = informers.informerFor('', 'services');
-    this.slices = informers.informerFor('discovery.k8s.io', 'endpointslices');
-    this.nodes = informers.informerFor('', 'nodes');
+    this.ingresses = informers.informerFor<Ingress>('networking.k8s.io', 'ingresses');
+    this.classes = informers.informerFor<IngressClass>('networking.k8s.io', 'ingressclasses');
+    this.services = informers.informerFor<Service>('', 'services');
+    this.slices = informers.informerFor<EndpointSlice>('discovery.k8s.io', 'endpointslices');
+    this.nodes = informers.informerFor<Node>('', 'nodes');
     this.ingresses.addEventHandler({
       participant: INGRESS_NGINX_PARTICIPANT,
       filter: (i) => this.owns(i),
@@ -140,14 +142,14 @@ export class IngressNginxController {
     this.queue.resume();
   }
 
-  private onChange(ing: KObject): void {
+  private onChange(ing: Ingress): void {
     // store.go: every add/update of a valid Ingress is "Scheduled for sync"
     this.recorder.event(ing, 'Normal', 'Sync', 'Scheduled for sync');
     this.queue.add(metaNamespaceKey(ing));
   }
 
   /** True when this controller serves the Ingress (by class, or the default class when it names none). */
-  owns(ing: KObject): boolean {
+  owns(ing: Ingress): boolean {
     const name: string | undefined = ing.spec?.ingressClassName ?? ing.metadata.annotations?.['kubernetes.io/ingress.class'];
     if (name) return this.classes.get(name)?.spec?.controller === INGRESS_NGINX_CONTROLLER;
     return this.classes
@@ -159,7 +161,7 @@ export class IngressNginxController {
   address(): string | null {
     const nodes = this.nodes.list().sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
     const cp = nodes.find((n) => n.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined) ?? nodes[0];
-    return cp?.status?.addresses?.find((a: KObject) => a.type === 'InternalIP')?.address ?? null;
+    return cp?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? null;
   }
 
   /** Hosts of the Ingresses it serves (what an outside client's DNS resolves to {@link address}). */
@@ -180,11 +182,11 @@ export class IngressNginxController {
     const next = deepCopy(ing);
     next.status = { ...next.status, loadBalancer: { ingress: [{ ip }] } };
     this.client
-      .resource('networking.k8s.io', 'ingresses')
+      .resource<Ingress>('networking.k8s.io', 'ingresses')
       .updateStatus(next, { summary: `Ingress ${key} status.loadBalancer.ingress=${ip}` });
   }
 
-  private owned(): KObject[] {
+  private owned(): Ingress[] {
     return this.ingresses
       .list()
       .filter((i) => !i.metadata.deletionTimestamp && this.owns(i))
@@ -203,14 +205,14 @@ export class IngressNginxController {
     const h = host.toLowerCase().replace(/:\d+$/, '');
     const p = path || '/';
     const owned = this.owned();
-    const rulesFor = (match: (ruleHost: string | undefined) => boolean): { ing: KObject; rule: KObject }[] =>
-      owned.flatMap((ing) => ((ing.spec?.rules ?? []) as KObject[]).filter((r) => r && match(r.host)).map((rule) => ({ ing, rule })));
+    const rulesFor = (match: (ruleHost: string | undefined) => boolean): { ing: Ingress; rule: IngressRule }[] =>
+      owned.flatMap((ing) => (ing.spec?.rules ?? []).filter((r) => r && match(r.host)).map((rule) => ({ ing, rule })));
     let hits = rulesFor((rh) => !!rh && rh.toLowerCase() === h);
     if (!hits.length) hits = rulesFor((rh) => !!rh && rh.startsWith('*.') && wildcardMatch(rh.toLowerCase(), h));
     if (!hits.length) hits = rulesFor((rh) => !rh);
     const candidates: Candidate[] = [];
     for (const { ing, rule } of hits) {
-      for (const hp of (rule.http?.paths ?? []) as KObject[]) {
+      for (const hp of rule.http?.paths ?? []) {
         if (!hp?.backend) continue;
         candidates.push({ ing, path: hp.path || '/', type: hp.pathType ?? 'ImplementationSpecific', backend: hp.backend });
       }
@@ -222,11 +224,11 @@ export class IngressNginxController {
     // no path matched: the defaultBackend of an Ingress of this host, else a catch-all one
     const withDefault =
       hits.find((x) => x.ing.spec?.defaultBackend)?.ing ?? owned.find((i) => i.spec?.defaultBackend && !(i.spec?.rules ?? []).length);
-    if (withDefault) return this.toBackend(withDefault, 'defaultBackend', withDefault.spec.defaultBackend);
+    if (withDefault) return this.toBackend(withDefault, 'defaultBackend', withDefault.spec!.defaultBackend!); // found by its defaultBackend
     return { ingressKey: null, matched: null, backend: null, status: 404, endpoint: null };
   }
 
-  private toBackend(ing: KObject, matched: string, backend: KObject): IngressRoute {
+  private toBackend(ing: Ingress, matched: string, backend: IngressBackend): IngressRoute {
     const ns = ing.metadata.namespace ?? 'default';
     const ingressKey = `Ingress/${ns}/${ing.metadata.name}`;
     const svcName: string | undefined = backend.service?.name;
@@ -234,16 +236,17 @@ export class IngressNginxController {
     if (!svcName) return { ingressKey, matched, backend: null, status: 503, endpoint: null };
     const ref: IngressBackendRef = { namespace: ns, service: svcName, port };
     const svc = this.services.get(`${ns}/${svcName}`);
-    const sp = ((svc?.spec?.ports ?? []) as KObject[]).find((x) => (typeof port === 'number' ? x.port === port : x.name === port));
+    const sp = (svc?.spec?.ports ?? []).find((x) => (typeof port === 'number' ? x.port === port : x.name === port));
     if (!svc || !sp) return { ingressKey, matched, backend: ref, status: 503, endpoint: null };
     const eps: { ip: string; port: number; pod?: { namespace: string; name: string } }[] = [];
     for (const s of this.slices.list(ns)) {
       if (s.metadata.labels?.['kubernetes.io/service-name'] !== svcName) continue;
-      const slicePort = ((s.ports ?? []) as KObject[]).find((x) => (x.name ?? '') === (sp.name ?? ''));
+      const slicePort = (s.ports ?? []).find((x) => (x.name ?? '') === (sp.name ?? ''));
       if (!slicePort?.port) continue;
-      for (const e of (s.endpoints ?? []) as KObject[]) {
+      for (const e of s.endpoints ?? []) {
         if (e.conditions?.ready === false || !e.addresses?.[0]) continue;
-        const pod = e.targetRef?.kind === 'Pod' ? { namespace: e.targetRef.namespace ?? ns, name: e.targetRef.name } : undefined;
+        // not checked: a Pod targetRef without a name (a hand-written slice) passes `name: undefined` on
+        const pod = e.targetRef?.kind === 'Pod' ? { namespace: e.targetRef.namespace ?? ns, name: e.targetRef.name as string } : undefined;
         eps.push({ ip: e.addresses[0], port: slicePort.port, ...(pod ? { pod } : {}) });
       }
     }

@@ -14,7 +14,8 @@ import type { ComponentContext } from '../component-context';
 import type { SharedInformerFactory, SharedInformer } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import { users, type Client } from '../client/clientset';
-import { deepCopy, type KObject } from '../api/types';
+import { deepCopy } from '../api/types';
+import type { APIObject, Namespace } from '../api/objects';
 import { StatusError } from '../api/errors';
 import { groupResource } from '../api/resources';
 
@@ -24,7 +25,7 @@ export class NamespaceController {
   readonly name = PARTICIPANT;
   private readonly client: Client;
   private readonly queue: RateLimitingQueue;
-  private readonly namespaces: SharedInformer;
+  private readonly namespaces: SharedInformer<Namespace>;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -32,7 +33,7 @@ export class NamespaceController {
   ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.queue = new RateLimitingQueue('namespace', ctx.clock, ctx.relay, (key) => this.syncNamespaceFromKey(key));
-    this.namespaces = informers.informerFor('', 'namespaces');
+    this.namespaces = informers.informerFor<Namespace>('', 'namespaces');
     this.namespaces.addEventHandler({
       participant: PARTICIPANT,
       filter: (ns) => !!ns.metadata.deletionTimestamp,
@@ -66,7 +67,7 @@ export class NamespaceController {
     this.finalize(ns);
   }
 
-  private deleteAllContent(ns: KObject): { remaining: number; estimateSeconds: number } {
+  private deleteAllContent(ns: Namespace): { remaining: number; estimateSeconds: number } {
     const name = ns.metadata.name;
     let remaining = 0;
     let estimate = 0;
@@ -74,7 +75,8 @@ export class NamespaceController {
       if (!info.namespaced || !info.verbs.includes('delete') || info.kind === 'Binding') continue;
       const gr = groupResource(info);
       if (this.ctx.api.store.count(gr) === 0) continue;
-      const rc = this.client.resource(info.group, info.resource);
+      // every namespaced resource the registry serves: the kind is only known here, at run time
+      const rc = this.client.resource<APIObject>(info.group, info.resource);
       const items = rc.list(name, { quiet: true }).items;
       for (const o of items) {
         remaining++;
@@ -97,7 +99,7 @@ export class NamespaceController {
     return { remaining, estimateSeconds: estimate };
   }
 
-  private updateConditions(ns: KObject, remaining: number): void {
+  private updateConditions(ns: Namespace, remaining: number): void {
     const now = this.ctx.clock.nowRFC3339();
     const cond = (type: string, status: string, reason: string, message: string) => ({
       type,
@@ -124,24 +126,24 @@ export class NamespaceController {
         cond('NamespaceFinalizersRemaining', 'False', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished'),
       ],
     };
-    // keep transition times of conditions whose status did not change
-    for (const c of next.status.conditions) {
-      const prev = (ns.status?.conditions ?? []).find((p: { type: string }) => p.type === c.type);
+    // keep transition times of conditions whose status did not change (conditions: set above)
+    for (const c of next.status.conditions!) {
+      const prev = (ns.status?.conditions ?? []).find((p) => p.type === c.type);
       if (prev && prev.status === c.status) c.lastTransitionTime = prev.lastTransitionTime;
     }
     try {
       this.client
-        .resource('', 'namespaces')
+        .resource<Namespace>('', 'namespaces')
         .updateStatus(next, { summary: `namespace ${ns.metadata.name} terminating: ${remaining} objects remain` });
     } catch (e) {
       if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
     }
   }
 
-  private finalize(ns: KObject): void {
-    const cur = this.client.resource('', 'namespaces').get('', ns.metadata.name, { quiet: true });
+  private finalize(ns: Namespace): void {
+    const cur = this.client.resource<Namespace>('', 'namespaces').get('', ns.metadata.name, { quiet: true });
     const next = deepCopy(cur);
-    next.spec = { ...next.spec, finalizers: (next.spec?.finalizers ?? []).filter((f: string) => f !== 'kubernetes') };
+    next.spec = { ...next.spec, finalizers: (next.spec?.finalizers ?? []).filter((f) => f !== 'kubernetes') };
     this.ctx.relay.record({
       from: PARTICIPANT,
       to: PARTICIPANT,

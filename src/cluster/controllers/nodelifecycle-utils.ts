@@ -6,7 +6,8 @@
  * simulated clock (k8s.io/client-go/util/flowcontrol, as NewTokenBucketRateLimiter /
  * NewFakeNeverRateLimiter). Times are simulated ms unless named seconds.
  */
-import { deepCopy, type KObject } from '../api/types';
+import { deepCopy } from '../api/types';
+import type { Node, Pod } from '../api/objects';
 import { StatusError } from '../api/errors';
 import type { ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
@@ -54,7 +55,7 @@ export function getMinTolerationSeconds(tolerations: Toleration[]): number {
  * @returns true on success (or when nothing had to change).
  */
 export function swapNodeControllerTaint(
-  nodes: ResourceClient,
+  nodes: ResourceClient<Node>,
   name: string,
   add: Taint[],
   remove: Taint[],
@@ -62,7 +63,7 @@ export function swapNodeControllerTaint(
   summary: string,
 ): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
-    let node: KObject;
+    let node: Node;
     try {
       node = nodes.get('', name, { quiet: true });
     } catch (err) {
@@ -93,19 +94,20 @@ export function swapNodeControllerTaint(
  * Warning NodeNotReady "Node is not ready" on it.
  */
 export function markPodsNotReady(
-  pods: ResourceClient,
+  pods: ResourceClient<Pod>,
   recorder: EventRecorder,
-  list: KObject[],
+  list: Pod[],
   nodeName: string,
   nowRFC3339: string,
 ): void {
   for (const p of list) {
     if (p.spec?.nodeName !== nodeName) continue;
-    const conds: Record<string, unknown>[] = p.status?.conditions ?? [];
+    const conds = p.status?.conditions ?? [];
     const i = conds.findIndex((c) => c.type === 'Ready');
     if (i < 0 || conds[i].status === 'False') continue;
     const next = deepCopy(p);
-    next.status.conditions[i] = { ...conds[i], status: 'False', lastTransitionTime: nowRFC3339 };
+    // the Ready condition was found above
+    next.status!.conditions![i] = { ...conds[i], status: 'False', lastTransitionTime: nowRFC3339 };
     delete next.metadata.resourceVersion;
     try {
       pods.updateStatus(next, { summary: `mark Pod ${p.metadata.namespace}/${p.metadata.name} not ready (node ${nodeName})` });
@@ -138,7 +140,7 @@ export const CONDITION_TAINTS: Record<string, Record<string, string>> = {
 export const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
 
 /** topology.GetZoneKey (k8s.io/component-helpers/node/topology): "region:\x00:zone", "" when unlabelled. */
-export function getZoneKey(node: KObject): string {
+export function getZoneKey(node: Node): string {
   const l = node.metadata.labels ?? {};
   const region = l['topology.kubernetes.io/region'] ?? l['failure-domain.beta.kubernetes.io/region'] ?? '';
   const zone = l['topology.kubernetes.io/zone'] ?? l['failure-domain.beta.kubernetes.io/zone'] ?? '';

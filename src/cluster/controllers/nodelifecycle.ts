@@ -30,7 +30,8 @@
  * deadline timer at the monitor pass when its grace period runs out. Times: simulated ms.
  */
 import { TokenBucket } from '../client/flowcontrol';
-import { deepCopy, type KObject } from '../api/types';
+import { deepCopy } from '../api/types';
+import type { Lease, Node, Pod } from '../api/objects';
 import { StatusError } from '../api/errors';
 import { users, type Client, type ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
@@ -80,21 +81,21 @@ interface ZoneTainter {
 
 const PARTICIPANT = 'node-lifecycle-controller';
 
-function readyOf(node: KObject): Condition | undefined {
-  return (node.status?.conditions ?? []).find((c: Condition) => c.type === 'Ready');
+function readyOf(node: Node): Condition | undefined {
+  return (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
 }
 
 export class NodeLifecycleController {
   readonly client: Client;
   private readonly recorder: EventRecorder;
-  private readonly nodesClient: ResourceClient;
-  private readonly podsClient: ResourceClient;
-  private readonly nodeInformer: SharedInformer;
-  private readonly podInformer: SharedInformer;
-  private readonly leaseInformer: SharedInformer;
+  private readonly nodesClient: ResourceClient<Node>;
+  private readonly podsClient: ResourceClient<Pod>;
+  private readonly nodeInformer: SharedInformer<Node>;
+  private readonly podInformer: SharedInformer<Pod>;
+  private readonly leaseInformer: SharedInformer<Lease>;
   private readonly nodeUpdateQueue: RateLimitingQueue;
   private readonly podUpdateQueue: RateLimitingQueue;
-  private readonly knownNodeSet = new Map<string, KObject>();
+  private readonly knownNodeSet = new Map<string, Node>();
   private readonly nodeHealth = new Map<string, NodeHealth>();
   private readonly zoneStates = new Map<string, ZoneState>();
   private readonly zoneTainter = new Map<string, ZoneTainter>();
@@ -112,11 +113,11 @@ export class NodeLifecycleController {
   ) {
     this.client = ctx.client({ ...users.controller('node-controller'), participant: PARTICIPANT });
     this.recorder = ctx.recorder(this.client, 'node-controller');
-    this.nodesClient = this.client.resource('', 'nodes');
-    this.podsClient = this.client.resource('', 'pods');
-    this.nodeInformer = informers.informerFor('', 'nodes');
-    this.podInformer = informers.informerFor('', 'pods');
-    this.leaseInformer = informers.informerFor('coordination.k8s.io', 'leases');
+    this.nodesClient = this.client.resource<Node>('', 'nodes');
+    this.podsClient = this.client.resource<Pod>('', 'pods');
+    this.nodeInformer = informers.informerFor<Node>('', 'nodes');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
+    this.leaseInformer = informers.informerFor<Lease>('coordination.k8s.io', 'leases');
     this.podInformer.addIndexer('spec.nodeName', (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
     this.nodeUpdateQueue = new RateLimitingQueue('node_lifecycle_controller', ctx.clock, ctx.relay, (k) => this.doNodeProcessingPass(k));
     this.podUpdateQueue = new RateLimitingQueue('node_lifecycle_controller_pods', ctx.clock, ctx.relay, (k) => this.processPod(k));
@@ -188,12 +189,12 @@ export class NodeLifecycleController {
     const node = this.nodeInformer.get(name);
     if (!node) return;
     const want: Taint[] = [];
-    for (const c of (node.status?.conditions ?? []) as Condition[]) {
+    for (const c of node.status?.conditions ?? []) {
       const key = CONDITION_TAINTS[c.type]?.[c.status];
       if (key) want.push({ key, effect: 'NoSchedule' });
     }
     if (node.spec?.unschedulable) want.push({ key: TAINT_NODE_UNSCHEDULABLE, effect: 'NoSchedule' });
-    const have = ((node.spec?.taints ?? []) as Taint[]).filter(
+    const have = (node.spec?.taints ?? []).filter(
       (t) => t.effect === 'NoSchedule' && (t.key === TAINT_NODE_UNSCHEDULABLE || CONDITION_TAINT_KEYS.has(t.key)),
     );
     const add = want.filter((w) => !have.some((h) => matchTaint(h, w)));
@@ -228,7 +229,7 @@ export class NodeLifecycleController {
 
   // ---- pods ---------------------------------------------------------------------------
 
-  private podUpdated(old: KObject | undefined, pod: KObject): void {
+  private podUpdated(old: Pod | undefined, pod: Pod): void {
     if (pod.spec?.nodeName && (!old || old.spec?.nodeName !== pod.spec.nodeName)) {
       this.podUpdateQueue.add(`${pod.metadata.namespace}/${pod.metadata.name}`);
     }
@@ -267,7 +268,7 @@ export class NodeLifecycleController {
     }
     const zoneConditions = new Map<string, (Condition | undefined)[]>();
     for (const n of nodes) {
-      let res: { observed: Condition; current: Condition | undefined; node: KObject } | null = null;
+      let res: { observed: Condition; current: Condition | undefined; node: Node } | null = null;
       for (let attempt = 0; attempt < 2 && !res; attempt++) {
         try {
           res = this.tryUpdateNodeHealth(attempt === 0 ? deepCopy(n) : this.nodesClient.get('', n.metadata.name, { quiet: true }));
@@ -302,7 +303,7 @@ export class NodeLifecycleController {
    * tryUpdateNodeHealth: refreshes the probe timestamp from the Ready heartbeat and the Lease;
    * past the grace period, sets the kubelet-owned conditions to Unknown (status update).
    */
-  private tryUpdateNodeHealth(node: KObject): { observed: Condition; current: Condition | undefined; node: KObject } {
+  private tryUpdateNodeHealth(node: Node): { observed: Condition; current: Condition | undefined; node: Node } {
     const name = node.metadata.name;
     const now = this.now();
     const nowS = this.ctx.clock.nowRFC3339();
@@ -398,7 +399,7 @@ export class NodeLifecycleController {
   }
 
   /** processTaintBaseEviction, from the Ready condition observed before this pass. */
-  private processTaintBaseEviction(node: KObject, observed: Condition): void {
+  private processTaintBaseEviction(node: Node, observed: Condition): void {
     const taints: Taint[] = node.spec?.taints ?? [];
     const name = node.metadata.name;
     if (observed.status === 'False') {
@@ -428,14 +429,14 @@ export class NodeLifecycleController {
     }
   }
 
-  private addPodEvictorForNewZone(node: KObject): void {
+  private addPodEvictorForNewZone(node: Node): void {
     const z = getZoneKey(node);
     if (this.zoneStates.has(z)) return;
     this.zoneStates.set(z, 'Initial');
     this.zoneTainter.set(z, { queue: new Map(), limiter: new TokenBucket(this.config.evictionLimiterQPS, 1, () => this.now()) });
   }
 
-  private markNodeForTainting(node: KObject, status: 'False' | 'Unknown'): boolean {
+  private markNodeForTainting(node: Node, status: 'False' | 'Unknown'): boolean {
     const q = this.zoneTainter.get(getZoneKey(node));
     if (!q) return false;
     const name = node.metadata.name;
@@ -449,7 +450,7 @@ export class NodeLifecycleController {
   }
 
   /** markNodeAsReachable: removes both NoExecute taints and any queued tainting. */
-  private markNodeAsReachable(node: KObject): void {
+  private markNodeAsReachable(node: Node): void {
     const name = node.metadata.name;
     const taints = node.spec?.taints ?? [];
     if (taintExists(taints, UNREACHABLE_TAINT) || taintExists(taints, NOT_READY_TAINT)) {
@@ -542,7 +543,7 @@ export class NodeLifecycleController {
   }
 
   /** handleDisruption. */
-  private handleDisruption(zoneConditions: Map<string, (Condition | undefined)[]>, nodes: KObject[]): void {
+  private handleDisruption(zoneConditions: Map<string, (Condition | undefined)[]>, nodes: Node[]): void {
     const newStates = new Map<string, ZoneState>();
     let allAreFully = true;
     for (const [z, conds] of zoneConditions) {
@@ -598,7 +599,7 @@ export class NodeLifecycleController {
 
   // ---- events and deadlines -----------------------------------------------------------
 
-  private recordNodeEvent(node: KObject, reason: string, event: string): void {
+  private recordNodeEvent(node: Node, reason: string, event: string): void {
     this.recorder.event(
       { apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' },
       'Normal',
@@ -608,7 +609,7 @@ export class NodeLifecycleController {
   }
 
   /** RecordNodeStatusChange: "Node X status is now: NodeNotReady". */
-  private recordNodeStatusChange(node: KObject, status: string): void {
+  private recordNodeStatusChange(node: Node, status: string): void {
     this.recorder.event(
       { apiVersion: 'v1', kind: 'Node', name: node.metadata.name, uid: node.metadata.uid, namespace: '' },
       'Normal',
@@ -621,7 +622,7 @@ export class NodeLifecycleController {
    * A node silent for two heartbeat periods gets a deadline at the monitor pass where its
    * grace period will have run out (for `settle`); a fresh heartbeat cancels it.
    */
-  private trackGraceDeadline(node: KObject): void {
+  private trackGraceDeadline(node: Node): void {
     const name = node.metadata.name;
     const h = this.nodeHealth.get(name);
     const d = this.graceDeadlines.get(name);

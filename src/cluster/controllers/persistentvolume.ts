@@ -25,7 +25,8 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import { users, type Client, type ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
-import { deepCopy, deepEqual, metaNamespaceKey, type KObject } from '../api/types';
+import { deepCopy, deepEqual, metaNamespaceKey } from '../api/types';
+import type { APIObject, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../api/objects';
 import { StatusError } from '../api/errors';
 import { recordDecision } from './controller-utils';
 import {
@@ -60,17 +61,17 @@ export class PersistentVolumeController {
   readonly name = PV_CONTROLLER_PARTICIPANT;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
-  private readonly pvcs: ResourceClient;
-  private readonly pvsClient: ResourceClient;
+  private readonly pvcs: ResourceClient<PersistentVolumeClaim>;
+  private readonly pvsClient: ResourceClient<PersistentVolume>;
   private readonly claimQueue: RateLimitingQueue;
   private readonly volumeQueue: RateLimitingQueue;
-  private readonly claimInformer: SharedInformer;
-  private readonly volumeInformer: SharedInformer;
-  private readonly classes: SharedInformer;
-  private readonly pods: SharedInformer;
+  private readonly claimInformer: SharedInformer<PersistentVolumeClaim>;
+  private readonly volumeInformer: SharedInformer<PersistentVolume>;
+  private readonly classes: SharedInformer<StorageClass>;
+  private readonly pods: SharedInformer<Pod>;
   /** The newest copy seen of each claim/volume (informer events and own writes). */
-  private readonly claims = new Map<string, KObject>();
-  private readonly volumes = new Map<string, KObject>();
+  private readonly claims = new Map<string, PersistentVolumeClaim>();
+  private readonly volumes = new Map<string, PersistentVolume>();
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -78,14 +79,14 @@ export class PersistentVolumeController {
   ) {
     this.client = ctx.client(users.controller(PV_CONTROLLER_PARTICIPANT));
     this.recorder = ctx.recorder(this.client, PV_CONTROLLER_COMPONENT);
-    this.pvcs = this.client.resource('', 'persistentvolumeclaims');
-    this.pvsClient = this.client.resource('', 'persistentvolumes');
+    this.pvcs = this.client.resource<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    this.pvsClient = this.client.resource<PersistentVolume>('', 'persistentvolumes');
     this.claimQueue = new RateLimitingQueue('claims', ctx.clock, ctx.relay, (k) => this.claimWorker(k));
     this.volumeQueue = new RateLimitingQueue('volumes', ctx.clock, ctx.relay, (k) => this.volumeWorker(k));
-    this.claimInformer = informers.informerFor('', 'persistentvolumeclaims');
-    this.volumeInformer = informers.informerFor('', 'persistentvolumes');
-    this.classes = informers.informerFor('storage.k8s.io', 'storageclasses');
-    this.pods = informers.informerFor('', 'pods');
+    this.claimInformer = informers.informerFor<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    this.volumeInformer = informers.informerFor<PersistentVolume>('', 'persistentvolumes');
+    this.classes = informers.informerFor<StorageClass>('storage.k8s.io', 'storageclasses');
+    this.pods = informers.informerFor<Pod>('', 'pods');
     this.pods.addIndexer('pvc', podPVCIndex);
     this.volumeInformer.addEventHandler({
       participant: PV_CONTROLLER_PARTICIPANT,
@@ -134,18 +135,18 @@ export class PersistentVolumeController {
     for (const c of this.claimInformer.list()) this.claimQueue.add(metaNamespaceKey(c));
   }
 
-  private enqueueClaim(c: KObject): void {
+  private enqueueClaim(c: PersistentVolumeClaim): void {
     this.store(this.claims, metaNamespaceKey(c), c);
     this.claimQueue.add(metaNamespaceKey(c));
   }
 
-  private enqueueVolume(v: KObject): void {
+  private enqueueVolume(v: PersistentVolume): void {
     this.store(this.volumes, v.metadata.name, v);
     this.volumeQueue.add(v.metadata.name);
   }
 
   /** storeObjectUpdate: keep the newer of the cached and the given copy. */
-  private store(m: Map<string, KObject>, key: string, o: KObject): void {
+  private store<T extends APIObject>(m: Map<string, T>, key: string, o: T): void {
     const cur = m.get(key);
     if (!cur || cur.metadata.uid !== o.metadata.uid || rvOf(o) >= rvOf(cur)) m.set(key, o);
   }
@@ -170,22 +171,23 @@ export class PersistentVolumeController {
     this.syncVolume(this.volumes.get(name)!);
   }
 
-  private allVolumes(): KObject[] {
+  private allVolumes(): PersistentVolume[] {
     return [...this.volumes.values()];
   }
 
   // ---- claims --------------------------------------------------------------------------------
 
   /** syncClaim: unbound claims (no bind-completed annotation) and bound ones take different paths. */
-  syncClaim(claim: KObject): void {
+  syncClaim(claim: PersistentVolumeClaim): void {
     if (claim.metadata.annotations?.[ANN_BIND_COMPLETED] === undefined) this.syncUnboundClaim(claim);
     else this.syncBoundClaim(claim);
   }
 
-  private syncUnboundClaim(claim: KObject): void {
+  private syncUnboundClaim(claim: PersistentVolumeClaim): void {
     if (!claim.spec?.volumeName) {
       const delayBinding = isDelayBindingMode(claim, this.classes);
-      const volume = findBestMatchForClaim(claim, this.allVolumes(), delayBinding);
+      // component-helpers/storage/volume.ts takes and returns untyped objects: the volume is one of allVolumes()
+      const volume = findBestMatchForClaim(claim, this.allVolumes(), delayBinding) as PersistentVolume | null;
       if (!volume) {
         if (delayBinding && !isDelayBindingProvisioning(claim)) {
           this.emitEventForUnboundDelayBindingClaim(claim);
@@ -235,7 +237,7 @@ export class PersistentVolumeController {
     }
   }
 
-  private syncBoundClaim(claim: KObject): void {
+  private syncBoundClaim(claim: PersistentVolumeClaim): void {
     if (!claim.spec?.volumeName) {
       this.updateClaimStatusWithEvent(
         claim,
@@ -271,7 +273,7 @@ export class PersistentVolumeController {
   }
 
   /** emitEventForUnboundDelayBindingClaim. */
-  private emitEventForUnboundDelayBindingClaim(claim: KObject): void {
+  private emitEventForUnboundDelayBindingClaim(claim: PersistentVolumeClaim): void {
     const waiting = this.pods
       .byIndex('pvc', claimKey(claim))
       .filter((p) => !isPodTerminated(p) && !p.spec?.nodeName)
@@ -284,7 +286,7 @@ export class PersistentVolumeController {
   }
 
   /** provisionClaim + provisionClaimOperationExternal: hand the claim to its class's provisioner. */
-  private provisionClaim(claim: KObject): void {
+  private provisionClaim(claim: PersistentVolumeClaim): void {
     const cls = this.classes.get(claimClass(claim));
     if (!cls) {
       this.recorder.event(claim, 'Warning', Reasons.ProvisioningFailed, `storageclass.storage.k8s.io "${claimClass(claim)}" not found`);
@@ -331,7 +333,7 @@ export class PersistentVolumeController {
   // ---- volumes -------------------------------------------------------------------------------
 
   /** syncVolume. */
-  syncVolume(volume: KObject): void {
+  syncVolume(volume: PersistentVolume): void {
     const ref = volume.spec?.claimRef;
     if (!ref || !ref.uid) {
       // unused, or reserved for a claim that has not bound yet (syncClaim finishes that)
@@ -397,7 +399,7 @@ export class PersistentVolumeController {
   }
 
   /** reclaimVolume: Retain keeps the Released volume; Delete deletes it (external deleters do it themselves). */
-  private reclaimVolume(volume: KObject): void {
+  private reclaimVolume(volume: PersistentVolume): void {
     const policy = volume.spec?.persistentVolumeReclaimPolicy;
     if (policy === 'Retain') return;
     if (policy === 'Delete') {
@@ -438,7 +440,7 @@ export class PersistentVolumeController {
   }
 
   /** unbindVolume: roll back a controller binding, or clear the uid of a user's pre-binding. */
-  private unbindVolume(volume: KObject): void {
+  private unbindVolume(volume: PersistentVolume): void {
     const clone = deepCopy(volume);
     if (volume.metadata.annotations?.[ANN_BOUND_BY_CONTROLLER] !== undefined) {
       delete clone.spec.claimRef;
@@ -455,8 +457,9 @@ export class PersistentVolumeController {
   // ---- binding -------------------------------------------------------------------------------
 
   /** bind: the volume first (claimRef, then phase Bound), then the claim (volumeName, annotations, then status). */
-  private bind(volume: KObject, claim: KObject): void {
-    const [pvClone, dirty] = getBindVolumeToClaim(volume, claim);
+  private bind(volume: PersistentVolume, claim: PersistentVolumeClaim): void {
+    // component-helpers/storage/volume.ts returns untyped objects: the clone is a copy of the volume
+    const [pvClone, dirty] = getBindVolumeToClaim(volume, claim) as [PersistentVolume, boolean];
     let v = volume;
     if (dirty) {
       v = this.pvsClient.update(pvClone, { summary: `bind PersistentVolume ${volume.metadata.name} to claim ${claimKey(claim)}` });
@@ -467,7 +470,7 @@ export class PersistentVolumeController {
     this.updateClaimStatus(c, 'Bound', v);
   }
 
-  private bindClaimToVolume(claim: KObject, volume: KObject): KObject {
+  private bindClaimToVolume(claim: PersistentVolumeClaim, volume: PersistentVolume): PersistentVolumeClaim {
     const clone = deepCopy(claim);
     const ann = { ...clone.metadata.annotations };
     let dirty = false;
@@ -488,7 +491,7 @@ export class PersistentVolumeController {
   }
 
   /** updateClaimStatus: phase, plus accessModes and capacity from the volume (cleared without one). */
-  private updateClaimStatus(claim: KObject, phase: string, volume: KObject | null): KObject {
+  private updateClaimStatus(claim: PersistentVolumeClaim, phase: string, volume: PersistentVolume | null): PersistentVolumeClaim {
     const status = deepCopy(claim.status ?? {});
     status.phase = phase;
     if (!volume) {
@@ -505,13 +508,19 @@ export class PersistentVolumeController {
     return saved;
   }
 
-  private updateClaimStatusWithEvent(claim: KObject, phase: string, volume: KObject | null, reason: string, message: string): void {
+  private updateClaimStatusWithEvent(
+    claim: PersistentVolumeClaim,
+    phase: string,
+    volume: PersistentVolume | null,
+    reason: string,
+    message: string,
+  ): void {
     if (claim.status?.phase === phase) return;
     const saved = this.updateClaimStatus(claim, phase, volume);
     this.recorder.event(saved, 'Warning', reason, message);
   }
 
-  private updateVolumePhase(volume: KObject, phase: string, message = ''): KObject {
+  private updateVolumePhase(volume: PersistentVolume, phase: string, message = ''): PersistentVolume {
     if (volume.status?.phase === phase) return volume;
     const status: Record<string, unknown> = { ...volume.status, phase };
     if (message) status.message = message;
@@ -522,13 +531,19 @@ export class PersistentVolumeController {
     return saved;
   }
 
-  private updateVolumePhaseWithEvent(volume: KObject, phase: string, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  private updateVolumePhaseWithEvent(
+    volume: PersistentVolume,
+    phase: string,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): void {
     if (volume.status?.phase === phase) return;
     const saved = this.updateVolumePhase(volume, phase, message);
     this.recorder.event(saved, type, reason, message);
   }
 
-  private decide(o: KObject, summary: string): void {
+  private decide(o: APIObject, summary: string): void {
     recordDecision(
       this.ctx.relay,
       PV_CONTROLLER_PARTICIPANT,

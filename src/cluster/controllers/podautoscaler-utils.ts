@@ -7,7 +7,8 @@
  * limits, setCondition). Pure functions; times are simulated ms; resource values are milli-units
  * (Quantity.MilliValue: millicores, or bytes × 1000).
  */
-import type { KObject } from '../api/types';
+import type { Pod } from '../api/objects';
+import type { Container } from 'kubernetes-types/core/v1';
 import { quantityMilliValue } from '../api/quantity';
 
 /** --horizontal-pod-autoscaler-tolerance default. */
@@ -33,7 +34,7 @@ export type PodMetricsInfo = Map<string, PodMetric>;
 
 /** groupPods: ready count and the unready / missing / ignored Pod names. */
 export function groupPods(
-  pods: KObject[],
+  pods: Pod[],
   metrics: PodMetricsInfo,
   resource: string,
   now: number,
@@ -58,7 +59,7 @@ export function groupPods(
       continue;
     }
     if (resource === 'cpu') {
-      const cond = (pod.status?.conditions ?? []).find((c: KObject) => c.type === 'Ready');
+      const cond = (pod.status?.conditions ?? []).find((c) => c.type === 'Ready');
       const start = pod.status?.startTime ? Date.parse(pod.status.startTime) : undefined;
       let isUnready: boolean;
       if (!cond || start === undefined) isUnready = true;
@@ -81,13 +82,13 @@ export function groupPods(
  * calculatePodRequests: per Pod, the sum of its (regular and restartable init) containers'
  * requests of `resource`, milli-units. Throws "missing request for cpu in container c of Pod p".
  */
-export function calculatePodRequests(pods: KObject[], container: string, resource: string): Map<string, number> {
+export function calculatePodRequests(pods: Pod[], container: string, resource: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const pod of pods) {
     let sum = 0;
-    const containers: KObject[] = [
+    const containers: Container[] = [
       ...(pod.spec?.containers ?? []),
-      ...(pod.spec?.initContainers ?? []).filter((c: KObject) => c.restartPolicy === 'Always'),
+      ...(pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'),
     ];
     for (const c of containers) {
       if (container && container !== c.name) continue;
@@ -142,7 +143,7 @@ export function calcResourceReplicas(
   currentReplicas: number,
   targetUtilization: number,
   resource: string,
-  pods: KObject[],
+  pods: Pod[],
   metrics: PodMetricsInfo,
   now: number,
   container = '',
@@ -178,7 +179,7 @@ export function calcPlainMetricReplicas(
   currentReplicas: number,
   targetUsage: number,
   resource: string,
-  pods: KObject[],
+  pods: Pod[],
   metrics: PodMetricsInfo,
   now: number,
 ): [number, number] {

@@ -31,6 +31,7 @@ import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { TimerHandle } from '../sim/clock';
 import { deepCopy, deepEqual, metaNamespaceKey, type KObject } from '../api/types';
+import type { Pod } from '../api/objects';
 import { fromLabelSelector, selectorString, type Selector } from '../api/labels';
 import { formatMilliCPU, quantityMilliValue } from '../api/quantity';
 import type { ResourceMetricsAPI } from '../metrics/metrics-server';
@@ -79,7 +80,7 @@ export class HorizontalController {
   readonly name = HPAControllerName;
   readonly queue: RateLimitingQueue;
   readonly hpaInformer: SharedInformer;
-  readonly podInformer: SharedInformer;
+  readonly podInformer: SharedInformer<Pod>;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
   private readonly state = new Map<string, HPAState>();
@@ -94,7 +95,7 @@ export class HorizontalController {
     this.client = ctx.client(users.controller(HPAControllerName));
     this.recorder = ctx.recorder(this.client, HPAEventSource);
     this.hpaInformer = informers.informerFor('autoscaling', 'horizontalpodautoscalers');
-    this.podInformer = informers.informerFor('', 'pods');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
     this.queue = new RateLimitingQueue('horizontalpodautoscaler', ctx.clock, ctx.relay, (key) => this.processKey(key));
     this.hpaInformer.addEventHandler({
       participant: HPAControllerName,

@@ -15,7 +15,9 @@
 import type { ComponentContext } from '../component-context';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { users, type Client } from '../client/clientset';
-import { deepCopy, type KObject } from '../api/types';
+import { deepCopy } from '../api/types';
+import type { Node, Pod } from '../api/objects';
+import type { PodCondition } from 'kubernetes-types/core/v1';
 import { StatusError } from '../api/errors';
 
 const PARTICIPANT = 'pod-garbage-collector-controller';
@@ -26,15 +28,15 @@ export const QUARANTINE_MS = 40_000;
 /** --terminated-pod-gc-threshold default. */
 export const TERMINATED_POD_GC_THRESHOLD = 12_500;
 
-function isTerminal(p: KObject): boolean {
+function isTerminal(p: Pod): boolean {
   return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 }
 
 export class PodGCController {
   readonly name = PARTICIPANT;
   private readonly client: Client;
-  private readonly pods: SharedInformer;
-  private readonly nodes: SharedInformer;
+  private readonly pods: SharedInformer<Pod>;
+  private readonly nodes: SharedInformer<Node>;
   /** node name → when it was first seen missing (simulated ms) */
   private missingSince = new Map<string, number>();
   private paused = false;
@@ -44,8 +46,8 @@ export class PodGCController {
     informers: SharedInformerFactory,
   ) {
     this.client = ctx.client({ ...users.controller('pod-garbage-collector'), participant: PARTICIPANT });
-    this.pods = informers.informerFor('', 'pods');
-    this.nodes = informers.informerFor('', 'nodes');
+    this.pods = informers.informerFor<Pod>('', 'pods');
+    this.nodes = informers.informerFor<Node>('', 'nodes');
   }
 
   /** Starts the periodic pass (gcCheckPeriod). */
@@ -87,7 +89,7 @@ export class PodGCController {
     this.gcUnscheduledTerminating(pods);
   }
 
-  private gcTerminated(pods: KObject[]): void {
+  private gcTerminated(pods: Pod[]): void {
     const terminated = pods.filter(isTerminal);
     const excess = terminated.length - TERMINATED_POD_GC_THRESHOLD;
     if (excess <= 0) return;
@@ -96,15 +98,13 @@ export class PodGCController {
       this.forceDelete(p, null, `terminated Pods exceed --terminated-pod-gc-threshold=${TERMINATED_POD_GC_THRESHOLD}`);
   }
 
-  private gcTerminating(pods: KObject[]): void {
+  private gcTerminating(pods: Pod[]): void {
     for (const p of pods) {
       if (!p.metadata.deletionTimestamp || !p.spec?.nodeName) continue;
       const node = this.nodes.get(p.spec.nodeName);
       if (!node) continue;
-      const ready = (node.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Ready');
-      const outOfService = (node.spec?.taints ?? []).some(
-        (t: { key: string; effect: string }) => t.key === 'node.kubernetes.io/out-of-service' && t.effect === 'NoExecute',
-      );
+      const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
+      const outOfService = (node.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/out-of-service' && t.effect === 'NoExecute');
       if (ready?.status !== 'True' && outOfService) {
         this.forceDelete(
           p,
@@ -115,9 +115,9 @@ export class PodGCController {
     }
   }
 
-  private gcOrphaned(pods: KObject[]): void {
+  private gcOrphaned(pods: Pod[]): void {
     const now = this.ctx.clock.now();
-    const onMissing = new Map<string, KObject[]>();
+    const onMissing = new Map<string, Pod[]>();
     for (const p of pods) {
       const n = p.spec?.nodeName;
       if (!n || this.nodes.get(n)) continue;
@@ -135,7 +135,7 @@ export class PodGCController {
       if (now - since < QUARANTINE_MS) continue;
       // re-check with a live GET (the informer may lag), as upstream's discoverDeletedNodes
       try {
-        this.client.resource('', 'nodes').get('', node);
+        this.client.resource<Node>('', 'nodes').get('', node);
         this.missingSince.delete(node);
         continue;
       } catch (e) {
@@ -147,14 +147,14 @@ export class PodGCController {
     }
   }
 
-  private gcUnscheduledTerminating(pods: KObject[]): void {
+  private gcUnscheduledTerminating(pods: Pod[]): void {
     for (const p of pods) {
       if (p.metadata.deletionTimestamp && !p.spec?.nodeName) this.forceDelete(p, null, 'terminating and never scheduled');
     }
   }
 
   /** markFailedAndDeletePodWithCondition: Failed + DisruptionTarget (when given), then delete with grace 0. */
-  private forceDelete(pod: KObject, condition: { reason: string; message: string } | null, why: string): void {
+  private forceDelete(pod: Pod, condition: { reason: string; message: string } | null, why: string): void {
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name;
     this.ctx.relay.record({
@@ -165,11 +165,11 @@ export class PodGCController {
       name,
       summary: `force delete Pod ${ns}/${name}: ${why}`,
     });
-    const rc = this.client.resource('', 'pods');
+    const rc = this.client.resource<Pod>('', 'pods');
     try {
       if (condition && !isTerminal(pod)) {
         const next = deepCopy(pod);
-        const conds = (next.status?.conditions ?? []).filter((c: { type: string }) => c.type !== 'DisruptionTarget');
+        const conds = (next.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget');
         conds.push({
           type: 'DisruptionTarget',
           status: 'True',
@@ -177,7 +177,7 @@ export class PodGCController {
           lastTransitionTime: this.ctx.clock.nowRFC3339(),
           reason: condition.reason,
           message: condition.message,
-        });
+        } as unknown as PodCondition); // lastProbeTime null: Go's zero metav1.Time (kubernetes-types: a string)
         next.status = { ...next.status, phase: 'Failed', conditions: conds };
         rc.updateStatus(next);
       }

@@ -4,6 +4,7 @@ import { newFixture, newReplicaSet, type Fixture } from './controller.fixture';
 import { deepCopy } from '../api/types';
 import type { PodControl } from './controller-utils';
 import type { Pod } from '../api/objects';
+import type { PodStatus } from 'kubernetes-types/core/v1';
 
 function setup(seed = 1): { fx: Fixture; rsc: ReplicaSetController } {
   const fx = newFixture(seed);
@@ -42,7 +43,7 @@ function orphanPod(
     phase: o.phase,
     conditions: [{ type: 'Ready', status: o.ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: fx.clock.nowRFC3339() }],
     containerStatuses: [{ name: 'nginx', restartCount: o.restarts ?? 0, ready: !!o.ready }],
-  };
+  } as unknown as PodStatus; // the fields the controller reads; lastProbeTime null as the kubelet writes it
   podClient(fx).updateStatus(p);
 }
 
@@ -125,7 +126,7 @@ describe('ReplicaSetController', () => {
         .map((p) => p.metadata.name)
         .sort(),
     ).toEqual([...before.filter((n) => n !== before[1]), fresh[0].metadata.name].sort());
-    expect(fx.get('replicasets.apps', 'web')!.status.readyReplicas).toBe(3);
+    expect(fx.get('replicasets.apps', 'web')!.status?.readyReplicas).toBe(3);
   });
 
   it('expectations prevent a second sync from creating the pods again', () => {
@@ -281,7 +282,7 @@ describe('ReplicaSetController', () => {
     expect(calls).toHaveLength(7);
     // 3 creations were never attempted: only the 6 successes are still expected
     expect(rsc.expectations.getExpectations('default/web')).toMatchObject({ add: 6 });
-    const status = fx.get('replicasets.apps', 'web')!.status;
+    const status = fx.get('replicasets.apps', 'web')!.status!;
     expect(status.conditions).toEqual([
       {
         type: 'ReplicaFailure',

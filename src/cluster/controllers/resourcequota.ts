@@ -18,7 +18,8 @@ import type { ComponentContext } from '../component-context';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { users, type Client } from '../client/clientset';
 import { RateLimitingQueue } from '../client/workqueue';
-import { deepCopy, deepEqual, metaNamespaceKey, splitKey, type KObject } from '../api/types';
+import { deepCopy, deepEqual, metaNamespaceKey, splitKey } from '../api/types';
+import type { APIObject, PersistentVolumeClaim, Pod, ResourceQuota, Service } from '../api/objects';
 import { evaluatorFor, quotaV1Pod, trackedGroupResources } from '../quota/evaluators';
 import { add, mask, units, usageEquals, usageOf, usageToList, type Usage } from '../quota/resources';
 
@@ -34,8 +35,9 @@ export class ResourceQuotaController {
   readonly name = ResourceQuotaControllerName;
   readonly queue: RateLimitingQueue;
   private readonly client: Client;
-  private readonly quotas: SharedInformer;
-  private readonly informers = new Map<string, SharedInformer>();
+  private readonly quotas: SharedInformer<ResourceQuota>;
+  /** The replenishment informers by resource (WATCHED): objects of several kinds. */
+  private readonly informers = new Map<string, SharedInformer<APIObject>>();
   private paused = false;
 
   /** Wires the ResourceQuota informer and the replenishment informers. */
@@ -44,7 +46,7 @@ export class ResourceQuotaController {
     factory: SharedInformerFactory,
   ) {
     this.client = ctx.client(users.controller(ResourceQuotaControllerName));
-    this.quotas = factory.informerFor('', 'resourcequotas');
+    this.quotas = factory.informerFor<ResourceQuota>('', 'resourcequotas');
     this.queue = new RateLimitingQueue('resourcequota_primary', ctx.clock, ctx.relay, (key) => this.syncResourceQuotaFromKey(key));
     this.quotas.addEventHandler({
       participant: ResourceQuotaControllerName,
@@ -55,7 +57,7 @@ export class ResourceQuotaController {
       },
     });
     for (const r of WATCHED) {
-      const inf = r === 'resourcequotas' ? this.quotas : factory.informerFor('', r);
+      const inf: SharedInformer<APIObject> = r === 'resourcequotas' ? this.quotas : factory.informerFor<APIObject>('', r);
       this.informers.set(r, inf);
       inf.addEventHandler({
         participant: ResourceQuotaControllerName,
@@ -99,12 +101,15 @@ export class ResourceQuotaController {
   }
 
   /** The monitor's update filter: only changes that release usage. */
-  private replenishOnUpdate(resource: string, o: KObject, n: KObject): boolean {
+  private replenishOnUpdate(resource: string, o: APIObject, n: APIObject): boolean {
     const now = this.ctx.clock.now();
-    if (resource === 'pods') return quotaV1Pod(o, now) && !quotaV1Pod(n, now);
-    if (resource === 'services') return (o.spec?.type ?? '') !== (n.spec?.type ?? '');
-    if (resource === 'persistentvolumeclaims')
-      return !deepEqual(o.spec?.resources?.requests?.storage, n.spec?.resources?.requests?.storage);
+    // the resource names the objects' kind
+    if (resource === 'pods') return quotaV1Pod(o as Pod, now) && !quotaV1Pod(n as Pod, now);
+    if (resource === 'services') return ((o as Service).spec?.type ?? '') !== ((n as Service).spec?.type ?? '');
+    if (resource === 'persistentvolumeclaims') {
+      const [oc, nc] = [o as PersistentVolumeClaim, n as PersistentVolumeClaim];
+      return !deepEqual(oc.spec?.resources?.requests?.storage, nc.spec?.resources?.requests?.storage);
+    }
     return false;
   }
 
@@ -124,7 +129,7 @@ export class ResourceQuotaController {
   }
 
   /** The objects of a group-qualified resource in a namespace (an informer's cache, or a quiet list). */
-  private objectsOf(gr: string, namespace: string): KObject[] {
+  private objectsOf(gr: string, namespace: string): APIObject[] {
     const inf = this.informers.get(gr);
     if (inf) return inf.list().filter((o) => o.metadata.namespace === namespace);
     const dot = gr.indexOf('.');
@@ -135,7 +140,7 @@ export class ResourceQuotaController {
   }
 
   /** quota.CalculateUsage: the observed usage of the hard names, zero where nothing counts. */
-  calculateUsage(q: KObject): Usage {
+  calculateUsage(q: ResourceQuota): Usage {
     const hard = Object.keys(q.spec?.hard ?? {});
     const ns = q.metadata.namespace ?? '';
     const now = this.ctx.clock.now();
@@ -153,7 +158,7 @@ export class ResourceQuotaController {
   }
 
   /** syncResourceQuota: status.hard = spec.hard, status.used recomputed; written when changed. */
-  syncResourceQuota(q: KObject): void {
+  syncResourceQuota(q: ResourceQuota): void {
     const hard = usageOf(q.spec?.hard);
     const prevUsed = usageOf(q.status?.used);
     // the previous observation, each computed value replacing its own, masked to the hard names
@@ -164,11 +169,12 @@ export class ResourceQuotaController {
     const dirty = statusLimitsDirty || q.status?.hard === undefined || q.status?.used === undefined || !usageEquals(used, prevUsed);
     if (!dirty) return;
     const copy = deepCopy(q);
-    copy.status = { hard: usageToList(hard), used: usageToList(used) };
+    const status = { hard: usageToList(hard), used: usageToList(used) };
+    copy.status = status;
     const [ns, name] = splitKey(metaNamespaceKey(q));
-    this.client.resource('', 'resourcequotas').updateStatus(copy, {
+    this.client.resource<ResourceQuota>('', 'resourcequotas').updateStatus(copy, {
       summary: `ResourceQuota ${ns}/${name} status: used ${
-        Object.entries(copy.status.used)
+        Object.entries(status.used)
           .map(([k, v]) => `${k}=${v}`)
           .join(',') || '{}'
       }`,

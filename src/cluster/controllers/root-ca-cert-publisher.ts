@@ -15,7 +15,8 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import type { ResourceClient } from '../client/clientset';
 import { users } from '../client/clientset';
 import { RateLimitingQueue } from '../client/workqueue';
-import { deepCopy, deepEqual, type KObject } from '../api/types';
+import { deepCopy, deepEqual } from '../api/types';
+import type { ConfigMap, Namespace } from '../api/objects';
 import { hasStatusCause, NamespaceTerminatingCause, StatusError } from '../api/errors';
 import { isNotFound } from './controller-utils';
 import { generateCerts } from '../userland/images/certgen';
@@ -37,18 +38,18 @@ export function clusterRootCA(seed: number): string {
 export class RootCACertPublisher {
   readonly name = RootCACertPublisherName;
   readonly queue: RateLimitingQueue;
-  private readonly nsInformer: SharedInformer;
-  private readonly cmInformer: SharedInformer;
-  private readonly cmClient: ResourceClient;
+  private readonly nsInformer: SharedInformer<Namespace>;
+  private readonly cmInformer: SharedInformer<ConfigMap>;
+  private readonly cmClient: ResourceClient<ConfigMap>;
   private readonly rootCA: string;
 
   /** Wires the Namespace and ConfigMap informer handlers. */
   constructor(ctx: ComponentContext, informers: SharedInformerFactory) {
     const client = ctx.client(users.controller(RootCACertPublisherName));
-    this.cmClient = client.resource('', 'configmaps');
+    this.cmClient = client.resource<ConfigMap>('', 'configmaps');
     this.rootCA = clusterRootCA(ctx.rng.seed);
-    this.nsInformer = informers.informerFor('', 'namespaces');
-    this.cmInformer = informers.informerFor('', 'configmaps');
+    this.nsInformer = informers.informerFor<Namespace>('', 'namespaces');
+    this.cmInformer = informers.informerFor<ConfigMap>('', 'configmaps');
     this.queue = new RateLimitingQueue('root_ca_cert_publisher', ctx.clock, ctx.relay, (ns) => this.syncNamespace(ns));
     this.nsInformer.addEventHandler({
       participant: RootCACertPublisherName,
@@ -102,7 +103,7 @@ export class RootCACertPublisher {
       return;
     }
     if (deepEqual(cm.data, data) && cm.metadata.annotations?.[DescriptionAnnotation]) return;
-    const copy: KObject = deepCopy(cm);
+    const copy = deepCopy(cm);
     copy.data = data;
     copy.metadata.annotations = { ...copy.metadata.annotations, [DescriptionAnnotation]: Description };
     this.cmClient.update(copy, { summary: `update ConfigMap ${ns}/${RootCACertConfigMapName}: restore ca.crt` });

@@ -13,7 +13,8 @@ import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import { users, type Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
-import { deepCopy, metaNamespaceKey, type KObject } from '../api/types';
+import { deepCopy, metaNamespaceKey } from '../api/types';
+import type { Service } from '../api/objects';
 
 const PARTICIPANT = 'service-controller';
 /** Simulated time the cloud takes to program a load balancer. */
@@ -26,7 +27,7 @@ export class ServiceLoadBalancerController {
   private readonly client: Client;
   private readonly recorder: EventRecorder;
   private readonly queue: RateLimitingQueue;
-  private readonly services: SharedInformer;
+  private readonly services: SharedInformer<Service>;
   private readonly assigned = new Map<string, string>(); // service key → IP
   private readonly provisioning = new Set<string>();
 
@@ -37,7 +38,7 @@ export class ServiceLoadBalancerController {
     this.client = ctx.client({ ...users.controller('service-controller'), participant: PARTICIPANT });
     this.recorder = ctx.recorder(this.client, 'service-controller');
     this.queue = new RateLimitingQueue('service', ctx.clock, ctx.relay, (key) => this.syncService(key));
-    this.services = informers.informerFor('', 'services');
+    this.services = informers.informerFor<Service>('', 'services');
     this.services.addEventHandler({
       participant: PARTICIPANT,
       filter: (s) =>
@@ -47,7 +48,7 @@ export class ServiceLoadBalancerController {
       onAdd: (s) => this.queue.add(metaNamespaceKey(s)),
       onUpdate: (o, s) => {
         // needsUpdate: a change of whether the Service wants a load balancer is recorded first
-        const wants = (x: KObject) => x.spec?.type === 'LoadBalancer';
+        const wants = (x: Service) => x.spec?.type === 'LoadBalancer';
         if (wants(o) !== wants(s)) this.recorder.event(s, 'Normal', 'Type', `${o.spec?.type} -> ${s.spec?.type}`);
         this.queue.add(metaNamespaceKey(s));
       },
@@ -148,21 +149,21 @@ export class ServiceLoadBalancerController {
   }
 
   /** addFinalizer / removeFinalizer: the cleanup finalizer on or off (an update of the Service). */
-  private setFinalizer(svc: KObject, on: boolean): KObject {
+  private setFinalizer(svc: Service, on: boolean): Service {
     const next = deepCopy(svc);
-    const rest = (next.metadata.finalizers ?? []).filter((f: string) => f !== LB_CLEANUP_FINALIZER);
+    const rest = (next.metadata.finalizers ?? []).filter((f) => f !== LB_CLEANUP_FINALIZER);
     if (on) next.metadata.finalizers = [...rest, LB_CLEANUP_FINALIZER];
     else if (rest.length) next.metadata.finalizers = rest;
     else delete next.metadata.finalizers;
     return this.client
-      .resource('', 'services')
+      .resource<Service>('', 'services')
       .update(next, { summary: `Service ${metaNamespaceKey(svc)} ${on ? 'add' : 'remove'} finalizer ${LB_CLEANUP_FINALIZER}` });
   }
 
-  private writeStatus(svc: KObject, ingress: { ip: string; ipMode: string }[]): void {
+  private writeStatus(svc: Service, ingress: { ip: string; ipMode: string }[]): void {
     const next = deepCopy(svc);
     next.status = { ...next.status, loadBalancer: ingress.length ? { ingress } : {} };
-    this.client.resource('', 'services').updateStatus(next, {
+    this.client.resource<Service>('', 'services').updateStatus(next, {
       summary: `Service ${metaNamespaceKey(svc)} status.loadBalancer.ingress=${ingress.map((i) => i.ip).join(',') || '[]'}`,
     });
   }

@@ -7,17 +7,18 @@
  */
 import type { SharedInformer } from '../client/informer';
 import type { RateLimitingQueue } from '../client/workqueue';
-import { deepEqual, metaNamespaceKey, type KObject } from '../api/types';
+import { deepEqual, metaNamespaceKey } from '../api/types';
+import type { Pod, Service } from '../api/objects';
 import { fromLabelSelector, matches, type Selector } from '../api/labels';
 
 export class ServiceSelectorCache {
   private cache = new Map<string, { rv: string | undefined; sel: Selector }>();
 
-  constructor(private readonly services: SharedInformer) {}
+  constructor(private readonly services: SharedInformer<Service>) {}
 
   /** Services (with a selector) in the Pod's namespace that select it. */
-  servicesFor(pod: KObject): KObject[] {
-    const out: KObject[] = [];
+  servicesFor(pod: Pod): Service[] {
+    const out: Service[] = [];
     for (const s of this.services.list(pod.metadata.namespace)) {
       if (!s.spec?.selector) continue;
       const key = metaNamespaceKey(s);
@@ -31,7 +32,7 @@ export class ServiceSelectorCache {
     return out;
   }
 
-  forget(service: KObject): void {
+  forget(service: Service): void {
     this.cache.delete(metaNamespaceKey(service));
   }
 }
@@ -42,13 +43,13 @@ export class ServiceSelectorCache {
  * and new labels). Returns the selector cache for the sync.
  */
 export function watchServicesAndPods(
-  services: SharedInformer,
-  pods: SharedInformer,
+  services: SharedInformer<Service>,
+  pods: SharedInformer<Pod>,
   participant: string,
   queue: RateLimitingQueue,
 ): ServiceSelectorCache {
   const cache = new ServiceSelectorCache(services);
-  const enqueueForPod = (p: KObject) => {
+  const enqueueForPod = (p: Pod) => {
     for (const s of cache.servicesFor(p)) queue.add(metaNamespaceKey(s));
   };
   services.addEventHandler({

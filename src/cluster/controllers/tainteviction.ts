@@ -26,7 +26,9 @@
  * v1.33 name. Times: simulated ms; tolerations in seconds.
  */
 import { StatusError } from '../api/errors';
-import { deepCopy, type KObject } from '../api/types';
+import { deepCopy } from '../api/types';
+import type { Node, Pod } from '../api/objects';
+import type { PodCondition } from 'kubernetes-types/core/v1';
 import { users, type Client, type ResourceClient } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
@@ -58,8 +60,8 @@ function timeOfDay(ms: number): string {
   return new Date(ms).toISOString().slice(11, 19);
 }
 
-function noExecuteTaints(node: KObject | undefined): Taint[] {
-  return ((node?.spec?.taints ?? []) as Taint[]).filter((t) => t.effect === 'NoExecute');
+function noExecuteTaints(node: Node | undefined): Taint[] {
+  return (node?.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
 }
 
 function sameTaints(a: Taint[], b: Taint[]): boolean {
@@ -72,9 +74,9 @@ function sameTaints(a: Taint[], b: Taint[]): boolean {
 export class TaintEvictionController {
   readonly client: Client;
   private readonly recorder: EventRecorder;
-  private readonly pods: ResourceClient;
-  private readonly podInformer: SharedInformer;
-  private readonly nodeInformer: SharedInformer;
+  private readonly pods: ResourceClient<Pod>;
+  private readonly podInformer: SharedInformer<Pod>;
+  private readonly nodeInformer: SharedInformer<Node>;
   private readonly queue: RateLimitingQueue;
   private readonly taintedNodes = new Map<string, Taint[]>();
   private readonly work = new Map<string, Work>();
@@ -85,9 +87,9 @@ export class TaintEvictionController {
   ) {
     this.client = ctx.client(users.controller(PARTICIPANT));
     this.recorder = ctx.recorder(this.client, PARTICIPANT);
-    this.pods = this.client.resource('', 'pods');
-    this.podInformer = informers.informerFor('', 'pods');
-    this.nodeInformer = informers.informerFor('', 'nodes');
+    this.pods = this.client.resource<Pod>('', 'pods');
+    this.podInformer = informers.informerFor<Pod>('', 'pods');
+    this.nodeInformer = informers.informerFor<Node>('', 'nodes');
     this.podInformer.addIndexer('spec.nodeName', (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
     this.queue = new RateLimitingQueue('noexec_taint', ctx.clock, ctx.relay, (k) =>
       k.startsWith('node/') ? this.handleNodeUpdate(k.slice(5)) : this.handlePodUpdate(k.slice(4)),
@@ -125,7 +127,7 @@ export class TaintEvictionController {
   }
 
   /** PodUpdated: only tolerations or node changes matter. */
-  podUpdated(old: KObject | undefined, pod: KObject | undefined): void {
+  podUpdated(old: Pod | undefined, pod: Pod | undefined): void {
     const o = pod ?? old;
     if (!o) return;
     if (
@@ -139,7 +141,7 @@ export class TaintEvictionController {
   }
 
   /** NodeUpdated: only NoExecute taint changes matter. */
-  nodeUpdated(old: KObject | undefined, node: KObject | undefined): void {
+  nodeUpdated(old: Node | undefined, node: Node | undefined): void {
     const o = node ?? old;
     if (!o) return;
     if (old && node && sameTaints(noExecuteTaints(old), noExecuteTaints(node))) return;
@@ -271,7 +273,7 @@ export class TaintEvictionController {
     );
     try {
       const pod = this.pods.get(ns, name, { quiet: true });
-      const conds: Record<string, unknown>[] = pod.status?.conditions ?? [];
+      const conds = pod.status?.conditions ?? [];
       if (!conds.some((c) => c.type === 'DisruptionTarget' && c.status === 'True')) {
         const next = deepCopy(pod);
         next.status = {
@@ -285,7 +287,7 @@ export class TaintEvictionController {
               lastTransitionTime: this.ctx.clock.nowRFC3339(),
               reason: 'DeletionByTaintManager',
               message: 'Taint manager: deleting due to NoExecute taint',
-            },
+            } as unknown as PodCondition, // lastProbeTime null: Go's zero metav1.Time (kubernetes-types: a string)
           ],
         };
         this.pods.updateStatus(next, { summary: `Pod ${key}: DisruptionTarget (NoExecute taint)` });

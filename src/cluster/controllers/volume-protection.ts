@@ -16,7 +16,8 @@ import type { ComponentContext } from '../component-context';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import { users, type ResourceClient } from '../client/clientset';
-import { deepCopy, metaNamespaceKey, splitKey, type KObject } from '../api/types';
+import { deepCopy, metaNamespaceKey, splitKey } from '../api/types';
+import type { APIObject, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/objects';
 import { StatusError } from '../api/errors';
 import { recordDecision } from './controller-utils';
 import { podClaimNames, podPVCIndex } from '../component-helpers/storage/volume';
@@ -28,7 +29,7 @@ export { PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER };
 const PVC_PARTICIPANT = 'pvc-protection-controller';
 const PV_PARTICIPANT = 'pv-protection-controller';
 
-function removeFinalizer(rc: ResourceClient, o: KObject, finalizer: string, summary: string): void {
+function removeFinalizer<T extends APIObject>(rc: ResourceClient<T>, o: T, finalizer: string, summary: string): void {
   const next = deepCopy(o);
   next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== finalizer);
   if (!next.metadata.finalizers.length) delete next.metadata.finalizers;
@@ -43,21 +44,21 @@ function removeFinalizer(rc: ResourceClient, o: KObject, finalizer: string, summ
 export class PVCProtectionController {
   readonly name = PVC_PARTICIPANT;
   private readonly queue: RateLimitingQueue;
-  private readonly pvcs: SharedInformer;
-  private readonly pods: SharedInformer;
-  private readonly pvcClient: ResourceClient;
-  private readonly podClient: ResourceClient;
+  private readonly pvcs: SharedInformer<PersistentVolumeClaim>;
+  private readonly pods: SharedInformer<Pod>;
+  private readonly pvcClient: ResourceClient<PersistentVolumeClaim>;
+  private readonly podClient: ResourceClient<Pod>;
 
   constructor(
     private readonly ctx: ComponentContext,
     informers: SharedInformerFactory,
   ) {
     const client = ctx.client(users.controller(PVC_PARTICIPANT));
-    this.pvcClient = client.resource('', 'persistentvolumeclaims');
-    this.podClient = client.resource('', 'pods');
+    this.pvcClient = client.resource<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    this.podClient = client.resource<Pod>('', 'pods');
     this.queue = new RateLimitingQueue('pvcprotection', ctx.clock, ctx.relay, (k) => this.processPVC(k));
-    this.pvcs = informers.informerFor('', 'persistentvolumeclaims');
-    this.pods = informers.informerFor('', 'pods');
+    this.pvcs = informers.informerFor<PersistentVolumeClaim>('', 'persistentvolumeclaims');
+    this.pods = informers.informerFor<Pod>('', 'pods');
     this.pods.addIndexer('pvc', podPVCIndex);
     this.pvcs.addEventHandler({
       participant: PVC_PARTICIPANT,
@@ -65,7 +66,7 @@ export class PVCProtectionController {
       onAdd: (c) => this.queue.add(metaNamespaceKey(c)),
       onUpdate: (_o, c) => this.queue.add(metaNamespaceKey(c)),
     });
-    const enqueuePod = (p: KObject) => {
+    const enqueuePod = (p: Pod) => {
       for (const key of podPVCIndex(p)) if (this.pvcs.get(key)?.metadata.deletionTimestamp) this.queue.add(key);
     };
     this.pods.addEventHandler({
@@ -108,7 +109,7 @@ export class PVCProtectionController {
 }
 
 /** podUsesPVC: only a scheduled Pod holds the claim (the kubelet never starts one with a deleting claim). */
-function podUsesPVC(pod: KObject, claim: string): boolean {
+function podUsesPVC(pod: Pod, claim: string): boolean {
   return !!pod.spec?.nodeName && podClaimNames(pod).includes(claim);
 }
 
@@ -116,16 +117,16 @@ function podUsesPVC(pod: KObject, claim: string): boolean {
 export class PVProtectionController {
   readonly name = PV_PARTICIPANT;
   private readonly queue: RateLimitingQueue;
-  private readonly pvs: SharedInformer;
-  private readonly pvClient: ResourceClient;
+  private readonly pvs: SharedInformer<PersistentVolume>;
+  private readonly pvClient: ResourceClient<PersistentVolume>;
 
   constructor(
     private readonly ctx: ComponentContext,
     informers: SharedInformerFactory,
   ) {
-    this.pvClient = ctx.client(users.controller(PV_PARTICIPANT)).resource('', 'persistentvolumes');
+    this.pvClient = ctx.client(users.controller(PV_PARTICIPANT)).resource<PersistentVolume>('', 'persistentvolumes');
     this.queue = new RateLimitingQueue('pvprotection', ctx.clock, ctx.relay, (k) => this.processPV(k));
-    this.pvs = informers.informerFor('', 'persistentvolumes');
+    this.pvs = informers.informerFor<PersistentVolume>('', 'persistentvolumes');
     this.pvs.addEventHandler({
       participant: PV_PARTICIPANT,
       filter: (v) => !!v.metadata.deletionTimestamp && (v.metadata.finalizers ?? []).includes(PV_PROTECTION_FINALIZER),
