@@ -31,7 +31,13 @@ const PENDING = 'not yet converted to typed objects';
  */
 const EXCEPTIONS = new Map<string, { count: number; reason: string }>([
   ['cluster/controllers/podautoscaler.ts', { count: 16, reason: PENDING }],
-  ['cluster/kubelet/kubelet.fixture.ts', { count: 1, reason: PENDING }],
+  [
+    'cluster/kubelet/kubelet.fixture.ts',
+    {
+      count: 1,
+      reason: 'a test fixture, outside the engine build: getPod hands the stored Pod to tests that read its fields freely',
+    },
+  ],
 ]);
 
 /** Source with comments and string/template literals blanked (line structure kept). */
