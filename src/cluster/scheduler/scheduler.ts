@@ -16,6 +16,7 @@ import type { KObject } from '../api/types';
 import { deepCopy } from '../api/types';
 import { users, type Client, type ResourceClient } from '../client/clientset';
 import { SharedInformer, SharedInformerFactory } from '../client/informer';
+import { newListWatchFromClient } from '../client/listwatch';
 import type { EventRecorder } from '../client/record';
 import type { TimerHandle } from '../sim/clock';
 import { SchedulerCache } from './cache';
@@ -96,10 +97,10 @@ export class KubeScheduler {
     this.pods = this.client.resource('', 'pods');
     this.factory = new SharedInformerFactory(this.client, schedulerCategorizer);
     // newPodInformer: terminal pods are not watched (they free their node's resources)
-    this.podInformer = new SharedInformer(this.client, ctx.api.registry.forResource('', 'pods')!, {
-      fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
-      categorize: schedulerCategorizer,
-    });
+    this.podInformer = new SharedInformer(
+      newListWatchFromClient(this.client, '', 'pods', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }),
+      { categorize: schedulerCategorizer },
+    );
     const nodes = this.factory.informerFor('', 'nodes');
     const priorityClasses = this.factory.informerFor('scheduling.k8s.io', 'priorityclasses');
     const spread = {
