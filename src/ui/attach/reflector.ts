@@ -176,7 +176,7 @@ export async function runReflector(opts: ReflectorOptions, signal: AbortSignal):
       pageSize: opts.pageSize ?? 500,
       allowWatchBookmarks: true,
       timeoutSeconds: opts.timeoutSeconds ?? 300,
-      watch: r.watch,
+      watch: !!r.watch, // unset: polled, as resources.ts says
       pollMs: opts.pollMs ?? 2000,
       sleep: (ms) => opts.sleep(ms, signal),
       resourceVersionOf: (i) => i.object.metadata.resourceVersion,
