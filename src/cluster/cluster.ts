@@ -19,6 +19,7 @@ import { Rng } from './sim/rng';
 import { RelayRecorder } from './relay/recorder';
 import type { RelayHop } from './relay/relay-event';
 import { APIServer } from './apiserver/apiserver';
+import { apiserverStorage } from './apiserver/internal';
 import { STRATEGIES } from './apiserver/registry';
 import { installCRDSupport } from './apiserver/crd';
 import { installStorageObjectInUseProtection } from './apiserver/storage-protection';
@@ -210,7 +211,7 @@ export class Cluster {
     // kube-controller-manager and kube-scheduler start when their instance becomes leader (at
     // once with one candidate); a node list without a control-plane node runs them off-node
     const cpNodes = nodes.filter((n) => n.controlPlane).map((n) => n.name);
-    this.controlPlane = new ControlPlane(this.ctx, cpNodes.length ? cpNodes : ['control-plane'], {
+    this.controlPlane = new ControlPlane(this.ctx, this.api, cpNodes.length ? cpNodes : ['control-plane'], {
       'kube-controller-manager': this.controllerManager,
       'kube-scheduler': this.scheduler,
     });
@@ -220,6 +221,7 @@ export class Cluster {
     this.userControllers = new UserControllers(this.ctx, options.controllerSandbox);
     this.traffic = new TrafficGenerator({
       ctx: this.ctx,
+      objects: this.api,
       dns: this.dns,
       kubelets: this.kubelets,
       kubeProxies: this.kubeProxies,
@@ -293,8 +295,8 @@ export class Cluster {
     sys.resource('', 'endpoints').create('default', kubernetesEndpoints(ip));
     sys.resource('discovery.k8s.io', 'endpointslices').create('default', kubernetesEndpointSlice(ip));
     // …and keeps all three (a deleted one is back at the next EndpointInterval tick)
-    new KubernetesServiceController(this.ctx, ip).start();
-    new SystemNamespacesController(this.ctx).start();
+    new KubernetesServiceController(this.ctx, apiserverStorage(this.api), ip).start();
+    new SystemNamespacesController(this.ctx, apiserverStorage(this.api)).start();
   }
 
   private startKubelet(cfg: NodeConfig): Kubelet {

@@ -1,8 +1,9 @@
 /**
  * What every simulated component (controllers, scheduler, kubelets) receives: the shared
- * clock, the seeded RNG, the relay recorder, a way to get an authenticated client, and an
- * event recorder. Components never touch the store directly; they only talk to the
- * apiserver, as in a real cluster.
+ * clock, the seeded RNG, the relay recorder, a way to get an authenticated client (with the
+ * component's identity; informers are built from it, client/listwatch.ts), and an event
+ * recorder. Not the APIServer: components never touch the store, they only talk to the
+ * apiserver through a client, as in a real cluster (guarded by src/cluster/component-api.test.ts).
  */
 import type { APIServer, RequestUser } from './apiserver/apiserver';
 import { Client } from './client/clientset';
@@ -17,7 +18,7 @@ import { PodCIDRSet } from './component-helpers/nodeipam/pod-cidr-set';
 export class ComponentContext {
   readonly eventCache = new EventCache(() => this.clock.now());
   constructor(
-    readonly api: APIServer,
+    private readonly api: APIServer,
     readonly clock: SimClock,
     readonly rng: Rng,
     readonly relay: RelayRecorder,
@@ -30,7 +31,10 @@ export class ComponentContext {
   /**
    * The Pod CIDRs the Nodes hold (component-helpers/nodeipam/pod-cidr-set.ts), made on first use and kept from the
    * store's Node events: the nodeipam allocator that kubelet registration folds in (upstream
-   * it follows a Node informer of kube-controller-manager).
+   * it follows a Node informer of kube-controller-manager). Kept from the store, not an
+   * informer, on purpose: registration takes the lowest free CIDR at once, and kubelets that
+   * register within one watch latency of each other would otherwise pick the same one (every
+   * recorded scenario's numbering depends on it). The only store read left in this context.
    */
   get podCIDRs(): PodCIDRSet {
     return (this.cidrs ??= new PodCIDRSet(this.api.store));

@@ -18,6 +18,7 @@
  * (requests are not routed per instance); each publishes and renews its identity Lease while
  * its node is up.
  */
+import type { UIDStreams } from './apiserver/internal';
 import type { ComponentContext } from './component-context';
 import { users } from './client/clientset';
 import type { RequestUser } from './apiserver/apiserver';
@@ -81,8 +82,13 @@ export class ControlPlane {
    * @param nodes the control-plane nodes, in order
    * @param work what each component's leader runs
    */
+  /**
+   * @param uidStreams the apiserver's uid streams (apiserver/internal.ts): the assembly runs its candidates'
+   *   writes on a stream of their own, which no client can ask for
+   */
   constructor(
     private readonly ctx: ComponentContext,
+    private readonly uidStreams: UIDStreams,
     readonly nodes: string[],
     private readonly work: Record<ElectedComponent, LeaderWork>,
   ) {
@@ -159,7 +165,7 @@ export class ControlPlane {
   }
 
   private bootNode(node: string): void {
-    const isolate = <T>(fn: () => T): T => this.ctx.api.withRng(this.ids, fn);
+    const isolate = <T>(fn: () => T): T => this.uidStreams.withRng(this.ids, fn);
     const apiUser: RequestUser = { ...users.system('kube-apiserver'), participant: this.participant('kube-apiserver', node) };
     const apiLeases = this.ctx.client(apiUser).resource('coordination.k8s.io', 'leases');
     const identity = new APIServerIdentityLease(node, `${apiserverID(node)}_${this.ids.uuid()}`, this.ctx.clock, apiLeases, isolate);
@@ -179,7 +185,7 @@ export class ControlPlane {
       identity,
       client.resource('coordination.k8s.io', 'leases'),
       this.ctx.recorder(client, EVENT_SOURCE[component]),
-      (fn) => this.ctx.api.withRng(this.ids, fn),
+      (fn) => this.uidStreams.withRng(this.ids, fn),
     );
     // the callbacks name the instance the elector belongs to
     let inst: ControlPlaneInstance | undefined;

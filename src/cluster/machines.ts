@@ -15,6 +15,7 @@ import type { Kubelet } from './kubelet/kubelet';
 import type { KubeProxy } from './proxy/kube-proxy';
 import { users, type Client } from './client/clientset';
 import { SharedInformer } from './client/informer';
+import { newListWatchFromClient } from './client/listwatch';
 import { RateLimitingQueue } from './client/workqueue';
 import { deepCopy, type KObject } from './api/types';
 import { StatusError } from './api/errors';
@@ -95,9 +96,8 @@ export class MachineController {
 
   /** Starts watching (call after the Machine CRD is established). */
   start(): void {
-    const info = this.ctx.api.registry.forResource(MACHINE_GROUP, 'machines');
-    if (!info) throw new Error('the Machine CRD is not installed');
-    this.informer = new SharedInformer(this.client, info);
+    if (!this.client.restMapper.forResource(MACHINE_GROUP, 'machines')) throw new Error('the Machine CRD is not installed');
+    this.informer = new SharedInformer(newListWatchFromClient(this.client, MACHINE_GROUP, 'machines'));
     this.informer.addEventHandler({
       participant: PARTICIPANT,
       onAdd: (m) => this.queue.add(m.metadata.name),

@@ -10,6 +10,29 @@ import type { ResourceInfo } from '../api/resources';
 import type { Eviction } from '../apiserver/eviction';
 import type { Status } from '../api/errors';
 import type { KList, KObject, WatchEvent } from '../api/types';
+import type { RelayRecorder } from '../relay/recorder';
+
+/** What an engine informer records a watch hop with: the relay and the request that wrote a revision (APIServer.causeOf). */
+export interface WatchTrace {
+  readonly relay: RelayRecorder;
+  causeOf(rev: number): number | null;
+}
+
+/**
+ * The REST mapping a client sees (client-go's discovery + meta.RESTMapper): which resources
+ * the apiserver serves, by group/resource or by apiVersion/kind. Implemented by the
+ * apiserver's ResourceRegistry (api/resources.ts).
+ */
+export interface RESTMapper {
+  /** The resource of a group and plural name, or undefined when not served. */
+  forResource(group: string, resource: string): ResourceInfo | undefined;
+  /** The resource of an apiVersion and kind (RESTMapping), or undefined when not served. */
+  forKind(apiVersion: string, kind: string): ResourceInfo | undefined;
+  /** Every served resource, in discovery order (ServerPreferredResources). */
+  all(): ResourceInfo[];
+  /** A resource by kubectl's names: plural, singular, short name or kind, optionally `.group` (ResourceFor). */
+  resolve(name: string): ResourceInfo | undefined;
+}
 
 /** Verbs on one resource, like dynamic.ResourceInterface. */
 export class ResourceClient<T extends KObject = KObject> {
@@ -61,6 +84,16 @@ export class Client {
     readonly api: APIServer,
     readonly user: RequestUser,
   ) {}
+
+  /** Discovery and the REST mapping (the apiserver's resource registry, read-only). */
+  get restMapper(): RESTMapper {
+    return this.api.registry;
+  }
+
+  /** What engine informers record watch hops with (the relay and APIServer.causeOf); see client/listwatch.ts. */
+  get watchTrace(): WatchTrace {
+    return this.api;
+  }
 
   /** A resource by group and plural name, e.g. ("apps", "deployments"). Throws when unknown. */
   resource<T extends KObject = KObject>(group: string, resource: string): ResourceClient<T> {

@@ -1,7 +1,8 @@
 /**
  * Shared informers: list + watch of one resource into a local cache (the indexer), then
  * event handlers — client-go's tools/cache (reflector.go, shared_informer.go, index.go)
- * in miniature.
+ * in miniature. The list and watch are the reflector's (client/cache/reflector.ts) over a
+ * ListerWatcher (client/listwatch.ts for a client's resource); the informer is its store.
  *
  * Contract (as shared_informer.go's opening comment): the cache is eventually consistent
  * with the apiserver; each handler sees one object's notifications in order, after the cache
@@ -18,7 +19,9 @@ import type { KObject, WatchEvent } from '../api/types';
 import { metaNamespaceKey } from '../api/types';
 import type { ResourceInfo } from '../api/resources';
 import { matches, type Selector } from '../api/labels';
-import type { APIServer } from '../apiserver/apiserver';
+import type { RelayRecorder } from '../relay/recorder';
+import { Reflector, type ReflectorStore } from './cache/reflector';
+import { newListWatchFromClient, type ResourceListerWatcher } from './listwatch';
 import type { HopCategory } from '../relay/relay-event';
 
 export interface EventHandler<T extends KObject = KObject> {
@@ -53,26 +56,34 @@ export interface Lister<T extends KObject = KObject> {
   byIndex(index: string, value: string): T[];
 }
 
-export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
+export class SharedInformer<T extends KObject = KObject> implements Lister<T>, ReflectorStore<T> {
   private items = new Map<string, T>();
   private byNamespace = new Map<string, Map<string, T>>();
   private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
   private handlers: EventHandler<T>[] = [];
   private cacheListeners: CacheListener<T>[] = [];
-  private stopWatch: (() => void) | null = null;
+  private readonly reflector: Reflector<T>;
   private started = false;
   private synced = false;
-  /** Resource version of the last event seen (resume point). */
-  lastSyncResourceVersion = '';
+  /** The resource this informer caches. */
+  readonly info: ResourceInfo;
 
+  /**
+   * @param listerWatcher what the reflector lists and watches: for engine components a
+   *   {@link ListWatch} made from a client (newListWatchFromClient), whose `trace` names the
+   *   cause of each watch hop.
+   */
   constructor(
-    readonly client: Client,
-    readonly info: ResourceInfo,
-    readonly opts: { namespace?: string; fieldSelector?: string; labelSelector?: string; categorize?: Categorizer } = {},
-  ) {}
+    readonly listerWatcher: ResourceListerWatcher<T>,
+    readonly opts: { categorize?: Categorizer } = {},
+  ) {
+    this.info = listerWatcher.info;
+    this.reflector = new Reflector<T>(listerWatcher, this);
+  }
 
-  private get api(): APIServer {
-    return this.client.api;
+  /** Resource version of the last event seen (resume point). */
+  get lastSyncResourceVersion(): string {
+    return this.reflector.lastSyncResourceVersion;
   }
 
   /** Adds a named index (cache.Indexers), e.g. pods by spec.nodeName. Call before start. */
@@ -94,36 +105,20 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
     }
   }
 
-  /** Lists, fills the cache, notifies handlers (isInInitialList), then watches from the list's RV. */
+  /**
+   * Runs the reflector: lists, fills the cache, notifies handlers (isInInitialList), then
+   * watches from the list's RV — all before it returns (the engine's ListerWatcher answers at once).
+   * @throws StatusError when the list or the watch is refused (e.g. 403).
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
-    const list = this.api.list(this.client.user, this.info, this.opts.namespace, {
-      fieldSelector: this.opts.fieldSelector,
-      labelSelector: this.opts.labelSelector,
-      quiet: true,
-    });
-    for (const o of list.items) this.cacheSet(o as T);
-    this.lastSyncResourceVersion = list.metadata.resourceVersion;
-    this.synced = true;
-    for (const o of list.items) this.notify({ type: 'ADDED', object: o as T }, true);
-    this.watchFrom(list.metadata.resourceVersion);
-  }
-
-  private watchFrom(rv: string): void {
-    this.stopWatch = this.api.watch(
-      this.client.user,
-      this.info,
-      this.opts.namespace,
-      { resourceVersion: rv, fieldSelector: this.opts.fieldSelector, labelSelector: this.opts.labelSelector },
-      (ev) => this.onWatchEvent(ev as WatchEvent<T>),
-    );
+    this.reflector.run();
   }
 
   /** Stops the watch (a component going down); the cache is kept. */
   stop(): void {
-    this.stopWatch?.();
-    this.stopWatch = null;
+    this.reflector.stop();
     this.started = false;
   }
 
@@ -132,50 +127,52 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
    * adds, updates and deletes for what changed meanwhile (the reflector's relist).
    */
   restart(): void {
-    if (this.started) return;
-    this.started = true;
-    const list = this.api.list(this.client.user, this.info, this.opts.namespace, {
-      fieldSelector: this.opts.fieldSelector,
-      labelSelector: this.opts.labelSelector,
-      quiet: true,
-    });
+    this.start();
+  }
+
+  /**
+   * ReflectorStore.replace: the first list fills the cache and notifies handlers as the initial
+   * list; a relist (restart, or after a 410) reconciles the cache against it, emitting adds,
+   * updates and deletes for what changed meanwhile.
+   */
+  replace(items: T[], _resourceVersion: string): void {
+    if (!this.synced) {
+      for (const o of items) this.cacheSet(o);
+      this.synced = true;
+      for (const o of items) this.notify({ type: 'ADDED', object: o }, true);
+      return;
+    }
     const seen = new Set<string>();
-    for (const o of list.items as T[]) {
+    for (const o of items) {
       const k = metaNamespaceKey(o);
       seen.add(k);
       const old = this.items.get(k);
-      if (!old) this.onWatchEvent({ type: 'ADDED', object: o });
-      else if (old.metadata.resourceVersion !== o.metadata.resourceVersion)
-        this.onWatchEvent({ type: 'MODIFIED', object: o, oldObject: old });
+      if (!old) this.event({ type: 'ADDED', object: o });
+      else if (old.metadata.resourceVersion !== o.metadata.resourceVersion) this.event({ type: 'MODIFIED', object: o, oldObject: old });
     }
-    for (const [k, o] of [...this.items]) if (!seen.has(k)) this.onWatchEvent({ type: 'DELETED', object: o });
-    this.lastSyncResourceVersion = list.metadata.resourceVersion;
-    this.watchFrom(list.metadata.resourceVersion);
+    for (const [k, o] of [...this.items]) if (!seen.has(k)) this.event({ type: 'DELETED', object: o });
   }
 
   hasSynced(): boolean {
     return this.synced;
   }
 
-  private onWatchEvent(ev: WatchEvent<T>): void {
-    if (ev.type === 'BOOKMARK') {
-      this.lastSyncResourceVersion = ev.object.metadata.resourceVersion ?? this.lastSyncResourceVersion;
-      return;
-    }
+  /** ReflectorStore.event: updates the cache, then notifies the handlers. */
+  event(ev: WatchEvent<T>): void {
     const k = metaNamespaceKey(ev.object);
     const old = this.items.get(k);
     if (ev.type === 'DELETED') this.cacheDelete(k);
     else this.cacheSet(ev.object);
-    this.lastSyncResourceVersion = ev.object.metadata.resourceVersion ?? this.lastSyncResourceVersion;
     const e: WatchEvent<T> = ev.type === 'MODIFIED' || ev.type === 'DELETED' ? { ...ev, oldObject: old ?? ev.oldObject } : ev;
     this.notify(e, false);
   }
 
   private notify(ev: WatchEvent<T>, initial: boolean): void {
-    if (!this.handlers.length) return;
-    const relay = this.api.relay;
+    const trace = this.listerWatcher.trace;
+    if (!this.handlers.length || !trace) return;
+    const relay = trace.relay;
     const rv = Number(ev.object.metadata.resourceVersion);
-    const writeCause = initial ? null : this.api.causeOf(rv);
+    const writeCause = initial ? null : trace.causeOf(rv);
     const category = this.opts.categorize?.(ev as WatchEvent);
     let lastParticipant = '';
     let hop: number | null = null;
@@ -205,7 +202,7 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T> {
     h: EventHandler<T>,
     ev: WatchEvent<T>,
     initial: boolean,
-    relay: APIServer['relay'],
+    relay: RelayRecorder,
     writeCause: number | null,
     category: HopCategory,
     existingHop: number | null,
@@ -316,9 +313,8 @@ export class SharedInformerFactory {
     const k = `${group}/${resource}`;
     let inf = this.informers.get(k);
     if (!inf) {
-      const info = this.client.api.registry.forResource(group, resource);
-      if (!info) throw new Error(`unknown resource ${resource}.${group}`);
-      inf = new SharedInformer(this.client, info, { categorize: this.categorize });
+      if (!this.client.restMapper.forResource(group, resource)) throw new Error(`unknown resource ${resource}.${group}`);
+      inf = new SharedInformer(newListWatchFromClient(this.client, group, resource), { categorize: this.categorize });
       this.informers.set(k, inf);
     }
     return inf as unknown as SharedInformer<T>;

@@ -262,7 +262,7 @@ export class DisruptionController {
       return ss && { uid: ss.metadata.uid!, scale: ss.spec?.replicas ?? 1 };
     }
     // getScaleController: RESTMapping, then the scale subresource
-    const info = this.ctx.api.registry.forKind(ref.apiVersion, ref.kind);
+    const info = this.client.restMapper.forKind(ref.apiVersion, ref.kind);
     if (!info) throw new Error(`no matches for kind "${ref.kind}" in version "${ref.apiVersion}"`);
     if (!info.subresources.includes('scale')) throw new Error(`${groupResource(info)} does not implement the scale subresource`);
     let obj: ReplicasOwner;

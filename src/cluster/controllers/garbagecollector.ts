@@ -108,7 +108,7 @@ export class GarbageCollector {
   /** Watches one resource into the graph (once); `start`: its informer starts now (the factory already did the others). */
   private monitor(group: string, resource: string, start: boolean): void {
     if (this.informers.has(`${group}/${resource}`)) return;
-    if (start && !this.ctx.api.registry.forResource(group, resource)) return;
+    if (start && !this.client.restMapper.forResource(group, resource)) return;
     {
       const inf = this.factory.informerFor<APIObject>(group, resource);
       const info = inf.info;
@@ -205,7 +205,7 @@ export class GarbageCollector {
   // ---- workers -------------------------------------------------------------------------------
 
   private resourceOf(ref: { apiVersion: string; kind: string }): ResourceInfo | undefined {
-    return this.ctx.api.registry.forKind(ref.apiVersion, ref.kind);
+    return this.client.restMapper.forKind(ref.apiVersion, ref.kind);
   }
 
   /** A live read of a node's object; undefined when it is gone or was replaced. */

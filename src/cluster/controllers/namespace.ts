@@ -17,7 +17,7 @@ import { users, type Client } from '../client/clientset';
 import { deepCopy } from '../api/types';
 import type { APIObject, Namespace } from '../api/objects';
 import { StatusError } from '../api/errors';
-import { groupResource } from '../api/resources';
+import type { ResourceClient } from '../client/clientset';
 
 const PARTICIPANT = 'namespace-controller';
 
@@ -71,10 +71,8 @@ export class NamespaceController {
     const name = ns.metadata.name;
     let remaining = 0;
     let estimate = 0;
-    for (const info of this.ctx.api.registry.all()) {
+    for (const info of this.client.restMapper.all()) {
       if (!info.namespaced || !info.verbs.includes('delete') || info.kind === 'Binding') continue;
-      const gr = groupResource(info);
-      if (this.ctx.api.store.count(gr) === 0) continue;
       // every namespaced resource the registry serves: the kind is only known here, at run time
       const rc = this.client.resource<APIObject>(info.group, info.resource);
       const items = rc.list(name, { quiet: true }).items;
@@ -88,7 +86,7 @@ export class NamespaceController {
           const left = rc.delete(name, o.metadata.name, {
             summary: `delete ${info.kind} ${name}/${o.metadata.name} (namespace ${name} terminating)`,
           });
-          if (!left.metadata.deletionTimestamp || this.ctx.api.store.get(gr, `${name}/${o.metadata.name}`) === undefined) remaining--;
+          if (!left.metadata.deletionTimestamp || this.gone(rc, name, o.metadata.name)) remaining--;
           else if (info.kind === 'Pod') estimate = Math.max(estimate, left.metadata.deletionGracePeriodSeconds ?? 0);
         } catch (e) {
           if (e instanceof StatusError && e.code === 404) remaining--;
@@ -140,6 +138,17 @@ export class NamespaceController {
     }
   }
 
+  /** Whether a deleted object is gone already (a quiet get answers 404), as the deleter's re-list would find. */
+  private gone(rc: Pick<ResourceClient<APIObject>, 'get'>, namespace: string, name: string): boolean {
+    try {
+      rc.get(namespace, name, { quiet: true });
+      return false;
+    } catch (e) {
+      if (e instanceof StatusError && e.code === 404) return true;
+      throw e;
+    }
+  }
+
   private finalize(ns: Namespace): void {
     const cur = this.client.resource<Namespace>('', 'namespaces').get('', ns.metadata.name, { quiet: true });
     const next = deepCopy(cur);
@@ -150,7 +159,7 @@ export class NamespaceController {
       kind: 'decision',
       summary: `namespace ${ns.metadata.name} is empty → remove finalizer "kubernetes"`,
     });
-    this.ctx.api.update(this.client.user, this.ctx.api.registry.forResource('', 'namespaces')!, '', next, {
+    this.client.resource<Namespace>('', 'namespaces').update(next as Namespace, {
       subresource: 'finalize',
       summary: `finalize namespace ${ns.metadata.name}`,
     });

@@ -134,9 +134,9 @@ export class ResourceQuotaController {
     if (inf) return inf.list().filter((o) => o.metadata.namespace === namespace);
     const dot = gr.indexOf('.');
     const [resource, group] = dot < 0 ? [gr, ''] : [gr.slice(0, dot), gr.slice(dot + 1)];
-    const info = this.client.api.registry.forResource(group, resource);
+    const info = this.client.restMapper.forResource(group, resource);
     if (!info || !info.namespaced) return [];
-    return this.client.api.list(this.client.user, info, namespace, { quiet: true }).items;
+    return this.client.resource<APIObject>(group, resource).list(namespace, { quiet: true }).items;
   }
 
   /** quota.CalculateUsage: the observed usage of the hard names, zero where nothing counts. */

@@ -17,6 +17,7 @@ import type { KObject } from '../api/types';
 import type { ComponentContext } from '../component-context';
 import { users } from '../apiserver/authentication/user';
 import type { StoreEvent } from '../storage/mvcc';
+import type { APIServerStorage } from '../apiserver/internal';
 
 /** EndpointInterval: the period of the kubernetes Service reconciliation, simulated ms. */
 export const ENDPOINT_INTERVAL_MS = 10_000;
@@ -72,9 +73,13 @@ export class KubernetesServiceController {
   private pending = false;
   private stop: (() => void) | undefined;
 
-  /** @param ip the apiserver's advertised address (the control-plane node's InternalIP) */
+  /**
+   * @param storage the apiserver's own storage (apiserver/internal.ts): this controller runs inside kube-apiserver
+   * @param ip the apiserver's advertised address (the control-plane node's InternalIP)
+   */
   constructor(
     private readonly ctx: ComponentContext,
+    private readonly storage: APIServerStorage,
     private readonly ip: string,
   ) {
     this.startMs = ctx.clock.now();
@@ -82,7 +87,7 @@ export class KubernetesServiceController {
 
   /** Starts watching for deletions of the three objects. */
   start(): void {
-    this.stop = this.ctx.api.store.listen((ev) => this.onEvent(ev));
+    this.stop = this.storage.listen((ev) => this.onEvent(ev));
   }
 
   /** Stops the controller. */
@@ -112,9 +117,9 @@ export class KubernetesServiceController {
       'endpointslices.discovery.k8s.io': () => kubernetesEndpointSlice(this.ip),
     };
     for (const [resource, group, plural] of KEPT) {
-      if (this.ctx.api.getObject(resource, 'default', 'kubernetes')) continue;
+      if (this.storage.getObject(resource, 'default', 'kubernetes')) continue;
       // the default namespace may itself be gone (or going); the next deletion retries
-      if (!this.ctx.api.getObject('namespaces', '', 'default')) return;
+      if (!this.storage.getObject('namespaces', '', 'default')) return;
       sys.resource(group, plural).create('default', desired[resource](), {
         summary: `create ${resource === 'services' ? 'Service' : resource === 'endpoints' ? 'Endpoints' : 'EndpointSlice'} default/kubernetes (bootstrap controller)`,
       });
@@ -138,13 +143,17 @@ export class SystemNamespacesController {
   private pending = false;
   private stop: (() => void) | undefined;
 
-  constructor(private readonly ctx: ComponentContext) {
+  /** @param storage the apiserver's own storage (apiserver/internal.ts): this controller runs inside kube-apiserver */
+  constructor(
+    private readonly ctx: ComponentContext,
+    private readonly storage: APIServerStorage,
+  ) {
     this.startMs = ctx.clock.now();
   }
 
   /** Starts watching for deletions of the system namespaces. */
   start(): void {
-    this.stop = this.ctx.api.store.listen((ev) => {
+    this.stop = this.storage.listen((ev) => {
       if (ev.type !== 'DELETED' || ev.resource !== 'namespaces' || !SYSTEM_NAMESPACES.includes(ev.key) || this.pending) return;
       const now = this.ctx.clock.now();
       const next = this.startMs + (Math.floor((now - this.startMs) / SYSTEM_NAMESPACES_INTERVAL_MS) + 1) * SYSTEM_NAMESPACES_INTERVAL_MS;
@@ -167,7 +176,7 @@ export class SystemNamespacesController {
     this.pending = false;
     const ns = this.ctx.client(users.system('kube-apiserver')).resource('', 'namespaces');
     for (const name of SYSTEM_NAMESPACES) {
-      if (this.ctx.api.getObject('namespaces', '', name)) continue;
+      if (this.storage.getObject('namespaces', '', name)) continue;
       ns.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KObject, {
         summary: `create Namespace ${name} (system namespaces controller)`,
       });

@@ -21,6 +21,7 @@
 import type { KObject } from '../api/types';
 import type { RequestUser } from '../apiserver/apiserver';
 import { SharedInformer } from '../client/informer';
+import { newListWatchFromClient } from '../client/listwatch';
 import type { ComponentContext } from '../component-context';
 import { CLUSTER_DOMAIN } from './coredns';
 import { searchPath } from '../component-helpers/dns';
@@ -93,9 +94,8 @@ export class ClusterDNS {
     if (this.services) return;
     const client = this.ctx.client(corednsUser());
     const mk = (group: string, resource: string) => {
-      const info = this.ctx.api.registry.forResource(group, resource);
-      if (!info) throw new Error(`${resource} are not served`);
-      const inf = new SharedInformer(client, info);
+      if (!client.restMapper.forResource(group, resource)) throw new Error(`${resource} are not served`);
+      const inf = new SharedInformer(newListWatchFromClient(client, group, resource));
       inf.start();
       return inf;
     };

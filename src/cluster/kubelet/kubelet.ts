@@ -19,6 +19,7 @@ import type { Lease, Node, Pod } from '../api/objects';
 import { users, type Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { SharedInformer } from '../client/informer';
+import { newListWatchFromClient } from '../client/listwatch';
 import type { ComponentContext } from '../component-context';
 import { ImageManager } from './image-manager';
 import { NodeLease } from './lease';
@@ -161,9 +162,10 @@ export class Kubelet {
   }
 
   private startInformer(): void {
-    const info = this.ctx.api.registry.forResource('', 'pods');
-    if (!info) throw new Error('pods are not served');
-    const inf = new SharedInformer<Pod>(this.client, info, { fieldSelector: `spec.nodeName=${this.nodeName}` });
+    if (!this.client.restMapper.forResource('', 'pods')) throw new Error('pods are not served');
+    const inf = new SharedInformer<Pod>(
+      newListWatchFromClient<Pod>(this.client, '', 'pods', { fieldSelector: `spec.nodeName=${this.nodeName}` }),
+    );
     inf.addEventHandler({
       participant: this.participant,
       onAdd: (pod) => this.podWorkers.upsert(pod),

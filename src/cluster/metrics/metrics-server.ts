@@ -17,6 +17,7 @@
  */
 import type { ComponentContext } from '../component-context';
 import { SharedInformer } from '../client/informer';
+import { newListWatchFromClient } from '../client/listwatch';
 import { users, type Client } from '../client/clientset';
 import type { KObject } from '../api/types';
 import { fromLabelSelector, matches, parseSelector, type Selector } from '../api/labels';
@@ -81,9 +82,8 @@ export class MetricsServer implements ResourceMetricsAPI {
   /** @param ctx shared clock and apiserver; Pods are watched with metrics-server's own identity. */
   constructor(private readonly ctx: ComponentContext) {
     this.client = ctx.client(users.controller('metrics-server'));
-    const info = ctx.api.registry.forResource('', 'pods');
-    if (!info) throw new Error('metrics-server: no pods resource');
-    this.pods = new SharedInformer(this.client, info);
+    if (!this.client.restMapper.forResource('', 'pods')) throw new Error('metrics-server: no pods resource');
+    this.pods = new SharedInformer(newListWatchFromClient(this.client, '', 'pods'));
   }
 
   /** Starts the Pod watch (the kubelets' pod lists, in miniature). */

@@ -19,6 +19,7 @@ import type { KObject } from '../api/types';
 import type { RequestUser } from '../apiserver/apiserver';
 import type { Client } from '../client/clientset';
 import { SharedInformer } from '../client/informer';
+import { newListWatchFromClient } from '../client/listwatch';
 import type { ComponentContext } from '../component-context';
 import type { TimerHandle } from '../sim/clock';
 import { renderTable } from './iptables';
@@ -134,9 +135,8 @@ export class KubeProxy {
   }
 
   private informer(group: string, resource: string): SharedInformer {
-    const info = this.ctx.api.registry.forResource(group, resource);
-    if (!info) throw new Error(`${resource} are not served`);
-    const inf = new SharedInformer(this.client, info, { labelSelector: PROXY_SELECTOR });
+    if (!this.client.restMapper.forResource(group, resource)) throw new Error(`${resource} are not served`);
+    const inf = new SharedInformer(newListWatchFromClient(this.client, group, resource, { labelSelector: PROXY_SELECTOR }));
     inf.addEventHandler({
       participant: this.participant,
       onAdd: (_o, initial) => {

@@ -28,6 +28,7 @@ import type { PodCondition, PodStatus } from 'kubernetes-types/core/v1';
 import { deepCopy } from '../api/types';
 import { users, type Client, type ResourceClient } from '../client/clientset';
 import { SharedInformer, SharedInformerFactory } from '../client/informer';
+import { newListWatchFromClient } from '../client/listwatch';
 import type { EventRecorder } from '../client/record';
 import type { TimerHandle } from '../sim/clock';
 import { SchedulerCache } from './cache';
@@ -108,10 +109,10 @@ export class KubeScheduler {
     this.pods = this.client.resource<Pod>('', 'pods');
     this.factory = new SharedInformerFactory(this.client, schedulerCategorizer);
     // newPodInformer: terminal pods are not watched (they free their node's resources)
-    this.podInformer = new SharedInformer<Pod>(this.client, ctx.api.registry.forResource('', 'pods')!, {
-      fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed',
-      categorize: schedulerCategorizer,
-    });
+    this.podInformer = new SharedInformer<Pod>(
+      newListWatchFromClient<Pod>(this.client, '', 'pods', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }),
+      { categorize: schedulerCategorizer },
+    );
     const nodes = this.factory.informerFor<Node>('', 'nodes');
     const priorityClasses = this.factory.informerFor<PriorityClass>('scheduling.k8s.io', 'priorityclasses');
     const spread = {

@@ -42,6 +42,7 @@
  */
 import type { KObject } from '../api/types';
 import type { ComponentContext } from '../component-context';
+import type { StoredObjects } from '../apiserver/internal';
 import type { ClusterDNS } from '../dns/resolver';
 import type { KubeProxy } from '../proxy/kube-proxy';
 import { route, type RouteResult } from '../proxy/route';
@@ -59,6 +60,8 @@ export { IMAGE_PORTS } from './serves';
 /** What the generator needs of the cluster. */
 export interface TrafficDeps {
   ctx: ComponentContext;
+  /** The stored objects, read as the network finds them (apiserver/internal.ts: no API request, nothing in the relay). */
+  objects: StoredObjects;
   dns: ClusterDNS;
   kubelets: ReadonlyMap<string, Kubelet>;
   kubeProxies: ReadonlyMap<string, KubeProxy>;
@@ -92,11 +95,11 @@ export class TrafficGenerator {
   constructor(private readonly d: TrafficDeps) {}
 
   private list(resource: string, ns?: string): KObject[] {
-    return this.d.ctx.api.store.list(resource, ns).map((e) => e.obj);
+    return this.d.objects.listObjects(resource, ns);
   }
 
   private getPod(ns: string, name: string): KObject | undefined {
-    return this.d.ctx.api.store.get('pods', `${ns}/${name}`)?.obj;
+    return this.d.objects.getObject('pods', ns, name);
   }
 
   /**

@@ -28,6 +28,7 @@ import type { ComponentContext } from '../component-context';
 import type { Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { SharedInformer } from '../client/informer';
+import { newListWatchFromClient } from '../client/listwatch';
 import { parseApiVersion, type ResourceInfo } from '../api/resources';
 import type { RequestUser } from '../apiserver/apiserver';
 import { users } from '../apiserver/authentication/user';
@@ -134,7 +135,7 @@ export class UserController {
    * @throws Error when `for` is missing or a kind is unknown (the CRD is not applied yet).
    */
   start(): void {
-    const reg = this.ctx.api.registry;
+    const reg = this.client.restMapper;
     const resolve = (k: string): ResourceInfo => {
       const info = reg.resolve(k);
       if (!info) throw new Error(`the server doesn't have a resource type "${k}"`);
@@ -191,7 +192,7 @@ export class UserController {
   private informer(info: ResourceInfo): SharedInformer {
     const k = `${info.group}/${info.resource}`;
     let inf = this.informers.get(k);
-    if (!inf) this.informers.set(k, (inf = new SharedInformer(this.client, info)));
+    if (!inf) this.informers.set(k, (inf = new SharedInformer(newListWatchFromClient(this.client, info.group, info.resource))));
     return inf;
   }
 
@@ -404,7 +405,7 @@ export class UserController {
   // ---- the client -------------------------------------------------------------------------
 
   private infoOf(apiVersion: string, kind: string): ResourceInfo {
-    const info = this.ctx.api.registry.forKind(String(apiVersion), String(kind));
+    const info = this.client.restMapper.forKind(String(apiVersion), String(kind));
     if (!info)
       throw new StatusError({
         kind: 'Status',

@@ -111,6 +111,26 @@ describe('runReflector', () => {
       expect(events).toEqual(c.events);
     });
   }
+  it('a resource without watch (watch unset) is relisted every pollMs, never watched', async () => {
+    const ctl = new AbortController();
+    const s = scripted([() => json(table('1', [pod('web-g', '1')])), () => json(table('2', []))], ctl);
+    const events: string[] = [];
+    const sleeps: number[] = [];
+    await runReflector(
+      {
+        fetch: s.fetch,
+        base: '/k8s',
+        resource: { ...pods, watch: undefined },
+        pollMs: 700,
+        sleep: async (ms) => void sleeps.push(ms),
+        sink: { replace: (items) => events.push(`replace ${items.map((i) => i.object.metadata.name).join(',')}`), event: () => {} },
+      },
+      ctl.signal,
+    );
+    expect(s.log).toEqual(['list rv=', 'list rv=', 'list rv=']);
+    expect(events).toEqual(['replace web-g', 'replace ']);
+    expect(sleeps).toEqual([700, 700]);
+  });
   it('turns a Pod Table row into the resources-table row', async () => {
     const ctl = new AbortController();
     const s = scripted([() => json(table('1', [pod('web-f', '1', 'node-2')]))], ctl);

@@ -1,6 +1,7 @@
 /**
  * List-then-watch of one resource over HTTP, as client-go's Reflector
- * (staging/src/k8s.io/client-go/tools/cache/reflector.go ListAndWatch): list (paginated,
+ * (staging/src/k8s.io/client-go/tools/cache/reflector.go ListAndWatch) — the engine's own
+ * Reflector (cluster/client/cache/reflector.ts) over an HTTP ListerWatcher: list (paginated,
  * limit/continue) to get a resourceVersion, then watch from it with allowWatchBookmarks;
  * a stream that ends is re-watched from the last resourceVersion seen; an ERROR event or
  * HTTP status 410 (Gone, "too old resource version") relists; other failures back off
@@ -12,6 +13,8 @@ import type { KObject, ResourceRow } from '../store/types';
 import { collectionPath, type AttachResource, type FetchLike } from './resources';
 import { minimalRow, rowFromTable, type TableColumn, type TableJSON } from './table-rows';
 import { readWatchStream } from './watch-reader';
+import type { ListerWatcher } from '../../cluster/client/cache/listwatch';
+import { Reflector } from '../../cluster/client/cache/reflector';
 
 /** Accept header for kubectl's server-side printing, with a JSON fallback. */
 export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
@@ -41,9 +44,6 @@ export interface ReflectorOptions {
   pollMs?: number;
 }
 
-/** A Status error worth a relist. */
-class GoneError extends Error {}
-
 function withKind(o: KObject, r: AttachResource): KObject {
   if (o.kind && o.apiVersion) return o;
   return { ...o, kind: r.kind, apiVersion: r.group ? `${r.group}/${r.version}` : r.version };
@@ -70,98 +70,124 @@ function decodeItems(
   });
 }
 
+/** One listed or watched object with its `kubectl get` row. */
+type Item = { object: KObject; row: ResourceRow };
+
+/** A failure carrying the HTTP status (isExpiredError reads `code` 410). */
+class StatusFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Runs until `signal` aborts. Never rejects: every failure is reported to `sink.error` and retried.
+ * The HTTP ListerWatcher of one resource (client/cache/listwatch.ts): `list` GETs one page
+ * (limit/continue) as a Table with objects, `watch` GETs `?watch=1` and streams the events
+ * (watch-reader.ts). A 410, as a status or an ERROR event, ends with a 410 failure (the
+ * reflector relists); the Tables' columns of the last list decode later one-row watch Tables.
  */
-export async function runReflector(opts: ReflectorOptions, signal: AbortSignal): Promise<void> {
-  const { fetch: fetchFn, base, resource: r, sink } = opts;
+export function httpListWatch(fetchFn: FetchLike, base: string, r: AttachResource, signal: AbortSignal): ListerWatcher<Item> {
   const path = base + collectionPath(r);
   let columns: TableColumn[] = [];
-  let rv = '';
-  let backoff = 1000;
   // reads marked as an observer's are not recorded in a kube-relay apiserver's relay (src/server/rest.ts isObserver)
   const headers = { Accept: TABLE_ACCEPT, 'X-Kube-Relay-Observer': '1' };
-
-  const list = async (): Promise<void> => {
-    const items: { object: KObject; row: ResourceRow }[] = [];
-    let cont = '';
-    do {
-      const q = new URLSearchParams({ limit: String(opts.pageSize ?? 500), includeObject: 'Object' });
-      if (cont) q.set('continue', cont);
+  return {
+    async list(p) {
+      const q = new URLSearchParams({ limit: String(p.limit ?? 500), includeObject: 'Object' });
+      if (p.continue) q.set('continue', p.continue);
       const res = await fetchFn(`${path}?${q}`, { headers, signal });
-      if (res.status === 410) throw new GoneError('410 Gone');
+      if (res.status === 410) throw new StatusFailure('410 Gone', 410);
       if (!res.ok) throw new Error(`list ${r.resource}: ${res.status} ${res.statusText}`.trim());
       const body = (await res.json()) as TableJSON & { items?: KObject[] };
       if (body.kind === 'Table' && body.columnDefinitions) columns = body.columnDefinitions;
-      items.push(...decodeItems(body, columns, r));
-      cont = body.metadata?.continue ?? '';
-      rv = body.metadata?.resourceVersion ?? rv;
-    } while (cont);
-    sink.replace(items, rv);
+      return {
+        items: decodeItems(body, columns, r),
+        resourceVersion: body.metadata?.resourceVersion ?? '',
+        continue: body.metadata?.continue ?? '',
+      };
+    },
+    watch(w, sink) {
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      signal.addEventListener('abort', onAbort);
+      const q = new URLSearchParams({
+        watch: '1',
+        resourceVersion: w.resourceVersion,
+        allowWatchBookmarks: String(!!w.allowWatchBookmarks),
+        includeObject: 'Object',
+        timeoutSeconds: String(w.timeoutSeconds ?? 300),
+      });
+      const run = async (): Promise<void> => {
+        const res = await fetchFn(`${path}?${q}`, { headers, signal: stop.signal });
+        if (res.status === 410) throw new StatusFailure('410 Gone', 410);
+        if (!res.ok || !res.body) throw new Error(`watch ${r.resource}: ${res.status} ${res.statusText}`.trim());
+        let ended: Error | null = null;
+        await readWatchStream(res.body, (ev) => {
+          if (ended) return;
+          if (ev.type === 'ERROR') {
+            const s = ev.object as { code?: number; message?: string };
+            ended =
+              s.code === 410 ? new StatusFailure(s.message ?? '410 Gone', 410) : new Error(`watch ${r.resource}: ${s.message ?? 'error'}`);
+            return;
+          }
+          if (ev.type === 'BOOKMARK') {
+            sink.event({ type: 'BOOKMARK', object: { metadata: { resourceVersion: ev.object?.metadata?.resourceVersion } } });
+            return;
+          }
+          const body = ev.object as TableJSON | KObject;
+          if (body.kind === 'Table' && (body as TableJSON).columnDefinitions) columns = (body as TableJSON).columnDefinitions!;
+          const decoded =
+            body.kind === 'Table'
+              ? decodeItems(body as TableJSON, columns, r)
+              : [{ object: withKind(body as KObject, r), row: minimalRow(withKind(body as KObject, r)) }];
+          for (const d of decoded) sink.event({ type: ev.type, object: d });
+        });
+        if (ended) throw ended;
+      };
+      run().then(
+        () => sink.done(),
+        (e: unknown) => sink.done(e),
+      );
+      return () => {
+        signal.removeEventListener('abort', onAbort);
+        stop.abort();
+      };
+    },
   };
+}
 
-  const watch = async (): Promise<void> => {
-    const q = new URLSearchParams({
-      watch: '1',
-      resourceVersion: rv,
-      allowWatchBookmarks: 'true',
-      includeObject: 'Object',
-      timeoutSeconds: String(opts.timeoutSeconds ?? 300),
+/**
+ * Runs until `signal` aborts: the engine's Reflector (client/cache/reflector.ts) over
+ * {@link httpListWatch}. Never rejects: every failure is reported to `sink.error` and retried.
+ */
+export async function runReflector(opts: ReflectorOptions, signal: AbortSignal): Promise<void> {
+  const { resource: r, sink } = opts;
+  const reflector = new Reflector<Item>(
+    httpListWatch(opts.fetch, opts.base, r, signal),
+    {
+      replace: (items, rv) => sink.replace(items, rv),
+      event: (ev) => sink.event(ev.type, ev.object.object, ev.object.row),
+      error: (m) => sink.error?.(m),
+    },
+    {
+      pageSize: opts.pageSize ?? 500,
+      allowWatchBookmarks: true,
+      timeoutSeconds: opts.timeoutSeconds ?? 300,
+      watch: !!r.watch, // unset: polled, as resources.ts says
+      pollMs: opts.pollMs ?? 2000,
+      sleep: (ms) => opts.sleep(ms, signal),
+      resourceVersionOf: (i) => i.object.metadata.resourceVersion,
+    },
+  );
+  if (signal.aborted) return;
+  await new Promise<void>((resolve) => {
+    signal.addEventListener('abort', () => {
+      reflector.stop();
+      resolve();
     });
-    const res = await fetchFn(`${path}?${q}`, { headers, signal });
-    if (res.status === 410) throw new GoneError('410 Gone');
-    if (!res.ok || !res.body) throw new Error(`watch ${r.resource}: ${res.status} ${res.statusText}`.trim());
-    let gone: GoneError | null = null;
-    let failed: Error | null = null;
-    await readWatchStream(res.body, (ev) => {
-      if (gone || failed) return;
-      if (ev.type === 'ERROR') {
-        const s = ev.object as { code?: number; message?: string };
-        if (s.code === 410) gone = new GoneError(s.message ?? '410 Gone');
-        else failed = new Error(`watch ${r.resource}: ${s.message ?? 'error'}`);
-        return;
-      }
-      if (ev.type === 'BOOKMARK') {
-        rv = ev.object?.metadata?.resourceVersion ?? rv;
-        return;
-      }
-      const body = ev.object as TableJSON | KObject;
-      if (body.kind === 'Table' && (body as TableJSON).columnDefinitions) columns = (body as TableJSON).columnDefinitions!;
-      const decoded =
-        body.kind === 'Table'
-          ? decodeItems(body as TableJSON, columns, r)
-          : [{ object: withKind(body as KObject, r), row: minimalRow(withKind(body as KObject, r)) }];
-      for (const d of decoded) {
-        rv = d.object.metadata.resourceVersion ?? rv;
-        sink.event(ev.type, d.object, d.row);
-      }
-    });
-    if (gone) throw gone;
-    if (failed) throw failed;
-  };
-
-  let needList = true;
-  while (!signal.aborted) {
-    try {
-      if (needList) {
-        await list();
-        needList = false;
-      }
-      if (r.watch) await watch();
-      else {
-        await opts.sleep(opts.pollMs ?? 2000, signal);
-        needList = true; // polled: relist (the caller diffs)
-      }
-      backoff = 1000; // a stream that ended normally: watch again from rv
-    } catch (e) {
-      if (signal.aborted) return;
-      if (e instanceof GoneError) {
-        needList = true; // the reflector's "relist on 410"
-        continue;
-      }
-      sink.error?.(e instanceof Error ? e.message : String(e));
-      await opts.sleep(backoff, signal).catch(() => {});
-      backoff = Math.min(backoff * 2, 30_000);
-    }
-  }
+    reflector.run();
+  });
 }
