@@ -13,6 +13,7 @@
  */
 import type * as apiextensions from 'kubernetes-types/apiextensions/v1';
 import type * as apps from 'kubernetes-types/apps/v1';
+import type * as autoscalingv1 from 'kubernetes-types/autoscaling/v1';
 import type * as autoscaling from 'kubernetes-types/autoscaling/v2';
 import type * as batch from 'kubernetes-types/batch/v1';
 import type * as coordination from 'kubernetes-types/coordination/v1';
@@ -90,8 +91,24 @@ export type CustomResourceDefinition = Stored<apiextensions.CustomResourceDefini
 export type Job = Stored<batch.Job, 'spec'>;
 /** batch/v1 CronJob. */
 export type CronJob = Stored<batch.CronJob, 'spec'>;
-/** autoscaling/v2 HorizontalPodAutoscaler. */
-export type HorizontalPodAutoscaler = Stored<autoscaling.HorizontalPodAutoscaler, 'spec'>;
+/**
+ * autoscaling/v2 HorizontalPodAutoscaler. `status.currentMetrics` may be null: the registry
+ * creates the status with `currentMetrics: null` and the HPA controller writes null while it has
+ * no metric statuses (Go's nil slice).
+ */
+export type HorizontalPodAutoscaler = Stored<
+  Omit<autoscaling.HorizontalPodAutoscaler, 'status'> & {
+    status?: Omit<autoscaling.HorizontalPodAutoscalerStatus, 'currentMetrics'> & { currentMetrics?: autoscaling.MetricStatus[] | null };
+  },
+  'spec'
+>;
+/** autoscaling/v1 HorizontalPodAutoscaler (spec.targetCPUUtilizationPercentage; no metrics, no behavior). */
+export type HorizontalPodAutoscalerV1 = Stored<autoscalingv1.HorizontalPodAutoscaler, 'spec'>;
+/**
+ * A stored HorizontalPodAutoscaler of either served version: the store keeps each object in the
+ * version it was written in (`apiVersion` tells them apart), and the HPA controller reads both.
+ */
+export type AnyHorizontalPodAutoscaler = HorizontalPodAutoscaler | HorizontalPodAutoscalerV1;
 /** coordination.k8s.io/v1 Lease. */
 export type Lease = Stored<coordination.Lease>;
 /**

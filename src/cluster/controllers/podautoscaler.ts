@@ -30,8 +30,27 @@ import { users } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { TimerHandle } from '../sim/clock';
-import { deepCopy, deepEqual, metaNamespaceKey, type KObject } from '../api/types';
-import type { Pod } from '../api/objects';
+import { deepCopy, deepEqual, metaNamespaceKey } from '../api/types';
+import type {
+  AnyHorizontalPodAutoscaler,
+  Deployment,
+  HorizontalPodAutoscaler,
+  HorizontalPodAutoscalerV1,
+  Pod,
+  ReplicaSet,
+  ReplicationController,
+  StatefulSet,
+} from '../api/objects';
+import type {
+  ContainerResourceMetricSource,
+  CrossVersionObjectReference,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  MetricValueStatus,
+  ObjectMetricSource,
+  ResourceMetricSource,
+} from 'kubernetes-types/autoscaling/v2';
 import { fromLabelSelector, selectorString, type Selector } from '../api/labels';
 import { formatMilliCPU, quantityMilliValue } from '../api/quantity';
 import type { ResourceMetricsAPI } from '../metrics/metrics-server';
@@ -63,9 +82,28 @@ interface Scale {
   resource: [string, string];
 }
 
-type Json = Record<string, any>;
+/**
+ * What the controller reads of an HPA of either version: the autoscaling/v2 shape plus v1's
+ * spec.targetCPUUtilizationPercentage. An autoscaling/v1 object is one (it has no metrics or
+ * behavior; its status gets the v2 fields this controller writes).
+ */
+type HPA = Omit<HorizontalPodAutoscaler, 'spec'> & {
+  spec: HorizontalPodAutoscaler['spec'] & Pick<HorizontalPodAutoscalerV1['spec'], 'targetCPUUtilizationPercentage'>;
+};
 
-type MetricResult = { replicas: number; name: string; status: Json } | { error: string; reason: string };
+/** The HPA's spec as the controller reads it (see {@link HPA}). */
+type HPASpec = HPA['spec'];
+
+/** status.currentMetrics as written: one entry per metric spec, null when there are none yet. */
+type MetricStatuses = MetricStatus[] | null;
+
+/**
+ * What `get` of a target's scale subresource returns in this engine: the target object itself
+ * (not an autoscaling/v1 Scale; the HTTP API and kubectl convert with apiserver/scale.ts scaleOf).
+ */
+type ScaleTarget = Deployment | ReplicaSet | StatefulSet | ReplicationController;
+
+type MetricResult = { replicas: number; name: string; status: MetricStatus } | { error: string; reason: string };
 
 /** Per-HPA memory of the controller (recommendations, scale events, the pending timers). */
 interface HPAState {
@@ -79,7 +117,7 @@ interface HPAState {
 export class HorizontalController {
   readonly name = HPAControllerName;
   readonly queue: RateLimitingQueue;
-  readonly hpaInformer: SharedInformer;
+  readonly hpaInformer: SharedInformer<AnyHorizontalPodAutoscaler>;
   readonly podInformer: SharedInformer<Pod>;
   private readonly client: Client;
   private readonly recorder: EventRecorder;
@@ -94,7 +132,7 @@ export class HorizontalController {
   ) {
     this.client = ctx.client(users.controller(HPAControllerName));
     this.recorder = ctx.recorder(this.client, HPAEventSource);
-    this.hpaInformer = informers.informerFor('autoscaling', 'horizontalpodautoscalers');
+    this.hpaInformer = informers.informerFor<AnyHorizontalPodAutoscaler>('autoscaling', 'horizontalpodautoscalers');
     this.podInformer = informers.informerFor<Pod>('', 'pods');
     this.queue = new RateLimitingQueue('horizontalpodautoscaler', ctx.clock, ctx.relay, (key) => this.processKey(key));
     this.hpaInformer.addEventHandler({
@@ -163,13 +201,14 @@ export class HorizontalController {
   }
 
   /** reconcileAutoscaler (see the file comment). Errors are reported as events and conditions. */
-  reconcileAutoscaler(shared: KObject, key: string): void {
+  reconcileAutoscaler(shared: AnyHorizontalPodAutoscaler, key: string): void {
     const now = this.ctx.clock.now();
     const nowStr = this.ctx.clock.nowRFC3339();
-    const hpa = deepCopy(shared);
+    const hpa: HPA = deepCopy(shared);
     const v1 = hpa.apiVersion === 'autoscaling/v1';
-    const spec = hpa.spec ?? {};
-    const metricSpecs: KObject[] = v1
+    // validation requires the spec (maxReplicas, scaleTargetRef)
+    const spec = hpa.spec ?? ({} as HPASpec);
+    const metricSpecs: MetricSpec[] = v1
       ? [
           {
             type: 'Resource',
@@ -179,12 +218,13 @@ export class HorizontalController {
       : (spec.metrics ?? []);
     const st = this.stateOf(key);
     st.lastSyncAt = now;
-    let conds: u.HPACondition[] = deepCopy(hpa.status?.conditions ?? []);
+    // the conditions are this controller's own (status True / False / Unknown)
+    let conds = deepCopy(hpa.status?.conditions ?? []) as u.HPACondition[];
     const setCond = (type: string, status: 'True' | 'False', reason: string, message: string) =>
       (conds = u.setCondition(conds, type, status, reason, message, nowStr));
-    const ref = spec.scaleTargetRef ?? {};
+    const ref: Partial<CrossVersionObjectReference> = spec.scaleTargetRef ?? {};
     const target = { resource: 'horizontalpodautoscalers', namespace: hpa.metadata.namespace, name: hpa.metadata.name };
-    const writeStatus = (current: number, desired: number, metrics: Json[] | null, lastScaleTime?: string) =>
+    const writeStatus = (current: number, desired: number, metrics: MetricStatuses, lastScaleTime?: string) =>
       this.updateStatusIfNeeded(shared, { currentReplicas: current, desiredReplicas: desired, metrics, conditions: conds, lastScaleTime });
 
     let scale: Scale;
@@ -210,7 +250,7 @@ export class HorizontalController {
     let desired = 0;
     let reason = '';
     let rescale = true;
-    let statuses: Json[] | null = hpa.status?.currentMetrics ?? null;
+    let statuses: MetricStatuses = hpa.status?.currentMetrics ?? null;
     let stabilizedHold = false;
     let summary = '';
     let note = '';
@@ -254,7 +294,7 @@ export class HorizontalController {
         `${note ? `${note} → ` : `${reason}: `}desired ${desired}`,
       );
       try {
-        this.ctx.relay.withCause(seq, () => this.updateScale(hpa.metadata.namespace ?? '', ref.name, scale, desired, current));
+        this.ctx.relay.withCause(seq, () => this.updateScale(hpa.metadata.namespace ?? '', ref.name as string, scale, desired, current));
       } catch (err) {
         this.recorder.event(hpa, 'Warning', 'FailedRescale', `New size: ${desired}; reason: ${reason}; error: ${errorMessage(err)}`);
         setCond(
@@ -279,12 +319,12 @@ export class HorizontalController {
   }
 
   /** The end of the scale-down stabilization window that holds the count up: a known deadline. */
-  private markStabilizationDeadline(key: string, st: HPAState, spec: KObject, held: number, holding: boolean, now: number): void {
+  private markStabilizationDeadline(key: string, st: HPAState, spec: HPASpec, held: number, holding: boolean, now: number): void {
     this.ctx.clock.cancel(st.deadline);
     st.deadline = undefined;
     if (!holding) return;
     const withBehavior = !!spec.behavior;
-    const windowMs = withBehavior ? (spec.behavior.scaleDown?.stabilizationWindowSeconds ?? 300) * 1000 : u.DownscaleStabilisationWindowMs;
+    const windowMs = withBehavior ? (spec.behavior!.scaleDown?.stabilizationWindowSeconds ?? 300) * 1000 : u.DownscaleStabilisationWindowMs;
     const holders = st.recommendations.filter((r) => r.recommendation >= held && r.timestamp < now);
     if (!holders.length) return;
     const expires = Math.max(...holders.map((r) => r.timestamp)) + windowMs;
@@ -328,7 +368,7 @@ export class HorizontalController {
   }
 
   private normalizeWithBehaviors(
-    hpa: KObject,
+    hpa: HPA,
     st: HPAState,
     current: number,
     pre: number,
@@ -336,9 +376,11 @@ export class HorizontalController {
     now: number,
     setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void,
   ): number {
-    const b = hpa.spec.behavior;
-    const up: u.ScalingRules = b.scaleUp ?? {};
-    const down: u.ScalingRules = { ...b.scaleDown, stabilizationWindowSeconds: b.scaleDown?.stabilizationWindowSeconds ?? 300 };
+    // called only with spec.behavior set; selectPolicy and policies[].type are plain strings in the API
+    // types (u.ScalingRules names their values; the registry does not validate them)
+    const b = hpa.spec.behavior!;
+    const up = (b.scaleUp ?? {}) as u.ScalingRules;
+    const down = { ...b.scaleDown, stabilizationWindowSeconds: b.scaleDown?.stabilizationWindowSeconds ?? 300 } as u.ScalingRules;
     const [stabilized, sReason, sMessage] = u.stabilizeRecommendationWithBehaviors(st.recommendations, current, pre, up, down, now);
     if (stabilized !== pre) setCond('AbleToScale', 'True', sReason, sMessage);
     else setCond('AbleToScale', 'True', 'ReadyForNewScale', 'recommended size matches current size');
@@ -362,13 +404,13 @@ export class HorizontalController {
 
   /** computeReplicasForMetrics: the highest proposal of the valid metrics; -1 with an error when they all fail. */
   private computeReplicasForMetrics(
-    hpa: KObject,
+    hpa: HPA,
     scale: Scale,
-    specs: KObject[],
+    specs: MetricSpec[],
     now: number,
     setCond: (t: string, s: 'True' | 'False', r: string, m: string) => void,
-  ): { replicas: number; metric: string; statuses: Json[]; error?: string; observed: string; note: string } {
-    const statuses: Json[] = specs.map(() => ({ type: '' }));
+  ): { replicas: number; metric: string; statuses: MetricStatus[]; error?: string; observed: string; note: string } {
+    const statuses: MetricStatus[] = specs.map(() => ({ type: '' }));
     if (!scale.selector) {
       this.recorder.event(hpa, 'Warning', 'SelectorRequired', 'selector is required');
       setCond('ScalingActive', 'False', 'InvalidSelector', "the HPA target's scale is missing a selector");
@@ -406,15 +448,17 @@ export class HorizontalController {
     return { replicas, metric, statuses, error, observed, note };
   }
 
-  private computeReplicasForMetric(hpa: KObject, m: KObject, current: number, selector: Selector, now: number): MetricResult {
+  private computeReplicasForMetric(hpa: HPA, m: MetricSpec, current: number, selector: Selector, now: number): MetricResult {
     const ns = hpa.metadata.namespace ?? '';
     switch (m.type) {
       case 'Resource':
       case 'ContainerResource': {
-        const src = m.type === 'Resource' ? m.resource : m.containerResource;
+        const src: (ResourceMetricSource & Partial<Pick<ContainerResourceMetricSource, 'container'>>) | undefined =
+          m.type === 'Resource' ? m.resource : m.containerResource;
         const reason = m.type === 'Resource' ? 'FailedGetResourceMetric' : 'FailedGetContainerResourceMetric';
-        const res: string = src?.name;
-        const t = src?.target ?? {};
+        // validation requires the source of a Resource / ContainerResource metric
+        const res = src?.name as string;
+        const t: Partial<MetricTarget> = src?.target ?? {};
         const container: string = m.type === 'ContainerResource' ? (src?.container ?? '') : '';
         const key = m.type === 'Resource' ? 'resource' : 'containerResource';
         const base = { name: res, ...(container ? { container } : {}) };
@@ -432,7 +476,7 @@ export class HorizontalController {
             return {
               replicas,
               name: `${res} resource`,
-              status: { type: m.type, [key]: { ...base, current: { averageValue: formatMilli(usage) } } },
+              status: { type: m.type, [key]: { ...base, current: { averageValue: formatMilli(usage) } } } as MetricStatus,
             };
           } catch (err) {
             return { reason, error: `failed to get ${res} usage: ${errorMessage(err)}` };
@@ -452,7 +496,10 @@ export class HorizontalController {
           return {
             replicas,
             name,
-            status: { type: m.type, [key]: { ...base, current: { averageValue: formatMilli(raw), averageUtilization: utilization } } },
+            status: {
+              type: m.type,
+              [key]: { ...base, current: { averageValue: formatMilli(raw), averageUtilization: utilization } },
+            } as MetricStatus,
           };
         } catch (err) {
           return { reason, error: `failed to get ${res} utilization: ${errorMessage(err)}` };
@@ -464,7 +511,7 @@ export class HorizontalController {
           error: `unable to get metric ${m.pods?.metric?.name}: unable to fetch metrics from custom metrics API: ${NO_CUSTOM_METRICS}`,
         };
       case 'Object': {
-        const o = m.object ?? {};
+        const o: Partial<ObjectMetricSource> = m.object ?? {};
         return {
           reason: 'FailedGetObjectMetric',
           error: `unable to get metric ${o.metric?.name}: ${o.describedObject?.kind} on ${ns} ${o.describedObject?.name}/unable to fetch metrics from custom metrics API: ${NO_CUSTOM_METRICS}`,
@@ -500,8 +547,8 @@ export class HorizontalController {
   }
 
   /** The scale subresource of the target (autoscaling/v1 Scale: spec.replicas, status.replicas, status.selector). */
-  private getScale(ns: string, ref: KObject): Scale {
-    const r = getOwn(SCALE_TARGETS, ref.kind);
+  private getScale(ns: string, ref: Partial<CrossVersionObjectReference>): Scale {
+    const r = getOwn(SCALE_TARGETS, ref.kind as string);
     if (!r)
       throw new Error(
         `no matches for kind "${ref.kind}" in group "${String(ref.apiVersion ?? '')
@@ -509,7 +556,7 @@ export class HorizontalController {
           .slice(0, -1)
           .join('/')}"`,
       );
-    const obj = this.client.resource(r[0], r[1]).get(ns, ref.name, { quiet: true, subresource: 'scale' });
+    const obj = this.client.resource<ScaleTarget>(r[0], r[1]).get(ns, ref.name as string, { quiet: true, subresource: 'scale' });
     return {
       specReplicas: obj.spec?.replicas ?? 1,
       statusReplicas: obj.status?.replicas ?? 0,
@@ -520,7 +567,7 @@ export class HorizontalController {
 
   /** Scales().Update: writes spec.replicas of the target. */
   private updateScale(ns: string, name: string, scale: Scale, desired: number, current: number): void {
-    const rc = this.client.resource(scale.resource[0], scale.resource[1]);
+    const rc = this.client.resource<ScaleTarget>(scale.resource[0], scale.resource[1]);
     const obj = deepCopy(rc.get(ns, name, { quiet: true, subresource: 'scale' }));
     obj.spec = { ...obj.spec, replicas: desired };
     rc.update(obj, {
@@ -531,10 +578,11 @@ export class HorizontalController {
 
   /** setStatus + updateStatusIfNeeded: one status write, only when something changed. */
   private updateStatusIfNeeded(
-    shared: KObject,
-    s: { currentReplicas: number; desiredReplicas: number; metrics: Json[] | null; conditions: u.HPACondition[]; lastScaleTime?: string },
+    shared: AnyHorizontalPodAutoscaler,
+    s: { currentReplicas: number; desiredReplicas: number; metrics: MetricStatuses; conditions: u.HPACondition[]; lastScaleTime?: string },
   ): void {
-    const status: Json = {};
+    // desiredReplicas (required) is set below
+    const status = {} as NonNullable<HorizontalPodAutoscaler['status']>;
     if (s.conditions.length) status.conditions = s.conditions;
     status.currentMetrics = s.metrics;
     if (s.currentReplicas) status.currentReplicas = s.currentReplicas;
@@ -543,7 +591,7 @@ export class HorizontalController {
     const prev = shared.status ?? {};
     if (deepEqual(status, prev)) return;
     const fresh = this.hpaInformer.get(metaNamespaceKey(shared)) ?? shared;
-    this.client.resource('autoscaling', 'horizontalpodautoscalers').updateStatus(
+    this.client.resource<AnyHorizontalPodAutoscaler>('autoscaling', 'horizontalpodautoscalers').updateStatus(
       { ...fresh, status },
       {
         summary: `update status HorizontalPodAutoscaler ${metaNamespaceKey(shared)}: current ${s.currentReplicas}, desired ${s.desiredReplicas}${(s.metrics ?? []).length ? `, ${(s.metrics ?? []).map(describeStatus).join(', ')}` : ''}`,
@@ -561,17 +609,17 @@ function formatMilli(v: number): string {
  * The HPA's reconcile note for the winning metric: "current 250% / target 50%" (Utilization),
  * "current 300m / target 200m" (AverageValue); empty for other metric types.
  */
-function noteOf(m: KObject, s: Json): string {
+function noteOf(m: MetricSpec, s: MetricStatus): string {
   const src = m.type === 'Resource' ? m.resource : m.type === 'ContainerResource' ? m.containerResource : undefined;
-  const c = (s.resource ?? s.containerResource)?.current ?? {};
-  const t = src?.target ?? {};
+  const c: MetricValueStatus = (s.resource ?? s.containerResource)?.current ?? {};
+  const t: Partial<MetricTarget> = src?.target ?? {};
   if (t.averageUtilization !== undefined && c.averageUtilization !== undefined)
     return `current ${c.averageUtilization}% / target ${t.averageUtilization}%`;
   if (t.averageValue !== undefined && c.averageValue !== undefined) return `current ${c.averageValue} / target ${t.averageValue}`;
   return '';
 }
 
-function describeStatus(s: Json): string {
+function describeStatus(s: MetricStatus): string {
   const r = s.resource ?? s.containerResource;
   if (!r) return '<unknown>';
   const c = r.current ?? {};
