@@ -71,7 +71,7 @@ describe('step: one press, one shown hop', () => {
             'authn system:kube-controller-manager [system:authenticated] · authz allow update leases by ClusterRoleBinding system:kube-controller-manager → ClusterRole system:kube-controller-manager · admission',
           ],
         },
-        { dt: 0, hops: 1, shown: ['put /registry/leases/kube-system/kube-controller-manager (rev 309)'] },
+        { dt: 0, hops: 1, shown: ['put /registry/leases/kube-system/kube-controller-manager (rev 313)'] },
       ],
     },
     {

@@ -5,7 +5,7 @@
  * after every controller was constructed).
  *
  * Controllers hosted: deployment, replicaset, garbage collector, namespace, endpointslice, node
- * lifecycle and taint eviction. Each is constructed with `(ctx, informers)` and registers its handlers in its
+ * lifecycle, taint eviction, serviceaccount and the others below. Each is constructed with `(ctx, informers)` and registers its handlers in its
  * constructor.
  *
  * pause/resume (a paused component misses what happens meanwhile): pause stops the informers' watches and holds
@@ -33,6 +33,7 @@ import { EndpointsController } from './endpoints';
 import { JobController } from './job';
 import { TTLAfterFinishedController } from './ttlafterfinished';
 import { RootCACertPublisher } from './root-ca-cert-publisher';
+import { ServiceAccountsController } from './serviceaccount';
 import { ResourceQuotaController } from './resourcequota';
 import { DaemonSetsController } from './daemonset';
 import { StatefulSetController } from './statefulset';
@@ -87,6 +88,7 @@ export class ControllerManager {
   readonly pvcProtection: PVCProtectionController;
   readonly pvProtection: PVProtectionController;
   readonly rootCACertPublisher: RootCACertPublisher;
+  readonly serviceAccount: ServiceAccountsController;
   readonly resourceQuota: ResourceQuotaController;
   /** Simulated external provisioners (kind's local-path-provisioner and any other); not a kube-controller-manager controller. */
   readonly provisioners: ExternalProvisioners;
@@ -126,6 +128,7 @@ export class ControllerManager {
     this.pvcProtection = new PVCProtectionController(ctx, this.informers);
     this.pvProtection = new PVProtectionController(ctx, this.informers);
     this.rootCACertPublisher = new RootCACertPublisher(ctx, this.informers);
+    this.serviceAccount = new ServiceAccountsController(ctx, this.informers);
     this.resourceQuota = new ResourceQuotaController(ctx, this.informers);
     this.provisioners = new ExternalProvisioners(ctx, this.informers);
     this.ingressNginx = new IngressNginxController(ctx, this.informers);
@@ -156,6 +159,7 @@ export class ControllerManager {
       this.pvcProtection,
       this.pvProtection,
       this.rootCACertPublisher,
+      this.serviceAccount,
       this.resourceQuota,
       this.provisioners,
       this.ingressNginx,

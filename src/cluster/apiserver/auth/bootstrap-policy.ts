@@ -690,6 +690,7 @@ export function bootstrapPolicyObjects(): KObject[] {
 /** The ServiceAccount name each controller loop runs as (controller_policy.go), by relay participant. */
 export const CONTROLLER_SERVICE_ACCOUNTS: ReadonlyMap<string, string> = new Map([
   ['daemonset-controller', 'daemon-set-controller'],
+  ['serviceaccount-controller', 'service-account-controller'],
   ['horizontal-pod-autoscaler-controller', 'horizontal-pod-autoscaler'],
   ['persistentvolume-binder-controller', 'persistent-volume-binder'],
   ['endpoints-controller', 'endpoint-controller'],

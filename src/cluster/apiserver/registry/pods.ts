@@ -121,9 +121,19 @@ export function tokenVolumeSource(): Record<string, unknown> {
 }
 
 /**
+ * How long ServiceAccount admission keeps looking for a missing `default` ServiceAccount, in
+ * seconds: getServiceAccount tries 10 times, 100–199 ms apart, because the serviceaccount
+ * controller creates it moments after the namespace. The engine cannot wait inside a request:
+ * a Pod in a namespace created at most this long ago (creationTimestamp has whole seconds) is
+ * admitted as if a retry had found the account the controller is about to create.
+ */
+export const DEFAULT_SERVICE_ACCOUNT_GRACE_SECONDS = 1;
+
+/**
  * ServiceAccount admission (plugin/pkg/admission/serviceaccount/admission.go): default the
- * name to "default", require a named account to exist (the "default" one is not required
- * here: the engine may run without the serviceaccount controller), and — unless
+ * name to "default", require the account to exist — a missing one is 403 `error looking up
+ * service account NS/NAME: serviceaccount "NAME" not found`, for `default` too once its
+ * namespace is older than {@link DEFAULT_SERVICE_ACCOUNT_GRACE_SECONDS} (upstream's retries) — and — unless
  * automountServiceAccountToken is false on the Pod, or else on the ServiceAccount
  * (shouldAutomount) — mountServiceAccountToken: a `kube-api-access-<5 random>` projected
  * volume (TokenVolumeSource) mounted read-only at /var/run/secrets/kubernetes.io/serviceaccount
@@ -137,7 +147,7 @@ export function admitServiceAccount(pod: KObject, ctx: StrategyContext): void {
   spec.serviceAccount = spec.serviceAccountName;
   const ns = pod.metadata.namespace ?? '';
   const sa = ctx.getObject('serviceaccounts', ns, spec.serviceAccountName);
-  if (spec.serviceAccountName !== 'default' && !sa) {
+  if (!sa && !(spec.serviceAccountName === 'default' && namespaceIsNew(ctx, ns))) {
     throw newForbidden(
       'pods',
       admissionName(pod),
@@ -159,6 +169,13 @@ export function admitServiceAccount(pod: KObject, ctx: StrategyContext): void {
   ) {
     spec.imagePullSecrets = sa.imagePullSecrets.map((s: { name?: string }) => ({ name: s?.name }));
   }
+}
+
+/** True when namespace `ns` was created at most DEFAULT_SERVICE_ACCOUNT_GRACE_SECONDS ago (or is not stored: no namespace check ran). */
+function namespaceIsNew(ctx: StrategyContext, ns: string): boolean {
+  const created = ctx.getObject('namespaces', '', ns)?.metadata.creationTimestamp;
+  if (!created) return true;
+  return Date.parse(ctx.nowRFC3339()) - Date.parse(created) <= DEFAULT_SERVICE_ACCOUNT_GRACE_SECONDS * 1000;
 }
 
 /** mountServiceAccountToken: the volume (reused when present) and each container's mount. */
