@@ -1,11 +1,10 @@
 /**
  * ClusterHost: adapts the engine's `Cluster` facade into the {@link ClusterApi} the worker
- * exposes, and runs the wall-clock loop that moves simulated time while playing.
- *
- * The loop: every tick (≈ 50 wall ms) simulated time advances by elapsed wall ms × speed,
- * but a tick never runs timers for longer than {@link TICK_BUDGET_MS} of wall time — when
- * the engine cannot keep up, simulated time slips rather than the worker freezing. After
- * the timers, one batch goes to the UI (see protocol.ts), only when something changed.
+ * exposes. It composes its parts — the time loop (time-loop.ts: clock, speed, slicing, step,
+ * fast-forward), the session log (session-log.ts: record, export, import by replay) and the
+ * tool calls (tool-calls.ts) — and keeps what they share: the cluster and its reset, the
+ * player of steps (`playHere`: the relay's story), tours (script.ts) and the batches to the UI
+ * (one per tick, only when something changed: see protocol.ts).
  *
  * Timers and the wall clock are injected so tests can drive the loop by hand.
  */
@@ -20,26 +19,8 @@ import { StoryMembers, keepHeadAndNewest } from '../cluster/relay/sequence/story
 import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
 import { BatchGate } from './back-pressure';
-import { PaceMeter, SLICE_MS } from './time-slice';
-import {
-  controllerStep,
-  isSessionLog,
-  migrateSessionLog,
-  type ActingAs,
-  type LoggedStep,
-  type SessionLog,
-  type SessionLogV1,
-} from './session';
-import {
-  MAX_HOPS_PER_BATCH,
-  SPEEDS,
-  STEP_MAX_MS,
-  objectKey,
-  type ActionStory,
-  type ClusterApi,
-  type StepFilter,
-  type TickBatch,
-} from './protocol';
+import { controllerStep, type ActingAs, type SessionLog, type SessionLogV1 } from './session';
+import { MAX_HOPS_PER_BATCH, objectKey, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
@@ -47,20 +28,19 @@ import { playContext, playStep, type PlayContext, type Played, type StepKind, ty
 import type { StandaloneContainer } from '../cluster/docker/standalone';
 import { ScriptPlayer } from './script';
 import { PodTally, SUMMARY_ENTER_PODS, SUMMARY_LEAVE_PODS } from './pod-summary';
-import { FramedRun, importStride } from './import-frames';
 import type { ParsedTour, PodContainerServes } from './protocol';
 import type { ClusterLike, HostDeps } from './host-types';
 import { ToolCalls } from './tool-calls';
+import { TimeLoop } from './time-loop';
+import { SessionRecorder } from './session-log';
 import type { EditorMarker } from './markers';
 import type { DiffOutput } from './diff';
 import type { UserControllerSpec, UserControllerStatus } from '../cluster/user-controller/types';
 
 export type { ClusterLike, HostClusterOptions, HostDeps } from './host-types';
 export { KUBECTL_BAR_MAX_LINES, capOutput } from './tool-calls';
+export { TICK_BUDGET_MS, TICK_MS, stepShows } from './time-loop';
 
-export const TICK_MS = 50;
-/** Most wall time one tick may spend running simulated timers. */
-export const TICK_BUDGET_MS = 35;
 /** Most object changes (and, separately, Event changes) one batch carries; the rest follow in the next batches. */
 export const MAX_CHANGES_PER_BATCH = 500;
 /** While summarized, the Pods table's sample rows are rebuilt at most this often (wall ms). */
@@ -75,14 +55,6 @@ export const SUMMARY_MAX_PENDING_EVENTS = 100;
 export const SUMMARY_BATCH_MS = 250;
 /** While summarized, a batch carries at most this many relay hops (the newest), instead of {@link MAX_HOPS_PER_BATCH}. */
 export const SUMMARY_MAX_HOPS_PER_BATCH = 300;
-/** A tick after a long stall (tab in background) advances at most this much wall time. */
-const MAX_TICK_WALL_MS = 250;
-/** Fast-forward stops after this much simulated quiet (no hop but heartbeats)… */
-const FAST_FORWARD_QUIET_MS = 10_000;
-/** …or, when no deadline showed up, this much (longer than the 50 s node-monitor-grace-period)… */
-const FAST_FORWARD_IDLE_MS = 60_000;
-/** …or after this much simulated time. */
-const FAST_FORWARD_LIMIT_MS = 15 * 60_000;
 /** Scenario steps that only let time pass (or look): never a story's start. */
 const TIME_STEPS = new Set<string>(['advance', 'settle', 'fireTimers', 'snapshot', 'note']);
 
@@ -119,14 +91,6 @@ function storySubjects(step: Step, target: unknown): ActionStory['subjects'] {
   }
 }
 
-/** Whether the user's relay view (`f`, see {@link StepFilter}) shows hop `h`. */
-export function stepShows(h: RelayHop, f: StepFilter): boolean {
-  if (h.category === 'heartbeat' && !f.heartbeats) return false;
-  if (h.category === 'admission' && !f.admission) return false;
-  if (h.category === 'event' && !f.events) return false;
-  return !f.hiddenComponents?.length || !(f.hiddenComponents.includes(h.from) || f.hiddenComponents.includes(h.to));
-}
-
 export class ClusterHost implements ClusterApi {
   private cluster!: ClusterLike;
   private unlisten: (() => void) | null = null;
@@ -148,47 +112,26 @@ export class ClusterHost implements ClusterApi {
   private gen = 0;
   private needReset = true;
   private dirty = true;
-  private running = true;
-  private speed = 1;
-  private fault: string | null = null;
   private applySeq: number | null = null;
   private onBatch: ((b: TickBatch) => unknown) | null = null;
   /** At most one batch in flight to the UI (back-pressure.ts). */
   private gate: BatchGate | null = null;
-  /** The simulated ms the current tick runs to, pursued by continuation slices (time-slice.ts). */
-  private sliceTarget: number | null = null;
-  private sliceScheduled = false;
-  /** Simulated ms per wall ms actually reached (sent as `pace`). */
-  private readonly paceMeter = new PaceMeter();
   /** The latest user action that wrote to the cluster (protocol.ts ActionStory). */
   private story: ActionStory | null = null;
   /** Which hops are {@link story}'s, kept up to date batch by batch (story-keep.ts). */
   private storyMembers: StoryMembers | null = null;
   /** Pause the clock the moment the queued scenario steps are done (a tour's narration waits for the reader). */
   private pauseWhenScriptDone = false;
-  private timer: unknown = null;
-  private lastWall: number;
-  /** Simulated time owed but not yet run: the engine's clock moves in whole milliseconds. */
-  private owedMs = 0;
-  /** The user's actions since the last reset as scenario steps, for persistence and crash recovery (session.ts). */
-  private log: LoggedStep[] = [];
   /** What the steps played on this cluster share (play.ts): who they act as ("Acting as"), the snapshots. */
   private ctx: PlayContext = playContext(NO_FILES);
   /** Scenario steps a tour queued on the live cluster (script.ts); each executed step is recorded. */
   private readonly script = new ScriptPlayer((step) => {
-    this.record(step);
+    this.session.record(step);
     this.playHere(step);
     this.dirty = true;
   });
   /** docker engines' version last sent to the UI (-1: send on the next batch). */
   private dockerVersion = -1;
-  /** Batches `importState` rebuilt before anyone subscribed (sent first on subscribe); null otherwise. */
-  private importBatches: TickBatch[] | null = null;
-  /**
-   * While stepping: the last relay hop sent to the UI; later hops (of the instant the last step
-   * ran) are held and revealed one shown hop per step. Null: every hop is sent.
-   */
-  private heldAfter: number | null = null;
   /** The kubectl bar, the editor's tools, docker lines and the network tools (tool-calls.ts). */
   private readonly tools: ToolCalls = ((h: ClusterHost) =>
     new ToolCalls({
@@ -209,12 +152,6 @@ export class ClusterHost implements ClusterApi {
     }))(this);
   /** User controllers' status version last sent to the UI (-1: send on the next batch). */
   private controllersVersion = -1;
-  /** True while `importState` replays a log with user controllers (asynchronously): the loop does not tick meanwhile. */
-  private replaying = false;
-  /** Resolved when a held reconcile ends (the async replay waits on it). */
-  private idleWaiters: (() => void)[] = [];
-  /** A continuation after a held reconcile ended is scheduled. */
-  private resumeScheduled = false;
   /** Control-plane nodes of the cluster (setControlPlaneReplicas); kept across reset and in the session log. */
   private controlPlaneReplicas = 1;
   /** The cluster options the session log names (the worker's `createCluster` uses the same). */
@@ -224,14 +161,82 @@ export class ClusterHost implements ClusterApi {
       : { seed: 1, nodes: 3, controlPlane: { replicas: this.controlPlaneReplicas } };
   }
 
+  /** The clock: play / pause, speed, time slicing, step, fast-forward (time-loop.ts). */
+  private readonly loop: TimeLoop;
+  /** The user's actions as scenario steps: record, export, import (session-log.ts). */
+  private readonly session: SessionRecorder;
+
   constructor(private readonly deps: HostDeps) {
-    this.lastWall = deps.wallNow();
+    this.loop = ClusterHost.timeLoop(this, deps);
+    this.session = ClusterHost.sessionRecorder(this);
     this.boot();
+  }
+
+  /** The time loop's view of host `h` (host-types.ts TimeHost). */
+  private static timeLoop(h: ClusterHost, deps: HostDeps): TimeLoop {
+    return new TimeLoop(
+      {
+        get cluster() {
+          return h.cluster;
+        },
+        get replaying() {
+          return h.session.replaying;
+        },
+        record: (step, at) => h.session.record(step, at),
+        scriptLimit: (untilMs) => h.script.limit(untilMs),
+        pumpScript: () => {
+          if (!h.script.status.pending) return;
+          h.pumpScript();
+          h.pauseIfScriptDone();
+        },
+        markDirty: () => {
+          h.dirty = true;
+        },
+        flush: (paced) => h.flush(paced),
+      },
+      deps,
+    );
+  }
+
+  /** The session log's view of host `h` (host-types.ts SessionHost); after its time loop. */
+  private static sessionRecorder(h: ClusterHost): SessionRecorder {
+    return new SessionRecorder({
+      get cluster() {
+        return h.cluster;
+      },
+      loop: h.loop,
+      get sessionCluster() {
+        return h.sessionCluster;
+      },
+      get subscribed() {
+        return h.onBatch !== null;
+      },
+      setReplicas: (replicas) => {
+        h.controlPlaneReplicas = replicas;
+      },
+      boot: () => h.boot(),
+      playHere: (step) => {
+        h.playHere(step);
+      },
+      releaseHeld: () => {
+        h.loop.heldAfter = null;
+      },
+      nextBatch: (limit) => h.nextBatch(limit),
+      send: (b) => {
+        if (!h.onBatch) return false;
+        h.onBatch(b);
+        return true;
+      },
+      changed: () => {
+        h.dirty = true;
+        h.flush();
+      },
+    });
   }
 
   private boot(): void {
     this.unlisten?.();
-    this.fault = null;
+    this.loop.fault = null;
     this.applySeq = null;
     this.story = null;
     this.ctx = playContext(NO_FILES);
@@ -242,7 +247,7 @@ export class ClusterHost implements ClusterApi {
       this.controlPlaneReplicas === 1
         ? this.deps.createCluster()
         : this.deps.createCluster({ controlPlaneReplicas: this.controlPlaneReplicas });
-    if (this.cluster.userControllers) this.cluster.userControllers.onIdle = () => this.onEngineIdle();
+    if (this.cluster.userControllers) this.cluster.userControllers.onIdle = () => this.loop.onEngineIdle();
     this.controllersVersion = -1;
     this.gen++;
     this.objects = new ChangeBatcher();
@@ -262,21 +267,15 @@ export class ClusterHost implements ClusterApi {
     });
     this.lastSeq = 0;
     this.needReset = true;
-    this.log = [];
-    this.heldAfter = null;
+    this.session.clear();
+    this.loop.heldAfter = null;
     this.script?.cancel();
     this.dockerVersion = -1;
   }
 
-  /** Appends a user action to the session log: its step, at the simulated time before it runs (or `at`). */
-  private record(step: Step, at = this.cluster.now()): void {
-    this.heldAfter = null; // any action releases the hops a step held back
-    this.log.push({ at, step });
-  }
-
   /** Records a user action's step and plays it ({@link playHere}); `throws`: a failure reaches the caller. */
   private perform<K extends StepKind>(step: StepOf<K>, opts: { throws?: boolean } = {}): Played<K> {
-    this.record(step);
+    this.session.record(step);
     return this.playHere(step, opts);
   }
 
@@ -302,101 +301,23 @@ export class ClusterHost implements ClusterApi {
     this.onBatch = onBatch;
     this.gate = new BatchGate(onBatch, () => this.flush(true));
     // an import before the first subscriber: its replayed batches (a reset first) come first
-    const imported = this.importBatches;
-    this.importBatches = null;
+    const imported = this.session.takeImportBatches();
     if (imported?.length) for (const b of imported) onBatch(b);
     else this.needReset = true;
-    this.lastWall = this.deps.wallNow();
-    if (this.timer === null) this.timer = this.deps.setInterval(() => this.tick(), TICK_MS);
+    this.loop.start();
     this.flush();
   }
 
   /** Stops the loop (tests; the worker lives until terminated). */
   dispose(): void {
-    if (this.timer !== null) this.deps.clearInterval(this.timer);
-    this.timer = null;
+    this.loop.stop();
     this.unlisten?.();
   }
 
-  /**
-   * One loop iteration: advance while playing, then push a batch. With `setTimeout` injected
-   * (the worker), timers run in slices of {@link SLICE_MS} wall ms with a yield between them,
-   * until this tick's target or the next tick (which drops what is left: simulated time slips
-   * rather than piling up a debt); without it, one slice of {@link TICK_BUDGET_MS}.
-   */
+  // ── the time loop (time-loop.ts) ──
+  /** One loop iteration (time-loop.ts `tick`); the loop's timer calls it every TICK_MS. */
   tick(): void {
-    if (this.replaying) return;
-    const wall = this.deps.wallNow();
-    const dt = Math.min(wall - this.lastWall, MAX_TICK_WALL_MS);
-    this.lastWall = wall;
-    // a held clock (a reconcile awaiting its sandbox) stands still: no time is owed meanwhile
-    if (this.running && dt > 0 && !this.held()) this.owedMs += dt * this.speed;
-    const whole = Math.floor(this.owedMs);
-    if (this.running && whole > 0) {
-      this.owedMs -= whole;
-      this.sliceTarget = this.script.limit(this.cluster.now() + whole);
-      this.runSlice(this.deps.setTimeout ? SLICE_MS : TICK_BUDGET_MS);
-    }
-    if (this.running) this.paceMeter.record(wall, this.cluster.now());
-    if (this.script.status.pending) {
-      this.pumpScript();
-      this.pauseIfScriptDone();
-    }
-    this.flush(true);
-  }
-
-  /** Runs timers toward `sliceTarget` for at most `budgetMs` wall ms; schedules the next slice when not there yet. */
-  private runSlice(budgetMs: number): void {
-    const target = this.sliceTarget;
-    if (target === null || !this.running) return;
-    const budgetEnd = this.deps.wallNow() + budgetMs;
-    try {
-      if (this.cluster.clock.runUntil(target, () => this.deps.wallNow() > budgetEnd)) this.sliceTarget = null;
-    } catch (e) {
-      // an engine bug: stop the loop (rather than crash the worker) and say what happened
-      this.running = false;
-      this.sliceTarget = null;
-      this.fault = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      this.dirty = true;
-    }
-    // held: the end of the reconcile resumes the slice (onEngineIdle)
-    if (this.sliceTarget !== null && this.deps.setTimeout && !this.sliceScheduled && !this.held()) {
-      this.sliceScheduled = true;
-      this.deps.setTimeout(() => {
-        this.sliceScheduled = false;
-        this.runSlice(SLICE_MS);
-      }, 0);
-    }
-  }
-
-  /** True while the engine's clock is held (sim/clock.ts `hold`). */
-  private held(): boolean {
-    return this.cluster.clock.held === true;
-  }
-
-  /**
-   * A held reconcile ended: the async replay goes on, and the live loop carries on with the
-   * slice it was running (after the current message: never inside the engine's call).
-   */
-  private onEngineIdle(): void {
-    this.dirty = true;
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
-    if (this.replaying || this.resumeScheduled || !this.deps.setTimeout) return;
-    this.resumeScheduled = true;
-    this.deps.setTimeout(() => {
-      this.resumeScheduled = false;
-      if (this.replaying) return;
-      if (this.sliceTarget !== null && this.running && !this.sliceScheduled) this.runSlice(SLICE_MS);
-      this.flush();
-    }, 0);
-  }
-
-  /** Resolves once the clock is not held (at once when it is not). */
-  private whenIdle(): Promise<void> {
-    if (!this.held()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    this.loop.tick();
   }
 
   // ── user controllers (docs/user-controllers.md) ──
@@ -442,7 +363,7 @@ export class ClusterHost implements ClusterApi {
       this.script.pump(this.engine());
     } catch (e) {
       this.script.cancel();
-      this.fault = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      this.loop.fault = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     }
     this.dirty = true;
   }
@@ -465,121 +386,23 @@ export class ClusterHost implements ClusterApi {
   }
 
   play(): void {
-    this.heldAfter = null;
-    this.running = true;
-    this.fault = null;
-    this.lastWall = this.deps.wallNow();
-    this.dirty = true;
-    this.flush();
+    this.loop.play();
   }
 
   pause(): void {
-    this.running = false;
-    this.owedMs = 0;
-    this.sliceTarget = null;
-    this.paceMeter.clear();
-    this.dirty = true;
-    this.flush();
+    this.loop.pause();
   }
 
   setSpeed(speed: number): void {
-    if (!(SPEEDS as readonly number[]).includes(speed)) throw new Error(`unsupported speed ${speed}`);
-    this.speed = speed;
-    this.paceMeter.clear();
-    this.dirty = true;
-    this.flush();
+    this.loop.setSpeed(speed);
   }
 
   step(filter: StepFilter = {}): boolean {
-    this.running = false;
-    this.owedMs = 0;
-    const shows = (h: RelayHop) => stepShows(h, filter);
-    const c = this.cluster;
-    // a shown hop already run but held back: reveal it, the clock stays
-    if (this.heldAfter !== null) {
-      const next = c.relay.since(this.heldAfter).find(shows);
-      this.heldAfter = null;
-      if (next) {
-        this.holdAfter(next.seq, shows);
-        this.dirty = true;
-        this.flush();
-        return true;
-      }
-    }
-    const before = c.relay.lastSeq;
-    const start = c.now();
-    const fired = this.stepTimers(shows);
-    // logged as the time it ran (replay runs the clock there: the same timers in order)
-    if (c.now() > start || c.relay.lastSeq > before) this.record({ kind: 'advance', ms: c.now() - start }, start);
-    const first = c.relay.since(before).find(shows);
-    if (first) this.holdAfter(first.seq, shows);
-    this.dirty = true;
-    this.flush();
-    return fired;
-  }
-
-  /** Sends hops up to `seq`; holds the rest when another shown hop follows (else sends them all). */
-  private holdAfter(seq: number, shows: (h: RelayHop) => boolean): void {
-    this.heldAfter = this.cluster.relay.since(seq).some(shows) ? seq : null;
+    return this.loop.step(filter);
   }
 
   fastForward(): { untilMs: number; reason: 'quiet' | 'limit' } {
-    this.heldAfter = null;
-    this.running = false;
-    this.owedMs = 0;
-    const c = this.cluster;
-    const start = c.now();
-    // the next deadline: the earliest one seen during the run (a killed node's grace period
-    // is armed only once its heartbeats stop); passed once the clock reaches it
-    let next = Infinity;
-    let seen = c.relay.lastSeq;
-    let lastActive = start;
-    let reason: 'quiet' | 'limit' = 'limit';
-    while (c.now() - start < FAST_FORWARD_LIMIT_MS) {
-      if (next === Infinity || c.now() < next) next = Math.min(next, c.deadlines().find((d) => d.at > start)?.at ?? Infinity);
-      c.clock.runUntil(c.now() + 1000);
-      if (this.held()) break; // a reconcile awaits its sandbox: fast-forward ends at this instant
-      if (c.relay.lastSeq > seen && c.relay.since(seen).some((h) => h.category !== 'heartbeat')) lastActive = c.now();
-      seen = c.relay.lastSeq;
-      // no deadline seen yet: wait longer (a timer may still be armed, e.g. a silent node's grace period)
-      const quietFor = next === Infinity ? FAST_FORWARD_IDLE_MS : FAST_FORWARD_QUIET_MS;
-      if (c.now() - lastActive >= quietFor && (next === Infinity || c.now() >= next)) {
-        reason = 'quiet';
-        break;
-      }
-    }
-    // logged as the time it ran: replay runs the clock there, the same timers in order
-    this.record({ kind: 'advance', ms: c.now() - start }, start);
-    this.dirty = true;
-    this.flush();
-    return { untilMs: c.now(), reason };
-  }
-
-  /**
-   * Runs timers one simulated instant at a time (always whole instants, so a replay can run
-   * the clock to the same `until`) until a hop `shows`, a known deadline's instant ran (the
-   * next thing that happens: never skipped), or the next timer lies more than
-   * {@link STEP_MAX_MS} ahead — then the clock moves exactly that far. False when no timer is pending.
-   */
-  private stepTimers(shows: (h: RelayHop) => boolean): boolean {
-    const c = this.cluster;
-    const before = c.relay.lastSeq;
-    const cap = c.now() + STEP_MAX_MS;
-    let fired = false;
-    for (;;) {
-      const at = c.clock.nextAt();
-      if (at === undefined) break;
-      fired = true;
-      if (at > cap) {
-        c.clock.runUntil(cap);
-        break;
-      }
-      const deadline = c.clock.nextDeadlineAt() === at;
-      c.clock.runUntil(at);
-      if (this.held()) break; // a reconcile awaits its sandbox: the instant goes on after it
-      if (deadline || (c.relay.lastSeq > before && c.relay.since(before).some(shows))) break;
-    }
-    return fired;
+    return this.loop.fastForward();
   }
 
   killNode(name: string): void {
@@ -683,8 +506,7 @@ export class ClusterHost implements ClusterApi {
   private pauseIfScriptDone(): void {
     if (!this.pauseWhenScriptDone || this.script.status.pending > 0) return;
     this.pauseWhenScriptDone = false;
-    this.running = false;
-    this.owedMs = 0;
+    this.loop.halt();
     this.dirty = true;
   }
 
@@ -695,107 +517,15 @@ export class ClusterHost implements ClusterApi {
     this.flush();
   }
 
+  // ── the session log (session-log.ts) ──
   /** The session log: cluster options plus the user's actions with their simulated times. */
   exportState(): SessionLog {
-    return {
-      format: 'kube-relay-session',
-      version: 2,
-      cluster: { ...this.sessionCluster },
-      steps: this.log.slice(),
-      now: this.cluster.now(),
-      running: this.running,
-      speed: this.speed,
-    };
+    return this.session.exportState();
   }
 
-  /**
-   * Replays a session log on a fresh cluster: each action at its simulated time, then time
-   * runs on to the log's `now`. Actions that failed when they were made fail again the same
-   * way (and are kept in the log). Throws on something that is not a session log.
-   *
-   * Meanwhile it sends the batches the session would have sent live, flagged `replayed`
-   * (import-frames.ts): a reset of the fresh cluster, one after each action, one per stride of
-   * simulated time; held until `subscribe` when nobody is subscribed yet (a page load). The
-   * batches after them are live.
-   */
+  /** Replays a session log on a fresh cluster (session-log.ts `importState`); throws on something that is not a session log. */
   importState(saved: SessionLog | SessionLogV1): void | Promise<void> {
-    if (!isSessionLog(saved)) throw new Error('not a kube-relay session');
-    const log = migrateSessionLog(saved);
-    const r = log.cluster?.controlPlane?.replicas;
-    this.controlPlaneReplicas = r === 3 ? 3 : 1;
-    // a user controller (started by the user or by a tour's step) may hold the clock: wait for its sandbox
-    if (log.steps.some((e) => e.step.kind === 'controller')) return this.importAsync(log);
-    this.boot();
-    this.importBatches = this.onBatch ? null : [];
-    const c = this.cluster;
-    this.replayFrame(); // the fresh cluster (a reset)
-    const run = new FramedRun(c, c.now(), importStride(log.now - c.now()), () => this.replayFrame());
-    for (const e of log.steps) {
-      run.runTo(e.at);
-      this.log.push(e);
-      // the timeline's time runs in frames; every other step plays (a failure failed the first time too)
-      if (e.step.kind === 'advance') run.runTo(c.now() + e.step.ms);
-      else this.playHere(e.step);
-      run.catchUp();
-      this.replayFrame();
-    }
-    run.runTo(log.now);
-    this.running = log.running;
-    if ((SPEEDS as readonly number[]).includes(log.speed)) this.speed = log.speed;
-    this.owedMs = 0;
-    this.lastWall = this.deps.wallNow();
-    this.dirty = true;
-    this.flush();
-  }
-
-  /**
-   * {@link importState} of a log with user controllers: the same replay, but each time a
-   * reconcile holds the clock it waits for the sandbox's answer, then goes on with the rest of
-   * that instant (import-frames.ts `runTo` with `resume`). The loop does not tick meanwhile.
-   */
-  private async importAsync(log: SessionLog): Promise<void> {
-    this.boot();
-    this.replaying = true;
-    try {
-      this.importBatches = this.onBatch ? null : [];
-      const c = this.cluster;
-      this.replayFrame();
-      const run = new FramedRun(c, c.now(), importStride(log.now - c.now()), () => this.replayFrame());
-      const runTo = async (t: number) => {
-        let resume = false;
-        while (!run.runTo(t, resume)) {
-          await this.whenIdle();
-          resume = true;
-        }
-      };
-      for (const e of log.steps) {
-        await runTo(e.at);
-        this.log.push(e);
-        if (e.step.kind === 'advance') await runTo(c.now() + e.step.ms);
-        else this.playHere(e.step);
-        run.catchUp();
-        this.replayFrame();
-      }
-      await runTo(log.now);
-      await this.whenIdle();
-    } finally {
-      this.replaying = false;
-    }
-    this.running = log.running;
-    if ((SPEEDS as readonly number[]).includes(log.speed)) this.speed = log.speed;
-    this.owedMs = 0;
-    this.lastWall = this.deps.wallNow();
-    this.dirty = true;
-    this.flush();
-  }
-
-  /** Sends (or, before any subscriber, holds) the next batch flagged `replayed`. */
-  private replayFrame(): void {
-    const b = this.nextBatch(Infinity); // a timeline frame is whole, never split
-    if (!b) return;
-    b.replayed = true;
-    if (this.onBatch) this.onBatch(b);
-    else this.importBatches?.push(b);
+    return this.session.importState(saved);
   }
 
   // ── tool calls (tool-calls.ts) ──
@@ -943,9 +673,9 @@ export class ClusterHost implements ClusterApi {
     events = this.eventChanges.drain(() => null, this.summarized ? Math.min(limit, SUMMARY_MAX_PENDING_EVENTS) : limit);
     for (const ch of changes) if (ch.type !== 'DELETED') ch.controllers = reconcilersOf(ch.object.kind);
     // a step holds back the hops after the one it revealed (step)
-    const upTo = this.heldAfter ?? c.relay.lastSeq;
+    const upTo = this.loop.heldAfter ?? c.relay.lastSeq;
     let hops = c.relay.since(this.lastSeq);
-    if (this.heldAfter !== null) hops = hops.filter((h) => h.seq <= upTo);
+    if (this.loop.heldAfter !== null) hops = hops.filter((h) => h.seq <= upTo);
     const maxHops = this.summarized && limit !== Infinity ? SUMMARY_MAX_HOPS_PER_BATCH : MAX_HOPS_PER_BATCH;
     // the story's first hops go first, the newest fill the rest (story-keep.ts)
     const members = this.storyMembersUpTo(upTo, hops);
@@ -975,14 +705,14 @@ export class ClusterHost implements ClusterApi {
       events,
       hops,
       deadlines: c.deadlines(),
-      running: this.running,
-      speed: this.speed,
-      pace: this.running ? this.paceMeter.pace() : null,
+      running: this.loop.running,
+      speed: this.loop.speed,
+      pace: this.loop.running ? this.loop.paceMeter.pace() : null,
       profile: c.timings.profile,
       applySeq: this.applySeq,
       story: this.story,
       ...(members ? { storyCount: members.count } : {}),
-      fault: this.fault,
+      fault: this.loop.fault,
       ...this.dockerBatch(),
       ...summary,
       ...this.controllersBatch(),

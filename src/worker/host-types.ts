@@ -1,6 +1,7 @@
 /**
- * The types ClusterHost (cluster-api.ts) and its parts (tool-calls.ts) take: what they need of
- * the engine's `Cluster`, and the worker's dependencies (timers, wall clock, printers).
+ * The types ClusterHost (cluster-api.ts) and its parts (tool-calls.ts, time-loop.ts,
+ * session-log.ts) take: what they need of the engine's `Cluster`, of the host and of each other,
+ * and the worker's dependencies (timers, wall clock, printers).
  */
 import type { KObject } from '../cluster/api/types';
 import type { RelayHop } from '../cluster/relay/relay-event';
@@ -12,7 +13,9 @@ import type { GetWatchSession } from '../cluster/kubectl/cmd/get-watch';
 import type { SchedulingDecision } from '../cluster/scheduler/decision';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 import type { UserControllerStatus } from '../cluster/user-controller/types';
-import type { ActingAs } from './session';
+import type { Step } from '../cluster/scenario/scenario';
+import type { ActingAs, SessionLog } from './session';
+import type { TickBatch } from './protocol';
 
 /** What the host needs of the engine's `Cluster` (cluster.ts); the real class satisfies it. */
 export interface ClusterLike {
@@ -86,4 +89,57 @@ export interface HostDeps {
    */
   setTimeout?(fn: () => void, ms: number): unknown;
   clearInterval(handle: unknown): void;
+}
+
+/** What the time loop (time-loop.ts) needs of ClusterHost. */
+export interface TimeHost {
+  /** The current cluster (a reset replaces it). */
+  readonly cluster: ClusterLike;
+  /** True while the session log replays asynchronously (session-log.ts): the loop does not tick. */
+  readonly replaying: boolean;
+  /** Records a step in the session log at simulated `at` (ms). */
+  record(step: Step, at: number): void;
+  /** The simulated ms (≤ `untilMs`) a tick may run to: a queued tour step's time first (script.ts `limit`). */
+  scriptLimit(untilMs: number): number;
+  /** After a tick's timers, when tour steps are queued: runs those now due (and pauses when a `pauseWhenDone` run ends). */
+  pumpScript(): void;
+  /** Marks the UI state changed (the next batch goes even when nothing else did). */
+  markDirty(): void;
+  /** Pushes a batch when anything changed; `paced`: the loop's flush (see ClusterHost.flush). */
+  flush(paced?: boolean): void;
+}
+
+/** What the session log needs of the time loop (time-loop.ts TimeLoop). */
+export interface LoopClock {
+  readonly running: boolean;
+  readonly speed: number;
+  /** The clock as a replayed session left it: `running`, `speed` (when supported), from now. */
+  restore(running: boolean, speed: number): void;
+  /** Resolves once the engine's clock is not held (a reconcile awaiting its sandbox). */
+  whenIdle(): Promise<void>;
+}
+
+/** What the session log (session-log.ts) needs of ClusterHost. */
+export interface SessionHost {
+  /** The current cluster (a reset replaces it). */
+  readonly cluster: ClusterLike;
+  readonly loop: LoopClock;
+  /** The cluster options the session log names (the worker's `createCluster` uses the same). */
+  readonly sessionCluster: SessionLog['cluster'];
+  /** Whether the UI subscribed to batches. */
+  readonly subscribed: boolean;
+  /** Chooses the control-plane nodes of the next {@link boot} (1 or 3). */
+  setReplicas(replicas: 1 | 3): void;
+  /** A fresh cluster (a reset, without a batch): empties the session log too. */
+  boot(): void;
+  /** Plays one step on the cluster without recording it. */
+  playHere(step: Step): void;
+  /** Ends the hops a step held back (any recorded action does). */
+  releaseHeld(): void;
+  /** The batch of what changed since the last one, at most `limit` changes; null when nothing did. */
+  nextBatch(limit: number): TickBatch | null;
+  /** Hands a batch to the subscriber; false when there is none. */
+  send(batch: TickBatch): boolean;
+  /** Marks the UI state changed and pushes a batch. */
+  changed(): void;
 }

@@ -1,5 +1,5 @@
 /**
- * Frames of a session import (cluster-api.ts `importState`, issue 6 §3): while the session log
+ * Frames of a session import (session-log.ts `importState`, issue 6 §3): while the session log
  * is replayed on a fresh cluster, the host sends the batches the session would have sent had
  * it run live — flagged `replayed` (protocol.ts) — so the UI's timeline reaches back to
  * before the page load. A frame goes out after each recorded action and every `stride` of

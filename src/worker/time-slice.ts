@@ -1,5 +1,5 @@
 /**
- * Time slicing for the worker's loop (cluster-api.ts `tick`): the engine's timers run in
+ * Time slicing for the worker's loop (time-loop.ts `tick`): the engine's timers run in
  * slices of at most {@link SLICE_MS} wall ms; between slices the worker yields to its event
  * loop, so the UI's calls (a kubectl command, a ping from the watchdog) are answered within a
  * slice however large the cluster. When the engine cannot keep up with wall × speed, the
