@@ -45,6 +45,15 @@ export class ComponentContext {
     return new Client(this.api, user);
   }
 
+  /**
+   * Runs `fn` with the apiserver drawing uids and generated names from `rng` (APIServer.withRng),
+   * so the writes of a component added to the engine later do not shift every later uid in
+   * recorded scenarios. Returns what `fn` returns.
+   */
+  withUIDStream<T>(rng: Rng, fn: () => T): T {
+    return this.api.withRng(rng, fn);
+  }
+
   /** An event recorder for a component (source.component), optionally on a host (kubelet). */
   recorder(client: Client, component: string, host?: string): EventRecorder {
     return new EventRecorder(client, this.clock, component, this.eventCache, host);

@@ -83,7 +83,7 @@ export class ServiceAccountsController {
     for (const name of ServiceAccountsToEnsure) {
       if (this.saInformer.get(`${key}/${name}`)) continue;
       try {
-        this.ctx.api.withRng(this.ids, () =>
+        this.ctx.withUIDStream(this.ids, () =>
           this.saClient.create(
             key,
             { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: key } },
