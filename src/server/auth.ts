@@ -21,7 +21,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIServer, RequestUser } from '../cluster/apiserver/apiserver';
-import { tokenRequestUser } from '../cluster/apiserver/token-request';
+import { tokenRequestUser } from '../cluster/apiserver/authentication/user';
 import { users } from '../cluster/client/clientset';
 import type { AuthorizerChain } from '../cluster/apiserver/auth/authorizer';
 import { impersonateUser } from '../cluster/apiserver/auth/impersonation';

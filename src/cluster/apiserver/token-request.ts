@@ -21,7 +21,7 @@
  * Randomness: the signing key and every jti come from streams derived from the apiserver's RNG
  * (`rng.derive`), so issuing tokens shifts no uid or generated name.
  */
-import type { APIServer, RequestUser } from './apiserver';
+import type { KObject } from '../api/types';
 import type { Rng } from '../sim/rng';
 import { newBadRequest, newConflict, newInvalid, newNotFound, type FieldError } from '../api/errors';
 import {
@@ -63,6 +63,11 @@ export interface TokenRequest {
 
 const GROUP_KIND = 'TokenRequest.authentication.k8s.io';
 
+/** What the registry reads: the stored objects (APIServer.getObject; undefined when absent). */
+export interface ObjectGetter {
+  getObject(resource: string, namespace: string, name: string): KObject | undefined;
+}
+
 /** The apiserver's token issuer: the signer (keyed from a derived RNG stream) and its jti stream. */
 export class TokenIssuer {
   readonly signer: TokenSigner;
@@ -91,7 +96,7 @@ function gvkString(apiVersion: string, kind: string): string {
  * @throws StatusError 404, 400, 409, 422 with token.go's texts (see the file comment)
  */
 export function createToken(
-  api: APIServer,
+  api: ObjectGetter,
   issuer: TokenIssuer,
   namespace: string,
   name: string,
@@ -198,7 +203,7 @@ export function createToken(
  * @returns the user, or an error text (the request is then 401 Unauthorized)
  */
 export function authenticateServiceAccountToken(
-  api: APIServer,
+  api: ObjectGetter,
   issuer: TokenIssuer,
   token: string,
   nowSec: number,
@@ -218,9 +223,4 @@ export function authenticateServiceAccountToken(
   } catch (e) {
     return { error: (e as Error).message };
   }
-}
-
-/** The RequestUser of an authenticated token user, with its relay participant. */
-export function tokenRequestUser(u: TokenUser, participant: string): RequestUser {
-  return { name: u.name, participant, groups: u.groups, uid: u.uid, extra: u.extra };
 }

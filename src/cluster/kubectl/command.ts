@@ -34,7 +34,7 @@ import {
 import { PATCH_FLAGS, runPatch } from './cmd/patch';
 import { AUTH_FLAGS, runAuth } from './cmd/auth';
 import { impersonateUser } from '../apiserver/auth/impersonation';
-import { tokenRequestUser } from '../apiserver/token-request';
+import { tokenRequestUser } from '../apiserver/authentication/user';
 import {
   KubectlError,
   editDistance,
