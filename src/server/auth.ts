@@ -5,7 +5,9 @@
  *   pkg/endpoints/filters/authentication.go): `Authorization: Bearer <token>` must carry the
  *   token this server made at start (node:crypto, 256 bits) and wrote into its kubeconfig; it
  *   authenticates the kubeconfig's user, kubernetes-admin (groups kubeadm:cluster-admins,
- *   system:masters via kubeadm's binding, system:authenticated). A wrong token is 401 everywhere.
+ *   system:masters via kubeadm's binding, system:authenticated). Any other token is tried as a
+ *   ServiceAccount token the engine issued (TokenRequest, APIServer.authenticateToken): it
+ *   authenticates `system:serviceaccount:NS:NAME` while valid. A wrong token is 401 everywhere.
  *   Without credentials, only /healthz, /livez, /readyz and /version answer (as anonymous, the
  *   paths an AuthenticationConfiguration's `anonymous.conditions` and RBAC's
  *   system:public-info-viewer open); elsewhere 401 `Unauthorized`. Identity never comes from the
@@ -18,7 +20,8 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { RequestUser } from '../cluster/apiserver/apiserver';
+import type { APIServer, RequestUser } from '../cluster/apiserver/apiserver';
+import { tokenRequestUser } from '../cluster/apiserver/authentication/user';
 import { users } from '../cluster/client/clientset';
 import type { AuthorizerChain } from '../cluster/apiserver/auth/authorizer';
 import { impersonateUser } from '../cluster/apiserver/auth/impersonation';
@@ -60,15 +63,18 @@ function sameToken(a: string, b: string): boolean {
 }
 
 /**
- * Authenticates a request against the server's token.
+ * Authenticates a request against the server's token, then (with `api`) as a ServiceAccount token.
  * @param path the decoded request path (request-info.ts).
  * @throws StatusError 401.
  */
-export function authenticate(req: IncomingMessage, path: string, token: string): AuthResult {
+export function authenticate(req: IncomingMessage, path: string, token: string, api?: Pick<APIServer, 'authenticateToken'>): AuthResult {
   const presented = bearerTokenOf(req);
   if (presented !== undefined) {
-    if (!sameToken(presented, token)) throw newUnauthorized();
-    return { kind: 'user', user: users.kubectl('kubectl') };
+    if (sameToken(presented, token)) return { kind: 'user', user: users.kubectl('kubectl') };
+    // the ServiceAccount token authenticator (a TokenRequest's token): user system:serviceaccount:NS:NAME
+    const sa = api?.authenticateToken(presented);
+    if (sa && 'user' in sa) return { kind: 'user', user: tokenRequestUser(sa.user, 'kubectl') };
+    throw newUnauthorized();
   }
   if (ANONYMOUS_PATHS.has(path)) return { kind: 'anonymous' };
   throw newUnauthorized();

@@ -5,7 +5,7 @@
  *
  * Paths: /api/v1[/namespaces/NS]/RESOURCE[/NAME[/SUB]] and /apis/G/V/…; verbs get, list,
  * watch, create, update, patch, delete, deletecollection; subresources status, scale,
- * binding, eviction, log, finalize. Query parameters: dryRun, fieldManager,
+ * binding, eviction, token (serviceaccounts), log, finalize. Query parameters: dryRun, fieldManager,
  * fieldValidation, force, labelSelector, fieldSelector, limit, continue, watch,
  * resourceVersion, allowWatchBookmarks, timeoutSeconds, gracePeriodSeconds,
  * propagationPolicy, and for logs container, previous, tailLines.
@@ -256,6 +256,13 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
       const s: Status = api.evict(user, ns, name, body as never);
       sendJSON(res, 201, s);
     }
+    return;
+  }
+  if (t.sub === 'token') {
+    // serviceaccounts/{name}/token: POST a TokenRequest (token-request.ts), answered 201
+    if (method !== 'POST') throw methodNotAllowed();
+    const body = ((await bodyOf(ctx)) ?? {}) as KObject;
+    sendJSON(res, 201, api.createToken(user, ns, name, body as never));
     return;
   }
   if (t.sub === 'scale') return serveScale(ctx, t, ns, name);

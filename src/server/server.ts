@@ -277,7 +277,7 @@ export async function startServer(cluster: Cluster, opts: ServerOptions = {}): P
       const uri = parseRequestURI(req.url ?? '/');
       if (!hostAllowed(req.headers.host, hostname, port)) throw newMisdirected(req.headers.host, hostname, port);
       if (withCORS(req, res, origins)) return;
-      const auth = authenticate(req, uri.path, token);
+      const auth = authenticate(req, uri.path, token, cluster.api);
       const user = auth.kind === 'user' ? impersonate(req, auth.user, cluster.api.authorizer) : undefined;
       const longRunning = isLongRunning(uri);
       if (!longRunning && !inflight.admit(req, res)) {

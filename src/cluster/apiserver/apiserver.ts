@@ -47,6 +47,8 @@ import { allowedBy, forbidden, type AuthorizerChain, type ChainDecision } from '
 import type { Attributes } from './auth/rbac';
 import { nodeRestriction } from './auth/node-authorizer';
 import { REVIEW_RESOURCES, answerReview } from './auth/reviews';
+import { TokenIssuer, authenticateServiceAccountToken, createToken, type TokenRequest } from './token-request';
+import type { TokenUser } from './authentication/serviceaccount';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -650,6 +652,67 @@ export class APIServer implements StrategyContext {
         throw err;
       }
     });
+  }
+
+  private tokenIssuer?: TokenIssuer;
+  /** The ServiceAccount token issuer, created on first use from derived RNG streams (token-request.ts). */
+  private issuer(): TokenIssuer {
+    return (this.tokenIssuer ??= new TokenIssuer(this.rng));
+  }
+
+  /**
+   * serviceaccounts/token: POST an authentication.k8s.io/v1 TokenRequest for the ServiceAccount
+   * `namespace/name` (token-request.ts, pkg/registry/core/serviceaccount/storage/token.go),
+   * authorized as `create serviceaccounts/token`. Nothing is stored.
+   * @returns the TokenRequest with status.token and status.expirationTimestamp
+   * @throws StatusError 403, 404 (`serviceaccounts "x" not found`, the bound object), 400, 409, 422
+   */
+  createToken(user: RequestUser, namespace: string, name: string, body: TokenRequest = {}): TokenRequest {
+    const info = this.registry.forResource('', 'serviceaccounts')!;
+    const cause = this.relay.record({
+      from: user.participant,
+      to: 'kube-apiserver',
+      kind: 'request',
+      verb: 'create',
+      resource: 'serviceaccounts',
+      namespace,
+      name,
+      summary: `create token for ServiceAccount ${namespace}/${name}`,
+    });
+    const respond = (summary: string) =>
+      this.relay.record({
+        from: 'kube-apiserver',
+        to: user.participant,
+        kind: 'response',
+        verb: 'create',
+        resource: 'serviceaccounts',
+        namespace,
+        name,
+        summary,
+        cause,
+      });
+    return this.relay.withCause(cause, () => {
+      try {
+        this.authorizeRequest(user, 'create', info, namespace, name, 'token');
+        const out = createToken(this, this.issuer(), namespace, name, body, Math.floor(this.clock.now() / 1000));
+        respond(`201 Created TokenRequest: expires ${out.status!.expirationTimestamp}`);
+        return out;
+      } catch (err) {
+        if (err instanceof StatusError) respond(`${err.code} ${err.reason}: ${err.message}`);
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * Authenticates a bearer token this apiserver issued (JWTTokenAuthenticator.AuthenticateToken
+   * and validator.Validate, token-request.ts): its ServiceAccount (and bound Pod, Secret or Node)
+   * must still exist with the claimed uid, and it must not have expired (one minute leeway).
+   * @returns the user (`system:serviceaccount:NS:NAME`, groups system:serviceaccounts,
+   *   system:serviceaccounts:NS, system:authenticated), or the reason it is refused (401)
+   */
+  authenticateToken(token: string): { user: TokenUser } | { error: string } {
+    return authenticateServiceAccountToken(this, this.issuer(), token, Math.floor(this.clock.now() / 1000));
   }
 
   /**

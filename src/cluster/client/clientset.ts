@@ -8,6 +8,7 @@ import type { APIServer, DeleteOptions, ListOptions, RequestUser, WatchOptions, 
 import type { PatchOptions, PatchResult, PatchType } from '../apiserver/patch';
 import type { ResourceInfo } from '../api/resources';
 import type { Eviction } from '../apiserver/eviction';
+import type { TokenRequest } from '../apiserver/token-request';
 import type { Status } from '../api/errors';
 import type { KList, KObject, WatchEvent } from '../api/types';
 import type { RelayRecorder } from '../relay/recorder';
@@ -112,6 +113,18 @@ export class Client {
       apiVersion: 'policy/v1',
       kind: 'Eviction',
       metadata: { name: pod, namespace },
+      ...body,
+    });
+  }
+
+  /**
+   * serviceaccounts/token subresource (client-go ServiceAccounts(ns).CreateToken): a TokenRequest
+   * answered with status.token. @throws StatusError 403, 404, 400, 409, 422 (token-request.ts).
+   */
+  createToken(namespace: string, serviceAccount: string, body: TokenRequest = {}): TokenRequest {
+    return this.api.createToken(this.user, namespace, serviceAccount, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
       ...body,
     });
   }

@@ -34,6 +34,7 @@ import {
 import { PATCH_FLAGS, runPatch } from './cmd/patch';
 import { AUTH_FLAGS, runAuth } from './cmd/auth';
 import { impersonateUser } from '../apiserver/auth/impersonation';
+import { tokenRequestUser } from '../apiserver/authentication/user';
 import {
   KubectlError,
   editDistance,
@@ -260,6 +261,14 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
       return fail(`error: unknown command "${verb}" for "kubectl"${more}`);
     }
     const { args, flags, multi, argsLenAtDash } = parseFlags([...pre, ...argv], cmd.flags, cmdName);
+    // --token: the request's bearer token (a ServiceAccount token this apiserver issued); a token
+    // it refuses is 401, which kubectl prints as "You must be logged in to the server (Unauthorized)"
+    const bearer = flags.get('token');
+    if (bearer) {
+      const a = client.api.authenticateToken(bearer);
+      if (!('user' in a)) return fail('error: You must be logged in to the server (Unauthorized)');
+      client = new Client(client.api, tokenRequestUser(a.user, client.user.participant));
+    }
     // --as / --as-group / --as-uid: rest.ImpersonationConfig; groups or a uid need a user
     const asUser = flags.get('as');
     const asGroups = multi.get('as-group') ?? [];

@@ -7,6 +7,7 @@
  */
 import type { RequestUser } from '../apiserver';
 import { CONTROLLER_SERVICE_ACCOUNTS } from '../auth/bootstrap-policy';
+import type { TokenUser } from './serviceaccount';
 
 /**
  * Identities used by the built-in components (authentication names). Every identity but
@@ -50,3 +51,8 @@ export const users = {
   }),
   system: (participant: string): RequestUser => ({ name: 'system:apiserver', participant, groups: ['system:masters'], trusted: true }),
 };
+
+/** The RequestUser of a ServiceAccount token's user (APIServer.authenticateToken), under the relay name `participant`. */
+export function tokenRequestUser(u: TokenUser, participant: string): RequestUser {
+  return { name: u.name, participant, groups: u.groups, uid: u.uid, extra: u.extra };
+}

@@ -1,5 +1,6 @@
 /**
- * `kubectl create deployment|namespace|configmap|secret generic|service clusterip|nodeport|job|quota`,
+ * `kubectl create deployment|namespace|configmap|secret generic|service clusterip|nodeport|job|quota`
+ * (and `token`, create-token.ts),
  * as staging/src/k8s.io/kubectl/pkg/cmd/create/create_*.go: the object each generator
  * builds (field for field, so `--dry-run=client -o yaml` prints what kubectl prints), then
  * "<kind>/<name> created" (or "(dry run)"/"(server dry run)").
@@ -9,6 +10,7 @@ import { setOwn } from '../../api/safe-object';
 import { toJSON, toYAML } from './output';
 import { canonicalResourceQuantity, isQuantity, QUANTITY_FORMAT_ERROR } from '../../api/quantity';
 import { runCreateFromFile } from './create-file';
+import { runCreateToken } from './create-token';
 import { fail, resolveType, seeHelp, tryStatus, typeName, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl create …`. */
@@ -34,6 +36,12 @@ export const CREATE_FLAGS: FlagSpec = {
   edit: { bool: true },
   hard: {},
   scopes: {},
+  // create token
+  audience: {},
+  duration: {},
+  'bound-object-kind': {},
+  'bound-object-name': {},
+  'bound-object-uid': {},
 };
 
 function literals(ctx: Ctx): Record<string, string> | string {
@@ -210,6 +218,7 @@ export function runCreate(ctx: Ctx): KubectlResult {
   const file = ctx.flags.get('filename');
   if (file !== undefined && !what) return runCreateFromFile(ctx, file);
   if (!what) return fail(`error: must specify one of -f and -k\n\nerror: Required resource not specified.\n${seeHelp('create')}`);
+  if (what === 'token') return runCreateToken(ctx, rest);
   const sub = what === 'service' || what === 'svc' || what === 'secret' ? rest.shift() : undefined;
   if (what === 'service' || what === 'svc') {
     if (sub !== 'clusterip' && sub !== 'nodeport') return fail(`error: Unexpected args: [${sub ?? ''}]\n${seeHelp('create service')}`);

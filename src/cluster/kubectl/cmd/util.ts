@@ -74,6 +74,8 @@ export const GLOBAL_FLAGS: FlagSpec = {
   v: { short: 'v' },
   'request-timeout': {},
   server: { short: 's' },
+  // a bearer token (a ServiceAccount token from `kubectl create token`): APIServer.authenticateToken
+  token: {},
   // impersonation (genericclioptions.ConfigFlags: --as, --as-group repeatable, --as-uid)
   as: {},
   'as-group': {},

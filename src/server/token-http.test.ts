@@ -1,0 +1,71 @@
+/**
+ * The TokenRequest over HTTP (POST /api/v1/namespaces/NS/serviceaccounts/NAME/token) and the
+ * ServiceAccount token authenticator (`Authorization: Bearer <that token>`, auth.ts): the
+ * request runs as `system:serviceaccount:NS:NAME`; a token the engine did not issue is 401.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from '../cluster/cluster';
+import { startServer, type RunningServer } from './server';
+
+let srv: RunningServer;
+const j = async (path: string, token: string, init: RequestInit = {}) => {
+  const r = await globalThis.fetch(srv.url + path, {
+    ...init,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+  });
+  return { code: r.status, body: (await r.json()) as any };
+};
+
+beforeAll(async () => {
+  srv = await startServer(new Cluster({ nodes: 1 }), { port: 0, speed: 50 });
+  await j('/api/v1/namespaces/default/serviceaccounts', srv.token, {
+    method: 'POST',
+    body: JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } }),
+  });
+});
+afterAll(async () => srv.close());
+
+describe('TokenRequest over HTTP', () => {
+  it.each([
+    ['a missing ServiceAccount', 'nope', {}, 404, 'serviceaccounts "nope" not found'],
+    [
+      'a short expiration',
+      'robot',
+      { spec: { expirationSeconds: 60 } },
+      422,
+      'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
+    ],
+  ])('%s', async (_n, sa, body, code, message) => {
+    const r = await j(`/api/v1/namespaces/default/serviceaccounts/${sa}/token`, srv.token, { method: 'POST', body: JSON.stringify(body) });
+    expect([r.code, r.body.message]).toEqual([code, message]);
+  });
+
+  it('a token it issued authenticates the ServiceAccount; RBAC then decides', async () => {
+    const r = await j('/api/v1/namespaces/default/serviceaccounts/robot/token', srv.token, {
+      method: 'POST',
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }),
+    });
+    expect([r.code, r.body.kind, r.body.spec]).toEqual([
+      201,
+      'TokenRequest',
+      { audiences: ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: 3600 },
+    ]);
+    const token: string = r.body.status.token;
+    const who = await j('/apis/authentication.k8s.io/v1/selfsubjectreviews', token, {
+      method: 'POST',
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+    });
+    expect([who.code, who.body.status.userInfo.username, who.body.status.userInfo.groups]).toEqual([
+      201,
+      'system:serviceaccount:default:robot',
+      ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+    ]);
+    const pods = await j('/api/v1/namespaces/default/pods', token);
+    expect([pods.code, pods.body.message]).toEqual([
+      403,
+      'pods is forbidden: User "system:serviceaccount:default:robot" cannot list resource "pods" in API group "" in the namespace "default"',
+    ]);
+    const bad = await j('/api/v1/namespaces/default/pods', token.slice(0, -4) + 'AAAA');
+    expect([bad.code, bad.body.message]).toEqual([401, 'Unauthorized']);
+  });
+});
