@@ -17,7 +17,7 @@ export class StringIntern {
     const hit = this.pool.get(s);
     if (hit !== undefined) return hit;
     if (this.pool.size >= this.limit) this.pool.clear();
-    // a Map key is flattened by the lookup above; keep that flat copy, not the rope
+    // pooled flat: later hits then hand out one sequential string, not a rope of its parts
     const flat = flatten(s);
     this.pool.set(flat, flat);
     return flat;
