@@ -73,7 +73,8 @@ export function authenticate(req: IncomingMessage, path: string, token: string, 
     if (sameToken(presented, token)) return { kind: 'user', user: users.kubectl('kubectl') };
     // the ServiceAccount token authenticator (a TokenRequest's token): user system:serviceaccount:NS:NAME
     const sa = api?.authenticateToken(presented);
-    if (sa && 'user' in sa) return { kind: 'user', user: tokenRequestUser(sa.user, 'kubectl') };
+    // drawn under its own name in the relay, not as the admin's kubectl
+    if (sa && 'user' in sa) return { kind: 'user', user: tokenRequestUser(sa.user, sa.user.name) };
     throw newUnauthorized();
   }
   if (ANONYMOUS_PATHS.has(path)) return { kind: 'anonymous' };

@@ -66,6 +66,14 @@ describe('POST serviceaccounts/NAME/token', () => {
       'pods "gone" not found',
     ],
     [
+      'bound Pod named without apiVersion: the core group, as schema.FromAPIVersionAndKind reads it',
+      'default',
+      'default',
+      { spec: { boundObjectRef: { kind: 'Pod', name: 'gone' } } },
+      404,
+      'pods "gone" not found',
+    ],
+    [
       'bound Pod runs as another ServiceAccount',
       'default',
       'other',

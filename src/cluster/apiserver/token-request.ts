@@ -140,7 +140,8 @@ export function createToken(
     const apiVersion = ref.apiVersion ?? '';
     const kind = ref.kind ?? '';
     const refName = ref.name ?? '';
-    const core = apiVersion === 'v1';
+    // schema.FromAPIVersionAndKind: no slash ("v1", "") is the core group, as token.go compares groups
+    const core = !apiVersion.includes('/');
     let uid = '';
     if (core && kind === 'Pod') {
       const pod = api.getObject('pods', namespace, refName);
@@ -176,7 +177,7 @@ export function createToken(
   }
   let tokenExp = exp;
   let warnafter = 0;
-  if (bound.pod && exp === WarnOnlyBoundTokenExpirationSeconds && audiences.length === 1 && audiences[0] === API_SERVER_AUDIENCE) {
+  if (bound.pod && exp === WarnOnlyBoundTokenExpirationSeconds && audiences.every((a) => a === API_SERVER_AUDIENCE)) {
     warnafter = exp;
     tokenExp = ExpirationExtensionSeconds;
   }
