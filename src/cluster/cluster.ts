@@ -226,6 +226,7 @@ export class Cluster {
       kubelets: this.kubelets,
       kubeProxies: this.kubeProxies,
       ingress: this.controllerManager.ingressNginx,
+      authenticateToken: (token) => this.api.authenticateToken(token),
     });
     // let the kubelets register and the controllers sync before anyone applies anything
     this.clock.runUntil(options.startMs ?? DEFAULT_START_MS);

@@ -3,7 +3,8 @@
  * (Lease every 10 s; node status checked every 10 s, posted on change or every 5 min), watches
  * the Pods bound to it (a SharedInformer with fieldSelector spec.nodeName=<node>, relay
  * participant `kubelet/<node>`) and runs them through its pod workers on a simulated
- * containerd (`containerd/<node>`).
+ * containerd (`containerd/<node>`). Its token manager (token-manager.ts) requests the projected
+ * ServiceAccount tokens of its Pods as `system:node:<node>` (kubelet.go: token.NewManager).
  *
  * Power: {@link Kubelet.powerOff} stops everything at once — no heartbeats, no status, the
  * informer stopped, every pending timer of this kubelet cancelled, containers and sandboxes
@@ -29,6 +30,7 @@ import { ContainerRuntime } from './runtime';
 import { StatusManager } from './status-manager';
 import { OwnedTimers } from './timers';
 import { VolumeManager, claimStore } from './volumes';
+import { TokenManager } from './token-manager';
 import type { FileStore } from '../userland/filesystem';
 
 /** What the UI can read about one container (not part of any Kubernetes object). */
@@ -91,7 +93,13 @@ export class Kubelet {
     this.lease = new NodeLease(ctx, cfg.name, this.client.resource<Lease>('coordination.k8s.io', 'leases'), nodes);
     this.images = new ImageManager(ctx, this.runtime, this.recorder);
     this.statusManager = new StatusManager(ctx, pods, this.timers, () => this.nodeStatus.internalIP);
-    this.volumes = new VolumeManager(ctx, this.client, this.recorder, this.timers);
+    // token.NewManager(kubeDeps.KubeClient): the kubelet's own client, so its TokenRequests are system:node:<node>'s
+    const tokens = new TokenManager(
+      (name, namespace, tr) => this.client.createToken(namespace, name, tr),
+      () => ctx.clock.now(),
+      ctx.rng.derive(`kubelet-token-jitter/${cfg.name}`),
+    );
+    this.volumes = new VolumeManager(ctx, this.client, this.recorder, this.timers, tokens);
     this.podWorkers = new PodWorkers(
       ctx,
       cfg.name,

@@ -13,11 +13,26 @@
  *   `namespace/claim` ({@link claimStore}), so data outlives the Pod.
  * - emptyDir: one store per Pod (survives container restarts); hostPath: one per node and path;
  *   projected / downwardAPI: files from their sources; anything else: an empty directory.
+ * - projected serviceAccountToken sources (pkg/volume/projected/projected.go collectData): the
+ *   token comes from the kubelet's token manager (token-manager.ts), asked for a TokenRequest
+ *   of the Pod's ServiceAccount with the source's audience (none: the apiserver's), its
+ *   expirationSeconds (3607 for `kube-api-access-*`) and boundObjectRef the Pod (v1 Pod, name,
+ *   uid); the file at the source's path holds the JWT. A failure fails SetUp with
+ *   `MountVolume.SetUp failed for volume "kube-api-access-xxxxx" : failed to fetch token: <err>`
+ *   (several failing sources of one projected volume: utilerrors' `[a, b]`).
+ * - Refresh: upstream the pod worker re-syncs every Pod each syncFrequency (1 min) and the
+ *   volume manager remounts projected volumes, which asks the token manager again. Here only
+ *   Pods with token sources are looked at: at the first resync tick (mount time + k · 1 min;
+ *   upstream's 0–50% jitter of the resync is not modelled) from the moment the token can first
+ *   require a refresh, and each minute after until it does; then the file's content is the new
+ *   token (the container sees it at once, as after the atomic writer's rename). One timer per
+ *   kubelet, not a deadline (settle does not wait for it). The Pod's tokens leave the cache
+ *   when it goes (DeleteServiceAccountToken in the projected volume's TearDown).
  *
  * The Pod stays ContainerCreating (no sandbox) until every volume is set up. Times: simulated ms.
  */
 import type { APIObject, ConfigMap, PersistentVolumeClaim, Pod, Secret } from '../api/objects';
-import type { Volume } from 'kubernetes-types/core/v1';
+import type { ServiceAccountTokenProjection, Volume } from 'kubernetes-types/core/v1';
 import { StatusError } from '../api/errors';
 import type { Client } from '../client/clientset';
 import type { EventRecorder } from '../client/record';
@@ -27,6 +42,19 @@ import { base64Decode } from './env';
 import type { OwnedTimers } from './timers';
 import type { TimerHandle } from '../sim/clock';
 import { setOwn } from '../api/safe-object';
+import type { TokenManager } from './token-manager';
+import type { TokenRequest } from '../apiserver/token-request';
+
+/** Writes `content` at `p` (relative to the volume's root), with its parent directories. */
+function put(store: FileStore, p: string, content: string): void {
+  const path = '/' + p.replace(/^\/+/, '');
+  let d = path.slice(0, path.lastIndexOf('/'));
+  while (d) {
+    store.dirs.add(d);
+    d = d.slice(0, d.lastIndexOf('/'));
+  }
+  store.files.set(path, content);
+}
 
 const claimStores = new WeakMap<ComponentContext, Map<string, FileStore>>();
 
@@ -43,6 +71,8 @@ export function claimStore(ctx: ComponentContext, namespace: string, claim: stri
 /** nestedpendingoperations exponential back-off: initialDurationBeforeRetry 500 ms, max 2m2s. */
 const RETRY_INITIAL_MS = 500;
 const RETRY_MAX_MS = 122_000;
+/** The kubelet's --sync-frequency (1 min): the period of a running Pod's resync, simulated ms. */
+export const POD_RESYNC_MS = 60_000;
 
 interface PodVolumes {
   stores: Map<string, FileStore>;
@@ -50,6 +80,14 @@ interface PodVolumes {
   timer?: TimerHandle;
   /** why the Pod waits, for the UI (e.g. an unbound claim) */
   waiting: string[];
+  /** the Pod as last synced (its token volumes are refreshed from it) */
+  pod: Pod;
+  /** the projected volumes with serviceAccountToken sources, set up */
+  tokenVolumes: { volume: Volume; store: FileStore }[];
+  /** when the first volume was set up (the phase of the resync ticks), ms */
+  mountedAt?: number;
+  /** the next resync tick at which the tokens are looked at, ms */
+  resyncAt?: number;
 }
 
 class SetUpError extends Error {
@@ -61,15 +99,26 @@ class SetUpError extends Error {
   }
 }
 
+/** utilerrors.NewAggregate(errs).Error(): one error as itself, several as `[a, b]`. */
+function aggregate(msgs: string[]): string {
+  return msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`;
+}
+
 export class VolumeManager {
   private pods = new Map<string, PodVolumes>();
   private hostPaths = new Map<string, FileStore>();
+  private resyncTimer?: TimerHandle;
+  private resyncTimerAt = Infinity;
 
+  /**
+   * @param tokens the kubelet's token manager (its CreateToken goes through `client`'s identity)
+   */
   constructor(
     private readonly ctx: ComponentContext,
     private readonly client: Client,
     private readonly recorder: EventRecorder,
     private readonly timers: OwnedTimers,
+    readonly tokens: TokenManager,
   ) {}
 
   private get<T extends APIObject>(res: string, ns: string, name: string): T {
@@ -109,14 +158,34 @@ export class VolumeManager {
         })
       : Object.entries(data);
     void name;
-    for (const [p, v] of entries) {
-      const path = '/' + p.replace(/^\/+/, '');
-      let d = path.slice(0, path.lastIndexOf('/'));
-      while (d) {
-        store.dirs.add(d);
-        d = d.slice(0, d.lastIndexOf('/'));
-      }
-      store.files.set(path, v);
+    for (const [p, v] of entries) put(store, p, v);
+  }
+
+  /** The TokenRequest collectData sends for a serviceAccountToken source of `pod`. */
+  private tokenRequestFor(pod: Pod, tp: ServiceAccountTokenProjection): TokenRequest {
+    return {
+      spec: {
+        ...(tp.audience ? { audiences: [tp.audience] } : {}),
+        ...(tp.expirationSeconds !== undefined ? { expirationSeconds: tp.expirationSeconds } : {}),
+        boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid ?? '' },
+      },
+    };
+  }
+
+  /**
+   * One serviceAccountToken source (collectData): the token manager's token for the Pod's
+   * ServiceAccount, bound to the Pod, written to the source's path.
+   * @returns the error text (`failed to fetch token: …`), or null when the file was written
+   */
+  private writeToken(pod: Pod, tp: ServiceAccountTokenProjection, store: FileStore): string | null {
+    const tr = this.tokenRequestFor(pod, tp);
+    try {
+      const out = this.tokens.getServiceAccountToken(pod.metadata.namespace ?? 'default', pod.spec?.serviceAccountName ?? '', tr);
+      put(store, tp.path, out.status?.token ?? '');
+      return null;
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      return err.message;
     }
   }
 
@@ -165,18 +234,28 @@ export class VolumeManager {
     }
     const s = new FileStore();
     if (v.downwardAPI || v.projected) {
+      // collectData: every source is tried, the errors aggregated
+      const errs: string[] = [];
       for (const src of v.projected?.sources ?? []) {
-        if (src.configMap) {
-          const o = this.fetch('configmaps', ns, src.configMap.name, !!src.configMap.optional);
-          if (o) this.fill(s, o.data ?? {}, src.configMap.items, 'configmap', src.configMap.name);
-        } else if (src.secret) {
-          const o = this.fetch('secrets', ns, src.secret.name, !!src.secret.optional);
-          const data: Record<string, string> = {};
-          for (const [k, val] of Object.entries((o?.data ?? {}) as Record<string, string>)) setOwn(data, k, base64Decode(val));
-          if (o) this.fill(s, data, src.secret.items, 'secret', src.secret.name);
-        } else if (src.serviceAccountToken)
-          s.files.set('/' + (src.serviceAccountToken.path ?? 'token'), 'eyJhbGciOiJSUzI1NiJ9.simulated.token');
+        try {
+          if (src.configMap) {
+            const o = this.fetch('configmaps', ns, src.configMap.name, !!src.configMap.optional);
+            if (o) this.fill(s, o.data ?? {}, src.configMap.items, 'configmap', src.configMap.name);
+          } else if (src.secret) {
+            const o = this.fetch('secrets', ns, src.secret.name, !!src.secret.optional);
+            const data: Record<string, string> = {};
+            for (const [k, val] of Object.entries((o?.data ?? {}) as Record<string, string>)) setOwn(data, k, base64Decode(val));
+            if (o) this.fill(s, data, src.secret.items, 'secret', src.secret.name);
+          } else if (src.serviceAccountToken) {
+            const e = this.writeToken(pod, src.serviceAccountToken, s);
+            if (e) errs.push(e);
+          }
+        } catch (err) {
+          if (!(err instanceof SetUpError)) throw err;
+          errs.push(err.message);
+        }
       }
+      if (errs.length) throw new SetUpError(aggregate(errs), true);
       for (const it of [...(v.downwardAPI?.items ?? []), ...(v.projected?.sources ?? []).flatMap((x) => x.downwardAPI?.items ?? [])]) {
         const fp: string = it.fieldRef?.fieldPath ?? '';
         const val =
@@ -203,7 +282,8 @@ export class VolumeManager {
   ensure(pod: Pod, retry: () => void): Map<string, FileStore> | null {
     const uid = pod.metadata.uid ?? '';
     let pv = this.pods.get(uid);
-    if (!pv) this.pods.set(uid, (pv = { stores: new Map(), failing: new Map(), waiting: [] }));
+    if (!pv) this.pods.set(uid, (pv = { stores: new Map(), failing: new Map(), waiting: [], pod, tokenVolumes: [] }));
+    pv.pod = pod;
     const now = this.ctx.clock.now();
     pv.waiting = [];
     let next = Infinity;
@@ -216,8 +296,14 @@ export class VolumeManager {
         continue;
       }
       try {
-        pv.stores.set(v.name, this.setUp(pod, v, pv));
+        const store = this.setUp(pod, v, pv);
+        pv.stores.set(v.name, store);
         pv.failing.delete(v.name);
+        pv.mountedAt ??= now;
+        if (v.projected?.sources?.some((x) => x.serviceAccountToken)) {
+          pv.tokenVolumes.push({ volume: v, store });
+          this.scheduleResync(pv);
+        }
       } catch (err) {
         if (!(err instanceof SetUpError)) throw err;
         const delayMs = f ? Math.min(f.delayMs * 2, RETRY_MAX_MS) : RETRY_INITIAL_MS;
@@ -245,6 +331,86 @@ export class VolumeManager {
     return null;
   }
 
+  /** The TokenRequests a Pod's token volumes use (the cached answers; their earliest refresh). */
+  private tokenRequests(pv: PodVolumes): TokenRequest[] {
+    const out: TokenRequest[] = [];
+    for (const { volume } of pv.tokenVolumes)
+      for (const src of volume.projected?.sources ?? []) {
+        const tp = src.serviceAccountToken;
+        if (!tp) continue;
+        const tr = this.tokens.peek(
+          pv.pod.metadata.namespace ?? 'default',
+          pv.pod.spec?.serviceAccountName ?? '',
+          this.tokenRequestFor(pv.pod, tp),
+        );
+        if (tr) out.push(tr);
+      }
+    return out;
+  }
+
+  /** Sets the Pod's next resync tick: the first at or after the moment a token can first require a refresh. */
+  private scheduleResync(pv: PodVolumes): void {
+    const now = this.ctx.clock.now();
+    const base = pv.mountedAt ?? now;
+    let earliest = Infinity;
+    for (const tr of this.tokenRequests(pv)) earliest = Math.min(earliest, this.tokens.earliestRefreshMs(tr));
+    if (earliest === Infinity) {
+      pv.resyncAt = undefined;
+      return;
+    }
+    const from = Math.max(earliest, now + 1);
+    pv.resyncAt = base + Math.ceil((from - base) / POD_RESYNC_MS) * POD_RESYNC_MS;
+    this.armResyncTimer();
+  }
+
+  /** One kubelet-wide timer at the earliest resync tick of its Pods. */
+  private armResyncTimer(): void {
+    let at = Infinity;
+    for (const pv of this.pods.values()) if (pv.resyncAt !== undefined && pv.resyncAt < at) at = pv.resyncAt;
+    if (at === this.resyncTimerAt) return;
+    this.timers.cancel(this.resyncTimer);
+    this.resyncTimer = undefined;
+    this.resyncTimerAt = at;
+    if (at === Infinity) return;
+    // the periodic resync is not caused by whatever mounted the volume
+    this.ctx.relay.withCause(null, () => {
+      this.resyncTimer = this.timers.set(Math.max(0, at - this.ctx.clock.now()), () => this.resync(), {
+        label: `${this.client.user.participant}: resync the projected service account tokens`,
+      });
+    });
+  }
+
+  /**
+   * The resync tick: each due Pod's token volumes are collected again (the token manager
+   * decides whether a token is refreshed); a failure is the remount's FailedMount event, the
+   * old files stay.
+   */
+  private resync(): void {
+    this.resyncTimer = undefined;
+    this.resyncTimerAt = Infinity;
+    const now = this.ctx.clock.now();
+    for (const pv of this.pods.values()) {
+      if (pv.resyncAt === undefined || pv.resyncAt > now) continue;
+      for (const { volume, store } of pv.tokenVolumes) {
+        const errs: string[] = [];
+        for (const src of volume.projected?.sources ?? []) {
+          const e = src.serviceAccountToken && this.writeToken(pv.pod, src.serviceAccountToken, store);
+          if (e) errs.push(e);
+        }
+        if (errs.length)
+          this.recorder.event(
+            pv.pod,
+            'Warning',
+            'FailedMount',
+            `MountVolume.SetUp failed for volume "${volume.name}" : ${aggregate(errs)}`,
+          );
+      }
+      // refreshed: the tick from which the new token can require a refresh; else the next tick
+      this.scheduleResync(pv);
+    }
+    this.armResyncTimer();
+  }
+
   /** Why a Pod's volumes are not ready (UI), empty when they are. */
   waiting(uid: string): string[] {
     return this.pods.get(uid)?.waiting ?? [];
@@ -255,10 +421,16 @@ export class VolumeManager {
     const pv = this.pods.get(uid);
     if (pv) this.timers.cancel(pv.timer);
     this.pods.delete(uid);
+    // the projected volume's TearDown: DeleteServiceAccountToken
+    this.tokens.deleteServiceAccountToken(uid);
+    if (pv?.resyncAt !== undefined) this.armResyncTimer();
   }
 
-  /** Power loss: emptyDirs are gone (tmpfs-like); hostPath and claims stay on disk. */
+  /** Power loss: emptyDirs are gone (tmpfs-like); hostPath and claims stay on disk; the token cache (memory) is gone. */
   reset(): void {
     this.pods.clear();
+    this.tokens.clear();
+    this.resyncTimer = undefined;
+    this.resyncTimerAt = Infinity;
   }
 }

@@ -50,6 +50,7 @@ import type { Kubelet } from '../kubelet/kubelet';
 import type { IngressNginxController } from '../controllers/ingress-nginx';
 import type { TrafficRequest, TrafficResult } from '../userland/traffic-types';
 import { podHttpGet } from './serves';
+import { serveAPIServerRequest, type TokenAuthenticator } from './apiserver-http';
 
 /** Linux's connect() timeout with tcp_syn_retries=6 (1+2+4+8+16+32+64 s), ms. */
 export const CONNECT_TIMEOUT_MS = 127_000;
@@ -66,7 +67,19 @@ export interface TrafficDeps {
   kubelets: ReadonlyMap<string, Kubelet>;
   kubeProxies: ReadonlyMap<string, KubeProxy>;
   ingress: IngressNginxController;
+  /** kube-apiserver's bearer-token authenticator (APIServer.authenticateToken): requests to its port 6443 (apiserver-http.ts) */
+  authenticateToken?: TokenAuthenticator;
 }
+
+/** kube-apiserver's secure port (the `kubernetes` Service's targetPort). */
+export const APISERVER_PORT = 6443;
+/** curl's error 60 for a server certificate it cannot verify (the cluster CA is not in the image's trust store). */
+export const CURL_SSL_CA_ERROR =
+  'curl: (60) SSL certificate problem: unable to get local issuer certificate\n' +
+  'More details here: https://curl.se/docs/sslcerts.html\n\n' +
+  'curl failed to verify the legitimacy of the server and therefore could not\n' +
+  'establish a secure connection to it. To learn more about this situation and\n' +
+  'how to fix it, please visit the webpage mentioned above.';
 
 const isIPv4 = (s: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(s);
 const refused = (ip: string, port: number) => `curl: (7) Failed to connect to ${ip} port ${port} after 0 ms: Couldn't connect to server`;
@@ -77,8 +90,10 @@ const REASONS: Record<number, string> = {
   301: 'Moved Permanently',
   302: 'Found',
   400: 'Bad Request',
+  401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Temporarily Unavailable',
@@ -89,6 +104,8 @@ interface Ctx {
   from: string;
   res: TrafficResult;
   cause: number | null;
+  req: TrafficRequest;
+  scheme: 'http' | 'https';
 }
 
 export class TrafficGenerator {
@@ -134,9 +151,10 @@ export class TrafficGenerator {
       dnsQueries: [],
     };
     const from = srcPod ? `pod/${srcPod.metadata.namespace}/${srcPod.metadata.name}` : EXTERNAL_CLIENT;
-    const c: Ctx = { from, res, cause: null };
+    const c: Ctx = { from, res, cause: null, req, scheme: 'http' };
     const u = parseURL(req.url);
     if (typeof u === 'string') return this.fail(c, u);
+    c.scheme = u.scheme;
     const { host, port, path } = u;
     c.cause = this.d.ctx.relay.record({
       from,
@@ -305,6 +323,8 @@ export class TrafficGenerator {
     hopFrom: string,
   ): TrafficResult {
     const res = c.res;
+    if (!pod && port === APISERVER_PORT && this.d.authenticateToken && this.apiserverIPs().has(ip))
+      return this.toAPIServer(c, ip, port, host, path, hopFrom);
     if (pod) res.podKey = `Pod/${pod.metadata.namespace}/${pod.metadata.name}`;
     const podPart = pod ? `pod/${pod.metadata.namespace}/${pod.metadata.name}` : `pod/${ip}`;
     c.cause = this.d.ctx.relay.record({
@@ -334,12 +354,58 @@ export class TrafficGenerator {
     return this.http(c, podPart, answer.status, answer.body, answer.summary);
   }
 
+  /** The addresses kube-apiserver listens on: those of the `kubernetes` Endpoints (the endpoint reconciler's), on a powered node. */
+  private apiserverIPs(): Set<string> {
+    const out = new Set<string>();
+    const ep = this.d.objects.getObject('endpoints', 'default', 'kubernetes');
+    const nodes = this.list('nodes');
+    for (const s of ep?.subsets ?? [])
+      for (const a of s.addresses ?? []) {
+        const n = nodes.find((x) => (x.status?.addresses ?? []).some((y: KObject) => y.address === a.ip));
+        if (n && this.d.kubelets.get(n.metadata.name)?.powered) out.add(a.ip);
+      }
+    return out;
+  }
+
+  /**
+   * The connection reached kube-apiserver's port: TLS (curl refuses the cluster CA's certificate
+   * without `-k` or `--cacert`; plain HTTP gets Go's 400), then the request (apiserver-http.ts).
+   */
+  private toAPIServer(c: Ctx, ip: string, port: number, host: string, path: string, hopFrom: string): TrafficResult {
+    const to = 'kube-apiserver';
+    c.cause = this.d.ctx.relay.record({
+      from: hopFrom,
+      to,
+      kind: 'request',
+      verb: 'GET',
+      summary: `${c.scheme === 'https' ? 'HTTPS' : 'HTTP'} GET ${path} Host: ${host} → ${ip}:${port}`,
+      cause: c.cause,
+    });
+    if (c.scheme === 'http') return this.http(c, to, 400, 'Client sent an HTTP request to an HTTPS server.\n', undefined, true);
+    const tls = c.req.tls ?? {};
+    if (!tls.insecure && !tls.cacert) {
+      this.d.ctx.relay.record({
+        from: to,
+        to: c.from,
+        kind: 'response',
+        summary: 'TLS: certificate signed by an unknown authority',
+        cause: c.cause,
+      });
+      return this.fail(c, CURL_SSL_CA_ERROR);
+    }
+    const answer = this.d.ctx.relay.withCause(c.cause, () =>
+      serveAPIServerRequest(this.d.ctx, this.d.authenticateToken!, { method: 'GET', path, headers: c.req.headers ?? [] }),
+    );
+    return this.http(c, to, answer.status, answer.body, answer.summary, true);
+  }
+
   /** An HTTP answer from `by`; ok for 2xx. `summary` stands for an HTML body in the message. */
-  private http(c: Ctx, by: string, status: number, body: string, summary?: string): TrafficResult {
+  private http(c: Ctx, by: string, status: number, body: string, summary?: string, exactBody = false): TrafficResult {
     const res = c.res;
     res.status = status;
     res.ok = status >= 200 && status < 300;
     res.body = body;
+    if (exactBody) res.exactBody = true;
     const line = `HTTP/1.1 ${status} ${REASONS[status] ?? ''}`.trimEnd();
     const shown = summary ?? body;
     res.message = shown.endsWith(REASONS[status] ?? '\u0000') ? line : `${line} · ${shown}`;

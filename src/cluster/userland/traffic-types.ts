@@ -25,6 +25,10 @@ export interface TrafficRequest {
   url: string;
   /** number of requests, 1..100 */
   count: number;
+  /** request headers (`curl -H "Name: value"`), e.g. `["Authorization", "Bearer eyJ…"]` */
+  headers?: [string, string][];
+  /** TLS: `-k`/`--insecure` skips verifying the server's certificate; `cacert` is `--cacert FILE` */
+  tls?: { insecure?: boolean; cacert?: string };
 }
 
 /** What one request did. */
@@ -52,6 +56,8 @@ export interface TrafficResult {
   dnsQueries: string[];
   /** the response body when a server answered (`Hostname: web-7d4b9c-x2x9z`, `default backend - 404`) */
   body?: string;
+  /** the body is exactly what the server sent (kube-apiserver's JSON ends without a newline): printed as is */
+  exactBody?: boolean;
 }
 
 /** A DNS lookup as `nslookup NAME` run inside a Pod of `fromNamespace` prints it. */

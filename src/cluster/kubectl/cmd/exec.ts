@@ -9,7 +9,12 @@
  * - `nslookup NAME` → cluster DNS from the Pod's namespace (traffic/nslookup.ts, bind's output);
  * - `curl [-s] [-S] [-i] URL`, `wget -qO- URL` → the traffic generator from this Pod
  *   (traffic/traffic.ts): the response body on stdout; on failure curl's message on stderr
- *   (suppressed by -s unless -S) and curl's exit code (6, 7, 28), or 22 with -f on HTTP ≥ 400.
+ *   (suppressed by -s unless -S) and curl's exit code (6, 7, 28, 60), or 22 with -f on HTTP ≥ 400.
+ *   `-H "Name: value"` headers are sent; `https://kubernetes.default.svc/…` reaches kube-apiserver
+ *   (traffic/apiserver-http.ts), which authenticates `-H "Authorization: Bearer TOKEN"` (the Pod's
+ *   token file holds one: `cat /var/run/secrets/kubernetes.io/serviceaccount/token`); curl
+ *   verifies its certificate unless `-k`/`--insecure` or `--cacert FILE` is given (else error 60).
+ *   The shell inside the container has no curl: `sh -c 'curl …'` and `$(…)` are not run.
  */
 import type { KObject } from '../../api/types';
 import type { DnsLookupResult, PodExecResult, TrafficRequest, TrafficResult } from '../../userland/traffic-types';
@@ -51,19 +56,24 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
   let showErr = false;
   let failHttp = false;
   let include = false;
+  let insecure = false;
+  let cacert: string | undefined;
+  const headers: [string, string][] = [];
   let url: string | undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
-    if (
-      a === '-o' ||
-      a === '-O' ||
-      a === '-m' ||
-      a === '--max-time' ||
-      a === '-H' ||
-      a === '--connect-timeout' ||
-      a === '-T' ||
-      a === '-U'
-    ) {
+    // -H / --header (curl), --header (wget): "Name: value"
+    if (a === '-H' || a === '--header') {
+      const h = argv[++i] ?? '';
+      const colon = h.indexOf(':');
+      if (colon > 0) headers.push([h.slice(0, colon).trim(), h.slice(colon + 1).trim()]);
+      continue;
+    }
+    if (a === '--cacert') {
+      cacert = argv[++i];
+      continue;
+    }
+    if (a === '-o' || a === '-O' || a === '-m' || a === '--max-time' || a === '--connect-timeout' || a === '-T' || a === '-U') {
       if (a !== '-O') i++;
       continue;
     }
@@ -73,6 +83,7 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
         if (a.includes('S')) showErr = true;
         if (a.includes('f')) failHttp = true;
         if (a.includes('i')) include = true;
+        if (a.includes('k')) insecure = true;
       } else if (a.includes('q')) silent = true;
       if (tool === 'wget' && a.endsWith('O')) i++;
       continue;
@@ -81,6 +92,7 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
       if (a === '--silent') silent = true;
       else if (a === '--show-error') showErr = true;
       else if (a === '--fail') failHttp = true;
+      else if (a === '--insecure' || a === '--no-check-certificate') insecure = true;
       continue;
     }
     url = a;
@@ -98,6 +110,8 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
     source: { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name },
     url,
     count: 1,
+    ...(headers.length ? { headers } : {}),
+    ...(insecure || cacert ? { tls: { ...(insecure ? { insecure } : {}), ...(cacert ? { cacert } : {}) } } : {}),
   });
   if (r.status === null) {
     if (tool === 'wget') {
@@ -109,7 +123,7 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
     return { exitCode: curlExit(r.message), stdout: '', stderr: !silent || showErr ? `${r.message}\n` : '' };
   }
   // a server's page as sent (nginx's ends with a newline); the assumed one-line answer gets one
-  const body = (r.body ?? '').endsWith('\n') ? (r.body ?? '') : `${r.body ?? ''}\n`;
+  const body = r.exactBody || (r.body ?? '').endsWith('\n') ? (r.body ?? '') : `${r.body ?? ''}\n`;
   if (tool === 'wget') {
     if (r.status >= 400)
       return {
