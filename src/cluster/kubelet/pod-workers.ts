@@ -356,6 +356,7 @@ export class PodWorkers {
         // restartPolicy Never and an init container failed: the Pod failed
         rec.done = true;
         rec.terminal = true;
+        this.volumes.podTerminated(rec.uid);
         if (rec.sandbox) this.runtime.stopPodSandbox(rec.sandbox.id, this.ref(rec));
         rec.sandbox = undefined;
       }
@@ -462,6 +463,7 @@ export class PodWorkers {
     const allDone = rec.containers.every((c) => c.current.kind === 'terminated' && !this.shouldRestart(rec, c.current.exitCode));
     if (allDone && rec.containers.length) {
       rec.done = true;
+      this.volumes.podTerminated(rec.uid);
       if (rec.sandbox) this.runtime.stopPodSandbox(rec.sandbox.id, this.ref(rec));
       rec.sandbox = undefined;
     }
@@ -641,6 +643,7 @@ export class PodWorkers {
     if (rec.deleted || rec.terminal || this.allContainers(rec).some((c) => c.current.kind === 'running')) return;
     rec.terminal = true;
     rec.done = true;
+    this.volumes.podTerminated(rec.uid);
     const now = this.ctx.clock.nowRFC3339();
     for (const c of rec.containers) {
       if (c.current.kind === 'waiting') {

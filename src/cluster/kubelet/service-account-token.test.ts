@@ -210,3 +210,25 @@ metadata: {name: robot}
     expect(claimsOf(catToken(c)).sub).toBe('system:serviceaccount:default:robot');
   });
 });
+
+describe('a Pod that completes', () => {
+  const c = new Cluster({ seed: 14 });
+  c.apply(`apiVersion: v1
+kind: Pod
+metadata: {name: once}
+spec:
+  restartPolicy: Never
+  containers:
+  - {name: sh, image: busybox:1.36, command: [sh, -c, "sleep 5"]}
+`);
+  c.settle(120_000);
+
+  it('drops its token when it terminates, and is not refreshed after', () => {
+    const pod = c.get('pods', 'default', 'once')!;
+    expect(pod.status.phase).toBe('Succeeded');
+    expect(c.kubelets.get(pod.spec.nodeName)!.volumes.tokens.size).toBe(0);
+    const seq = c.relay.lastSeq;
+    c.advance(60 * 60_000);
+    expect(tokenHops(c, seq)).toEqual([]);
+  });
+});

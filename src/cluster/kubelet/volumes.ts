@@ -416,6 +416,20 @@ export class VolumeManager {
     return this.pods.get(uid)?.waiting ?? [];
   }
 
+  /**
+   * The Pod reached a terminal phase: its volumes are no longer kept mounted (upstream the
+   * desired state of world drops it and TearDown runs DeleteServiceAccountToken), so its tokens
+   * leave the cache and are not refreshed again; the files stay until the Pod goes.
+   */
+  podTerminated(uid: string): void {
+    const pv = this.pods.get(uid);
+    this.tokens.deleteServiceAccountToken(uid);
+    if (!pv || pv.resyncAt === undefined) return;
+    pv.resyncAt = undefined;
+    pv.tokenVolumes = [];
+    this.armResyncTimer();
+  }
+
   /** The Pod is gone: unmount (emptyDir content is lost; claims keep theirs). */
   forget(uid: string): void {
     const pv = this.pods.get(uid);

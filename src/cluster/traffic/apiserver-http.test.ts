@@ -77,6 +77,26 @@ spec:
       error: null,
     },
     {
+      name: 'sh -c with the token file read by $(cat …), as in-Pod scripts do',
+      line: () => `exec client -- sh -c 'curl -sk -H "Authorization: Bearer $(cat ${TOKEN})" ${PODS}'`,
+      output: forbidden('system:serviceaccount:default:default'),
+      error: null,
+    },
+    {
+      name: 'sh -c with TOKEN=$(cat …); curl … $TOKEN, the namespace from its file',
+      line: () =>
+        `exec client -- sh -c 'TOKEN=$(cat ${TOKEN}); NS=$(cat /var/run/secrets/kubernetes.io/serviceaccount/namespace); ` +
+        `curl -sk -H "Authorization: Bearer $TOKEN" https://kubernetes.default.svc/api/v1/namespaces/$NS/pods'`,
+      output: forbidden('system:serviceaccount:default:default'),
+      error: null,
+    },
+    {
+      name: 'sh -c with a file that is not there: cat’s error, then curl without a token (anonymous)',
+      line: () => `exec client -- sh -c 'curl -sk -H "Authorization: Bearer $(cat /nope)" ${PODS}'`,
+      output: forbidden('system:anonymous'),
+      error: "cat: can't open '/nope': No such file or directory\n",
+    },
+    {
       name: 'no token: system:anonymous, 403',
       line: () => `exec client -- curl -sk ${PODS}`,
       output: forbidden('system:anonymous'),

@@ -14,12 +14,14 @@
  *   (traffic/apiserver-http.ts), which authenticates `-H "Authorization: Bearer TOKEN"` (the Pod's
  *   token file holds one: `cat /var/run/secrets/kubernetes.io/serviceaccount/token`); curl
  *   verifies its certificate unless `-k`/`--insecure` or `--cacert FILE` is given (else error 60).
- *   The shell inside the container has no curl: `sh -c 'curl …'` and `$(…)` are not run.
+ *   `sh -c 'curl … "$(cat FILE)" …'` and `sh -c 'T=$(cat FILE); curl … "$T" …'` run the same way
+ *   ({@link shellCurl}); other scripts go to the container's shell, which has no curl.
  */
 import type { KObject } from '../../api/types';
 import type { DnsLookupResult, PodExecResult, TrafficRequest, TrafficResult } from '../../userland/traffic-types';
 import { fromLabelSelector, selectorString } from '../../api/labels';
 import { KubectlError, fail, resolveType, seeHelp, type Ctx, type FlagSpec, type KubectlResult } from './util';
+import { parse, type Node, type Word } from '../../userland/shell-parse';
 
 /** Flags of `kubectl exec`. */
 export const EXEC_FLAGS: FlagSpec = {
@@ -139,6 +141,66 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
   return { exitCode: 0, stdout: head + body, stderr: '' };
 }
 
+/** `$(cat PATH)` or `` `cat PATH` `` in a script: the command substitutions {@link shellCurl} runs. */
+const CAT_SUBSTITUTION = /\$\(\s*cat\s+([\w./-]+)\s*\)|`\s*cat\s+([\w./-]+)\s*`/g;
+
+/**
+ * `sh -c 'curl …'` — the common in-Pod form, `curl -H "Authorization: Bearer $(cat …/token)" …`
+ * or `TOKEN=$(cat …/token); curl -H "Authorization: Bearer $TOKEN" …`: the container's shell
+ * would run curl, which the simulated shell does not have. Recognized when the script is
+ * assignments followed by one curl/wget command (`;` or `&&` between them, no pipes or
+ * redirections) and its only command substitutions read a file (`$(cat PATH)`, trailing
+ * newlines dropped as the shell drops them); the argv, expanded as the shell would, goes to
+ * {@link runCurl}. Anything else is null (the shell runs it as before).
+ * @param cat reads a file of the container (`cat PATH` through the kubelet's exec): its stdout, stderr
+ */
+function shellCurl(script: string, cat: (path: string) => PodExecResult | null): { argv: string[]; stderr: string } | null {
+  let stderr = '';
+  let bad = false;
+  const text = script.replace(CAT_SUBSTITUTION, (_m, a: string | undefined, b: string | undefined) => {
+    const r = cat(a ?? b ?? '');
+    if (!r) bad = true;
+    // a failed cat: its message on stderr (the exec merges the streams), nothing substituted
+    const failed = !!r && r.exitCode !== 0;
+    stderr += (r?.stderr ?? '') + (failed ? r.stdout : '');
+    const out = failed ? '' : (r?.stdout ?? '').replace(/\n+$/, '');
+    // only contents the shell would keep as one plain word (a token, a namespace)
+    if (!/^[\w.+/=:-]*$/.test(out)) bad = true;
+    return out;
+  });
+  if (bad) return null;
+  let tree: Node;
+  try {
+    tree = parse(text);
+  } catch {
+    return null;
+  }
+  const steps: Node[] = tree.t === 'seq' ? tree.list : tree.t === 'and' ? [tree.a, tree.b] : [tree];
+  const vars = new Map<string, string>();
+  const expand = (w: Word): string => w.map((p) => ('lit' in p ? p.lit : (vars.get(p.v) ?? ''))).join('');
+  for (let i = 0; i < steps.length; i++) {
+    const n = steps[i];
+    if (n.t !== 'cmd' || n.redirs.length) return null;
+    const words = n.words.map(expand);
+    const assign = words.every((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+    if (i < steps.length - 1) {
+      if (!assign) return null;
+      for (const w of words) vars.set(w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1));
+      continue;
+    }
+    const argv: string[] = [];
+    n.words.forEach((w, j) => {
+      // an unquoted lone expansion splits on blanks (and vanishes when empty), as expandWords does
+      if (w.length === 1 && 'v' in w[0] && !w[0].quoted) argv.push(...words[j].split(/\s+/).filter(Boolean));
+      else argv.push(words[j]);
+    });
+    const tool = argv[0]?.split('/').pop();
+    if (tool !== 'curl' && tool !== 'wget') return null;
+    return { argv: [tool, ...argv.slice(1)], stderr };
+  }
+  return null;
+}
+
 /**
  * POD or TYPE/NAME → the Pod (polymorphichelpers.AttachablePodForObject: for a workload or a
  * Service, the first of its Pods — Running first, then the oldest, then by name).
@@ -195,6 +257,7 @@ export function runExec(ctx: Ctx): KubectlResult {
   const running = ((pod.status?.containerStatuses ?? []) as KObject[]).find((s) => s.name === container)?.state?.running;
   if (!running) return fail(`${notice}error: unable to upgrade connection: container not found ("${container}")`);
   let r: PodExecResult | null;
+  let sc: ReturnType<typeof shellCurl> = null;
   const tool = command[0].split('/').pop()!;
   if (tool === 'nslookup' && env.nslookup) {
     const q = command.slice(1).find((a) => !a.startsWith('-'));
@@ -205,6 +268,16 @@ export function runExec(ctx: Ctx): KubectlResult {
     }
   } else if ((tool === 'curl' || tool === 'wget') && env.sendRequests) {
     r = runCurl(env, pod, [tool, ...command.slice(1)]);
+  } else if (
+    (tool === 'sh' || tool === 'ash' || tool === 'bash') &&
+    command[1] === '-c' &&
+    command.length === 3 &&
+    env.sendRequests &&
+    env.podExec &&
+    (sc = shellCurl(command[2], (path) => env.podExec!(pod, container!, ['cat', path])))
+  ) {
+    const out = runCurl(env, pod, sc.argv);
+    r = { ...out, stderr: sc.stderr + out.stderr };
   } else {
     r = env.podExec ? env.podExec(pod, container, command) : null;
     if (!r) return fail(`${notice}error: unable to upgrade connection: container not found ("${container}")`);
