@@ -121,6 +121,13 @@ spec:
       error: `${CURL_SSL_CA_ERROR}\ncommand terminated with exit code 60\n`,
     },
     {
+      name: 'busybox wget: no certificate check (its note), the 403 as its error line',
+      line: () => `exec client -- wget -qO- --header "Authorization: Bearer ${token}" ${PODS}`,
+      output: '',
+      error:
+        'wget: note: TLS certificate validation not implemented\nwget: server returned error: HTTP/1.1 403 Forbidden\ncommand terminated with exit code 1\n',
+    },
+    {
       name: 'plain HTTP to the HTTPS port: Go’s 400 text',
       line: () => 'exec client -- curl -s http://kubernetes.default.svc:443/api/v1/namespaces/default/pods',
       output: 'Client sent an HTTP request to an HTTPS server.\n',

@@ -108,6 +108,9 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
           ? "curl: try 'curl --help' or 'curl --manual' for more information\n"
           : 'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: wget [-cqS] [--spider] [-O FILE] [-o LOGFILE] [--header STR]\n',
     };
+  // busybox wget does not verify certificates: it says so (unless --no-check-certificate) and goes on
+  const note = tool === 'wget' && /^https:\/\//i.test(url) && !insecure ? 'wget: note: TLS certificate validation not implemented\n' : '';
+  if (tool === 'wget') insecure = true;
   const [r] = env.sendRequests!({
     source: { kind: 'pod', namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name },
     url,
@@ -120,7 +123,7 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
       const host = /curl: \(6\)/.test(r.message)
         ? `wget: bad address '${r.message.replace(/^.*Could not resolve host: /, '')}'`
         : "wget: can't connect to remote host: Connection refused";
-      return { exitCode: 1, stdout: '', stderr: `${silent ? '' : `Connecting to ${url}\n`}${host}\n` };
+      return { exitCode: 1, stdout: '', stderr: `${silent ? '' : `Connecting to ${url}\n`}${note}${host}\n` };
     }
     return { exitCode: curlExit(r.message), stdout: '', stderr: !silent || showErr ? `${r.message}\n` : '' };
   }
@@ -131,9 +134,9 @@ function runCurl(env: ExecEnv, pod: KObject, argv: string[]): PodExecResult {
       return {
         exitCode: 1,
         stdout: '',
-        stderr: `wget: server returned error: HTTP/1.1 ${r.message.replace(/^HTTP\/1\.1 /, '').replace(/ · .*$/, '')}\n`,
+        stderr: `${note}wget: server returned error: HTTP/1.1 ${r.message.replace(/^HTTP\/1\.1 /, '').replace(/ · .*$/, '')}\n`,
       };
-    return { exitCode: 0, stdout: body, stderr: '' };
+    return { exitCode: 0, stdout: body, stderr: note };
   }
   if (failHttp && r.status >= 400)
     return { exitCode: 22, stdout: '', stderr: !silent || showErr ? `curl: (22) The requested URL returned error: ${r.status}\n` : '' };
