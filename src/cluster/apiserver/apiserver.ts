@@ -32,7 +32,7 @@ import {
   type Status,
 } from '../api/errors';
 import { matches, parseSelector, type Selector } from '../api/labels';
-import { fieldsMatch, parseFieldSelector, type FieldRequirement } from './fields';
+import { fieldsMatch, parseFieldSelector, requestInfoName, type FieldRequirement } from './fields';
 import { strategyFor, type StrategyContext, type StrategyTable } from './registry/strategy';
 import { IPAllocator, PortAllocator } from './allocators';
 import { managedFieldsOnWrite, patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
@@ -885,7 +885,7 @@ export class APIServer implements StrategyContext {
     const { labels, fields } = selectorsOf(opts);
     if (this.authorizer) {
       try {
-        this.authorizeRequest(user, 'list', info, info.namespaced ? (namespace ?? '') : '', '', '', fields);
+        this.authorizeRequest(user, 'list', info, info.namespaced ? (namespace ?? '') : '', requestInfoName(fields), '', fields);
       } catch (err) {
         if (!opts.quiet)
           this.failHop(
@@ -1364,7 +1364,7 @@ export class APIServer implements StrategyContext {
     handler: (ev: WatchEvent) => void,
   ): () => void {
     const { labels, fields } = selectorsOf(opts);
-    this.authorizeRequest(user, 'watch', info, info.namespaced ? (namespace ?? '') : '', '', '', fields);
+    this.authorizeRequest(user, 'watch', info, info.namespaced ? (namespace ?? '') : '', requestInfoName(fields), '', fields);
     const nodeReq = fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=');
     const w: Watcher = {
       id: ++this.watcherSeq,

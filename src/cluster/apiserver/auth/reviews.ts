@@ -11,6 +11,7 @@ import type { KObject } from '../../api/types';
 import { newBadRequest, newInvalid } from '../../api/errors';
 import type { AuthorizerChain } from './authorizer';
 import type { Attributes } from './rbac';
+import { parseFieldSelector } from '../fields';
 
 /** The review resources, by `resource.group`, with their kind. */
 export const REVIEW_RESOURCES: ReadonlyMap<
@@ -65,7 +66,7 @@ interface ReviewUser {
 }
 
 /** authorizationutil.ResourceAttributesFrom / NonResourceAttributesFrom. */
-function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes {
+function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes & SelectorAttributes {
   const ra = spec?.resourceAttributes;
   if (ra) {
     return {
@@ -78,6 +79,7 @@ function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes {
       namespace: ra.namespace ?? '',
       name: ra.name ?? '',
       path: '',
+      ...fieldSelectorFrom(ra.fieldSelector),
     };
   }
   const nr = spec?.nonResourceAttributes ?? {};
@@ -94,12 +96,50 @@ function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes {
   };
 }
 
-/** The status of an access review (authorizationutil: allowed / denied / reason / evaluationError). */
-function accessStatus(chain: AuthorizerChain, a: Attributes): KObject['status'] {
+type SelectorAttributes = Pick<Attributes, 'fieldSelector'> & { fieldSelectorError?: 'ignored' | 'partially ignored' };
+
+/**
+ * ResourceAttributesFrom's field selector (AuthorizeWithSelectors, beta and on in v1.33): a
+ * `rawSelector` parsed as a request's (fields.ParseSelector), or `requirements`
+ * (fieldSelectorAsSelector: In / NotIn of exactly one value; anything else is dropped and
+ * reported as an evaluation error). Note that a selector never sets the review's name: a
+ * review of `list nodes` with `metadata.name=node-1` has no name, unlike the list request.
+ */
+function fieldSelectorFrom(
+  fs: { rawSelector?: string; requirements?: { key?: string; operator?: string; values?: string[] }[] } | undefined,
+): SelectorAttributes {
+  if (!fs) return {};
+  let out: SelectorAttributes = {};
+  if (fs.rawSelector) {
+    try {
+      out = { fieldSelector: parseFieldSelector(fs.rawSelector) };
+    } catch {
+      out = { fieldSelectorError: 'ignored' };
+    }
+  }
+  if (fs.requirements?.length) {
+    const reqs: NonNullable<Attributes['fieldSelector']> = [];
+    let bad = false;
+    for (const r of fs.requirements) {
+      const values = r.values ?? [];
+      if (values.length !== 1 || (r.operator !== 'In' && r.operator !== 'NotIn')) bad = true;
+      else reqs.push({ field: r.key ?? '', op: r.operator === 'In' ? '=' : '!=', value: values[0] });
+    }
+    out = {
+      ...(reqs.length ? { fieldSelector: reqs } : {}),
+      ...(bad ? { fieldSelectorError: reqs.length ? 'partially ignored' : 'ignored' } : {}),
+    };
+  }
+  return out;
+}
+
+/** The status of an access review (authorizationutil: allowed / denied / reason / evaluationError, BuildEvaluationError). */
+function accessStatus(chain: AuthorizerChain, a: Attributes & SelectorAttributes): KObject['status'] {
   const d = chain.authorize(a);
   const status: Record<string, unknown> = { allowed: d.decision === 'allow' };
   if (d.decision === 'deny') status.denied = true;
   if (d.reason) status.reason = d.reason;
+  if (a.fieldSelectorError) status.evaluationError = `spec.resourceAttributes.fieldSelector ${a.fieldSelectorError} due to parse error`;
   return status;
 }
 
