@@ -442,6 +442,7 @@ export class APIServer implements StrategyContext {
     name: string,
     cause: number,
     category?: 'heartbeat' | 'event',
+    subresource = '',
   ): void {
     this.relay.record({
       from: 'kube-apiserver',
@@ -451,7 +452,7 @@ export class APIServer implements StrategyContext {
       resource: info.resource,
       namespace: info.namespaced ? namespace : null,
       name,
-      summary: this.admissionSummary(user, verb, info.resource),
+      summary: this.admissionSummary(user, verb, subresource ? `${info.resource}/${subresource}` : info.resource),
       cause,
       category: category ?? 'admission',
     });
@@ -669,36 +670,24 @@ export class APIServer implements StrategyContext {
    */
   createToken(user: RequestUser, namespace: string, name: string, body: TokenRequest = {}): TokenRequest {
     const info = this.registry.forResource('', 'serviceaccounts')!;
-    const cause = this.relay.record({
-      from: user.participant,
-      to: 'kube-apiserver',
-      kind: 'request',
-      verb: 'create',
-      resource: 'serviceaccounts',
-      namespace,
-      name,
-      summary: `create token for ServiceAccount ${namespace}/${name}`,
-    });
-    const respond = (summary: string) =>
-      this.relay.record({
-        from: 'kube-apiserver',
-        to: user.participant,
-        kind: 'response',
-        verb: 'create',
-        resource: 'serviceaccounts',
-        namespace,
-        name,
-        summary,
-        cause,
-      });
+    const cause = this.requestHop(user, 'create', info, namespace, name, `create token for ServiceAccount ${namespace}/${name}`);
     return this.relay.withCause(cause, () => {
       try {
         this.authorizeRequest(user, 'create', info, namespace, name, 'token');
+        this.admissionHop(user, 'create', info, namespace, name, cause, undefined, 'token');
         const out = createToken(this, this.issuer(), namespace, name, body, Math.floor(this.clock.now() / 1000));
-        respond(`201 Created TokenRequest: expires ${out.status!.expirationTimestamp}`);
+        this.responseHop(
+          user,
+          'create',
+          info,
+          namespace,
+          name,
+          `201 Created TokenRequest: expires ${out.status!.expirationTimestamp}`,
+          cause,
+        );
         return out;
       } catch (err) {
-        if (err instanceof StatusError) respond(`${err.code} ${err.reason}: ${err.message}`);
+        this.failHop(user, 'create', info, namespace, name, err, cause);
         throw err;
       }
     });

@@ -186,7 +186,8 @@ export function createToken(
   return {
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
-    metadata: { name, namespace, creationTimestamp: new Date(nowSec * 1000).toISOString().replace('.000Z', 'Z') },
+    // out := req.DeepCopy(): the request's metadata, its name and namespace filled
+    metadata: { ...meta, name, namespace, creationTimestamp: new Date(nowSec * 1000).toISOString().replace('.000Z', 'Z') },
     spec: {
       audiences,
       expirationSeconds: exp,
