@@ -182,3 +182,47 @@ describe('a SelfSubjectAccessReview with resourceAttributes.fieldSelector', () =
     expect(review(resource, fs)).toEqual(want);
   });
 });
+
+describe('SelfSubjectAccessReview fieldSelector validation (validateFieldSelectorAttributes)', () => {
+  const review = (fieldSelector: unknown) => () =>
+    api.review(node1, 'selfsubjectaccessreviews.authorization.k8s.io', '', {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      metadata: {},
+      spec: { resourceAttributes: { verb: 'list', resource: 'pods', fieldSelector } },
+    } as never);
+  const invalid = (detail: string) => `422 SelfSubjectAccessReview.authorization.k8s.io "" is invalid: ${detail}`;
+  it.each<[string, unknown, string]>([
+    [
+      'both rawSelector and requirements',
+      { rawSelector: 'foo', requirements: [{ key: 'a', operator: 'In', values: ['b'] }] },
+      invalid(
+        'spec.resourceAttributes.fieldSelector.rawSelector: Invalid value: "foo": may not specified at the same time as requirements',
+      ),
+    ],
+    [
+      'neither',
+      {},
+      invalid(
+        'spec.resourceAttributes.fieldSelector.requirements: Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required',
+      ),
+    ],
+    [
+      'a requirement without key or values',
+      { requirements: [{ operator: 'In' }] },
+      invalid(
+        "[spec.resourceAttributes.fieldSelector.requirements[0].key: Required value: must be specified, spec.resourceAttributes.fieldSelector.requirements[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn']",
+      ),
+    ],
+    [
+      'Exists with values',
+      { requirements: [{ key: 'a', operator: 'Exists', values: ['b'] }] },
+      invalid(
+        "spec.resourceAttributes.fieldSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+      ),
+    ],
+    ['an unknown operator (allowed, then ignored)', { requirements: [{ key: 'a', operator: 'Near', values: ['b'] }] }, 'allowed'],
+  ])('%s', (_n, fs, want) => {
+    expect(attempt(review(fs))).toBe(want);
+  });
+});
