@@ -31,9 +31,7 @@ import { tableDefFor, toTable, wantsTable } from './table';
 import { checkFieldSelector, listPage } from './list';
 import { serveWatch } from './watch';
 import { podLog } from './logs';
-
-/** The kind serviceaccounts/token decodes its body into (token.go TokenREST.New). */
-const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
+import { TOKEN_REQUEST_KIND } from '../cluster/apiserver/token-request';
 /** Resolves /api/v1/… or /apis/G/V/… (`parts` after the version) to a target. */
 export function resolveTarget(cluster: Cluster, group: string, version: string, parts: string[]): Target | undefined {
   const find = (r: string) =>

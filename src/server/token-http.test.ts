@@ -64,6 +64,27 @@ describe('TokenRequest over HTTP', () => {
       'the object provided is unrecognized (must be of type TokenRequest): couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (5b5d)',
     ],
     [
+      'expirationSeconds as a string',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: '600' } },
+      400,
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64',
+    ],
+    [
+      'expirationSeconds not an integer',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 600.5 } },
+      400,
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal number 600.5 into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64',
+    ],
+    [
+      'audiences not a list',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: 'api' } },
+      400,
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.audiences of type []string',
+    ],
+    [
       'expirationSeconds over 2^32',
       'robot',
       { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 2 ** 32 + 1 } },

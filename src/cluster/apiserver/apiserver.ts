@@ -47,7 +47,7 @@ import { allowedBy, forbidden, type AuthorizerChain, type ChainDecision } from '
 import type { Attributes } from './auth/rbac';
 import { nodeRestriction } from './auth/node-authorizer';
 import { REVIEW_RESOURCES, answerReview } from './auth/reviews';
-import { TokenIssuer, authenticateServiceAccountToken, createToken, type TokenRequest } from './token-request';
+import { TOKEN_REQUEST_KIND, TokenIssuer, authenticateServiceAccountToken, createToken, type TokenRequest } from './token-request';
 import type { TokenUser } from './authentication/serviceaccount';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
@@ -674,6 +674,7 @@ export class APIServer implements StrategyContext {
     return this.relay.withCause(cause, () => {
       try {
         this.authorizeRequest(user, 'create', info, namespace, name, 'token');
+        if (!user.trusted) checkDecode(TOKEN_REQUEST_KIND, body); // decode.ts: a field of the wrong JSON type is a 400
         this.admissionHop(user, 'create', info, namespace, name, cause, undefined, 'token');
         const out = createToken(this, this.issuer(), namespace, name, body, Math.floor(this.clock.now() / 1000));
         this.responseHop(

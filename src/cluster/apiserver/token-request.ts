@@ -63,6 +63,9 @@ export interface TokenRequest {
 
 const GROUP_KIND = 'TokenRequest.authentication.k8s.io';
 
+/** The kind serviceaccounts/token decodes its body into (token.go TokenREST.New: authentication.k8s.io/v1 TokenRequest). */
+export const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' } as const;
+
 /** What the registry reads: the stored objects (APIServer.getObject; undefined when absent). */
 export interface ObjectGetter {
   getObject(resource: string, namespace: string, name: string): KObject | undefined;
