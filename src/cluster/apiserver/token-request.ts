@@ -5,6 +5,12 @@
  * pkg/apis/authentication/validation/validation.go (ValidateTokenRequest), and the bearer-token
  * half of pkg/serviceaccount/jwt.go (JWTTokenAuthenticator.AuthenticateToken).
  *
+ * The body is an authentication.k8s.io/v1 TokenRequest: over HTTP another kind or version is
+ * create.go's 400 (src/server/body.ts decodeKindBody), and a field of the wrong JSON type is the
+ * decoder's 400 (`json: cannot unmarshal string into Go struct field
+ * TokenRequestSpec.spec.expirationSeconds of type int64`, decode.ts, checked by
+ * APIServer.createToken after authorization).
+ *
  * Order of the checks (token.go): the body's metadata.name/namespace must match the URL's (422),
  * the ServiceAccount must exist (404 `serviceaccounts "x" not found`), then the static
  * validation (422 `TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds:
