@@ -55,6 +55,7 @@ const INT64 = new Set([
   'HorizontalPodAutoscalerStatus.observedGeneration',
   'PodDisruptionBudgetStatus.observedGeneration',
   'TokenRequest.expirationSeconds',
+  'TokenRequestSpec.expirationSeconds',
   'ValidatingAdmissionPolicyStatus.observedGeneration',
 ]);
 
@@ -328,8 +329,11 @@ function visit(key: string): void {
 /** kubernetes-types module of an API group ("" → core, "rbac.authorization.k8s.io" → rbac). */
 const groupDir = (group: string) => (group === '' ? 'core' : group.split('.')[0]);
 
+/** Kinds that are no stored resource but bodies the apiserver decodes (serviceaccounts/token's TokenRequest). */
+const BODY_KINDS = [{ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' }];
+
 const kinds: Record<string, string> = {};
-for (const r of BUILTIN_RESOURCES) {
+for (const r of [...BUILTIN_RESOURCES, ...BODY_KINDS]) {
   const dir = `${groupDir(r.group)}/${r.version}`;
   const m = loadModule(dir);
   if (!m.interfaces.has(r.kind)) {

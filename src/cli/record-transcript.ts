@@ -26,18 +26,30 @@ export interface TranscriptRecording {
   argv?: (line: string) => string[];
   /** kubectl's working directory (for `-f FILE`). */
   cwd?: string;
+  /**
+   * The line kubectl runs for a scripted line, given the raw (unnormalised) outputs of the lines
+   * before it, e.g. `$T` replaced by the token an earlier `create token` printed; the transcript
+   * keeps the scripted line. Default: the line itself.
+   */
+  expand?: (line: string, rawOutputs: readonly string[]) => string;
 }
 
-function kubectl(kubeconfig: string, line: string, argv: (line: string) => string[], cwd?: string): Promise<GoldenBlock> {
+function kubectl(
+  kubeconfig: string,
+  line: string,
+  run: string,
+  argv: (line: string) => string[],
+  cwd?: string,
+): Promise<GoldenBlock & { raw: string }> {
   return new Promise((done) => {
-    const p = spawn('kubectl', argv(line), {
+    const p = spawn('kubectl', argv(run), {
       cwd,
       env: { ...process.env, KUBECONFIG: kubeconfig, KUBECACHEDIR: join(kubeconfig, '..', 'cache') },
     });
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    p.on('close', (code) => done({ args: line, output: normalise(out), exitCode: code ?? 0 }));
+    p.on('close', (code) => done({ args: line, output: normalise(out), exitCode: code ?? 0, raw: out }));
   });
 }
 
@@ -47,9 +59,11 @@ export async function recordTranscript(r: TranscriptRecording): Promise<void> {
   const srv = await startServer(new Cluster(), { port: 0, speed: 10 });
   writeFileSync(kubeconfig, kubeconfigYAML(srv.httpsUrl, { token: srv.token, caPem: srv.caPem }));
   const blocks: GoldenBlock[] = [];
+  const raws: string[] = [];
   try {
     for (const line of r.steps) {
-      const b = await kubectl(kubeconfig, line, r.argv ?? ((l) => l.split(' ')), r.cwd);
+      const { raw, ...b } = await kubectl(kubeconfig, line, r.expand?.(line, raws) ?? line, r.argv ?? ((l) => l.split(' ')), r.cwd);
+      raws.push(raw);
       blocks.push(b);
       process.stdout.write(`kubectl ${line} → ${b.exitCode}\n`);
     }

@@ -114,7 +114,12 @@ function splitAPIVersion(apiVersion: string): [string, string] {
  * @returns the object, with apiVersion and kind defaulted from the endpoint when missing.
  * @throws StatusError 400 (and 415 for protobuf of a kind without a schema).
  */
-export function decodeObjectBody(bytes: Buffer, format: InputFormat, info: ResourceInfo, registry: ResourceRegistry): KObject {
+export function decodeObjectBody(
+  bytes: Buffer,
+  format: InputFormat,
+  info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'custom'>,
+  registry: { forKind(apiVersion: string, kind: string): unknown },
+): KObject {
   const unrecognized = (why: string) =>
     newBadRequest(`the object provided is unrecognized (must be of type ${info.kind}): ${why} (${summarizeData(bytes)})`);
   let obj: unknown;
@@ -168,6 +173,24 @@ export function decodeObjectBody(bytes: Buffer, format: InputFormat, info: Resou
     );
   }
   return { ...o, apiVersion: gv, kind } as unknown as KObject;
+}
+
+/**
+ * The body of a subresource POST whose kind is no stored resource (serviceaccounts/token takes
+ * an authentication.k8s.io/v1 TokenRequest), decoded as decodeObjectBody decodes a create's:
+ * the same 400s for another kind, another version or no kind at all.
+ * @throws StatusError 400.
+ */
+export function decodeKindBody(
+  bytes: Buffer,
+  format: InputFormat,
+  kind: { group: string; version: string; kind: string },
+  registry: ResourceRegistry,
+): KObject {
+  const gv = `${kind.group}/${kind.version}`;
+  return decodeObjectBody(bytes, format, kind, {
+    forKind: (apiVersion, k) => (apiVersion === gv && k === kind.kind) || !!registry.forKind(apiVersion, k),
+  });
 }
 
 /** Kinds of two groups that share one internal type (events.k8s.io Event is stored as core Event). */

@@ -8,7 +8,8 @@
  *
  * (stdout then stderr, then `[exit N]` when the exit code is not 0). Normalised: ages (the
  * AGE / LAST SEEN / Age columns and `for 12s` style durations) become `<age>`, timestamps
- * `<time>`, the 5-character random suffixes of generated names `xxxxx`, uids `<uid>`.
+ * `<time>`, the 5-character random suffixes of generated names `xxxxx`, uids `<uid>`, JWTs
+ * (ServiceAccount tokens, signed per run) `<jwt>`.
  */
 
 /** One recorded command and what kubectl printed. */
@@ -63,6 +64,7 @@ export function normalise(text: string): string {
     '<time>',
   );
   t = t.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>');
+  t = t.replace(/\beyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/g, '<jwt>'); // a JWT (a ServiceAccount token): signed per run
   t = t.replace(/\(x(\d+) over [^)]*\)/g, '(x$1 over <age>)');
   t = t.replace(/resourceVersion: "\d+"/g, 'resourceVersion: "<rv>"').replace(/"resourceVersion": "\d+"/g, '"resourceVersion": "<rv>"');
   return t.replace(RAND, '-xxxxx');

@@ -62,6 +62,12 @@ const INLINE = new Set([
 
 const parsed = new Map<string, Map<number, FieldSpec>>();
 
+/**
+ * Fields whose generated.proto name is not their JSON name (the schema holds proto names):
+ * BoundObjectReference's `uID` is `json:"uid"` (k8s.io/api/authentication/v1/types.go).
+ */
+const JSON_NAMES: ReadonlyMap<string, string> = new Map([['k8s.io.api.authentication.v1.BoundObjectReference.uID', 'uid']]);
+
 function schemaOf(message: string): Map<number, FieldSpec> | undefined {
   const cached = parsed.get(message);
   if (cached) return cached;
@@ -72,7 +78,12 @@ function schemaOf(message: string): Map<number, FieldSpec> | undefined {
     const [no, name, rest] = [part.slice(0, part.indexOf(':')), ...splitOnce(part.slice(part.indexOf(':') + 1))];
     const pointer = rest.endsWith('?');
     const t = pointer ? rest.slice(0, -1) : rest;
-    fields.set(Number(no), { name, type: t.replace(/\*$/, ''), repeated: t.endsWith('*'), pointer });
+    fields.set(Number(no), {
+      name: JSON_NAMES.get(`${message}.${name}`) ?? name,
+      type: t.replace(/\*$/, ''),
+      repeated: t.endsWith('*'),
+      pointer,
+    });
   }
   parsed.set(message, fields);
   return fields;

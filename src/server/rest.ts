@@ -15,7 +15,7 @@ import type { RequestCtx, Target } from './context';
 
 /** The handlers' shared types, re-exported from context.ts where they are defined. */
 export type { RequestCtx, Target } from './context';
-import { checkApplyKind, decodeObjectBody, decodeUntypedBody, readLimitedBody } from './body';
+import { checkApplyKind, decodeKindBody, decodeObjectBody, decodeUntypedBody, readLimitedBody } from './body';
 import { negotiateInput } from './negotiation';
 import { checkListResourceVersion, goQueryBool, parseListQuery, queryInt64 } from './params';
 import type { Cluster } from '../cluster/cluster';
@@ -31,7 +31,7 @@ import { tableDefFor, toTable, wantsTable } from './table';
 import { checkFieldSelector, listPage } from './list';
 import { serveWatch } from './watch';
 import { podLog } from './logs';
-
+import { TOKEN_REQUEST_KIND } from '../cluster/apiserver/token-request';
 /** Resolves /api/v1/… or /apis/G/V/… (`parts` after the version) to a target. */
 export function resolveTarget(cluster: Cluster, group: string, version: string, parts: string[]): Target | undefined {
   const find = (r: string) =>
@@ -261,7 +261,8 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
   if (t.sub === 'token') {
     // serviceaccounts/{name}/token: POST a TokenRequest (token-request.ts), answered 201
     if (method !== 'POST') throw methodNotAllowed();
-    const body = ((await bodyOf(ctx)) ?? {}) as KObject;
+    const bytes = await readLimitedBody(req, ctx.server.maxRequestBodyBytes);
+    const body = decodeKindBody(bytes, negotiateInput(req.headers['content-type']), TOKEN_REQUEST_KIND, api.registry);
     sendJSON(res, 201, api.createToken(user, ns, name, body as never));
     return;
   }

@@ -35,6 +35,62 @@ describe('TokenRequest over HTTP', () => {
       422,
       'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes',
     ],
+    [
+      'a body of another kind (a Pod)',
+      'robot',
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'robot' } },
+      400,
+      'Pod in version "v1" cannot be handled as a TokenRequest: converting (k8s.io/api/core/v1) Pod to (k8s.io/kubernetes/pkg/apis/authentication) TokenRequest: unknown conversion',
+    ],
+    [
+      'a TokenRequest of the core group',
+      'robot',
+      { apiVersion: 'v1', kind: 'TokenRequest' },
+      400,
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: no kind "TokenRequest" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+    ],
+    [
+      'a TokenRequest of a version the group does not have',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1beta1', kind: 'TokenRequest' },
+      400,
+      'TokenRequest in version "v1beta1" cannot be handled as a TokenRequest: no kind "TokenRequest" is registered for version "authentication.k8s.io/v1beta1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+    ],
+    [
+      'no object at all',
+      'robot',
+      [],
+      400,
+      'the object provided is unrecognized (must be of type TokenRequest): couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (5b5d)',
+    ],
+    [
+      'expirationSeconds as a string',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: '600' } },
+      400,
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64',
+    ],
+    [
+      'expirationSeconds not an integer',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 600.5 } },
+      400,
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal number 600.5 into Go struct field TokenRequestSpec.spec.expirationSeconds of type int64',
+    ],
+    [
+      'audiences not a list',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: 'api' } },
+      400,
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field TokenRequestSpec.spec.audiences of type []string',
+    ],
+    [
+      'expirationSeconds over 2^32',
+      'robot',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 2 ** 32 + 1 } },
+      422,
+      'TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds',
+    ],
   ])('%s', async (_n, sa, body, code, message) => {
     const r = await j(`/api/v1/namespaces/default/serviceaccounts/${sa}/token`, srv.token, { method: 'POST', body: JSON.stringify(body) });
     expect([r.code, r.body.message]).toEqual([code, message]);

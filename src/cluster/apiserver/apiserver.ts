@@ -32,7 +32,7 @@ import {
   type Status,
 } from '../api/errors';
 import { matches, parseSelector, type Selector } from '../api/labels';
-import { fieldsMatch, parseFieldSelector, type FieldRequirement } from './fields';
+import { fieldsMatch, parseFieldSelector, requestInfoName, type FieldRequirement } from './fields';
 import { strategyFor, type StrategyContext, type StrategyTable } from './registry/strategy';
 import { IPAllocator, PortAllocator } from './allocators';
 import { managedFieldsOnWrite, patchObject, type PatchOptions, type PatchResult, type PatchType } from './patch';
@@ -47,7 +47,7 @@ import { allowedBy, forbidden, type AuthorizerChain, type ChainDecision } from '
 import type { Attributes } from './auth/rbac';
 import { nodeRestriction } from './auth/node-authorizer';
 import { REVIEW_RESOURCES, answerReview } from './auth/reviews';
-import { TokenIssuer, authenticateServiceAccountToken, createToken, type TokenRequest } from './token-request';
+import { TOKEN_REQUEST_KIND, TokenIssuer, authenticateServiceAccountToken, createToken, type TokenRequest } from './token-request';
 import type { TokenUser } from './authentication/serviceaccount';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
@@ -442,6 +442,7 @@ export class APIServer implements StrategyContext {
     name: string,
     cause: number,
     category?: 'heartbeat' | 'event',
+    subresource = '',
   ): void {
     this.relay.record({
       from: 'kube-apiserver',
@@ -451,7 +452,7 @@ export class APIServer implements StrategyContext {
       resource: info.resource,
       namespace: info.namespaced ? namespace : null,
       name,
-      summary: this.admissionSummary(user, verb, info.resource),
+      summary: this.admissionSummary(user, verb, subresource ? `${info.resource}/${subresource}` : info.resource),
       cause,
       category: category ?? 'admission',
     });
@@ -669,36 +670,25 @@ export class APIServer implements StrategyContext {
    */
   createToken(user: RequestUser, namespace: string, name: string, body: TokenRequest = {}): TokenRequest {
     const info = this.registry.forResource('', 'serviceaccounts')!;
-    const cause = this.relay.record({
-      from: user.participant,
-      to: 'kube-apiserver',
-      kind: 'request',
-      verb: 'create',
-      resource: 'serviceaccounts',
-      namespace,
-      name,
-      summary: `create token for ServiceAccount ${namespace}/${name}`,
-    });
-    const respond = (summary: string) =>
-      this.relay.record({
-        from: 'kube-apiserver',
-        to: user.participant,
-        kind: 'response',
-        verb: 'create',
-        resource: 'serviceaccounts',
-        namespace,
-        name,
-        summary,
-        cause,
-      });
+    const cause = this.requestHop(user, 'create', info, namespace, name, `create token for ServiceAccount ${namespace}/${name}`);
     return this.relay.withCause(cause, () => {
       try {
         this.authorizeRequest(user, 'create', info, namespace, name, 'token');
+        if (!user.trusted) checkDecode(TOKEN_REQUEST_KIND, body); // decode.ts: a field of the wrong JSON type is a 400
+        this.admissionHop(user, 'create', info, namespace, name, cause, undefined, 'token');
         const out = createToken(this, this.issuer(), namespace, name, body, Math.floor(this.clock.now() / 1000));
-        respond(`201 Created TokenRequest: expires ${out.status!.expirationTimestamp}`);
+        this.responseHop(
+          user,
+          'create',
+          info,
+          namespace,
+          name,
+          `201 Created TokenRequest: expires ${out.status!.expirationTimestamp}`,
+          cause,
+        );
         return out;
       } catch (err) {
-        if (err instanceof StatusError) respond(`${err.code} ${err.reason}: ${err.message}`);
+        this.failHop(user, 'create', info, namespace, name, err, cause);
         throw err;
       }
     });
@@ -885,7 +875,7 @@ export class APIServer implements StrategyContext {
     const { labels, fields } = selectorsOf(opts);
     if (this.authorizer) {
       try {
-        this.authorizeRequest(user, 'list', info, info.namespaced ? (namespace ?? '') : '', '', '', fields);
+        this.authorizeRequest(user, 'list', info, info.namespaced ? (namespace ?? '') : '', requestInfoName(fields), '', fields);
       } catch (err) {
         if (!opts.quiet)
           this.failHop(
@@ -1364,7 +1354,7 @@ export class APIServer implements StrategyContext {
     handler: (ev: WatchEvent) => void,
   ): () => void {
     const { labels, fields } = selectorsOf(opts);
-    this.authorizeRequest(user, 'watch', info, info.namespaced ? (namespace ?? '') : '', '', '', fields);
+    this.authorizeRequest(user, 'watch', info, info.namespaced ? (namespace ?? '') : '', requestInfoName(fields), '', fields);
     const nodeReq = fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=');
     const w: Watcher = {
       id: ++this.watcherSeq,

@@ -41,3 +41,15 @@ export function fieldsMatch(obj: KObject, reqs: FieldRequirement[]): boolean {
   }
   return true;
 }
+
+/**
+ * The name a list/watch's field selector pins, as endpoints/request/requestinfo.go reads it
+ * into the request info (fieldSelector.RequiresExactMatch("metadata.name"), kept only when
+ * path.IsValidPathSegmentName: not "." or "..", no "/" or "%"); "" when none. The authorizers
+ * see it as the request's name (RBAC resourceNames, the Node authorizer's own-Node check).
+ */
+export function requestInfoName(reqs: FieldRequirement[] | undefined): string {
+  const r = reqs?.find((q) => q.field === 'metadata.name' && q.op === '=');
+  if (!r || r.value === '.' || r.value === '..' || /[/%]/.test(r.value)) return '';
+  return r.value;
+}

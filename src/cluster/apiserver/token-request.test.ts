@@ -141,6 +141,33 @@ describe('POST serviceaccounts/NAME/token', () => {
     ]);
   });
 
+  it('accepts expirationSeconds of exactly 2^32 (validation refuses only more)', () => {
+    expect(c.api.createToken(admin, 'default', 'default', { spec: { expirationSeconds: 2 ** 32 } }).spec!.expirationSeconds).toBe(2 ** 32);
+  });
+
+  it('draws its hops as other writes: request, the authn/authz/admission note, response', () => {
+    const from = c.relay.all().length;
+    c.api.createToken(admin, 'default', 'default', {});
+    try {
+      c.api.createToken(admin, 'default', 'nope', {});
+    } catch {
+      // 404
+    }
+    expect(
+      c.relay
+        .all()
+        .slice(from)
+        .map((h) => `${h.from} → ${h.to} ${h.kind} ${h.resource} ${h.namespace}/${h.name}: ${h.summary.replace(/\d{4}-\S+Z/, '<time>')}`),
+    ).toEqual([
+      'kubectl → kube-apiserver request serviceaccounts default/default: create token for ServiceAccount default/default',
+      'kube-apiserver → kube-apiserver note serviceaccounts default/default: authn kubernetes-admin [kubeadm:cluster-admins system:authenticated] · authz allow create serviceaccounts/token by ClusterRoleBinding kubeadm:cluster-admins → ClusterRole cluster-admin · admission',
+      'kube-apiserver → kubectl response serviceaccounts default/default: 201 Created TokenRequest: expires <time>',
+      'kubectl → kube-apiserver request serviceaccounts default/nope: create token for ServiceAccount default/nope',
+      'kube-apiserver → kube-apiserver note serviceaccounts default/nope: authn kubernetes-admin [kubeadm:cluster-admins system:authenticated] · authz allow create serviceaccounts/token by ClusterRoleBinding kubeadm:cluster-admins → ClusterRole cluster-admin · admission',
+      'kube-apiserver → kubectl response serviceaccounts default/nope: 404 NotFound: serviceaccounts "nope" not found',
+    ]);
+  });
+
   it('is authorized as create serviceaccounts/token', () => {
     const jane = { name: 'jane', participant: 'kubectl', groups: ['system:authenticated'] };
     expect(() => c.api.createToken(jane, 'default', 'default', {})).toThrow(
@@ -189,9 +216,19 @@ describe('kubectl create token', () => {
       'error: --bound-object-uid can only be set if --bound-object-kind is provided',
     ],
     [
-      'Node kind',
+      'ConfigMap kind',
+      'create token default --bound-object-kind ConfigMap --bound-object-name n',
+      'error: supported --bound-object-kind values are Node, Pod, Secret',
+    ],
+    [
+      'a Node that does not exist',
       'create token default --bound-object-kind Node --bound-object-name n',
-      'error: supported --bound-object-kind values are Pod, Secret',
+      'error: failed to create token: nodes "n" not found',
+    ],
+    [
+      'expirationSeconds over 2^32',
+      'create token default --duration 4294967297s',
+      'error: failed to create token: TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds: Invalid value: 4294967297: may not specify a duration larger than 2^32 seconds',
     ],
     [
       'kind without name',
@@ -238,7 +275,7 @@ describe('kubectl create token', () => {
 
   it('-o yaml prints the TokenRequest', () => {
     const out = c.kubectl('create token default -o yaml --duration 1h').output;
-    expect(out.split('\n').slice(0, 11).join('\n')).toBe(
+    expect(out.split('\n').slice(0, 12).join('\n')).toBe(
       [
         'apiVersion: authentication.k8s.io/v1',
         'kind: TokenRequest',
@@ -249,10 +286,36 @@ describe('kubectl create token', () => {
         'spec:',
         '  audiences:',
         '  - https://kubernetes.default.svc.cluster.local',
+        '  boundObjectRef: null',
         '  expirationSeconds: 3600',
         'status:',
       ].join('\n'),
     );
+  });
+
+  it.each([
+    ['-o name', 'create token default -o name', 'tokenrequest.authentication.k8s.io/default\n'],
+    ["-o '' (the name printer, as kubectl's)", "create token default -o ''", 'tokenrequest.authentication.k8s.io/default created\n'],
+  ])('%s', (_n, cmd, want) => {
+    expect(c.kubectl(cmd)).toEqual({ output: want, error: null, exitCode: 0 });
+  });
+
+  it('flags before or after the name', () => {
+    for (const cmd of ['create token --duration 10m -n kube-system default', 'create token default -n kube-system --duration=10m']) {
+      const cl = claimsOf(c.kubectl(cmd).output.trimEnd());
+      expect([cl.exp - cl.iat, cl['kubernetes.io'].namespace]).toEqual([600, 'kube-system']);
+    }
+  });
+
+  it('-o json prints the TokenRequest in Go field order, boundObjectRef as sent', () => {
+    const out = JSON.parse(c.kubectl('create token default -o json --bound-object-kind Secret --bound-object-name s').output);
+    expect([Object.keys(out), Object.keys(out.metadata), Object.keys(out.spec), Object.keys(out.status), out.spec.boundObjectRef]).toEqual([
+      ['kind', 'apiVersion', 'metadata', 'spec', 'status'],
+      ['name', 'namespace', 'creationTimestamp'],
+      ['audiences', 'expirationSeconds', 'boundObjectRef'],
+      ['token', 'expirationTimestamp'],
+      { kind: 'Secret', apiVersion: 'v1', name: 's' },
+    ]);
   });
 });
 

@@ -5,6 +5,12 @@
  * pkg/apis/authentication/validation/validation.go (ValidateTokenRequest), and the bearer-token
  * half of pkg/serviceaccount/jwt.go (JWTTokenAuthenticator.AuthenticateToken).
  *
+ * The body is an authentication.k8s.io/v1 TokenRequest: over HTTP another kind or version is
+ * create.go's 400 (src/server/body.ts decodeKindBody), and a field of the wrong JSON type is the
+ * decoder's 400 (`json: cannot unmarshal string into Go struct field
+ * TokenRequestSpec.spec.expirationSeconds of type int64`, decode.ts, checked by
+ * APIServer.createToken after authorization).
+ *
  * Order of the checks (token.go): the body's metadata.name/namespace must match the URL's (422),
  * the ServiceAccount must exist (404 `serviceaccounts "x" not found`), then the static
  * validation (422 `TokenRequest.authentication.k8s.io "" is invalid: spec.expirationSeconds:
@@ -62,6 +68,9 @@ export interface TokenRequest {
 }
 
 const GROUP_KIND = 'TokenRequest.authentication.k8s.io';
+
+/** The kind serviceaccounts/token decodes its body into (token.go TokenREST.New: authentication.k8s.io/v1 TokenRequest). */
+export const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' } as const;
 
 /** What the registry reads: the stored objects (APIServer.getObject; undefined when absent). */
 export interface ObjectGetter {
@@ -186,7 +195,8 @@ export function createToken(
   return {
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
-    metadata: { name, namespace, creationTimestamp: new Date(nowSec * 1000).toISOString().replace('.000Z', 'Z') },
+    // out := req.DeepCopy(): the request's metadata, its name and namespace filled
+    metadata: { ...meta, name, namespace, creationTimestamp: new Date(nowSec * 1000).toISOString().replace('.000Z', 'Z') },
     spec: {
       audiences,
       expirationSeconds: exp,

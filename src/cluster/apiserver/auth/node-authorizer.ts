@@ -4,7 +4,9 @@
  * a kubelet (`system:node:<node>` in `system:nodes`) may read only the Secrets, ConfigMaps,
  * PersistentVolumeClaims and PersistentVolumes that Pods bound to its node use, request
  * tokens only for those Pods' ServiceAccounts, list/watch Pods only with the
- * `spec.nodeName=<node>` field selector, touch only its own Lease in kube-node-lease, and
+ * `spec.nodeName=<node>` field selector, read only its own Node (get by name, list/watch with
+ * `metadata.name=<node>`: AuthorizeNodeWithSelectors, beta and on in v1.33), touch only its
+ * own Lease in kube-node-lease, and
  * everything else the system:node rules (NodeRules) allow; NodeRestriction then keeps its
  * writes to its own Node and the Pods bound to it.
  *
@@ -173,6 +175,50 @@ export class NodeAuthorizer {
     return this.authorizeByGraph(nodeName, type, a);
   }
 
+  /**
+   * node_authorizer.go authorizeNode (AuthorizeNodeWithSelectors, beta and on in v1.33): writes
+   * are left to NodeRestriction; a read must name the node's own Node — a get by name, a
+   * list/watch by the `metadata.name=<node>` field selector (the request info's name, see
+   * APIServer.list); no other verb or subresource.
+   */
+  private authorizeNode(nodeName: string, a: Attributes): Decision {
+    if (a.subresource === '') {
+      if (a.verb === 'create' || a.verb === 'update' || a.verb === 'patch') return { decision: 'allow', reason: '', by: 'Node' };
+      if (a.verb === 'get' || a.verb === 'list' || a.verb === 'watch') {
+        if (a.name === nodeName) return { decision: 'allow', reason: '', by: 'Node' };
+        if (a.name === '')
+          return { decision: 'noopinion', reason: `node '${nodeName}' cannot read all nodes, only its own Node object`, by: 'Node' };
+        return { decision: 'noopinion', reason: `node '${nodeName}' cannot read '${a.name}', only its own Node object`, by: 'Node' };
+      }
+    } else if (a.subresource === 'status' && (a.verb === 'update' || a.verb === 'patch')) {
+      return { decision: 'allow', reason: '', by: 'Node' };
+    }
+    return { decision: 'noopinion', reason: '', by: 'Node' };
+  }
+
+  /**
+   * node_authorizer.go authorizePod (AuthorizeNodeWithSelectors): get of a Pod bound to the
+   * node, list/watch only with `spec.nodeName=<node>` (or of one related Pod by name), create
+   * and delete (mirror Pods) and status/eviction left to NodeRestriction.
+   */
+  private authorizePod(nodeName: string, a: Attributes): Decision {
+    const allow: Decision = { decision: 'allow', reason: '', by: 'Node' };
+    if (a.subresource === '') {
+      if (a.verb === 'get') return this.getOnly(nodeName, 'pod', a);
+      if (a.verb === 'list' || a.verb === 'watch') {
+        if ((a.fieldSelector ?? []).some((r) => r.field === 'spec.nodeName' && r.op === '=' && r.value === nodeName)) return allow;
+        if (a.name) return this.authorizeByGraph(nodeName, 'pod', a);
+        return { decision: 'noopinion', reason: 'can only list/watch pods with spec.nodeName field selector', by: 'Node' };
+      }
+      if (a.verb === 'create' || a.verb === 'delete') return allow;
+    } else if (a.subresource === 'status') {
+      if (a.verb === 'update' || a.verb === 'patch') return allow;
+    } else if (a.subresource === 'eviction') {
+      if (a.verb === 'create') return allow;
+    }
+    return { decision: 'noopinion', reason: '', by: 'Node' };
+  }
+
   /** node_authorizer.go Authorize. */
   authorize(a: Attributes): Decision {
     const { isNode, nodeName } = nodeIdentity(a.user);
@@ -208,15 +254,10 @@ export class NodeAuthorizer {
           if (a.verb !== 'create' && a.name !== nodeName)
             return { decision: 'noopinion', reason: 'can only access node lease with the same name as the requesting node', by: 'Node' };
           return { decision: 'allow', reason: '', by: 'Node' };
+        case 'nodes':
+          return this.authorizeNode(nodeName, a);
         case 'pods':
-          if (!a.subresource && (a.verb === 'list' || a.verb === 'watch')) {
-            if ((a.fieldSelector ?? []).some((r) => r.field === 'spec.nodeName' && (r.op === '=' || r.op === '==') && r.value === nodeName))
-              return { decision: 'allow', reason: '', by: 'Node' };
-            if (a.name) return this.authorizeByGraph(nodeName, 'pod', a);
-            return { decision: 'noopinion', reason: 'can only list/watch pods with spec.nodeName field selector', by: 'Node' };
-          }
-          if (!a.subresource && a.verb === 'get') return this.authorizeByGraph(nodeName, 'pod', a);
-          break;
+          return this.authorizePod(nodeName, a);
       }
     }
     return rulesAllow(a, NODE_RULES) ? { decision: 'allow', reason: '', by: 'Node' } : { decision: 'noopinion', reason: '', by: 'Node' };

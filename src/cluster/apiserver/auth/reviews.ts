@@ -8,9 +8,10 @@
  * the requester's user info — what `kubectl auth whoami` prints).
  */
 import type { KObject } from '../../api/types';
-import { newBadRequest, newInvalid } from '../../api/errors';
+import { newBadRequest, newInvalid, type FieldError } from '../../api/errors';
 import type { AuthorizerChain } from './authorizer';
 import type { Attributes } from './rbac';
+import { parseFieldSelector } from '../fields';
 
 /** The review resources, by `resource.group`, with their kind. */
 export const REVIEW_RESOURCES: ReadonlyMap<
@@ -65,7 +66,7 @@ interface ReviewUser {
 }
 
 /** authorizationutil.ResourceAttributesFrom / NonResourceAttributesFrom. */
-function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes {
+function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes & SelectorAttributes {
   const ra = spec?.resourceAttributes;
   if (ra) {
     return {
@@ -78,6 +79,7 @@ function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes {
       namespace: ra.namespace ?? '',
       name: ra.name ?? '',
       path: '',
+      ...fieldSelectorFrom(ra.fieldSelector),
     };
   }
   const nr = spec?.nonResourceAttributes ?? {};
@@ -94,12 +96,86 @@ function attributesFrom(user: ReviewUser, spec: KObject['spec']): Attributes {
   };
 }
 
-/** The status of an access review (authorizationutil: allowed / denied / reason / evaluationError). */
-function accessStatus(chain: AuthorizerChain, a: Attributes): KObject['status'] {
+type SelectorAttributes = Pick<Attributes, 'fieldSelector'> & { fieldSelectorError?: 'ignored' | 'partially ignored' };
+
+/**
+ * ResourceAttributesFrom's field selector (AuthorizeWithSelectors, beta and on in v1.33): a
+ * `rawSelector` parsed as a request's (fields.ParseSelector), or `requirements`
+ * (fieldSelectorAsSelector: In / NotIn of exactly one value; anything else is dropped and
+ * reported as an evaluation error). Note that a selector never sets the review's name: a
+ * review of `list nodes` with `metadata.name=node-1` has no name, unlike the list request.
+ */
+function fieldSelectorFrom(
+  fs: { rawSelector?: string; requirements?: { key?: string; operator?: string; values?: string[] }[] } | undefined,
+): SelectorAttributes {
+  if (!fs) return {};
+  let out: SelectorAttributes = {};
+  if (fs.rawSelector) {
+    try {
+      out = { fieldSelector: parseFieldSelector(fs.rawSelector) };
+    } catch {
+      out = { fieldSelectorError: 'ignored' };
+    }
+  }
+  if (fs.requirements?.length) {
+    const reqs: NonNullable<Attributes['fieldSelector']> = [];
+    let bad = false;
+    for (const r of fs.requirements) {
+      const values = r.values ?? [];
+      if (values.length !== 1 || (r.operator !== 'In' && r.operator !== 'NotIn')) bad = true;
+      else reqs.push({ field: r.key ?? '', op: r.operator === 'In' ? '=' : '!=', value: values[0] });
+    }
+    out = {
+      ...(reqs.length ? { fieldSelector: reqs } : {}),
+      ...(bad ? { fieldSelectorError: reqs.length ? 'partially ignored' : 'ignored' } : {}),
+    };
+  }
+  return out;
+}
+
+/**
+ * validation.go validateFieldSelectorAttributes (with metav1validation.ValidateFieldSelectorRequirement,
+ * AllowUnknownOperatorInRequirement): rawSelector or requirements, not both, not neither; each
+ * requirement names a key, In/NotIn carry values, Exists/DoesNotExist none.
+ */
+function fieldSelectorErrors(ra: KObject['spec']): FieldError[] {
+  const fs = ra?.fieldSelector;
+  if (!fs || typeof fs !== 'object') return [];
+  const path = 'spec.resourceAttributes.fieldSelector';
+  const reqs: { key?: string; operator?: string; values?: string[] }[] = Array.isArray(fs.requirements) ? fs.requirements : [];
+  const errs: FieldError[] = [];
+  if (fs.rawSelector && reqs.length)
+    errs.push({
+      type: 'Invalid',
+      field: `${path}.rawSelector`,
+      value: fs.rawSelector,
+      detail: 'may not specified at the same time as requirements',
+    });
+  if (!fs.rawSelector && !reqs.length)
+    errs.push({
+      type: 'Required',
+      field: `${path}.requirements`,
+      detail: `when ${path} is specified, requirements or rawSelector is required`,
+    });
+  reqs.forEach((r, i) => {
+    const at = `${path}.requirements[${i}]`;
+    if (!r?.key) errs.push({ type: 'Required', field: `${at}.key`, detail: 'must be specified' });
+    const n = Array.isArray(r?.values) ? r.values.length : 0;
+    if ((r?.operator === 'In' || r?.operator === 'NotIn') && n === 0)
+      errs.push({ type: 'Required', field: `${at}.values`, detail: "must be specified when `operator` is 'In' or 'NotIn'" });
+    if ((r?.operator === 'Exists' || r?.operator === 'DoesNotExist') && n > 0)
+      errs.push({ type: 'Forbidden', field: `${at}.values`, detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
+  });
+  return errs;
+}
+
+/** The status of an access review (authorizationutil: allowed / denied / reason / evaluationError, BuildEvaluationError). */
+function accessStatus(chain: AuthorizerChain, a: Attributes & SelectorAttributes): KObject['status'] {
   const d = chain.authorize(a);
   const status: Record<string, unknown> = { allowed: d.decision === 'allow' };
   if (d.decision === 'deny') status.denied = true;
   if (d.reason) status.reason = d.reason;
+  if (a.fieldSelectorError) status.evaluationError = `spec.resourceAttributes.fieldSelector ${a.fieldSelectorError} due to parse error`;
   return status;
 }
 
@@ -167,6 +243,8 @@ export function answerReview(chain: AuthorizerChain | null, requester: ReviewUse
             detail: 'exactly one of nonResourceAttributes or resourceAttributes must be specified',
           },
         ]);
+      const selectorErrs = fieldSelectorErrors(spec.resourceAttributes);
+      if (selectorErrs.length) throw newInvalid('SelfSubjectAccessReview.authorization.k8s.io', '', selectorErrs);
       if (!chain) return { ...out, status: { allowed: true } };
       return { ...out, status: accessStatus(chain, attributesFrom(requester, spec)) };
     }
@@ -179,6 +257,8 @@ export function answerReview(chain: AuthorizerChain | null, requester: ReviewUse
         throw newInvalid(`${info.kind}.authorization.k8s.io`, '', [
           { type: 'Invalid', field: 'spec.user', value: '', detail: 'at least one of user or group must be specified' },
         ]);
+      const selectorErrs = fieldSelectorErrors(spec.resourceAttributes);
+      if (selectorErrs.length) throw newInvalid(`${info.kind}.authorization.k8s.io`, '', selectorErrs);
       if (!chain) return { ...out, status: { allowed: true } };
       const subject: ReviewUser = { name: spec.user ?? '', groups: spec.groups ?? [], uid: spec.uid, extra: spec.extra };
       return { ...out, status: accessStatus(chain, attributesFrom(subject, spec)) };

@@ -1,22 +1,23 @@
 /**
  * `kubectl create token SERVICE_ACCOUNT_NAME`, as staging/src/k8s.io/kubectl/pkg/cmd/create/create_token.go
  * (TokenOptions Complete, Validate, Run): `--audience` (repeatable), `--duration` (a Go duration;
- * 0 or unset: the server's default), `--bound-object-kind Pod|Secret` with `--bound-object-name`
- * and `--bound-object-uid`, `-o yaml|json|name`. Without `-o` it prints the token and a newline
- * (kubectl on a terminal). Errors are Validate's texts (`--duration must be greater than or
+ * 0 or unset: the server's default), `--bound-object-kind Pod|Secret|Node` with `--bound-object-name`
+ * and `--bound-object-uid`, `-o yaml|json|name` (`-o ''`: the name printer, `… created`).
+ * Without `-o` it prints the token and a newline (kubectl on a terminal). Errors are Validate's texts (`--duration must be greater than or
  * equal to 0`, `supported --bound-object-kind values are Pod, Secret`, …) and the server's,
  * wrapped as `failed to create token: …`.
  */
 import { StatusError } from '../../api/errors';
 import type { TokenRequest } from '../../apiserver/token-request';
 import { parseGoDurationNs } from '../../util/duration';
-import { toJSON, toYAML } from './output';
+import { toYAML } from './output';
 import { fail, ok, seeHelp, type Ctx, type KubectlResult } from './util';
 
-/** create_token.go boundObjectKindToAPIVersions (Node only with KUBECTL_NODE_BOUND_TOKENS=true, which the engine's kubectl has not). */
+/** create_token.go boundObjectKindToAPIVersions (Node included, as kubectl v1.32+ lists it). */
 const BOUND_OBJECT_KINDS = new Map([
   ['Pod', 'v1'],
   ['Secret', 'v1'],
+  ['Node', 'v1'],
 ]);
 
 /** genericclioptions.PrintFlags' formats for a create command, as kubectl lists them. */
@@ -42,8 +43,10 @@ export function runCreateToken(ctx: Ctx, names: string[]): KubectlResult {
   const boundName = ctx.flags.get('bound-object-name') ?? '';
   const boundUID = ctx.flags.get('bound-object-uid') ?? '';
   // Complete: the printer (json, yaml and name here; the template printers are not in the engine)
+  // `-o ''` is a given output flag with no format: NamePrintFlags.ToPrinter takes "" (the
+  // name printer with its operation, `… created`), and Run prints the token only without -o
   const out = ctx.flags.get('output');
-  if (out !== undefined && out !== 'json' && out !== 'yaml' && out !== 'name')
+  if (out !== undefined && out !== '' && out !== 'json' && out !== 'yaml' && out !== 'name')
     return fail(`error: unable to match a printer suitable for the output format "${out}", allowed formats are: ${PRINT_FORMATS}`);
   // Validate, in its order
   if (!ctx.namespace) return fail('error: --namespace is required');
@@ -73,8 +76,38 @@ export function runCreateToken(ctx: Ctx, names: string[]): KubectlResult {
   }
   const token = resp.status?.token ?? '';
   if (!token) return fail('error: failed to create token: no token in server response');
-  if (out === 'yaml') return ok(toYAML(resp));
-  if (out === 'json') return ok(toJSON(resp));
+  if (out === undefined) return ok(`${token}\n`);
   if (out === 'name') return ok(`tokenrequest.authentication.k8s.io/${name}\n`);
-  return ok(`${token}\n`);
+  if (out === '') return ok(`tokenrequest.authentication.k8s.io/${name} created\n`);
+  const typed = goOrdered(resp);
+  return ok(out === 'yaml' ? toYAML(typed) : goJSON(typed));
+}
+
+/**
+ * The TokenRequest as kubectl holds it (authentication/v1 types.go, re-marshalled by the
+ * printers): Go field order (the JSON printer keeps it; the YAML printer sorts keys), and
+ * `boundObjectRef` without omitempty, so `null` when the request bound nothing.
+ */
+function goOrdered(r: TokenRequest): Record<string, unknown> {
+  const m = r.metadata ?? {};
+  const spec = r.spec ?? {};
+  const ref = spec.boundObjectRef;
+  return {
+    kind: r.kind,
+    apiVersion: r.apiVersion,
+    metadata: { name: m.name, namespace: m.namespace, creationTimestamp: m.creationTimestamp ?? null },
+    spec: {
+      ...(spec.audiences ? { audiences: spec.audiences } : {}),
+      ...(spec.expirationSeconds !== undefined ? { expirationSeconds: spec.expirationSeconds } : {}),
+      boundObjectRef: ref
+        ? { kind: ref.kind || undefined, apiVersion: ref.apiVersion || undefined, name: ref.name || undefined, uid: ref.uid || undefined }
+        : null,
+    },
+    status: { token: r.status?.token ?? '', expirationTimestamp: r.status?.expirationTimestamp ?? null },
+  };
+}
+
+/** printers.JSONPrinter of a typed object: json.MarshalIndent with 4 spaces, fields in Go order, HTML characters escaped. */
+function goJSON(obj: unknown): string {
+  return JSON.stringify(obj, null, 4).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`) + '\n';
 }
