@@ -156,7 +156,7 @@ function release<T extends APIObject>(opts: RefManagerOptions<T>, o: T): void {
  * controller.RecheckDeletionTimestamp with the uid check of claimPods / claimReplicaSets:
  * reads the controller uncached and throws when it was replaced or is being deleted.
  */
-export function recheckDeletionTimestamp<T extends APIObject>(rc: ResourceClient<T>, owner: APIObject): () => void {
+export function recheckDeletionTimestamp<T extends APIObject>(rc: Pick<ResourceClient<T>, 'get'>, owner: APIObject): () => void {
   return () => {
     const fresh = rc.get(owner.metadata.namespace ?? '', owner.metadata.name, { quiet: true });
     if (fresh.metadata.uid !== owner.metadata.uid) {

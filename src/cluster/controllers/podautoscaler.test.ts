@@ -214,6 +214,40 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     });
   });
 
+  it('a ReplicationController target: its selector is a label map (Scale status.selector "app=web"), not a LabelSelector', () => {
+    const c = new Cluster({ seed: 1 });
+    c.apply(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 1,
+          selector: { app: 'web' },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '200m' } } }] },
+          },
+        },
+      }),
+    );
+    // another workload's Pod in the namespace, idle: a selector matching everything would average it in
+    c.apply(deployment('other', '200m'));
+    c.advance(MIN);
+    const ref = { apiVersion: 'v1', kind: 'ReplicationController', name: 'web' };
+    expect(c.apply(hpa('web', 'web', 50, { scaleTargetRef: ref })).map((r) => r.action)).toEqual(['created']);
+    c.metrics.setLoad('default', 'app=web', { totalCpuMillicores: 400 });
+    c.advance(20 * S);
+    // only the RC's Pod: 400m of 200m = 200 % (a selector matching both Pods would average 200m, 100 %)
+    expect(hpaEvents(c, 'web').map(evText)).toEqual([
+      'Normal SuccessfulRescale: New size: 4; reason: cpu resource utilization (percentage of request) above target',
+    ]);
+    expect(c.get('replicationcontrollers', 'default', 'web')!.spec.replicas).toBe(4);
+    expect(getHPA(c, 'web').status.currentMetrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', current: { averageValue: '400m', averageUtilization: 200 } } },
+    ]);
+  });
+
   it('behavior: scaleUp Pods policy limits the rate (ScaleUpLimit)', () => {
     const c = new Cluster({ seed: 1 });
     c.apply(deployment('api', '100m'));

@@ -105,6 +105,21 @@ type ScaleTarget = Deployment | ReplicaSet | StatefulSet | ReplicationController
 
 type MetricResult = { replicas: number; name: string; status: MetricStatus } | { error: string; reason: string };
 
+/**
+ * The target's selector as a LabelSelector, JSON ('' for none): what its Scale's status.selector
+ * says. A ReplicationController's spec.selector is a plain label map (the scale subresource
+ * serves labels.SelectorFromSet of it), an empty map selects nothing; the other kinds carry a
+ * LabelSelector.
+ */
+function scaleSelector(obj: ScaleTarget, kind: string): string {
+  if (kind === 'ReplicationController') {
+    const m = (obj as ReplicationController).spec?.selector;
+    return m && Object.keys(m).length > 0 ? JSON.stringify({ matchLabels: m }) : '';
+  }
+  const sel = (obj as Exclude<ScaleTarget, ReplicationController>).spec?.selector;
+  return sel ? JSON.stringify(sel) : '';
+}
+
 /** Per-HPA memory of the controller (recommendations, scale events, the pending timers). */
 interface HPAState {
   recommendations: u.Recommendation[];
@@ -560,7 +575,7 @@ export class HorizontalController {
     return {
       specReplicas: obj.spec?.replicas ?? 1,
       statusReplicas: obj.status?.replicas ?? 0,
-      selector: obj.spec?.selector ? JSON.stringify(obj.spec.selector) : '',
+      selector: scaleSelector(obj, ref.kind as string),
       resource: r,
     };
   }
