@@ -79,6 +79,13 @@ export interface BaseControllerConfig {
   /** The Pod client of the controller's identity (adoption and release patches). */
   podClient: ResourceClient<Pod>;
   podControl: PodControl;
+  /**
+   * Deliver only the Pod events the handlers act on: Pods this kind controls, and orphans one of
+   * its objects selects (the others return at once, upstream too). The relay then has no watch hop
+   * to this controller for every other Pod — the ReplicationController manager sets it, as most
+   * clusters have no ReplicationController; the ReplicaSet controller sees every Pod.
+   */
+  filterPods?: boolean;
 }
 
 /** NewReplicaSetController's arguments to NewBaseController: the ReplicaSet informer and client, apps/v1 ReplicaSet. */
@@ -151,6 +158,7 @@ export class ReplicaSetController {
     });
     this.podInformer.addEventHandler({
       participant: this.name,
+      ...(cfg.filterPods ? { filter: (p: Pod) => this.handlesPod(p) } : {}),
       onAdd: (p) => this.addPod(p),
       onUpdate: (o, n) => this.updatePod(o, n),
       onDelete: (p) => this.deletePod(p),
@@ -200,6 +208,13 @@ export class ReplicaSetController {
     const rs = this.rsInformer.get(`${namespace}/${ref.name}`);
     if (!rs || rs.metadata.uid !== ref.uid) return undefined;
     return rs;
+  }
+
+  /** Whether the Pod handlers act on `pod` (BaseControllerConfig.filterPods): controlled by this kind, or an orphan one of its objects selects. */
+  private handlesPod(pod: Pod): boolean {
+    const ref = getControllerOf(pod);
+    if (ref) return ref.kind === this.gvk.kind;
+    return this.getPodReplicaSets(pod).length > 0;
   }
 
   /** GetPodReplicaSets: ReplicaSets in the pod's namespace whose (non-empty) selector matches it. */

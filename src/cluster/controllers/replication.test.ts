@@ -123,6 +123,17 @@ describe('replication-controller', () => {
   });
 });
 
+describe('replication-controller and other Pods', () => {
+  it("sees no other workload's Pods: no watch hop to replication-controller for a Deployment's Pods", () => {
+    const c = new Cluster({ seed: 1, nodes: 1 });
+    c.settle(10_000);
+    expect(c.kubectl('create deployment web --image=nginx:1.14.2 --replicas=2').exitCode).toBe(0);
+    c.settle(60_000);
+    expect(c.list('pods', 'default')).toHaveLength(2);
+    expect(c.relay.all().filter((h) => h.to === 'replication-controller' || h.from === 'replication-controller')).toEqual([]);
+  });
+});
+
 describe('conversion (conversion.go)', () => {
   const rc: ReplicationController = {
     apiVersion: 'v1',

@@ -15,7 +15,8 @@
  * `system:serviceaccount:kube-system:replication-controller` identity), work queue
  * `replicationmanager`, owner references `v1` `ReplicationController` with `controller: true`,
  * Pods named `<rc>-xxxxx`. Events: SuccessfulCreate "Created pod: NAME", SuccessfulDelete
- * "Deleted pod: NAME", FailedCreate "Error creating: ERR".
+ * "Deleted pod: NAME", FailedCreate "Error creating: ERR". Pod events reach it only for Pods an RC
+ * controls or could adopt (BaseControllerConfig.filterPods): no relay hop for every other Pod.
  */
 import type { ComponentContext } from '../component-context';
 import type { EventHandler, SharedInformer, SharedInformerFactory } from '../client/informer';
@@ -155,6 +156,7 @@ export class ReplicationManager extends ReplicaSetController {
       rsClient: new ConversionClient(client.resource<ReplicationController>('', 'replicationcontrollers')),
       podClient,
       podControl: new PodControlAdapter(new RealPodControl(podClient, ctx.recorder(client, ReplicationControllerName))),
+      filterPods: true,
     });
   }
 }
