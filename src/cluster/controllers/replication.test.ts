@@ -124,6 +124,50 @@ describe('replication-controller', () => {
 });
 
 describe('replication-controller and other Pods', () => {
+  const RS = (replicas: number) => `apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: nginx
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: nginx
+  template:
+    metadata:
+      labels:
+        app: nginx
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.14.2
+`;
+  it.each([
+    ['ReplicationController', 'replicationcontrollers', 'v1', RC(2), 'replication-controller'],
+    ['ReplicaSet', 'replicasets.apps', 'apps/v1', RS(2), 'replicaset-controller'],
+  ])(
+    '%s: adopts an orphan its selector matches and releases it when its labels stop matching (strategic-merge PATCHes)',
+    (kind, resource, apiVersion, manifest, controller) => {
+      const c = new Cluster({ seed: 1, nodes: 1 });
+      c.settle(10_000);
+      expect(c.kubectl('run lone --image=nginx:1.14.2 --labels=app=nginx').exitCode).toBe(0);
+      c.settle(30_000);
+      c.apply(manifest);
+      c.settle(60_000);
+      const owner = c.get(resource, 'default', 'nginx')!;
+      expect(c.get('pods', 'default', 'lone')!.metadata.ownerReferences).toEqual([
+        { apiVersion, kind, name: 'nginx', uid: owner.metadata.uid, controller: true, blockOwnerDeletion: true },
+      ]);
+      expect(c.list('pods', 'default')).toHaveLength(2); // one Pod created, the orphan counted
+      const adopt = c.relay.all().find((h) => h.summary.startsWith('adopt Pod default/lone'))!;
+      expect([adopt.from, adopt.summary]).toEqual([controller, `adopt Pod default/lone (ownerReferences += ${kind} nginx)`]);
+      expect(c.kubectl('label pod lone app=other --overwrite').exitCode).toBe(0);
+      c.settle(60_000);
+      expect(c.get('pods', 'default', 'lone')!.metadata.ownerReferences).toBeUndefined();
+      expect(c.list('pods', 'default')).toHaveLength(3); // released, and replaced
+    },
+  );
+
   it("sees no other workload's Pods: no watch hop to replication-controller for a Deployment's Pods", () => {
     const c = new Cluster({ seed: 1, nodes: 1 });
     c.settle(10_000);
