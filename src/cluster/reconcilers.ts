@@ -12,12 +12,14 @@
 export const RECONCILERS: Readonly<Record<string, readonly string[]>> = {
   Deployment: ['deployment-controller'],
   ReplicaSet: ['replicaset-controller', 'garbage-collector-controller'],
+  ReplicationController: ['replication-controller', 'garbage-collector-controller'],
   // every loop that writes Pods: binds, runs, creates/deletes them for an owner, marks them
   // NotReady with their node, evicts, or cleans up orphans
   Pod: [
     'kube-scheduler',
     'kubelet',
     'replicaset-controller',
+    'replication-controller',
     'statefulset-controller',
     'daemonset-controller',
     'job-controller',

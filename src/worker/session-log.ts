@@ -7,10 +7,20 @@
  * batches the session would have sent live, flagged `replayed` (import-frames.ts).
  */
 import type { Step } from '../cluster/scenario/scenario';
-import { isSessionLog, migrateSessionLog, type LoggedStep, type SessionLog, type SessionLogV1 } from './session';
+import { isSessionLog, migrateSessionLog, validateSessionTimes, type LoggedStep, type SessionLog, type SessionLogV1 } from './session';
+import { DEFAULT_START_MS } from '../cluster/sim/clock';
 import { FramedRun, importStride } from './import-frames';
 import type { TickBatch } from './protocol';
 import type { SessionHost } from './host-types';
+
+/**
+ * Most batches an import holds for a subscriber that has not come yet (a page load): about twice
+ * what a long session's replay makes (IMPORT_MAX_TIME_FRAMES time frames plus one per action).
+ * Past it the held batches are dropped (counted in {@link SessionRecorder.droppedImportBatches})
+ * and the subscriber gets a reset of the state the import reached instead of the replay's frames:
+ * batches are deltas, so keeping only the newest would lose what the dropped ones carried.
+ */
+export const MAX_HELD_IMPORT_BATCHES = 2_000;
 
 /** The session log (see the file comment); ClusterHost delegates `exportState` / `importState` here. */
 export class SessionRecorder {
@@ -18,6 +28,10 @@ export class SessionRecorder {
   private log: LoggedStep[] = [];
   /** Batches `importState` rebuilt before anyone subscribed (sent first on subscribe); null otherwise. */
   private importBatches: TickBatch[] | null = null;
+  /** Replayed batches the last import dropped for want of a subscriber (past {@link MAX_HELD_IMPORT_BATCHES}); 0 when none. */
+  droppedImportBatches = 0;
+  /** True when the held batches overflowed: the rest of that import is not held either. */
+  private importOverflowed = false;
   /** True while `importState` replays a log with user controllers (asynchronously): the loop does not tick meanwhile. */
   replaying = false;
 
@@ -66,7 +80,11 @@ export class SessionRecorder {
    */
   importState(saved: SessionLog | SessionLogV1): void | Promise<void> {
     if (!isSessionLog(saved)) throw new Error('not a kube-relay session');
+    // before anything is reset: a bad time names its step and field (session.ts validateSessionTimes)
+    validateSessionTimes(saved, this.host.cluster.options.startMs ?? DEFAULT_START_MS);
     const log = migrateSessionLog(saved);
+    this.droppedImportBatches = 0;
+    this.importOverflowed = false;
     const r = log.cluster?.controlPlane?.replicas;
     this.host.setReplicas(r === 3 ? 3 : 1);
     // a user controller (started by the user or by a tour's step) may hold the clock: wait for its sandbox
@@ -132,6 +150,19 @@ export class SessionRecorder {
     const b = this.host.nextBatch(Infinity); // a timeline frame is whole, never split
     if (!b) return;
     b.replayed = true;
-    if (!this.host.send(b)) this.importBatches?.push(b);
+    if (this.host.send(b)) return;
+    if (this.importOverflowed) {
+      this.droppedImportBatches++;
+      return;
+    }
+    if (!this.importBatches) return;
+    if (this.importBatches.length >= MAX_HELD_IMPORT_BATCHES) {
+      // bounded: drop what is held (the subscriber will get a reset of the state instead, cluster-api.ts subscribe)
+      this.droppedImportBatches += this.importBatches.length + 1;
+      this.importBatches = null;
+      this.importOverflowed = true;
+      return;
+    }
+    this.importBatches.push(b);
   }
 }

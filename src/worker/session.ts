@@ -82,14 +82,14 @@ export interface SessionLogV1 extends Omit<SessionLog, 'version' | 'steps'> {
   actions: SessionAction[];
 }
 
-const isEntry = (a: unknown): a is { at: number } =>
-  !!a && typeof a === 'object' && typeof (a as { at?: unknown }).at === 'number' && Number.isFinite((a as { at: number }).at);
+/** An entry with an `at` (its value is checked by {@link validateSessionTimes}, which names the entry and field). */
+const isEntry = (a: unknown): a is { at: number } => !!a && typeof a === 'object' && Object.hasOwn(a, 'at');
 
 /** True when `v` looks like a session log of either version (import of a file the user picked). */
 export function isSessionLog(v: unknown): v is SessionLog | SessionLogV1 {
   if (!v || typeof v !== 'object') return false;
   const o = v as { format?: unknown; version?: unknown; now?: unknown; actions?: unknown[]; steps?: Partial<LoggedStep>[] };
-  if (o.format !== 'kube-relay-session' || typeof o.now !== 'number') return false;
+  if (o.format !== 'kube-relay-session' || !Object.hasOwn(o, 'now')) return false;
   if (o.version === 1)
     return Array.isArray(o.actions) && o.actions.every((a) => isEntry(a) && typeof (a as { op?: unknown }).op === 'string');
   return (
@@ -100,6 +100,49 @@ export function isSessionLog(v: unknown): v is SessionLog | SessionLogV1 {
       return isEntry(e) && !!step && typeof step === 'object' && typeof step.kind === 'string' && Object.hasOwn(STEP_PLAYERS, step.kind);
     })
   );
+}
+
+/**
+ * Most simulated time a session log may span: its steps' times and `now` from the start of the
+ * cluster it is replayed on, and any one `advance`. Thirty days; an idle cluster simulates an hour
+ * in about 70 ms, so a replay stays within a minute, while a hostile `at: 1e15` would run for days.
+ */
+export const MAX_SESSION_SPAN_MS = 30 * 24 * 3600_000;
+
+/** `v` as a time the import accepts (finite, 0 ≤ v ≤ max), or the reason it is not. */
+function timeProblem(v: unknown, max: number): string | null {
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    return `must be a finite number of simulated ms (got ${typeof v === 'number' ? String(v) : typeof v})`;
+  if (v < 0) return `must be ≥ 0 (got ${v})`;
+  if (v > max) return `must be at most ${max} (got ${v})`;
+  return null;
+}
+
+/**
+ * Checks the times of a session log before it is replayed on a cluster starting at `startMs`
+ * (simulated ms since the epoch): every step's (version 1: action's) `at` and the log's `now`
+ * are finite, ≥ 0 and at most startMs + {@link MAX_SESSION_SPAN_MS}; an `advance` step's `ms`
+ * (version 1: a step or fastForward action's `until`) likewise, the span at most MAX_SESSION_SPAN_MS.
+ * @throws Error naming the entry and field, e.g. "session steps[3].at: must be ≥ 0 (got -5)".
+ */
+export function validateSessionTimes(log: SessionLog | SessionLogV1, startMs: number): void {
+  const maxAt = startMs + MAX_SESSION_SPAN_MS;
+  const check = (what: string, v: unknown, max: number) => {
+    const p = timeProblem(v, max);
+    if (p) throw new Error(`session ${what}: ${p}`);
+  };
+  check('now', log.now, maxAt);
+  if (log.version === 1) {
+    log.actions.forEach((a, i) => {
+      check(`actions[${i}].at`, a.at, maxAt);
+      if ((a.op === 'step' || a.op === 'fastForward') && a.until !== undefined) check(`actions[${i}].until`, a.until, maxAt);
+    });
+    return;
+  }
+  log.steps.forEach((e, i) => {
+    check(`steps[${i}].at`, e.at, maxAt);
+    if (e.step.kind === 'advance') check(`steps[${i}].step.ms`, e.step.ms, MAX_SESSION_SPAN_MS);
+  });
 }
 
 /** The legacy Step button fired at most this many timers looking for a hop other than a heartbeat. */

@@ -146,7 +146,7 @@ export interface APIServerTimings {
 
 const CAUSE_RING = 1 << 16;
 /** Resources whose status subresource also takes metadata.annotations (their upstream status strategies keep them). */
-const STATUS_KEEPS_ANNOTATIONS = new Set(['deployments.apps']);
+const STATUS_KEEPS_ANNOTATIONS = new Set(['deployments.apps', 'horizontalpodautoscalers.autoscaling']);
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -986,7 +986,9 @@ export class APIServer implements StrategyContext {
           const next: KObject = { ...old, metadata: deepCopy(old.metadata) };
           next.status = deepCopy(input.status);
           // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels: the deployment
-          // controller writes deployment.kubernetes.io/revision through UpdateStatus.
+          // controller writes deployment.kubernetes.io/revision through UpdateStatus;
+          // autoscalerStatusStrategy resets only spec: an autoscaling/v1 HPA's status write carries
+          // the current-metrics and conditions annotations (controllers/podautoscaler-v1.ts).
           if (STATUS_KEEPS_ANNOTATIONS.has(groupResource(info))) {
             if (input.metadata.annotations) next.metadata.annotations = deepCopy(input.metadata.annotations);
             else delete next.metadata.annotations;

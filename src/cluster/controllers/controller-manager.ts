@@ -4,7 +4,7 @@
  * SharedInformerFactory; each NewXController registers handlers on it; the factory starts
  * after every controller was constructed).
  *
- * Controllers hosted: deployment, replicaset, garbage collector, namespace, endpointslice, node
+ * Controllers hosted: deployment, replicaset, replication (ReplicationControllers), garbage collector, namespace, endpointslice, node
  * lifecycle, taint eviction, serviceaccount and the others below. Each is constructed with `(ctx, informers)` and registers its handlers in its
  * constructor.
  *
@@ -20,6 +20,7 @@ import { users } from '../client/clientset';
 import { isNodeHeartbeatOnly } from '../api/heartbeat';
 import { DeploymentController } from './deployment';
 import { ReplicaSetController } from './replicaset';
+import { ReplicationManager } from './replication';
 import { GarbageCollector } from './garbagecollector';
 import { NamespaceController } from './namespace';
 import { EndpointSliceController } from './endpointslice';
@@ -69,6 +70,8 @@ export class ControllerManager {
   readonly informers: SharedInformerFactory;
   readonly deployment: DeploymentController;
   readonly replicaSet: ReplicaSetController;
+  /** The ReplicationController manager: the ReplicaSet controller over conversion adapters (replication.ts). */
+  readonly replication: ReplicationManager;
   readonly garbageCollector: GarbageCollector;
   readonly namespace: NamespaceController;
   readonly endpointSlice: EndpointSliceController;
@@ -109,6 +112,7 @@ export class ControllerManager {
     this.informers = new SharedInformerFactory(ctx.client(users.controllerManager()), categorizeWatch);
     this.deployment = new DeploymentController(ctx, this.informers);
     this.replicaSet = new ReplicaSetController(ctx, this.informers);
+    this.replication = new ReplicationManager(ctx, this.informers);
     this.garbageCollector = new GarbageCollector(ctx, this.informers);
     this.namespace = new NamespaceController(ctx, this.informers);
     this.endpointSlice = new EndpointSliceController(ctx, this.informers);
@@ -140,6 +144,7 @@ export class ControllerManager {
     return [
       this.deployment,
       this.replicaSet,
+      this.replication,
       this.garbageCollector,
       this.namespace,
       this.endpointSlice,

@@ -3,9 +3,11 @@
  * PodControllerRefManager.ClaimPods and ReplicaSetControllerRefManager.ClaimReplicaSets from
  * kubernetes/kubernetes pkg/controller/controller_ref_manager.go.
  *
- * Upstream adopts and releases with a strategic-merge PATCH of metadata.ownerReferences. The
- * engine's apiserver has no PATCH verb yet, so {@link patchObject} emulates one: an uncached
- * read, the change, and an update with that resourceVersion (retried once on conflict).
+ * Adoption and release are strategic-merge PATCHes of metadata.ownerReferences, as upstream's
+ * ownerRefControllerPatch and generateDeleteOwnerRefStrategicMergeBytes build them (the object's
+ * uid in the patch as a precondition): a PATCH is all the controllers' roles grant (the
+ * replicaset-controller may patch Pods, not get or update them). {@link patchObject} is a
+ * read-modify-write for the callers that change other fields.
  */
 import type { ResourceClient } from '../client/clientset';
 import { deepCopy, getControllerOf, newControllerRef } from '../api/types';
@@ -102,52 +104,49 @@ export function claimObjects<T extends APIObject>(opts: RefManagerOptions<T>, ob
   return claimed;
 }
 
+/** The uid precondition of a patch failed: the object was replaced (upstream's 409 is ignored as a NotFound would be). */
+function uidChanged(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 409 && /uid/i.test(err.message);
+}
+
+/**
+ * AdoptPod / AdoptReplicaSet: ownerRefControllerPatch as a strategic-merge patch,
+ * `{"metadata":{"ownerReferences":[<controllerRef>],"uid":"<object uid>"}}` (ownerReferences merge
+ * by uid; ValidateOwnerReferences refuses a second controller).
+ */
 function adopt<T extends APIObject>(opts: RefManagerOptions<T>, o: T, _kind: string): T | null {
   const owner = opts.controller;
   const ref = newControllerRef(owner);
-  return patchObject(
-    opts.client,
+  const r = opts.client.patch(
     o.metadata.namespace ?? '',
     o.metadata.name,
-    (cur) => {
-      if (cur.metadata.uid !== o.metadata.uid)
-        throw new StatusError({
-          kind: 'Status',
-          apiVersion: 'v1',
-          metadata: {},
-          status: 'Failure',
-          message: `${o.kind} uid changed`,
-          reason: 'NotFound',
-          code: 404,
-        });
-      if (getControllerOf(cur)) return false;
-      cur.metadata.ownerReferences = [...(cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== ref.uid), ref];
-      return true;
-    },
-    `adopt ${o.kind} ${o.metadata.namespace}/${o.metadata.name} (ownerReferences += ${owner.kind} ${owner.metadata.name})`,
+    'strategic',
+    { metadata: { ownerReferences: [ref], uid: o.metadata.uid } },
+    { summary: `adopt ${o.kind} ${o.metadata.namespace}/${o.metadata.name} (ownerReferences += ${owner.kind} ${owner.metadata.name})` },
   );
+  return r.object as T;
 }
 
+/**
+ * ReleasePod / ReleaseReplicaSet: generateDeleteOwnerRefStrategicMergeBytes,
+ * `{"metadata":{"ownerReferences":[{"$patch":"delete","uid":"<owner uid>"}],"uid":"<object uid>"}}`;
+ * NotFound and Invalid are ignored (the object is being deleted or already gone), as upstream.
+ */
 function release<T extends APIObject>(opts: RefManagerOptions<T>, o: T): void {
   const owner = opts.controller;
   try {
-    patchObject(
-      opts.client,
+    opts.client.patch(
       o.metadata.namespace ?? '',
       o.metadata.name,
-      (cur) => {
-        const refs = cur.metadata.ownerReferences ?? [];
-        const next = refs.filter((r) => r.uid !== owner.metadata.uid);
-        if (next.length === refs.length) return false;
-        if (next.length) cur.metadata.ownerReferences = next;
-        else delete cur.metadata.ownerReferences;
-        return true;
-      },
-      `release ${o.kind} ${o.metadata.namespace}/${o.metadata.name} (ownerReferences -= ${owner.kind} ${owner.metadata.name})`,
+      'strategic',
+      // the last reference: the field goes, as upstream stores it (an empty list is omitted, omitempty)
+      (o.metadata.ownerReferences ?? []).every((r) => r.uid === owner.metadata.uid)
+        ? { metadata: { ownerReferences: null, uid: o.metadata.uid } }
+        : { metadata: { ownerReferences: [{ $patch: 'delete', uid: owner.metadata.uid }], uid: o.metadata.uid } },
+      { summary: `release ${o.kind} ${o.metadata.namespace}/${o.metadata.name} (ownerReferences -= ${owner.kind} ${owner.metadata.name})` },
     );
   } catch (err) {
-    // upstream ignores NotFound and Invalid (the object is being deleted or already gone)
-    if (isNotFound(err) || (err instanceof StatusError && err.code === 422)) return;
+    if (isNotFound(err) || uidChanged(err) || (err instanceof StatusError && err.code === 422)) return;
     throw err;
   }
 }
@@ -156,7 +155,7 @@ function release<T extends APIObject>(opts: RefManagerOptions<T>, o: T): void {
  * controller.RecheckDeletionTimestamp with the uid check of claimPods / claimReplicaSets:
  * reads the controller uncached and throws when it was replaced or is being deleted.
  */
-export function recheckDeletionTimestamp<T extends APIObject>(rc: ResourceClient<T>, owner: APIObject): () => void {
+export function recheckDeletionTimestamp<T extends APIObject>(rc: Pick<ResourceClient<T>, 'get'>, owner: APIObject): () => void {
   return () => {
     const fresh = rc.get(owner.metadata.namespace ?? '', owner.metadata.name, { quiet: true });
     if (fresh.metadata.uid !== owner.metadata.uid) {

@@ -40,6 +40,7 @@ export const FinalizerOrphanDependents = 'orphan';
 export const GC_RESOURCES: [string, string][] = [
   ['', 'pods'],
   ['apps', 'replicasets'],
+  ['', 'replicationcontrollers'],
   ['apps', 'deployments'],
   ['apps', 'statefulsets'],
   ['apps', 'daemonsets'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Cluster } from '../cluster';
 import type { KObject } from '../api/types';
+import { ResourceClient } from '../client/clientset';
 
 const S = 1000;
 const MIN = 60 * S;
@@ -212,6 +213,103 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
       reason: 'FailedGetScale',
       message: 'the HPA controller was unable to get the target\'s current scale: deployments.apps "nope" not found',
     });
+  });
+
+  it('a ReplicationController target: its selector is a label map (Scale status.selector "app=web"), not a LabelSelector', () => {
+    const c = new Cluster({ seed: 1 });
+    c.apply(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ReplicationController',
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 1,
+          selector: { app: 'web' },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '200m' } } }] },
+          },
+        },
+      }),
+    );
+    // another workload's Pod in the namespace, idle: a selector matching everything would average it in
+    c.apply(deployment('other', '200m'));
+    c.advance(MIN);
+    const ref = { apiVersion: 'v1', kind: 'ReplicationController', name: 'web' };
+    expect(c.apply(hpa('web', 'web', 50, { scaleTargetRef: ref })).map((r) => r.action)).toEqual(['created']);
+    c.metrics.setLoad('default', 'app=web', { totalCpuMillicores: 400 });
+    c.advance(20 * S);
+    // only the RC's Pod: 400m of 200m = 200 % (a selector matching both Pods would average 200m, 100 %)
+    expect(hpaEvents(c, 'web').map(evText)).toEqual([
+      'Normal SuccessfulRescale: New size: 4; reason: cpu resource utilization (percentage of request) above target',
+    ]);
+    expect(c.get('replicationcontrollers', 'default', 'web')!.spec.replicas).toBe(4);
+    expect(getHPA(c, 'web').status.currentMetrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', current: { averageValue: '400m', averageUtilization: 200 } } },
+    ]);
+  });
+
+  it("an autoscaling/v1 HPA keeps v1's status shape; currentMetrics and conditions go into the round-trip annotations", () => {
+    const c = new Cluster({ seed: 1 });
+    c.apply(deployment('web', '200m'));
+    c.advance(MIN);
+    const v1 = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', annotations: { team: 'a' } },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        maxReplicas: 10,
+        targetCPUUtilizationPercentage: 50,
+      },
+    };
+    // written at /apis/autoscaling/v1 (the HTTP API's path): stored as an autoscaling/v1 object
+    const v1Info = c.api.registry.forKind('autoscaling/v1', 'HorizontalPodAutoscaler')!;
+    new ResourceClient(c.api, c.kubectlClient.user, v1Info).create('default', v1);
+    c.metrics.setLoad('default', 'deployment/web', { totalCpuMillicores: 400 });
+    c.advance(20 * S);
+    expect(replicas(c, 'web')).toBe(4);
+    const h = getHPA(c, 'web');
+    const scaled = hpaEvents(c, 'web')[0].firstTimestamp;
+    expect(h.apiVersion).toBe('autoscaling/v1');
+    expect(h.status).toEqual({ lastScaleTime: scaled, currentReplicas: 1, desiredReplicas: 4, currentCPUUtilizationPercentage: 200 });
+    const ann = h.metadata.annotations ?? {};
+    expect(Object.keys(ann)).toEqual([
+      'autoscaling.alpha.kubernetes.io/conditions',
+      'autoscaling.alpha.kubernetes.io/current-metrics',
+      'team',
+    ]);
+    expect(ann['autoscaling.alpha.kubernetes.io/current-metrics']).toBe(
+      '[{"type":"Resource","resource":{"name":"cpu","currentAverageUtilization":200,"currentAverageValue":"400m"}}]',
+    );
+    expect(JSON.parse(ann['autoscaling.alpha.kubernetes.io/conditions'])).toEqual([
+      {
+        type: 'AbleToScale',
+        status: 'True',
+        lastTransitionTime: scaled,
+        reason: 'SucceededRescale',
+        message: 'the HPA controller was able to update the target scale to 4',
+      },
+      {
+        type: 'ScalingActive',
+        status: 'True',
+        lastTransitionTime: scaled,
+        reason: 'ValidMetricFound',
+        message: 'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+      },
+      {
+        type: 'ScalingLimited',
+        status: 'False',
+        lastTransitionTime: scaled,
+        reason: 'DesiredWithinRange',
+        message: 'the desired count is within the acceptable range',
+      },
+    ]);
+    // the next sync reads its conditions back from the annotation: the transition times stay
+    c.advance(15 * S);
+    const again = getHPA(c, 'web');
+    expect(JSON.parse(again.metadata.annotations?.['autoscaling.alpha.kubernetes.io/conditions'] ?? '')[0].lastTransitionTime).toBe(scaled);
+    expect(again.status.currentReplicas).toBe(4);
   });
 
   it('behavior: scaleUp Pods policy limits the rate (ScaleUpLimit)', () => {

@@ -56,6 +56,7 @@ import { formatMilliCPU, quantityMilliValue } from '../api/quantity';
 import type { ResourceMetricsAPI } from '../metrics/metrics-server';
 import { errorMessage, recordDecision } from './controller-utils';
 import * as u from './podautoscaler-utils';
+import { statusFromV1, statusToV1 } from './podautoscaler-v1';
 import { getOwn } from '../api/safe-object';
 
 /** Relay participant of this controller. */
@@ -85,7 +86,7 @@ interface Scale {
 /**
  * What the controller reads of an HPA of either version: the autoscaling/v2 shape plus v1's
  * spec.targetCPUUtilizationPercentage. An autoscaling/v1 object is one (it has no metrics or
- * behavior; its status gets the v2 fields this controller writes).
+ * behavior; the controller works on its v2 status view and writes v1's status shape, podautoscaler-v1.ts).
  */
 type HPA = Omit<HorizontalPodAutoscaler, 'spec'> & {
   spec: HorizontalPodAutoscaler['spec'] & Pick<HorizontalPodAutoscalerV1['spec'], 'targetCPUUtilizationPercentage'>;
@@ -104,6 +105,21 @@ type MetricStatuses = MetricStatus[] | null;
 type ScaleTarget = Deployment | ReplicaSet | StatefulSet | ReplicationController;
 
 type MetricResult = { replicas: number; name: string; status: MetricStatus } | { error: string; reason: string };
+
+/**
+ * The target's selector as a LabelSelector, JSON ('' for none): what its Scale's status.selector
+ * says. A ReplicationController's spec.selector is a plain label map (the scale subresource
+ * serves labels.SelectorFromSet of it), an empty map selects nothing; the other kinds carry a
+ * LabelSelector.
+ */
+function scaleSelector(obj: ScaleTarget, kind: string): string {
+  if (kind === 'ReplicationController') {
+    const m = (obj as ReplicationController).spec?.selector;
+    return m && Object.keys(m).length > 0 ? JSON.stringify({ matchLabels: m }) : '';
+  }
+  const sel = (obj as Exclude<ScaleTarget, ReplicationController>).spec?.selector;
+  return sel ? JSON.stringify(sel) : '';
+}
 
 /** Per-HPA memory of the controller (recommendations, scale events, the pending timers). */
 interface HPAState {
@@ -206,6 +222,8 @@ export class HorizontalController {
     const nowStr = this.ctx.clock.nowRFC3339();
     const hpa: HPA = deepCopy(shared);
     const v1 = hpa.apiVersion === 'autoscaling/v1';
+    // a stored v1 object: work on its v2 view (status from the round-trip annotations, podautoscaler-v1.ts)
+    if (shared.apiVersion === 'autoscaling/v1') hpa.status = statusFromV1(shared as HorizontalPodAutoscalerV1);
     // validation requires the spec (maxReplicas, scaleTargetRef)
     const spec = hpa.spec ?? ({} as HPASpec);
     const metricSpecs: MetricSpec[] = v1
@@ -560,7 +578,7 @@ export class HorizontalController {
     return {
       specReplicas: obj.spec?.replicas ?? 1,
       statusReplicas: obj.status?.replicas ?? 0,
-      selector: obj.spec?.selector ? JSON.stringify(obj.spec.selector) : '',
+      selector: scaleSelector(obj, ref.kind as string),
       resource: r,
     };
   }
@@ -588,15 +606,23 @@ export class HorizontalController {
     if (s.currentReplicas) status.currentReplicas = s.currentReplicas;
     status.desiredReplicas = s.desiredReplicas;
     if (s.lastScaleTime) status.lastScaleTime = s.lastScaleTime;
-    const prev = shared.status ?? {};
-    if (deepEqual(status, prev)) return;
     const fresh = this.hpaInformer.get(metaNamespaceKey(shared)) ?? shared;
-    this.client.resource<AnyHorizontalPodAutoscaler>('autoscaling', 'horizontalpodautoscalers').updateStatus(
-      { ...fresh, status },
-      {
-        summary: `update status HorizontalPodAutoscaler ${metaNamespaceKey(shared)}: current ${s.currentReplicas}, desired ${s.desiredReplicas}${(s.metrics ?? []).length ? `, ${(s.metrics ?? []).map(describeStatus).join(', ')}` : ''}`,
-      },
-    );
+    let next: AnyHorizontalPodAutoscaler;
+    if (shared.apiVersion === 'autoscaling/v1') {
+      // what a v1 read shows: v1's status fields, currentMetrics and conditions in annotations
+      const v1 = statusToV1(status, shared.metadata.annotations);
+      if (deepEqual(v1.status, shared.status ?? {}) && deepEqual(v1.annotations ?? {}, shared.metadata.annotations ?? {})) return;
+      const metadata = { ...fresh.metadata };
+      if (v1.annotations) metadata.annotations = v1.annotations;
+      else delete metadata.annotations;
+      next = { ...(fresh as HorizontalPodAutoscalerV1), metadata, status: v1.status };
+    } else {
+      if (deepEqual(status, shared.status ?? {})) return;
+      next = { ...(fresh as HorizontalPodAutoscaler), status };
+    }
+    this.client.resource<AnyHorizontalPodAutoscaler>('autoscaling', 'horizontalpodautoscalers').updateStatus(next, {
+      summary: `update status HorizontalPodAutoscaler ${metaNamespaceKey(shared)}: current ${s.currentReplicas}, desired ${s.desiredReplicas}${(s.metrics ?? []).length ? `, ${(s.metrics ?? []).map(describeStatus).join(', ')}` : ''}`,
+    });
   }
 }
 

@@ -157,9 +157,15 @@ export function calculateStatusFromCounts(
 /**
  * updateReplicaSetStatus: writes `newStatus` (with observedGeneration = generation) through the
  * status subresource unless nothing changed; on failure re-reads and retries once.
+ * `kind` names the object in the relay summary (ReplicationController through replication.ts's adapters).
  * @returns the stored RS. @throws StatusError from the last attempt.
  */
-export function updateReplicaSetStatus(rc: ResourceClient<ReplicaSet>, rs: ReplicaSet, newStatus: ReplicaSetStatus): ReplicaSet {
+export function updateReplicaSetStatus(
+  rc: Pick<ResourceClient<ReplicaSet>, 'get' | 'updateStatus'>,
+  rs: ReplicaSet,
+  newStatus: ReplicaSetStatus,
+  kind = 'ReplicaSet',
+): ReplicaSet {
   const cur = readStatus(rs);
   const gen = rs.metadata.generation ?? 0;
   if (
@@ -178,7 +184,7 @@ export function updateReplicaSetStatus(rc: ResourceClient<ReplicaSet>, rs: Repli
     const next = { ...target, status };
     try {
       return rc.updateStatus(next, {
-        summary: `update status ReplicaSet ${rs.metadata.namespace}/${rs.metadata.name}: replicas ${status.replicas}, ready ${status.readyReplicas ?? 0}, available ${status.availableReplicas ?? 0}`,
+        summary: `update status ${kind} ${rs.metadata.namespace}/${rs.metadata.name}: replicas ${status.replicas}, ready ${status.readyReplicas ?? 0}, available ${status.availableReplicas ?? 0}`,
       });
     } catch (err) {
       if (i >= statusUpdateRetries) throw err;

@@ -52,8 +52,64 @@ export const ReplicaSetControllerName = 'replicaset-controller';
 /** The pod index by controller UID, re-exported from pod-controller-index.ts (controller_utils.go). */
 export { PodControllerUIDIndex, orphanPodIndexKey, ensurePodControllerUIDIndex, filterPodsByOwner } from './pod-controller-index';
 
+/**
+ * What the controller reads ReplicaSets from: the ReplicaSet informer, or replication.ts's
+ * informerAdapter, which presents ReplicationControllers converted to ReplicaSets (conversion.go).
+ */
+export type ReplicaSetInformer = Pick<SharedInformer<ReplicaSet>, 'get' | 'list' | 'addEventHandler'>;
+
+/** What the controller writes ReplicaSets through: a ReplicaSet client, or replication.ts's conversionClient. */
+export type ReplicaSetClient = Pick<ResourceClient<ReplicaSet>, 'get' | 'updateStatus'>;
+
+/**
+ * NewBaseController's parameters (replica_set.go): what differs between the ReplicaSet
+ * controller and the ReplicationController manager that runs it through conversion adapters.
+ */
+export interface BaseControllerConfig {
+  /** Relay participant, event source and identity (`replication-controller`). */
+  name: string;
+  /** Work queue name (`replicationmanager`). */
+  queueName: string;
+  /** The controlled kind (controllerKind): owner references and resolveControllerRef use it. */
+  gvk: { apiVersion: string; kind: string };
+  /** The REST resource of the controlled kind (relay targets). */
+  resource: string;
+  rsInformer: ReplicaSetInformer;
+  rsClient: ReplicaSetClient;
+  /** The Pod client of the controller's identity (adoption and release patches). */
+  podClient: ResourceClient<Pod>;
+  podControl: PodControl;
+  /**
+   * Deliver only the Pod events the handlers act on: Pods this kind controls, and orphans one of
+   * its objects selects (the others return at once, upstream too). The relay then has no watch hop
+   * to this controller for every other Pod — the ReplicationController manager sets it, as most
+   * clusters have no ReplicationController; the ReplicaSet controller sees every Pod.
+   */
+  filterPods?: boolean;
+}
+
+/** NewReplicaSetController's arguments to NewBaseController: the ReplicaSet informer and client, apps/v1 ReplicaSet. */
+function newReplicaSetControllerConfig(ctx: ComponentContext, informers: SharedInformerFactory): BaseControllerConfig {
+  const client = ctx.client(users.controller(ReplicaSetControllerName));
+  const podClient = client.resource<Pod>('', 'pods');
+  return {
+    name: ReplicaSetControllerName,
+    queueName: 'replicaset',
+    gvk: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+    resource: 'replicasets',
+    rsInformer: informers.informerFor<ReplicaSet>('apps', 'replicasets'),
+    rsClient: client.resource<ReplicaSet>('apps', 'replicasets'),
+    podClient,
+    podControl: new RealPodControl(podClient, ctx.recorder(client, ReplicaSetControllerName)),
+  };
+}
+
 export class ReplicaSetController {
-  readonly name = ReplicaSetControllerName;
+  /** Relay participant and event source (`replicaset-controller`, or `replication-controller` for the RC manager). */
+  readonly name: string;
+  /** The controlled kind (rsc.GroupVersionKind). */
+  readonly gvk: { apiVersion: string; kind: string };
+  private readonly resource: string;
   readonly queue: RateLimitingQueue;
   readonly expectations: UIDTrackingControllerExpectations;
   /** Creates/deletes pods; replace in tests (FakePodControl). */
@@ -62,40 +118,47 @@ export class ReplicaSetController {
   syncHandler: (key: string) => void;
   /** Most pods created or deleted in one sync. */
   burstReplicas = BurstReplicas;
-  private readonly rsInformer: SharedInformer<ReplicaSet>;
+  private readonly rsInformer: ReplicaSetInformer;
   private readonly podInformer: SharedInformer<Pod>;
   /** Per-RS pod counts kept incrementally from the pod cache (syncReplicaSet's fast path). */
   private readonly podCounts: ReplicaSetPodCounter;
-  private readonly rsClient: ResourceClient<ReplicaSet>;
+  private readonly rsClient: ReplicaSetClient;
   private readonly podClient: ResourceClient<Pod>;
 
   /**
    * Wires informer handlers (ReplicaSets, Pods) on the shared factory; nothing runs until the
    * factory starts and the queue drains on the simulated clock.
+   * @param config NewBaseController's parameters: given by replication.ts (the ReplicationController
+   *   manager, through its conversion adapters); without it, the ReplicaSet controller (NewReplicaSetController).
    */
   constructor(
     private readonly ctx: ComponentContext,
     informers: SharedInformerFactory,
+    config?: BaseControllerConfig,
   ) {
-    const client = ctx.client(users.controller(ReplicaSetControllerName));
-    this.rsClient = client.resource<ReplicaSet>('apps', 'replicasets');
-    this.podClient = client.resource<Pod>('', 'pods');
-    this.podControl = new RealPodControl(this.podClient, ctx.recorder(client, ReplicaSetControllerName));
+    const cfg = config ?? newReplicaSetControllerConfig(ctx, informers);
+    this.name = cfg.name;
+    this.gvk = cfg.gvk;
+    this.resource = cfg.resource;
+    this.rsClient = cfg.rsClient;
+    this.podClient = cfg.podClient;
+    this.podControl = cfg.podControl;
     this.expectations = new UIDTrackingControllerExpectations(ctx.clock);
-    this.rsInformer = informers.informerFor<ReplicaSet>('apps', 'replicasets');
+    this.rsInformer = cfg.rsInformer;
     this.podInformer = informers.informerFor<Pod>('', 'pods');
     ensurePodControllerUIDIndex(this.podInformer);
     this.podCounts = new ReplicaSetPodCounter(this.podInformer);
     this.syncHandler = (key) => this.syncReplicaSet(key);
-    this.queue = new RateLimitingQueue('replicaset', ctx.clock, ctx.relay, (key) => this.syncHandler(key));
+    this.queue = new RateLimitingQueue(cfg.queueName, ctx.clock, ctx.relay, (key) => this.syncHandler(key));
     this.rsInformer.addEventHandler({
-      participant: ReplicaSetControllerName,
+      participant: this.name,
       onAdd: (rs) => this.addRS(rs),
       onUpdate: (o, n) => this.updateRS(o, n),
       onDelete: (rs) => this.deleteRS(rs),
     });
     this.podInformer.addEventHandler({
-      participant: ReplicaSetControllerName,
+      participant: this.name,
+      ...(cfg.filterPods ? { filter: (p: Pod) => this.handlesPod(p) } : {}),
       onAdd: (p) => this.addPod(p),
       onUpdate: (o, n) => this.updatePod(o, n),
       onDelete: (p) => this.deletePod(p),
@@ -141,10 +204,17 @@ export class ReplicaSetController {
 
   /** resolveControllerRef: the RS named by a controllerRef, if Kind and UID match. */
   private resolveControllerRef(namespace: string, ref: OwnerReference): ReplicaSet | undefined {
-    if (ref.kind !== 'ReplicaSet') return undefined;
+    if (ref.kind !== this.gvk.kind) return undefined;
     const rs = this.rsInformer.get(`${namespace}/${ref.name}`);
     if (!rs || rs.metadata.uid !== ref.uid) return undefined;
     return rs;
+  }
+
+  /** Whether the Pod handlers act on `pod` (BaseControllerConfig.filterPods): controlled by this kind, or an orphan one of its objects selects. */
+  private handlesPod(pod: Pod): boolean {
+    const ref = getControllerOf(pod);
+    if (ref) return ref.kind === this.gvk.kind;
+    return this.getPodReplicaSets(pod).length > 0;
   }
 
   /** GetPodReplicaSets: ReplicaSets in the pod's namespace whose (non-empty) selector matches it. */
@@ -210,7 +280,7 @@ export class ReplicaSetController {
         const key = metaNamespaceKey(rs);
         this.queue.addAfter(key, mrs * 1000, {
           label: `${key}: pod ${curPod.metadata.name} available after minReadySeconds`,
-          object: `ReplicaSet/${key}`,
+          object: `${this.gvk.kind}/${key}`,
         });
       }
       return;
@@ -283,7 +353,7 @@ export class ReplicaSetController {
           recordDecision(
             this.ctx.relay,
             this.name,
-            { resource: 'replicasets', namespace, name },
+            { resource: this.resource, namespace, name },
             `desired ${desired} ≠ current ${current}, but still expecting ${e?.add ?? 0} create(s) and ${e?.del ?? 0} delete(s) to be observed → wait`,
             this.ctx.relay.newReconcile(),
           );
@@ -298,7 +368,7 @@ export class ReplicaSetController {
           this.ctx.clock.nowRFC3339(),
         )
       : calculateStatus(rs, filteredPods, manageReplicasErr, this.ctx.clock.now(), this.ctx.clock.nowRFC3339());
-    const updated = updateReplicaSetStatus(this.rsClient, rs, newStatus);
+    const updated = updateReplicaSetStatus(this.rsClient, rs, newStatus, this.gvk.kind);
     const mrs: number = updated.spec?.minReadySeconds ?? 0;
     const desired = updated.spec?.replicas ?? 1;
     if (
@@ -307,9 +377,17 @@ export class ReplicaSetController {
       (updated.status?.readyReplicas ?? 0) === desired &&
       (updated.status?.availableReplicas ?? 0) !== desired
     ) {
-      this.queue.addAfter(key, mrs * 1000, { label: `${key}: replicas available after minReadySeconds`, object: `ReplicaSet/${key}` });
+      this.queue.addAfter(key, mrs * 1000, {
+        label: `${key}: replicas available after minReadySeconds`,
+        object: `${this.gvk.kind}/${key}`,
+      });
     }
     if (manageReplicasErr) throw manageReplicasErr;
+  }
+
+  /** The RS under the controlled kind's apiVersion and kind (newControllerRef(rs, rsc.GroupVersionKind)). */
+  private asControllerKind(rs: ReplicaSet): ReplicaSet {
+    return rs.kind === this.gvk.kind ? rs : { ...rs, apiVersion: this.gvk.apiVersion, kind: this.gvk.kind };
   }
 
   /** True when an active orphan in the RS's namespace matches its selector (claimPods would adopt it). */
@@ -324,10 +402,10 @@ export class ReplicaSetController {
   private claimPods(rs: ReplicaSet, selector: Selector, pods: Pod[]): Pod[] {
     return claimObjects(
       {
-        controller: rs,
+        controller: this.asControllerKind(rs),
         selector,
         client: this.podClient,
-        canAdopt: recheckDeletionTimestamp(this.rsClient, rs),
+        canAdopt: recheckDeletionTimestamp(this.rsClient, this.asControllerKind(rs)),
       },
       pods,
     );
@@ -358,7 +436,7 @@ export class ReplicaSetController {
     const key = metaNamespaceKey(rs);
     const desired: number = rs.spec?.replicas ?? 1;
     let diff = activePods.length - desired;
-    const target = { resource: 'replicasets', namespace: rs.metadata.namespace, name: rs.metadata.name };
+    const target = { resource: this.resource, namespace: rs.metadata.namespace, name: rs.metadata.name };
     if (diff < 0) {
       diff = Math.min(-diff, this.burstReplicas);
       const seq = recordDecision(
@@ -369,7 +447,7 @@ export class ReplicaSetController {
         this.ctx.relay.newReconcile(),
       );
       this.expectations.expectCreations(key, diff);
-      const ref = newControllerRef(rs);
+      const ref = newControllerRef(this.asControllerKind(rs));
       const [successes, err] = this.ctx.relay.withCause(seq, () =>
         slowStartBatch(diff, SlowStartInitialBatchSize, () => {
           try {

@@ -178,6 +178,8 @@ export function startAttach(opts: AttachOptions): AttachHandle {
           base: opts.base,
           resource: r,
           sleep,
+          // the back-off's jitter (wall-clock attach mode: a real cluster, not the seeded engine)
+          random: Math.random,
           sink: {
             replace(items) {
               ok();

@@ -42,6 +42,7 @@ interface ManagedEntry {
 const CONTROLLER_OF_KIND: Record<string, string> = {
   Deployment: 'deployment-controller',
   ReplicaSet: 'replicaset-controller',
+  ReplicationController: 'replication-controller',
   StatefulSet: 'statefulset-controller',
   DaemonSet: 'daemonset-controller',
   Job: 'job-controller',

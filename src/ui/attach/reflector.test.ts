@@ -111,6 +111,71 @@ describe('runReflector', () => {
       expect(events).toEqual(c.events);
     });
   }
+  it('an ERROR event ends the watch at once (later events unread), backs off 800 ms and relists', async () => {
+    const ctl = new AbortController();
+    const s = scripted(
+      [
+        () => json(table('10', [pod('web-a', '10')])),
+        () =>
+          stream([
+            { type: 'MODIFIED', object: { ...table('11', [pod('web-a', '11')], 'Terminating'), columnDefinitions: null } },
+            { type: 'ERROR', object: { kind: 'Status', code: 500, reason: 'InternalError', message: 'etcdserver: request timed out' } },
+            { type: 'ADDED', object: { ...table('12', [pod('web-z', '12')]), columnDefinitions: null } },
+          ]),
+        () => json(table('20', [pod('web-b', '19')])),
+      ],
+      ctl,
+    );
+    const events: string[] = [];
+    const sleeps: number[] = [];
+    await runReflector(
+      {
+        fetch: s.fetch,
+        base: '/k8s',
+        resource: pods,
+        sleep: async (ms) => void sleeps.push(ms),
+        sink: {
+          replace: (items) => events.push(`replace ${items.map((i) => i.object.metadata.name).join(',')}`),
+          event: (type, o) => events.push(`${type} ${o.metadata.name}`),
+          error: (m) => events.push(`error ${m}`),
+        },
+      },
+      ctl.signal,
+    );
+    expect(s.log).toEqual(['list rv=', 'watch rv=10', 'list rv=', 'watch rv=20']);
+    expect(events).toEqual(['replace web-a', 'MODIFIED web-a', 'error watch pods: etcdserver: request timed out', 'replace web-b']);
+    expect(sleeps).toEqual([800]);
+  });
+
+  it("removes each watch's abort listener when the watch ends (no listener per watch left behind)", async () => {
+    const ctl = new AbortController();
+    const streams = Array.from(
+      { length: 20 },
+      (_, i) => () => stream([{ type: 'BOOKMARK', object: { metadata: { resourceVersion: String(i + 2) } } }]),
+    );
+    const s = scripted([() => json(table('1', [])), ...streams], ctl);
+    let live = 0;
+    let most = 0;
+    const add = ctl.signal.addEventListener.bind(ctl.signal);
+    const remove = ctl.signal.removeEventListener.bind(ctl.signal);
+    ctl.signal.addEventListener = ((type: string, l: EventListener) => {
+      live++;
+      most = Math.max(most, live);
+      add(type, l);
+    }) as typeof ctl.signal.addEventListener;
+    ctl.signal.removeEventListener = ((type: string, l: EventListener) => {
+      live--;
+      remove(type, l);
+    }) as typeof ctl.signal.removeEventListener;
+    await runReflector(
+      { fetch: s.fetch, base: '', resource: pods, sleep: async () => {}, sink: { replace: () => {}, event: () => {} } },
+      ctl.signal,
+    );
+    expect(s.log).toHaveLength(22); // the list, 20 watches that ended, the one that found no answer
+    // runReflector's own listener and the current watch's: never one per finished watch
+    expect(most).toBe(2);
+  });
+
   it('a resource without watch (watch unset) is relisted every pollMs, never watched', async () => {
     const ctl = new AbortController();
     const s = scripted([() => json(table('1', [pod('web-g', '1')])), () => json(table('2', []))], ctl);

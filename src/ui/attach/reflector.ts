@@ -3,9 +3,11 @@
  * (staging/src/k8s.io/client-go/tools/cache/reflector.go ListAndWatch) — the engine's own
  * Reflector (cluster/client/cache/reflector.ts) over an HTTP ListerWatcher: list (paginated,
  * limit/continue) to get a resourceVersion, then watch from it with allowWatchBookmarks;
- * a stream that ends is re-watched from the last resourceVersion seen; an ERROR event or
- * HTTP status 410 (Gone, "too old resource version") relists; other failures back off
- * (1 s doubling to 30 s) and retry. Objects and their `kubectl get` rows come as Tables with
+ * a stream that ends is re-watched from the last resourceVersion seen; an ERROR event ends the
+ * watch at once (nothing after it is read): a 410 (Gone, "too old resource version"), as the
+ * event or as the HTTP status, relists, any other ERROR backs off and relists, as client-go's
+ * handleWatch returns the event's Status error; other failures back off (the reflector's
+ * wait.Backoff, client/cache/reflector.ts) and retry. Objects and their `kubectl get` rows come as Tables with
  * includeObject=Object (table-rows.ts); a server answering a plain List is handled too.
  * Resources without `watch` (resources.ts) are relisted every `pollMs` instead.
  */
@@ -15,6 +17,9 @@ import { minimalRow, rowFromTable, type TableColumn, type TableJSON } from './ta
 import { readWatchStream } from './watch-reader';
 import type { ListerWatcher } from '../../cluster/client/cache/listwatch';
 import { Reflector } from '../../cluster/client/cache/reflector';
+
+/** The list page size (limit) when none is given (client-go's pager default, 500). */
+export const DefaultPageSize = 500;
 
 /** Accept header for kubectl's server-side printing, with a JSON fallback. */
 export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
@@ -42,6 +47,8 @@ export interface ReflectorOptions {
   pageSize?: number;
   /** Relist period for a resource without `watch` (default 2000 ms). */
   pollMs?: number;
+  /** The back-off's jitter source in [0, 1) (the app: Math.random; tests: none, no jitter). */
+  random?: () => number;
 }
 
 function withKind(o: KObject, r: AttachResource): KObject {
@@ -73,11 +80,16 @@ function decodeItems(
 /** One listed or watched object with its `kubectl get` row. */
 type Item = { object: KObject; row: ResourceRow };
 
-/** A failure carrying the HTTP status (isExpiredError reads `code` 410). */
+/**
+ * A failure carrying the API status code (isExpiredError reads `code` 410). `relist`: the watch
+ * ended with an ERROR event (apierrors.FromObject in client-go's handleWatch), after which the
+ * reflector lists again once the back-off has passed.
+ */
 class StatusFailure extends Error {
   constructor(
     message: string,
     readonly code: number,
+    readonly relist = false,
   ) {
     super(message);
   }
@@ -96,7 +108,7 @@ export function httpListWatch(fetchFn: FetchLike, base: string, r: AttachResourc
   const headers = { Accept: TABLE_ACCEPT, 'X-Kube-Relay-Observer': '1' };
   return {
     async list(p) {
-      const q = new URLSearchParams({ limit: String(p.limit ?? 500), includeObject: 'Object' });
+      const q = new URLSearchParams({ limit: String(p.limit ?? DefaultPageSize), includeObject: 'Object' });
       if (p.continue) q.set('continue', p.continue);
       const res = await fetchFn(`${path}?${q}`, { headers, signal });
       if (res.status === 410) throw new StatusFailure('410 Gone', 410);
@@ -126,12 +138,14 @@ export function httpListWatch(fetchFn: FetchLike, base: string, r: AttachResourc
         if (!res.ok || !res.body) throw new Error(`watch ${r.resource}: ${res.status} ${res.statusText}`.trim());
         let ended: Error | null = null;
         await readWatchStream(res.body, (ev) => {
-          if (ended) return;
           if (ev.type === 'ERROR') {
+            // the watch is over: stop reading (readWatchStream cancels the body) and hand the Status to the reflector
             const s = ev.object as { code?: number; message?: string };
             ended =
-              s.code === 410 ? new StatusFailure(s.message ?? '410 Gone', 410) : new Error(`watch ${r.resource}: ${s.message ?? 'error'}`);
-            return;
+              s.code === 410
+                ? new StatusFailure(s.message ?? '410 Gone', 410)
+                : new StatusFailure(`watch ${r.resource}: ${s.message ?? 'error'}`, typeof s.code === 'number' ? s.code : 500, true);
+            return false;
           }
           if (ev.type === 'BOOKMARK') {
             sink.event({ type: 'BOOKMARK', object: { metadata: { resourceVersion: ev.object?.metadata?.resourceVersion } } });
@@ -147,10 +161,13 @@ export function httpListWatch(fetchFn: FetchLike, base: string, r: AttachResourc
         });
         if (ended) throw ended;
       };
-      run().then(
-        () => sink.done(),
-        (e: unknown) => sink.done(e),
-      );
+      // the listener lives as long as this watch: removed when it ends, whichever way
+      run()
+        .finally(() => signal.removeEventListener('abort', onAbort))
+        .then(
+          () => sink.done(),
+          (e: unknown) => sink.done(e),
+        );
       return () => {
         signal.removeEventListener('abort', onAbort);
         stop.abort();
@@ -173,12 +190,13 @@ export async function runReflector(opts: ReflectorOptions, signal: AbortSignal):
       error: (m) => sink.error?.(m),
     },
     {
-      pageSize: opts.pageSize ?? 500,
+      pageSize: opts.pageSize ?? DefaultPageSize,
       allowWatchBookmarks: true,
       timeoutSeconds: opts.timeoutSeconds ?? 300,
       watch: !!r.watch, // unset: polled, as resources.ts says
       pollMs: opts.pollMs ?? 2000,
       sleep: (ms) => opts.sleep(ms, signal),
+      random: opts.random,
       resourceVersionOf: (i) => i.object.metadata.resourceVersion,
     },
   );

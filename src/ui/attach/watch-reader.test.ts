@@ -49,7 +49,7 @@ describe('readWatchStream', () => {
       },
     });
     const got: WatchEventJSON[] = [];
-    await readWatchStream(body, (e) => got.push(e));
+    await readWatchStream(body, (e) => void got.push(e));
     expect(got.map((e) => e.type)).toEqual(['ADDED', 'ERROR']);
     expect(got[1].object.message).toBe('too old resource version: 5 (9)');
   });

@@ -49,19 +49,26 @@ export function createWatchDecoder(): { push(chunk: Uint8Array | string): WatchE
 }
 
 /**
- * Reads a watch body to its end, calling `onEvent` for each event in order.
- * Resolves when the server closes the stream; rejects on a network error or a corrupt line.
+ * Reads a watch body to its end, calling `onEvent` for each event in order. When `onEvent`
+ * returns `false` (an ERROR event ends the watch) nothing more is read or delivered: the body is
+ * cancelled and the promise resolves. Resolves when the server closes the stream; rejects on a
+ * network error or a corrupt line.
  */
-export async function readWatchStream(body: ReadableStream<Uint8Array>, onEvent: (ev: WatchEventJSON) => void): Promise<void> {
+export async function readWatchStream(body: ReadableStream<Uint8Array>, onEvent: (ev: WatchEventJSON) => void | boolean): Promise<void> {
   const decoder = createWatchDecoder();
   const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      for (const ev of decoder.push(value)) onEvent(ev);
+      for (const ev of decoder.push(value)) {
+        if (onEvent(ev) === false) {
+          await reader.cancel().catch(() => {});
+          return;
+        }
+      }
     }
-    for (const ev of decoder.end()) onEvent(ev);
+    for (const ev of decoder.end()) if (onEvent(ev) === false) return;
   } finally {
     reader.releaseLock();
   }

@@ -70,6 +70,7 @@ export const CP_GROUP = 'group:control-plane';
 export const CONTROLLERS = [
   'deployment',
   'replicaset',
+  'replication',
   'endpointslice',
   'statefulset',
   'daemonset',

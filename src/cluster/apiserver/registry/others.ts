@@ -96,6 +96,54 @@ function validateHPA(obj: KObject): FieldError[] {
           supported: ['Utilization', 'Value', 'AverageValue'],
         });
     });
+    errs.push(...validateBehavior(s.behavior, 'spec.behavior'));
+  }
+  return errs;
+}
+
+/** MaxPeriodSeconds and MaxStabilizationWindowSeconds (pkg/apis/autoscaling/validation). */
+const MaxPeriodSeconds = 1800;
+const MaxStabilizationWindowSeconds = 3600;
+
+/** validateBehavior / validateScalingRules / validateScalingPolicy (pkg/apis/autoscaling/validation/validation.go). */
+function validateBehavior(b: Obj | undefined, path: string): FieldError[] {
+  if (!b || typeof b !== 'object') return [];
+  const errs: FieldError[] = [];
+  for (const dir of ['scaleUp', 'scaleDown']) {
+    const r: Obj | undefined = b[dir];
+    if (!r || typeof r !== 'object') continue;
+    const p = `${path}.${dir}`;
+    const w = r.stabilizationWindowSeconds;
+    if (typeof w === 'number' && w < 0)
+      errs.push({ type: 'Invalid', field: `${p}.stabilizationWindowSeconds`, value: w, detail: 'must be greater than or equal to zero' });
+    if (typeof w === 'number' && w > MaxStabilizationWindowSeconds)
+      errs.push({
+        type: 'Invalid',
+        field: `${p}.stabilizationWindowSeconds`,
+        value: w,
+        detail: `must be less than or equal to ${MaxStabilizationWindowSeconds}`,
+      });
+    if (r.selectPolicy !== undefined && r.selectPolicy !== null && !['Disabled', 'Max', 'Min'].includes(r.selectPolicy))
+      errs.push({ type: 'NotSupported', field: `${p}.selectPolicy`, value: r.selectPolicy, supported: ['Disabled', 'Max', 'Min'] });
+    const policies: Obj[] = Array.isArray(r.policies) ? r.policies : [];
+    if (policies.length === 0) errs.push({ type: 'Required', field: `${p}.policies`, detail: 'must specify at least one Policy' });
+    policies.forEach((pol, i) => {
+      const ip = `${p}.policies[${i}]`;
+      const type = pol?.type ?? '';
+      if (type !== 'Pods' && type !== 'Percent')
+        errs.push({ type: 'NotSupported', field: `${ip}.type`, value: type, supported: ['Percent', 'Pods'] });
+      const value: number = typeof pol?.value === 'number' ? pol.value : 0;
+      if (value <= 0) errs.push({ type: 'Invalid', field: `${ip}.value`, value, detail: 'must be greater than zero' });
+      const period: number = typeof pol?.periodSeconds === 'number' ? pol.periodSeconds : 0;
+      if (period <= 0) errs.push({ type: 'Invalid', field: `${ip}.periodSeconds`, value: period, detail: 'must be greater than zero' });
+      if (period > MaxPeriodSeconds)
+        errs.push({
+          type: 'Invalid',
+          field: `${ip}.periodSeconds`,
+          value: period,
+          detail: `must be less than or equal to ${MaxPeriodSeconds}`,
+        });
+    });
   }
   return errs;
 }

@@ -52,7 +52,11 @@ export type ReflectorWatchEvent<T> =
 /** Where a watch delivers (watch.Interface's ResultChan, and its closing). */
 export interface WatchSink<T> {
   event(ev: ReflectorWatchEvent<T>): void;
-  /** The stream ended: normally (no argument; the reflector watches again from its last resourceVersion) or with an error. */
+  /**
+   * The stream ended: normally (no argument; the reflector watches again from its last
+   * resourceVersion) or with an error — one with `relist: true` (an ERROR event's Status,
+   * {@link endsWithRelist}) is retried with a list after the back-off, others with a watch.
+   */
   done(err?: unknown): void;
 }
 
@@ -75,6 +79,15 @@ export interface ListerWatcher<T> {
  */
 export function isExpiredError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 410;
+}
+
+/**
+ * True for a watch that ended with an ERROR event other than 410 (`relist: true` on the error):
+ * client-go's handleWatch returns the event's Status, the watch ends and ListAndWatch lists again
+ * after the back-off.
+ */
+export function endsWithRelist(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { relist?: unknown }).relist === true;
 }
 
 /** Runs `ok` with the value now when it is one, or when the promise resolves (`fail` on a throw or rejection). */

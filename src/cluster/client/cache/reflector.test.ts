@@ -43,7 +43,6 @@ function recordingStore() {
     store: {
       replace: (items: Obj[], rv: string) => log.push(`replace [${items.map((i) => i.metadata.name).join(',')}] rv=${rv}`),
       event: (ev: { type: string; object: Obj }) => log.push(`${ev.type} ${ev.object.metadata.name}`),
-      bookmark: (rv: string) => log.push(`bookmark ${rv}`),
       error: (m: string) => log.push(`error ${m}`),
     },
   };
@@ -90,6 +89,13 @@ describe('Reflector over a synchronous ListerWatcher (the engine)', () => {
     expect(log).toEqual([]);
   });
 
+  it('throws a 410 from a full list to the caller of run instead of relisting forever', () => {
+    const { lw, calls } = fakeLW([gone, gone]);
+    const { store } = recordingStore();
+    expect(() => new Reflector(lw, store).run()).toThrow('too old resource version');
+    expect(calls).toEqual(['list limit=- continue=-']);
+  });
+
   it('ignores events of a stopped watch and starts over (a relist) on the next run', () => {
     const { lw, calls, sinks } = fakeLW([
       { items: [o('a', '1')], resourceVersion: '1' },
@@ -116,6 +122,7 @@ describe('Reflector over an asynchronous ListerWatcher (HTTP)', () => {
     calls: string[];
     log: string[];
     sleeps: number[];
+    random?: () => number;
   }[] = [
     {
       name: 'pages a list (limit/continue) into one replace and watches from the last page resourceVersion',
@@ -138,7 +145,7 @@ describe('Reflector over an asynchronous ListerWatcher (HTTP)', () => {
         s.done();
       },
       calls: ['list limit=- continue=-', 'watch rv=5 bookmarks', 'watch rv=9 bookmarks'],
-      log: ['replace [] rv=5', 'ADDED a', 'bookmark 9'],
+      log: ['replace [] rv=5', 'ADDED a'],
       sleeps: [],
     },
     {
@@ -153,7 +160,7 @@ describe('Reflector over an asynchronous ListerWatcher (HTTP)', () => {
       sleeps: [],
     },
     {
-      name: 'a failed list is reported and retried after 1 s, then 2 s (back-off), then succeeds',
+      name: 'a failed list is reported and retried after 800 ms, then 1.6 s (wait.Backoff without jitter), then succeeds',
       lists: [
         new Error('list pods: 503 Service Unavailable'),
         new Error('list pods: 503 Service Unavailable'),
@@ -162,7 +169,7 @@ describe('Reflector over an asynchronous ListerWatcher (HTTP)', () => {
       stream: () => {},
       calls: ['list limit=- continue=-', 'list limit=- continue=-', 'list limit=- continue=-', 'watch rv=3 bookmarks'],
       log: ['error list pods: 503 Service Unavailable', 'error list pods: 503 Service Unavailable', 'replace [] rv=3'],
-      sleeps: [1000, 2000],
+      sleeps: [800, 1600],
     },
     {
       name: 'a failed watch stream is retried from the same resourceVersion after the back-off, without a relist',
@@ -173,7 +180,52 @@ describe('Reflector over an asynchronous ListerWatcher (HTTP)', () => {
       },
       calls: ['list limit=- continue=-', 'watch rv=5 bookmarks', 'watch rv=7 bookmarks'],
       log: ['replace [] rv=5', 'ADDED a', 'error network error'],
-      sleeps: [1000],
+      sleeps: [800],
+    },
+    {
+      name: 'a 410 on a full list backs off like any failure (no spin), with jitter from the injected random',
+      lists: [gone, gone, gone, { items: [], resourceVersion: '3' }],
+      random: () => 0.5,
+      stream: () => {},
+      calls: [
+        'list limit=- continue=-',
+        'list limit=- continue=-',
+        'list limit=- continue=-',
+        'list limit=- continue=-',
+        'watch rv=3 bookmarks',
+      ],
+      log: [
+        'error too old resource version: 1 (5)',
+        'error too old resource version: 1 (5)',
+        'error too old resource version: 1 (5)',
+        'replace [] rv=3',
+      ],
+      // 800 + 0.5·800, 1600 + 0.5·1600, 3200 + 0.5·3200
+      sleeps: [1200, 2400, 4800],
+    },
+    {
+      name: 'a 410 on a continue page falls back to one full list at once (FullListIfExpired)',
+      pageSize: 2,
+      lists: [
+        { items: [o('a', '1'), o('b', '2')], resourceVersion: '5', continue: 'c1' },
+        gone,
+        { items: [o('a', '1'), o('c', '6')], resourceVersion: '7' },
+      ],
+      stream: () => {},
+      calls: ['list limit=2 continue=-', 'list limit=2 continue=c1', 'list limit=- continue=-', 'watch rv=7 bookmarks'],
+      log: ['replace [a,c] rv=7'],
+      sleeps: [],
+    },
+    {
+      name: 'a BOOKMARK with an empty resourceVersion keeps the last one',
+      lists: [{ items: [], resourceVersion: '5' }],
+      stream: (s) => {
+        s.event({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '' } } });
+        s.done();
+      },
+      calls: ['list limit=- continue=-', 'watch rv=5 bookmarks', 'watch rv=5 bookmarks'],
+      log: ['replace [] rv=5'],
+      sleeps: [],
     },
   ];
   for (const c of cases) {
@@ -184,6 +236,7 @@ describe('Reflector over an asynchronous ListerWatcher (HTTP)', () => {
       const r = new Reflector(lw, store, {
         pageSize: c.pageSize,
         allowWatchBookmarks: true,
+        random: c.random,
         sleep: (ms) => {
           sleeps.push(ms);
           return Promise.resolve();

@@ -4,11 +4,17 @@
  * limit/continue) and hand the store every object with the list's resourceVersion (Replace),
  * then watch from that resourceVersion and hand it each event; BOOKMARK events only move the
  * resourceVersion on. A watch that ends normally is watched again from the last resourceVersion
- * seen; a 410 Gone (isExpiredError, from the list, the watch call or the stream) lists again;
- * any other failure is reported to the store and retried after a back-off (1 s doubling to
- * 30 s, the reflector's backoff manager) — when the reflector has a `sleep`. Without one (the
- * engine, whose ListerWatcher answers at once) a failure is thrown to the caller of `run`, as
- * the engine's informers always did.
+ * seen; a 410 Gone from the watch call or the stream (isExpiredError) lists again at once, another
+ * ERROR event (endsWithRelist) lists again after the back-off; a 410
+ * on a list page with a continue token falls back to one full list at once (the pager's
+ * FullListIfExpired); any other failure — a 410 on a full list included, so an apiserver that
+ * keeps answering 410 cannot make it spin — is reported to the store and retried after a
+ * back-off: client-go's wait.Backoff of the reflector's backoff manager (800 ms, factor 2,
+ * jitter 1.0: each wait is d + random()·d, cap 30 s; reset by a successful list or a stream that
+ * ended normally) — when the reflector has a `sleep`. The jitter draws from the injected
+ * `random` (none: no jitter), never Math.random. Without a `sleep` (the engine, whose
+ * ListerWatcher answers at once) a failure is thrown to the caller of `run`, as the engine's
+ * informers always did.
  *
  * Synchronous when the ListerWatcher is: `run` then lists, calls `store.replace` and starts the
  * watch before it returns, and each event reaches the store in the call that delivers it — no
@@ -16,6 +22,7 @@
  * (client/informer.ts) and the UI's attach mode (ui/attach/attach-client.ts) both run it.
  */
 import {
+  endsWithRelist,
   isExpiredError,
   whenReady,
   type ListerWatcher,
@@ -30,10 +37,8 @@ import {
 export interface ReflectorStore<T> {
   /** A (re)list: every object now present and the list's resourceVersion (Store.Replace; the store diffs against what it had). */
   replace(items: T[], resourceVersion: string): void;
-  /** One watch event (ADDED, MODIFIED, DELETED), in the stream's order. */
+  /** One watch event (ADDED, MODIFIED, DELETED), in the stream's order. A BOOKMARK only moves lastSyncResourceVersion on. */
   event(ev: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: T; oldObject?: T }): void;
-  /** A BOOKMARK moved the resourceVersion on (nothing changed). */
-  bookmark?(resourceVersion: string): void;
   /** A failure that will be retried (list or watch), as text. */
   error?(message: string): void;
 }
@@ -57,12 +62,20 @@ export interface ReflectorOptions<T> {
    * the engine none (no timers in the engine: failures are thrown instead of retried).
    */
   sleep?: (ms: number) => PromiseLike<void>;
+  /**
+   * The back-off's jitter source, uniform in [0, 1) (rand.Float64 in wait.Jitter): a seeded
+   * stream for a deterministic run; without it every wait is the bare duration.
+   */
+  random?: () => number;
   /** The resourceVersion of an object (default: `metadata.resourceVersion`). */
   resourceVersionOf?: (obj: T) => string | undefined;
 }
 
-const INITIAL_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 30_000;
+/**
+ * The reflector's back-off (reflector.go NewReflectorWithOptions: wait.NewExponentialBackoffManager(
+ * 800*time.Millisecond, 30*time.Second, 2*time.Minute, 2.0, 1.0, clock)), ms.
+ */
+export const ReflectorBackoff = { initialMs: 800, factor: 2, jitter: 1.0, capMs: 30_000 } as const;
 
 const metaResourceVersion = (o: unknown): string | undefined => (o as Partial<ObjectWithMeta> | undefined)?.metadata?.resourceVersion;
 
@@ -73,7 +86,8 @@ export class Reflector<T> {
   /** Bumped on each run/stop: callbacks of an earlier run see a different value and do nothing. */
   private generation = 0;
   private stopWatch: StopWatch | null = null;
-  private backoffMs = INITIAL_BACKOFF_MS;
+  /** wait.Backoff.Duration: the next wait before jitter, ms. */
+  private backoffMs: number = ReflectorBackoff.initialMs;
   private readonly rvOf: (obj: T) => string | undefined;
 
   constructor(
@@ -88,7 +102,7 @@ export class Reflector<T> {
   run(): void {
     if (this.running) return;
     this.running = true;
-    this.backoffMs = INITIAL_BACKOFF_MS;
+    this.backoffMs = ReflectorBackoff.initialMs;
     this.listAndWatch(true, ++this.generation);
   }
 
@@ -107,23 +121,33 @@ export class Reflector<T> {
       this.watchOrPoll(gen);
       return;
     }
-    const items: T[] = [];
-    const page = (cont: string | undefined): void =>
+    let items: T[] = [];
+    // full: the pager's fallback after a 410 on a continue token (FullListIfExpired): no limit, no continue
+    const page = (cont: string | undefined, full = false): void =>
       whenReady(
-        () => this.listerWatcher.list(this.opts.pageSize !== undefined || cont ? { limit: this.opts.pageSize, continue: cont } : {}),
+        () =>
+          this.listerWatcher.list(!full && (this.opts.pageSize !== undefined || cont) ? { limit: this.opts.pageSize, continue: cont } : {}),
         (p: ListPage<T>) => {
           if (gen !== this.generation) return;
           for (const o of p.items) items.push(o);
-          if (p.continue) {
+          if (p.continue && !full) {
             page(p.continue);
             return;
           }
           this.lastSyncResourceVersion = p.resourceVersion;
-          this.backoffMs = INITIAL_BACKOFF_MS;
+          this.backoffMs = ReflectorBackoff.initialMs;
           this.store.replace(items, p.resourceVersion);
           this.watchOrPoll(gen);
         },
-        (err) => this.failed(err, true, gen),
+        (err) => {
+          if (gen !== this.generation) return;
+          if (cont && !full && isExpiredError(err)) {
+            items = [];
+            page(undefined, true);
+            return;
+          }
+          this.backOff(err, true, gen);
+        },
       );
     page(undefined);
   }
@@ -140,11 +164,11 @@ export class Reflector<T> {
       event: (ev: ReflectorWatchEvent<T>) => {
         if (ended || gen !== this.generation) return;
         if (ev.type === 'BOOKMARK') {
-          this.lastSyncResourceVersion = ev.object.metadata.resourceVersion ?? this.lastSyncResourceVersion;
-          this.store.bookmark?.(this.lastSyncResourceVersion);
+          // an empty resourceVersion keeps the last one (a watch cannot resume from "")
+          this.lastSyncResourceVersion = ev.object.metadata.resourceVersion || this.lastSyncResourceVersion;
           return;
         }
-        this.lastSyncResourceVersion = this.rvOf(ev.object) ?? this.lastSyncResourceVersion;
+        this.lastSyncResourceVersion = this.rvOf(ev.object) || this.lastSyncResourceVersion;
         this.store.event(ev);
       },
       done: (err?: unknown) => {
@@ -152,9 +176,9 @@ export class Reflector<T> {
         ended = true;
         this.stopWatch = null;
         if (err === undefined) {
-          this.backoffMs = INITIAL_BACKOFF_MS; // a stream that ended normally: watch again from the last resourceVersion
+          this.backoffMs = ReflectorBackoff.initialMs; // a stream that ended normally: watch again from the last resourceVersion
           this.listAndWatch(false, gen);
-        } else this.failed(err, false, gen);
+        } else this.watchFailed(err, gen);
       },
     };
     let stop: StopWatch;
@@ -168,28 +192,47 @@ export class Reflector<T> {
         sink,
       );
     } catch (err) {
-      this.failed(err, false, gen);
+      this.watchFailed(err, gen);
       return;
     }
     if (ended || gen !== this.generation) stop();
     else this.stopWatch = stop;
   }
 
-  /** A list or watch failed: 410 lists again; anything else backs off and retries (or throws, without `sleep`). */
-  private failed(err: unknown, listing: boolean, gen: number): void {
+  /**
+   * A watch failed: 410 lists again at once (the reflector's relist on an expired
+   * resourceVersion); an ERROR event's Status (endsWithRelist) backs off, then lists; anything
+   * else backs off, then watches again from the last resourceVersion.
+   */
+  private watchFailed(err: unknown, gen: number): void {
     if (gen !== this.generation) return;
     if (isExpiredError(err)) {
-      this.listAndWatch(true, gen); // the reflector's "relist on 410"
+      this.listAndWatch(true, gen);
       return;
     }
+    this.backOff(err, endsWithRelist(err), gen);
+  }
+
+  /**
+   * Reports `err` and retries (a list when `listing`, else the watch from the last
+   * resourceVersion) after the next back-off step; without `sleep`, throws it instead.
+   */
+  private backOff(err: unknown, listing: boolean, gen: number): void {
+    if (gen !== this.generation) return;
     if (!this.opts.sleep) {
       this.running = false;
       throw err;
     }
     this.store.error?.(err instanceof Error ? err.message : String(err));
-    const wait = this.backoffMs;
-    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
-    this.wait(wait, () => this.listAndWatch(listing, gen));
+    this.wait(this.nextBackoff(), () => this.listAndWatch(listing, gen));
+  }
+
+  /** wait.Backoff.Step: this wait (the duration plus jitter·random()·duration), then the duration × factor up to the cap. */
+  private nextBackoff(): number {
+    const d = this.backoffMs;
+    this.backoffMs = Math.min(d * ReflectorBackoff.factor, ReflectorBackoff.capMs);
+    const r = this.opts.random ? this.opts.random() : 0;
+    return Math.floor(d + r * ReflectorBackoff.jitter * d);
   }
 
   private wait(ms: number, then: () => void): void {

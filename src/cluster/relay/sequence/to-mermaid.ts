@@ -34,6 +34,7 @@ export interface SequenceOptions {
 const CONTROLLER_ORDER = [
   'deployment-controller',
   'replicaset-controller',
+  'replication-controller',
   'node-lifecycle-controller',
   'endpointslice-controller',
   'garbage-collector-controller',

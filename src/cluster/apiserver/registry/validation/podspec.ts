@@ -73,6 +73,12 @@ function validatePorts(ports: Obj[] | undefined, path: string): FieldError[] {
   return errs;
 }
 
+/**
+ * ValidateEnv + validateEnvVarValueFrom (pkg/apis/core/validation/validation.go): each source's own
+ * errors first (a configMapKeyRef / secretKeyRef name is NameIsDNSSubdomain, so an empty one is
+ * Invalid ""; its key Required or IsConfigMapKey), then one of: no source, a source beside `value`,
+ * more than one source.
+ */
 function validateEnv(env: Obj[] | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   (env ?? []).forEach((e, i) => {
@@ -83,7 +89,16 @@ function validateEnv(env: Obj[] | undefined, path: string): FieldError[] {
     if (vf && typeof vf === 'object') {
       const vp = `${ip}.valueFrom`;
       const n = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter((k) => vf[k]).length;
-      if (e.value) errs.push({ type: 'Invalid', field: vp, value: '', detail: 'may not be specified when `value` is not empty' });
+      if (vf.fieldRef && !vf.fieldRef.fieldPath) errs.push({ type: 'Required', field: `${vp}.fieldRef.fieldPath` });
+      for (const k of ['configMapKeyRef', 'secretKeyRef']) {
+        const ref = vf[k];
+        if (!ref) continue;
+        // validateConfigMapKeySelector / validateSecretKeySelector: ValidateSecretName(name, false)
+        const name = typeof ref.name === 'string' ? ref.name : '';
+        for (const m of nameIsDNSSubdomain(name, false)) errs.push({ type: 'Invalid', field: `${vp}.${k}.name`, value: name, detail: m });
+        if (!ref.key) errs.push({ type: 'Required', field: `${vp}.${k}.key` });
+        else for (const m of isConfigMapKey(ref.key)) errs.push({ type: 'Invalid', field: `${vp}.${k}.key`, value: ref.key, detail: m });
+      }
       if (n === 0)
         errs.push({
           type: 'Invalid',
@@ -91,15 +106,37 @@ function validateEnv(env: Obj[] | undefined, path: string): FieldError[] {
           value: '',
           detail: 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
         });
+      else if (e.value) errs.push({ type: 'Invalid', field: vp, value: '', detail: 'may not be specified when `value` is not empty' });
       else if (n > 1) errs.push({ type: 'Invalid', field: vp, value: '', detail: 'may not have more than one field specified at a time' });
-      for (const k of ['configMapKeyRef', 'secretKeyRef']) {
-        const ref = vf[k];
-        if (!ref) continue;
-        if (!ref.key) errs.push({ type: 'Required', field: `${vp}.${k}.key` });
-        else for (const m of isConfigMapKey(ref.key)) errs.push({ type: 'Invalid', field: `${vp}.${k}.key`, value: ref.key, detail: m });
-      }
-      if (vf.fieldRef && !vf.fieldRef.fieldPath) errs.push({ type: 'Required', field: `${vp}.fieldRef.fieldPath` });
     }
+  });
+  return errs;
+}
+
+/**
+ * ValidateEnvFrom (validation.go): a prefix is IsRelaxedEnvVarName; configMapRef / secretRef
+ * (validateConfigMapEnvSource / validateSecretEnvSource) need a name (Required when empty, else
+ * ValidateConfigMapName / ValidateSecretName with prefix true); exactly one of them, else an Invalid
+ * on the envFrom list itself (upstream reports it at fldPath, not the entry).
+ */
+function validateEnvFrom(envFrom: Obj[] | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  (Array.isArray(envFrom) ? envFrom : []).forEach((ev, i) => {
+    if (!ev || typeof ev !== 'object') return;
+    const ip = `${path}[${i}]`;
+    if (typeof ev.prefix === 'string' && ev.prefix.length > 0)
+      for (const m of isRelaxedEnvVarName(ev.prefix)) errs.push({ type: 'Invalid', field: `${ip}.prefix`, value: ev.prefix, detail: m });
+    let n = 0;
+    for (const k of ['configMapRef', 'secretRef']) {
+      const ref = ev[k];
+      if (ref === undefined || ref === null) continue;
+      n++;
+      const name = typeof ref?.name === 'string' ? ref.name : '';
+      if (!name) errs.push({ type: 'Required', field: `${ip}.${k}.name` });
+      else for (const m of nameIsDNSSubdomain(name, true)) errs.push({ type: 'Invalid', field: `${ip}.${k}.name`, value: name, detail: m });
+    }
+    if (n === 0) errs.push({ type: 'Invalid', field: path, value: '', detail: 'must specify one of: `configMapRef` or `secretRef`' });
+    else if (n > 1) errs.push({ type: 'Invalid', field: path, value: '', detail: 'may not have more than one field specified at a time' });
   });
   return errs;
 }
@@ -232,6 +269,7 @@ function validateContainer(c: Obj, path: string, volumes: Set<string>): FieldErr
     });
   errs.push(...validatePorts(c.ports, `${path}.ports`));
   errs.push(...validateEnv(c.env, `${path}.env`));
+  errs.push(...validateEnvFrom(c.envFrom, `${path}.envFrom`));
   errs.push(...validateVolumeMounts(c.volumeMounts, volumes, `${path}.volumeMounts`));
   const pp = c.imagePullPolicy;
   if (!pp) errs.push({ type: 'Required', field: `${path}.imagePullPolicy` });
