@@ -60,7 +60,7 @@ export class SchedulerCache {
     const ni = this.nodes.get(name);
     if (!ni) return;
     if (ni.node) this.countImages(ni, -1);
-    if (ni.pods.size) ni.node = undefined;
+    if (ni.pods.size) ni.removeNode();
     else this.nodes.delete(name);
     this.ordered = null;
   }
