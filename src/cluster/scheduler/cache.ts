@@ -9,7 +9,11 @@
  * and node_tree.go (nodes listed round-robin across zones, in the order they were added).
  *
  * Scheduling cycles here are synchronous on the simulated clock, so the cache itself is the
- * snapshot (UpdateSnapshot is a no-op); preemption clones NodeInfos for its what-ifs.
+ * snapshot (UpdateSnapshot is a no-op); preemption clones NodeInfos for its what-ifs. Upstream's
+ * UpdateSnapshot copies only the NodeInfos whose generation moved since the last cycle; here no
+ * NodeInfo is copied at all: each event updates its node's NodeInfo in place (a new generation)
+ * and a cycle reads them as they are, with what the plugins need of the Node precomputed by
+ * NodeInfo.setNode (node-info.ts).
  */
 import type { Node, Pod } from '../api/objects';
 import { NodeInfo, newPodInfo, type PodInfo } from './node-info';

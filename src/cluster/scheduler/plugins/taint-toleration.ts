@@ -40,6 +40,11 @@ function untolerated(pod: Pod, node: Node): Taint | undefined {
 
 const PRE_SCORE_KEY = 'PreScoreTaintToleration';
 
+/** getAllTolerationPreferNoSchedule: the tolerations with effect PreferNoSchedule or none. */
+function preferNoScheduleTolerations(pod: PodInfo): Toleration[] {
+  return (pod.pod.spec?.tolerations ?? []).filter((t: Toleration) => !t.effect || t.effect === 'PreferNoSchedule');
+}
+
 /** preScoreState: the tolerations Score counts against. */
 class PreScoreState implements StateData {
   constructor(readonly tolerations: Toleration[]) {}
@@ -59,15 +64,14 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
 
   /** PreScore: the pod's PreferNoSchedule-or-empty-effect tolerations (getAllTolerationPreferNoSchedule), once per cycle. */
   preScore(state: CycleState, pod: PodInfo): Status {
-    const tols: Toleration[] = (pod.pod.spec?.tolerations ?? []).filter((t: Toleration) => !t.effect || t.effect === 'PreferNoSchedule');
-    state.write(PRE_SCORE_KEY, new PreScoreState(tols));
+    state.write(PRE_SCORE_KEY, new PreScoreState(preferNoScheduleTolerations(pod)));
     return SUCCESS;
   }
 
   /** Number of PreferNoSchedule taints not tolerated by the pod's PreferNoSchedule-or-empty-effect tolerations. */
-  score(state: CycleState, _pod: PodInfo, ni: NodeInfo): number {
+  score(state: CycleState, pod: PodInfo, ni: NodeInfo): number {
     if (!ni.taints) return 0;
-    const tols = state.read<PreScoreState>(PRE_SCORE_KEY)?.tolerations ?? [];
+    const tols = state.read<PreScoreState>(PRE_SCORE_KEY)?.tolerations ?? preferNoScheduleTolerations(pod);
     let n = 0;
     for (const t of ni.taints) {
       if (t.effect !== 'PreferNoSchedule') continue;
