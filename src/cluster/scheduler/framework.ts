@@ -197,16 +197,16 @@ export class Framework {
    */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores {
     const n = nodes.length;
-    const names: string[] = new Array<string>(n);
-    const totals: number[] = new Array<number>(n);
+    const names: string[] = [];
+    const totals: number[] = [];
     // one NodeScore list for every cycle, refilled for each plugin (NormalizeScore's input;
     // nothing keeps it past the call): no object per node per cycle
     const list = this.scoreList;
     if (list.length > n) list.length = n;
     for (let i = 0; i < n; i++) {
       const name = nodes[i].name;
-      names[i] = name;
-      totals[i] = 0;
+      names.push(name);
+      totals.push(0);
       if (i < list.length) list[i].name = name;
       else list.push({ name, score: 0 });
     }
@@ -215,10 +215,10 @@ export class Framework {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       for (let i = 0; i < n; i++) list[i].score = plugin.score(state, pod, nodes[i]);
       plugin.normalizeScore?.(state, pod, list);
-      const col: number[] = new Array<number>(n);
+      const col: number[] = [];
       for (let i = 0; i < n; i++) {
         const s = list[i].score * weight;
-        col[i] = s;
+        col.push(s);
         totals[i] += s;
       }
       out.plugins.push(plugin.name);
