@@ -13,6 +13,7 @@ export const ENGINE_CASES = [
   'pods-1k-nodes-100',
   'pods-10k-nodes-1k',
   'scheduler-nodes-5k',
+  'idle-nodes-5k-1h',
   'pods-30-nodes-30',
   'pods-300-nodes-30',
   'node-kill-pods-1k',

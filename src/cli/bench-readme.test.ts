@@ -59,6 +59,16 @@ describe('renderBenchTables', () => {
       row('scheduler-nodes-5k', { nodes: 5000, podsPerSec: 310 }),
       '| scheduler-nodes-5k | 5,000 | 1,000 | 900 ms / 1.20 s | — | 310 | 80 MB | ≥ 1,000 Pods/s — **missed** |',
     ],
+    [
+      'an idle hour over 5 s',
+      row('idle-nodes-5k-1h', { nodes: 5000, pods: 0, want: 0, wallMs: 41_300, cpuMs: 45_000, podsPerSec: 0 }),
+      '| idle-nodes-5k-1h | 5,000 | 0 | 41.3 s / 45.0 s | — | 0 | 80 MB | < 5 s wall — **missed** |',
+    ],
+    [
+      'an idle hour under 5 s',
+      row('idle-nodes-5k-1h', { nodes: 5000, pods: 0, want: 0, wallMs: 4_990, cpuMs: 5_200, podsPerSec: 0 }),
+      '| idle-nodes-5k-1h | 5,000 | 0 | 4.99 s / 5.20 s | — | 0 | 80 MB | < 5 s wall — met |',
+    ],
     ['a case without a budget', row('pods-10k-nodes-1k'), '| pods-10k-nodes-1k | 100 | 1,000 | 900 ms / 1.20 s | — | 1,111 | 80 MB | — |'],
     [
       'a case of an earlier commit',

@@ -61,6 +61,7 @@ const BUDGETS: Record<string, { text: string; met: (r: CaseResult) => boolean }>
     met: (r) => r.wallMs < 60_000 && r.peakHeapMB < 2048 && r.pods === (r.want ?? r.pods),
   },
   'scheduler-nodes-5k': { text: '≥ 1,000 Pods/s', met: (r) => r.podsPerSec >= 1000 },
+  'idle-nodes-5k-1h': { text: '< 5 s wall', met: (r) => r.wallMs < 5000 },
 };
 
 /** "1,234" */

@@ -223,6 +223,21 @@ const cases: [string, () => CaseResult][] = [
         },
       ),
   ],
+  // issue 20's fast-forward target: an idle cluster's hour costs only its heartbeats (each
+  // kubelet's Lease renewal every 10 s and Node status sync, the node-lifecycle monitor)
+  [
+    'idle-nodes-5k-1h',
+    () =>
+      measure(
+        'idle-nodes-5k-1h',
+        5000,
+        0,
+        () => new Cluster({ seed: 1, nodes: workers(5000) }),
+        (c) => {
+          for (let i = 0; i < 60; i++) c.advance(60_000);
+        },
+      ),
+  ],
 ];
 if (big || child === 'pods-150k-nodes-5k') {
   cases.push([
@@ -242,7 +257,7 @@ if (big || child === 'pods-150k-nodes-5k') {
 }
 
 /** Cases that take minutes: they run after the peer. */
-const LONG_CASES = new Set(['pods-10k-nodes-1k', 'scheduler-nodes-5k', 'pods-150k-nodes-5k']);
+const LONG_CASES = new Set(['pods-10k-nodes-1k', 'scheduler-nodes-5k', 'idle-nodes-5k-1h', 'pods-150k-nodes-5k']);
 
 /** Cases whose fresh run took longer than this (wall ms) get no warm run. */
 const WARM_LIMIT_MS = 20_000;

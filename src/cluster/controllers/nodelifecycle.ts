@@ -30,7 +30,6 @@
  * deadline timer at the monitor pass when its grace period runs out. Times: simulated ms.
  */
 import { TokenBucket } from '../client/flowcontrol';
-import { deepCopy } from '../api/types';
 import type { Lease, Node, Pod } from '../api/objects';
 import { StatusError } from '../api/errors';
 import { users, type Client, type ResourceClient } from '../client/clientset';
@@ -271,7 +270,9 @@ export class NodeLifecycleController {
       let res: { observed: Condition; current: Condition | undefined; node: Node } | null = null;
       for (let attempt = 0; attempt < 2 && !res; attempt++) {
         try {
-          res = this.tryUpdateNodeHealth(attempt === 0 ? deepCopy(n) : this.nodesClient.get('', n.metadata.name, { quiet: true }));
+          // upstream passes node.DeepCopy(): informer objects here are frozen and
+          // tryUpdateNodeHealth builds a new object to write, so the cached one serves as is
+          res = this.tryUpdateNodeHealth(attempt === 0 ? n : this.nodesClient.get('', n.metadata.name, { quiet: true }));
         } catch (err) {
           if (!(err instanceof StatusError)) throw err;
         }
@@ -280,7 +281,9 @@ export class NodeLifecycleController {
       const { observed, current, node } = res;
       if (node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined) {
         const z = getZoneKey(node);
-        zoneConditions.set(z, [...(zoneConditions.get(z) ?? []), current]);
+        const list = zoneConditions.get(z);
+        if (list) list.push(current);
+        else zoneConditions.set(z, [current]);
       }
       if (current) {
         const pods = this.podInformer.byIndex('spec.nodeName', node.metadata.name);
@@ -307,7 +310,6 @@ export class NodeLifecycleController {
     const name = node.metadata.name;
     const now = this.now();
     const nowS = this.ctx.clock.nowRFC3339();
-    const created = Date.parse(node.metadata.creationTimestamp ?? nowS);
     let health = this.nodeHealth.get(name);
     let current = readyOf(node);
     let observed: Condition;
@@ -321,7 +323,10 @@ export class NodeLifecycleController {
       };
       grace = this.ctx.timings.nodeStartupGracePeriodMs;
       if (health) health.ready = undefined;
-      else health = { probeTimestamp: created, readyTransitionTimestamp: created };
+      else {
+        const created = Date.parse(node.metadata.creationTimestamp ?? nowS);
+        health = { probeTimestamp: created, readyTransitionTimestamp: created };
+      }
     } else {
       observed = { ...current };
       grace = this.ctx.timings.nodeMonitorGracePeriodMs;

@@ -89,6 +89,14 @@ export class NodeStatusManager {
   private readonly systemUUID: string;
   private lastReportAt = -Infinity;
   private registered = false;
+  /**
+   * The inputs of the last sync that found nothing but heartbeat times to change: the stored
+   * Node's resourceVersion, the boot ID, the node index (its addresses) and the runtime's image
+   * version. While all four are the same, computeStatus would give the same status again (the
+   * setters depend on nothing else but the clock, whose reading only the heartbeat times show),
+   * so the next sync skips the comparison. Cleared when a sync posts.
+   */
+  private unchangedFor: { resourceVersion: string; bootID: string; index: number; images: number } | null = null;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -312,10 +320,26 @@ export class NodeStatusManager {
       if (err instanceof StatusError && err.code === 404) return;
       throw err;
     }
+    const due = this.ctx.clock.now() - this.lastReportAt >= this.ctx.timings.nodeStatusReportFrequencyMs;
+    const u = this.unchangedFor;
+    const rv = node.metadata.resourceVersion ?? '';
+    if (
+      !due &&
+      !force &&
+      u &&
+      u.resourceVersion === rv &&
+      u.bootID === this.bootID &&
+      u.index === this.index &&
+      u.images === this.runtime.imagesVersion
+    )
+      return;
     const probe = this.computeStatus(node.status, false);
     const changed = !deepEqual(stripHeartbeats(probe.status), stripHeartbeats(pick(node.status, probe.status)));
-    const due = this.ctx.clock.now() - this.lastReportAt >= this.ctx.timings.nodeStatusReportFrequencyMs;
+    this.unchangedFor = changed
+      ? null
+      : { resourceVersion: rv, bootID: this.bootID, index: this.index, images: this.runtime.imagesVersion };
     if (!changed && !due && !force) return;
+    this.unchangedFor = null;
     const { status, transitioned } = this.computeStatus(node.status, true);
     const next = deepCopy(node);
     next.status = { ...node.status, ...status };

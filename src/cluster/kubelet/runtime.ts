@@ -73,6 +73,7 @@ export function stableDigest(s: string): string {
 
 export class ContainerRuntime {
   private images = new Map<string, StoredImage>();
+  private imagesChanged = 0;
   private sandboxes = new Map<string, Sandbox>();
   private containers = new Map<string, RuntimeContainer>();
   private exitTimers = new Map<string, ReturnType<OwnedTimers['set']>>();
@@ -137,6 +138,11 @@ export class ContainerRuntime {
   }
 
   /** Images on disk, largest first (node.status.images, capped at 50 as the kubelet does). */
+  /** A count of changes to the stored images: {@link listImages} is the same while it is. */
+  get imagesVersion(): number {
+    return this.imagesChanged;
+  }
+
   listImages(): StoredImage[] {
     return [...this.images.values()].sort((a, b) => b.sizeBytes - a.sizeBytes || (a.ref < b.ref ? -1 : 1)).slice(0, 50);
   }
@@ -201,6 +207,7 @@ export class ContainerRuntime {
       sizeBytes: Math.round(mib * 1048576) + (parseInt(d.slice(0, 5), 16) % 1048576),
     };
     this.images.set(ref, img);
+    this.imagesChanged++;
     return img;
   }
 

@@ -9,7 +9,11 @@
  * and node_tree.go (nodes listed round-robin across zones, in the order they were added).
  *
  * Scheduling cycles here are synchronous on the simulated clock, so the cache itself is the
- * snapshot (UpdateSnapshot is a no-op); preemption clones NodeInfos for its what-ifs.
+ * snapshot (UpdateSnapshot is a no-op); preemption clones NodeInfos for its what-ifs. Upstream's
+ * UpdateSnapshot copies only the NodeInfos whose generation moved since the last cycle; here no
+ * NodeInfo is copied at all: each event updates its node's NodeInfo in place (a new generation)
+ * and a cycle reads them as they are, with what the plugins need of the Node precomputed by
+ * NodeInfo.setNode (node-info.ts).
  */
 import type { Node, Pod } from '../api/objects';
 import { NodeInfo, newPodInfo, type PodInfo } from './node-info';
@@ -60,7 +64,7 @@ export class SchedulerCache {
     const ni = this.nodes.get(name);
     if (!ni) return;
     if (ni.node) this.countImages(ni, -1);
-    if (ni.pods.size) ni.node = undefined;
+    if (ni.pods.size) ni.removeNode();
     else this.nodes.delete(name);
     this.ordered = null;
   }

@@ -68,6 +68,8 @@ export class Framework {
   readonly bindPlugins: BindPlugin[] = [];
   /** Pods nominated to a node (the PodNominator), for RunFilterPluginsWithNominatedPods. */
   nominatedPodsForNode: (nodeName: string) => PodInfo[] = () => [];
+  /** RunScorePlugins' NodeScore list, reused by every cycle (its length is the cycle's node count). */
+  private readonly scoreList: NodeScore[] = [];
 
   /** Registers each plugin at every extension point it implements, in order (MultiPoint). */
   constructor(
@@ -109,6 +111,7 @@ export class Framework {
    * the run and is returned with the plugin's name.
    */
   runPreFilterPlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): Status {
+    state.activeFilterPlugins = undefined;
     for (const p of this.preFilterPlugins) {
       const s = p.preFilter(state, pod, nodes);
       if (s.code === 'Skip') {
@@ -132,8 +135,11 @@ export class Framework {
 
   /** RunFilterPlugins: the first non-success status, naming its plugin; Success otherwise. */
   runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status {
-    for (const p of this.filterPlugins) {
-      if (state.skipFilterPlugins.has(p.name)) continue;
+    // the plugins PreFilter did not skip, listed once per cycle (this runs for every node)
+    let active = state.activeFilterPlugins as FilterPlugin[] | undefined;
+    if (!active) state.activeFilterPlugins = active = this.filterPlugins.filter((p) => !state.skipFilterPlugins.has(p.name));
+    for (let i = 0; i < active.length; i++) {
+      const p = active[i];
       const s = p.filter(state, pod, nodeInfo);
       if (s.code !== 'Success') return { ...(isRejected(s) ? s : newStatus('Error', ...s.reasons)), plugin: p.name };
     }
@@ -193,12 +199,16 @@ export class Framework {
     const n = nodes.length;
     const names: string[] = [];
     const totals: number[] = [];
-    // one NodeScore list for the whole cycle, refilled for each plugin (NormalizeScore's input)
-    const list: NodeScore[] = [];
+    // one NodeScore list for every cycle, refilled for each plugin (NormalizeScore's input;
+    // nothing keeps it past the call): no object per node per cycle
+    const list = this.scoreList;
+    if (list.length > n) list.length = n;
     for (let i = 0; i < n; i++) {
-      names.push(nodes[i].name);
+      const name = nodes[i].name;
+      names.push(name);
       totals.push(0);
-      list.push({ name: names[i], score: 0 });
+      if (i < list.length) list[i].name = name;
+      else list.push({ name, score: 0 });
     }
     const out: NodePluginScores = { names, plugins: [], scores: [], totals };
     for (const { plugin, weight } of this.scorePlugins) {

@@ -11,6 +11,7 @@
  * Units: cpu in millicores, memory and ephemeral-storage in bytes, pods as a count.
  */
 import type { Node, Pod } from '../api/objects';
+import type { Taint } from '../api/taints';
 import { bytesOf, cpuMillis, quantityValue } from '../api/quantity';
 import { matches, type Selector } from '../api/labels';
 
@@ -164,13 +165,40 @@ export interface ImageState {
 
 let generation = 0;
 
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+const ZONE_LABEL = 'topology.kubernetes.io/zone';
+
+function ownLabel(labels: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
+  return labels && Object.prototype.hasOwnProperty.call(labels, key) ? labels[key] : undefined;
+}
+
 /**
  * framework.NodeInfo: a node and the pods assigned to it (including assumed pods whose
  * binding is in flight). `generation` changes on every mutation.
  */
 export class NodeInfo {
   node: Node | undefined;
+  /**
+   * The node's name ('' without a Node object), kept on the NodeInfo itself: the filters and
+   * scorers read it for each of up to thousands of nodes a cycle, and a field is one load where
+   * node.metadata.name is three (each a likely cache miss at 5,000 nodes).
+   */
+  name = '';
+  /**
+   * What the filters and scorers read of the Node, taken from it by {@link setNode} (they run
+   * for each of up to thousands of nodes a cycle; here each is one load from the NodeInfo the
+   * cycle already reads, where node.metadata.labels and node.spec are two or three): the
+   * node's labels, spec.unschedulable and spec.taints.
+   */
+  labels: Readonly<Record<string, string>> | undefined = undefined;
+  /** The values of the system default spreading's keys (kubernetes.io/hostname, topology.kubernetes.io/zone), undefined when unset. */
+  private hostnameLabel: string | undefined = undefined;
+  private zoneLabel: string | undefined = undefined;
+  unschedulable = false;
+  taints: Taint[] | undefined = undefined;
   pods = new Map<string, PodInfo>();
+  /** pods.size, kept as a field for the same reason as {@link name} (NodeResourcesFit's "Too many pods"). */
+  numPods = 0;
   requested = emptyResource();
   nonZeroRequested = emptyResource();
   allocatable = emptyResource();
@@ -181,19 +209,51 @@ export class NodeInfo {
   /** Pods with required anti-affinity (NodeInfo.PodsWithRequiredAntiAffinity), by uid. */
   podsWithRequiredAntiAffinity = new Map<string, PodInfo>();
   generation = ++generation;
-  private matchCache = new Map<string, number>();
+  /**
+   * countMatching's last answer, inline (no map to reach): the cache key it was computed for
+   * (compared by identity first, so callers pass interned keys), and its count. A mutation
+   * clears it.
+   */
+  private lastMatchKey: string | undefined = undefined;
+  private lastMatchCount = 0;
+  /** countMatching's other answers since the last mutation, by cache key (null until a second key is asked). */
+  private matchCache: Map<string, number> | null = null;
 
   constructor(node?: Node) {
     if (node) this.setNode(node);
   }
 
-  get name(): string {
-    return this.node?.metadata.name ?? '';
+  /**
+   * The node's label `key`, undefined when the node has no such label (an own property: a
+   * label named like an Object.prototype member is not inherited). The hostname and zone keys
+   * PodTopologySpread reads for every scored node are answered from fields set by setNode.
+   */
+  label(key: string): string | undefined {
+    if (key === HOSTNAME_LABEL) return this.hostnameLabel;
+    if (key === ZONE_LABEL) return this.zoneLabel;
+    return ownLabel(this.labels, key);
+  }
+
+  /** NodeInfo.RemoveNode: the node object is gone (its pods may still point here). */
+  removeNode(): void {
+    this.node = undefined;
+    this.name = '';
+    this.labels = undefined;
+    this.hostnameLabel = undefined;
+    this.zoneLabel = undefined;
+    this.unschedulable = false;
+    this.taints = undefined;
   }
 
   /** NodeInfo.SetNode: allocatable and image states from node.status. */
   setNode(node: Node): void {
     this.node = node;
+    this.name = node.metadata.name;
+    this.labels = node.metadata.labels;
+    this.hostnameLabel = ownLabel(this.labels, HOSTNAME_LABEL);
+    this.zoneLabel = ownLabel(this.labels, ZONE_LABEL);
+    this.unschedulable = node.spec?.unschedulable === true;
+    this.taints = node.spec?.taints?.length ? (node.spec.taints as Taint[]) : undefined;
     this.allocatable = resourceFromList(node.status?.allocatable);
     this.images = new Map();
     for (const img of node.status?.images ?? []) {
@@ -205,6 +265,7 @@ export class NodeInfo {
   /** NodeInfo.AddPodInfo. */
   addPod(pi: PodInfo): void {
     this.pods.set(pi.uid, pi);
+    this.numPods = this.pods.size;
     addRes(this.requested, pi.requests);
     this.nonZeroRequested.milliCPU += pi.nonZeroRequests.milliCPU;
     this.nonZeroRequested.memory += pi.nonZeroRequests.memory;
@@ -221,6 +282,7 @@ export class NodeInfo {
     const pi = this.pods.get(uid);
     if (!pi) return false;
     this.pods.delete(uid);
+    this.numPods = this.pods.size;
     this.podsWithAffinity.delete(uid);
     this.podsWithRequiredAntiAffinity.delete(uid);
     const r = pi.requests;
@@ -242,7 +304,14 @@ export class NodeInfo {
   clone(): NodeInfo {
     const c = new NodeInfo();
     c.node = this.node;
+    c.name = this.name;
+    c.labels = this.labels;
+    c.hostnameLabel = this.hostnameLabel;
+    c.zoneLabel = this.zoneLabel;
+    c.unschedulable = this.unschedulable;
+    c.taints = this.taints;
     c.pods = new Map(this.pods);
+    c.numPods = this.numPods;
     c.requested = { ...this.requested, scalar: { ...this.requested.scalar } };
     c.nonZeroRequested = { ...this.nonZeroRequested, scalar: { ...this.nonZeroRequested.scalar } };
     c.allocatable = this.allocatable;
@@ -256,11 +325,13 @@ export class NodeInfo {
   /**
    * Number of non-terminating pods in `namespace` matching `selector`
    * (podtopologyspread countPodsMatchSelector), memoized per generation under `cacheKey`
-   * (which must identify both the selector and the namespace).
+   * (which must identify both the selector and the namespace; an interned key is compared by
+   * identity, one load, where an equal copy is compared character by character).
    */
   countMatching(selector: Selector, namespace: string, cacheKey: string): number {
     const k = cacheKey;
-    const hit = this.matchCache.get(k);
+    if (this.lastMatchKey === k) return this.lastMatchCount;
+    const hit = this.matchCache?.get(k);
     if (hit !== undefined) return hit;
     let n = 0;
     for (const pi of this.pods.values()) {
@@ -268,13 +339,16 @@ export class NodeInfo {
       if (p.metadata.deletionTimestamp || p.metadata.namespace !== namespace) continue;
       if (matches(selector, p.metadata.labels)) n++;
     }
-    this.matchCache.set(k, n);
+    if (this.lastMatchKey !== undefined) (this.matchCache ??= new Map()).set(this.lastMatchKey, this.lastMatchCount);
+    this.lastMatchKey = k;
+    this.lastMatchCount = n;
     return n;
   }
 
   private touch(): void {
     this.generation = ++generation;
-    if (this.matchCache.size) this.matchCache = new Map();
+    this.lastMatchKey = undefined;
+    this.matchCache = null;
   }
 }
 

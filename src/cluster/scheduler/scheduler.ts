@@ -160,6 +160,7 @@ export class KubeScheduler {
     this.plainFramework = new Framework(DEFAULT_SCHEDULER_NAME, entries);
     for (const fw of [this.recordingFramework, this.plainFramework])
       fw.nominatedPodsForNode = (n) => {
+        if (this.nominated.size === 0) return NO_PODS;
         const m = this.nominated.get(n);
         return m ? [...m.values()] : NO_PODS;
       };

@@ -51,6 +51,11 @@ export class CycleState {
   private data = new Map<string, StateData>();
   skipFilterPlugins = new Set<string>();
   skipScorePlugins = new Set<string>();
+  /**
+   * The Filter plugins not in skipFilterPlugins, as RunFilterPlugins listed them at its first
+   * node (the framework's own cache; PreFilter, which fills skipFilterPlugins, clears it).
+   */
+  activeFilterPlugins: readonly Plugin[] | undefined = undefined;
 
   read<T extends StateData>(key: string): T | undefined {
     return this.data.get(key) as T | undefined;

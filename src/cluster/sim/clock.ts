@@ -71,6 +71,8 @@ export class SimClock {
   private deadlineCount = 0;
   private rfcAt = NaN;
   private rfc = '';
+  private microAt = NaN;
+  private micro = '';
   /** Open holds ({@link hold}): while any is open, {@link runUntil} fires nothing. */
   private holds = 0;
   /** Called after each fired timer; the cluster uses it to count activity. */
@@ -100,7 +102,13 @@ export class SimClock {
 
   /** Current simulated time with microseconds, like metav1.MicroTime (Lease renewTime, Event eventTime). */
   nowMicro(): string {
-    return new Date(this.nowMs).toISOString().replace(/Z$/, '000Z');
+    // memoized per millisecond, as nowRFC3339 per second: the kubelets' Lease renewals that
+    // fall on one instant share one string
+    if (this.microAt !== this.nowMs) {
+      this.microAt = this.nowMs;
+      this.micro = new Date(this.nowMs).toISOString().replace(/Z$/, '000Z');
+    }
+    return this.micro;
   }
 
   /**

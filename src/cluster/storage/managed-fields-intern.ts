@@ -31,6 +31,12 @@ function deepFreeze(o: unknown): void {
 export class ManagedFieldsIntern {
   private byKey = new Map<string, object>();
   private interned = new WeakSet<object>();
+  /**
+   * The JSON of each interned entry's (frozen) fieldsV1, by identity: a manager's next entry
+   * often differs only in `time` and shares the fieldsV1 object (a Lease renewal, a status
+   * heartbeat), so its key costs the JSON of the entry's few scalar fields.
+   */
+  private fieldsJSON = new WeakMap<object, string>();
 
   /**
    * Replaces each entry of `obj.metadata.managedFields` by the shared frozen entry that
@@ -54,13 +60,27 @@ export class ManagedFieldsIntern {
 
   private internEntry(e: unknown): unknown {
     if (e === null || typeof e !== 'object' || this.interned.has(e)) return e;
-    const key = JSON.stringify(e);
+    const key = this.keyOf(e);
     const hit = this.byKey.get(key);
     if (hit) return hit;
     if (this.byKey.size >= INTERN_LIMIT) this.byKey.clear();
     deepFreeze(e);
     this.byKey.set(key, e);
     this.interned.add(e);
+    const f = (e as { fieldsV1?: unknown }).fieldsV1;
+    if (f !== null && typeof f === 'object' && !this.fieldsJSON.has(f)) this.fieldsJSON.set(f, JSON.stringify(f));
     return e;
+  }
+
+  /**
+   * The table's key of an entry: its JSON with fieldsV1 left out (its place kept, so key order
+   * still counts), then fieldsV1's JSON. Two entries have the same key exactly when they have
+   * the same JSON.
+   */
+  private keyOf(e: object): string {
+    const f = (e as { fieldsV1?: unknown }).fieldsV1;
+    if (f === null || typeof f !== 'object') return JSON.stringify(e);
+    const fj = this.fieldsJSON.get(f) ?? JSON.stringify(f);
+    return `${JSON.stringify({ ...e, fieldsV1: 0 })}\u0000${fj}`;
   }
 }

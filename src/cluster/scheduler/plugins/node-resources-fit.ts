@@ -51,7 +51,7 @@ export function fitsRequest(req: Resource, ni: NodeInfo): Insufficient[] {
   // the common case (everything fits) allocates nothing: NONE is shared and never mutated
   let out: Insufficient[] = NONE;
   const alloc = ni.allocatable;
-  if (ni.pods.size + 1 > alloc.allowedPodNumber) out = withInsufficient(out, { reason: 'Too many pods', unresolvable: false });
+  if (ni.numPods + 1 > alloc.allowedPodNumber) out = withInsufficient(out, { reason: 'Too many pods', unresolvable: false });
   let scalarNames: string[] | undefined;
   for (const k in req.scalar) if (req.scalar[k] !== 0) (scalarNames ??= []).push(k);
   if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && !scalarNames) return out;

@@ -30,7 +30,7 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
   readonly name = 'NodeUnschedulable';
 
   filter(_s: CycleState, pod: PodInfo, ni: NodeInfo): Status {
-    if (nodeOK(pod.pod, ni.node!)) return SUCCESS;
+    if (!ni.unschedulable || tolerationsTolerateTaint(pod.pod.spec?.tolerations, UNSCHEDULABLE_TAINT)) return SUCCESS;
     return newStatus('UnschedulableAndUnresolvable', ERR_REASON_UNSCHEDULABLE);
   }
 

@@ -27,6 +27,7 @@ import {
   type StateData,
   type Status,
 } from '../types';
+import { StringIntern } from '../../util/intern';
 import { doNotScheduleTaints, findUntoleratedTaint, podMatchesNodeSelectorAndAffinity } from '../../component-helpers/scheduling/corev1';
 
 /** ErrReasonConstraintsNotMatch. */
@@ -47,6 +48,12 @@ interface Constraint {
   honorTaints: boolean;
 }
 
+/**
+ * The constraints' count-cache keys, pooled: every cycle of a Deployment's Pods builds the same
+ * key, and NodeInfo.countMatching compares the pooled copy by identity (one load per node).
+ */
+const SELECTOR_KEYS = new StringIntern(1024);
+
 function buildConstraints(pod: Pod, raw: TopologySpreadConstraint[] | undefined, action: string): Constraint[] {
   const out: Constraint[] = [];
   for (const c of raw ?? []) {
@@ -62,7 +69,7 @@ function buildConstraints(pod: Pod, raw: TopologySpreadConstraint[] | undefined,
       maxSkew: c.maxSkew ?? 1,
       topologyKey: c.topologyKey,
       selector,
-      selectorKey: `${pod.metadata.namespace ?? ''}\u0000${sel.nothing ? '<nothing>' : selectorString(selector)}`,
+      selectorKey: SELECTOR_KEYS.intern(`${pod.metadata.namespace ?? ''}\u0000${sel.nothing ? '<nothing>' : selectorString(selector)}`),
       minDomains: c.minDomains ?? 1,
       honorAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
       honorTaints: c.nodeTaintsPolicy === 'Honor',
@@ -82,15 +89,40 @@ function hasAllKeys(node: Node, cs: Constraint[]): boolean {
   return cs.every((c) => Object.prototype.hasOwnProperty.call(l, c.topologyKey));
 }
 
+/**
+ * preFilterState: per constraint, the matching pods per topology value; its global minimum
+ * (the critical paths' minimum, recomputed only after AddPod/RemovePod changed the counts) and
+ * whether the incoming pod matches its own selector (the same for every node).
+ */
 class FilterState implements StateData {
+  /** Per constraint: min over the counts (or 0 below minDomains); null when a count changed since. */
+  private mins: number[] | null = null;
   constructor(
     public constraints: Constraint[],
     public counts: Map<string, number>[],
+    public selfMatch: number[],
   ) {}
+  /** The global minimum matching count of constraint `i`, as filter compares against. */
+  minMatch(i: number): number {
+    if (!this.mins) {
+      this.mins = this.constraints.map((c, j) => {
+        const m = this.counts[j];
+        let min = 2147483647;
+        for (const v of m.values()) if (v < min) min = v;
+        return m.size < c.minDomains ? 0 : min;
+      });
+    }
+    return this.mins[i];
+  }
+  /** Counts changed (AddPod/RemovePod): the minimums are recomputed on the next read. */
+  changed(): void {
+    this.mins = null;
+  }
   clone(): FilterState {
     return new FilterState(
       this.constraints,
       this.counts.map((m) => new Map(m)),
+      this.selfMatch,
     );
   }
 }
@@ -137,7 +169,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
         counts[i].set(v, (counts[i].get(v) ?? 0) + ni.countMatching(c.selector, pod.pod.metadata.namespace ?? '', c.selectorKey));
       });
     }
-    state.write(FILTER_KEY, new FilterState(cs, counts));
+    const selfMatch = cs.map((c) => (matches(c.selector, pod.pod.metadata.labels) ? 1 : 0));
+    state.write(FILTER_KEY, new FilterState(cs, counts, selfMatch));
     return SUCCESS;
   }
 
@@ -150,6 +183,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       const v = ni.node!.metadata.labels![c.topologyKey];
       s.counts[i].set(v, (s.counts[i].get(v) ?? 0) + delta);
     });
+    s.changed();
   }
 
   addPod(state: CycleState, pod: PodInfo, toAdd: PodInfo, ni: NodeInfo): void {
@@ -160,19 +194,15 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     this.update(state, pod, toRemove, ni, -1);
   }
 
-  filter(state: CycleState, pod: PodInfo, ni: NodeInfo): Status {
+  filter(state: CycleState, _pod: PodInfo, ni: NodeInfo): Status {
     const s = state.read<FilterState>(FILTER_KEY);
     if (!s) return SUCCESS;
-    const labels = ni.node!.metadata.labels ?? {};
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey))
-        return newStatus('UnschedulableAndUnresolvable', ERR_REASON_NODE_LABEL_NOT_MATCH);
-      const m = s.counts[i];
-      let min = m.size ? Math.min(...m.values()) : 2147483647;
-      if (m.size < c.minDomains) min = 0;
-      const self = matches(c.selector, pod.pod.metadata.labels) ? 1 : 0;
-      if ((m.get(labels[c.topologyKey]) ?? 0) + self - min > c.maxSkew) return newStatus('Unschedulable', ERR_REASON_CONSTRAINTS_NOT_MATCH);
+      const value = ni.label(c.topologyKey);
+      if (value === undefined) return newStatus('UnschedulableAndUnresolvable', ERR_REASON_NODE_LABEL_NOT_MATCH);
+      const count = s.counts[i].get(value) ?? 0;
+      if (count + s.selfMatch[i] - s.minMatch(i) > c.maxSkew) return newStatus('Unschedulable', ERR_REASON_CONSTRAINTS_NOT_MATCH);
     }
     return SUCCESS;
   }
@@ -186,7 +216,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     else {
       const sel = this.defaultSelector(pod.pod);
       if (!sel || sel.requirements.length === 0) return newStatus('Skip');
-      const key = `${pod.pod.metadata.namespace ?? ''}\u0000${selectorString(sel)}`;
+      const key = SELECTOR_KEYS.intern(`${pod.pod.metadata.namespace ?? ''}\u0000${selectorString(sel)}`);
       cs = [
         { maxSkew: 3, topologyKey: HOSTNAME, selector: sel, selectorKey: key, minDomains: 1, honorAffinity: true, honorTaints: false },
         { maxSkew: 5, topologyKey: ZONE, selector: sel, selectorKey: key, minDomains: 1, honorAffinity: true, honorTaints: false },
@@ -203,17 +233,16 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     // plain loops, no closure per node: this runs for every feasible node of every attempt
     const ns = pod.pod.metadata.namespace ?? '';
     for (const ni of filtered) {
-      const node = ni.node!;
-      if (requireAll && !hasAllKeys(node, cs)) {
+      if (requireAll && !hasAllKeys(ni.node!, cs)) {
         ignored.add(ni.name);
         continue;
       }
-      const labels = node.metadata.labels;
       for (let i = 0; i < cs.length; i++) {
         const c = cs[i];
         if (c.topologyKey === HOSTNAME) continue;
-        if (!keyed[i] && labels && Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) keyed[i] = true;
-        const v = labels?.[c.topologyKey] ?? '';
+        const value = ni.label(c.topologyKey);
+        if (!keyed[i] && value !== undefined) keyed[i] = true;
+        const v = value ?? '';
         if (!pairCounts[i].has(v)) {
           pairCounts[i].set(v, 0);
           topoSize[i]++;
@@ -224,19 +253,12 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       for (const ni of all) {
         const node = ni.node!;
         if (requireAll && !hasAllKeys(node, cs)) continue;
-        const labels = node.metadata.labels;
         for (let i = 0; i < cs.length; i++) {
           const c = cs[i];
+          if (c.topologyKey === HOSTNAME || !keyed[i]) continue;
           // nodes without the key add nothing any scored node reads (Score skips them)
-          if (
-            c.topologyKey === HOSTNAME ||
-            !keyed[i] ||
-            !labels ||
-            !Object.prototype.hasOwnProperty.call(labels, c.topologyKey) ||
-            !includesNode(c, pod.pod, node)
-          )
-            continue;
-          const v = labels[c.topologyKey];
+          const v = ni.label(c.topologyKey);
+          if (v === undefined || !includesNode(c, pod.pod, node)) continue;
           const cur = pairCounts[i].get(v);
           if (cur === undefined) continue;
           pairCounts[i].set(v, cur + ni.countMatching(c.selector, ns, c.selectorKey));
@@ -251,16 +273,16 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   score(state: CycleState, pod: PodInfo, ni: NodeInfo): number {
     const s = state.read<ScoreState>(SCORE_KEY);
     if (!s || s.ignored.has(ni.name)) return 0;
-    const labels = ni.node!.metadata.labels;
-    if (!labels) return 0;
+    // a node without labels scores 0: every constraint is skipped below
     let score = 0;
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
-      if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) continue;
+      const value = ni.label(c.topologyKey);
+      if (value === undefined) continue;
       const cnt =
         c.topologyKey === HOSTNAME
           ? ni.countMatching(c.selector, pod.pod.metadata.namespace ?? '', c.selectorKey)
-          : (s.pairCounts[i].get(labels[c.topologyKey]) ?? 0);
+          : (s.pairCounts[i].get(value) ?? 0);
       score += cnt * s.weights[i] + (c.maxSkew - 1);
     }
     return Math.round(score);

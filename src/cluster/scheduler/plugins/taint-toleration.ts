@@ -18,6 +18,7 @@ import {
   type NodeScore,
   type PreScorePlugin,
   type ScorePlugin,
+  type StateData,
   type Status,
 } from '../types';
 import {
@@ -37,24 +38,42 @@ function untolerated(pod: Pod, node: Node): Taint | undefined {
   return findUntoleratedTaint(node.spec?.taints, pod.spec?.tolerations, doNotScheduleTaints);
 }
 
+const PRE_SCORE_KEY = 'PreScoreTaintToleration';
+
+/** getAllTolerationPreferNoSchedule: the tolerations with effect PreferNoSchedule or none. */
+function preferNoScheduleTolerations(pod: PodInfo): Toleration[] {
+  return (pod.pod.spec?.tolerations ?? []).filter((t: Toleration) => !t.effect || t.effect === 'PreferNoSchedule');
+}
+
+/** preScoreState: the tolerations Score counts against. */
+class PreScoreState implements StateData {
+  constructor(readonly tolerations: Toleration[]) {}
+  clone(): PreScoreState {
+    return this;
+  }
+}
+
 /** The TaintToleration plugin (Filter, PreScore, Score, NormalizeScore). */
 export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = 'TaintToleration';
 
   filter(_s: CycleState, pod: PodInfo, ni: NodeInfo): Status {
-    const t = untolerated(pod.pod, ni.node!);
+    const t = ni.taints && findUntoleratedTaint(ni.taints, pod.pod.spec?.tolerations, doNotScheduleTaints);
     return t ? newStatus('UnschedulableAndUnresolvable', untoleratedTaintReason(t)) : SUCCESS;
   }
 
-  preScore(): Status {
+  /** PreScore: the pod's PreferNoSchedule-or-empty-effect tolerations (getAllTolerationPreferNoSchedule), once per cycle. */
+  preScore(state: CycleState, pod: PodInfo): Status {
+    state.write(PRE_SCORE_KEY, new PreScoreState(preferNoScheduleTolerations(pod)));
     return SUCCESS;
   }
 
   /** Number of PreferNoSchedule taints not tolerated by the pod's PreferNoSchedule-or-empty-effect tolerations. */
-  score(_s: CycleState, pod: PodInfo, ni: NodeInfo): number {
-    const tols: Toleration[] = (pod.pod.spec?.tolerations ?? []).filter((t: Toleration) => !t.effect || t.effect === 'PreferNoSchedule');
+  score(state: CycleState, pod: PodInfo, ni: NodeInfo): number {
+    if (!ni.taints) return 0;
+    const tols = state.read<PreScoreState>(PRE_SCORE_KEY)?.tolerations ?? preferNoScheduleTolerations(pod);
     let n = 0;
-    for (const t of (ni.node!.spec?.taints ?? []) as Taint[]) {
+    for (const t of ni.taints) {
       if (t.effect !== 'PreferNoSchedule') continue;
       if (!tolerationsTolerateTaint(tols, t)) n++;
     }
