@@ -8,7 +8,11 @@
  * (browser, renderer — the page and its workers —, GPU and utility processes; Linux only),
  * and the same processes' proportional set size (Pss in /proc/PID/smaps_rollup: each shared
  * page counted once across them, where VmRSS counts it in every process that maps it).
- * Prints one JSON line; writes nothing.
+ * With each answer it also records where the memory is (`memory[]`): the Pods the summary
+ * counts, the used and allocated JS heap of the page's isolate and of each worker (the engine's
+ * `kube-relay cluster`, `elk-layout`, Monaco's; Runtime.getHeapUsage) and the PSS per Chromium
+ * process type; at the end, after a forced collection of every isolate, the same once more
+ * (`afterGc`: what of the last sample was garbage). Prints one JSON line; writes nothing.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { hugeDeployment } from '../e2e/fixtures';

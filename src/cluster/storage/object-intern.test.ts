@@ -22,7 +22,11 @@ type Json = Record<string, unknown>;
 const cm = (name: string, data: unknown, extra: Json = {}): KObject =>
   ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'a' } }, data, ...extra }) as unknown as KObject;
 /** [1, <hole>]: index 1 was never set */
-const holey = (): unknown[] => Object.assign(new Array<unknown>(2), { 0: 1 });
+const holey = (): unknown[] => {
+  const a: unknown[] = [1];
+  a.length = 2;
+  return a;
+};
 const field = (o: KObject, k: string): unknown => (o as unknown as Json)[k];
 
 describe('ObjectIntern', () => {
