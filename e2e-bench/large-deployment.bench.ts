@@ -8,17 +8,24 @@
  * (browser, renderer — the page and its workers —, GPU and utility processes; Linux only),
  * and the same processes' proportional set size (Pss in /proc/PID/smaps_rollup: each shared
  * page counted once across them, where VmRSS counts it in every process that maps it).
- * Prints one JSON line; writes nothing.
+ * With each answer it also records where the memory is (`memory[]`): the Pods the summary
+ * counts, the used and allocated JS heap of the page's isolate and of each worker (the engine's
+ * `kube-relay cluster`, `elk-layout`, Monaco's; Runtime.getHeapUsage) and the PSS per Chromium
+ * process type; at the end, after a forced collection of every isolate, the same once more
+ * (`afterGc`: what of the last sample was garbage). Prints one JSON line; writes nothing.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { hugeDeployment } from '../e2e/fixtures';
-import { test, expect } from '@playwright/test';
+import { test, expect, type CDPSession } from '@playwright/test';
 
 /**
  * MB resident in the Chromium processes under `root` (its pid and every descendant), from /proc:
- * `rss` sums VmRSS, `pss` sums Pss (shared pages divided among the processes sharing them).
+ * `rss` sums VmRSS, `pss` sums Pss (shared pages divided among the processes sharing them), and
+ * `pssByType` is the Pss summed per Chromium process type (`types`: pid → `browser`,
+ * `renderer`, `GPU`, `utility`… from SystemInfo.getProcessInfo; a process it does not name is
+ * `other`, e.g. the zygote).
  */
-function chromiumMemoryMB(root: number): { rss: number; pss: number } {
+function chromiumMemoryMB(root: number, types: Map<number, string>): { rss: number; pss: number; pssByType: Record<string, number> } {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();
   for (const d of readdirSync('/proc')) {
@@ -34,16 +41,77 @@ function chromiumMemoryMB(root: number): { rss: number; pss: number } {
   const under = (pid: number): boolean => pid === root || (pid > 1 && parent.has(pid) && under(parent.get(pid)!));
   let kb = 0;
   let pssKb = 0;
+  const byType = new Map<string, number>();
   for (const [pid, v] of rss) {
     if (!under(pid)) continue;
     kb += v;
     try {
-      pssKb += Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      const p = Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      pssKb += p;
+      const t = types.get(pid) ?? 'other';
+      byType.set(t, (byType.get(t) ?? 0) + p);
     } catch {
       // the process ended meanwhile
     }
   }
-  return { rss: Math.round(kb / 1024), pss: Math.round(pssKb / 1024) };
+  const pssByType: Record<string, number> = Object.create(null);
+  for (const [t, p] of [...byType].sort()) pssByType[t] = Math.round(p / 1024);
+  return { rss: Math.round(kb / 1024), pss: Math.round(pssKb / 1024), pssByType };
+}
+
+/** The Chromium processes CDP knows: pid → type (`browser`, `renderer`, `GPU`, `utility`, …). */
+async function processTypes(cdp: {
+  send(m: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number }[] }>;
+}): Promise<Map<number, string>> {
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  return new Map(processInfo.map((p) => [p.id, p.type]));
+}
+
+/**
+ * The JS heaps of the page's dedicated workers (the engine's `kube-relay cluster` worker, elk's
+ * layout worker, …), through the page's CDP session auto-attached to them (non-flat sessions:
+ * each command goes through Target.sendMessageToTarget). `heaps()` answers, per worker name,
+ * Runtime.getHeapUsage's used and total (allocated) heap in MB.
+ */
+async function workerHeaps(cdp: CDPSession): Promise<{
+  heaps(): Promise<Record<string, { usedMB: number; totalMB: number }>>;
+  sessions(): Promise<string[]>;
+}> {
+  const targets = new Map<string, string>(); // sessionId → worker name
+  const pending = new Map<number, (r: { usedSize: number; totalSize: number } | null) => void>();
+  let id = 0;
+  cdp.on('Target.attachedToTarget', (e) => {
+    if (e.targetInfo.type === 'worker') targets.set(e.sessionId, e.targetInfo.title || e.targetInfo.url.split('/').pop() || 'worker');
+  });
+  cdp.on('Target.detachedFromTarget', (e) => void targets.delete(e.sessionId));
+  cdp.on('Target.receivedMessageFromTarget', (e) => {
+    const msg = JSON.parse(e.message) as { id?: number; result?: { usedSize: number; totalSize: number } };
+    if (msg.id !== undefined) pending.get(msg.id)?.(msg.result ?? null);
+  });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  return {
+    async sessions() {
+      return [...targets.keys()];
+    },
+    async heaps() {
+      const out: Record<string, { usedMB: number; totalMB: number }> = Object.create(null);
+      await Promise.all(
+        [...targets].map(async ([sessionId, name]) => {
+          const msgId = ++id;
+          const r = await new Promise<{ usedSize: number; totalSize: number } | null>((resolve) => {
+            pending.set(msgId, resolve);
+            setTimeout(() => resolve(null), 5_000);
+            void cdp
+              .send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: msgId, method: 'Runtime.getHeapUsage' }) })
+              .catch(() => resolve(null));
+          });
+          pending.delete(msgId);
+          if (r) out[name] = { usedMB: Math.round(r.usedSize / 1e6), totalMB: Math.round(r.totalSize / 1e6) };
+        }),
+      );
+      return out;
+    },
+  };
 }
 
 /** The pid of the browser process Playwright launched (the parent of the page's renderer). */
@@ -74,6 +142,28 @@ test('large deployment at ×100', async ({ page }) => {
   };
   const browserCdp = await page.context().browser()!.newBrowserCDPSession();
   const root = await browserPid(browserCdp as never);
+  const workers = await workerHeaps(cdp);
+  // the main thread's isolate: used and allocated (Runtime.getHeapUsage), MB
+  const mainHeap = async () => {
+    const r = await cdp.send('Runtime.getHeapUsage');
+    return { usedMB: Math.round(r.usedSize / 1e6), totalMB: Math.round(r.totalSize / 1e6) };
+  };
+  /** One breakdown sample: the Pods the summary counts, each isolate's heap, PSS per process type. */
+  const breakdown = async () => {
+    const podsNow = Number(
+      (await page
+        .getByTestId('graph-summary-note')
+        .getAttribute('data-pods', { timeout: 200 })
+        .catch(() => null)) ?? -1,
+    );
+    const types = await processTypes(browserCdp as never);
+    return {
+      pods: podsNow,
+      main: await mainHeap(),
+      workers: await workers.heaps(),
+      pssByType: root ? chromiumMemoryMB(root, types).pssByType : {},
+    };
+  };
   await page.goto('/');
   await expect(page.getByTestId('apply')).toBeEnabled({ timeout: 30_000 });
   await expect(page.locator('[data-testid=node-card]')).toHaveCount(4);
@@ -124,6 +214,7 @@ test('large deployment at ×100', async ({ page }) => {
   const heaps: number[] = [];
   const rssMB: number[] = [];
   const pssMB: number[] = [];
+  const memory: Awaited<ReturnType<typeof breakdown>>[] = [];
   const t0 = Date.now();
   while (Date.now() - t0 < seconds * 1000) {
     const start = Date.now();
@@ -139,12 +230,23 @@ test('large deployment at ×100', async ({ page }) => {
     });
     answers.push(Date.now() - start);
     heaps.push(await heapMB());
-    const mem = root ? chromiumMemoryMB(root) : { rss: -1, pss: -1 };
+    const mem = root ? chromiumMemoryMB(root, new Map()) : { rss: -1, pss: -1 };
     rssMB.push(mem.rss);
     pssMB.push(mem.pss);
+    memory.push(await breakdown());
     await page.waitForTimeout(5000);
   }
   const frames = await page.evaluate(() => (window as unknown as { __frames: number[] }).__frames);
+  // what of the last sample was garbage: every isolate collected (HeapProfiler.collectGarbage
+  // on the page and each worker), then measured again
+  await cdp.send('HeapProfiler.collectGarbage');
+  for (const sessionId of await workers.sessions())
+    await cdp.send('Target.sendMessageToTarget', {
+      sessionId,
+      message: JSON.stringify({ id: 1e9, method: 'HeapProfiler.collectGarbage' }),
+    });
+  await page.waitForTimeout(2_000);
+  const afterGc = { ...(await breakdown()), pss: root ? chromiumMemoryMB(root, new Map()).pss : -1 };
   const pods = await page.evaluate(
     () =>
       (window as unknown as { __kubeRelay: { objects: { kind: string }[] } }).__kubeRelay.objects.filter((o) => o.kind === 'Pod').length,
@@ -169,6 +271,8 @@ test('large deployment at ×100', async ({ page }) => {
       heapMB: heaps,
       chromiumRssMB: rssMB,
       chromiumPssMB: pssMB,
+      memory,
+      afterGc,
       pods,
       summarized,
       simMs,

@@ -46,8 +46,8 @@ export interface QueuedPodInfo {
   initialAttemptTimestamp?: number;
   /** Scheduling attempts so far. */
   attempts: number;
-  /** Plugins that rejected the pod in its last attempt. */
-  unschedulablePlugins: Set<string>;
+  /** Plugins that rejected the pod in its last attempt (shared between pods: read-only). */
+  unschedulablePlugins: ReadonlySet<string>;
   /** Aligned back-off expiration, cached until the next pop. */
   backoffExpiration?: number;
   /** Held by SchedulingGates (spec.schedulingGates not empty). */
@@ -79,7 +79,18 @@ export function prioritySortLess(a: QueuedPodInfo, b: QueuedPodInfo): boolean {
 }
 
 /** The scheduler's PriorityQueue. */
+/** The rejecting plugins of a pod not yet rejected (shared: read-only). */
+const NO_PLUGINS: ReadonlySet<string> = new Set();
+
+/** Distinct rejecting-plugin lists {@link SchedulingQueue} shares before it starts over. */
+const REJECTOR_SETS_LIMIT = 256;
+
 export class SchedulingQueue {
+  /**
+   * One Set per distinct list of rejecting plugins, in the order the attempt added them (the
+   * order queueing hints are asked in): 200,000 Pending Pods rejected alike share one.
+   */
+  private rejectorSets = new Map<string, ReadonlySet<string>>();
   private activeQ = new Heap<QueuedPodInfo>(prioritySortLess);
   private backoffQ = new Heap<QueuedPodInfo>((a, b) => {
     const ea = this.backoffTime(a);
@@ -216,7 +227,7 @@ export class SchedulingQueue {
       pi,
       timestamp: this.clock.now(),
       attempts: 0,
-      unschedulablePlugins: new Set(),
+      unschedulablePlugins: NO_PLUGINS,
       gated: false,
       cause,
       seq: this.seq++,
@@ -290,6 +301,17 @@ export class SchedulingQueue {
     return this.activeQ.length > 0 || this.backoffQ.length > 0;
   }
 
+  /** The shared Set equal to `s` (same plugins, same order). */
+  private sharedRejectors(s: ReadonlySet<string>): ReadonlySet<string> {
+    if (s.size === 0) return NO_PLUGINS;
+    const key = [...s].join('\n');
+    const hit = this.rejectorSets.get(key);
+    if (hit) return hit;
+    if (this.rejectorSets.size >= REJECTOR_SETS_LIMIT) this.rejectorSets.clear();
+    this.rejectorSets.set(key, s);
+    return s;
+  }
+
   /**
    * AddUnschedulableIfNotPresent: after a failed attempt. Pods rejected by plugins go to
    * unschedulablePods; pods that failed with an error (no rejecting plugin) go to the error
@@ -299,7 +321,7 @@ export class SchedulingQueue {
     if (this.where.has(q.pi.key)) return;
     q.timestamp = this.clock.now();
     q.backoffExpiration = undefined;
-    q.unschedulablePlugins = rejectors;
+    q.unschedulablePlugins = this.sharedRejectors(rejectors);
     if (rejectors.size === 0) this.toBackoff(q);
     else this.toUnschedulable(q);
   }

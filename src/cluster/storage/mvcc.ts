@@ -13,6 +13,7 @@
  */
 import type { KObject } from '../api/types';
 import { ManagedFieldsIntern } from './managed-fields-intern';
+import { ObjectIntern } from './object-intern';
 
 export interface StoredEntry {
   obj: KObject;
@@ -49,6 +50,8 @@ export class MVCCStore {
   private listeners: StoreListener[] = [];
   /** Shared frozen managedFields entries (managed-fields-intern.ts): memory only, never what a reader sees. */
   readonly managedFieldsIntern = new ManagedFieldsIntern();
+  /** Shared frozen copies of repeated subtrees (object-intern.ts): memory only, never what a reader sees. */
+  readonly objectIntern = new ObjectIntern();
   /** Max events kept for watch resumption before compaction drops the oldest. */
   historyLimit: number;
 
@@ -144,6 +147,7 @@ export class MVCCStore {
     const rev = ++this.rev;
     obj.metadata.resourceVersion = String(rev);
     this.managedFieldsIntern.internManagedFields(obj);
+    this.objectIntern.internObject(obj);
     const e: StoredEntry = { obj, createRev: rev, modRev: rev };
     b.set(key, e);
     this.sortedKeys.delete(resource);
@@ -163,6 +167,7 @@ export class MVCCStore {
     const rev = ++this.rev;
     obj.metadata.resourceVersion = String(rev);
     this.managedFieldsIntern.internManagedFields(obj);
+    this.objectIntern.internObject(obj);
     const e: StoredEntry = { obj, createRev: cur.createRev, modRev: rev };
     b.set(key, e);
     this.emit({ type: 'MODIFIED', resource, key, obj, prev: cur.obj, rev });
