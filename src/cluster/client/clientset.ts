@@ -102,6 +102,17 @@ export class Client {
     if (!info) throw new Error(`the server doesn't have a resource type "${resource}"`);
     return new ResourceClient<T>(this.api, this.user, info);
   }
+  /**
+   * A resource at one served version, as kubectl's REST mapping of a manifest's apiVersion gives
+   * it (dynamic.Resource(gvr)): `kubectl apply` of an autoscaling/v1 HorizontalPodAutoscaler
+   * talks to /apis/autoscaling/v1, not to the preferred v2. Custom resources, whose versions the
+   * engine does not convert, stay at the preferred version ({@link Client.resource}).
+   * @param info a served version's ResourceInfo (from the RESTMapper's forKind)
+   */
+  resourceAt<T extends KObject = KObject>(info: ResourceInfo): ResourceClient<T> {
+    if (info.custom) return this.resource<T>(info.group, info.resource);
+    return new ResourceClient<T>(this.api, this.user, info);
+  }
 
   /**
    * pods/eviction subresource (POST a policy/v1 Eviction): the Pod is deleted when its

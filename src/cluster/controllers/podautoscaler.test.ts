@@ -312,6 +312,53 @@ describe('HorizontalController + metrics-server (real cluster)', () => {
     expect(again.status.currentReplicas).toBe(4);
   });
 
+  it('kubectl apply of an autoscaling/v1 manifest writes at v1: targetCPUUtilizationPercentage is the target, get hpa shows it', () => {
+    const c = new Cluster({ seed: 1 });
+    c.apply(deployment('web', '200m'));
+    c.advance(MIN);
+    const out = c.apply(`apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 10
+  targetCPUUtilizationPercentage: 50
+`);
+    expect(out.map((r) => [r.object, r.action])).toEqual([['horizontalpodautoscaler.autoscaling/web', 'created']]);
+    const stored = getHPA(c, 'web');
+    expect(stored.apiVersion).toBe('autoscaling/v1');
+    expect(stored.spec).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 10,
+      targetCPUUtilizationPercentage: 50,
+    });
+    expect(c.kubectl('get hpa web').output.split('\n')[1]).toMatch(/^web\s+Deployment\/web\s+cpu: <unknown>\/50%\s+1\s+10\s+0\s+/);
+    // 300m of 200m = 150 %: against 50 % that is 3 replicas (against v2's default 80 % it would be 2)
+    c.metrics.setLoad('default', 'deployment/web', { totalCpuMillicores: 300 });
+    c.advance(20 * S);
+    expect(hpaEvents(c, 'web').map(evText)).toEqual([
+      'Normal SuccessfulRescale: New size: 3; reason: cpu resource utilization (percentage of request) above target',
+    ]);
+    expect(replicas(c, 'web')).toBe(3);
+    expect(c.kubectl('get hpa web').output.split('\n')[1]).toMatch(/^web\s+Deployment\/web\s+cpu: 150%\/50%\s+1\s+10\s+1\s+/);
+    // applied again unchanged: the three-way patch at v1 finds nothing to change
+    expect(
+      c
+        .apply(
+          `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 10
+  targetCPUUtilizationPercentage: 50
+`,
+        )
+        .map((r) => r.action),
+    ).toEqual(['unchanged']);
+  });
+
   it('behavior: scaleUp Pods policy limits the rate (ScaleUpLimit)', () => {
     const c = new Cluster({ seed: 1 });
     c.apply(deployment('api', '100m'));

@@ -291,7 +291,7 @@ function applyOne(
   opts: ApplyOptions,
   validate: 'strict' | 'warn' | 'ignore',
 ): Outcome {
-  const rc = client.resource(i.info.group, i.info.resource);
+  const rc = client.resourceAt(i.info); // the manifest's own version (kubectl's REST mapping)
   const obj = i.obj;
   if (!i.name) {
     if (typeof obj.metadata.generateName === 'string' && obj.metadata.generateName)

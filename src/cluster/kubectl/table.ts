@@ -102,9 +102,22 @@ function qstr(v: unknown): string {
 
 /** printers.go formatHPAMetrics: TARGETS of `get hpa` (current/target per metric, two at most). */
 export function hpaTargets(hpa: KObject): string {
-  const metrics: KObject[] = hpa.spec?.metrics ?? [];
+  const v1 = hpa.apiVersion === 'autoscaling/v1';
+  // an autoscaling/v1 object seen as kubectl sees it (it reads v2): its CPU target is one Resource
+  // metric, its current utilization that metric's current value (pkg/apis/autoscaling/v1/conversion.go)
+  const v1Target = hpa.spec?.targetCPUUtilizationPercentage;
+  const v1Current = hpa.status?.currentCPUUtilizationPercentage;
+  const metrics: KObject[] = v1
+    ? typeof v1Target === 'number'
+      ? [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: v1Target } } }]
+      : []
+    : (hpa.spec?.metrics ?? []);
   if (!metrics.length) return '<none>';
-  const current: KObject[] = hpa.status?.currentMetrics ?? [];
+  const current: KObject[] = v1
+    ? typeof v1Current === 'number'
+      ? [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: v1Current } } }]
+      : []
+    : (hpa.status?.currentMetrics ?? []);
   const parts = metrics.map((m, i) => {
     const st = current[i];
     switch (m.type) {

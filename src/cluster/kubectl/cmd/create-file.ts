@@ -41,7 +41,7 @@ export function runCreateFromFile(ctx: Ctx, file: string): KubectlResult {
       if (info.namespaced) obj.metadata.namespace = ns;
       try {
         const created = ctx.client
-          .resource(info.group, info.resource)
+          .resourceAt(info)
           .create(ns, obj, { fieldManager: 'kubectl-create', summary: `create ${info.kind} ${name}` });
         out.push(`${typeName(info)}/${created.metadata.name} created\n`);
       } catch (e) {
