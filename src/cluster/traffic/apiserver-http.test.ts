@@ -140,6 +140,28 @@ spec:
       error: null,
     },
     {
+      name: '/version answers anyone: version.Info, indented, no final newline',
+      line: () => 'exec client -- curl -sk https://kubernetes.default.svc/version',
+      output: [
+        '{',
+        '  "major": "1",',
+        '  "minor": "33",',
+        '  "emulationMajor": "1",',
+        '  "emulationMinor": "33",',
+        '  "minCompatibilityMajor": "1",',
+        '  "minCompatibilityMinor": "32",',
+        '  "gitVersion": "v1.33.1",',
+        '  "gitCommit": "8adc0f041b8e7ad1d30e29cc59c6ae7a15e19828",',
+        '  "gitTreeState": "clean",',
+        '  "buildDate": "2025-05-15T08:19:08Z",',
+        '  "goVersion": "go1.24.2",',
+        '  "compiler": "gc",',
+        '  "platform": "linux/amd64"',
+        '}',
+      ].join('\n'),
+      error: null,
+    },
+    {
       name: 'an unknown resource: 404 Status',
       line: () =>
         `exec client -- curl -sk -H "Authorization: Bearer ${token}" https://kubernetes.default.svc/api/v1/namespaces/default/nopes`,

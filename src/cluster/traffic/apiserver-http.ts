@@ -17,7 +17,7 @@
  *   "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the
  *   namespace "default"`, 404 for a missing object). An unknown resource is 404
  *   `the server could not find the requested resource`; `/healthz`, `/livez`, `/readyz` answer
- *   `ok` (system:public-info-viewer). Other paths and methods are not modelled: 404
+ *   `ok` and `/version` the version.Info document (system:public-info-viewer). Other paths and methods are not modelled: 404
  *   `404 page not found`, 405 for a method other than GET.
  * - the response (responsewriters.WriteObjectNegotiated): curl's User-Agent makes the JSON
  *   pretty-printed (negotiation isPrettyPrint: json.MarshalIndent with two spaces, no trailing
@@ -31,6 +31,7 @@ import type { TokenUser } from '../apiserver/authentication/serviceaccount';
 import { tokenRequestUser } from '../apiserver/authentication/user';
 import { StatusError, type Status } from '../api/errors';
 import type { KObject } from '../api/types';
+import { VERSION_INFO } from '../api/version';
 import type { ComponentContext } from '../component-context';
 
 /** The apiserver's bearer-token authenticator (APIServer.authenticateToken). */
@@ -146,6 +147,9 @@ export function serveAPIServerRequest(ctx: ComponentContext, authenticate: Token
   }
   const path = req.path.split('?')[0];
   if (path === '/healthz' || path === '/livez' || path === '/readyz') return { status: 200, body: 'ok', summary: 'ok' };
+  // routes/version.go: WriteRawJSON, json.MarshalIndent with two spaces, no trailing newline
+  if (path === '/version')
+    return { status: 200, body: JSON.stringify(VERSION_INFO, null, 2), summary: `version ${VERSION_INFO.gitVersion}` };
   const parts = path.split('/').filter((p) => p !== '');
   let group: string;
   let rest: string[];
