@@ -225,6 +225,12 @@ describe('DefaultPreemption (kwok-priority-preemption)', () => {
     expect(f.events('high-priority-pod')[0]).toBe(`FailedScheduling: ${firstMsg}`);
     expect(f.pod('high-priority-pod')!.status?.nominatedNodeName).toBe('node-1');
     expect(f.events('low-priority-pod')).toContain(`Preempted: Preempted by pod ${high.metadata.uid} on node node-1`);
+    // Eventf(victim, preemptor, Normal, "Preempted", "Preempting", …): the preemptor is the related object
+    expect(f.event('low-priority-pod', 'Preempted')).toMatchObject({
+      action: 'Preempting',
+      involvedObject: { kind: 'Pod', name: 'low-priority-pod' },
+      related: { kind: 'Pod', name: 'high-priority-pod', uid: high.metadata.uid },
+    });
     const victim = f.pod('low-priority-pod')!;
     expect(victim.metadata.deletionTimestamp).toBeDefined();
     expect(victim.status?.conditions).toContainEqual({
