@@ -202,8 +202,9 @@ export class Cluster {
     this.metrics = new MetricsServer(this.ctx);
     this.loads = new LoadControl(this.metrics);
     this.controllerManager = new ControllerManager(this.ctx, { metrics: this.metrics });
-    this.scheduler = new KubeScheduler(this.ctx);
     const nodes = typeof options.nodes === 'object' ? options.nodes : defaultNodes(options.nodes ?? 3, options.controlPlane?.replicas ?? 1);
+    // kube-scheduler's hostname (its Events' reportingInstance): the first control-plane node
+    this.scheduler = new KubeScheduler(this.ctx, nodes.find((n) => n.controlPlane)?.name ?? 'control-plane');
     for (const n of nodes) this.startKubelet(n);
     this.reconcileAPIServerEndpoints(nodes);
     this.machines.start();

@@ -1,6 +1,7 @@
 /**
- * Event recorder: core/v1 Events with upstream aggregation — identical events (same
- * source, involved object, type, reason and message) are folded into one Event whose
+ * Event recorder: core/v1 Events (kube-scheduler's own Events go through events.k8s.io,
+ * client/events-recorder.ts; its leader election's legacy recorder comes here) with upstream
+ * aggregation — identical events (same source, involved object, type, reason and message) are folded into one Event whose
  * `count` and `lastTimestamp` grow, as client-go's tools/record/events_cache.go
  * (EventCorrelator, eventLogger) does. Event names are `<object>.<hex of unix nanoseconds>`
  * as tools/record/event.go (makeEvent) names them.
@@ -103,9 +104,6 @@ export class EventCache {
   }
 }
 
-/** Components that record through the events.k8s.io API (tools/events), not tools/record. */
-const NEW_EVENTS_API_COMPONENTS = new Set(['default-scheduler']);
-
 export class EventRecorder {
   private events: ResourceClient;
   constructor(
@@ -138,9 +136,6 @@ export class EventRecorder {
     const src = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', ref.apiVersion ?? ''];
     const nowMs = this.clock.now();
     const now = this.clock.nowRFC3339();
-    // kube-scheduler records through events.k8s.io (k8s.io/client-go/tools/events): no
-    // aggregator and no spam filter there, isomorphic events only count up
-    const legacy = !NEW_EVENTS_API_COMPONENTS.has(this.component);
     // 1. EventAggregate (EventAggregatorByReasonFunc: reportingController/instance = source)
     const aggKey = [...src, type, reason, this.component, this.host ?? ''].join('\u0000');
     let agg = this.cache.aggregates.get(aggKey);
@@ -162,7 +157,7 @@ export class EventRecorder {
       message,
     ].join('\u0000');
     let text = message;
-    if (legacy && agg.messages.size >= EventCache.AGGREGATE_MAX_EVENTS) {
+    if (agg.messages.size >= EventCache.AGGREGATE_MAX_EVENTS) {
       agg.messages.delete(agg.messages.values().next().value as string);
       key = aggKey;
       text = `(combined from similar events): ${message}`;
@@ -177,7 +172,7 @@ export class EventRecorder {
     const firstTimestamp = last ? last.firstTimestamp : now;
     this.cache.logs.set(key, { namespace, name, count, firstTimestamp });
     // 3. EventSourceObjectSpamFilter
-    if (legacy && this.cache.spamFiltered(src.join('\u0000'))) return;
+    if (this.cache.spamFiltered(src.join('\u0000'))) return;
     try {
       if (count > 1) {
         try {

@@ -93,7 +93,8 @@ describe('an image that cannot be pulled, as kubectl shows it (seed 1, 120 s)', 
       .slice(2, -1)
       .map((l) => l.trim().split(/\s{2,}/));
     expect(rows.map(([type, reason, age, , msg]) => [type, reason, age, msg])).toEqual([
-      ['Normal', 'Scheduled', '2m', 'Successfully assigned default/web to node-3'],
+      // eventTime (events.k8s.io, microseconds): 119.99 s ago is "119s" (HumanDuration truncates)
+      ['Normal', 'Scheduled', '119s', 'Successfully assigned default/web to node-3'],
       ['Warning', 'Failed', '58s (x6 over 118s)', 'Error: ImagePullBackOff'],
       ['Normal', 'Pulling', '48s (x4 over 2m)', 'Pulling image "nginx:1.161"'],
       ['Warning', 'Failed', '48s (x4 over 119s)', `Failed to pull image "nginx:1.161": ${NOT_FOUND}`],

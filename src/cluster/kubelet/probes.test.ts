@@ -43,7 +43,13 @@ describe('scenario: liveness-exec (test/fixtures/doc-yaml/user-guide/liveness/ex
   const at80 = c
     .events()
     .filter((e) => e.involvedObject.name === 'liveness-exec')
-    .map((e) => [(Date.parse(e.firstTimestamp) - t0) / 1000, (Date.parse(e.lastTimestamp) - t0) / 1000, e.count ?? 1, e.reason]);
+    // kube-scheduler's Scheduled is an events.k8s.io Event: eventTime (floored to seconds), no count
+    .map((e) => [
+      Math.floor((Date.parse(e.firstTimestamp ?? e.eventTime) - t0) / 1000),
+      Math.floor((Date.parse(e.lastTimestamp ?? e.eventTime) - t0) / 1000),
+      e.count ?? 1,
+      e.reason,
+    ]);
   c.advance(50_000);
 
   test('file gone at 10 s; first probe after the 15 s delay fails; 3 × 10 s later Killing; restart after the 30 s grace period', () => {

@@ -12,7 +12,13 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
     expect(new Set(nodes)).toEqual(new Set(['node-1', 'node-2', 'node-3']));
     for (const n of ['web-1', 'web-2', 'web-3']) {
       expect(f.events(n)).toEqual([`Scheduled: Successfully assigned default/${n} to ${f.nodeOf(n)}`]);
-      expect(f.event(n, 'Scheduled')?.source).toEqual({ component: 'default-scheduler' });
+      // an events.k8s.io Event (tools/events) as core/v1 shows it: empty source, reporting fields, action
+      expect(f.event(n, 'Scheduled')).toMatchObject({
+        source: {},
+        reportingComponent: 'default-scheduler',
+        reportingInstance: 'default-scheduler-control-plane',
+        action: 'Binding',
+      });
       expect(f.event(n, 'Scheduled')?.type).toBe('Normal');
       expect(f.condition(n)).toMatchObject({ type: 'PodScheduled', status: 'True' });
     }
@@ -144,7 +150,7 @@ describe('kube-scheduler on the default cluster (tainted control plane + 3 worke
       const ev = f.event(c.pod.name, 'FailedScheduling')!;
       expect(ev.message).toBe(c.message);
       expect(ev.type).toBe('Warning');
-      expect(ev.source).toEqual({ component: 'default-scheduler' });
+      expect(ev).toMatchObject({ source: {}, reportingComponent: 'default-scheduler', action: 'Scheduling' });
       expect(f.condition(c.pod.name)).toEqual({
         type: 'PodScheduled',
         status: 'False',

@@ -29,7 +29,7 @@ import { deepCopy } from '../api/types';
 import { users, type Client, type ResourceClient } from '../client/clientset';
 import { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { newListWatchFromClient } from '../client/listwatch';
-import type { EventRecorder } from '../client/record';
+import { EventsV1Recorder } from '../client/events-recorder';
 import type { TimerHandle } from '../sim/clock';
 import { SchedulerCache } from './cache';
 import { materialize, ResultStore, SCORE_PLUGIN_LABELS, wrapPlugin, type DecisionRecord, type SchedulingDecision } from './decision';
@@ -83,7 +83,8 @@ export function truncateMessage(message: string): string {
 /** The kube-scheduler component. */
 export class KubeScheduler {
   readonly client: Client;
-  readonly recorder: EventRecorder;
+  /** The events.k8s.io recorder (cmd/kube-scheduler/app: NewEventBroadcasterAdapter). */
+  readonly recorder: EventsV1Recorder;
   readonly factory: SharedInformerFactory;
   readonly podInformer: SharedInformer<Pod>;
   readonly cache: SchedulerCache;
@@ -103,9 +104,13 @@ export class KubeScheduler {
   private timer: TimerHandle | null = null;
   private nextStartNodeIndex = 0;
 
-  constructor(private readonly ctx: ComponentContext) {
+  /** `hostname`: the node kube-scheduler runs on (its Events' reportingInstance is `default-scheduler-<hostname>`). */
+  constructor(
+    private readonly ctx: ComponentContext,
+    hostname = 'control-plane',
+  ) {
     this.client = ctx.client(users.scheduler());
-    this.recorder = ctx.recorder(this.client, DEFAULT_SCHEDULER_NAME);
+    this.recorder = new EventsV1Recorder(this.client, ctx.clock, DEFAULT_SCHEDULER_NAME, hostname);
     this.pods = this.client.resource<Pod>('', 'pods');
     this.factory = new SharedInformerFactory(this.client, schedulerCategorizer);
     // newPodInformer: terminal pods are not watched (they free their node's resources)
@@ -275,6 +280,7 @@ export class KubeScheduler {
     this.started = true;
     this.factory.start();
     this.podInformer.start();
+    this.recorder.start();
     this.kick();
   }
 
@@ -518,7 +524,7 @@ export class KubeScheduler {
     }
     this.unnominate(pi.pod);
     const ns = pi.pod.metadata.namespace ?? 'default';
-    this.recorder.event(pi.pod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${pi.pod.metadata.name} to ${host}`);
+    this.recorder.eventf(pi.pod, null, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${ns}/${pi.pod.metadata.name} to ${host}`);
     this.finishDecision(q, numAll, { result: 'Scheduled', selectedNode: host, tiedNodes: tied });
   }
 
@@ -591,7 +597,7 @@ export class KubeScheduler {
     if (nominate) this.nominate(pi, nominate);
     else if (nominate === '') this.unnominate(pi.pod);
     this.queue.addUnschedulableIfNotPresent(q, reason === 'Unschedulable' ? d.unschedulablePlugins : new Set());
-    this.recorder.event(cur, 'Warning', 'FailedScheduling', truncateMessage(message));
+    this.recorder.eventf(cur, null, 'Warning', 'FailedScheduling', 'Scheduling', truncateMessage(message));
     this.updatePodStatus(cur, { type: 'PodScheduled', status: 'False', reason, message }, nominate);
   }
 
@@ -667,7 +673,7 @@ export class KubeScheduler {
     } catch {
       // already gone
     }
-    this.recorder.event(victim, 'Normal', 'Preempted', `Preempted by pod ${by.uid} on node ${node}`);
+    this.recorder.eventf(victim, by.pod, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${by.uid} on node ${node}`);
   }
 
   private clearLowerNominations(node: string, by: PodInfo): void {

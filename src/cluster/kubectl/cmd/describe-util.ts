@@ -161,7 +161,9 @@ export function eventsFor(all: KObject[], obj: KObject, uid = obj.metadata.uid):
 export function describeEvents(w: PrefixWriter, events: KObject[], nowMs: number): void {
   if (!events.length) return w.write(0, 'Events:\t<none>\n');
   w.flush();
-  const key = (e: KObject): number => Date.parse(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '') || 0;
+  // SortableEvents' eventTime (kubectl/pkg/util/event): series.lastObservedTime, else lastTimestamp, else eventTime
+  const key = (e: KObject): number =>
+    Date.parse(e.series?.lastObservedTime ?? e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '') || 0;
   const sorted = [...events].sort((a, b) => key(a) - key(b));
   w.write(0, 'Events:\n  Type\tReason\tAge\tFrom\tMessage\n');
   w.write(1, '----\t------\t----\t----\t-------\n');
