@@ -945,13 +945,15 @@ export class APIServer implements StrategyContext {
   update(user: RequestUser, info: ResourceInfo, namespace: string, input: KObject, opts: WriteOptions = {}): WriteResult {
     const name = input.metadata?.name ?? '';
     const ns = info.namespaced ? namespace || input.metadata?.namespace || '' : '';
+    // requestinfo.go: a PATCH is verb patch (kubectl label, a kubelet's node status), a PUT update
+    const relayVerb = opts.authzVerb === 'patch' ? 'patch' : 'update';
     const verbShown = opts.subresource ? `update ${opts.subresource}` : 'update';
     const resShown = opts.subresource ? `${info.resource}/${opts.subresource}` : info.resource;
     const cause = this.relay.record({
       from: user.participant,
       to: 'kube-apiserver',
       kind: 'request',
-      verb: 'update',
+      verb: relayVerb,
       resource: resShown,
       namespace: info.namespaced ? ns : null,
       name,
@@ -1068,7 +1070,7 @@ export class APIServer implements StrategyContext {
           );
           return { object: obj, warnings };
         }
-        this.admissionHop(user, 'update', info, ns, name, cause, opts.category);
+        this.admissionHop(user, relayVerb, info, ns, name, cause, opts.category);
         // finalizers emptied on a deleting object → remove it now
         if (
           obj.metadata.deletionTimestamp &&
@@ -1108,10 +1110,10 @@ export class APIServer implements StrategyContext {
         if (e === 'notfound') throw newNotFound(groupResource(info), name);
         const rv = e.obj.metadata.resourceVersion!;
         this.storageHop('update', info, ns, name, `put ${etcdKey(info, ns, name)} (rev ${rv})`, cause, rv, opts.category);
-        this.responseHop(user, 'update', info, ns, name, `200 OK ${this.describe(info, ns, name)}`, cause, rv, opts.category);
+        this.responseHop(user, relayVerb, info, ns, name, `200 OK ${this.describe(info, ns, name)}`, cause, rv, opts.category);
         return { object: e.obj, warnings };
       } catch (err) {
-        this.failHop(user, 'update', info, ns, name, err, cause);
+        this.failHop(user, relayVerb, info, ns, name, err, cause);
         throw err;
       }
     });

@@ -164,10 +164,18 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     }
     const changed = JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(cur).sort());
     if (changed) {
-      const c = deepCopy(obj);
-      if (Object.keys(next).length) setOwn(c.metadata, field, next);
-      else delete c.metadata[field];
-      const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `${what} ${obj.metadata.name}` }));
+      // kubectl label / annotate send a JSON merge patch of the map (jsonpatch.CreateMergePatch):
+      // the keys set, null for the keys removed; field manager kubectl-label / kubectl-annotate
+      const delta: Record<string, string | null> = Object.create(null);
+      for (const [k, v] of Object.entries(next)) if (!hasOwn(cur, k) || cur[k] !== v) setOwn(delta, k, v);
+      for (const k of Object.keys(cur)) if (!hasOwn(next, k)) setOwn(delta, k, null);
+      const body = { metadata: { [field]: delta } };
+      const r = tryStatus(() =>
+        ctx.client.resource(t.info.group, t.info.resource).patch(obj.metadata.namespace ?? '', obj.metadata.name, 'merge', body, {
+          summary: `${what} ${obj.metadata.name}`,
+          fieldManager: what === 'label' ? 'kubectl-label' : 'kubectl-annotate',
+        }),
+      );
       if (r.error) {
         errors.push(r.error);
         continue;
