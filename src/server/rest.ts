@@ -325,7 +325,10 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
 async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string): Promise<void> {
   const { cluster, user, req, res, query: q } = ctx;
   const api = cluster.api;
-  const cur = api.get(user, t.info, ns, name);
+  // authorized on the subresource: get, or the write's verb (a PUT is update, a PATCH patch)
+  const verb = req.method === 'PUT' ? 'update' : req.method === 'PATCH' ? 'patch' : undefined;
+  // (a write's read is the registry's own, not a request: no hop of its own)
+  const cur = api.get(user, t.info, ns, name, { subresource: 'scale', ...(verb ? { authzVerb: verb, quiet: true } : {}) });
   if (req.method === 'GET') {
     sendJSON(res, 200, scaleOf(t.info, cur));
     return;
@@ -375,6 +378,8 @@ async function serveScale(ctx: RequestCtx, t: Target, ns: string, name: string):
     ...o,
     viaSubresource: 'scale',
     summary: `scale ${t.info.kind} ${ns}/${name} to ${replicas}`,
+    // a PATCH of …/scale is authorized (and drawn) as patch, a PUT as update
+    ...(isPatch ? { authzVerb: 'patch' as const } : {}),
   });
   sendJSON(res, 200, scaleOf(t.info, r.object));
 }

@@ -828,11 +828,13 @@ export class APIServer implements StrategyContext {
     info: ResourceInfo,
     namespace: string,
     name: string,
-    opts: { quiet?: boolean; subresource?: 'scale' | 'status' } = {},
+    opts: { quiet?: boolean; subresource?: 'scale' | 'status'; authzVerb?: 'update' | 'patch' } = {},
   ): KObject {
     if (this.authorizer) {
       try {
-        this.authorizeRequest(user, 'get', info, info.namespaced ? namespace : '', name, opts.subresource ?? '');
+        // authzVerb: the read is a write's first step (the scale REST's Update reads the object), so
+        // the request is authorized as that write, not as a get
+        this.authorizeRequest(user, opts.authzVerb ?? 'get', info, info.namespaced ? namespace : '', name, opts.subresource ?? '');
       } catch (err) {
         if (!opts.quiet)
           this.failHop(

@@ -90,18 +90,28 @@ export function runScale(ctx: Ctx): KubectlResult {
       errors.push(`error: cannot scale ${t.info.resource}${t.info.group ? '.' + t.info.group : ''} "${obj.metadata.name}"`);
       continue;
     }
+    // scale.go ScaleSimple: with a precondition (--current-replicas, --resource-version) kubectl
+    // GETs the Scale, checks it and PUTs it back; without one it sends a JSON merge patch
+    // {"spec":{"replicas":N}} to …/scale (authorized as patch). Field manager: the User-Agent's.
     const cur = ctx.flags.get('current-replicas');
+    const rv = ctx.flags.get('resource-version');
+    const precondition = (cur !== undefined && cur !== '-1') || !!rv;
     if (cur !== undefined && cur !== '-1' && Number(cur) !== (obj.spec?.replicas ?? 0)) {
       errors.push(`error: Expected replicas to be ${cur}, was ${obj.spec?.replicas ?? 0}`);
       continue;
     }
+    if (rv && rv !== obj.metadata.resourceVersion) {
+      errors.push(`error: Expected resource version to be ${rv}, was ${obj.metadata.resourceVersion}`);
+      continue;
+    }
     const c = deepCopy(obj);
     c.spec.replicas = Number(replicas);
-    // through the scale subresource, as kubectl's scaler PATCHes …/scale
     const r = tryStatus(() =>
-      ctx.client
-        .resource(t.info.group, t.info.resource)
-        .update(c, { viaSubresource: 'scale', summary: `scale ${t.info.kind} ${c.metadata.namespace}/${c.metadata.name} to ${replicas}` }),
+      ctx.client.resource(t.info.group, t.info.resource).update(c, {
+        viaSubresource: 'scale',
+        summary: `scale ${t.info.kind} ${c.metadata.namespace}/${c.metadata.name} to ${replicas}`,
+        ...(precondition ? {} : { authzVerb: 'patch' as const }),
+      }),
     );
     if (r.error) errors.push(r.error);
     else output += `${typeName(t.info)}/${obj.metadata.name} scaled\n`;
@@ -241,10 +251,48 @@ export function runSetImage(ctx: Ctx): KubectlResult {
       continue;
     }
     if (!changed) continue;
-    const r = tryStatus(() => ctx.client.resource(t.info.group, t.info.resource).update(c, { summary: `set image ${obj.metadata.name}` }));
+    // set_image.go: a strategic merge patch (CreateTwoWayMergePatch of the object before and
+    // after) under the field manager kubectl-set: the changed containers by their merge key name,
+    // with $setElementOrder of each list that changed
+    const r = tryStatus(() =>
+      ctx.client
+        .resource(t.info.group, t.info.resource)
+        .patch(obj.metadata.namespace ?? '', obj.metadata.name, 'strategic', setImagePatch(obj, podSpecOf(obj)!, spec), {
+          summary: `set image ${obj.metadata.name}`,
+          fieldManager: 'kubectl-set',
+        }),
+    );
     if (r.error) errors.push(r.error);
     else output += `${typeName(t.info)}/${obj.metadata.name} image updated\n`;
   }
   if (!output && !errors.length) return ok('');
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
+}
+
+type Container = { name: string; image?: string };
+
+/**
+ * The strategic merge patch `kubectl set image` sends (set_image.go through
+ * CreateTwoWayMergePatch): for each container list with a changed image,
+ * `$setElementOrder/<list>` (every container's name, in order) and the changed entries as
+ * `{image, name}`, nested at the pod spec's path (spec, spec.template.spec or
+ * spec.jobTemplate.spec.template.spec).
+ */
+export function setImagePatch(obj: KObject, before: KObject['spec'], after: KObject['spec']): Record<string, unknown> {
+  const specPatch: Record<string, unknown> = {};
+  for (const list of ['containers', 'initContainers'] as const) {
+    const was = (before?.[list] ?? []) as Container[];
+    const now = (after?.[list] ?? []) as Container[];
+    const changed = now.filter((c, i) => was[i]?.image !== c.image).map((c) => ({ image: c.image, name: c.name }));
+    if (!changed.length) continue;
+    setOwn(
+      specPatch,
+      `$setElementOrder/${list}`,
+      now.map((c) => ({ name: c.name })),
+    );
+    setOwn(specPatch, list, changed);
+  }
+  if (obj.kind === 'Pod') return { spec: specPatch };
+  if (obj.kind === 'CronJob') return { spec: { jobTemplate: { spec: { template: { spec: specPatch } } } } };
+  return { spec: { template: { spec: specPatch } } };
 }
