@@ -66,7 +66,7 @@ export function runDelete(ctx: Ctx): KubectlResult {
     warn.push(
       'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.',
     );
-  const objs = objectsOf(ctx, targets, errors);
+  const objs = objectsOf(ctx, targets, errors, true, true);
   if (ctx.flags.has('ignore-not-found')) errors.splice(0, errors.length, ...errors.filter((e) => !e.includes('(NotFound)')));
   let output = '';
   for (const { t, obj } of objs) {

@@ -2,7 +2,7 @@
  * kubectl label / annotate are PATCH requests (a JSON merge patch of the map, kubectl's
  * label.go / annotate.go with jsonpatch.CreateMergePatch): authorized as `patch`, recorded in
  * managedFields under the field managers kubectl-label / kubectl-annotate, drawn in the relay
- * with verb patch while etcd still gets a put.
+ * with verb patch while etcd still gets a put; the GET kubectl sends first is drawn.
  */
 import { describe, expect, it } from 'vitest';
 import { Cluster } from '../../cluster';
@@ -20,7 +20,7 @@ describe('kubectl label and annotate send a merge PATCH', () => {
       const before = c.relay.lastSeq;
       expect(c.kubectl(tc.line).output).toBe(tc.out);
       const hops = c.relay.all().filter((h) => h.seq > before && (h.from === 'kubectl' || h.to === 'kubectl' || h.to === 'etcd'));
-      expect(hops.map((h) => `${h.kind} ${h.verb}`)).toEqual(['request patch', 'request update', 'response patch']);
+      expect(hops.map((h) => `${h.kind} ${h.verb}`)).toEqual(['request get', 'response get', 'request patch', 'request update', 'response patch']);
       const note = c.relay.all().find((h) => h.seq > before && h.kind === 'note' && h.verb === 'patch');
       expect(note?.summary).toContain('authz allow patch nodes by ClusterRoleBinding kubeadm:cluster-admins → ClusterRole cluster-admin');
       const mf = (c.get('nodes', '', 'node-1')!.metadata.managedFields ?? []).map((m) => [m.manager, m.operation]);

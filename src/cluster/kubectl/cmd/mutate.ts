@@ -46,15 +46,26 @@ export const ANNOTATE_FLAGS: FlagSpec = LABEL_FLAGS;
 /** Flags of `kubectl set image`. */
 export const SET_IMAGE_FLAGS: FlagSpec = { ...SELECT, local: { bool: true }, record: { bool: true } };
 
-/** The objects named by targets (or selected with -l / --all). */
-export function objectsOf(ctx: Ctx, targets: Target[], errors: string[], requireNames = true): { t: Target; obj: KObject }[] {
+/**
+ * The objects named by targets (or selected with -l / --all), read as kubectl's resource builder
+ * reads them (RetrieveLazy: a GET of each named object, a LIST for a selector) before the
+ * command writes; the reads are drawn in the relay unless `quiet` (kubectl delete by name sends
+ * its DELETE without reading first).
+ */
+export function objectsOf(
+  ctx: Ctx,
+  targets: Target[],
+  errors: string[],
+  requireNames = true,
+  quiet = false,
+): { t: Target; obj: KObject }[] {
   const out: { t: Target; obj: KObject }[] = [];
   for (const t of targets) {
     const rc = ctx.client.resource(t.info.group, t.info.resource);
     const ns = t.info.namespaced ? ctx.namespace : '';
     if (t.names.length) {
       for (const n of t.names) {
-        const r = tryStatus(() => rc.get(ns, n, { quiet: true }));
+        const r = tryStatus(() => rc.get(ns, n, { quiet }));
         if (r.value) out.push({ t, obj: r.value });
         else errors.push(r.error!);
       }
@@ -63,7 +74,7 @@ export function objectsOf(ctx: Ctx, targets: Target[], errors: string[], require
         rc.list(t.info.namespaced && !ctx.flags.has('all-namespaces') ? ns : undefined, {
           labelSelector: ctx.flags.get('selector'),
           fieldSelector: ctx.flags.get('field-selector'),
-          quiet: true,
+          quiet,
         }),
       );
       for (const o of list.items) out.push({ t, obj: o });

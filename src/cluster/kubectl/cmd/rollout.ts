@@ -21,7 +21,7 @@ import {
 } from './util';
 import { objectsOf } from './mutate';
 import { describePodTemplate } from './describe-pod';
-import { controlledHistory, controllerRollbackTarget, printControllerHistory, revisionTemplate } from './rollout-history';
+import { controlledHistory, controllerRollbackTarget, printControllerHistory } from './rollout-history';
 import { getOwn, setOwn } from '../../api/safe-object';
 
 /** Flags of `kubectl rollout …`. */
@@ -154,8 +154,13 @@ export function runRollout(ctx: Ctx): KubectlResult {
   for (const { t, obj } of objs) {
     const id = `${typeName(t.info)}/${obj.metadata.name}`;
     const rc = ctx.client.resource(t.info.group, t.info.resource);
-    const patch = (c: KObject, summary: string): boolean => {
-      const r = tryStatus(() => rc.update(c, { summary }));
+    // kubectl rollout PATCHes (rollout restart / pause / resume: a strategic merge patch under
+    // the field manager kubectl-rollout; undo: rollback.go's JSON patch of a Deployment, the
+    // revision's strategic merge patch of a DaemonSet or StatefulSet, under the default manager)
+    const patch = (type: 'strategic' | 'json', body: unknown, summary: string, fieldManager?: string): boolean => {
+      const r = tryStatus(() =>
+        rc.patch(obj.metadata.namespace ?? '', obj.metadata.name, type, body, { summary, ...(fieldManager ? { fieldManager } : {}) }),
+      );
       if (r.error) errors.push(r.error);
       return !r.error;
     };
@@ -223,10 +228,10 @@ export function runRollout(ctx: Ctx): KubectlResult {
           if (r.error) errors.push(r.error);
           else if (r.skipped) output += `${id} ${r.skipped}\n`;
           else {
-            // the revision's data is a strategic-merge patch replacing spec.template
-            const c = deepCopy(obj);
-            c.spec.template = revisionTemplate(r.target!);
-            if (patch(c, `rollback ${obj.metadata.name} to revision ${r.target!.revision}`)) output += `${id} rolled back\n`;
+            // the revision's data is a strategic-merge patch replacing spec.template (rollback.go
+            // DaemonSetRollbacker / StatefulSetRollbacker send it as it is)
+            if (patch('strategic', r.target!.data, `rollback ${obj.metadata.name} to revision ${r.target!.revision}`))
+              output += `${id} rolled back\n`;
           }
           break;
         }
@@ -269,16 +274,18 @@ export function runRollout(ctx: Ctx): KubectlResult {
           output += `${id} skipped rollback (current template already matches revision ${to || rev(target)})\n`;
           break;
         }
-        const c = deepCopy(obj);
-        c.spec.template = tmpl;
         const ann: Record<string, string> = {};
         for (const k of SKIP_ANNOTATIONS) {
           const v = getOwn(obj.metadata.annotations, k);
           if (v !== undefined) setOwn(ann, k, v);
         }
         for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) setOwn(ann, k, v as string);
-        c.metadata.annotations = ann;
-        if (patch(c, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
+        // rollback.go getDeploymentPatch: a JSON patch replacing the template and the annotations
+        const ops = [
+          { op: 'replace', path: '/spec/template', value: tmpl },
+          { op: 'replace', path: '/metadata/annotations', value: ann },
+        ];
+        if (patch('json', ops, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
         break;
       }
       case 'restart': {
@@ -290,13 +297,9 @@ export function runRollout(ctx: Ctx): KubectlResult {
           errors.push(`error: ${gr} "${obj.metadata.name}" restarting is not supported`);
           break;
         }
-        const c = deepCopy(obj);
-        c.spec.template.metadata = c.spec.template.metadata ?? {};
-        c.spec.template.metadata.annotations = {
-          ...c.spec.template.metadata.annotations,
-          'kubectl.kubernetes.io/restartedAt': new Date(ctx.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        };
-        if (patch(c, `restart ${obj.metadata.name}`)) output += `${id} restarted\n`;
+        const restartedAt = new Date(ctx.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        const body = { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': restartedAt } } } } };
+        if (patch('strategic', body, `restart ${obj.metadata.name}`, 'kubectl-rollout')) output += `${id} restarted\n`;
         break;
       }
       case 'pause':
@@ -314,10 +317,9 @@ export function runRollout(ctx: Ctx): KubectlResult {
           errors.push(`error: ${gr} "${obj.metadata.name}" is not paused`);
           break;
         }
-        const c = deepCopy(obj);
-        if (sub === 'pause') c.spec.paused = true;
-        else delete c.spec.paused;
-        if (patch(c, `${sub} ${obj.metadata.name}`)) output += `${id} ${sub === 'pause' ? 'paused' : 'resumed'}\n`;
+        const body = { spec: { paused: sub === 'pause' ? true : null } };
+        if (patch('strategic', body, `${sub} ${obj.metadata.name}`, 'kubectl-rollout'))
+          output += `${id} ${sub === 'pause' ? 'paused' : 'resumed'}\n`;
         break;
       }
     }
