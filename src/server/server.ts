@@ -22,7 +22,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { Duplex } from 'node:stream';
 import type { Cluster } from '../cluster/cluster';
 import { StatusError, newMethodNotAllowed } from '../cluster/api/errors';
-import { AGGREGATED_V2, VERSION_INFO, aggregatedDiscovery, apiGroupList, apiResourceList, apiVersions, groupVersions } from './discovery';
+import { AGGREGATED_V2, VERSION_INFO, aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions } from './discovery';
 import { answerInYAML, internalError, notFoundPath, sendJSON, sendStatus } from './http-util';
 import { resolveTarget, serveResource } from './rest';
 import type { ServerContext, ServerStats } from './context';
@@ -149,10 +149,9 @@ async function route(
     }
     const group = core ? '' : parts[1];
     if (!core && parts.length === 2) {
-      const g = groupVersions(reg).find((x) => x.group === group);
+      const g = apiGroup(reg, group);
       if (!g) throw notFoundPath();
-      const versions = g.versions.map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
-      return sendJSON(res, 200, { kind: 'APIGroup', apiVersion: 'v1', name: group, versions, preferredVersion: versions[0] });
+      return sendJSON(res, 200, g);
     }
     const version = core ? parts[1] : parts[2];
     const rest = parts.slice(core ? 2 : 3);

@@ -31,6 +31,8 @@ export interface RESTMapper {
   forKind(apiVersion: string, kind: string): ResourceInfo | undefined;
   /** Every served resource, in discovery order (ServerPreferredResources). */
   all(): ResourceInfo[];
+  /** Every served resource at every served version (discovery's group versions). */
+  allVersions(): ResourceInfo[];
   /** A resource by kubectl's names: plural, singular, short name or kind, optionally `.group` (ResourceFor). */
   resolve(name: string): ResourceInfo | undefined;
 }
@@ -89,6 +91,15 @@ export class Client {
   /** Discovery and the REST mapping (the apiserver's resource registry, read-only). */
   get restMapper(): RESTMapper {
     return this.api.registry;
+  }
+
+  /**
+   * Authorizes a non-resource request as this user (`get /api`, `get /healthz`), as the
+   * apiserver's authorization filter does before serving it.
+   * @throws StatusError 403 `forbidden: User "system:anonymous" cannot get path "/api"`
+   */
+  authorizePath(verb: string, path: string): void {
+    this.api.authorizePath(this.user, verb, path);
   }
 
   /** What engine informers record watch hops with (the relay and APIServer.causeOf); see client/listwatch.ts. */

@@ -162,6 +162,51 @@ spec:
       error: null,
     },
     {
+      name: 'discovery /api to an authenticated user: APIVersions with the endpoint it reached',
+      line: () => `exec client -- curl -sk -H "Authorization: Bearer ${token}" https://kubernetes.default.svc/api`,
+      output: goJSONIndent({
+        kind: 'APIVersions',
+        versions: ['v1'],
+        serverAddressByClientCIDRs: [
+          { clientCIDR: '0.0.0.0/0', serverAddress: `${c.get('endpoints', 'default', 'kubernetes')!.subsets[0].addresses[0].ip}:6443` },
+        ],
+      }),
+      error: null,
+    },
+    {
+      name: 'discovery /apis/apps: the APIGroup',
+      line: () => `exec client -- curl -sk -H "Authorization: Bearer ${token}" https://kubernetes.default.svc/apis/apps`,
+      output: goJSONIndent({
+        kind: 'APIGroup',
+        apiVersion: 'v1',
+        name: 'apps',
+        versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+        preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+      }),
+      error: null,
+    },
+    {
+      name: 'discovery without a token: 403 for the path (system:discovery is for authenticated users)',
+      line: () => 'exec client -- curl -sk https://kubernetes.default.svc/apis',
+      output: goJSONIndent({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'forbidden: User "system:anonymous" cannot get path "/apis"',
+        reason: 'Forbidden',
+        details: {},
+        code: 403,
+      }),
+      error: null,
+    },
+    {
+      name: 'an unknown group: 404 page not found',
+      line: () => `exec client -- curl -sk -H "Authorization: Bearer ${token}" https://kubernetes.default.svc/apis/nope.example.com`,
+      output: '404 page not found\n',
+      error: null,
+    },
+    {
       name: 'an unknown resource: 404 Status',
       line: () =>
         `exec client -- curl -sk -H "Authorization: Bearer ${token}" https://kubernetes.default.svc/api/v1/namespaces/default/nopes`,

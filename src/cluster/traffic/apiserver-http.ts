@@ -17,8 +17,11 @@
  *   "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the
  *   namespace "default"`, 404 for a missing object). An unknown resource is 404
  *   `the server could not find the requested resource`; `/healthz`, `/livez`, `/readyz` answer
- *   `ok` and `/version` the version.Info document (system:public-info-viewer). Other paths and methods are not modelled: 404
- *   `404 page not found`, 405 for a method other than GET.
+ *   `ok` and `/version` the version.Info document (system:public-info-viewer); discovery —
+ *   `/api` (APIVersions), `/apis` (APIGroupList), `/apis/GROUP` (APIGroup), `/api/v1` and
+ *   `/apis/GROUP/VERSION` (APIResourceList) — to authenticated users (system:discovery; anonymous
+ *   gets 403 `forbidden: User "system:anonymous" cannot get path "/api"`). Other paths and
+ *   methods are not modelled: 404 `404 page not found`, 405 for a method other than GET.
  * - the response (responsewriters.WriteObjectNegotiated): curl's User-Agent makes the JSON
  *   pretty-printed (negotiation isPrettyPrint: json.MarshalIndent with two spaces, no trailing
  *   newline), with Go's HTML escaping (`<`, `>`, `&` as \u003c …).
@@ -32,6 +35,7 @@ import { tokenRequestUser } from '../apiserver/authentication/user';
 import { StatusError, type Status } from '../api/errors';
 import type { KObject } from '../api/types';
 import { VERSION_INFO } from '../api/version';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../apiserver/discovery';
 import type { ComponentContext } from '../component-context';
 
 /** The apiserver's bearer-token authenticator (APIServer.authenticateToken). */
@@ -44,6 +48,8 @@ export interface APIServerRequest {
   path: string;
   /** request headers, names as sent */
   headers: [string, string][];
+  /** the address:port the client connected to (the apiserver endpoint), what /api advertises */
+  serverAddress?: string;
 }
 
 /** The HTTP answer: status, body (exact bytes) and a one-line summary for the relay. */
@@ -151,6 +157,8 @@ export function serveAPIServerRequest(ctx: ComponentContext, authenticate: Token
   if (path === '/version')
     return { status: 200, body: JSON.stringify(VERSION_INFO, null, 2), summary: `version ${VERSION_INFO.gitVersion}` };
   const parts = path.split('/').filter((p) => p !== '');
+  const discovery = discoveryAnswer(ctx, user, parts, req.serverAddress ?? '');
+  if (discovery) return discovery;
   let group: string;
   let rest: string[];
   if (parts[0] === 'api' && parts[1] === 'v1') {
@@ -192,4 +200,31 @@ export function serveAPIServerRequest(ctx: ComponentContext, authenticate: Token
     if (err instanceof StatusError) return statusAnswer(err.status);
     throw err;
   }
+}
+
+/**
+ * The discovery documents (apiserver/discovery.ts) for `/api`, `/apis`, `/apis/GROUP`, `/api/v1`
+ * and `/apis/GROUP/VERSION`, after the non-resource authorization of the path; undefined for
+ * any other path (a resource request).
+ */
+function discoveryAnswer(ctx: ComponentContext, user: RequestUser, parts: string[], serverAddress: string): APIServerAnswer | undefined {
+  const core = parts[0] === 'api';
+  if (!core && parts[0] !== 'apis') return undefined;
+  if (parts.length > (core ? 2 : 3)) return undefined;
+  const client = ctx.client(user);
+  const path = `/${parts.join('/')}`;
+  try {
+    client.authorizePath('get', path);
+  } catch (err) {
+    if (err instanceof StatusError) return statusAnswer(err.status);
+    throw err;
+  }
+  const reg = client.restMapper;
+  let doc: object | undefined;
+  if (parts.length === 1) doc = core ? apiVersions(serverAddress) : apiGroupList(reg);
+  else if (!core && parts.length === 2) doc = apiGroup(reg, parts[1]);
+  else doc = core ? (parts[1] === 'v1' ? apiResourceList(reg, '', 'v1') : undefined) : apiResourceList(reg, parts[1], parts[2]);
+  if (!doc) return { status: 404, body: '404 page not found\n', summary: '404 page not found' };
+  const kind = (doc as { kind: string }).kind;
+  return { status: 200, body: goJSONIndent(doc), summary: `${kind} ${path}` };
 }

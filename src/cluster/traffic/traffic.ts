@@ -394,7 +394,12 @@ export class TrafficGenerator {
       return this.fail(c, CURL_SSL_CA_ERROR);
     }
     const answer = this.d.ctx.relay.withCause(c.cause, () =>
-      serveAPIServerRequest(this.d.ctx, this.d.authenticateToken!, { method: 'GET', path, headers: c.req.headers ?? [] }),
+      serveAPIServerRequest(this.d.ctx, this.d.authenticateToken!, {
+        method: 'GET',
+        path,
+        headers: c.req.headers ?? [],
+        serverAddress: `${ip}:${port}`,
+      }),
     );
     return this.http(c, to, answer.status, answer.body, answer.summary, true);
   }

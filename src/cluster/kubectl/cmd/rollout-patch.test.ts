@@ -84,6 +84,6 @@ describe('kubectl rollout PATCHes', () => {
     expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.27');
     c.advance(5_000);
     // revision 1's template comes back as revision 3 (deployment-controller)
-    expect(c.get('deployments.apps', 'default', 'web')!.metadata.annotations['deployment.kubernetes.io/revision']).toBe('3');
+    expect(c.get('deployments.apps', 'default', 'web')!.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('3');
   });
 });
