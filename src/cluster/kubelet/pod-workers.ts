@@ -198,7 +198,40 @@ export class PodWorkers {
       return;
     }
     rec.pod = pod;
-    if (pod.metadata.deletionTimestamp && !rec.terminating) this.beginTermination(rec);
+    if (pod.metadata.deletionTimestamp && !rec.terminating) return this.beginTermination(rec);
+    this.containersChanged(rec, pod);
+  }
+
+  /**
+   * computePodActions' containerChanged: a container whose spec changed (in a Pod only its image
+   * can: `kubectl set image pod/…`) is killed — `Killing: Container web definition changed, will
+   * be restarted` — and started again with the new spec, whatever the restartPolicy; one that is
+   * not running starts with the new spec at the next sync (its back-off key, keyed by the spec's
+   * hash, is a new one).
+   */
+  private containersChanged(rec: PodRecord, pod: Pod): void {
+    if (rec.terminating || rec.done) return;
+    const specs = new Map<string, ContainerRecord['spec']>();
+    for (const s of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) specs.set(s.name, s);
+    let resync = false;
+    for (const c of this.allContainers(rec)) {
+      const next = specs.get(c.name);
+      if (!next || next.image === c.spec.image) continue;
+      c.spec = next;
+      c.specHash = (c.specHash ?? 0) + 1;
+      if (c.current.kind === 'running' && c.containerID) {
+        this.killContainer(
+          rec,
+          c,
+          `Container ${c.name} definition changed, will be restarted`,
+          rec.pod.spec?.terminationGracePeriodSeconds ?? 30,
+          {
+            always: true,
+          },
+        );
+      } else if (!(c.init && c.current.kind === 'terminated' && c.current.exitCode === 0)) resync = true;
+    }
+    if (resync) this.requestSync(rec);
   }
 
   /** The Pod is gone from the apiserver (SyncPodKill of an orphan): stop everything quietly. */
@@ -382,8 +415,9 @@ export class PodWorkers {
   private decide(rec: PodRecord, c: ContainerRecord, restart: boolean): 'start' | 'backoff' | 'none' {
     const cur = c.current;
     if (cur.kind === 'waiting' && !(c.last && c.finishedAtMs !== undefined) && !c.probeKill) return 'start';
-    if (!restart) return 'none';
-    const key = `${rec.name}_${rec.namespace}_${rec.uid}_${c.name}`;
+    if (!restart && !c.probeKill?.always) return 'none';
+    // getStableKey: pod name, namespace, UID, container name and the container spec's hash
+    const key = `${rec.name}_${rec.namespace}_${rec.uid}_${c.name}_${c.specHash ?? 0}`;
     const finishedAt = c.finishedAtMs ?? this.ctx.clock.now();
     if (c.probeKill) {
       // the killed container was still running in SyncPod's podStatus: doBackOff looks at the run before
@@ -427,15 +461,29 @@ export class PodWorkers {
   private killForProbe(rec: PodRecord, c: ContainerRecord, type: ProbeType): void {
     if (rec.terminating || rec.deleted || c.current.kind !== 'running' || !c.containerID) return;
     const restart = c.init || (rec.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
-    this.recorder.event(
-      containerRef(rec.pod, c.name),
-      'Normal',
-      'Killing',
-      `Container ${c.name} failed ${type} probe${restart ? ', will be restarted' : ''}`,
-    );
     const probe: ProbeSpec | undefined = c.spec[`${type}Probe`];
     const graceS = probe?.terminationGracePeriodSeconds ?? rec.pod.spec?.terminationGracePeriodSeconds ?? 30;
-    c.probeKill = { backoffRef: c.last ? Date.parse(c.last.finishedAt) : undefined };
+    this.killContainer(rec, c, `Container ${c.name} failed ${type} probe${restart ? ', will be restarted' : ''}`, graceS, {
+      backoffRef: c.last ? Date.parse(c.last.finishedAt) : undefined,
+    });
+  }
+
+  /**
+   * killContainer of computePodActions' ContainersToKill: the Killing event with `message`, a
+   * stop with `graceS` (at least 2 s, minimumGracePeriodInSeconds), then the next sync pass
+   * starts it again when `kill` allows (restart policy, back-off; `always` for a changed spec).
+   */
+  private killContainer(
+    rec: PodRecord,
+    c: ContainerRecord,
+    message: string,
+    graceS: number,
+    kill: NonNullable<ContainerRecord['probeKill']>,
+  ): void {
+    if (rec.terminating || rec.deleted || c.current.kind !== 'running' || !c.containerID) return;
+    const restart = kill.always || c.init || (rec.pod.spec?.restartPolicy ?? 'Always') !== 'Never';
+    this.recorder.event(containerRef(rec.pod, c.name), 'Normal', 'Killing', message);
+    c.probeKill = kill;
     const gen = rec.gen;
     rec.busy = true;
     this.runtime.stopContainer(c.containerID, this.ref(rec), Math.max(graceS, 2) * 1000, c.process?.ignoresSigterm ?? false, (rc) => {

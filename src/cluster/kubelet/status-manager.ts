@@ -62,8 +62,14 @@ export interface ContainerRecord {
   /** simulated ms when the current run started / exited (probes' initialDelay; crash back-off) */
   startedAtMs?: number;
   finishedAtMs?: number;
-  /** set while killing for a failed liveness/startup probe: the finish time of the run before (doBackOff reference) */
-  probeKill?: { backoffRef?: number };
+  /**
+   * set while killing for a failed liveness/startup probe (the finish time of the run before:
+   * doBackOff's reference) or for a changed definition (`always`: restarted whatever the
+   * restartPolicy, with no back-off: its back-off key carries the new spec's hash)
+   */
+  probeKill?: { backoffRef?: number; always?: boolean };
+  /** how many times the container's spec changed while the Pod ran (stands for its hash in the back-off key) */
+  specHash?: number;
 }
 
 /** The kubelet's record of one Pod (its pod worker state). */
