@@ -125,7 +125,9 @@ export class EventRecorder {
    * Never throws.
    */
   event(obj: KObject | ObjectRef, type: EventType, reason: string, message: string): void {
-    const ref: ObjectRef = 'metadata' in obj ? refOf(obj as KObject) : (obj as ObjectRef);
+    // the Event is handed to the apiserver without a copy: a caller's reference is copied here (it
+    // becomes part of the stored, frozen Event)
+    const ref: ObjectRef = 'metadata' in obj ? refOf(obj as KObject) : { ...(obj as ObjectRef) };
     const namespace = ref.namespace || 'default';
     // the source and object of the event: the spam filter's key, and the prefix of the others
     const src = `${this.sourceKey}\u0000${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.name}\u0000${ref.uid ?? ''}\u0000${ref.apiVersion ?? ''}`;
@@ -189,7 +191,7 @@ export class EventRecorder {
         reportingComponent: this.component,
         reportingInstance: this.host ?? '',
       };
-      this.events.create(namespace, ev, { category: 'event', summary: `event ${type} ${reason}: ${text}` });
+      this.events.create(namespace, ev, { category: 'event', summary: `event ${type} ${reason}: ${text}`, owned: true });
     } catch {
       // events are best effort, as in client-go
     }
