@@ -94,6 +94,12 @@ export interface WriteOptions {
   category?: 'heartbeat' | 'event';
   /** Internal: the verb the request was authorized as when not the write's own (`patch`, through patch.ts). */
   authzVerb?: 'patch';
+  /**
+   * Internal, create by an in-process component: the body is handed over (a fresh object the
+   * caller never reads or changes again, of a resource admission sets nothing in), so it is stored
+   * without a copy; its subtrees become the stored object's (frozen). The Event recorder's.
+   */
+  owned?: boolean;
 }
 
 export interface DeleteOptions {
@@ -713,7 +719,11 @@ export class APIServer implements StrategyContext {
   create(user: RequestUser, info: ResourceInfo, namespace: string, input: KObject, opts: WriteOptions = {}): WriteResult {
     // body-limits.ts: a body too deep to copy, or with a metadata that is not an object, is a 400
     const undecodable = user.trusted ? undefined : bodyDecodeError(info, input);
-    const obj = undecodable ? ({ apiVersion: input.apiVersion, kind: input.kind, metadata: {} } as KObject) : deepCopy(input);
+    const obj = undecodable
+      ? ({ apiVersion: input.apiVersion, kind: input.kind, metadata: {} } as KObject)
+      : opts.owned && user.trusted
+        ? input
+        : deepCopy(input);
     if (!user.trusted && !undecodable) applyGoZeroValues(info, obj);
     obj.metadata = obj.metadata ?? {};
     if (info.namespaced) obj.metadata.namespace = obj.metadata.namespace || namespace;

@@ -59,17 +59,18 @@ export function managedListKey(names: readonly string[]): string | undefined {
   return undefined;
 }
 
-const NONE = 0,
+/** What a value is to the field manager: absent, one leaf, a map walked by field, a keyed list, atomic elements, a set. */
+export const NONE = 0,
   LEAF = 1,
   MAP = 2,
   KEYED = 3,
   ATOMIC = 4,
   SET = 5;
-type Shape = typeof NONE | typeof LEAF | typeof MAP | typeof KEYED | typeof ATOMIC | typeof SET;
+export type Shape = typeof NONE | typeof LEAF | typeof MAP | typeof KEYED | typeof ATOMIC | typeof SET;
 
 const fSegs = new Map<string, string>();
 /** `f:<name>`, interned (the same few hundred field names recur on every write). */
-function fSeg(k: string): string {
+export function fSeg(k: string): string {
   let s = fSegs.get(k);
   if (s === undefined) {
     s = `f:${k}`;
@@ -79,7 +80,7 @@ function fSeg(k: string): string {
 }
 
 /** `k:{"<key>":<value>}`, as JSON.stringify({ [key]: value }) writes it (keys are plain field names). */
-function keySeg(key: string, v: unknown): string {
+export function keySeg(key: string, v: unknown): string {
   return `k:{"${key}":${JSON.stringify(v)}}`;
 }
 
@@ -125,15 +126,18 @@ export interface FieldsDiff {
   removed: FieldsTree | undefined;
 }
 
-/** The simultaneous walk of two versions; results of each node in `ch`/`rm`. */
-class Walker {
-  private readonly names: string[] = [];
-  private readonly segs: string[] = [];
-  ch: FieldsTree | undefined;
-  rm: FieldsTree | undefined;
-  constructor(private readonly o: DiffOptions) {}
+/**
+ * The path a walk is at (field names and FieldsV1 segments from the root) and the decisions
+ * that depend on it only: a value's {@link Shape}, a list's key, whether a field is tracked and
+ * whether a changed leaf is the writer's. Shared by the diff ({@link diffFields}) and the check
+ * of a remembered field set (managed-fields-memo.ts), so both decide alike.
+ */
+export class PathState {
+  protected readonly names: string[] = [];
+  protected readonly segs: string[] = [];
+  constructor(protected readonly o: DiffOptions) {}
 
-  private shape(v: unknown): Shape {
+  protected shape(v: unknown): Shape {
     if (v === undefined) return NONE;
     if (v === null || typeof v !== 'object') return LEAF;
     if (!Array.isArray(v)) return isEmptyFields(v) ? LEAF : MAP;
@@ -146,7 +150,7 @@ class Walker {
     return listStrategy(this.o.kind, this.names) === 'primitive-merge' ? SET : LEAF;
   }
 
-  private listKey(): string | undefined {
+  protected listKey(): string | undefined {
     const mk = managedListKey(this.names);
     if (mk) return mk;
     const st = listStrategy(this.o.kind, this.names);
@@ -159,7 +163,7 @@ class Walker {
    * upstream compares a create against, create.go: liveObj = scope.Creater.New), and a
    * server-set field is the creator's only if it sent it.
    */
-  private owns(tracked: boolean, value: unknown, seg?: string): boolean {
+  protected owns(tracked: boolean, value: unknown, seg?: string): boolean {
     if (!tracked) return false;
     if (value === null && seg === undefined && this.segs[this.segs.length - 1] === 'f:creationTimestamp') return false;
     const { serverSet, input } = this.o;
@@ -169,6 +173,31 @@ class Walker {
     if (seg !== undefined) this.segs.pop();
     return r;
   }
+
+  /**
+   * Whether field `k` of the current map is tracked at all (`undefined`: skipped) and whether it
+   * is the writer's part of the object (only the root and `metadata` have rules).
+   */
+  protected track(k: string, tracked: boolean): boolean | undefined {
+    const d = this.segs.length;
+    if (d === 0) {
+      if (SKIP_TOP.has(k)) return undefined;
+      const t = this.o.status ? k === 'status' || (!!this.o.statusAnnotations && k === 'metadata') : k !== 'status';
+      return t || !this.o.writerOnly ? t : undefined;
+    }
+    if (d === 1 && this.segs[0] === 'f:metadata') {
+      if (SKIP_META.has(k)) return undefined;
+      const t = tracked && (!this.o.status || k === 'annotations');
+      return t || !this.o.writerOnly ? t : undefined;
+    }
+    return tracked;
+  }
+}
+
+/** The simultaneous walk of two versions; results of each node in `ch`/`rm`. */
+class Walker extends PathState {
+  ch: FieldsTree | undefined;
+  rm: FieldsTree | undefined;
 
   /** Compares `a` (old) with `b` (new) at the current path; sets `ch` and `rm`. */
   node(a: unknown, b: unknown, tracked: boolean): void {
@@ -203,25 +232,6 @@ class Walker {
       case SET:
         return this.set(sa === SET ? (a as unknown[]) : undefined, sb === SET ? (b as unknown[]) : undefined, tracked);
     }
-  }
-
-  /**
-   * Whether field `k` of the current map is tracked at all (`undefined`: skipped) and whether it
-   * is the writer's part of the object (only the root and `metadata` have rules).
-   */
-  private track(k: string, tracked: boolean): boolean | undefined {
-    const d = this.segs.length;
-    if (d === 0) {
-      if (SKIP_TOP.has(k)) return undefined;
-      const t = this.o.status ? k === 'status' || (!!this.o.statusAnnotations && k === 'metadata') : k !== 'status';
-      return t || !this.o.writerOnly ? t : undefined;
-    }
-    if (d === 1 && this.segs[0] === 'f:metadata') {
-      if (SKIP_META.has(k)) return undefined;
-      const t = tracked && (!this.o.status || k === 'annotations');
-      return t || !this.o.writerOnly ? t : undefined;
-    }
-    return tracked;
   }
 
   /**

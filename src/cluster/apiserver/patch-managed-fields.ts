@@ -32,6 +32,7 @@ import {
   unionFields,
   type FieldsTree,
 } from './managed-fields-diff';
+import { CreateFieldsMemo } from './managed-fields-memo';
 
 type Obj = Record<string, unknown>;
 /** One managedFields entry, as metav1.ManagedFieldsEntry serializes. */
@@ -178,7 +179,16 @@ export interface UpdateFieldsOptions {
    * own managedFields).
    */
   live?: readonly ManagedFieldsEntry[];
+  /**
+   * Where a create's field set is remembered per (manager, field shape) (managed-fields-memo.ts):
+   * by default one memo for the process (what it returns does not depend on what it holds);
+   * `null` computes every field set afresh.
+   */
+  memo?: CreateFieldsMemo | null;
 }
+
+/** The process's memo of create field sets (its trees are frozen and shared by every cluster). */
+const CREATE_MEMO = new CreateFieldsMemo();
 
 /**
  * managedFields after an Update by `manager` (create: `old` undefined). Returns the list to
@@ -200,14 +210,20 @@ export function managedFieldsForUpdate(
 ): ManagedFieldsEntry[] {
   const status = subresource === 'status';
   // a status write changes nothing but status (and annotations): the status strategy copies the rest
-  const { changed, removed } = diffFields(old, next, {
+  const diffOpts = {
     kind: next.kind,
     status,
     statusAnnotations: opts.statusAnnotations,
     writerOnly: status,
     serverSet: opts.serverSet,
     input: opts.input,
-  });
+  };
+  const memo = opts.memo === undefined ? CREATE_MEMO : opts.memo;
+  // a create removes nothing; its field set is the memo's when the object has a remembered shape
+  const { changed, removed } =
+    old === undefined && opts.live && memo
+      ? { changed: memo.changedOnCreate(next, diffOpts, manager, subresource), removed: undefined }
+      : diffFields(old, next, diffOpts);
   if (!opts.live) return updateSlow(next, manager, apiVersion, time, subresource, changed, removed);
   const list = opts.live;
   if (!changed && !removed) return list.slice();
@@ -220,7 +236,8 @@ export function managedFieldsForUpdate(
     else if (!isEmptyFields(f)) out.push({ ...e, fieldsV1: f });
   }
   if (changed) {
-    const fieldsV1 = unionFields(mine ? subtractFields(mine.fieldsV1, removed) : {}, changed);
+    // a new entry holds the changed set itself (∪ with nothing), shared with the memo's
+    const fieldsV1 = mine ? unionFields(subtractFields(mine.fieldsV1, removed), changed) : changed;
     out.push(
       mine
         ? { ...mine, time, apiVersion, fieldsV1 }

@@ -33,7 +33,7 @@ describe('Events', () => {
   it('the aggregation cache is a bounded LRU (4096 entries)', () => {
     const cache = new EventCache();
     for (let i = 0; i < 5000; i++) cache.logs.set(`k${i}`, { namespace: 'default', name: `e${i}`, count: 1, firstTimestamp: '' });
-    expect(cache.logs.byKey.size).toBe(4096);
+    expect(cache.logs.size).toBe(4096);
     expect(cache.logs.get('k0')).toBeUndefined();
     expect(cache.logs.get('k4999')?.name).toBe('e4999');
   });

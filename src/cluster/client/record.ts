@@ -11,6 +11,7 @@ import type { KObject } from '../api/types';
 import type { SimClock } from '../sim/clock';
 import { StatusError } from '../api/errors';
 import { TokenBucket } from './flowcontrol';
+import { Lru } from './lru';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -35,29 +36,6 @@ export function refOf(obj: KObject, fieldPath?: string): ObjectRef {
     resourceVersion: obj.metadata.resourceVersion,
     ...(fieldPath ? { fieldPath } : {}),
   };
-}
-
-/** A bounded map that forgets its least recently used entry (k8s.io/utils/lru). */
-export class Lru<V> {
-  readonly byKey = new Map<string, V>();
-  constructor(readonly max: number) {}
-
-  /** Looks up an entry and marks it most recently used. */
-  get(key: string): V | undefined {
-    const hit = this.byKey.get(key);
-    if (hit !== undefined) {
-      this.byKey.delete(key);
-      this.byKey.set(key, hit);
-    }
-    return hit;
-  }
-
-  /** Adds an entry, evicting the least recently used one beyond {@link Lru.max}. */
-  set(key: string, v: V): void {
-    this.byKey.delete(key);
-    this.byKey.set(key, v);
-    if (this.byKey.size > this.max) this.byKey.delete(this.byKey.keys().next().value as string);
-  }
 }
 
 /** eventLog of events_cache.go: what the logger last wrote for an event key. */
@@ -96,6 +74,19 @@ export class EventCache {
   /** `now`: simulated ms (the cluster's clock). */
   constructor(private readonly now: () => number = () => 0) {}
 
+  private sources = new Map<string, number>();
+
+  /**
+   * A number for the event source (component, host), the same for every recorder of that source:
+   * the correlator's keys start with it instead of the two strings.
+   */
+  sourceId(component: string, host: string): number {
+    const k = `${component}\u0000${host}`;
+    let id = this.sources.get(k);
+    if (id === undefined) this.sources.set(k, (id = this.sources.size + 1));
+    return id;
+  }
+
   /** EventSourceObjectSpamFilter.Filter: true when the event is to be dropped (no token). */
   spamFiltered(key: string): boolean {
     let bucket = this.spam.get(key);
@@ -106,6 +97,8 @@ export class EventCache {
 
 export class EventRecorder {
   private events: ResourceClient;
+  /** This recorder's (component, host) as the EventCache's number for it: the head of every correlator key. */
+  private readonly sourceKey: string;
   constructor(
     client: Client,
     private readonly clock: SimClock,
@@ -116,6 +109,7 @@ export class EventRecorder {
     readonly host?: string,
   ) {
     this.events = client.resource('', 'events');
+    this.sourceKey = String(cache.sourceId(component, host ?? ''));
   }
 
   /**
@@ -131,31 +125,23 @@ export class EventRecorder {
    * Never throws.
    */
   event(obj: KObject | ObjectRef, type: EventType, reason: string, message: string): void {
-    const ref: ObjectRef = 'metadata' in obj ? refOf(obj as KObject) : (obj as ObjectRef);
+    // the Event is handed to the apiserver without a copy: a caller's reference is copied here (it
+    // becomes part of the stored, frozen Event)
+    const ref: ObjectRef = 'metadata' in obj ? refOf(obj as KObject) : { ...(obj as ObjectRef) };
     const namespace = ref.namespace || 'default';
-    const src = [this.component, this.host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid ?? '', ref.apiVersion ?? ''];
+    // the source and object of the event: the spam filter's key, and the prefix of the others
+    const src = `${this.sourceKey}\u0000${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.name}\u0000${ref.uid ?? ''}\u0000${ref.apiVersion ?? ''}`;
     const nowMs = this.clock.now();
     const now = this.clock.nowRFC3339();
-    // 1. EventAggregate (EventAggregatorByReasonFunc: reportingController/instance = source)
-    const aggKey = [...src, type, reason, this.component, this.host ?? ''].join('\u0000');
+    // 1. EventAggregate (EventAggregatorByReasonFunc: reportingController/instance = source, fixed by sourceKey)
+    const aggKey = `${src}\u0000${type}\u0000${reason}`;
     let agg = this.cache.aggregates.get(aggKey);
     if (!agg || nowMs - agg.last > EventCache.AGGREGATE_INTERVAL_MS) agg = { messages: new Set(), last: nowMs };
     agg.messages.add(message);
     agg.last = nowMs;
     this.cache.aggregates.set(aggKey, agg);
-    let key = [
-      this.component,
-      this.host ?? '',
-      ref.kind,
-      ref.namespace ?? '',
-      ref.name,
-      ref.fieldPath ?? '',
-      ref.uid ?? '',
-      ref.apiVersion ?? '',
-      type,
-      reason,
-      message,
-    ].join('\u0000');
+    // getEventKey: the source, the object with its fieldPath, type, reason and message
+    let key = `${src}\u0000${ref.fieldPath ?? ''}\u0000${type}\u0000${reason}\u0000${message}`;
     let text = message;
     if (agg.messages.size >= EventCache.AGGREGATE_MAX_EVENTS) {
       agg.messages.delete(agg.messages.values().next().value as string);
@@ -172,7 +158,7 @@ export class EventRecorder {
     const firstTimestamp = last ? last.firstTimestamp : now;
     this.cache.logs.set(key, { namespace, name, count, firstTimestamp });
     // 3. EventSourceObjectSpamFilter
-    if (this.cache.spamFiltered(src.join('\u0000'))) return;
+    if (this.cache.spamFiltered(src)) return;
     try {
       if (count > 1) {
         try {
@@ -205,7 +191,7 @@ export class EventRecorder {
         reportingComponent: this.component,
         reportingInstance: this.host ?? '',
       };
-      this.events.create(namespace, ev, { category: 'event', summary: `event ${type} ${reason}: ${text}` });
+      this.events.create(namespace, ev, { category: 'event', summary: `event ${type} ${reason}: ${text}`, owned: true });
     } catch {
       // events are best effort, as in client-go
     }

@@ -12,8 +12,9 @@
  * Interned entries are deep-frozen, so code that mutated a stored entry in place (which the
  * store's contract, "stored values are shared read-only", already forbids) throws a TypeError
  * instead of changing other objects. Carried-forward entries (an update that keeps another
- * manager's entry) are recognised by identity and cost nothing; a new entry costs one
- * JSON.stringify. The table holds at most {@link INTERN_LIMIT} entries and starts over when full
+ * manager's entry) are recognised by identity and cost nothing; a new entry costs the JSON of its
+ * scalar fields, plus one JSON.stringify of its fieldsV1 the first time that object is met (the
+ * field sets of creates are shared per shape, apiserver/managed-fields-memo.ts). The table holds at most {@link INTERN_LIMIT} entries and starts over when full
  * (entries already shared stay shared and frozen).
  */
 import type { KObject } from '../api/types';
@@ -32,11 +33,18 @@ export class ManagedFieldsIntern {
   private byKey = new Map<string, object>();
   private interned = new WeakSet<object>();
   /**
-   * The JSON of each interned entry's (frozen) fieldsV1, by identity: a manager's next entry
-   * often differs only in `time` and shares the fieldsV1 object (a Lease renewal, a status
-   * heartbeat), so its key costs the JSON of the entry's few scalar fields.
+   * A number for each distinct fieldsV1 JSON, and the number of each fieldsV1 object met, by
+   * identity: a manager's next entry often differs only in `time` and shares the fieldsV1 object
+   * (a Lease renewal, a status heartbeat, every create of one shape: apiserver/managed-fields-memo.ts),
+   * so its key costs the JSON of the entry's few scalar fields and a number. Numbers are never
+   * reused, so equal numbers mean equal JSON.
    */
-  private fieldsJSON = new WeakMap<object, string>();
+  private fieldsIds = new Map<string, number>();
+  private fieldsIdOf = new WeakMap<object, number>();
+  private nextFieldsId = 1;
+  /** The fieldsV1 {@link fieldsId} numbered last, and its number. */
+  private lastFields: object | undefined;
+  private lastFieldsId = 0;
 
   /**
    * Replaces each entry of `obj.metadata.managedFields` by the shared frozen entry that
@@ -63,24 +71,42 @@ export class ManagedFieldsIntern {
     const key = this.keyOf(e);
     const hit = this.byKey.get(key);
     if (hit) return hit;
-    if (this.byKey.size >= INTERN_LIMIT) this.byKey.clear();
+    if (this.byKey.size >= INTERN_LIMIT) {
+      this.byKey.clear();
+      this.fieldsIds.clear();
+    }
     deepFreeze(e);
     this.byKey.set(key, e);
     this.interned.add(e);
+    // its fieldsV1 is frozen now: remember its number (keyOf just computed it)
     const f = (e as { fieldsV1?: unknown }).fieldsV1;
-    if (f !== null && typeof f === 'object' && !this.fieldsJSON.has(f)) this.fieldsJSON.set(f, JSON.stringify(f));
+    if (this.lastFields !== undefined && f === this.lastFields) this.fieldsIdOf.set(this.lastFields, this.lastFieldsId);
     return e;
   }
 
   /**
    * The table's key of an entry: its JSON with fieldsV1 left out (its place kept, so key order
-   * still counts), then fieldsV1's JSON. Two entries have the same key exactly when they have
-   * the same JSON.
+   * still counts), then the number of fieldsV1's JSON. Two entries have the same key exactly when
+   * they have the same JSON.
    */
   private keyOf(e: object): string {
     const f = (e as { fieldsV1?: unknown }).fieldsV1;
     if (f === null || typeof f !== 'object') return JSON.stringify(e);
-    const fj = this.fieldsJSON.get(f) ?? JSON.stringify(f);
-    return `${JSON.stringify({ ...e, fieldsV1: 0 })}\u0000${fj}`;
+    return `${JSON.stringify({ ...e, fieldsV1: 0 })}\u0000${this.fieldsId(f)}`;
+  }
+
+  /** The number of a fieldsV1 value's JSON (one JSON.stringify per fieldsV1 object, the first time it is met). */
+  private fieldsId(f: object): number {
+    let id = this.fieldsIdOf.get(f);
+    if (id !== undefined) return id;
+    const json = JSON.stringify(f);
+    id = this.fieldsIds.get(json);
+    if (id === undefined) this.fieldsIds.set(json, (id = this.nextFieldsId++));
+    // a frozen fieldsV1 (deep-frozen: by this table or by the memo of create field sets) cannot
+    // change, so its number holds for as long as it lives; another is remembered once frozen
+    if (Object.isFrozen(f)) this.fieldsIdOf.set(f, id);
+    this.lastFields = f;
+    this.lastFieldsId = id;
+    return id;
   }
 }
