@@ -221,9 +221,11 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
         namespace: o.metadata.namespace ?? null,
         name: o.metadata.name,
         resourceVersion: o.metadata.resourceVersion,
-        summary: `${initial ? 'list' : 'watch'} ${ev.type} ${this.info.kind} ${metaNamespaceKey(o)}`,
+        summary: this.watchSummary(o, ev.type, initial),
         cause: writeCause,
         category,
+        seq: 0,
+        time: 0,
       });
     }
     relay.withCause(seq, () => {
@@ -233,6 +235,28 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
     });
     return seq;
   }
+
+  /**
+   * The watch hop's summary ("watch MODIFIED Pod default/web-1"), one string for the hops of all
+   * the handlers an event reaches (the last one is kept), built flat (a template literal would
+   * leave a rope of ~7 pieces in every hop the relay's ring holds).
+   */
+  private watchSummary(o: T, type: string, initial: boolean): string {
+    const last = this.lastSummary;
+    if (last.object !== o || last.type !== type || last.initial !== initial) {
+      last.object = o;
+      last.type = type;
+      last.initial = initial;
+      last.text = [initial ? 'list' : 'watch', type, this.info.kind, metaNamespaceKey(o)].join(' ');
+    }
+    return last.text;
+  }
+  private lastSummary: { object: T | null; type: string; initial: boolean; text: string } = {
+    object: null,
+    type: '',
+    initial: false,
+    text: '',
+  };
 
   // ---- cache ---------------------------------------------------------------------------
   private cacheSet(o: T): void {
