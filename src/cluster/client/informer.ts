@@ -56,6 +56,12 @@ export interface Lister<T extends KObject = KObject> {
   byIndex(index: string, value: string): T[];
 }
 
+/** `key` (metaNamespaceKey(o)) as one flat string. */
+function flatKey(o: KObject, key: string): string {
+  const ns = o.metadata.namespace;
+  return ns ? [ns, o.metadata.name].join('/') : key;
+}
+
 export class SharedInformer<T extends KObject = KObject> implements Lister<T>, ReflectorStore<T> {
   private items = new Map<string, T>();
   private byNamespace = new Map<string, Map<string, T>>();
@@ -260,9 +266,12 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
 
   // ---- cache ---------------------------------------------------------------------------
   private cacheSet(o: T): void {
-    const k = metaNamespaceKey(o);
+    let k = metaNamespaceKey(o);
     const old = this.items.get(k);
     if (old) this.indexRemove(k, old);
+    // a new key is kept by every map below (and the cache listeners'): one flat string, where
+    // the rope `ns/name` would be flattened behind a rope header when first hashed
+    else k = flatKey(o, k);
     this.items.set(k, o);
     const ns = o.metadata.namespace ?? '';
     let m = this.byNamespace.get(ns);

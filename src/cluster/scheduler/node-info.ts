@@ -194,7 +194,8 @@ export function newPodInfo(pod: Pod, priority?: number): PodInfo {
   const hostPorts = podHostPorts(pod);
   return {
     pod,
-    key: `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`,
+    // flat (the queue's maps keep it): a rope would be flattened behind its header when hashed
+    key: [pod.metadata.namespace ?? '', pod.metadata.name].join('/'),
     uid: pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`,
     priority: priority ?? (typeof pod.spec?.priority === 'number' ? pod.spec.priority : 0),
     requests: sharedPodRequests(pod, false),
