@@ -14,6 +14,7 @@
 import type { KObject } from '../cluster/api/types';
 import type { ResourceRow } from '../cluster/kubectl/printers';
 import type { ChangeType, PodCounts, PodSummary } from './protocol';
+import { StringIntern } from '../cluster/util/intern';
 
 /** More Pods than this switch the page to the summarized graph. */
 export const SUMMARY_ENTER_PODS = 1_000;
@@ -56,8 +57,12 @@ export function podIsReady(pod: KObject): boolean {
 /** The store key of the Pod's controller owner ("ReplicaSet/NS/NAME"), or "" for none. */
 function ownerOf(pod: KObject): string {
   const ref = pod.metadata.ownerReferences?.find((r) => r.controller);
-  return ref ? `${ref.kind}/${pod.metadata.namespace ?? ''}/${ref.name}` : '';
+  // one pooled string for all the Pods of an owner (each Entry keeps it)
+  return ref ? OWNER_KEYS.intern(`${ref.kind}/${pod.metadata.namespace ?? ''}/${ref.name}`) : '';
 }
+
+/** Owner keys, pooled (cluster/util/intern.ts): memory only. */
+const OWNER_KEYS = new StringIntern(1024);
 
 function count(c: Counts, e: Entry, by: 1 | -1): void {
   c.total += by;
@@ -108,17 +113,26 @@ export class PodTally {
       this.version++;
       return;
     }
-    const next: Entry = {
-      node: (pod.spec?.nodeName as string | undefined) ?? '',
-      owner: ownerOf(pod),
-      status: podSummaryStatus(pod),
-      ready: podIsReady(pod),
-      obj: pod,
-    };
-    this.pods.set(key, next);
-    if (prev && prev.node === next.node && prev.owner === next.owner && prev.status === next.status && prev.ready === next.ready) return;
-    if (prev) this.remove(prev);
-    this.add(next);
+    const node = (pod.spec?.nodeName as string | undefined) ?? '';
+    const owner = ownerOf(pod);
+    const status = podSummaryStatus(pod);
+    const ready = podIsReady(pod);
+    if (!prev) {
+      const e: Entry = { node, owner, status, ready, obj: pod };
+      this.pods.set(key, e);
+      this.add(e);
+      this.version++;
+      return;
+    }
+    // the Pod's entry is updated in place (an update does not allocate one per change)
+    prev.obj = pod;
+    if (prev.node === node && prev.owner === owner && prev.status === status && prev.ready === ready) return;
+    this.remove(prev);
+    prev.node = node;
+    prev.owner = owner;
+    prev.status = status;
+    prev.ready = ready;
+    this.add(prev);
     this.version++;
   }
 

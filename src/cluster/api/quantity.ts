@@ -41,6 +41,21 @@ const QUANTITY_RE = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]
  * @throws Error with {@link QUANTITY_FORMAT_ERROR} when the text is not a quantity.
  */
 export function parseQuantity(input: string | number): Quantity {
+  let q = parsedMemo.get(input);
+  if (q === undefined) {
+    q = Object.freeze(parse(input));
+    if (parsedMemo.size >= MEMO_LIMIT) parsedMemo.clear();
+    parsedMemo.set(input, q);
+  }
+  return q;
+}
+
+// Parsed quantities by their input, frozen and shared (validation, defaulting, the QoS class
+// and the scheduler's requests parse the same few texts for every Pod); bounded, cleared when
+// full. Parse errors are not cached: they throw every time.
+const parsedMemo = new Map<string | number, Readonly<Quantity>>();
+
+function parse(input: string | number): Quantity {
   const text = String(input).trim();
   const m = QUANTITY_RE.exec(text);
   if (!m) throw new Error(QUANTITY_FORMAT_ERROR);

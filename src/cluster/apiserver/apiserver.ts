@@ -49,6 +49,7 @@ import { nodeRestriction } from './auth/node-authorizer';
 import { REVIEW_RESOURCES, answerReview } from './auth/reviews';
 import { TOKEN_REQUEST_KIND, TokenIssuer, authenticateServiceAccountToken, createToken, type TokenRequest } from './token-request';
 import type { TokenUser } from './authentication/serviceaccount';
+import { StringIntern } from '../util/intern';
 
 /** Who is calling. `participant` is the relay name (kubectl, kube-scheduler, replicaset-controller, kubelet/node-1). */
 export interface RequestUser {
@@ -151,6 +152,8 @@ export interface APIServerTimings {
 }
 
 const CAUSE_RING = 1 << 16;
+/** Admission note summaries, pooled (util/intern.ts): memory only. */
+const ADMISSION_SUMMARIES = new StringIntern(1024);
 /** Resources whose status subresource also takes metadata.annotations (their upstream status strategies keep them). */
 const STATUS_KEEPS_ANNOTATIONS = new Set(['deployments.apps', 'horizontalpodautoscalers.autoscaling']);
 
@@ -458,7 +461,10 @@ export class APIServer implements StrategyContext {
       resource: info.resource,
       namespace: info.namespaced ? namespace : null,
       name,
-      summary: this.admissionSummary(user, verb, subresource ? `${info.resource}/${subresource}` : info.resource),
+      // one flat string for the admission notes that read alike (every Pod a controller creates)
+      summary: ADMISSION_SUMMARIES.intern(
+        this.admissionSummary(user, verb, subresource ? `${info.resource}/${subresource}` : info.resource),
+      ),
       cause,
       category: category ?? 'admission',
     });

@@ -56,9 +56,25 @@ export interface Lister<T extends KObject = KObject> {
   byIndex(index: string, value: string): T[];
 }
 
+/** Objects a namespace holds before it may go without a map of its own (SharedInformer.bigNamespace). */
+const BIG_NAMESPACE_MIN = 4096;
+
+/** `key` (metaNamespaceKey(o)) as one flat string. */
+function flatKey(o: KObject, key: string): string {
+  const ns = o.metadata.namespace;
+  return ns ? [ns, o.metadata.name].join('/') : key;
+}
+
 export class SharedInformer<T extends KObject = KObject> implements Lister<T>, ReflectorStore<T> {
   private items = new Map<string, T>();
   private byNamespace = new Map<string, Map<string, T>>();
+  /**
+   * The namespace (at most one) that holds most of the cache — 200,000 Pods of one Deployment —
+   * and has no map in {@link byNamespace}: that map would repeat most of `items`, so its list
+   * filters `items` instead (the same objects in the same order), and {@link bigCount} counts it.
+   */
+  private bigNamespace: string | null = null;
+  private bigCount = 0;
   private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
   private handlers: EventHandler<T>[] = [];
   private cacheListeners: CacheListener<T>[] = [];
@@ -221,9 +237,11 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
         namespace: o.metadata.namespace ?? null,
         name: o.metadata.name,
         resourceVersion: o.metadata.resourceVersion,
-        summary: `${initial ? 'list' : 'watch'} ${ev.type} ${this.info.kind} ${metaNamespaceKey(o)}`,
+        summary: this.watchSummary(o, ev.type, initial),
         cause: writeCause,
         category,
+        seq: 0,
+        time: 0,
       });
     }
     relay.withCause(seq, () => {
@@ -234,16 +252,50 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
     return seq;
   }
 
+  /**
+   * The watch hop's summary ("watch MODIFIED Pod default/web-1"), one string for the hops of all
+   * the handlers an event reaches (the last one is kept), built flat (a template literal would
+   * leave a rope of ~7 pieces in every hop the relay's ring holds).
+   */
+  private watchSummary(o: T, type: string, initial: boolean): string {
+    const last = this.lastSummary;
+    if (last.object !== o || last.type !== type || last.initial !== initial) {
+      last.object = o;
+      last.type = type;
+      last.initial = initial;
+      last.text = [initial ? 'list' : 'watch', type, this.info.kind, metaNamespaceKey(o)].join(' ');
+    }
+    return last.text;
+  }
+  private lastSummary: { object: T | null; type: string; initial: boolean; text: string } = {
+    object: null,
+    type: '',
+    initial: false,
+    text: '',
+  };
+
   // ---- cache ---------------------------------------------------------------------------
   private cacheSet(o: T): void {
-    const k = metaNamespaceKey(o);
+    let k = metaNamespaceKey(o);
     const old = this.items.get(k);
     if (old) this.indexRemove(k, old);
+    // a new key is kept by every map below (and the cache listeners'): one flat string, where
+    // the rope `ns/name` would be flattened behind a rope header when first hashed
+    else k = flatKey(o, k);
     this.items.set(k, o);
     const ns = o.metadata.namespace ?? '';
-    let m = this.byNamespace.get(ns);
-    if (!m) this.byNamespace.set(ns, (m = new Map()));
-    m.set(k, o);
+    if (ns === this.bigNamespace) {
+      if (!old) this.bigCount++;
+    } else {
+      let m = this.byNamespace.get(ns);
+      if (!m) this.byNamespace.set(ns, (m = new Map()));
+      m.set(k, o);
+      if (this.bigNamespace === null && m.size >= BIG_NAMESPACE_MIN && m.size * 2 > this.items.size) {
+        this.bigNamespace = ns;
+        this.bigCount = m.size;
+        this.byNamespace.delete(ns);
+      } else if (!old) this.keepBigNamespace();
+    }
     this.indexAdd(k, o);
     for (const l of this.cacheListeners) l(k, old, o);
   }
@@ -252,9 +304,24 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
     const old = this.items.get(k);
     if (!old) return;
     this.items.delete(k);
-    this.byNamespace.get(old.metadata.namespace ?? '')?.delete(k);
+    const ns = old.metadata.namespace ?? '';
+    if (ns === this.bigNamespace) {
+      this.bigCount--;
+      this.keepBigNamespace();
+    } else this.byNamespace.get(ns)?.delete(k);
     this.indexRemove(k, old);
     for (const l of this.cacheListeners) l(k, old, undefined);
+  }
+
+  /** Gives the big namespace its map again once it holds less than a quarter of the cache. */
+  private keepBigNamespace(): void {
+    if (this.bigNamespace === null || this.bigCount * 4 >= this.items.size) return;
+    const ns = this.bigNamespace;
+    const m = new Map<string, T>();
+    for (const [k, o] of this.items) if ((o.metadata.namespace ?? '') === ns) m.set(k, o);
+    this.byNamespace.set(ns, m);
+    this.bigNamespace = null;
+    this.bigCount = 0;
   }
 
   private indexAdd(k: string, o: T): void {
@@ -279,8 +346,13 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   }
 
   list(namespace?: string, selector?: Selector): T[] {
-    const src = namespace !== undefined ? (this.byNamespace.get(namespace)?.values() ?? []) : this.items.values();
     const out: T[] = [];
+    if (namespace !== undefined && namespace === this.bigNamespace) {
+      for (const o of this.items.values())
+        if ((o.metadata.namespace ?? '') === namespace && (!selector || matches(selector, o.metadata.labels))) out.push(o);
+      return out;
+    }
+    const src = namespace !== undefined ? (this.byNamespace.get(namespace)?.values() ?? []) : this.items.values();
     for (const o of src) if (!selector || matches(selector, o.metadata.labels)) out.push(o);
     return out;
   }

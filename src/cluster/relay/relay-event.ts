@@ -72,7 +72,16 @@ export function reconcileRecordOf(h: RelayHop): ReconcileRecord | null {
 }
 
 /** Input to {@link RelayRecorder.record}: a hop without seq/time/cause (filled in). */
-export type HopInput = Omit<RelayHop, 'seq' | 'time' | 'cause'> & { cause?: number | null };
+export type HopInput = Omit<RelayHop, 'seq' | 'time' | 'cause'> & {
+  cause?: number | null;
+  /**
+   * Placeholders the recorder overwrites, last in the literal (where the recorder would add
+   * them): a hop literal that has them keeps every field in the object, where seq and time
+   * added later go to a separate property array (the watch hops, a few per Pod write).
+   */
+  seq?: number;
+  time?: number;
+};
 
 /**
  * A user action as the relay's story starts it: hops `seq`…`endSeq` were recorded while the

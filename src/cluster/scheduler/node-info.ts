@@ -173,15 +173,33 @@ export function sharedResource(r: Resource): Resource {
  * Its `requests`, `nonZeroRequests` and `hostPorts` are frozen and may be shared with other
  * PodInfos ({@link sharedResource}).
  */
+// The requests of a Pod with one container and no init containers or overhead depend on that
+// container's `resources` alone: by that object, when frozen (the store's shared copy for every
+// Pod of a ReplicaSet, storage/object-intern.ts), the shared Resource computed for the first.
+const requestsByResources = new WeakMap<object, Resource>();
+const nonZeroRequestsByResources = new WeakMap<object, Resource>();
+
+/** sharedResource(podRequests(pod, nonZero)), memoized for the common one-container Pod. */
+function sharedPodRequests(pod: Pod, nonZero: boolean): Resource {
+  const spec = pod.spec;
+  const res = spec?.containers?.length === 1 && !spec.initContainers?.length && !spec.overhead ? spec.containers[0].resources : undefined;
+  if (!res || !Object.isFrozen(res)) return sharedResource(podRequests(pod, nonZero));
+  const memo = nonZero ? nonZeroRequestsByResources : requestsByResources;
+  let r = memo.get(res);
+  if (!r) memo.set(res, (r = sharedResource(podRequests(pod, nonZero))));
+  return r;
+}
+
 export function newPodInfo(pod: Pod, priority?: number): PodInfo {
   const hostPorts = podHostPorts(pod);
   return {
     pod,
-    key: `${pod.metadata.namespace ?? ''}/${pod.metadata.name}`,
+    // flat (the queue's maps keep it): a rope would be flattened behind its header when hashed
+    key: [pod.metadata.namespace ?? '', pod.metadata.name].join('/'),
     uid: pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`,
     priority: priority ?? (typeof pod.spec?.priority === 'number' ? pod.spec.priority : 0),
-    requests: sharedResource(podRequests(pod, false)),
-    nonZeroRequests: sharedResource(podRequests(pod, true)),
+    requests: sharedPodRequests(pod, false),
+    nonZeroRequests: sharedPodRequests(pod, true),
     hostPorts: hostPorts.length ? hostPorts : NO_HOST_PORTS,
   };
 }

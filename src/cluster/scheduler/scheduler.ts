@@ -126,7 +126,7 @@ export class KubeScheduler {
       replicaSets: this.factory.informerFor<ReplicaSet>('apps', 'replicasets'),
       statefulSets: this.factory.informerFor<StatefulSet>('apps', 'statefulsets'),
     };
-    this.cache = new SchedulerCache((p) => this.priorityOf(p, priorityClasses.list()));
+    this.cache = new SchedulerCache((p) => this.priorityOf(p, () => priorityClasses.list()));
     const pvcs = this.factory.informerFor<PersistentVolumeClaim>('', 'persistentvolumeclaims');
     const pvs = this.factory.informerFor<PersistentVolume>('', 'persistentvolumes');
     const storageClasses = this.factory.informerFor<StorageClass>('storage.k8s.io', 'storageclasses');
@@ -176,7 +176,11 @@ export class KubeScheduler {
       if (ee.eventsToRegister) eventsByPlugin.set(plugin.name, ee.eventsToRegister());
     }
     this.queue = new SchedulingQueue(ctx.clock, { eventsByPlugin, onPodReady: () => this.kick() });
-    this.podInfoOf = (p) => newPodInfo(p, this.priorityOf(p, priorityClasses.list()));
+    this.podInfoOf = (p) =>
+      newPodInfo(
+        p,
+        this.priorityOf(p, () => priorityClasses.list()),
+      );
     this.addAllEventHandlers(nodes);
     this.addStorageEventHandlers(pvcs, pvs, storageClasses);
   }
@@ -184,9 +188,10 @@ export class KubeScheduler {
   private readonly podInfoOf: (p: Pod) => PodInfo;
 
   /** Pod priority: spec.priority (set by the Priority admission plugin), else its PriorityClass, else the global default, else 0. */
-  private priorityOf(p: Pod, classes: PriorityClass[]): number {
+  private priorityOf(p: Pod, listClasses: () => PriorityClass[]): number {
     if (typeof p.spec?.priority === 'number') return p.spec.priority;
     const name = p.spec?.priorityClassName;
+    const classes = listClasses();
     const pc = name ? classes.find((c) => c.metadata.name === name) : classes.find((c) => c.globalDefault === true);
     return typeof pc?.value === 'number' ? pc.value : 0;
   }

@@ -56,6 +56,8 @@ export interface QueuedPodInfo {
   cause: number | null;
   /** Insertion sequence, for stable heap order. */
   seq: number;
+  /** Where the queue holds it ('none' once popped or deleted). */
+  loc: QueueLocation;
 }
 
 /** Where a pod is in the queue. */
@@ -101,7 +103,8 @@ export class SchedulingQueue {
     (a, b) => this.backoffTime(a) < this.backoffTime(b) || (this.backoffTime(a) === this.backoffTime(b) && a.seq < b.seq),
   );
   private unschedulable = new Map<string, QueuedPodInfo>();
-  private where = new Map<string, [QueueLocation, QueuedPodInfo]>();
+  /** Every queued pod by "namespace/name" (its `loc` says which queue holds it). */
+  private where = new Map<string, QueuedPodInfo>();
   private seq = 0;
   private backoffTimer: TimerHandle | null = null;
   private backoffTimerAt = Infinity;
@@ -164,12 +167,12 @@ export class SchedulingQueue {
 
   /** Where a pod (by "namespace/name") sits. */
   locate(key: string): QueueLocation {
-    return this.where.get(key)?.[0] ?? 'none';
+    return this.where.get(key)?.loc ?? 'none';
   }
 
   /** The queued info of a pod, wherever it is. */
   get(key: string): QueuedPodInfo | undefined {
-    return this.where.get(key)?.[1];
+    return this.where.get(key);
   }
 
   get activeLength(): number {
@@ -183,30 +186,34 @@ export class SchedulingQueue {
   }
 
   private detach(key: string): QueuedPodInfo | undefined {
-    const w = this.where.get(key);
-    if (!w) return undefined;
-    const [loc, q] = w;
+    const q = this.where.get(key);
+    if (!q) return undefined;
+    const loc = q.loc;
     if (loc === 'active') this.activeQ.remove(q);
     else if (loc === 'backoff') this.backoffQ.remove(q);
     else if (loc === 'errorBackoff') this.errorBackoffQ.remove(q);
     else if (loc === 'unschedulable') this.unschedulable.delete(key);
     this.where.delete(key);
+    q.loc = 'none';
     return q;
   }
 
   private toActive(q: QueuedPodInfo): void {
     this.activeQ.push(q);
-    this.where.set(q.pi.key, ['active', q]);
+    q.loc = 'active';
+    this.where.set(q.pi.key, q);
     this.onPodReady();
   }
 
   private toBackoff(q: QueuedPodInfo): void {
     if (q.unschedulablePlugins.size === 0) {
       this.errorBackoffQ.push(q);
-      this.where.set(q.pi.key, ['errorBackoff', q]);
+      q.loc = 'errorBackoff';
+      this.where.set(q.pi.key, q);
     } else {
       this.backoffQ.push(q);
-      this.where.set(q.pi.key, ['backoff', q]);
+      q.loc = 'backoff';
+      this.where.set(q.pi.key, q);
       this.onPodReady(); // poppable early when activeQ is empty
     }
     this.armBackoffTimer();
@@ -214,7 +221,8 @@ export class SchedulingQueue {
 
   private toUnschedulable(q: QueuedPodInfo): void {
     this.unschedulable.set(q.pi.key, q);
-    this.where.set(q.pi.key, ['unschedulable', q]);
+    q.loc = 'unschedulable';
+    this.where.set(q.pi.key, q);
     if (!q.gated) this.armLeftoverTimer();
   }
 
@@ -231,6 +239,7 @@ export class SchedulingQueue {
       gated: false,
       cause,
       seq: this.seq++,
+      loc: 'none',
     };
     this.enqueueNew(q);
   }
@@ -246,9 +255,9 @@ export class SchedulingQueue {
    * labels or annotations changed is moved (to backoffQ while backing off, else activeQ).
    */
   update(pi: PodInfo, cause: number | null): void {
-    const w = this.where.get(pi.key);
-    if (!w) return this.add(pi, cause);
-    const [loc, q] = w;
+    const q = this.where.get(pi.key);
+    if (!q) return this.add(pi, cause);
+    const loc = q.loc;
     const old = q.pi;
     if (loc === 'unschedulable') {
       if (q.gated) {
@@ -290,6 +299,7 @@ export class SchedulingQueue {
     if (!q) q = this.backoffQ.pop();
     if (!q) return undefined;
     this.where.delete(q.pi.key);
+    q.loc = 'none';
     q.attempts++;
     q.backoffExpiration = undefined;
     if (q.initialAttemptTimestamp === undefined) q.initialAttemptTimestamp = this.clock.now();
@@ -400,6 +410,7 @@ export class SchedulingQueue {
       for (let top = h.peek(); top && !this.isBackingOff(top); top = h.peek()) {
         h.pop();
         this.where.delete(top.pi.key);
+        top.loc = 'none';
         this.toActive(top);
       }
     }
@@ -407,8 +418,16 @@ export class SchedulingQueue {
   }
 
   private armLeftoverTimer(): void {
+    // The oldest ungated pod is the first in the Map's (insertion) order: an ungated pod enters
+    // unschedulablePods only from addUnschedulableIfNotPresent, stamped with the current time,
+    // and nothing changes its timestamp while it is there (a scan of all of them per added pod
+    // was quadratic: 200,000 Pending Pods).
     let oldest = Infinity;
-    for (const q of this.unschedulable.values()) if (!q.gated && q.timestamp < oldest) oldest = q.timestamp;
+    for (const q of this.unschedulable.values()) {
+      if (q.gated) continue;
+      oldest = q.timestamp;
+      break;
+    }
     if (oldest === Infinity) {
       this.clock.cancel(this.leftoverTimer);
       this.leftoverTimer = null;
@@ -456,6 +475,8 @@ export class SchedulingQueue {
 
 /** isPodUpdated: something other than status / resourceVersion / managedFields changed. */
 function podChanged(a: Pod, b: Pod): boolean {
-  const strip = (p: Pod) => JSON.stringify({ s: p.spec, l: p.metadata.labels, a: p.metadata.annotations });
-  return strip(a) !== strip(b);
+  // part by part (the same JSON as a whole iff the same JSON each); a part that is the same
+  // object in both (labels a status write kept) is not serialized
+  const same = (x: unknown, y: unknown) => x === y || JSON.stringify(x) === JSON.stringify(y);
+  return !same(a.spec, b.spec) || !same(a.metadata.labels, b.metadata.labels) || !same(a.metadata.annotations, b.metadata.annotations);
 }

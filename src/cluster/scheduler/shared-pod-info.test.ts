@@ -22,6 +22,31 @@ describe('the scheduler shares what equal Pods derive alike (memory only)', () =
     expect(Object.isFrozen(pa.hostPorts)).toBe(true);
   });
 
+  it("a one-container Pod's requests come from its frozen resources object's first result; others are computed each time", () => {
+    const frozen = Object.freeze({ requests: Object.freeze({ cpu: '250m', memory: '32Mi' }) });
+    const withResources = (name: string, resources: object, extra: object = {}) => {
+      const p = makePod({ name });
+      p.spec!.containers[0].resources = resources as never;
+      Object.assign(p.spec!, extra);
+      return newPodInfo(p);
+    };
+    const a = withResources('a', frozen);
+    const b = withResources('b', frozen);
+    expect(b.requests).toBe(a.requests);
+    expect(b.nonZeroRequests).toBe(a.nonZeroRequests);
+    expect([a.requests.milliCPU, a.requests.memory]).toEqual([250, 32 * 1024 * 1024]);
+    // an overhead or an init container changes the sum: not taken from the memo
+    const c = withResources('c', frozen, { overhead: { cpu: '10m' } });
+    expect(c.requests.milliCPU).toBe(260);
+    const d = withResources('d', frozen, { initContainers: [{ name: 'init', image: 'busybox', resources: { requests: { cpu: '1' } } }] });
+    expect(d.requests.milliCPU).toBe(1000);
+    // an unfrozen resources object (a Pod not from the store) is read as it is now
+    const open = { requests: { cpu: '100m' } as Record<string, string> };
+    expect(withResources('e', open).requests.milliCPU).toBe(100);
+    open.requests.cpu = '300m';
+    expect(withResources('f', open).requests.milliCPU).toBe(300);
+  });
+
   it('pods rejected by the same plugins in the same order share one Set; another order is another Set', () => {
     const q = new SchedulingQueue(new SimClock(0));
     for (const n of ['a', 'b', 'c']) q.add(newPodInfo(makePod({ name: n })), null);
