@@ -37,7 +37,7 @@ import type { EventRecorder } from '../client/record';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { ComponentContext } from '../component-context';
-import type { TimerHandle } from '../sim/clock';
+import { microTimeOf, type TimerHandle } from '../sim/clock';
 import {
   CONDITION_TAINTS,
   CONDITION_TAINT_KEYS,
@@ -100,6 +100,14 @@ export class NodeLifecycleController {
   private readonly zoneTainter = new Map<string, ZoneTainter>();
   private readonly nodesToRetry = new Set<string>();
   private readonly graceDeadlines = new Map<string, { at: number; handle: TimerHandle }>();
+  /**
+   * Nodes whose monitor pass changes nothing while their kubelet renews lazily
+   * (sim/heartbeats.ts): node name → the Node object of the pass that found it so. Skipped
+   * until the Node changes or the renewals end; {@link catchUpLease} then replays what the
+   * skipped passes would have observed.
+   */
+  private readonly quietNodes = new Map<string, Node>();
+  private sortedNames: string[] | null = null;
   private monitorTimer: TimerHandle | null = null;
   private taintPassTimer: TimerHandle | null = null;
   private monitorStartedAt = 0;
@@ -248,7 +256,7 @@ export class NodeLifecycleController {
 
   /** One pass of monitorNodeHealth (see the file comment). */
   monitorNodeHealth(): void {
-    const nodes = this.nodeInformer.list().sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+    const nodes = this.sortedNodes();
     const seen = new Set<string>();
     for (const n of nodes) {
       seen.add(n.metadata.name);
@@ -266,7 +274,21 @@ export class NodeLifecycleController {
       this.nodeHealth.delete(name);
     }
     const zoneConditions = new Map<string, (Condition | undefined)[]>();
+    const hb = this.ctx.heartbeats;
     for (const n of nodes) {
+      if (this.quietNodes.size && this.quietNodes.get(n.metadata.name) === n) {
+        if (hb.isRenewing(n.metadata.name)) {
+          if (n.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined) {
+            const z = getZoneKey(n);
+            const list = zoneConditions.get(z);
+            if (list) list.push(readyOf(n));
+            else zoneConditions.set(z, [readyOf(n)]);
+          }
+          continue;
+        }
+      }
+      this.quietNodes.delete(n.metadata.name);
+      if (hb.enabled) this.catchUpLease(n.metadata.name);
       let res: { observed: Condition; current: Condition | undefined; node: Node } | null = null;
       for (let attempt = 0; attempt < 2 && !res; attempt++) {
         try {
@@ -298,8 +320,67 @@ export class NodeLifecycleController {
       }
       this.nodesToRetry.delete(node.metadata.name);
       this.trackGraceDeadline(node);
+      if (hb.isRenewing(node.metadata.name) && node === n && this.passIsQuiet(node, observed, current)) this.quietNodes.set(n.metadata.name, n);
     }
     this.handleDisruption(zoneConditions, nodes);
+  }
+
+  /**
+   * Whether the next passes over this Node change nothing while its Lease keeps being renewed:
+   * Ready True observed and current, no NoExecute taint to remove, nothing queued for tainting,
+   * no grace deadline, the renewals observed recently (see the file comment).
+   */
+  private passIsQuiet(node: Node, observed: Condition, current: Condition | undefined): boolean {
+    const name = node.metadata.name;
+    const h = this.nodeHealth.get(name);
+    if (!h?.ready || observed.status !== 'True' || current?.status !== 'True') return false;
+    if (this.graceDeadlines.has(name) || this.nodesToRetry.has(name)) return false;
+    if (this.zoneTainter.get(getZoneKey(node))?.queue.has(name)) return false;
+    const taints = node.spec?.taints ?? [];
+    if (taintExists(taints, UNREACHABLE_TAINT) || taintExists(taints, NOT_READY_TAINT)) return false;
+    return this.now() - h.probeTimestamp < this.ctx.timings.nodeStatusUpdateFrequencyMs;
+  }
+
+  /**
+   * The lazy path (sim/heartbeats.ts): what the Lease informer would have delivered since the
+   * node was last looked at. The latest renewal r delivered before this pass (r + watch latency
+   * < now: the pass timer, set a period earlier, fires before a delivery due at the same
+   * instant) is recorded as seen, and the probe timestamp becomes the first monitor pass after
+   * its delivery, as the eager passes would have set it.
+   */
+  private catchUpLease(name: string): void {
+    const h = this.nodeHealth.get(name);
+    if (!h) return;
+    const now = this.now();
+    const latency = this.ctx.timings.watchLatencyMs;
+    const r = this.ctx.heartbeats.latestRenewalMs(name, now - latency - 1);
+    if (r === undefined) return;
+    const micro = microTimeOf(r);
+    if (h.leaseRenewTime && h.leaseRenewTime >= micro) return;
+    h.leaseRenewTime = micro;
+    const period = this.ctx.timings.nodeMonitorPeriodMs;
+    const k = Math.max(1, Math.floor((r + latency - this.monitorStartedAt) / period) + 1);
+    h.probeTimestamp = Math.max(h.probeTimestamp, Math.min(now, this.monitorStartedAt + k * period));
+  }
+
+  /**
+   * The informer's Nodes sorted by name; the order is kept between passes while no Node is
+   * added or deleted (a pass over thousands of nodes every 5 s would otherwise sort them each time).
+   */
+  private sortedNodes(): Node[] {
+    const names = this.sortedNames;
+    if (names && names.length === this.nodeInformer.size) {
+      const out: Node[] = [];
+      for (const name of names) {
+        const n = this.nodeInformer.get(name);
+        if (!n) break;
+        out.push(n);
+      }
+      if (out.length === names.length) return out;
+    }
+    const nodes = this.nodeInformer.list().sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+    this.sortedNames = nodes.map((n) => n.metadata.name);
+    return nodes;
   }
 
   /**

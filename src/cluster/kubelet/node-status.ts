@@ -302,6 +302,17 @@ export class NodeStatusManager {
   }
 
   /**
+   * Until when (simulated ms) a sync does nothing as long as the stored Node, the boot ID, the
+   * node index and the images stay as the last sync found them: the next report time after a sync
+   * that found nothing to post, -Infinity when the next sync has work (none yet, or it posted).
+   * The lazy heartbeat path (kubelet.ts) skips the syncs before it.
+   */
+  quietUntilMs(): number {
+    if (!this.registered || !this.unchangedFor) return -Infinity;
+    return this.lastReportAt + this.ctx.timings.nodeStatusReportFrequencyMs;
+  }
+
+  /**
    * tryUpdateNodeStatus: post when something besides heartbeat times changed, or when
    * nodeStatusReportFrequency passed since the last report (or `force`).
    */

@@ -137,12 +137,15 @@ export class ContainerRuntime {
     return this.images.get(ImageRegistry.normalize(image));
   }
 
-  /** Images on disk, largest first (node.status.images, capped at 50 as the kubelet does). */
+  /** Called after the stored images change (the kubelet's lazy status sync wakes up). */
+  onImagesChanged: (() => void) | null = null;
+
   /** A count of changes to the stored images: {@link listImages} is the same while it is. */
   get imagesVersion(): number {
     return this.imagesChanged;
   }
 
+  /** Images on disk, largest first (node.status.images, capped at 50 as the kubelet does). */
   listImages(): StoredImage[] {
     return [...this.images.values()].sort((a, b) => b.sizeBytes - a.sizeBytes || (a.ref < b.ref ? -1 : 1)).slice(0, 50);
   }
@@ -208,6 +211,7 @@ export class ContainerRuntime {
     };
     this.images.set(ref, img);
     this.imagesChanged++;
+    this.onImagesChanged?.();
     return img;
   }
 

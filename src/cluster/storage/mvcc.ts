@@ -78,7 +78,14 @@ export class MVCCStore {
     };
   }
 
+  /**
+   * Called before a read of `resource` (get: the key; list: undefined), so a lazily kept object
+   * can be written up to date first (the lazy node Leases, sim/heartbeats.ts). One resource.
+   */
+  readHook: { resource: string; beforeRead: (key: string | undefined) => void } | null = null;
+
   get(resource: string, key: string): StoredEntry | undefined {
+    if (this.readHook !== null && resource === this.readHook.resource) this.readHook.beforeRead(key);
     return this.buckets.get(resource)?.get(key);
   }
 
@@ -88,6 +95,7 @@ export class MVCCStore {
    * O(n log n) once.
    */
   list(resource: string, namespace?: string): StoredEntry[] {
+    if (this.readHook !== null && resource === this.readHook.resource) this.readHook.beforeRead(undefined);
     const b = this.buckets.get(resource);
     if (!b) return [];
     const keys = this.keysInOrder(resource, b);

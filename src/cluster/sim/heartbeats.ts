@@ -1,0 +1,128 @@
+/**
+ * Lazy node Lease heartbeats (docs/time-model.md#lazy-node-heartbeats): a closed form of "the
+ * kubelet of node N renews its Lease every P ms from time T", so that an idle node costs nothing
+ * per renewal while nobody but the node-lifecycle controller looks at Leases.
+ *
+ * A kubelet whose renewals are lazy registers a {@link LeaseTrack}; the renewals it would have
+ * written are the times T, T + P, T + 2P, … up to the track's end (the kubelet powering off, or
+ * going back to real renewals). The stored Lease is brought up to date — one write with the
+ * latest renewal's renewTime — whenever anything reads it ({@link NodeHeartbeats.materialize},
+ * called from the store's read hook that `Cluster` installs). While anyone other than
+ * kube-controller-manager watches Leases, or the UI's change stream is subscribed, the lazy path
+ * is disengaged: every track is materialized and ended, and the kubelets renew for real every
+ * 10 s again. The node-lifecycle controller computes what its Lease informer would have seen
+ * from the tracks ({@link NodeHeartbeats.latestRenewalMs}).
+ *
+ * Our own simulation device (no upstream file); times are simulated ms since the epoch.
+ */
+
+/** One kubelet's lazy renewals. */
+export interface LeaseTrack {
+  /** the first renewal of the track (written to the store), simulated ms */
+  fromMs: number;
+  /** the renewal interval, simulated ms */
+  periodMs: number;
+  /** renewals stop after this time (Infinity while the kubelet renews lazily) */
+  endMs: number;
+  /** the latest renewal time written to the store, simulated ms */
+  writtenMs: number;
+  /** writes the Lease with renewTime = `atMs`, standing for `folded` renewals (through the kubelet's own client) */
+  write: (atMs: number, folded: number) => void;
+}
+
+export class NodeHeartbeats {
+  private readonly tracks = new Map<string, LeaseTrack>();
+  private observers = 0;
+  private materializing = false;
+  private readonly disengageListeners = new Set<() => void>();
+
+  /**
+   * @param enabled whether the lazy path may engage at all (`ClusterOptions.lazyHeartbeats`)
+   * @param now the simulated clock, ms since the epoch
+   */
+  constructor(
+    readonly enabled: boolean,
+    private readonly now: () => number = () => 0,
+  ) {}
+
+  /** True while renewals may be lazy: enabled and no Lease observer. */
+  get engaged(): boolean {
+    return this.enabled && this.observers === 0;
+  }
+
+  /** Starts (or replaces) node's track: renewals every `periodMs` from `fromMs` (already written). */
+  track(node: string, fromMs: number, periodMs: number, write: (atMs: number, folded: number) => void): void {
+    this.tracks.set(node, { fromMs, periodMs, endMs: Infinity, writtenMs: fromMs, write });
+  }
+
+  /** Ends node's track at `atMs` (inclusive): the kubelet powered off or renews for real again. */
+  end(node: string, atMs: number): void {
+    const t = this.tracks.get(node);
+    if (t && t.endMs > atMs) t.endMs = atMs;
+  }
+
+  /** True while node's kubelet renews lazily (its track has not ended). */
+  isRenewing(node: string): boolean {
+    return this.tracks.get(node)?.endMs === Infinity;
+  }
+
+  /** The latest renewal of node's track at or before `atMs` (simulated ms), or undefined. */
+  latestRenewalMs(node: string, atMs: number): number | undefined {
+    const t = this.tracks.get(node);
+    if (!t) return undefined;
+    const until = Math.min(atMs, t.endMs);
+    if (until < t.fromMs) return undefined;
+    return t.fromMs + Math.floor((until - t.fromMs) / t.periodMs) * t.periodMs;
+  }
+
+  /** True while a materializing write runs (the store's read hook must not recurse). */
+  get busy(): boolean {
+    return this.materializing;
+  }
+
+  /** Writes node's Lease (or every tracked Lease) up to its latest renewal so far. */
+  materialize(node?: string): void {
+    if (this.materializing || !this.tracks.size) return;
+    this.materializing = true;
+    try {
+      const now = this.now();
+      if (node !== undefined) this.writeTrack(node, now);
+      else for (const n of this.tracks.keys()) this.writeTrack(n, now);
+    } finally {
+      this.materializing = false;
+    }
+  }
+
+  private writeTrack(node: string, now: number): void {
+    const t = this.tracks.get(node);
+    const r = this.latestRenewalMs(node, now);
+    if (!t || r === undefined || r <= t.writtenMs) return;
+    const folded = Math.round((r - t.writtenMs) / t.periodMs);
+    t.writtenMs = r;
+    t.write(r, folded);
+  }
+
+  /**
+   * Someone other than the node-lifecycle controller watches Leases: materializes every Lease,
+   * disengages the lazy path (the kubelets' listeners end their tracks and renew for real).
+   * Returns the release, which re-engages it once the last observer is gone.
+   */
+  addObserver(): () => void {
+    if (!this.enabled) return () => {};
+    this.materialize();
+    this.observers++;
+    if (this.observers === 1) for (const l of [...this.disengageListeners]) l();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.observers--;
+    };
+  }
+
+  /** `fn` runs when the lazy path disengages (a kubelet going back to real renewals). Returns the unsubscribe. */
+  onDisengage(fn: () => void): () => void {
+    this.disengageListeners.add(fn);
+    return () => this.disengageListeners.delete(fn);
+  }
+}
