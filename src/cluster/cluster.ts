@@ -335,23 +335,23 @@ export class Cluster {
 
   /**
    * The lazy node heartbeats (sim/heartbeats.ts): a read of a node Lease first writes it up to
-   * its kubelet's latest renewal; a Lease watch of anyone but kube-controller-manager (whose
-   * node-lifecycle controller computes the renewals itself) disengages the lazy path while open.
+   * its kubelet's latest renewal, a read of a Node its latest skipped status report; a Lease or
+   * Node watch of anyone but kube-controller-manager and kube-scheduler (whose handlers do nothing
+   * on a heartbeat; the node-lifecycle controller computes the renewals itself) disengages the
+   * lazy path while open.
    */
   private installHeartbeats(enabled: boolean): void {
     const hb = new NodeHeartbeats(enabled, () => this.clock.now());
     this.ctx.heartbeats = hb;
     if (!enabled) return;
-    this.api.store.readHook = {
-      resource: LEASES,
-      beforeRead: (key) => {
-        if (hb.busy) return;
-        if (key === undefined) hb.materialize();
-        else if (key.startsWith(`${NODE_LEASE_NAMESPACE}/`)) hb.materialize(key.slice(NODE_LEASE_NAMESPACE.length + 1));
-      },
-    };
+    this.api.store.readHooks.set(LEASES, (key) => {
+      if (key === undefined) hb.materialize();
+      else if (key.startsWith(`${NODE_LEASE_NAMESPACE}/`)) hb.materialize(key.slice(NODE_LEASE_NAMESPACE.length + 1));
+    });
+    this.api.store.readHooks.set('nodes', (key) => hb.materializePosts(key));
+    const controlPlane = new Set([users.controllerManager().name, users.scheduler().name]);
     this.api.watchHook = (user, resource) =>
-      resource === LEASES && user.name !== users.controllerManager().name ? hb.addObserver() : undefined;
+      (resource === LEASES || resource === 'nodes') && !controlPlane.has(user.name) ? hb.addObserver() : undefined;
   }
 
   private onStoreEvent(ev: StoreEvent): void {

@@ -102,11 +102,12 @@ export class NodeLifecycleController {
   private readonly graceDeadlines = new Map<string, { at: number; handle: TimerHandle }>();
   /**
    * Nodes whose monitor pass changes nothing while their kubelet renews lazily
-   * (sim/heartbeats.ts): node name → the Node object of the pass that found it so. Skipped
+   * (sim/heartbeats.ts): node name → the Node object of the pass that found it so, its Ready
+   * condition and its zone (null: excluded from disruption). Skipped
    * until the Node changes or the renewals end; {@link catchUpLease} then replays what the
    * skipped passes would have observed.
    */
-  private readonly quietNodes = new Map<string, Node>();
+  private readonly quietNodes = new Map<string, { node: Node; ready: Condition | undefined; zone: string | null }>();
   private sortedNames: string[] | null = null;
   private monitorTimer: TimerHandle | null = null;
   private taintPassTimer: TimerHandle | null = null;
@@ -257,9 +258,10 @@ export class NodeLifecycleController {
   /** One pass of monitorNodeHealth (see the file comment). */
   monitorNodeHealth(): void {
     const nodes = this.sortedNodes();
-    const seen = new Set<string>();
+    const quiet = this.quietNodes;
     for (const n of nodes) {
-      seen.add(n.metadata.name);
+      // a quiet node is known and its zone too (its Node object is the one last processed)
+      if (quiet.size && quiet.get(n.metadata.name)?.node === n) continue;
       if (!this.knownNodeSet.has(n.metadata.name)) {
         this.recordNodeEvent(n, 'RegisteredNode', `Registered Node ${n.metadata.name} in Controller`);
         this.knownNodeSet.set(n.metadata.name, n);
@@ -267,8 +269,10 @@ export class NodeLifecycleController {
         this.markNodeAsReachable(n);
       } else this.addPodEvictorForNewZone(n);
     }
-    for (const [name, n] of this.knownNodeSet) {
-      if (seen.has(name)) continue;
+    // every listed node is known now: more known ones means some were removed
+    const seen = this.knownNodeSet.size > nodes.length ? new Set(nodes.map((n) => n.metadata.name)) : null;
+    for (const [name, n] of seen ? this.knownNodeSet : []) {
+      if (seen!.has(name)) continue;
       this.recordNodeEvent(n, 'RemovingNode', `Removing Node ${name} from Controller`);
       this.knownNodeSet.delete(name);
       this.nodeHealth.delete(name);
@@ -276,18 +280,16 @@ export class NodeLifecycleController {
     const zoneConditions = new Map<string, (Condition | undefined)[]>();
     const hb = this.ctx.heartbeats;
     for (const n of nodes) {
-      if (this.quietNodes.size && this.quietNodes.get(n.metadata.name) === n) {
-        if (hb.isRenewing(n.metadata.name)) {
-          if (n.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined) {
-            const z = getZoneKey(n);
-            const list = zoneConditions.get(z);
-            if (list) list.push(readyOf(n));
-            else zoneConditions.set(z, [readyOf(n)]);
-          }
-          continue;
+      const q = quiet.size ? quiet.get(n.metadata.name) : undefined;
+      if (q !== undefined && q.node === n && hb.isRenewing(n.metadata.name)) {
+        if (q.zone !== null) {
+          const list = zoneConditions.get(q.zone);
+          if (list) list.push(q.ready);
+          else zoneConditions.set(q.zone, [q.ready]);
         }
+        continue;
       }
-      this.quietNodes.delete(n.metadata.name);
+      if (q !== undefined) quiet.delete(n.metadata.name);
       if (hb.enabled) this.catchUpLease(n.metadata.name);
       let res: { observed: Condition; current: Condition | undefined; node: Node } | null = null;
       for (let attempt = 0; attempt < 2 && !res; attempt++) {
@@ -320,7 +322,10 @@ export class NodeLifecycleController {
       }
       this.nodesToRetry.delete(node.metadata.name);
       this.trackGraceDeadline(node);
-      if (hb.isRenewing(node.metadata.name) && node === n && this.passIsQuiet(node, observed, current)) this.quietNodes.set(n.metadata.name, n);
+      if (hb.isRenewing(node.metadata.name) && node === n && this.passIsQuiet(node, observed, current)) {
+        const zone = node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined ? getZoneKey(node) : null;
+        quiet.set(n.metadata.name, { node: n, ready: current, zone });
+      }
     }
     this.handleDisruption(zoneConditions, nodes);
   }
@@ -419,7 +424,11 @@ export class NodeLifecycleController {
       health = { probeTimestamp: now, readyTransitionTimestamp: now, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
     } else if (saved && current && saved.lastHeartbeatTime !== current.lastHeartbeatTime) {
       const transition = saved.lastTransitionTime !== current.lastTransitionTime ? now : health.readyTransitionTimestamp;
-      health = { probeTimestamp: now, readyTransitionTimestamp: transition, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
+      // on the lazy path a status report may be written long after its time (when the Node is
+      // read); every report comes with a Lease renewal at the same tick, which catchUpLease has
+      // already counted, so the report moves nothing further
+      const probe = this.ctx.heartbeats.latestRenewalMs(name, now) !== undefined ? health.probeTimestamp : now;
+      health = { probeTimestamp: probe, readyTransitionTimestamp: transition, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
     }
     const lease = this.leaseInformer.get(`kube-node-lease/${name}`);
     const renew: string | undefined = lease?.spec?.renewTime;

@@ -148,7 +148,10 @@ export class Kubelet {
   powerOff(): void {
     if (!this.on) return;
     this.on = false;
-    if (this.lazy) this.ctx.heartbeats.end(this.nodeName, this.ctx.clock.now());
+    if (this.lazy) {
+      this.ctx.heartbeats.end(this.nodeName, this.ctx.clock.now());
+      this.ctx.heartbeats.endPosts(this.nodeName, this.ctx.clock.now());
+    }
     this.lazy = false;
     this.statusTimer = null;
     this.informer?.stop();
@@ -209,7 +212,15 @@ export class Kubelet {
   private scheduleStatusSync(): void {
     const now = this.ctx.clock.now();
     const quiet = this.nodeStatus.quietUntilMs();
-    this.armStatusSync(quiet === -Infinity ? this.nextTickAfter(now) : this.nextTickAfter(Math.max(now, quiet - 1)));
+    if (quiet === -Infinity) return this.armStatusSync(this.nextTickAfter(now));
+    const due = this.nextTickAfter(Math.max(now, quiet - 1));
+    const every = this.nodeStatus.reportFrequencyMs;
+    if (every % this.heartbeatPeriodMs !== 0) return this.armStatusSync(due);
+    // nothing but the report every 5 min until something changes: those reports are computed
+    // too, and written when the Node is read (sim/heartbeats.ts)
+    this.timers.cancel(this.statusTimer);
+    this.statusTimer = null;
+    this.ctx.heartbeats.trackPosts(this.nodeName, due, every, (at) => this.ctx.relay.withCause(null, () => this.nodeStatus.reportAt(at)));
   }
 
   private armStatusSync(at: number): void {
@@ -219,6 +230,8 @@ export class Kubelet {
       at - this.ctx.clock.now(),
       () => {
         this.statusTimer = null;
+        // the reports before this tick stay computed (and are written by the sync's read)
+        this.ctx.heartbeats.endPosts(this.nodeName, this.ctx.clock.now() - 1);
         this.ctx.relay.withCause(null, () => this.nodeStatus.syncNodeStatus());
         if (this.lazy) this.scheduleStatusSync();
       },
@@ -226,9 +239,13 @@ export class Kubelet {
     );
   }
 
-  /** The stored Node or the images changed: on the lazy path, the next tick syncs the status. */
+  /**
+   * The stored Node or the images are about to change or changed: on the lazy path, the reports
+   * skipped so far are written, and the next tick syncs the status.
+   */
   wakeStatusSync(): void {
     if (!this.lazy || !this.on) return;
+    this.ctx.heartbeats.materializePosts(this.nodeName);
     const next = this.nextTickAfter(this.ctx.clock.now());
     if (this.statusTimer && this.statusAt <= next) return;
     this.armStatusSync(next);
@@ -240,6 +257,7 @@ export class Kubelet {
     const now = this.ctx.clock.now();
     this.lazy = false;
     this.ctx.heartbeats.end(this.nodeName, now);
+    this.ctx.heartbeats.endPosts(this.nodeName, now);
     this.timers.cancel(this.statusTimer);
     this.statusTimer = null;
     const at = this.nextTickAfter(now);

@@ -137,7 +137,7 @@ export class ContainerRuntime {
     return this.images.get(ImageRegistry.normalize(image));
   }
 
-  /** Called after the stored images change (the kubelet's lazy status sync wakes up). */
+  /** Called just before the stored images change (the kubelet's lazy status sync writes what it skipped, then wakes up). */
   onImagesChanged: (() => void) | null = null;
 
   /** A count of changes to the stored images: {@link listImages} is the same while it is. */
@@ -209,9 +209,9 @@ export class ContainerRuntime {
       repoDigest: `${ref.replace(/[:@][^/]*$/, '')}@sha256:${d}`,
       sizeBytes: Math.round(mib * 1048576) + (parseInt(d.slice(0, 5), 16) % 1048576),
     };
+    this.onImagesChanged?.();
     this.images.set(ref, img);
     this.imagesChanged++;
-    this.onImagesChanged?.();
     return img;
   }
 

@@ -1,23 +1,25 @@
 /**
- * Lazy node Lease heartbeats (docs/time-model.md#lazy-node-heartbeats): a closed form of "the
- * kubelet of node N renews its Lease every P ms from time T", so that an idle node costs nothing
- * per renewal while nobody but the node-lifecycle controller looks at Leases.
+ * Lazy node heartbeats (docs/time-model.md#lazy-node-heartbeats): a closed form of "the kubelet
+ * of node N renews its Lease every P ms from time T" and of "it reports its unchanged Node status
+ * every 5 min from time T", so that an idle node costs nothing per heartbeat while nobody but the
+ * control plane's own informers look at Leases and Nodes.
  *
- * A kubelet whose renewals are lazy registers a {@link LeaseTrack}; the renewals it would have
+ * A kubelet whose renewals are lazy registers a {@link HeartbeatTrack}; the renewals it would have
  * written are the times T, T + P, T + 2P, … up to the track's end (the kubelet powering off, or
  * going back to real renewals). The stored Lease is brought up to date — one write with the
  * latest renewal's renewTime — whenever anything reads it ({@link NodeHeartbeats.materialize},
- * called from the store's read hook that `Cluster` installs). While anyone other than
- * kube-controller-manager watches Leases, or the UI's change stream is subscribed, the lazy path
- * is disengaged: every track is materialized and ended, and the kubelets renew for real every
- * 10 s again. The node-lifecycle controller computes what its Lease informer would have seen
+ * called from the store's read hook that `Cluster` installs). The status reports work the same
+ * way ({@link NodeHeartbeats.trackPosts}): a read of the Node first writes the latest skipped
+ * report. While anyone other than kube-controller-manager and kube-scheduler watches Leases or
+ * Nodes, or the UI's change stream is subscribed, the lazy path is disengaged: every track is
+ * materialized and ended, and the kubelets renew and report for real again. The node-lifecycle controller computes what its Lease informer would have seen
  * from the tracks ({@link NodeHeartbeats.latestRenewalMs}).
  *
  * Our own simulation device (no upstream file); times are simulated ms since the epoch.
  */
 
-/** One kubelet's lazy renewals. */
-export interface LeaseTrack {
+/** One kubelet's lazy heartbeats: its Lease renewals or its unchanged status reports. */
+export interface HeartbeatTrack {
   /** the first renewal of the track (written to the store), simulated ms */
   fromMs: number;
   /** the renewal interval, simulated ms */
@@ -31,7 +33,8 @@ export interface LeaseTrack {
 }
 
 export class NodeHeartbeats {
-  private readonly tracks = new Map<string, LeaseTrack>();
+  private readonly tracks = new Map<string, HeartbeatTrack>();
+  private readonly posts = new Map<string, HeartbeatTrack>();
   private observers = 0;
   private materializing = false;
   private readonly disengageListeners = new Set<() => void>();
@@ -68,11 +71,21 @@ export class NodeHeartbeats {
 
   /** The latest renewal of node's track at or before `atMs` (simulated ms), or undefined. */
   latestRenewalMs(node: string, atMs: number): number | undefined {
-    const t = this.tracks.get(node);
-    if (!t) return undefined;
-    const until = Math.min(atMs, t.endMs);
-    if (until < t.fromMs) return undefined;
-    return t.fromMs + Math.floor((until - t.fromMs) / t.periodMs) * t.periodMs;
+    return latest(this.tracks.get(node), atMs);
+  }
+
+  /**
+   * Starts (or replaces) node's status-report track: unchanged reports every `periodMs` from
+   * `fromMs` (the first one not yet written); `write(atMs)` writes the report of `atMs`.
+   */
+  trackPosts(node: string, fromMs: number, periodMs: number, write: (atMs: number, folded: number) => void): void {
+    this.posts.set(node, { fromMs, periodMs, endMs: Infinity, writtenMs: -Infinity, write });
+  }
+
+  /** Ends node's report track at `atMs` (inclusive): the kubelet syncs for real from here. */
+  endPosts(node: string, atMs: number): void {
+    const t = this.posts.get(node);
+    if (t && t.endMs > atMs) t.endMs = atMs;
   }
 
   /** True while a materializing write runs (the store's read hook must not recurse). */
@@ -82,34 +95,35 @@ export class NodeHeartbeats {
 
   /** Writes node's Lease (or every tracked Lease) up to its latest renewal so far. */
   materialize(node?: string): void {
-    if (this.materializing || !this.tracks.size) return;
+    this.write(this.tracks, node);
+  }
+
+  /** Writes node's Node status (or every tracked one) up to its latest skipped report so far. */
+  materializePosts(node?: string): void {
+    this.write(this.posts, node);
+  }
+
+  private write(tracks: Map<string, HeartbeatTrack>, node: string | undefined): void {
+    if (this.materializing || !tracks.size) return;
     this.materializing = true;
     try {
       const now = this.now();
-      if (node !== undefined) this.writeTrack(node, now);
-      else for (const n of this.tracks.keys()) this.writeTrack(n, now);
+      if (node !== undefined) writeTrack(tracks.get(node), now);
+      else for (const t of tracks.values()) writeTrack(t, now);
     } finally {
       this.materializing = false;
     }
   }
 
-  private writeTrack(node: string, now: number): void {
-    const t = this.tracks.get(node);
-    const r = this.latestRenewalMs(node, now);
-    if (!t || r === undefined || r <= t.writtenMs) return;
-    const folded = Math.round((r - t.writtenMs) / t.periodMs);
-    t.writtenMs = r;
-    t.write(r, folded);
-  }
-
   /**
-   * Someone other than the node-lifecycle controller watches Leases: materializes every Lease,
+   * Someone other than the control plane watches Leases or Nodes: materializes every Lease and Node,
    * disengages the lazy path (the kubelets' listeners end their tracks and renew for real).
    * Returns the release, which re-engages it once the last observer is gone.
    */
   addObserver(): () => void {
     if (!this.enabled) return () => {};
     this.materialize();
+    this.materializePosts();
     this.observers++;
     if (this.observers === 1) for (const l of [...this.disengageListeners]) l();
     let released = false;
@@ -125,4 +139,20 @@ export class NodeHeartbeats {
     this.disengageListeners.add(fn);
     return () => this.disengageListeners.delete(fn);
   }
+}
+
+/** The latest time of a track at or before `atMs`, or undefined. */
+function latest(t: HeartbeatTrack | undefined, atMs: number): number | undefined {
+  if (!t) return undefined;
+  const until = Math.min(atMs, t.endMs);
+  if (until < t.fromMs) return undefined;
+  return t.fromMs + Math.floor((until - t.fromMs) / t.periodMs) * t.periodMs;
+}
+
+function writeTrack(t: HeartbeatTrack | undefined, now: number): void {
+  const r = latest(t, now);
+  if (!t || r === undefined || r <= t.writtenMs) return;
+  const folded = t.writtenMs === -Infinity ? 1 : Math.round((r - t.writtenMs) / t.periodMs);
+  t.writtenMs = r;
+  t.write(r, folded);
 }
