@@ -197,7 +197,8 @@ export class Cluster {
     installResourceQuotaAdmission(this.api);
     if (options.authorizationMode !== 'AlwaysAllow') installAuthorization(this.api);
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
-    const nodeCount = typeof options.nodes === 'object' ? options.nodes.length : (options.nodes ?? 3) + (options.controlPlane?.replicas ?? 1);
+    const nodeCount =
+      typeof options.nodes === 'object' ? options.nodes.length : (options.nodes ?? 3) + (options.controlPlane?.replicas ?? 1);
     this.installHeartbeats(options.lazyHeartbeats ?? nodeCount >= LAZY_HEARTBEAT_NODES);
     this.kubectlClient = this.ctx.client(users.kubectl());
     this.lastChangeAt = this.clock.now();
@@ -364,14 +365,19 @@ export class Cluster {
     }
   }
 
-  /** Subscribes to every stored-object change (the UI's watch stream). Returns the unsubscribe. */
-  onChange(l: (c: ObjectChange) => void): () => void {
-    this.changeListeners.push(l);
-    // the stream carries every Lease renewal: the lazy heartbeats stay off while it is open
-    const release = this.ctx.heartbeats.addObserver();
+  /**
+   * Subscribes to every stored-object change (the UI's watch stream). Returns the unsubscribe.
+   * With `heartbeats: false` the listener gets no heartbeat change (Lease renewals, status
+   * reports) and the lazy node heartbeats stay on; otherwise they are off while it listens.
+   */
+  onChange(l: (c: ObjectChange) => void, opts: { heartbeats?: boolean } = {}): () => void {
+    const listener = opts.heartbeats === false ? (c: ObjectChange) => void (c.heartbeat || l(c)) : l;
+    this.changeListeners.push(listener);
+    // the full stream carries every Lease renewal: the lazy heartbeats stay off while it is open
+    const release = opts.heartbeats === false ? () => {} : this.ctx.heartbeats.addObserver();
     return () => {
       release();
-      this.changeListeners = this.changeListeners.filter((x) => x !== l);
+      this.changeListeners = this.changeListeners.filter((x) => x !== listener);
     };
   }
 

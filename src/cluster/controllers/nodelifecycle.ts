@@ -428,7 +428,12 @@ export class NodeLifecycleController {
       // read); every report comes with a Lease renewal at the same tick, which catchUpLease has
       // already counted, so the report moves nothing further
       const probe = this.ctx.heartbeats.latestRenewalMs(name, now) !== undefined ? health.probeTimestamp : now;
-      health = { probeTimestamp: probe, readyTransitionTimestamp: transition, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
+      health = {
+        probeTimestamp: probe,
+        readyTransitionTimestamp: transition,
+        ready: { ...current },
+        leaseRenewTime: health.leaseRenewTime,
+      };
     }
     const lease = this.leaseInformer.get(`kube-node-lease/${name}`);
     const renew: string | undefined = lease?.spec?.renewTime;
