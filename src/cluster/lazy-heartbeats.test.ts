@@ -125,6 +125,24 @@ const cases: [string, Run][] = [
       return [c.kubectl('get nodes -o yaml').output, c.kubectl('get events -A').output];
     },
   ],
+  [
+    'a Deployment, then its nodes killed one by one: NotReady Pods, taints, evictions, disruption',
+    (c) => {
+      c.apply(
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 6\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n',
+      );
+      c.advance(6 * 60_000);
+      const out: string[] = [];
+      for (const node of ['node-1', 'node-2', 'node-3', 'node-4']) {
+        c.killNode(node);
+        c.advance(97_000);
+        out.push(c.kubectl('get pods -o wide').output, c.kubectl('get nodes').output);
+      }
+      c.advance(600_000);
+      out.push(c.kubectl('get events -A').output, c.kubectl('describe nodes').output);
+      return out;
+    },
+  ],
 ];
 
 describe('lazy node heartbeats are exactly equivalent to eager ones', () => {

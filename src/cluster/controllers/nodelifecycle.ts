@@ -80,6 +80,16 @@ interface ZoneTainter {
 
 const PARTICIPANT = 'node-lifecycle-controller';
 
+/** How many nodes of a zone are Ready and how many not (the zone's conditions, counted). */
+interface ZoneCount {
+  ready: number;
+  notReady: number;
+}
+
+function sizeOf(c: ZoneCount | undefined): number {
+  return c ? c.ready + c.notReady : 0;
+}
+
 function readyOf(node: Node): Condition | undefined {
   return (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
 }
@@ -102,12 +112,16 @@ export class NodeLifecycleController {
   private readonly graceDeadlines = new Map<string, { at: number; handle: TimerHandle }>();
   /**
    * Nodes whose monitor pass changes nothing while their kubelet renews lazily
-   * (sim/heartbeats.ts): node name → the Node object of the pass that found it so, its Ready
-   * condition and its zone (null: excluded from disruption). Skipped
+   * (sim/heartbeats.ts): node name → the Node object of the pass that found it so and its
+   * zone. Skipped
    * until the Node changes or the renewals end; {@link catchUpLease} then replays what the
    * skipped passes would have observed.
    */
-  private readonly quietNodes = new Map<string, { node: Node; ready: Condition | undefined; zone: string | null }>();
+  private readonly quietNodes = new Map<string, { node: Node; zone: string }>();
+  /** The informer's Nodes that are not quiet (kept from the cache's changes). */
+  private readonly activeNames = new Set<string>();
+  /** Quiet nodes per zone (all Ready). */
+  private readonly quietByZone = new Map<string, number>();
   private sortedNames: string[] | null = null;
   private monitorTimer: TimerHandle | null = null;
   private taintPassTimer: TimerHandle | null = null;
@@ -135,6 +149,14 @@ export class NodeLifecycleController {
       onAdd: (p) => this.podUpdated(undefined, p),
       onUpdate: (o, p) => this.podUpdated(o, p),
     });
+    // the lazy heartbeats' quiet nodes: a change to the cached Node or the end of its kubelet's
+    // lazy renewals makes every pass look at it again
+    this.nodeInformer.addCacheListener((name, _old, n) => {
+      this.unquiet(name);
+      if (n) this.activeNames.add(name);
+      else this.activeNames.delete(name);
+    });
+    ctx.heartbeats.onEnd((name) => this.unquiet(name));
     this.nodeInformer.addEventHandler({
       participant: PARTICIPANT,
       onAdd: (n) => this.nodeUpdateQueue.add(n.metadata.name),
@@ -257,11 +279,9 @@ export class NodeLifecycleController {
 
   /** One pass of monitorNodeHealth (see the file comment). */
   monitorNodeHealth(): void {
-    const nodes = this.sortedNodes();
-    const quiet = this.quietNodes;
+    // the nodes not found quiet, in name order (quiet ones are known, their zones too)
+    const nodes = this.activeNodes();
     for (const n of nodes) {
-      // a quiet node is known and its zone too (its Node object is the one last processed)
-      if (quiet.size && quiet.get(n.metadata.name)?.node === n) continue;
       if (!this.knownNodeSet.has(n.metadata.name)) {
         this.recordNodeEvent(n, 'RegisteredNode', `Registered Node ${n.metadata.name} in Controller`);
         this.knownNodeSet.set(n.metadata.name, n);
@@ -270,26 +290,19 @@ export class NodeLifecycleController {
       } else this.addPodEvictorForNewZone(n);
     }
     // every listed node is known now: more known ones means some were removed
-    const seen = this.knownNodeSet.size > nodes.length ? new Set(nodes.map((n) => n.metadata.name)) : null;
-    for (const [name, n] of seen ? this.knownNodeSet : []) {
-      if (seen!.has(name)) continue;
-      this.recordNodeEvent(n, 'RemovingNode', `Removing Node ${name} from Controller`);
-      this.knownNodeSet.delete(name);
-      this.nodeHealth.delete(name);
+    if (this.knownNodeSet.size > this.nodeInformer.size) {
+      for (const [name, n] of this.knownNodeSet) {
+        if (this.nodeInformer.get(name)) continue;
+        this.recordNodeEvent(n, 'RemovingNode', `Removing Node ${name} from Controller`);
+        this.knownNodeSet.delete(name);
+        this.nodeHealth.delete(name);
+      }
     }
-    const zoneConditions = new Map<string, (Condition | undefined)[]>();
+    // per zone: how many nodes are Ready (quiet nodes are) and how many not
+    const zoneConditions = new Map<string, ZoneCount>();
+    for (const [z, ready] of this.quietByZone) zoneConditions.set(z, { ready, notReady: 0 });
     const hb = this.ctx.heartbeats;
     for (const n of nodes) {
-      const q = quiet.size ? quiet.get(n.metadata.name) : undefined;
-      if (q !== undefined && q.node === n && hb.isRenewing(n.metadata.name)) {
-        if (q.zone !== null) {
-          const list = zoneConditions.get(q.zone);
-          if (list) list.push(q.ready);
-          else zoneConditions.set(q.zone, [q.ready]);
-        }
-        continue;
-      }
-      if (q !== undefined) quiet.delete(n.metadata.name);
       if (hb.enabled) this.catchUpLease(n.metadata.name);
       let res: { observed: Condition; current: Condition | undefined; node: Node } | null = null;
       for (let attempt = 0; attempt < 2 && !res; attempt++) {
@@ -305,9 +318,10 @@ export class NodeLifecycleController {
       const { observed, current, node } = res;
       if (node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined) {
         const z = getZoneKey(node);
-        const list = zoneConditions.get(z);
-        if (list) list.push(current);
-        else zoneConditions.set(z, [current]);
+        const c = zoneConditions.get(z) ?? { ready: 0, notReady: 0 };
+        if (current?.status === 'True') c.ready++;
+        else c.notReady++;
+        zoneConditions.set(z, c);
       }
       if (current) {
         const pods = this.podInformer.byIndex('spec.nodeName', node.metadata.name);
@@ -322,12 +336,46 @@ export class NodeLifecycleController {
       }
       this.nodesToRetry.delete(node.metadata.name);
       this.trackGraceDeadline(node);
-      if (hb.isRenewing(node.metadata.name) && node === n && this.passIsQuiet(node, observed, current)) {
-        const zone = node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined ? getZoneKey(node) : null;
-        quiet.set(n.metadata.name, { node: n, ready: current, zone });
-      }
+      if (
+        hb.isRenewing(node.metadata.name) &&
+        node === n &&
+        this.nodeInformer.get(n.metadata.name) === n &&
+        this.passIsQuiet(node, observed, current)
+      )
+        this.setQuiet(n);
     }
-    this.handleDisruption(zoneConditions, nodes);
+    this.handleDisruption(zoneConditions, () => this.sortedNodes());
+  }
+
+  /** The informer's Nodes that are not quiet, sorted by name. */
+  private activeNodes(): Node[] {
+    if (!this.quietNodes.size) return this.sortedNodes();
+    const out: Node[] = [];
+    for (const name of [...this.activeNames].sort()) {
+      const n = this.nodeInformer.get(name);
+      if (n) out.push(n);
+    }
+    return out;
+  }
+
+  /** The node's next passes are skipped until its Node changes or its lazy renewals end. */
+  private setQuiet(node: Node): void {
+    const name = node.metadata.name;
+    const zone = getZoneKey(node);
+    this.quietNodes.set(name, { node, zone });
+    this.activeNames.delete(name);
+    this.quietByZone.set(zone, (this.quietByZone.get(zone) ?? 0) + 1);
+  }
+
+  /** The node is looked at by every pass again. */
+  private unquiet(name: string): void {
+    const q = this.quietNodes.get(name);
+    if (!q) return;
+    this.quietNodes.delete(name);
+    this.activeNames.add(name);
+    const left = (this.quietByZone.get(q.zone) ?? 1) - 1;
+    if (left > 0) this.quietByZone.set(q.zone, left);
+    else this.quietByZone.delete(q.zone);
   }
 
   /**
@@ -339,6 +387,7 @@ export class NodeLifecycleController {
     const name = node.metadata.name;
     const h = this.nodeHealth.get(name);
     if (!h?.ready || observed.status !== 'True' || current?.status !== 'True') return false;
+    if (node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] !== undefined) return false;
     if (this.graceDeadlines.has(name) || this.nodesToRetry.has(name)) return false;
     if (this.zoneTainter.get(getZoneKey(node))?.queue.has(name)) return false;
     const taints = node.spec?.taints ?? [];
@@ -628,6 +677,11 @@ export class NodeLifecycleController {
     for (const c of conds)
       if (c?.status === 'True') ready++;
       else notReady++;
+    return this.zoneStateOf({ ready, notReady });
+  }
+
+  /** ComputeZoneState from the counts of Ready and not-Ready nodes. */
+  private zoneStateOf({ ready, notReady }: ZoneCount): [number, ZoneState] {
     if (ready === 0 && notReady > 0) return [notReady, 'FullDisruption'];
     if (notReady > 2 && notReady / (notReady + ready) >= this.config.unhealthyZoneThreshold) return [notReady, 'PartialDisruption'];
     return [notReady, 'Normal'];
@@ -643,11 +697,11 @@ export class NodeLifecycleController {
   }
 
   /** handleDisruption. */
-  private handleDisruption(zoneConditions: Map<string, (Condition | undefined)[]>, nodes: Node[]): void {
+  private handleDisruption(zoneConditions: Map<string, ZoneCount>, allNodes: () => Node[]): void {
     const newStates = new Map<string, ZoneState>();
     let allAreFully = true;
-    for (const [z, conds] of zoneConditions) {
-      const [, st] = this.computeZoneState(conds);
+    for (const [z, counts] of zoneConditions) {
+      const [, st] = this.zoneStateOf(counts);
       if (st !== 'FullDisruption') allAreFully = false;
       newStates.set(z, st);
       if (!this.zoneStates.has(z)) this.zoneStates.set(z, 'Initial');
@@ -665,7 +719,7 @@ export class NodeLifecycleController {
     }
     if (allAreFully && allWasFully) return;
     if (allAreFully) {
-      for (const n of nodes) this.markNodeAsReachable(this.nodeInformer.get(n.metadata.name) ?? n);
+      for (const n of allNodes()) this.markNodeAsReachable(this.nodeInformer.get(n.metadata.name) ?? n);
       for (const z of this.zoneStates.keys()) {
         const q = this.zoneTainter.get(z);
         if (q) q.limiter = new TokenBucket(0, 1, () => this.now());
@@ -675,7 +729,7 @@ export class NodeLifecycleController {
     }
     if (allWasFully) {
       const now = this.now();
-      for (const n of nodes) {
+      for (const n of allNodes()) {
         const h = this.nodeHealth.get(n.metadata.name);
         if (h) {
           h.probeTimestamp = now;
@@ -684,7 +738,7 @@ export class NodeLifecycleController {
       }
       for (const z of this.zoneStates.keys()) {
         const st = newStates.get(z) ?? 'Normal';
-        this.setLimiterInZone(z, zoneConditions.get(z)?.length ?? 0, st);
+        this.setLimiterInZone(z, sizeOf(zoneConditions.get(z)), st);
         this.zoneStates.set(z, st);
       }
       return;
@@ -692,7 +746,7 @@ export class NodeLifecycleController {
     for (const [z, st] of this.zoneStates) {
       const next = newStates.get(z) ?? st;
       if (next === st) continue;
-      this.setLimiterInZone(z, zoneConditions.get(z)?.length ?? 0, next);
+      this.setLimiterInZone(z, sizeOf(zoneConditions.get(z)), next);
       this.zoneStates.set(z, next);
     }
   }

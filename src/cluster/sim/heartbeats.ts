@@ -38,6 +38,7 @@ export class NodeHeartbeats {
   private observers = 0;
   private materializing = false;
   private readonly disengageListeners = new Set<() => void>();
+  private readonly endListeners = new Set<(node: string) => void>();
 
   /**
    * @param enabled whether the lazy path may engage at all (`ClusterOptions.lazyHeartbeats`)
@@ -61,7 +62,16 @@ export class NodeHeartbeats {
   /** Ends node's track at `atMs` (inclusive): the kubelet powered off or renews for real again. */
   end(node: string, atMs: number): void {
     const t = this.tracks.get(node);
-    if (t && t.endMs > atMs) t.endMs = atMs;
+    if (!t || t.endMs <= atMs) return;
+    const wasRenewing = t.endMs === Infinity;
+    t.endMs = atMs;
+    if (wasRenewing) for (const l of [...this.endListeners]) l(node);
+  }
+
+  /** `fn(node)` runs when a node's lazy renewals end (its {@link isRenewing} turns false). Returns the unsubscribe. */
+  onEnd(fn: (node: string) => void): () => void {
+    this.endListeners.add(fn);
+    return () => this.endListeners.delete(fn);
   }
 
   /** True while node's kubelet renews lazily (its track has not ended). */
