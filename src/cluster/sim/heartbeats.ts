@@ -98,11 +98,6 @@ export class NodeHeartbeats {
     if (t && t.endMs > atMs) t.endMs = atMs;
   }
 
-  /** True while a materializing write runs (the store's read hook must not recurse). */
-  get busy(): boolean {
-    return this.materializing;
-  }
-
   /** Writes node's Lease (or every tracked Lease) up to its latest renewal so far. */
   materialize(node?: string): void {
     this.write(this.tracks, node);
