@@ -100,11 +100,14 @@ function untilRunning(c: Cluster, want: number, limitMs: number): void {
   const end = c.now() + limitMs;
   const up = new Set<string>();
   for (const p of c.list('pods', 'default')) if (describeRow(p).status === 'Running') up.add(p.metadata.name);
-  const off = c.onChange((ch) => {
-    if (ch.resource !== 'pods' || ch.object.metadata.namespace !== 'default') return;
-    if (ch.type !== 'DELETED' && describeRow(ch.object).status === 'Running') up.add(ch.object.metadata.name);
-    else up.delete(ch.object.metadata.name);
-  });
+  const off = c.onChange(
+    (ch) => {
+      if (ch.resource !== 'pods' || ch.object.metadata.namespace !== 'default') return;
+      if (ch.type !== 'DELETED' && describeRow(ch.object).status === 'Running') up.add(ch.object.metadata.name);
+      else up.delete(ch.object.metadata.name);
+    },
+    { heartbeats: false },
+  );
   try {
     while (c.now() < end && up.size < want) c.advance(1_000);
   } finally {

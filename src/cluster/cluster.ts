@@ -33,6 +33,8 @@ import { dnsBootstrapObjects } from './dns/coredns';
 import type { StoreEvent } from './storage/mvcc';
 import { deepCopy, type KObject } from './api/types';
 import { isNodeHeartbeatOnly } from './api/heartbeat';
+import { NodeHeartbeats } from './sim/heartbeats';
+import { NODE_LEASE_NAMESPACE } from './kubelet/lease';
 import { users, type Client } from './client/clientset';
 import { ComponentContext } from './component-context';
 import { KUBERNETES_DEFAULTS, type Timings } from './timings';
@@ -96,7 +98,19 @@ export interface ClusterOptions {
    * RBAC with the v1.33 bootstrap policy, auth/) or `AlwaysAllow` (every request allowed).
    */
   authorizationMode?: 'Node,RBAC' | 'AlwaysAllow';
+  /**
+   * Lazy node heartbeats (docs/time-model.md#lazy-node-heartbeats): idle kubelets' Lease
+   * renewals computed rather than written while only kube-controller-manager watches Leases, and
+   * the node-lifecycle monitor skipping nodes it has nothing to do for. Default: on from
+   * {@link LAZY_HEARTBEAT_NODES} nodes.
+   */
+  lazyHeartbeats?: boolean;
 }
+
+/** From this many nodes (control-plane nodes included) the lazy node heartbeats are on by default. */
+export const LAZY_HEARTBEAT_NODES = 1000;
+
+const LEASES = 'leases.coordination.k8s.io';
 
 /** How long before time zero the cluster boots (simulated ms). */
 export const BOOT_MS = 30_000;
@@ -183,6 +197,9 @@ export class Cluster {
     installResourceQuotaAdmission(this.api);
     if (options.authorizationMode !== 'AlwaysAllow') installAuthorization(this.api);
     this.ctx = new ComponentContext(this.api, this.clock, this.rng, this.relay, this.timings, this.images);
+    const nodeCount =
+      typeof options.nodes === 'object' ? options.nodes.length : (options.nodes ?? 3) + (options.controlPlane?.replicas ?? 1);
+    this.installHeartbeats(options.lazyHeartbeats ?? nodeCount >= LAZY_HEARTBEAT_NODES);
     this.kubectlClient = this.ctx.client(users.kubectl());
     this.lastChangeAt = this.clock.now();
     this.api.store.listen((ev) => this.onStoreEvent(ev));
@@ -317,7 +334,29 @@ export class Cluster {
     return k;
   }
 
+  /**
+   * The lazy node heartbeats (sim/heartbeats.ts): a read of a node Lease first writes it up to
+   * its kubelet's latest renewal, a read of a Node its latest skipped status report; a Lease or
+   * Node watch of anyone but kube-controller-manager and kube-scheduler (whose handlers do nothing
+   * on a heartbeat; the node-lifecycle controller computes the renewals itself) disengages the
+   * lazy path while open.
+   */
+  private installHeartbeats(enabled: boolean): void {
+    const hb = new NodeHeartbeats(enabled, () => this.clock.now());
+    this.ctx.heartbeats = hb;
+    if (!enabled) return;
+    this.api.store.readHooks.set(LEASES, (key) => {
+      if (key === undefined) hb.materialize();
+      else if (key.startsWith(`${NODE_LEASE_NAMESPACE}/`)) hb.materialize(key.slice(NODE_LEASE_NAMESPACE.length + 1));
+    });
+    this.api.store.readHooks.set('nodes', (key) => hb.materializePosts(key));
+    const controlPlane = new Set([users.controllerManager().name, users.scheduler().name]);
+    this.api.watchHook = (user, resource) =>
+      (resource === LEASES || resource === 'nodes') && !controlPlane.has(user.name) ? hb.addObserver() : undefined;
+  }
+
   private onStoreEvent(ev: StoreEvent): void {
+    if (ev.resource === 'nodes' && this.ctx.heartbeats.enabled) this.kubelets.get(ev.obj.metadata.name)?.wakeStatusSync();
     const heartbeat = isHeartbeat(ev);
     if (!heartbeat) this.lastChangeAt = this.clock.now();
     if (this.changeListeners.length) {
@@ -326,11 +365,19 @@ export class Cluster {
     }
   }
 
-  /** Subscribes to every stored-object change (the UI's watch stream). Returns the unsubscribe. */
-  onChange(l: (c: ObjectChange) => void): () => void {
-    this.changeListeners.push(l);
+  /**
+   * Subscribes to every stored-object change (the UI's watch stream). Returns the unsubscribe.
+   * With `heartbeats: false` the listener gets no heartbeat change (Lease renewals, status
+   * reports) and the lazy node heartbeats stay on; otherwise they are off while it listens.
+   */
+  onChange(l: (c: ObjectChange) => void, opts: { heartbeats?: boolean } = {}): () => void {
+    const listener = opts.heartbeats === false ? (c: ObjectChange) => void (c.heartbeat || l(c)) : l;
+    this.changeListeners.push(listener);
+    // the full stream carries every Lease renewal: the lazy heartbeats stay off while it is open
+    const release = opts.heartbeats === false ? () => {} : this.ctx.heartbeats.addObserver();
     return () => {
-      this.changeListeners = this.changeListeners.filter((x) => x !== l);
+      release();
+      this.changeListeners = this.changeListeners.filter((x) => x !== listener);
     };
   }
 

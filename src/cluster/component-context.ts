@@ -13,10 +13,16 @@ import type { Rng } from './sim/rng';
 import type { SimClock } from './sim/clock';
 import type { Timings } from './timings';
 import type { ImageRegistry } from './sim/image-registry';
+import { NodeHeartbeats } from './sim/heartbeats';
 import { PodCIDRSet } from './component-helpers/nodeipam/pod-cidr-set';
 
 export class ComponentContext {
   readonly eventCache = new EventCache(() => this.clock.now());
+  /**
+   * The lazy node Lease heartbeats (sim/heartbeats.ts) the kubelets and the node-lifecycle
+   * controller share: disabled unless `Cluster` installs an enabled one before building them.
+   */
+  heartbeats = new NodeHeartbeats(false);
   constructor(
     private readonly api: APIServer,
     readonly clock: SimClock,

@@ -101,6 +101,11 @@ export interface WriteOptions {
    * without a copy; its subtrees become the stored object's (frozen). The Event recorder's.
    */
   owned?: boolean;
+  /**
+   * Internal: how many spec updates this one write stands for (the lazy node Lease renewals
+   * written at once, sim/heartbeats.ts): metadata.generation advances by it. Default 1.
+   */
+  foldedUpdates?: number;
 }
 
 export interface DeleteOptions {
@@ -1046,7 +1051,7 @@ export class APIServer implements StrategyContext {
           strategy.prepareForUpdate?.(obj, old, this);
           strategy.defaults?.(obj, this);
           if (!deepEqual(obj.spec, old.spec) && old.metadata.generation !== undefined)
-            obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+            obj.metadata.generation = (old.metadata.generation ?? 0) + (opts.foldedUpdates ?? 1);
         }
         const errs: FieldError[] = [];
         if (opts.subresource === undefined) {
@@ -1377,6 +1382,7 @@ export class APIServer implements StrategyContext {
   ): () => void {
     const { labels, fields } = selectorsOf(opts);
     this.authorizeRequest(user, 'watch', info, info.namespaced ? (namespace ?? '') : '', requestInfoName(fields), '', fields);
+    const release = this.watchHook?.(user, this.resourceKey(info));
     const nodeReq = fields?.find((f) => f.field === 'spec.nodeName' && f.op === '=');
     const w: Watcher = {
       id: ++this.watcherSeq,
@@ -1418,6 +1424,7 @@ export class APIServer implements StrategyContext {
       bookmark = this.clock.setTimer(60_000, tick);
     }
     return () => {
+      if (!w.stopped) release?.();
       w.stopped = true;
       this.clock.cancel(bookmark);
       if (w.nodeName !== undefined) this.nodeIndex.get(w.nodeName)?.delete(w);
@@ -1428,6 +1435,13 @@ export class APIServer implements StrategyContext {
         );
     };
   }
+
+  /**
+   * Called when a watch opens (after authorization), with the group-qualified resource; the
+   * returned function runs when it stops. `Cluster` counts the Lease watchers with it
+   * (sim/heartbeats.ts).
+   */
+  watchHook: ((user: RequestUser, resource: string) => (() => void) | undefined) | null = null;
 
   /**
    * The relay hop (the write request) that produced revision `rev`, when still remembered.

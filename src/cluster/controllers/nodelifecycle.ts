@@ -37,7 +37,7 @@ import type { EventRecorder } from '../client/record';
 import type { SharedInformer, SharedInformerFactory } from '../client/informer';
 import { RateLimitingQueue } from '../client/workqueue';
 import type { ComponentContext } from '../component-context';
-import type { TimerHandle } from '../sim/clock';
+import { microTimeOf, type TimerHandle } from '../sim/clock';
 import {
   CONDITION_TAINTS,
   CONDITION_TAINT_KEYS,
@@ -80,6 +80,16 @@ interface ZoneTainter {
 
 const PARTICIPANT = 'node-lifecycle-controller';
 
+/** How many nodes of a zone are Ready and how many not (the zone's conditions, counted). */
+interface ZoneCount {
+  ready: number;
+  notReady: number;
+}
+
+function sizeOf(c: ZoneCount | undefined): number {
+  return c ? c.ready + c.notReady : 0;
+}
+
 function readyOf(node: Node): Condition | undefined {
   return (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
 }
@@ -100,6 +110,19 @@ export class NodeLifecycleController {
   private readonly zoneTainter = new Map<string, ZoneTainter>();
   private readonly nodesToRetry = new Set<string>();
   private readonly graceDeadlines = new Map<string, { at: number; handle: TimerHandle }>();
+  /**
+   * Nodes whose monitor pass changes nothing while their kubelet renews lazily
+   * (sim/heartbeats.ts): node name → the Node object of the pass that found it so and its
+   * zone. Skipped
+   * until the Node changes or the renewals end; {@link catchUpLease} then replays what the
+   * skipped passes would have observed.
+   */
+  private readonly quietNodes = new Map<string, { node: Node; zone: string }>();
+  /** The informer's Nodes that are not quiet (kept from the cache's changes). */
+  private readonly activeNames = new Set<string>();
+  /** Quiet nodes per zone (all Ready). */
+  private readonly quietByZone = new Map<string, number>();
+  private sortedNames: string[] | null = null;
   private monitorTimer: TimerHandle | null = null;
   private taintPassTimer: TimerHandle | null = null;
   private monitorStartedAt = 0;
@@ -126,6 +149,14 @@ export class NodeLifecycleController {
       onAdd: (p) => this.podUpdated(undefined, p),
       onUpdate: (o, p) => this.podUpdated(o, p),
     });
+    // the lazy heartbeats' quiet nodes: a change to the cached Node or the end of its kubelet's
+    // lazy renewals makes every pass look at it again
+    this.nodeInformer.addCacheListener((name, _old, n) => {
+      this.unquiet(name);
+      if (n) this.activeNames.add(name);
+      else this.activeNames.delete(name);
+    });
+    ctx.heartbeats.onEnd((name) => this.unquiet(name));
     this.nodeInformer.addEventHandler({
       participant: PARTICIPANT,
       onAdd: (n) => this.nodeUpdateQueue.add(n.metadata.name),
@@ -248,10 +279,9 @@ export class NodeLifecycleController {
 
   /** One pass of monitorNodeHealth (see the file comment). */
   monitorNodeHealth(): void {
-    const nodes = this.nodeInformer.list().sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
-    const seen = new Set<string>();
+    // the nodes not found quiet, in name order (quiet ones are known, their zones too)
+    const nodes = this.activeNodes();
     for (const n of nodes) {
-      seen.add(n.metadata.name);
       if (!this.knownNodeSet.has(n.metadata.name)) {
         this.recordNodeEvent(n, 'RegisteredNode', `Registered Node ${n.metadata.name} in Controller`);
         this.knownNodeSet.set(n.metadata.name, n);
@@ -259,14 +289,21 @@ export class NodeLifecycleController {
         this.markNodeAsReachable(n);
       } else this.addPodEvictorForNewZone(n);
     }
-    for (const [name, n] of this.knownNodeSet) {
-      if (seen.has(name)) continue;
-      this.recordNodeEvent(n, 'RemovingNode', `Removing Node ${name} from Controller`);
-      this.knownNodeSet.delete(name);
-      this.nodeHealth.delete(name);
+    // every listed node is known now: more known ones means some were removed
+    if (this.knownNodeSet.size > this.nodeInformer.size) {
+      for (const [name, n] of this.knownNodeSet) {
+        if (this.nodeInformer.get(name)) continue;
+        this.recordNodeEvent(n, 'RemovingNode', `Removing Node ${name} from Controller`);
+        this.knownNodeSet.delete(name);
+        this.nodeHealth.delete(name);
+      }
     }
-    const zoneConditions = new Map<string, (Condition | undefined)[]>();
+    // per zone: how many nodes are Ready (quiet nodes are) and how many not
+    const zoneConditions = new Map<string, ZoneCount>();
+    for (const [z, ready] of this.quietByZone) zoneConditions.set(z, { ready, notReady: 0 });
+    const hb = this.ctx.heartbeats;
     for (const n of nodes) {
+      if (hb.enabled) this.catchUpLease(n.metadata.name);
       let res: { observed: Condition; current: Condition | undefined; node: Node } | null = null;
       for (let attempt = 0; attempt < 2 && !res; attempt++) {
         try {
@@ -281,9 +318,10 @@ export class NodeLifecycleController {
       const { observed, current, node } = res;
       if (node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] === undefined) {
         const z = getZoneKey(node);
-        const list = zoneConditions.get(z);
-        if (list) list.push(current);
-        else zoneConditions.set(z, [current]);
+        const c = zoneConditions.get(z) ?? { ready: 0, notReady: 0 };
+        if (current?.status === 'True') c.ready++;
+        else c.notReady++;
+        zoneConditions.set(z, c);
       }
       if (current) {
         const pods = this.podInformer.byIndex('spec.nodeName', node.metadata.name);
@@ -298,8 +336,105 @@ export class NodeLifecycleController {
       }
       this.nodesToRetry.delete(node.metadata.name);
       this.trackGraceDeadline(node);
+      if (
+        hb.isRenewing(node.metadata.name) &&
+        node === n &&
+        this.nodeInformer.get(n.metadata.name) === n &&
+        this.passIsQuiet(node, observed, current)
+      )
+        this.setQuiet(n);
     }
-    this.handleDisruption(zoneConditions, nodes);
+    this.handleDisruption(zoneConditions, () => this.sortedNodes());
+  }
+
+  /** The informer's Nodes that are not quiet, sorted by name. */
+  private activeNodes(): Node[] {
+    if (!this.quietNodes.size) return this.sortedNodes();
+    const out: Node[] = [];
+    for (const name of [...this.activeNames].sort()) {
+      const n = this.nodeInformer.get(name);
+      if (n) out.push(n);
+    }
+    return out;
+  }
+
+  /** The node's next passes are skipped until its Node changes or its lazy renewals end. */
+  private setQuiet(node: Node): void {
+    const name = node.metadata.name;
+    const zone = getZoneKey(node);
+    this.quietNodes.set(name, { node, zone });
+    this.activeNames.delete(name);
+    this.quietByZone.set(zone, (this.quietByZone.get(zone) ?? 0) + 1);
+  }
+
+  /** The node is looked at by every pass again. */
+  private unquiet(name: string): void {
+    const q = this.quietNodes.get(name);
+    if (!q) return;
+    this.quietNodes.delete(name);
+    this.activeNames.add(name);
+    const left = (this.quietByZone.get(q.zone) ?? 1) - 1;
+    if (left > 0) this.quietByZone.set(q.zone, left);
+    else this.quietByZone.delete(q.zone);
+  }
+
+  /**
+   * Whether the next passes over this Node change nothing while its Lease keeps being renewed:
+   * Ready True observed and current, no NoExecute taint to remove, nothing queued for tainting,
+   * no grace deadline, the renewals observed recently (see the file comment).
+   */
+  private passIsQuiet(node: Node, observed: Condition, current: Condition | undefined): boolean {
+    const name = node.metadata.name;
+    const h = this.nodeHealth.get(name);
+    if (!h?.ready || observed.status !== 'True' || current?.status !== 'True') return false;
+    if (node.metadata.labels?.['node.kubernetes.io/exclude-disruption'] !== undefined) return false;
+    if (this.graceDeadlines.has(name) || this.nodesToRetry.has(name)) return false;
+    if (this.zoneTainter.get(getZoneKey(node))?.queue.has(name)) return false;
+    const taints = node.spec?.taints ?? [];
+    if (taintExists(taints, UNREACHABLE_TAINT) || taintExists(taints, NOT_READY_TAINT)) return false;
+    return this.now() - h.probeTimestamp < this.ctx.timings.nodeStatusUpdateFrequencyMs;
+  }
+
+  /**
+   * The lazy path (sim/heartbeats.ts): what the Lease informer would have delivered since the
+   * node was last looked at. The latest renewal r delivered before this pass (r + watch latency
+   * < now: the pass timer, set a period earlier, fires before a delivery due at the same
+   * instant) is recorded as seen, and the probe timestamp becomes the first monitor pass after
+   * its delivery, as the eager passes would have set it.
+   */
+  private catchUpLease(name: string): void {
+    const h = this.nodeHealth.get(name);
+    if (!h) return;
+    const now = this.now();
+    const latency = this.ctx.timings.watchLatencyMs;
+    const r = this.ctx.heartbeats.latestRenewalMs(name, now - latency - 1);
+    if (r === undefined) return;
+    const micro = microTimeOf(r);
+    if (h.leaseRenewTime && h.leaseRenewTime >= micro) return;
+    h.leaseRenewTime = micro;
+    const period = this.ctx.timings.nodeMonitorPeriodMs;
+    const k = Math.max(1, Math.floor((r + latency - this.monitorStartedAt) / period) + 1);
+    h.probeTimestamp = Math.max(h.probeTimestamp, Math.min(now, this.monitorStartedAt + k * period));
+  }
+
+  /**
+   * The informer's Nodes sorted by name; the order is kept between passes while no Node is
+   * added or deleted (a pass over thousands of nodes every 5 s would otherwise sort them each time).
+   */
+  private sortedNodes(): Node[] {
+    const names = this.sortedNames;
+    if (names && names.length === this.nodeInformer.size) {
+      const out: Node[] = [];
+      for (const name of names) {
+        const n = this.nodeInformer.get(name);
+        if (!n) break;
+        out.push(n);
+      }
+      if (out.length === names.length) return out;
+    }
+    const nodes = this.nodeInformer.list().sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
+    this.sortedNames = nodes.map((n) => n.metadata.name);
+    return nodes;
   }
 
   /**
@@ -338,7 +473,16 @@ export class NodeLifecycleController {
       health = { probeTimestamp: now, readyTransitionTimestamp: now, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
     } else if (saved && current && saved.lastHeartbeatTime !== current.lastHeartbeatTime) {
       const transition = saved.lastTransitionTime !== current.lastTransitionTime ? now : health.readyTransitionTimestamp;
-      health = { probeTimestamp: now, readyTransitionTimestamp: transition, ready: { ...current }, leaseRenewTime: health.leaseRenewTime };
+      // on the lazy path a status report may be written long after its time (when the Node is
+      // read); every report comes with a Lease renewal at the same tick, which catchUpLease has
+      // already counted, so the report moves nothing further
+      const probe = this.ctx.heartbeats.latestRenewalMs(name, now) !== undefined ? health.probeTimestamp : now;
+      health = {
+        probeTimestamp: probe,
+        readyTransitionTimestamp: transition,
+        ready: { ...current },
+        leaseRenewTime: health.leaseRenewTime,
+      };
     }
     const lease = this.leaseInformer.get(`kube-node-lease/${name}`);
     const renew: string | undefined = lease?.spec?.renewTime;
@@ -533,6 +677,11 @@ export class NodeLifecycleController {
     for (const c of conds)
       if (c?.status === 'True') ready++;
       else notReady++;
+    return this.zoneStateOf({ ready, notReady });
+  }
+
+  /** ComputeZoneState from the counts of Ready and not-Ready nodes. */
+  private zoneStateOf({ ready, notReady }: ZoneCount): [number, ZoneState] {
     if (ready === 0 && notReady > 0) return [notReady, 'FullDisruption'];
     if (notReady > 2 && notReady / (notReady + ready) >= this.config.unhealthyZoneThreshold) return [notReady, 'PartialDisruption'];
     return [notReady, 'Normal'];
@@ -548,11 +697,11 @@ export class NodeLifecycleController {
   }
 
   /** handleDisruption. */
-  private handleDisruption(zoneConditions: Map<string, (Condition | undefined)[]>, nodes: Node[]): void {
+  private handleDisruption(zoneConditions: Map<string, ZoneCount>, allNodes: () => Node[]): void {
     const newStates = new Map<string, ZoneState>();
     let allAreFully = true;
-    for (const [z, conds] of zoneConditions) {
-      const [, st] = this.computeZoneState(conds);
+    for (const [z, counts] of zoneConditions) {
+      const [, st] = this.zoneStateOf(counts);
       if (st !== 'FullDisruption') allAreFully = false;
       newStates.set(z, st);
       if (!this.zoneStates.has(z)) this.zoneStates.set(z, 'Initial');
@@ -570,7 +719,7 @@ export class NodeLifecycleController {
     }
     if (allAreFully && allWasFully) return;
     if (allAreFully) {
-      for (const n of nodes) this.markNodeAsReachable(this.nodeInformer.get(n.metadata.name) ?? n);
+      for (const n of allNodes()) this.markNodeAsReachable(this.nodeInformer.get(n.metadata.name) ?? n);
       for (const z of this.zoneStates.keys()) {
         const q = this.zoneTainter.get(z);
         if (q) q.limiter = new TokenBucket(0, 1, () => this.now());
@@ -580,7 +729,7 @@ export class NodeLifecycleController {
     }
     if (allWasFully) {
       const now = this.now();
-      for (const n of nodes) {
+      for (const n of allNodes()) {
         const h = this.nodeHealth.get(n.metadata.name);
         if (h) {
           h.probeTimestamp = now;
@@ -589,7 +738,7 @@ export class NodeLifecycleController {
       }
       for (const z of this.zoneStates.keys()) {
         const st = newStates.get(z) ?? 'Normal';
-        this.setLimiterInZone(z, zoneConditions.get(z)?.length ?? 0, st);
+        this.setLimiterInZone(z, sizeOf(zoneConditions.get(z)), st);
         this.zoneStates.set(z, st);
       }
       return;
@@ -597,7 +746,7 @@ export class NodeLifecycleController {
     for (const [z, st] of this.zoneStates) {
       const next = newStates.get(z) ?? st;
       if (next === st) continue;
-      this.setLimiterInZone(z, zoneConditions.get(z)?.length ?? 0, next);
+      this.setLimiterInZone(z, sizeOf(zoneConditions.get(z)), next);
       this.zoneStates.set(z, next);
     }
   }

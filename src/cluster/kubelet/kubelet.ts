@@ -32,6 +32,7 @@ import { OwnedTimers } from './timers';
 import { VolumeManager, claimStore } from './volumes';
 import { TokenManager } from './token-manager';
 import type { FileStore } from '../userland/filesystem';
+import type { TimerHandle } from '../sim/clock';
 
 /** What the UI can read about one container (not part of any Kubernetes object). */
 export interface ContainerInfo {
@@ -76,6 +77,12 @@ export class Kubelet {
   private readonly recorder: EventRecorder;
   private informer: SharedInformer<Pod> | null = null;
   private on = false;
+  /** The heartbeat grid: the last tick's time (simulated ms); ticks fall every heartbeat period from it. */
+  private phaseMs = 0;
+  /** True while the Lease renewals are lazy (sim/heartbeats.ts) and only needed status syncs run. */
+  private lazy = false;
+  private statusTimer: TimerHandle | null = null;
+  private statusAt = 0;
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -113,6 +120,8 @@ export class Kubelet {
       () => this.nodeStatus.internalIP,
     );
     this.statusManager.probes = this.podWorkers.probes;
+    this.runtime.onImagesChanged = () => this.wakeStatusSync();
+    ctx.heartbeats.onDisengage(() => this.renewEagerly());
   }
 
   /** True while the machine is powered on. */
@@ -129,6 +138,7 @@ export class Kubelet {
       this.nodeStatus.boot();
       this.nodeStatus.register();
       this.lease.renew();
+      this.phaseMs = this.ctx.clock.now();
       this.scheduleHeartbeat();
       this.startInformer();
     });
@@ -138,6 +148,12 @@ export class Kubelet {
   powerOff(): void {
     if (!this.on) return;
     this.on = false;
+    if (this.lazy) {
+      this.ctx.heartbeats.end(this.nodeName, this.ctx.clock.now());
+      this.ctx.heartbeats.endPosts(this.nodeName, this.ctx.clock.now());
+    }
+    this.lazy = false;
+    this.statusTimer = null;
     this.informer?.stop();
     this.informer = null;
     this.timers.cancelAll();
@@ -154,19 +170,98 @@ export class Kubelet {
     this.start();
   }
 
+  private get heartbeatPeriodMs(): number {
+    return Math.min(this.lease.renewIntervalMs, this.ctx.timings.nodeStatusUpdateFrequencyMs);
+  }
+
+  /** After a tick at phaseMs: the next tick, or the lazy path when it is engaged. */
   private scheduleHeartbeat(): void {
-    const period = Math.min(this.lease.renewIntervalMs, this.ctx.timings.nodeStatusUpdateFrequencyMs);
-    this.timers.set(
-      period,
+    if (this.ctx.heartbeats.engaged) {
+      // from here on the renewals every period are computed, not written (sim/heartbeats.ts)
+      this.lazy = true;
+      this.ctx.heartbeats.track(this.nodeName, this.phaseMs, this.lease.renewIntervalMs, (at, folded) =>
+        this.ctx.relay.withCause(null, () => this.lease.renew(at, folded)),
+      );
+      this.scheduleStatusSync();
+      return;
+    }
+    this.timers.set(this.heartbeatPeriodMs, () => this.tick(), { label: `${this.participant}: heartbeat` });
+  }
+
+  private tick(): void {
+    this.phaseMs = this.ctx.clock.now();
+    this.ctx.relay.withCause(null, () => {
+      this.lease.renew();
+      this.nodeStatus.syncNodeStatus();
+    });
+    this.scheduleHeartbeat();
+  }
+
+  /** The first tick of the heartbeat grid after `afterMs` (simulated ms). */
+  private nextTickAfter(afterMs: number): number {
+    const p = this.heartbeatPeriodMs;
+    return this.phaseMs + (Math.floor((afterMs - this.phaseMs) / p) + 1) * p;
+  }
+
+  /**
+   * Lazy path: the status sync runs only at the grid ticks where it has work (the eager ticks
+   * between find the Node, boot ID, index and images unchanged and the report not due, and do
+   * nothing): the next tick when the last sync posted or something changed, else the first tick
+   * at which the 5 min report is due.
+   */
+  private scheduleStatusSync(): void {
+    const now = this.ctx.clock.now();
+    const quiet = this.nodeStatus.quietUntilMs();
+    if (quiet === -Infinity) return this.armStatusSync(this.nextTickAfter(now));
+    const due = this.nextTickAfter(Math.max(now, quiet - 1));
+    const every = this.nodeStatus.reportFrequencyMs;
+    if (every % this.heartbeatPeriodMs !== 0) return this.armStatusSync(due);
+    // nothing but the report every 5 min until something changes: those reports are computed
+    // too, and written when the Node is read (sim/heartbeats.ts)
+    this.timers.cancel(this.statusTimer);
+    this.statusTimer = null;
+    this.ctx.heartbeats.trackPosts(this.nodeName, due, every, (at) => this.ctx.relay.withCause(null, () => this.nodeStatus.reportAt(at)));
+  }
+
+  private armStatusSync(at: number): void {
+    this.timers.cancel(this.statusTimer);
+    this.statusAt = at;
+    this.statusTimer = this.timers.set(
+      at - this.ctx.clock.now(),
       () => {
-        this.ctx.relay.withCause(null, () => {
-          this.lease.renew();
-          this.nodeStatus.syncNodeStatus();
-        });
-        this.scheduleHeartbeat();
+        this.statusTimer = null;
+        // the reports before this tick stay computed (and are written by the sync's read)
+        this.ctx.heartbeats.endPosts(this.nodeName, this.ctx.clock.now() - 1);
+        this.ctx.relay.withCause(null, () => this.nodeStatus.syncNodeStatus());
+        if (this.lazy) this.scheduleStatusSync();
       },
-      { label: `${this.participant}: heartbeat` },
+      { label: `${this.participant}: node status sync` },
     );
+  }
+
+  /**
+   * The stored Node or the images are about to change or changed: on the lazy path, the reports
+   * skipped so far are written, and the next tick syncs the status.
+   */
+  wakeStatusSync(): void {
+    if (!this.lazy || !this.on) return;
+    this.ctx.heartbeats.materializePosts(this.nodeName);
+    const next = this.nextTickAfter(this.ctx.clock.now());
+    if (this.statusTimer && this.statusAt <= next) return;
+    this.armStatusSync(next);
+  }
+
+  /** The lazy path disengaged (someone watches Leases): real renewals again from the next tick. */
+  private renewEagerly(): void {
+    if (!this.lazy || !this.on) return;
+    const now = this.ctx.clock.now();
+    this.lazy = false;
+    this.ctx.heartbeats.end(this.nodeName, now);
+    this.ctx.heartbeats.endPosts(this.nodeName, now);
+    this.timers.cancel(this.statusTimer);
+    this.statusTimer = null;
+    const at = this.nextTickAfter(now);
+    this.timers.set(at - now, () => this.tick(), { label: `${this.participant}: heartbeat` });
   }
 
   private startInformer(): void {

@@ -8,6 +8,7 @@ import { StatusError } from '../api/errors';
 import type { Lease, Node } from '../api/objects';
 import type { ResourceClient } from '../client/clientset';
 import type { ComponentContext } from '../component-context';
+import { microTimeOf } from '../sim/clock';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -31,8 +32,23 @@ export class NodeLease {
     this.latest = null;
   }
 
-  /** One sync of the lease controller: create or renew. Never throws StatusError. */
-  renew(): void {
+  /**
+   * One sync of the lease controller: create or renew. Never throws StatusError. `atMs` (simulated
+   * ms, not after now) writes a renewal made earlier: the lazy path's materialization
+   * (sim/heartbeats.ts), which re-reads the Lease once when the cached one is stale; `folded`
+   * is how many renewals that one write stands for (metadata.generation advances by it).
+   */
+  renew(atMs?: number, folded = 1): void {
+    if (atMs !== undefined) {
+      this.renewAt(atMs, folded);
+      if (!this.latest) this.renewAt(atMs, folded);
+      return;
+    }
+    this.renewAt(undefined, 1);
+  }
+
+  private renewAt(atMs: number | undefined, folded: number): void {
+    const renewTime = atMs === undefined ? this.ctx.clock.nowMicro() : microTimeOf(atMs);
     const durationS = Math.round(this.ctx.timings.nodeLeaseDurationMs / 1000);
     try {
       if (!this.latest) {
@@ -51,7 +67,7 @@ export class NodeLease {
                 namespace: NODE_LEASE_NAMESPACE,
                 ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.nodeName, uid: node.metadata.uid ?? '' }],
               },
-              spec: { holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime: this.ctx.clock.nowMicro() },
+              spec: { holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime },
             },
             { category: 'heartbeat', summary: `create Lease ${NODE_LEASE_NAMESPACE}/${this.nodeName}` },
           );
@@ -60,9 +76,13 @@ export class NodeLease {
       }
       const next: Lease = {
         ...this.latest,
-        spec: { ...this.latest.spec, holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime: this.ctx.clock.nowMicro() },
+        spec: { ...this.latest.spec, holderIdentity: this.nodeName, leaseDurationSeconds: durationS, renewTime },
       };
-      this.latest = this.leases.update(next, { category: 'heartbeat', summary: `renew Lease ${NODE_LEASE_NAMESPACE}/${this.nodeName}` });
+      this.latest = this.leases.update(next, {
+        category: 'heartbeat',
+        summary: `renew Lease ${NODE_LEASE_NAMESPACE}/${this.nodeName}`,
+        ...(folded !== 1 ? { foldedUpdates: folded } : {}),
+      });
     } catch (err) {
       if (!(err instanceof StatusError)) throw err;
       this.latest = null; // conflict or gone: re-read on the next tick

@@ -248,11 +248,11 @@ export class NodeStatusManager {
   }
 
   /**
-   * The status the setters produce from the stored one. `emit` records the transition events.
-   * Returns the status and whether any condition transitioned.
+   * The status the setters produce from the stored one. `emit` records the transition events;
+   * `atMs` (simulated ms, default now) is the time the heartbeats read. Returns the status and whether any condition transitioned.
    */
-  computeStatus(old: NodeStatus | undefined, emit: boolean): { status: NodeStatus; transitioned: boolean } {
-    const now = this.ctx.clock.nowRFC3339();
+  computeStatus(old: NodeStatus | undefined, emit: boolean, atMs?: number): { status: NodeStatus; transitioned: boolean } {
+    const now = atMs === undefined ? this.ctx.clock.nowRFC3339() : rfc3339Of(atMs);
     const name = this.cfg.name;
     if (emit && old?.nodeInfo?.bootID && old.nodeInfo.bootID !== this.bootID) {
       this.recorder.event(this.nodeRef, 'Warning', 'Rebooted', `Node ${name} has been rebooted, boot id: ${this.bootID}`);
@@ -299,6 +299,43 @@ export class NodeStatusManager {
       } as NodeSystemInfo,
     };
     return { status, transitioned };
+  }
+
+  /**
+   * Until when (simulated ms) a sync does nothing as long as the stored Node, the boot ID, the
+   * node index and the images stay as the last sync found them: the next report time after a sync
+   * that found nothing to post, -Infinity when the next sync has work (none yet, or it posted).
+   * The lazy heartbeat path (kubelet.ts) skips the syncs before it.
+   */
+  quietUntilMs(): number {
+    if (!this.registered || !this.unchangedFor) return -Infinity;
+    return this.lastReportAt + this.ctx.timings.nodeStatusReportFrequencyMs;
+  }
+
+  /**
+   * Writes the unchanged status report of `atMs` (simulated ms, not after now) that the lazy path
+   * skipped (sim/heartbeats.ts): the stored status with every heartbeat time at `atMs`, as the
+   * sync at that tick would have posted it. Never throws StatusError.
+   */
+  reportAt(atMs: number): void {
+    try {
+      const node = this.nodes.get('', this.cfg.name, { quiet: true });
+      const { status, transitioned } = this.computeStatus(node.status, false, atMs);
+      if (transitioned) return;
+      const next = deepCopy(node);
+      next.status = { ...node.status, ...status };
+      delete next.metadata.resourceVersion;
+      this.nodes.updateStatus(next, { category: 'heartbeat', summary: `node status heartbeat ${this.cfg.name}` });
+      this.lastReportAt = atMs;
+      this.unchangedFor = null;
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+    }
+  }
+
+  /** The report period (simulated ms): nodeStatusReportFrequency. */
+  get reportFrequencyMs(): number {
+    return this.ctx.timings.nodeStatusReportFrequencyMs;
   }
 
   /**
@@ -359,6 +396,11 @@ export class NodeStatusManager {
 /** Bytes as the kubelet (cAdvisor) reports memory: whole Ki, e.g. "8388608Ki". */
 function formatKi(bytes: number): string {
   return `${Math.floor(bytes / 1024)}Ki`;
+}
+
+/** RFC 3339 of simulated ms, second precision (metav1.Time), as SimClock.nowRFC3339 formats it. */
+function rfc3339Of(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function sortKeys(o: Record<string, string>): Record<string, string> {

@@ -137,12 +137,15 @@ export class ContainerRuntime {
     return this.images.get(ImageRegistry.normalize(image));
   }
 
-  /** Images on disk, largest first (node.status.images, capped at 50 as the kubelet does). */
+  /** Called just before the stored images change (the kubelet's lazy status sync writes what it skipped, then wakes up). */
+  onImagesChanged: (() => void) | null = null;
+
   /** A count of changes to the stored images: {@link listImages} is the same while it is. */
   get imagesVersion(): number {
     return this.imagesChanged;
   }
 
+  /** Images on disk, largest first (node.status.images, capped at 50 as the kubelet does). */
   listImages(): StoredImage[] {
     return [...this.images.values()].sort((a, b) => b.sizeBytes - a.sizeBytes || (a.ref < b.ref ? -1 : 1)).slice(0, 50);
   }
@@ -206,6 +209,7 @@ export class ContainerRuntime {
       repoDigest: `${ref.replace(/[:@][^/]*$/, '')}@sha256:${d}`,
       sizeBytes: Math.round(mib * 1048576) + (parseInt(d.slice(0, 5), 16) % 1048576),
     };
+    this.onImagesChanged?.();
     this.images.set(ref, img);
     this.imagesChanged++;
     return img;

@@ -46,6 +46,11 @@ const timerLess = (a: Timer, b: Timer): boolean => a.at < b.at || (a.at === b.at
 /** A handle returned by {@link SimClock.setTimer}; pass it to {@link SimClock.cancel}. */
 export type TimerHandle = { readonly id: number };
 
+/** A metav1.MicroTime of simulated ms since the epoch (Lease renewTime), e.g. 2026-01-01T00:00:10.000000Z. */
+export function microTimeOf(ms: number): string {
+  return new Date(ms).toISOString().replace(/Z$/, '000Z');
+}
+
 /** A pending deadline as the UI shows it. `at` is simulated ms since the epoch. */
 export interface Deadline {
   at: number;
@@ -106,7 +111,7 @@ export class SimClock {
     // fall on one instant share one string
     if (this.microAt !== this.nowMs) {
       this.microAt = this.nowMs;
-      this.micro = new Date(this.nowMs).toISOString().replace(/Z$/, '000Z');
+      this.micro = microTimeOf(this.nowMs);
     }
     return this.micro;
   }

@@ -78,7 +78,27 @@ export class MVCCStore {
     };
   }
 
+  /**
+   * Called before a read of a resource (get: the key; list: undefined), so a lazily kept object
+   * can be written up to date first (the lazy node Leases and status reports, sim/heartbeats.ts).
+   * A hook's own writes and reads do not call hooks again.
+   */
+  readonly readHooks = new Map<string, (key: string | undefined) => void>();
+  private inHook = false;
+
+  private beforeRead(resource: string, key: string | undefined): void {
+    const hook = this.readHooks.get(resource);
+    if (!hook || this.inHook) return;
+    this.inHook = true;
+    try {
+      hook(key);
+    } finally {
+      this.inHook = false;
+    }
+  }
+
   get(resource: string, key: string): StoredEntry | undefined {
+    if (this.readHooks.size) this.beforeRead(resource, key);
     return this.buckets.get(resource)?.get(key);
   }
 
@@ -88,6 +108,7 @@ export class MVCCStore {
    * O(n log n) once.
    */
   list(resource: string, namespace?: string): StoredEntry[] {
+    if (this.readHooks.size) this.beforeRead(resource, undefined);
     const b = this.buckets.get(resource);
     if (!b) return [];
     const keys = this.keysInOrder(resource, b);
