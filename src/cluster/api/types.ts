@@ -73,6 +73,24 @@ export function deepCopy<T>(v: T): T {
   return out as T;
 }
 
+/**
+ * Deep copy of a JSON value that keeps frozen subtrees as they are: the store's shared read-only
+ * values (storage/object-intern.ts freezes every subtree it shares) cannot be changed, so a copy
+ * of them protects nothing. For writers that change only the top of the copy (the apiserver's
+ * status update assigns metadata fields and replaces status); code that edits nested fields
+ * must use {@link deepCopy}. Same `managedFields` rule as deepCopy.
+ */
+export function copyUnfrozen<T>(v: T): T {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  if (Array.isArray(v)) return v.map(copyUnfrozen) as unknown as T;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v as object)) {
+    const x = (v as Record<string, unknown>)[k];
+    setOwn(out, k, k === 'managedFields' && Array.isArray(x) ? x : copyUnfrozen(x));
+  }
+  return out as T;
+}
+
 /** Deep structural equality of two JSON values (key order ignored). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

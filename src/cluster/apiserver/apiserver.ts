@@ -15,7 +15,7 @@ import type { Rng } from '../sim/rng';
 import type { RelayRecorder } from '../relay/recorder';
 import { MVCCStore, type StoreEvent, type StoredEntry } from '../storage/mvcc';
 import { ResourceRegistry, groupKind, groupResource, apiVersionOf, type ResourceInfo } from '../api/resources';
-import { deepCopy, deepEqual, metaNamespaceKey, type KList, type KObject, type WatchEvent } from '../api/types';
+import { copyUnfrozen, deepCopy, deepEqual, metaNamespaceKey, type KList, type KObject, type WatchEvent } from '../api/types';
 import {
   StatusError,
   goQuote,
@@ -1008,8 +1008,8 @@ export class APIServer implements StrategyContext {
           // status strategy: only status (and, for nodes, nothing else) may change — so only the
           // input's status (and annotations, below) is copied, never the whole input; the rest
           // (spec, …) is shared with the stored old version, which is read-only (copy-on-write)
-          const next: KObject = { ...old, metadata: deepCopy(old.metadata) };
-          next.status = deepCopy(input.status);
+          const next: KObject = { ...old, metadata: copyUnfrozen(old.metadata) };
+          next.status = copyUnfrozen(input.status);
           // deploymentStatusStrategy.PrepareForUpdate resets only spec and labels: the deployment
           // controller writes deployment.kubernetes.io/revision through UpdateStatus;
           // autoscalerStatusStrategy resets only spec: an autoscaling/v1 HPA's status write carries
@@ -1315,12 +1315,17 @@ export class APIServer implements StrategyContext {
         if (cur.obj.spec?.nodeName)
           throw newConflict('pods', podName, `pod ${podName} is already assigned to node "${cur.obj.spec.nodeName}"`);
         this.admissionHop(user, 'create', { ...info, resource: 'pods/binding' }, namespace, podName, cause);
-        const obj = deepCopy(cur.obj);
-        obj.spec.nodeName = nodeName;
-        obj.status = obj.status ?? {};
-        const conds = (obj.status.conditions ?? []).filter((c: { type: string }) => c.type !== 'PodScheduled');
-        conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.clock.nowRFC3339() });
-        obj.status.conditions = conds;
+        // copy-on-write: only metadata, spec.nodeName and status.conditions change; the rest stays
+        // the stored version's (read-only, shared), in the same key order a deep copy has
+        const stored = cur.obj;
+        const conds = ((stored.status?.conditions ?? []) as { type: string }[]).filter((c) => c.type !== 'PodScheduled');
+        conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.clock.nowRFC3339() } as never);
+        const obj: KObject = {
+          ...stored,
+          metadata: copyUnfrozen(stored.metadata),
+          spec: { ...stored.spec, nodeName },
+          status: { ...(stored.status ?? {}), conditions: conds },
+        };
         const e = this.store.update('pods', key, obj, cur.modRev);
         if (e === 'conflict') throw newConflict('pods', podName);
         if (e === 'notfound') throw newNotFound('pods', podName);

@@ -291,3 +291,42 @@ describe('the relay names who allowed a write', () => {
     );
   });
 });
+
+describe('the cached decisions', () => {
+  const mine = new Cluster({ seed: 1, nodes: 1 });
+  const ann: RequestUser = { name: 'ann', participant: 'kubectl', groups: ['system:authenticated'] };
+  const cmInfo = mine.api.registry.forResource('', 'configmaps')!;
+  const get = (name: string) => attempt(() => mine.api.get(ann, cmInfo, 'default', name));
+  const role = (name: string, rules: string) =>
+    `apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: ${name}, namespace: default}\nrules: ${rules}\n`;
+  const bind = (role: string) =>
+    `apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: ${role}, namespace: default}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ${role}}\nsubjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: ann}]\n`;
+
+  it('a rule with resourceNames still decides name by name, and any RBAC write is seen at once', () => {
+    mine.kubectl('create configmap a --from-literal=k=v');
+    mine.kubectl('create configmap b --from-literal=k=v');
+    expect(get('a')).toMatch(/^403 /);
+    mine.apply(role('only-a', '[{apiGroups: [""], resources: [configmaps], verbs: [get], resourceNames: [a]}]'));
+    mine.apply(bind('only-a'));
+    expect(get('a')).toBe('allowed');
+    expect(get('b')).toBe(
+      '403 configmaps "b" is forbidden: User "ann" cannot get resource "configmaps" in API group "" in the namespace "default"',
+    );
+    expect(get('a')).toBe('allowed');
+    // a rule for every name: one decision for all names, dropped when the binding goes
+    mine.apply(role('all', '[{apiGroups: [""], resources: [configmaps], verbs: [list]}]'));
+    mine.apply(bind('all'));
+    const list = () => attempt(() => mine.api.list(ann, cmInfo, 'default'));
+    expect(list()).toBe('allowed');
+    mine.kubectl('delete rolebinding all');
+    expect(list()).toMatch(/^403 configmaps is forbidden/);
+    // a name-free decision (no resourceNames rule looked at) is shared by every name
+    mine.apply(role('get-all', '[{apiGroups: [""], resources: [configmaps], verbs: [get]}]'));
+    mine.kubectl('delete rolebinding only-a');
+    mine.apply(bind('get-all'));
+    expect(get('a')).toBe('allowed');
+    expect(get('b')).toBe('allowed');
+    mine.kubectl('delete rolebinding get-all');
+    expect(get('b')).toMatch(/^403 /);
+  });
+});

@@ -185,8 +185,9 @@ class SubjectIndex {
 }
 
 /**
- * Decisions the authorizer remembers until an RBAC object changes: most keys name one object
- * (a Pod's binding, its status), so the cache is a bound, not a working set; emptied when full.
+ * Decisions the authorizer remembers until an RBAC object changes, per cache: a decision that
+ * no rule with resourceNames took part in is kept once for all names of its resource; the
+ * others name one object, so that cache is a bound, not a working set. Each is emptied when full.
  */
 const RBAC_DECISION_CACHE = 8192;
 
@@ -197,6 +198,11 @@ export class RBACAuthorizer {
   private clusterIndex: SubjectIndex | null = null;
   private nsIndex = new Map<string, SubjectIndex>();
   private cache = new Map<string, Decision & { source?: RuleSource }>();
+  /**
+   * Decisions that hold for every object name (user, groups, verb, group, resource,
+   * subresource, namespace): reached without looking at a rule that lists resourceNames.
+   */
+  private anyNameCache = new Map<string, Decision & { source?: RuleSource }>();
 
   constructor(private readonly store: MVCCStore) {}
 
@@ -205,6 +211,7 @@ export class RBACAuthorizer {
     this.clusterIndex = null;
     this.nsIndex.clear();
     this.cache.clear();
+    this.anyNameCache.clear();
   }
 
   private clusterBindings(): SubjectIndex {
@@ -288,14 +295,23 @@ export class RBACAuthorizer {
    * aggregated errors (`RBAC: [e1, e2]`, one error alone without brackets) or "".
    */
   authorize(a: Attributes): Decision & { source?: RuleSource } {
-    const key = a.resourceRequest
-      ? `${a.user.name}\0${(a.user.groups ?? []).join('\0')}\0${a.verb}\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.namespace}\0${a.name}`
-      : `${a.user.name}\0${(a.user.groups ?? []).join('\0')}\0${a.verb}\0\0path:${a.path}`;
+    const who = `${a.user.name}\0${(a.user.groups ?? []).join('\0')}\0${a.verb}`;
+    let key: string;
+    let anyName: string | undefined;
+    if (a.resourceRequest) {
+      anyName = `${who}\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.namespace}`;
+      const shared = this.anyNameCache.get(anyName);
+      if (shared) return shared;
+      key = `${anyName}\0${a.name}`;
+    } else key = `${who}\0\0path:${a.path}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     let source: RuleSource | undefined;
     const errors: string[] = [];
+    // whether a rule naming resourceNames was looked at: only then can the object's name change the decision
+    let namesSeen = false;
     this.visitRulesFor(a.user, a.namespace, (src, rule, err) => {
+      if (rule?.resourceNames?.length) namesSeen = true;
       if (rule && src && ruleAllows(a, rule)) {
         source = src;
         return false;
@@ -306,6 +322,12 @@ export class RBACAuthorizer {
     const d: Decision & { source?: RuleSource } = source
       ? { decision: 'allow', reason: `RBAC: allowed by ${source.text}`, by: 'RBAC', source }
       : { decision: 'noopinion', reason: errors.length ? `RBAC: ${aggregate(errors)}` : '', by: 'RBAC' };
+    if (anyName !== undefined && !namesSeen) {
+      // the same rules, visited in the same order, decide alike for every name of this resource
+      if (this.anyNameCache.size >= RBAC_DECISION_CACHE) this.anyNameCache.clear();
+      this.anyNameCache.set(anyName, d);
+      return d;
+    }
     if (this.cache.size >= RBAC_DECISION_CACHE) this.cache.clear();
     this.cache.set(key, d);
     return d;

@@ -20,7 +20,7 @@
  * the engine refuse tokens it did not issue or that were altered. The `kid` is base64url of
  * SHA-256 of that key, standing in for upstream's hash of the public key's DER.
  */
-import { sha256, utf8 } from '../../util/hash';
+import { sha256, sha256Each, utf8 } from '../../util/hash';
 import { base64RawURL as base64url, base64RawURLDecode } from '../../util/base64';
 
 /** kube-apiserver's default `--api-audiences` / `--service-account-issuer` of a kubeadm cluster. */
@@ -166,19 +166,24 @@ function claimsJSON(c: TokenClaims): string {
 export class TokenSigner {
   /** The header's key id (43 base64url characters). */
   readonly kid: string;
-  constructor(private readonly key: string) {
+  /** `key|i|` for i = 0..7: the prefixes of the signature's eight hashed strings. */
+  private readonly prefixes: readonly string[];
+  /** The token's first part, the same for every token: base64url of `{"alg":"RS256","kid":KID}`. */
+  private readonly header: string;
+  constructor(key: string) {
     this.kid = base64url(sha256(`kid|${key}`));
+    this.prefixes = Array.from({ length: 8 }, (_, i) => `${key}|${i}|`);
+    this.header = base64url(utf8(JSON.stringify({ alg: 'RS256', kid: this.kid })));
   }
 
+  /** The 256-byte keyed hash of the file comment, base64url: SHA-256 of `key|i|signingInput` for i = 0..7, concatenated. */
   private signature(signingInput: string): string {
-    const out = new Uint8Array(256);
-    for (let i = 0; i < 8; i++) out.set(sha256(utf8(`${this.key}|${i}|${signingInput}`)), i * 32);
-    return base64url(out);
+    return base64url(sha256Each(this.prefixes, signingInput));
   }
 
   /** GenerateToken: the compact JWS of `c`. */
   generateToken(c: TokenClaims): string {
-    const input = `${base64url(utf8(JSON.stringify({ alg: 'RS256', kid: this.kid })))}.${base64url(utf8(claimsJSON(c)))}`;
+    const input = `${this.header}.${base64url(utf8(claimsJSON(c)))}`;
     return `${input}.${this.signature(input)}`;
   }
 
