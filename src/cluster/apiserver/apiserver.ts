@@ -1047,7 +1047,7 @@ export class APIServer implements StrategyContext {
         if (sameButRevisionAndTimes(obj, old)) {
           this.responseHop(
             user,
-            'update',
+            relayVerb,
             info,
             ns,
             name,
@@ -1061,7 +1061,7 @@ export class APIServer implements StrategyContext {
         if (opts.dryRun) {
           this.responseHop(
             user,
-            'update',
+            relayVerb,
             info,
             ns,
             name,

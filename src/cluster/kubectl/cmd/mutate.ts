@@ -6,6 +6,7 @@
  */
 import { deepCopy, type KObject } from '../../api/types';
 import { copyOwn, deleteOwn, hasOwn, setOwn } from '../../api/safe-object';
+import { toJSON, toYAML } from './output';
 import {
   KubectlError,
   fail,
@@ -83,6 +84,21 @@ export function objectsOf(
   return out;
 }
 
+/**
+ * What a mutating command prints for one object (PrintFlags.ToPrinter): `-o yaml` / `-o json`
+ * the object (managedFields dropped unless --show-managed-fields), `-o name` `<type>/<name>`,
+ * otherwise `<type>/<name> <operation>`.
+ */
+export function printed(ctx: Ctx, obj: KObject, type: string, operation: string): string {
+  const out = ctx.flags.get('output');
+  const o = deepCopy(obj);
+  if (!ctx.flags.has('show-managed-fields') && o.metadata) delete o.metadata.managedFields;
+  if (out === 'yaml') return toYAML(o);
+  if (out === 'json') return toJSON(o);
+  if (out === 'name') return `${type}/${obj.metadata.name}\n`;
+  return `${type}/${obj.metadata.name} ${operation}\n`;
+}
+
 /** Runs `kubectl scale`. */
 export function runScale(ctx: Ctx): KubectlResult {
   const replicas = ctx.flags.get('replicas');
@@ -107,15 +123,27 @@ export function runScale(ctx: Ctx): KubectlResult {
     const cur = ctx.flags.get('current-replicas');
     const rv = ctx.flags.get('resource-version');
     const precondition = (cur !== undefined && cur !== '-1') || !!rv;
-    if (cur !== undefined && cur !== '-1' && Number(cur) !== (obj.spec?.replicas ?? 0)) {
-      errors.push(`error: Expected replicas to be ${cur}, was ${obj.spec?.replicas ?? 0}`);
+    let now = obj;
+    if (precondition) {
+      // the precondition is checked on a fresh GET of …/scale (ScaleSimple's scaleGetter)
+      const g = tryStatus(() =>
+        ctx.client.resource(t.info.group, t.info.resource).get(obj.metadata.namespace ?? '', obj.metadata.name, { subresource: 'scale' }),
+      );
+      if (!g.value) {
+        errors.push(g.error!);
+        continue;
+      }
+      now = g.value;
+    }
+    if (cur !== undefined && cur !== '-1' && Number(cur) !== (now.spec?.replicas ?? 0)) {
+      errors.push(`error: Expected replicas to be ${cur}, was ${now.spec?.replicas ?? 0}`);
       continue;
     }
-    if (rv && rv !== obj.metadata.resourceVersion) {
-      errors.push(`error: Expected resource version to be ${rv}, was ${obj.metadata.resourceVersion}`);
+    if (rv && rv !== now.metadata.resourceVersion) {
+      errors.push(`error: Expected resource version to be ${rv}, was ${now.metadata.resourceVersion}`);
       continue;
     }
-    const c = deepCopy(obj);
+    const c = deepCopy(now);
     c.spec.replicas = Number(replicas);
     const r = tryStatus(() =>
       ctx.client.resource(t.info.group, t.info.resource).update(c, {
@@ -125,7 +153,8 @@ export function runScale(ctx: Ctx): KubectlResult {
       }),
     );
     if (r.error) errors.push(r.error);
-    else output += `${typeName(t.info)}/${obj.metadata.name} scaled\n`;
+    // scale.go prints the object its builder read (the replicas before the scale)
+    else output += printed(ctx, obj, typeName(t.info), 'scaled');
   }
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
 }
@@ -180,17 +209,24 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     }
     const next = copyOwn(cur);
     for (const [k, v] of ch.set) setOwn(next, k, v);
+    const dryClient = ctx.flags.get('dry-run') === 'client' || ctx.flags.get('dry-run') === 'true';
     for (const k of ch.remove) {
-      if (!deleteOwn(next, k) && what === 'label') output += `label "${k}" not found.\n`;
+      if (!deleteOwn(next, k) && what === 'label' && !dryClient) output += `label "${k}" not found.\n`;
     }
     const changed = JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(cur).sort());
-    if (changed) {
+    let shown = obj;
+    if (dryClient) {
+      // label.go / annotate.go with --dry-run=client: the change is made locally, nothing sent
+      shown = deepCopy(obj);
+      shown.metadata[field] = next;
+    } else {
       // kubectl label / annotate send a JSON merge patch of the map (jsonpatch.CreateMergePatch):
-      // the keys set, null for the keys removed; field manager kubectl-label / kubectl-annotate
+      // the keys set, null for the keys removed (`{}` when nothing changes: the PATCH is sent
+      // all the same); field manager kubectl-label / kubectl-annotate
       const delta: Record<string, string | null> = Object.create(null);
       for (const [k, v] of Object.entries(next)) if (!hasOwn(cur, k) || cur[k] !== v) setOwn(delta, k, v);
       for (const k of Object.keys(cur)) if (!hasOwn(next, k)) setOwn(delta, k, null);
-      const body = { metadata: { [field]: delta } };
+      const body = changed ? { metadata: { [field]: delta } } : {};
       const r = tryStatus(() =>
         ctx.client.resource(t.info.group, t.info.resource).patch(obj.metadata.namespace ?? '', obj.metadata.name, 'merge', body, {
           summary: `${what} ${obj.metadata.name}`,
@@ -201,13 +237,15 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
         errors.push(r.error);
         continue;
       }
+      shown = r.value!.object;
     }
+    // label.go updateDataChangeMsg (not under --dry-run=client, which always says "labeled")
     let msg = what === 'label' ? 'labeled' : 'annotated';
-    if (what === 'label') {
+    if (what === 'label' && !dryClient) {
       if (!changed) msg = 'not labeled';
       else if (!overwrite && Object.keys(next).length < Object.keys(cur).length) msg = 'unlabeled';
     }
-    output += `${typeName(t.info)}/${obj.metadata.name} ${msg}\n`;
+    output += printed(ctx, shown, typeName(t.info), msg);
   }
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
 }
@@ -273,8 +311,9 @@ export function runSetImage(ctx: Ctx): KubectlResult {
           fieldManager: 'kubectl-set',
         }),
     );
+    // set_image.go prints the server's answer (the local object with --dry-run=client)
     if (r.error) errors.push(r.error);
-    else output += `${typeName(t.info)}/${obj.metadata.name} image updated\n`;
+    else output += printed(ctx, r.value!.object, typeName(t.info), 'image updated');
   }
   if (!output && !errors.length) return ok('');
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
@@ -291,6 +330,7 @@ type Container = { name: string; image?: string };
  */
 export function setImagePatch(obj: KObject, before: KObject['spec'], after: KObject['spec']): Record<string, unknown> {
   const specPatch: Record<string, unknown> = {};
+  const lists: [string, unknown][] = [];
   for (const list of ['containers', 'initContainers'] as const) {
     const was = (before?.[list] ?? []) as Container[];
     const now = (after?.[list] ?? []) as Container[];
@@ -301,8 +341,10 @@ export function setImagePatch(obj: KObject, before: KObject['spec'], after: KObj
       `$setElementOrder/${list}`,
       now.map((c) => ({ name: c.name })),
     );
-    setOwn(specPatch, list, changed);
+    lists.push([list, changed]);
   }
+  // keys in encoding/json's sorted order, as kubectl sends them: the directives first
+  for (const [list, changed] of lists) setOwn(specPatch, list, changed);
   if (obj.kind === 'Pod') return { spec: specPatch };
   if (obj.kind === 'CronJob') return { spec: { jobTemplate: { spec: { template: { spec: specPatch } } } } };
   return { spec: { template: { spec: specPatch } } };
