@@ -23,6 +23,18 @@ spec:
     metadata: {labels: {app: web}}
     spec:
       containers: [{name: web, image: nginx:1.27}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: cj, namespace: default}
+spec:
+  schedule: "0 0 1 1 *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: c, image: busybox:1.36}]
 `;
 
 function cluster(): Cluster {
@@ -63,6 +75,44 @@ describe('mutating commands: output and requests', () => {
       output: '',
       error: 'error: Expected replicas to be 1, was 2\n',
       reqs: ['get deployments', 'get deployments'],
+    },
+    {
+      line: 'scale cronjob/cj deploy/web --replicas=3',
+      output: '',
+      error: 'Error from server (NotFound): the server could not find the requested resource\n',
+      reqs: ['get cronjobs', 'get deployments'],
+    },
+    {
+      line: 'scale deploy/nope1 deploy/web deploy/nope2 --replicas=3',
+      output: 'deployment.apps/web scaled\n',
+      error:
+        'Error from server (NotFound): deployments.apps "nope1" not found\nError from server (NotFound): deployments.apps "nope2" not found\n',
+      reqs: ['get deployments', 'get deployments', 'get deployments', 'patch deployments'],
+    },
+    {
+      line: 'scale deploy/nope1 deploy/nope2 --replicas=3',
+      output: '',
+      error: 'error: no objects passed to scale [deployments.apps "nope1" not found, deployments.apps "nope2" not found]\n',
+      reqs: ['get deployments', 'get deployments'],
+    },
+    {
+      line: 'scale deploy -l app=nomatch --replicas=3',
+      output: '',
+      error: 'error: no objects passed to scale\n',
+      reqs: ['list deployments'],
+    },
+    {
+      line: 'scale deploy/web --replicas=3 --as=jane',
+      output: '',
+      error:
+        'error: no objects passed to scale deployments.apps "web" is forbidden: User "jane" cannot get resource "deployments" in API group "apps" in the namespace "default"\n',
+      reqs: ['get deployments'],
+    },
+    {
+      line: 'scale deploy/web cronjob/cj --replicas=3 --resource-version=5',
+      output: '',
+      error: 'error: cannot use --resource-version with multiple resources\n',
+      reqs: ['get deployments', 'get cronjobs'],
     },
     { line: 'label deploy/web tier=fe -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments'] },
     {

@@ -112,10 +112,22 @@ export function runScale(ctx: Ctx): KubectlResult {
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
   let output = '';
-  for (const { t, obj } of objectsOf(ctx, targets, errors)) {
+  const found = objectsOf(ctx, targets, errors);
+  // scale.go: nothing read → "no objects passed to scale" with the builder's errors (an
+  // aggregate: one message, or "[a, b]"), as the apiserver worded them
+  if (!found.length) {
+    const raw = errors.map((e) => e.replace(/^Error from server \([^)]*\): /, '').replace(/\n$/, ''));
+    const agg = raw.length === 0 ? '' : raw.length === 1 ? ` ${raw[0]}` : ` [${raw.join(', ')}]`;
+    return fail(`error: no objects passed to scale${agg}`);
+  }
+  if (ctx.flags.get('resource-version') && found.length > 1) return fail('error: cannot use --resource-version with multiple resources');
+  // a failed scale ends the command with its error alone (RunScale returns it)
+  const stop = (msg: string): void => void errors.splice(0, errors.length, msg);
+  for (const { t, obj } of found) {
+    // the scaler PATCHes …/scale whatever the kind: a resource without one answers 404
     if (!t.info.subresources.includes('scale')) {
-      errors.push(`error: cannot scale ${t.info.resource}${t.info.group ? '.' + t.info.group : ''} "${obj.metadata.name}"`);
-      continue;
+      stop('Error from server (NotFound): the server could not find the requested resource');
+      break;
     }
     // scale.go ScaleSimple: with a precondition (--current-replicas, --resource-version) kubectl
     // GETs the Scale, checks it and PUTs it back; without one it sends a JSON merge patch
@@ -130,18 +142,18 @@ export function runScale(ctx: Ctx): KubectlResult {
         ctx.client.resource(t.info.group, t.info.resource).get(obj.metadata.namespace ?? '', obj.metadata.name, { subresource: 'scale' }),
       );
       if (!g.value) {
-        errors.push(g.error!);
-        continue;
+        stop(g.error!);
+        break;
       }
       now = g.value;
     }
     if (cur !== undefined && cur !== '-1' && Number(cur) !== (now.spec?.replicas ?? 0)) {
-      errors.push(`error: Expected replicas to be ${cur}, was ${now.spec?.replicas ?? 0}`);
-      continue;
+      stop(`error: Expected replicas to be ${cur}, was ${now.spec?.replicas ?? 0}`);
+      break;
     }
     if (rv && rv !== now.metadata.resourceVersion) {
-      errors.push(`error: Expected resource version to be ${rv}, was ${now.metadata.resourceVersion}`);
-      continue;
+      stop(`error: Expected resource version to be ${rv}, was ${now.metadata.resourceVersion}`);
+      break;
     }
     const c = deepCopy(now);
     c.spec.replicas = Number(replicas);
@@ -152,9 +164,12 @@ export function runScale(ctx: Ctx): KubectlResult {
         ...(precondition ? {} : { authzVerb: 'patch' as const }),
       }),
     );
-    if (r.error) errors.push(r.error);
+    if (r.error) {
+      stop(r.error);
+      break;
+    }
     // scale.go prints the object its builder read (the replicas before the scale)
-    else output += printed(ctx, obj, typeName(t.info), 'scaled');
+    output += printed(ctx, obj, typeName(t.info), 'scaled');
   }
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
 }
