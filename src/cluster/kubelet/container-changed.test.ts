@@ -100,6 +100,8 @@ spec:
       c.advance(10_000);
       expect(kubeletEvents(c, at).filter((e) => e.startsWith('Killing'))).toEqual(tc.killing);
       const s = c.get('pods', 'default', 'p')!.status!;
-      expect(s.initContainerStatuses!.map((x) => [x.name, x.image, x.restartCount])).toEqual(tc.statuses);
+      expect(
+        s.initContainerStatuses!.map((x: { name: string; image: string; restartCount: number }) => [x.name, x.image, x.restartCount]),
+      ).toEqual(tc.statuses);
     });
 });
