@@ -224,6 +224,12 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     }
     const next = copyOwn(cur);
     for (const [k, v] of ch.set) setOwn(next, k, v);
+    if (ctx.flags.has('list') && ctx.flags.get('list') !== 'false') {
+      // --list: the map after the changes, made locally, one key=value a line; nothing is sent
+      for (const k of ch.remove) deleteOwn(next, k);
+      for (const k of Object.keys(next).sort()) output += `${k}=${next[k]}\n`;
+      continue;
+    }
     const dryClient = ctx.flags.get('dry-run') === 'client' || ctx.flags.get('dry-run') === 'true';
     for (const k of ch.remove) {
       if (!deleteOwn(next, k) && what === 'label' && !dryClient) output += `label "${k}" not found.\n`;
