@@ -132,6 +132,13 @@ describe('mutating commands: output and requests', () => {
       reqs: ['get deployments', 'patch deployments'],
     },
     { line: 'label deploy/web nope- --dry-run=client', output: 'deployment.apps/web labeled (dry run)\n', reqs: ['get deployments'] },
+    { line: 'label deploy/web zz=1 --list', output: 'zz=1\n', reqs: ['get deployments'] },
+    {
+      line: 'annotate deploy/web x=1 x- --list',
+      output: '',
+      error: 'error: can not both modify and remove annotations in the same command\n',
+      reqs: [],
+    },
     {
       line: 'annotate deploy/web a=b',
       setup: ['annotate deploy/web a=b'],
