@@ -132,11 +132,17 @@ describe('mutating commands: output and requests', () => {
       reqs: ['get deployments', 'patch deployments'],
     },
     { line: 'label deploy/web nope- --dry-run=client', output: 'deployment.apps/web labeled (dry run)\n', reqs: ['get deployments'] },
+    {
+      line: 'label deploy/web x=1 x- y=2 y-',
+      output: '',
+      error: 'error: can not both modify and remove a label in the same command\n',
+      reqs: [],
+    },
     { line: 'label deploy/web zz=1 --list', output: 'zz=1\n', reqs: ['get deployments'] },
     {
-      line: 'annotate deploy/web x=1 x- --list',
+      line: 'annotate deploy/web x=1 x- y=2 y- --list',
       output: '',
-      error: 'error: can not both modify and remove annotations in the same command\n',
+      error: 'error: can not both modify and remove the following annotation(s) in the same command: x, y\n',
       reqs: [],
     },
     {

@@ -203,7 +203,14 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     return fail(
       `error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`,
     );
-  for (const k of ch.remove) if (ch.set.has(k)) return fail(`error: can not both modify and remove ${what}s in the same command`);
+  // label.go validate / annotate.go validateAnnotations: their own wording
+  const both = ch.remove.filter((k) => ch.set.has(k));
+  if (both.length)
+    return fail(
+      what === 'label'
+        ? 'error: can not both modify and remove a label in the same command'
+        : `error: can not both modify and remove the following annotation(s) in the same command: ${both.join(', ')}`,
+    );
   const targets = resolveTargets(ctx.client, ch.resources);
   const errors: string[] = [];
   let output = '';
