@@ -156,6 +156,13 @@ describe('mutating commands: output and requests', () => {
       output: 'deployment.apps/web\n',
       reqs: ['get deployments', 'patch deployments'],
     },
+    {
+      line: 'set image deploy/web web=nginx:1.28 nope=x',
+      output: 'deployment.apps/web image updated\n',
+      error: 'error: unable to find container named "nope"\n',
+      reqs: ['get deployments', 'patch deployments'],
+    },
+    { line: 'set image deploy/web nope=x', output: '', error: 'error: unable to find container named "nope"\n', reqs: ['get deployments'] },
     { line: 'rollout restart deploy/web -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments'] },
     { line: 'rollout pause deploy/web -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments'] },
     {

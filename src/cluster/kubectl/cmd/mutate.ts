@@ -312,21 +312,19 @@ export function runSetImage(ctx: Ctx): KubectlResult {
       continue;
     }
     let changed = false;
-    let missing = '';
+    // set_image.go: a name no container has is an error of its own; the others are patched all the same
+    const missing: string[] = [];
     for (const p of pairs) {
       const [name, image] = [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)];
       const all = [...(spec.initContainers ?? []), ...(spec.containers ?? [])] as { name: string; image: string }[];
       const hits = name === '*' ? all : all.filter((x) => x.name === name);
-      if (!hits.length) missing = name;
+      if (!hits.length) missing.push(name);
       for (const h of hits) {
         if (h.image !== image) changed = true;
         h.image = image;
       }
     }
-    if (missing) {
-      errors.push(`error: unable to find container named "${missing}"`);
-      continue;
-    }
+    for (const m of missing) errors.push(`error: unable to find container named "${m}"`);
     if (!changed) continue;
     // set_image.go: a strategic merge patch (CreateTwoWayMergePatch of the object before and
     // after) under the field manager kubectl-set: the changed containers by their merge key name,
