@@ -163,6 +163,30 @@ describe('mutating commands: output and requests', () => {
       reqs: ['get deployments', 'patch deployments'],
     },
     { line: 'set image deploy/web nope=x', output: '', error: 'error: unable to find container named "nope"\n', reqs: ['get deployments'] },
+    { line: 'rollout restart deploy', output: 'deployment.apps/web restarted\n', reqs: ['list deployments', 'patch deployments'] },
+    {
+      line: 'rollout history deploy/web',
+      output: 'deployment.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>\n\n',
+      reqs: ['get deployments', 'get deployments', 'list replicasets'],
+    },
+    {
+      line: 'rollout history cronjob/cj',
+      output: '',
+      error: 'error: no history viewer has been implemented for "CronJob.batch"\n',
+      reqs: ['get cronjobs'],
+    },
+    {
+      line: 'rollout undo cronjob/cj',
+      output: '',
+      error: 'error: no rollbacker has been implemented for "CronJob.batch"\n',
+      reqs: ['get cronjobs'],
+    },
+    {
+      line: 'rollout status cronjob/cj',
+      output: '',
+      error: 'error: no status viewer has been implemented for CronJob.batch\n',
+      reqs: ['get cronjobs'],
+    },
     { line: 'rollout restart deploy/web -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments'] },
     { line: 'rollout pause deploy/web -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments'] },
     {

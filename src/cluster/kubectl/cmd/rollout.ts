@@ -140,9 +140,14 @@ export function rolloutStatusLine(o: KObject): { line: string; done: boolean; er
   return { line: '', done: true, error: `error: no status viewer has been implemented for ${o.kind}` };
 }
 
+/** schema.GroupKind.String(): "CronJob.batch", "ReplicationController". */
+function groupKind(t: Target): string {
+  return `${t.info.kind}${t.info.group ? '.' + t.info.group : ''}`;
+}
+
 function checkKinds(targets: Target[], allowed: string[]): void {
   for (const t of targets)
-    if (!allowed.includes(t.info.kind)) throw new KubectlError(`error: no ${'status viewer'} has been implemented for ${t.info.kind}`);
+    if (!allowed.includes(t.info.kind)) throw new KubectlError(`error: no status viewer has been implemented for ${groupKind(t)}`);
 }
 
 /** Runs `kubectl rollout <sub>`. */
@@ -154,7 +159,8 @@ export function runRollout(ctx: Ctx): KubectlResult {
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
   let output = '';
-  const objs = objectsOf(ctx, targets, errors);
+  // a type without names selects every object of it (ResourceTypeOrNameArgs(true, …))
+  const objs = objectsOf(ctx, targets, errors, false);
   for (const { t, obj } of objs) {
     const id = `${typeName(t.info)}/${obj.metadata.name}`;
     const rc = ctx.client.resource(t.info.group, t.info.resource);
@@ -194,11 +200,19 @@ export function runRollout(ctx: Ctx): KubectlResult {
         break;
       }
       case 'history': {
+        if (!['Deployment', 'DaemonSet', 'StatefulSet'].includes(obj.kind))
+          throw new KubectlError(`error: no history viewer has been implemented for "${groupKind(t)}"`);
+        // history.go's viewers GET the object afresh, then LIST its history by its selector
+        const got = tryStatus(() => rc.get(obj.metadata.namespace ?? '', obj.metadata.name));
+        if (!got.value) {
+          errors.push(got.error!);
+          break;
+        }
         if (obj.kind === 'DaemonSet' || obj.kind === 'StatefulSet') {
           try {
             output += printControllerHistory(
               id,
-              controlledHistory(ctx, obj),
+              controlledHistory(ctx, got.value, true),
               ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0,
             );
           } catch (e) {
@@ -206,8 +220,7 @@ export function runRollout(ctx: Ctx): KubectlResult {
           }
           break;
         }
-        if (obj.kind !== 'Deployment') throw new KubectlError(`error: no history viewer has been implemented for ${obj.kind}`);
-        const rss = ownedReplicaSets(ctx, obj).filter((rs) => !Number.isNaN(rev(rs)));
+        const rss = ownedReplicaSets(ctx, got.value, true).filter((rs) => !Number.isNaN(rev(rs)));
         const want = ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0;
         if (want > 0) {
           const rs = rss.find((r) => rev(r) === want);
@@ -230,7 +243,7 @@ export function runRollout(ctx: Ctx): KubectlResult {
       }
       case 'undo': {
         if (!['Deployment', 'DaemonSet', 'StatefulSet'].includes(obj.kind))
-          throw new KubectlError(`error: no rollbacker has been implemented for "${obj.kind}"`);
+          throw new KubectlError(`error: no rollbacker has been implemented for "${groupKind(t)}"`);
         // rollback.go's Rollback GETs the object afresh, then LISTs its history by its selector
         const got = tryStatus(() => rc.get(obj.metadata.namespace ?? '', obj.metadata.name));
         if (!got.value) {
