@@ -246,7 +246,7 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     if (dryClient) {
       // label.go / annotate.go with --dry-run=client: the change is made locally, nothing sent
       shown = deepCopy(obj);
-      shown.metadata[field] = next;
+      setOwn(shown.metadata, field, next);
     } else {
       // kubectl label / annotate send a JSON merge patch of the map (jsonpatch.CreateMergePatch):
       // the keys set, null for the keys removed (`{}` when nothing changes: the PATCH is sent
