@@ -259,3 +259,46 @@ describe('setImagePatch', () => {
     );
   });
 });
+
+describe('RBAC denials of the write, in kubectl’s words (jane may only get and list deployments)', () => {
+  const RO = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: ro, namespace: default}
+rules: [{apiGroups: [apps], resources: [deployments], verbs: [get, list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ro, namespace: default}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: ro}
+subjects: [{kind: User, name: jane, apiGroup: rbac.authorization.k8s.io}]
+`;
+  const denied = (verb: string, res: string, name = ' "web"') =>
+    `${res === 'replicasets' ? 'replicasets.apps' : 'deployments.apps'}${name} is forbidden: User "jane" cannot ${verb} resource "${res}" in API group "apps" in the namespace "default"`;
+  const cases = [
+    { line: 'scale deploy/web --replicas=3', error: `Error from server (Forbidden): ${denied('patch', 'deployments/scale')}` },
+    {
+      line: 'scale deploy/web --replicas=3 --current-replicas=2',
+      error: `Error from server (Forbidden): ${denied('get', 'deployments/scale')}`,
+    },
+    { line: 'label deploy/web q=1', error: `Error from server (Forbidden): ${denied('patch', 'deployments')}` },
+    {
+      line: 'set image deploy/web web=nginx:1.28',
+      error: `error: failed to patch image update to pod template: ${denied('patch', 'deployments')}`,
+    },
+    { line: 'rollout restart deploy/web', error: `error: failed to patch: ${denied('patch', 'deployments')}` },
+    { line: 'rollout pause deploy/web', error: `error: failed to patch: ${denied('patch', 'deployments')}` },
+    {
+      line: 'rollout undo deploy/web',
+      error: `error: failed to retrieve replica sets from deployment web: ${denied('list', 'replicasets', '')}`,
+    },
+  ];
+  for (const tc of cases)
+    it(tc.line, () => {
+      const c = cluster();
+      c.apply(RO);
+      const r = c.kubectl(`${tc.line} --as=jane`);
+      expect(r.output).toBe('');
+      expect(r.error).toBe(`${tc.error}\n`);
+      expect(r.exitCode).toBe(1);
+    });
+});

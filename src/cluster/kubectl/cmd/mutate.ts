@@ -337,8 +337,10 @@ export function runSetImage(ctx: Ctx): KubectlResult {
           fieldManager: 'kubectl-set',
         }),
     );
-    // set_image.go prints the server's answer (the local object with --dry-run=client)
-    if (r.error) errors.push(r.error);
+    // set_image.go prints the server's answer (the local object with --dry-run=client); a failed
+    // PATCH reads "failed to patch image update to pod template: <the apiserver's message>"
+    if (r.error)
+      errors.push(`error: failed to patch image update to pod template: ${r.error.replace(/^Error from server \([^)]*\): /, '')}`);
     else output += printed(ctx, r.value!.object, typeName(t.info), 'image updated');
   }
   if (!output && !errors.length) return ok('');

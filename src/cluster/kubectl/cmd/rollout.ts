@@ -172,7 +172,9 @@ export function runRollout(ctx: Ctx): KubectlResult {
       const r = tryStatus(() =>
         rc.patch(obj.metadata.namespace ?? '', obj.metadata.name, type, body, { summary, ...(fieldManager ? { fieldManager } : {}) }),
       );
-      if (r.error) errors.push(r.error);
+      // restart.go / pause.go / resume.go wrap a failed PATCH as "failed to patch: <message>"
+      if (r.error)
+        errors.push(sub === 'undo' ? r.error : `error: failed to patch: ${r.error.replace(/^Error from server \([^)]*\): /, '')}`);
       else output += printed(ctx, sub === 'undo' ? obj : r.value!.object, typeName(t.info), operation);
       return !r.error;
     };
@@ -267,7 +269,15 @@ export function runRollout(ctx: Ctx): KubectlResult {
         let latest = -1;
         let latestRS: KObject | undefined;
         let prev = -1;
-        for (const rs of ownedReplicaSets(ctx, fresh, true)) {
+        // rollback.go: "failed to retrieve replica sets from deployment NAME: <message>"
+        const listed = tryStatus(() => ownedReplicaSets(ctx, fresh, true));
+        if (!listed.value) {
+          errors.push(
+            `error: failed to retrieve replica sets from deployment ${obj.metadata.name}: ${listed.error!.replace(/^Error from server \([^)]*\): /, '')}`,
+          );
+          break;
+        }
+        for (const rs of listed.value) {
           const v = rev(rs);
           if (Number.isNaN(v)) continue;
           if (to === 0) {
