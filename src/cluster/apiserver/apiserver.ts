@@ -1068,7 +1068,7 @@ export class APIServer implements StrategyContext {
         if (sameButRevisionAndTimes(obj, old)) {
           this.responseHop(
             user,
-            'update',
+            relayVerb,
             info,
             ns,
             name,
@@ -1082,7 +1082,7 @@ export class APIServer implements StrategyContext {
         if (opts.dryRun) {
           this.responseHop(
             user,
-            'update',
+            relayVerb,
             info,
             ns,
             name,

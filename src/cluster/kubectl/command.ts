@@ -308,6 +308,8 @@ function runKubectlLine(client: Client, line: string, nowMs: number, env: Kubect
       };
       const r = cmd.run(ctx);
       const suffix = dryMode === 'client' ? ' (dry run)' : ' (server dry run)';
+      // the suffix is the name printer's operation: -o name / yaml / json print none
+      if (flags.get('output')) return r;
       return { ...r, output: r.output.replace(/([^\n])\n/g, `$1${suffix}\n`) };
     }
     const ctx: Ctx = {

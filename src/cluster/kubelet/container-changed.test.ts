@@ -57,3 +57,51 @@ describe('the kubelet restarts a container whose image changed (containerChanged
     expect(after.restartCount).toBe(before.restartCount + 1);
   });
 });
+
+describe('init containers whose image changed (computeInitContainerActions)', () => {
+  const initPod = `apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  terminationGracePeriodSeconds: 2
+  initContainers:
+  - {name: side, image: busybox:1.36, restartPolicy: Always, command: [sleep, '3600']}
+  - {name: wait, image: busybox:1.36, command: [sleep, '60']}
+  containers: [{name: c, image: nginx:1.27}]
+`;
+  const cases = [
+    {
+      name: 'a running sidecar is killed and started again: "Init container side definition changed"',
+      line: 'set image pod/p side=busybox:1.37',
+      killing: ['Killing: Init container side definition changed'],
+      statuses: [
+        ['side', 'docker.io/library/busybox:1.37', 1],
+        ['wait', 'docker.io/library/busybox:1.36', 0],
+      ],
+    },
+    {
+      name: 'a running init container that is not a sidecar runs on (no Killing)',
+      line: 'set image pod/p wait=busybox:1.37',
+      killing: [],
+      statuses: [
+        ['side', 'docker.io/library/busybox:1.36', 0],
+        ['wait', 'docker.io/library/busybox:1.36', 0],
+      ],
+    },
+  ];
+  for (const tc of cases)
+    it(tc.name, () => {
+      const c = new Cluster({ seed: 1 });
+      c.apply(initPod);
+      c.advance(20_000);
+      expect(c.get('pods', 'default', 'p')!.status!.initContainerStatuses![1].state?.running).toBeDefined();
+      const at = Math.floor(c.now() / 1000) * 1000;
+      expect(c.kubectl(tc.line).output).toBe('pod/p image updated\n');
+      c.advance(10_000);
+      expect(kubeletEvents(c, at).filter((e) => e.startsWith('Killing'))).toEqual(tc.killing);
+      const s = c.get('pods', 'default', 'p')!.status!;
+      expect(
+        s.initContainerStatuses!.map((x: { name: string; image: string; restartCount: number }) => [x.name, x.image, x.restartCount]),
+      ).toEqual(tc.statuses);
+    });
+});

@@ -207,7 +207,9 @@ export class PodWorkers {
    * can: `kubectl set image pod/…`) is killed — `Killing: Container web definition changed, will
    * be restarted` — and started again with the new spec, whatever the restartPolicy; one that is
    * not running starts with the new spec at the next sync (its back-off key, keyed by the spec's
-   * hash, is a new one).
+   * hash, is a new one). Init containers as computeInitContainerActions: a running sidecar is
+   * killed (`Init container side definition changed`) and started again; a running init
+   * container that is not a sidecar runs on to its end.
    */
   private containersChanged(rec: PodRecord, pod: Pod): void {
     if (rec.terminating || rec.done) return;
@@ -219,11 +221,15 @@ export class PodWorkers {
       if (!next || next.image === c.spec.image) continue;
       c.spec = next;
       c.specHash = (c.specHash ?? 0) + 1;
+      // computeInitContainerActions: a running init container that is not a sidecar is left to
+      // finish (a later start, after a failure, takes the new spec); a running sidecar is killed
+      // with "Init container c definition changed" (no ", will be restarted" there)
+      if (c.init && !c.sidecar && c.current.kind === 'running') continue;
       if (c.current.kind === 'running' && c.containerID) {
         this.killContainer(
           rec,
           c,
-          `Container ${c.name} definition changed, will be restarted`,
+          c.init ? `Init container ${c.name} definition changed` : `Container ${c.name} definition changed, will be restarted`,
           rec.pod.spec?.terminationGracePeriodSeconds ?? 30,
           {
             always: true,

@@ -20,7 +20,13 @@ describe('kubectl label and annotate send a merge PATCH', () => {
       const before = c.relay.lastSeq;
       expect(c.kubectl(tc.line).output).toBe(tc.out);
       const hops = c.relay.all().filter((h) => h.seq > before && (h.from === 'kubectl' || h.to === 'kubectl' || h.to === 'etcd'));
-      expect(hops.map((h) => `${h.kind} ${h.verb}`)).toEqual(['request get', 'response get', 'request patch', 'request update', 'response patch']);
+      expect(hops.map((h) => `${h.kind} ${h.verb}`)).toEqual([
+        'request get',
+        'response get',
+        'request patch',
+        'request update',
+        'response patch',
+      ]);
       const note = c.relay.all().find((h) => h.seq > before && h.kind === 'note' && h.verb === 'patch');
       expect(note?.summary).toContain('authz allow patch nodes by ClusterRoleBinding kubeadm:cluster-admins → ClusterRole cluster-admin');
       const mf = (c.get('nodes', '', 'node-1')!.metadata.managedFields ?? []).map((m) => [m.manager, m.operation]);

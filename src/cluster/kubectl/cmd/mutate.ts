@@ -6,6 +6,7 @@
  */
 import { deepCopy, type KObject } from '../../api/types';
 import { copyOwn, deleteOwn, hasOwn, setOwn } from '../../api/safe-object';
+import { toJSON, toYAML } from './output';
 import {
   KubectlError,
   fail,
@@ -83,6 +84,21 @@ export function objectsOf(
   return out;
 }
 
+/**
+ * What a mutating command prints for one object (PrintFlags.ToPrinter): `-o yaml` / `-o json`
+ * the object (managedFields dropped unless --show-managed-fields), `-o name` `<type>/<name>`,
+ * otherwise `<type>/<name> <operation>`.
+ */
+export function printed(ctx: Ctx, obj: KObject, type: string, operation: string): string {
+  const out = ctx.flags.get('output');
+  const o = deepCopy(obj);
+  if (!ctx.flags.has('show-managed-fields') && o.metadata) delete o.metadata.managedFields;
+  if (out === 'yaml') return toYAML(o);
+  if (out === 'json') return toJSON(o);
+  if (out === 'name') return `${type}/${obj.metadata.name}\n`;
+  return `${type}/${obj.metadata.name} ${operation}\n`;
+}
+
 /** Runs `kubectl scale`. */
 export function runScale(ctx: Ctx): KubectlResult {
   const replicas = ctx.flags.get('replicas');
@@ -96,10 +112,22 @@ export function runScale(ctx: Ctx): KubectlResult {
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
   let output = '';
-  for (const { t, obj } of objectsOf(ctx, targets, errors)) {
+  const found = objectsOf(ctx, targets, errors);
+  // scale.go: nothing read → "no objects passed to scale" with the builder's errors (an
+  // aggregate: one message, or "[a, b]"), as the apiserver worded them
+  if (!found.length) {
+    const raw = errors.map((e) => e.replace(/^Error from server \([^)]*\): /, '').replace(/\n$/, ''));
+    const agg = raw.length === 0 ? '' : raw.length === 1 ? ` ${raw[0]}` : ` [${raw.join(', ')}]`;
+    return fail(`error: no objects passed to scale${agg}`);
+  }
+  if (ctx.flags.get('resource-version') && found.length > 1) return fail('error: cannot use --resource-version with multiple resources');
+  // a failed scale ends the command with its error alone (RunScale returns it)
+  const stop = (msg: string): void => void errors.splice(0, errors.length, msg);
+  for (const { t, obj } of found) {
+    // the scaler PATCHes …/scale whatever the kind: a resource without one answers 404
     if (!t.info.subresources.includes('scale')) {
-      errors.push(`error: cannot scale ${t.info.resource}${t.info.group ? '.' + t.info.group : ''} "${obj.metadata.name}"`);
-      continue;
+      stop('Error from server (NotFound): the server could not find the requested resource');
+      break;
     }
     // scale.go ScaleSimple: with a precondition (--current-replicas, --resource-version) kubectl
     // GETs the Scale, checks it and PUTs it back; without one it sends a JSON merge patch
@@ -107,15 +135,27 @@ export function runScale(ctx: Ctx): KubectlResult {
     const cur = ctx.flags.get('current-replicas');
     const rv = ctx.flags.get('resource-version');
     const precondition = (cur !== undefined && cur !== '-1') || !!rv;
-    if (cur !== undefined && cur !== '-1' && Number(cur) !== (obj.spec?.replicas ?? 0)) {
-      errors.push(`error: Expected replicas to be ${cur}, was ${obj.spec?.replicas ?? 0}`);
-      continue;
+    let now = obj;
+    if (precondition) {
+      // the precondition is checked on a fresh GET of …/scale (ScaleSimple's scaleGetter)
+      const g = tryStatus(() =>
+        ctx.client.resource(t.info.group, t.info.resource).get(obj.metadata.namespace ?? '', obj.metadata.name, { subresource: 'scale' }),
+      );
+      if (!g.value) {
+        stop(g.error!);
+        break;
+      }
+      now = g.value;
     }
-    if (rv && rv !== obj.metadata.resourceVersion) {
-      errors.push(`error: Expected resource version to be ${rv}, was ${obj.metadata.resourceVersion}`);
-      continue;
+    if (cur !== undefined && cur !== '-1' && Number(cur) !== (now.spec?.replicas ?? 0)) {
+      stop(`error: Expected replicas to be ${cur}, was ${now.spec?.replicas ?? 0}`);
+      break;
     }
-    const c = deepCopy(obj);
+    if (rv && rv !== now.metadata.resourceVersion) {
+      stop(`error: Expected resource version to be ${rv}, was ${now.metadata.resourceVersion}`);
+      break;
+    }
+    const c = deepCopy(now);
     c.spec.replicas = Number(replicas);
     const r = tryStatus(() =>
       ctx.client.resource(t.info.group, t.info.resource).update(c, {
@@ -124,8 +164,12 @@ export function runScale(ctx: Ctx): KubectlResult {
         ...(precondition ? {} : { authzVerb: 'patch' as const }),
       }),
     );
-    if (r.error) errors.push(r.error);
-    else output += `${typeName(t.info)}/${obj.metadata.name} scaled\n`;
+    if (r.error) {
+      stop(r.error);
+      break;
+    }
+    // scale.go prints the object its builder read (the replicas before the scale)
+    output += printed(ctx, obj, typeName(t.info), 'scaled');
   }
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
 }
@@ -159,7 +203,14 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     return fail(
       `error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n${seeHelp(what === 'label' ? 'label' : 'annotate')}`,
     );
-  for (const k of ch.remove) if (ch.set.has(k)) return fail(`error: can not both modify and remove ${what}s in the same command`);
+  // label.go validate / annotate.go validateAnnotations: their own wording
+  const both = ch.remove.filter((k) => ch.set.has(k));
+  if (both.length)
+    return fail(
+      what === 'label'
+        ? 'error: can not both modify and remove a label in the same command'
+        : `error: can not both modify and remove the following annotation(s) in the same command: ${both.join(', ')}`,
+    );
   const targets = resolveTargets(ctx.client, ch.resources);
   const errors: string[] = [];
   let output = '';
@@ -180,17 +231,30 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
     }
     const next = copyOwn(cur);
     for (const [k, v] of ch.set) setOwn(next, k, v);
+    if (ctx.flags.has('list') && ctx.flags.get('list') !== 'false') {
+      // --list: the map after the changes, made locally, one key=value a line; nothing is sent
+      for (const k of ch.remove) deleteOwn(next, k);
+      for (const k of Object.keys(next).sort()) output += `${k}=${next[k]}\n`;
+      continue;
+    }
+    const dryClient = ctx.flags.get('dry-run') === 'client' || ctx.flags.get('dry-run') === 'true';
     for (const k of ch.remove) {
-      if (!deleteOwn(next, k) && what === 'label') output += `label "${k}" not found.\n`;
+      if (!deleteOwn(next, k) && what === 'label' && !dryClient) output += `label "${k}" not found.\n`;
     }
     const changed = JSON.stringify(Object.entries(next).sort()) !== JSON.stringify(Object.entries(cur).sort());
-    if (changed) {
+    let shown = obj;
+    if (dryClient) {
+      // label.go / annotate.go with --dry-run=client: the change is made locally, nothing sent
+      shown = deepCopy(obj);
+      setOwn(shown.metadata, field, next);
+    } else {
       // kubectl label / annotate send a JSON merge patch of the map (jsonpatch.CreateMergePatch):
-      // the keys set, null for the keys removed; field manager kubectl-label / kubectl-annotate
+      // the keys set, null for the keys removed (`{}` when nothing changes: the PATCH is sent
+      // all the same); field manager kubectl-label / kubectl-annotate
       const delta: Record<string, string | null> = Object.create(null);
       for (const [k, v] of Object.entries(next)) if (!hasOwn(cur, k) || cur[k] !== v) setOwn(delta, k, v);
       for (const k of Object.keys(cur)) if (!hasOwn(next, k)) setOwn(delta, k, null);
-      const body = { metadata: { [field]: delta } };
+      const body = changed ? { metadata: { [field]: delta } } : {};
       const r = tryStatus(() =>
         ctx.client.resource(t.info.group, t.info.resource).patch(obj.metadata.namespace ?? '', obj.metadata.name, 'merge', body, {
           summary: `${what} ${obj.metadata.name}`,
@@ -201,13 +265,15 @@ function runKV(ctx: Ctx, what: 'label' | 'annotation'): KubectlResult {
         errors.push(r.error);
         continue;
       }
+      shown = r.value!.object;
     }
+    // label.go updateDataChangeMsg (not under --dry-run=client, which always says "labeled")
     let msg = what === 'label' ? 'labeled' : 'annotated';
-    if (what === 'label') {
+    if (what === 'label' && !dryClient) {
       if (!changed) msg = 'not labeled';
       else if (!overwrite && Object.keys(next).length < Object.keys(cur).length) msg = 'unlabeled';
     }
-    output += `${typeName(t.info)}/${obj.metadata.name} ${msg}\n`;
+    output += printed(ctx, shown, typeName(t.info), msg);
   }
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
 }
@@ -246,21 +312,19 @@ export function runSetImage(ctx: Ctx): KubectlResult {
       continue;
     }
     let changed = false;
-    let missing = '';
+    // set_image.go: a name no container has is an error of its own; the others are patched all the same
+    const missing: string[] = [];
     for (const p of pairs) {
       const [name, image] = [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)];
       const all = [...(spec.initContainers ?? []), ...(spec.containers ?? [])] as { name: string; image: string }[];
       const hits = name === '*' ? all : all.filter((x) => x.name === name);
-      if (!hits.length) missing = name;
+      if (!hits.length) missing.push(name);
       for (const h of hits) {
         if (h.image !== image) changed = true;
         h.image = image;
       }
     }
-    if (missing) {
-      errors.push(`error: unable to find container named "${missing}"`);
-      continue;
-    }
+    for (const m of missing) errors.push(`error: unable to find container named "${m}"`);
     if (!changed) continue;
     // set_image.go: a strategic merge patch (CreateTwoWayMergePatch of the object before and
     // after) under the field manager kubectl-set: the changed containers by their merge key name,
@@ -273,8 +337,11 @@ export function runSetImage(ctx: Ctx): KubectlResult {
           fieldManager: 'kubectl-set',
         }),
     );
-    if (r.error) errors.push(r.error);
-    else output += `${typeName(t.info)}/${obj.metadata.name} image updated\n`;
+    // set_image.go prints the server's answer (the local object with --dry-run=client); a failed
+    // PATCH reads "failed to patch image update to pod template: <the apiserver's message>"
+    if (r.error)
+      errors.push(`error: failed to patch image update to pod template: ${r.error.replace(/^Error from server \([^)]*\): /, '')}`);
+    else output += printed(ctx, r.value!.object, typeName(t.info), 'image updated');
   }
   if (!output && !errors.length) return ok('');
   return { output, error: stderrOf(errors), exitCode: errors.length ? 1 : 0 };
@@ -291,6 +358,7 @@ type Container = { name: string; image?: string };
  */
 export function setImagePatch(obj: KObject, before: KObject['spec'], after: KObject['spec']): Record<string, unknown> {
   const specPatch: Record<string, unknown> = {};
+  const lists: [string, unknown][] = [];
   for (const list of ['containers', 'initContainers'] as const) {
     const was = (before?.[list] ?? []) as Container[];
     const now = (after?.[list] ?? []) as Container[];
@@ -301,8 +369,10 @@ export function setImagePatch(obj: KObject, before: KObject['spec'], after: KObj
       `$setElementOrder/${list}`,
       now.map((c) => ({ name: c.name })),
     );
-    setOwn(specPatch, list, changed);
+    lists.push([list, changed]);
   }
+  // keys in encoding/json's sorted order, as kubectl sends them: the directives first
+  for (const [list, changed] of lists) setOwn(specPatch, list, changed);
   if (obj.kind === 'Pod') return { spec: specPatch };
   if (obj.kind === 'CronJob') return { spec: { jobTemplate: { spec: { template: { spec: specPatch } } } } };
   return { spec: { template: { spec: specPatch } } };

@@ -19,8 +19,8 @@ import { applyJSONPatch, applyMergePatch } from '../../apiserver/patch-json';
 import { patchScaleDocument, scaleOf } from '../../apiserver/scale';
 import { applyPatch as strategicMerge } from '../../apimachinery/strategic-merge';
 import { parseManifest } from '../parse';
-import { objectsOf } from './mutate';
-import { sortKeys, toJSON, toYAML } from './output';
+import { objectsOf, printed } from './mutate';
+import { sortKeys } from './output';
 import { KubectlError, fail, resolveTargets, resolveType, stderrOf, typeName, type Ctx, type FlagSpec, type KubectlResult } from './util';
 
 /** Flags of `kubectl patch`. */
@@ -161,17 +161,6 @@ function patchScale(ctx: Ctx, info: ResourceInfo, obj: KObject, type: PatchType,
     summary: `scale ${info.kind} ${obj.metadata.namespace}/${name} to ${replicas}`,
   });
   return scaleOf(info, written);
-}
-
-/** What -o prints for the patched object (printers: yaml, json, name; else the name printer with the operation). */
-function printed(ctx: Ctx, obj: KObject, type: string, operation: string): string {
-  const out = ctx.flags.get('output');
-  const o = deepCopy(obj);
-  if (!ctx.flags.has('show-managed-fields') && o.metadata) delete o.metadata.managedFields;
-  if (out === 'yaml') return toYAML(o);
-  if (out === 'json') return toJSON(o);
-  if (out === 'name') return `${type}/${obj.metadata.name}\n`;
-  return `${type}/${obj.metadata.name} ${operation}\n`;
 }
 
 /** The objects of `-f -` (stdin), each with its resource type. */

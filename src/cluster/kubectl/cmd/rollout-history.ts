@@ -9,13 +9,18 @@
  */
 import { deepCopy, deepEqual, type KObject } from '../../api/types';
 import type { Ctx } from './util';
+import { formatLabelSelector } from '../../api/labels';
 import { describePodTemplate } from './describe-pod';
 
-/** controlledHistory: the ControllerRevisions `o` controls, by revision ascending. */
-export function controlledHistory(ctx: Ctx, o: KObject): KObject[] {
+/**
+ * controlledHistory: the ControllerRevisions `o` controls, by revision ascending; `visible`:
+ * the LIST by `o`'s selector is drawn in the relay (rollback.go's daemonSetHistory /
+ * statefulSetHistory send it).
+ */
+export function controlledHistory(ctx: Ctx, o: KObject, visible = false): KObject[] {
   return ctx.client
     .resource('apps', 'controllerrevisions')
-    .list(o.metadata.namespace, { quiet: true })
+    .list(o.metadata.namespace, visible ? { labelSelector: formatLabelSelector(o.spec?.selector) } : { quiet: true })
     .items.filter((h) => (h.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === o.metadata.uid))
     .sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
 }

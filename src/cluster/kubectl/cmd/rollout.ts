@@ -19,7 +19,8 @@ import {
   type KubectlResult,
   type Target,
 } from './util';
-import { objectsOf } from './mutate';
+import { objectsOf, printed } from './mutate';
+import { formatLabelSelector } from '../../api/labels';
 import { describePodTemplate } from './describe-pod';
 import { controlledHistory, controllerRollbackTarget, printControllerHistory } from './rollout-history';
 import { getOwn, setOwn } from '../../api/safe-object';
@@ -47,11 +48,14 @@ const SKIP_ANNOTATIONS = new Set([
   'deprecated.deployment.rollback.to',
 ]);
 
-/** The ReplicaSets a Deployment controls. */
-export function ownedReplicaSets(ctx: Ctx, d: KObject): KObject[] {
+/**
+ * The ReplicaSets a Deployment controls; `visible`: the LIST by the Deployment's selector is
+ * drawn in the relay, as rollback.go's deploymentutil.GetAllReplicaSets sends it.
+ */
+export function ownedReplicaSets(ctx: Ctx, d: KObject, visible = false): KObject[] {
   return ctx.client
     .resource('apps', 'replicasets')
-    .list(d.metadata.namespace, { quiet: true })
+    .list(d.metadata.namespace, visible ? { labelSelector: formatLabelSelector(d.spec?.selector) } : { quiet: true })
     .items.filter((rs) => (rs.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === d.metadata.uid));
 }
 
@@ -136,9 +140,14 @@ export function rolloutStatusLine(o: KObject): { line: string; done: boolean; er
   return { line: '', done: true, error: `error: no status viewer has been implemented for ${o.kind}` };
 }
 
+/** schema.GroupKind.String(): "CronJob.batch", "ReplicationController". */
+function groupKind(t: Target): string {
+  return `${t.info.kind}${t.info.group ? '.' + t.info.group : ''}`;
+}
+
 function checkKinds(targets: Target[], allowed: string[]): void {
   for (const t of targets)
-    if (!allowed.includes(t.info.kind)) throw new KubectlError(`error: no ${'status viewer'} has been implemented for ${t.info.kind}`);
+    if (!allowed.includes(t.info.kind)) throw new KubectlError(`error: no status viewer has been implemented for ${groupKind(t)}`);
 }
 
 /** Runs `kubectl rollout <sub>`. */
@@ -150,18 +159,23 @@ export function runRollout(ctx: Ctx): KubectlResult {
   const targets = resolveTargets(ctx.client, ctx.args);
   const errors: string[] = [];
   let output = '';
-  const objs = objectsOf(ctx, targets, errors);
+  // a type without names selects every object of it (ResourceTypeOrNameArgs(true, …))
+  const objs = objectsOf(ctx, targets, errors, false);
   for (const { t, obj } of objs) {
     const id = `${typeName(t.info)}/${obj.metadata.name}`;
     const rc = ctx.client.resource(t.info.group, t.info.resource);
     // kubectl rollout PATCHes (rollout restart / pause / resume: a strategic merge patch under
     // the field manager kubectl-rollout; undo: rollback.go's JSON patch of a Deployment, the
     // revision's strategic merge patch of a DaemonSet or StatefulSet, under the default manager)
-    const patch = (type: 'strategic' | 'json', body: unknown, summary: string, fieldManager?: string): boolean => {
+    // true when sent; -o prints the server's answer (restart.go / pause.go info.Refresh), undo the object read
+    const patch = (type: 'strategic' | 'json', body: unknown, summary: string, operation: string, fieldManager?: string): boolean => {
       const r = tryStatus(() =>
         rc.patch(obj.metadata.namespace ?? '', obj.metadata.name, type, body, { summary, ...(fieldManager ? { fieldManager } : {}) }),
       );
-      if (r.error) errors.push(r.error);
+      // restart.go / pause.go / resume.go wrap a failed PATCH as "failed to patch: <message>"
+      if (r.error)
+        errors.push(sub === 'undo' ? r.error : `error: failed to patch: ${r.error.replace(/^Error from server \([^)]*\): /, '')}`);
+      else output += printed(ctx, sub === 'undo' ? obj : r.value!.object, typeName(t.info), operation);
       return !r.error;
     };
     const gr = `${t.info.resource}${t.info.group ? '.' + t.info.group : ''}`;
@@ -188,11 +202,19 @@ export function runRollout(ctx: Ctx): KubectlResult {
         break;
       }
       case 'history': {
+        if (!['Deployment', 'DaemonSet', 'StatefulSet'].includes(obj.kind))
+          throw new KubectlError(`error: no history viewer has been implemented for "${groupKind(t)}"`);
+        // history.go's viewers GET the object afresh, then LIST its history by its selector
+        const got = tryStatus(() => rc.get(obj.metadata.namespace ?? '', obj.metadata.name));
+        if (!got.value) {
+          errors.push(got.error!);
+          break;
+        }
         if (obj.kind === 'DaemonSet' || obj.kind === 'StatefulSet') {
           try {
             output += printControllerHistory(
               id,
-              controlledHistory(ctx, obj),
+              controlledHistory(ctx, got.value, true),
               ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0,
             );
           } catch (e) {
@@ -200,8 +222,7 @@ export function runRollout(ctx: Ctx): KubectlResult {
           }
           break;
         }
-        if (obj.kind !== 'Deployment') throw new KubectlError(`error: no history viewer has been implemented for ${obj.kind}`);
-        const rss = ownedReplicaSets(ctx, obj).filter((rs) => !Number.isNaN(rev(rs)));
+        const rss = ownedReplicaSets(ctx, got.value, true).filter((rs) => !Number.isNaN(rev(rs)));
         const want = ctx.flags.has('revision') ? Number(ctx.flags.get('revision')) : 0;
         if (want > 0) {
           const rs = rss.find((r) => rev(r) === want);
@@ -223,21 +244,24 @@ export function runRollout(ctx: Ctx): KubectlResult {
         break;
       }
       case 'undo': {
+        if (!['Deployment', 'DaemonSet', 'StatefulSet'].includes(obj.kind))
+          throw new KubectlError(`error: no rollbacker has been implemented for "${groupKind(t)}"`);
+        // rollback.go's Rollback GETs the object afresh, then LISTs its history by its selector
+        const got = tryStatus(() => rc.get(obj.metadata.namespace ?? '', obj.metadata.name));
+        if (!got.value) {
+          errors.push(got.error!);
+          break;
+        }
+        const fresh = got.value;
         if (obj.kind === 'DaemonSet' || obj.kind === 'StatefulSet') {
-          const r = controllerRollbackTarget(obj, controlledHistory(ctx, obj), Number(ctx.flags.get('to-revision') ?? 0));
+          const r = controllerRollbackTarget(fresh, controlledHistory(ctx, fresh, true), Number(ctx.flags.get('to-revision') ?? 0));
           if (r.error) errors.push(r.error);
-          else if (r.skipped) output += `${id} ${r.skipped}\n`;
+          else if (r.skipped) output += printed(ctx, obj, typeName(t.info), r.skipped);
           else {
             // the revision's data is a strategic-merge patch replacing spec.template (rollback.go
             // DaemonSetRollbacker / StatefulSetRollbacker send it as it is)
-            if (patch('strategic', r.target!.data, `rollback ${obj.metadata.name} to revision ${r.target!.revision}`))
-              output += `${id} rolled back\n`;
+            patch('strategic', r.target!.data, `rollback ${obj.metadata.name} to revision ${r.target!.revision}`, 'rolled back');
           }
-          break;
-        }
-        if (obj.kind !== 'Deployment') throw new KubectlError(`error: no rollbacker has been implemented for "${obj.kind}"`);
-        if (obj.spec?.paused) {
-          errors.push(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again`);
           break;
         }
         const to = Number(ctx.flags.get('to-revision') ?? 0);
@@ -245,7 +269,15 @@ export function runRollout(ctx: Ctx): KubectlResult {
         let latest = -1;
         let latestRS: KObject | undefined;
         let prev = -1;
-        for (const rs of ownedReplicaSets(ctx, obj)) {
+        // rollback.go: "failed to retrieve replica sets from deployment NAME: <message>"
+        const listed = tryStatus(() => ownedReplicaSets(ctx, fresh, true));
+        if (!listed.value) {
+          errors.push(
+            `error: failed to retrieve replica sets from deployment ${obj.metadata.name}: ${listed.error!.replace(/^Error from server \([^)]*\): /, '')}`,
+          );
+          break;
+        }
+        for (const rs of listed.value) {
           const v = rev(rs);
           if (Number.isNaN(v)) continue;
           if (to === 0) {
@@ -268,15 +300,25 @@ export function runRollout(ctx: Ctx): KubectlResult {
           );
           break;
         }
+        // deploymentRevision found the revision; only then is a paused Deployment refused
+        if (fresh.spec?.paused) {
+          errors.push(`error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again`);
+          break;
+        }
         const tmpl = deepCopy(target.spec.template);
         delete tmpl.metadata?.labels?.['pod-template-hash'];
-        if (deepEqual(tmpl, obj.spec.template)) {
-          output += `${id} skipped rollback (current template already matches revision ${to || rev(target)})\n`;
+        if (deepEqual(tmpl, fresh.spec.template)) {
+          output += printed(
+            ctx,
+            obj,
+            typeName(t.info),
+            `skipped rollback (current template already matches revision ${to || rev(target)})`,
+          );
           break;
         }
         const ann: Record<string, string> = {};
         for (const k of SKIP_ANNOTATIONS) {
-          const v = getOwn(obj.metadata.annotations, k);
+          const v = getOwn(fresh.metadata.annotations, k);
           if (v !== undefined) setOwn(ann, k, v);
         }
         for (const [k, v] of Object.entries(target.metadata.annotations ?? {})) if (!SKIP_ANNOTATIONS.has(k)) setOwn(ann, k, v as string);
@@ -285,7 +327,7 @@ export function runRollout(ctx: Ctx): KubectlResult {
           { op: 'replace', path: '/spec/template', value: tmpl },
           { op: 'replace', path: '/metadata/annotations', value: ann },
         ];
-        if (patch('json', ops, `rollback ${obj.metadata.name} to revision ${rev(target)}`)) output += `${id} rolled back\n`;
+        patch('json', ops, `rollback ${obj.metadata.name} to revision ${rev(target)}`, 'rolled back');
         break;
       }
       case 'restart': {
@@ -299,7 +341,7 @@ export function runRollout(ctx: Ctx): KubectlResult {
         }
         const restartedAt = new Date(ctx.nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
         const body = { spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': restartedAt } } } } };
-        if (patch('strategic', body, `restart ${obj.metadata.name}`, 'kubectl-rollout')) output += `${id} restarted\n`;
+        patch('strategic', body, `restart ${obj.metadata.name}`, 'restarted', 'kubectl-rollout');
         break;
       }
       case 'pause':
@@ -318,8 +360,7 @@ export function runRollout(ctx: Ctx): KubectlResult {
           break;
         }
         const body = { spec: { paused: sub === 'pause' ? true : null } };
-        if (patch('strategic', body, `${sub} ${obj.metadata.name}`, 'kubectl-rollout'))
-          output += `${id} ${sub === 'pause' ? 'paused' : 'resumed'}\n`;
+        patch('strategic', body, `${sub} ${obj.metadata.name}`, sub === 'pause' ? 'paused' : 'resumed', 'kubectl-rollout');
         break;
       }
     }
