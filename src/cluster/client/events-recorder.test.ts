@@ -71,4 +71,21 @@ describe('EventsV1Recorder', () => {
   test.each(cases)('$name', ({ steps, want }) => {
     expect(run(steps)).toEqual(want);
   });
+
+  test('the cache has no bound but finishSeries: the first of 5,000 objects retried within 6 min is a series, not a new Event', () => {
+    const c = new Cluster({ seed: 1 });
+    let created = 0;
+    let patched = 0;
+    c.api.store.listen((ev) => {
+      if (ev.resource !== 'events' || ev.obj.reason !== 'Test') return;
+      if (ev.type === 'ADDED') created++;
+      if (ev.type === 'MODIFIED') patched++;
+    });
+    const ref = (i: number) => ({ ...REF, name: `cm-${i}`, uid: `u-${i}` });
+    for (let i = 0; i < 5000; i++) c.scheduler.recorder.eventf(ref(i), null, 'Warning', 'Test', 'Testing', 'a');
+    c.advance(60_000);
+    c.scheduler.recorder.eventf(ref(0), null, 'Warning', 'Test', 'Testing', 'a');
+    c.advance(1000);
+    expect([created, patched]).toEqual([5000, 1]);
+  });
 });

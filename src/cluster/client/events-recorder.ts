@@ -23,8 +23,6 @@ import { refOf, type EventType, type ObjectRef } from './record';
 export const REFRESH_TIME_MS = 30 * 60_000;
 /** finishTime of event_broadcaster.go, simulated ms. */
 export const FINISH_TIME_MS = 6 * 60_000;
-/** A bound on the cache (upstream's map is pruned by finishSeries only). */
-const MAX_CACHED = 4096;
 
 interface CachedEvent {
   /** The Event as first recorded (core/v1 form), note included: later notes are not written. */
@@ -136,8 +134,9 @@ export class EventsV1Recorder {
       reportingInstance: this.reportingInstance,
     };
     const entry: CachedEvent = { ev, eventTimeMs: nowMs };
+    // no bound, as upstream's eventCache map: finishSeries prunes it (an entry lives at most
+    // finishTime past its last observation), so a Pod retried within 6 min stays a series
     this.cache.set(key, entry);
-    if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
     this.recordEvent(entry);
   }
 
