@@ -197,9 +197,11 @@ export class PodWorkers {
       this.requestSync(rec, this.ctx.timings.kubeletSyncDelayMs);
       return;
     }
+    const prevSpec = rec.pod.spec;
     rec.pod = pod;
     if (pod.metadata.deletionTimestamp && !rec.terminating) return this.beginTermination(rec);
-    this.containersChanged(rec, pod);
+    // most updates are status writes: the stored spec is then the same (interned, frozen) object
+    if (pod.spec !== prevSpec) this.containersChanged(rec, pod);
   }
 
   /**
@@ -213,11 +215,9 @@ export class PodWorkers {
    */
   private containersChanged(rec: PodRecord, pod: Pod): void {
     if (rec.terminating || rec.done) return;
-    const specs = new Map<string, ContainerRecord['spec']>();
-    for (const s of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) specs.set(s.name, s);
     let resync = false;
     for (const c of this.allContainers(rec)) {
-      const next = specs.get(c.name);
+      const next = ((c.init ? pod.spec?.initContainers : pod.spec?.containers) ?? []).find((s) => s.name === c.name);
       if (!next || next.image === c.spec.image) continue;
       c.spec = next;
       c.specHash = (c.specHash ?? 0) + 1;
