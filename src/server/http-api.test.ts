@@ -23,8 +23,10 @@ const post = (path: string, body: unknown) =>
   j(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const patch = (path: string, type: string, body: string) => j(path, { method: 'PATCH', headers: { 'Content-Type': type }, body });
 
+let cluster: Cluster;
 beforeAll(async () => {
-  srv = await startServer(new Cluster(), { port: 0, speed: 50 });
+  cluster = new Cluster();
+  srv = await startServer(cluster, { port: 0, speed: 50 });
   for (const n of ['a', 'b', 'c', 'd', 'e']) await post('/api/v1/namespaces/default/configmaps', cm(`page-${n}`));
 });
 afterAll(async () => srv.close());
@@ -91,6 +93,17 @@ describe('Status errors', () => {
   ])('%s %s → %i %s', async (method, path, code, reason, message) => {
     const r = await j(path, { method });
     expect([r.code, r.body.kind, r.body.reason, r.body.message]).toEqual([code, 'Status', reason, message]);
+  });
+
+  it('draws a request to a subresource the resource does not serve, with its 404 (kubectl scale of a ConfigMap)', async () => {
+    const before = cluster.relay.lastSeq;
+    const r = await patch('/api/v1/namespaces/default/configmaps/page-a/scale', 'application/merge-patch+json', '{"spec":{"replicas":2}}');
+    expect([r.code, r.body.reason, r.body.message]).toEqual([404, 'NotFound', 'the server could not find the requested resource']);
+    const hops = cluster.relay.since(before).filter((h) => h.kind === 'request' || h.kind === 'response');
+    expect(hops.map((h) => `${h.kind} ${h.verb} ${h.resource} ${h.name}: ${h.summary}`)).toEqual([
+      'request patch configmaps/scale page-a: patch scale ConfigMap default/page-a',
+      'response patch configmaps page-a: 404 NotFound',
+    ]);
   });
 
   it('answers 409 AlreadyExists with details', async () => {

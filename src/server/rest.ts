@@ -189,7 +189,19 @@ export async function serveResource(ctx: RequestCtx, t: Target): Promise<void> {
   const method = req.method ?? 'GET';
   // endpoints/installer.go: every response of a deprecated API carries its warning (api/deprecation.ts)
   if (info.deprecated) res.setHeader('Warning', [`299 - ${JSON.stringify(info.deprecated)}`]);
-  if (t.sub && !info.subresources.includes(t.sub)) throw notFoundPath();
+  if (t.sub && !info.subresources.includes(t.sub)) {
+    // requestinfo.go's verb for the method; the request reaches kube-apiserver and is drawn with its 404
+    const verbs = new Map([
+      ['GET', 'get'],
+      ['PUT', 'update'],
+      ['PATCH', 'patch'],
+      ['POST', 'create'],
+      ['DELETE', 'delete'],
+    ]);
+    const verb = verbs.get(method);
+    if (t.name && verb) api.missingSubresource(user, verb, info, ns, t.name, t.sub);
+    throw notFoundPath();
+  }
   if (!t.name) {
     if (method === 'GET') {
       const labelSelector = q.get('labelSelector') ?? undefined;

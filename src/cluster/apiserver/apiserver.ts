@@ -379,13 +379,14 @@ export class APIServer implements StrategyContext {
     name: string,
     summary: string,
     category?: 'heartbeat' | 'event' | 'admission',
+    subresource?: string,
   ): number {
     return this.relay.record({
       from: user.participant,
       to: 'kube-apiserver',
       kind: 'request',
       verb,
-      resource: info.resource,
+      resource: subresource ? `${info.resource}/${subresource}` : info.resource,
       namespace: info.namespaced ? namespace : null,
       name,
       summary,
@@ -843,6 +844,35 @@ export class APIServer implements StrategyContext {
     }
   }
 
+  /**
+   * A request to a subresource the resource does not serve (e.g. PATCH configmaps/x/scale):
+   * kube-apiserver's router finds no handler and answers 404 with the NotFound handler's message.
+   * Drawn as the request and its 404. @throws StatusError 404 always.
+   */
+  missingSubresource(user: RequestUser, verb: string, info: ResourceInfo, namespace: string, name: string, subresource: string): never {
+    const cause = this.requestHop(
+      user,
+      verb,
+      info,
+      namespace,
+      name,
+      `${verb} ${subresource} ${this.describe(info, namespace, name)}`,
+      undefined,
+      subresource,
+    );
+    this.responseHop(user, verb, info, namespace, name, '404 NotFound', cause);
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    });
+  }
+
   /** get: read one object (`opts.subresource`: authorized as a read of that subresource, e.g. `deployments/scale`). @throws StatusError 403, 404. */
   get(
     user: RequestUser,
@@ -877,7 +907,19 @@ export class APIServer implements StrategyContext {
         : undefined
       : this.store.get(this.resourceKey(info), this.objKey(info, namespace, name));
     if (!opts.quiet) {
-      const cause = this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`);
+      // a read of …/scale is drawn as that subresource's request, as a status write is
+      const cause = opts.subresource
+        ? this.requestHop(
+            user,
+            'get',
+            info,
+            namespace,
+            name,
+            `get ${opts.subresource} ${this.describe(info, namespace, name)}`,
+            undefined,
+            opts.subresource,
+          )
+        : this.requestHop(user, 'get', info, namespace, name, `get ${this.describe(info, namespace, name)}`);
       this.responseHop(
         user,
         'get',
@@ -971,7 +1013,8 @@ export class APIServer implements StrategyContext {
     // requestinfo.go: a PATCH is verb patch (kubectl label, a kubelet's node status), a PUT update
     const relayVerb = opts.authzVerb === 'patch' ? 'patch' : 'update';
     const verbShown = opts.subresource ? `update ${opts.subresource}` : 'update';
-    const resShown = opts.subresource ? `${info.resource}/${opts.subresource}` : info.resource;
+    const sub = opts.subresource ?? opts.viaSubresource;
+    const resShown = sub ? `${info.resource}/${sub}` : info.resource;
     const cause = this.relay.record({
       from: user.participant,
       to: 'kube-apiserver',

@@ -102,6 +102,17 @@ export class Client {
     this.api.authorizePath(this.user, verb, path);
   }
 
+  /**
+   * A request to a subresource the resource does not serve (kubectl scale of a ConfigMap PATCHes
+   * configmaps/NAME/scale): drawn as the request and its 404.
+   * @throws StatusError 404 `the server could not find the requested resource`, always
+   */
+  missingSubresource(verb: string, group: string, resource: string, namespace: string, name: string, subresource: string): never {
+    const info = this.api.registry.forResource(group, resource);
+    if (!info) throw new Error(`the server doesn't have a resource type "${resource}"`);
+    return this.api.missingSubresource(this.user, verb, info, namespace, name, subresource);
+  }
+
   /** What engine informers record watch hops with (the relay and APIServer.causeOf); see client/listwatch.ts. */
   get watchTrace(): WatchTrace {
     return this.api;

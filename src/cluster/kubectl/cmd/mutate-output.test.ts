@@ -54,40 +54,40 @@ function requests(c: Cluster, after: number): string[] {
 
 describe('mutating commands: output and requests', () => {
   const cases: { line: string; setup?: string[]; output: string | RegExp; error?: string; reqs: string[] }[] = [
-    { line: 'scale deploy/web --replicas=3 -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments'] },
+    { line: 'scale deploy/web --replicas=3 -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments/scale'] },
     {
       line: 'scale deploy/web --replicas=3 -o yaml',
       output: /^apiVersion: apps\/v1\nkind: Deployment\n[^]*\n {2}replicas: 2\n/,
-      reqs: ['get deployments', 'patch deployments'],
+      reqs: ['get deployments', 'patch deployments/scale'],
     },
     {
       line: 'scale deploy/web --replicas=3 --dry-run=server -o name',
       output: 'deployment.apps/web\n',
-      reqs: ['get deployments', 'patch deployments'],
+      reqs: ['get deployments', 'patch deployments/scale'],
     },
     {
       line: 'scale deploy/web --replicas=3 --current-replicas=2',
       output: 'deployment.apps/web scaled\n',
-      reqs: ['get deployments', 'get deployments', 'update deployments'],
+      reqs: ['get deployments', 'get deployments/scale', 'update deployments/scale'],
     },
     {
       line: 'scale deploy/web --replicas=3 --current-replicas=1',
       output: '',
       error: 'error: Expected replicas to be 1, was 2\n',
-      reqs: ['get deployments', 'get deployments'],
+      reqs: ['get deployments', 'get deployments/scale'],
     },
     {
       line: 'scale cronjob/cj deploy/web --replicas=3',
       output: '',
       error: 'Error from server (NotFound): the server could not find the requested resource\n',
-      reqs: ['get cronjobs', 'get deployments'],
+      reqs: ['get cronjobs', 'get deployments', 'patch cronjobs/scale'],
     },
     {
       line: 'scale deploy/nope1 deploy/web deploy/nope2 --replicas=3',
       output: 'deployment.apps/web scaled\n',
       error:
         'Error from server (NotFound): deployments.apps "nope1" not found\nError from server (NotFound): deployments.apps "nope2" not found\n',
-      reqs: ['get deployments', 'get deployments', 'get deployments', 'patch deployments'],
+      reqs: ['get deployments', 'get deployments', 'get deployments', 'patch deployments/scale'],
     },
     {
       line: 'scale deploy/nope1 deploy/nope2 --replicas=3',

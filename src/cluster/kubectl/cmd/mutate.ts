@@ -126,7 +126,10 @@ export function runScale(ctx: Ctx): KubectlResult {
   for (const { t, obj } of found) {
     // the scaler PATCHes …/scale whatever the kind: a resource without one answers 404
     if (!t.info.subresources.includes('scale')) {
-      stop('Error from server (NotFound): the server could not find the requested resource');
+      const r = tryStatus(() =>
+        ctx.client.missingSubresource('patch', t.info.group, t.info.resource, obj.metadata.namespace ?? '', obj.metadata.name, 'scale'),
+      );
+      stop(r.error ?? 'Error from server (NotFound): the server could not find the requested resource');
       break;
     }
     // scale.go ScaleSimple: with a precondition (--current-replicas, --resource-version) kubectl
