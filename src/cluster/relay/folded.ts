@@ -1,0 +1,286 @@
+/**
+ * The folded relay: the scenario JSON's relay (docs/scenario-format.md#folded-relay) with the
+ * hops that repeat what another hop says folded into it, losslessly. {@link foldRelay} folds the
+ * default array (hops oldest first, each as the scenario JSON writes it); {@link expandRelay}
+ * gives back exactly that array: the same hops, values and key order.
+ *
+ * Two folds:
+ * - A request entry: a `request` hop with a `detail` list of the hops its receiver recorded while
+ *   serving it (`cause` = the request's seq, `from` = the request's `to`): the admission note
+ *   (`step: "admission"`), the write to etcd (`"storage"`) and the response (`"response"`). A step
+ *   keeps its `seq` and only what differs from what it defaults to (below).
+ * - A watch entry: a `watch` hop with an `alsoTo` list of the other receivers of the same event at
+ *   the same moment (every field equal but `to`, `seq`, `verb` and `summary`): `{to, seq}`, plus
+ *   `verb` when it differs and `summary` when it is not the entry's with the verb replaced.
+ *
+ * Step defaults: `from` the request's `to`; `to` the request's `to` (admission), `etcd` (storage) or
+ * the request's `from` (response); `kind` note, request, response; `verb`, `resource`,
+ * `namespace`, `name` and `resourceVersion` the previous step's (the first step: the request's,
+ * and no resourceVersion); `category` the request's, else `admission` (admission) or `storage`
+ * (storage); `cause` the request's seq; `time` and `reconcile` the request's. A `null`
+ * resourceVersion or category means "none". A step's summary is left out when it is the last
+ * summary of a step of the same kind, requester, verb and resource, with that step's
+ * `namespace/name` (or `name`) and resourceVersion replaced by this step's ({@link fill}).
+ *
+ * Every entry is folded only when expanding it gives back its hops byte for byte; a hop that
+ * does not fit (another key order, a field no default covers) stays as it is.
+ */
+
+/** A hop as the scenario JSON carries it (time as RFC 3339 text); folded entries add `detail` / `alsoTo`. */
+export type JsonHop = Record<string, unknown> & { seq: number };
+
+type Step = 'admission' | 'storage' | 'response';
+
+/** Key order of a step's hop (the order the apiserver's record calls give, then seq, time, reconcile). */
+const STEP_KEYS = [
+  'from',
+  'to',
+  'kind',
+  'verb',
+  'resource',
+  'namespace',
+  'name',
+  'summary',
+  'cause',
+  'resourceVersion',
+  'category',
+  'seq',
+  'time',
+  'reconcile',
+] as const;
+/** Fields a step inherits from the previous step (the first from the request). */
+const CHAINED = ['verb', 'resource', 'namespace', 'name'] as const;
+
+/** A summary with the hop's variable parts (namespace/name, name, resourceVersion) cut out: text pieces and var indices. */
+type Template = (string | number)[];
+
+function vars(h: Record<string, unknown>): string[] {
+  const name = typeof h.name === 'string' ? h.name : '';
+  const ns = typeof h.namespace === 'string' && h.namespace ? `${h.namespace}/` : '';
+  const rv = typeof h.resourceVersion === 'string' ? h.resourceVersion : '';
+  return [`${ns}${name}`, name, rv];
+}
+
+/** Cuts the first occurrence of each non-empty var (left to right, not overlapping) out of `s`. */
+function toTemplate(s: string, vs: readonly string[]): Template {
+  const t: Template = [];
+  let at = 0;
+  vs.forEach((v, i) => {
+    if (!v) return;
+    const j = s.indexOf(v, at);
+    if (j < 0) return;
+    if (j > at) t.push(s.slice(at, j));
+    t.push(i);
+    at = j + v.length;
+  });
+  if (at < s.length) t.push(s.slice(at));
+  return t;
+}
+
+/** The summary a template gives with these vars. */
+export function fill(t: Template, vs: readonly string[]): string {
+  let s = '';
+  for (const p of t) s += typeof p === 'number' ? vs[p] : p;
+  return s;
+}
+
+function stepOf(h: JsonHop, r: JsonHop): Step | null {
+  if (h.cause !== r.seq || h.from !== r.to || h.seq <= r.seq) return null;
+  if (h.kind === 'note' && h.to === r.to) return 'admission';
+  if (h.kind === 'request' && h.to === 'etcd') return 'storage';
+  if (h.kind === 'response' && h.to === r.from) return 'response';
+  return null;
+}
+
+const stepTo = (step: Step, r: JsonHop) => (step === 'admission' ? r.to : step === 'storage' ? 'etcd' : r.from);
+const stepKind = (step: Step) => (step === 'admission' ? 'note' : step === 'storage' ? 'request' : 'response');
+const stepCategory = (step: Step, r: JsonHop) =>
+  r.category !== undefined ? r.category : step === 'admission' ? 'admission' : step === 'storage' ? 'storage' : undefined;
+const templateKey = (step: Step, r: JsonHop, h: Record<string, unknown>) =>
+  `${step}\u0000${String(r.from)}\u0000${String(h.verb)}\u0000${String(h.resource)}`;
+
+/** Expands one step of request entry `r` (`prev`: the previous step's hop, or r). */
+function expandStep(
+  s: Record<string, unknown>,
+  r: JsonHop,
+  prev: Record<string, unknown>,
+  first: boolean,
+  tpl: Map<string, Template> | null,
+): JsonHop {
+  const step = s.step as Step;
+  if (step !== 'admission' && step !== 'storage' && step !== 'response')
+    throw new Error(`relay seq ${r.seq}: unknown detail step ${String(step)}`);
+  const v: Record<string, unknown> = {
+    from: 'from' in s ? s.from : r.to,
+    to: 'to' in s ? s.to : stepTo(step, r),
+    kind: stepKind(step),
+  };
+  for (const k of CHAINED) v[k] = k in s ? s[k] : prev[k];
+  v.cause = 'cause' in s ? s.cause : r.seq;
+  v.resourceVersion = 'resourceVersion' in s ? (s.resourceVersion ?? undefined) : first ? undefined : prev.resourceVersion;
+  v.category = 'category' in s ? (s.category ?? undefined) : stepCategory(step, r);
+  v.seq = s.seq;
+  v.time = 'time' in s ? s.time : r.time;
+  v.reconcile = 'reconcile' in s ? (s.reconcile ?? undefined) : r.reconcile;
+  const key = templateKey(step, r, v);
+  if (typeof s.summary === 'string') {
+    v.summary = s.summary;
+    tpl?.set(key, toTemplate(s.summary, vars(v)));
+  } else {
+    const t = tpl?.get(key);
+    if (!t) throw new Error(`relay seq ${String(s.seq)}: no summary and none to repeat`);
+    v.summary = fill(t, vars(v));
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of STEP_KEYS) if (v[k] !== undefined) out[k] = v[k];
+  return out as JsonHop;
+}
+
+/** The request entry's hops: the request (without `detail`) and its steps. */
+function expandRequest(e: JsonHop, tpl: Map<string, Template>): JsonHop[] {
+  const { detail, ...r } = e;
+  if (!Array.isArray(detail)) throw new Error(`relay seq ${e.seq}: detail must be a list`);
+  const out: JsonHop[] = [r as JsonHop];
+  let prev: Record<string, unknown> = r;
+  detail.forEach((s: Record<string, unknown>, i) => {
+    const h = expandStep(s, r as JsonHop, prev, i === 0, tpl);
+    out.push(h);
+    prev = h;
+  });
+  return out;
+}
+
+/** The watch entry's hops: the first receiver's (without `alsoTo`) and one per other receiver, in W's key order. */
+function expandWatch(e: JsonHop): JsonHop[] {
+  const { alsoTo, ...w } = e;
+  if (!Array.isArray(alsoTo)) throw new Error(`relay seq ${e.seq}: alsoTo must be a list`);
+  const out: JsonHop[] = [w as JsonHop];
+  const t = toTemplate(String(w.summary), [String(w.verb)]);
+  for (const a of alsoTo as Record<string, unknown>[]) {
+    const verb = 'verb' in a ? a.verb : w.verb;
+    const h: Record<string, unknown> = { ...w, to: a.to, seq: a.seq, verb };
+    h.summary = typeof a.summary === 'string' ? a.summary : fill(t, [String(verb)]);
+    out.push(h as JsonHop);
+  }
+  return out;
+}
+
+/**
+ * The default relay array (hops in seq order) of a folded one.
+ * @throws Error when an entry is malformed (a step of an unknown kind, a summary left out with none to repeat)
+ */
+export function expandRelay(folded: readonly JsonHop[]): JsonHop[] {
+  const tpl = new Map<string, Template>();
+  const out: JsonHop[] = [];
+  for (const e of folded) {
+    if ('detail' in e) out.push(...expandRequest(e, tpl));
+    else if ('alsoTo' in e) out.push(...expandWatch(e));
+    else out.push(e);
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
+
+/** A step of request `r` for hop `h`: its seq, its kind, what differs from the defaults, and its summary. */
+function foldStep(h: JsonHop, step: Step, r: JsonHop, prev: Record<string, unknown>, first: boolean): Record<string, unknown> {
+  const s: Record<string, unknown> = { seq: h.seq, step };
+  if (h.from !== r.to) s.from = h.from;
+  if (h.to !== stepTo(step, r)) s.to = h.to;
+  for (const k of CHAINED) if (h[k] !== prev[k]) s[k] = h[k];
+  if (h.cause !== r.seq) s.cause = h.cause;
+  const rv = first ? undefined : prev.resourceVersion;
+  if (h.resourceVersion !== rv) s.resourceVersion = h.resourceVersion ?? null;
+  if (h.category !== stepCategory(step, r)) s.category = h.category ?? null;
+  if (h.time !== r.time) s.time = h.time;
+  if (h.reconcile !== r.reconcile) s.reconcile = h.reconcile ?? null;
+  s.summary = h.summary;
+  return s;
+}
+
+const same = (a: JsonHop, b: JsonHop) => JSON.stringify(a) === JSON.stringify(b);
+/** `v` as it reads back from the JSON text (a field set to undefined is gone). */
+const reread = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/** The key two watch hops share when they are one event delivered to two receivers. */
+function eventKey(h: JsonHop): string {
+  const { to: _to, seq: _seq, verb: _verb, summary: _summary, ...rest } = h;
+  return `${Object.keys(h).join(',')}\u0000${JSON.stringify(rest)}`;
+}
+
+interface OpenRequest {
+  r: JsonHop;
+  steps: Record<string, unknown>[];
+  prev: Record<string, unknown>;
+  at: number;
+}
+
+/**
+ * Leaves out each step summary the expansion repeats from an earlier step, walking the entries
+ * in the order {@link expandRelay} reads them (a step of one request may be recorded after a step
+ * of the next).
+ */
+function dropRepeatedSummaries(entries: readonly JsonHop[]): void {
+  const tpl = new Map<string, Template>();
+  for (const e of entries) {
+    if (!('detail' in e)) continue;
+    let prev: Record<string, unknown> = e;
+    for (const s of e.detail as Record<string, unknown>[]) {
+      const h = expandStep(s, e, prev, prev === e, null);
+      const key = templateKey(s.step as Step, e, h);
+      const t = tpl.get(key);
+      if (t && fill(t, vars(h)) === h.summary) delete s.summary;
+      else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vars(h)));
+      prev = h;
+    }
+  }
+}
+
+/**
+ * Folds a relay (hops as the scenario JSON writes them, seq increasing) into the folded form
+ * (module doc). The hops are not changed; entries are new objects.
+ */
+export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
+  // request seq → its entry while later hops may still fold into it
+  const requests = new Map<number, OpenRequest>();
+  const watches = new Map<string, { w: JsonHop; also: Record<string, unknown>[]; at: number }>();
+  const out: JsonHop[] = [];
+  let lastTime: unknown;
+  for (const h of relay) {
+    if (h.time !== lastTime) {
+      // one watch event reaches its receivers at one moment; a request's steps are kept open
+      watches.clear();
+      lastTime = h.time;
+    }
+    const open = typeof h.cause === 'number' ? requests.get(h.cause) : undefined;
+    const step = open ? stepOf(h, open.r) : null;
+    if (open && step) {
+      const s = reread(foldStep(h, step, open.r, open.prev, open.steps.length === 0));
+      if (same(expandStep(s, open.r, open.prev, open.steps.length === 0, null), h)) {
+        open.steps.push(s);
+        open.prev = h;
+        out[open.at] = { ...open.r, detail: open.steps };
+        continue;
+      }
+    }
+    if (h.kind === 'watch' && typeof h.summary === 'string' && typeof h.verb === 'string') {
+      const key = eventKey(h);
+      const g = watches.get(key);
+      if (!g) {
+        watches.set(key, { w: h, also: [], at: out.length });
+        out.push(h);
+        continue;
+      }
+      const a: Record<string, unknown> = { to: h.to, seq: h.seq };
+      if (h.verb !== g.w.verb) a.verb = h.verb;
+      if (fill(toTemplate(String(g.w.summary), [String(g.w.verb)]), [h.verb]) !== h.summary) a.summary = h.summary;
+      if (same(expandWatch({ ...g.w, alsoTo: [reread(a)] })[1], h)) {
+        g.also.push(a);
+        out[g.at] = { ...g.w, alsoTo: g.also };
+        continue;
+      }
+    }
+    if (h.kind === 'request') requests.set(h.seq, { r: h, steps: [], prev: h, at: out.length });
+    out.push(h);
+  }
+  dropRepeatedSummaries(out);
+  return out;
+}
