@@ -38,16 +38,15 @@ describe('foldRelay / expandRelay on real scenarios', () => {
       expect(back).toEqual(JSON.parse(text));
       expect(JSON.stringify(back) === text).toBe(true);
       expect(JSON.stringify(expandRelay(folded)) === text).toBe(true);
-      // it folds: fewer entries than hops, and under half the bytes
+      // it folds: fewer than half the entries, under half the bytes
       expect(folded.length).toBeLessThan(relay.length / 2);
       expect(foldedText.length).toBeLessThan(text.length / 2);
-      // every hop appears once: as an entry, a step or a receiver
+      // every hop appears once: as an entry, a step, a watch delivery or a receiver
       const seqs = folded.flatMap((e) => [
         e.seq,
-        ...((e.detail as { seq: number }[] | undefined) ?? []).map((s) => s.seq),
-        ...((e.alsoTo as { seq: number }[] | undefined) ?? []).map((a) => a.seq),
+        ...(['detail', 'watchedBy', 'alsoTo'] as const).flatMap((k) => ((e[k] as { seq: number }[] | undefined) ?? []).map((s) => s.seq)),
       ]);
-      expect(seqs.length).toBe(relay.length);
+      expect(seqs.sort((a, b) => a - b)).toEqual(relay.map((h) => h.seq));
     },
     120_000,
   );
@@ -136,6 +135,39 @@ describe('the folds', () => {
           { seq: 23, step: 'response' },
         ],
       },
+    ]);
+    expect(JSON.stringify(expandRelay(JSON.parse(JSON.stringify(folded))))).toBe(JSON.stringify(relay));
+  });
+
+  it('folds the watch deliveries of a write into its request entry', () => {
+    const w = (seq: number, to: string, verb: string, time: string): JsonHop =>
+      ordered(
+        hop(seq, {
+          from: 'kube-apiserver',
+          to,
+          kind: 'watch',
+          verb,
+          resource: 'configmaps',
+          namespace: 'default',
+          name: 'c',
+          resourceVersion: '5',
+          summary: `watch ${verb} ConfigMap default/c`,
+          cause: 10,
+          time,
+        }),
+      );
+    const later = '2026-01-01T00:00:00.001Z';
+    const relay = [
+      ordered(req),
+      ...steps(11, '5').map(ordered),
+      w(14, 'garbage-collector-controller', 'ADDED', later),
+      w(15, 'kube-scheduler', 'ADDED', later),
+    ];
+    const folded = foldRelay(relay);
+    expect(folded).toHaveLength(1);
+    expect(folded[0].watchedBy).toEqual([
+      { seq: 14, to: 'garbage-collector-controller', verb: 'ADDED', time: later, summary: 'watch ADDED ConfigMap default/c' },
+      { seq: 15, to: 'kube-scheduler' },
     ]);
     expect(JSON.stringify(expandRelay(JSON.parse(JSON.stringify(folded))))).toBe(JSON.stringify(relay));
   });

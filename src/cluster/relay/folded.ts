@@ -7,20 +7,28 @@
  * Two folds:
  * - A request entry: a `request` hop with a `detail` list of the hops its receiver recorded while
  *   serving it (`cause` = the request's seq, `from` = the request's `to`): the admission note
- *   (`step: "admission"`), the write to etcd (`"storage"`) and the response (`"response"`). A step
- *   keeps its `seq` and only what differs from what it defaults to (below).
- * - A watch entry: a `watch` hop with an `alsoTo` list of the other receivers of the same event at
- *   the same moment (every field equal but `to`, `seq`, `verb` and `summary`): `{to, seq}`, plus
- *   `verb` when it differs and `summary` when it is not the entry's with the verb replaced.
+ *   (`step: "admission"`), the write to etcd (`"storage"`) and the response (`"response"`); and a
+ *   `watchedBy` list of the watch deliveries of what it wrote (`cause` = the request's seq, after
+ *   its steps). A step or delivery keeps its `seq` (a delivery its `to`) and only what differs
+ *   from what it defaults to (below).
+ * - A watch entry, for a watch event whose write has no entry: a `watch` hop with an `alsoTo`
+ *   list of the other receivers of the same event at the same moment (every field equal but `to`,
+ *   `seq`, `verb` and `summary`): `{to, seq}`, plus `verb` when it differs and `summary` when it is
+ *   not the entry's with the verb replaced.
  *
  * Step defaults: `from` the request's `to`; `to` the request's `to` (admission), `etcd` (storage) or
  * the request's `from` (response); `kind` note, request, response; `verb`, `resource`,
  * `namespace`, `name` and `resourceVersion` the previous step's (the first step: the request's,
  * and no resourceVersion); `category` the request's, else `admission` (admission) or `storage`
  * (storage); `cause` the request's seq; `time` and `reconcile` the request's. A `null`
- * resourceVersion or category means "none". A step's summary is left out when it is the last
- * summary of a step of the same kind, requester, verb and resource, with that step's
- * `namespace/name` (or `name`) and resourceVersion replaced by this step's ({@link fill}).
+ * resourceVersion or category means "none". Delivery defaults: `from` the request's `to`, `kind`
+ * watch, `cause` the request's seq; `verb`, `resource`, `namespace`, `name`, `resourceVersion`,
+ * `category` and `time` the previous delivery's (the first: no verb, the last step's resource,
+ * namespace, name and resourceVersion, the request's category and time). A step's summary is
+ * left out when it is the last summary of a step of the same kind, requester, verb and resource,
+ * with that step's `namespace/name` (or `name`) and resourceVersion replaced by this step's
+ * ({@link fill}); a delivery's likewise after the last delivery of the same resource, its verb
+ * replaced too.
  *
  * Every entry is folded only when expanding it gives back its hops byte for byte; a hop that
  * does not fit (another key order, a field no default covers) stays as it is.
@@ -136,10 +144,66 @@ function expandStep(
   return out as JsonHop;
 }
 
-/** The request entry's hops: the request (without `detail`) and its steps. */
+/** Key order of a watch delivery's hop (the informer's record call, then seq, time). */
+const WATCH_KEYS = [
+  'from',
+  'to',
+  'kind',
+  'verb',
+  'resource',
+  'namespace',
+  'name',
+  'resourceVersion',
+  'summary',
+  'cause',
+  'category',
+  'seq',
+  'time',
+] as const;
+/** Fields a delivery inherits from the previous delivery (the first from the request's last step, its category and time from the request). */
+const DELIVERY_CHAINED = ['verb', 'resource', 'namespace', 'name', 'resourceVersion', 'category', 'time'] as const;
+/** `null` stands for "none" in these fields (a hop never carries a null there). */
+const NULL_IS_NONE = new Set<string>(['resourceVersion', 'category', 'reconcile']);
+
+const deliveryVars = (h: Record<string, unknown>) => [String(h.verb), ...vars(h)];
+const deliveryKey = (h: Record<string, unknown>) => `watch\u0000${String(h.resource)}`;
+
+/** What the first delivery of request `r` defaults to, after its last step `last` (or r). */
+function deliveryBase(r: JsonHop, last: Record<string, unknown>): Record<string, unknown> {
+  return {
+    verb: undefined,
+    resource: last.resource,
+    namespace: last.namespace,
+    name: last.name,
+    resourceVersion: last === r ? undefined : last.resourceVersion,
+    category: r.category,
+    time: r.time,
+  };
+}
+
+/** Expands one watch delivery `d` of request `r` (`base`: the previous delivery's hop, or {@link deliveryBase}). */
+function expandDelivery(d: Record<string, unknown>, r: JsonHop, base: Record<string, unknown>, tpl: Map<string, Template> | null): JsonHop {
+  const v: Record<string, unknown> = { from: 'from' in d ? d.from : r.to, to: d.to, kind: 'watch' };
+  for (const k of DELIVERY_CHAINED) v[k] = k in d ? (NULL_IS_NONE.has(k) ? (d[k] ?? undefined) : d[k]) : base[k];
+  v.cause = 'cause' in d ? d.cause : r.seq;
+  v.seq = d.seq;
+  if (typeof d.summary === 'string') {
+    v.summary = d.summary;
+    tpl?.set(deliveryKey(v), toTemplate(d.summary, deliveryVars(v)));
+  } else {
+    const t = tpl?.get(deliveryKey(v));
+    if (!t) throw new Error(`relay seq ${String(d.seq)}: no summary and none to repeat`);
+    v.summary = fill(t, deliveryVars(v));
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of WATCH_KEYS) if (v[k] !== undefined) out[k] = v[k];
+  return out as JsonHop;
+}
+
+/** The request entry's hops: the request (without `detail` and `watchedBy`), its steps and its watch deliveries. */
 function expandRequest(e: JsonHop, tpl: Map<string, Template>): JsonHop[] {
-  const { detail, ...r } = e;
-  if (!Array.isArray(detail)) throw new Error(`relay seq ${e.seq}: detail must be a list`);
+  const { detail = [], watchedBy = [], ...r } = e;
+  if (!Array.isArray(detail) || !Array.isArray(watchedBy)) throw new Error(`relay seq ${e.seq}: detail and watchedBy must be lists`);
   const out: JsonHop[] = [r as JsonHop];
   let prev: Record<string, unknown> = r;
   detail.forEach((s: Record<string, unknown>, i) => {
@@ -147,7 +211,23 @@ function expandRequest(e: JsonHop, tpl: Map<string, Template>): JsonHop[] {
     out.push(h);
     prev = h;
   });
+  let base = deliveryBase(r as JsonHop, prev);
+  for (const d of watchedBy as Record<string, unknown>[]) {
+    const h = expandDelivery(d, r as JsonHop, base, tpl);
+    out.push(h);
+    base = h;
+  }
   return out;
+}
+
+/** A watch delivery of request `r` for hop `h`: its seq, receiver, what differs from `base`, and its summary. */
+function foldDelivery(h: JsonHop, r: JsonHop, base: Record<string, unknown>): Record<string, unknown> {
+  const d: Record<string, unknown> = { seq: h.seq, to: h.to };
+  if (h.from !== r.to) d.from = h.from;
+  for (const k of DELIVERY_CHAINED) if (h[k] !== base[k]) d[k] = NULL_IS_NONE.has(k) ? (h[k] ?? null) : h[k];
+  if (h.cause !== r.seq) d.cause = h.cause;
+  d.summary = h.summary;
+  return d;
 }
 
 /** The watch entry's hops: the first receiver's (without `alsoTo`) and one per other receiver, in W's key order. */
@@ -173,7 +253,7 @@ export function expandRelay(folded: readonly JsonHop[]): JsonHop[] {
   const tpl = new Map<string, Template>();
   const out: JsonHop[] = [];
   for (const e of folded) {
-    if ('detail' in e) out.push(...expandRequest(e, tpl));
+    if ('detail' in e || 'watchedBy' in e) out.push(...expandRequest(e, tpl));
     else if ('alsoTo' in e) out.push(...expandWatch(e));
     else out.push(e);
   }
@@ -196,9 +276,18 @@ function foldStep(h: JsonHop, step: Step, r: JsonHop, prev: Record<string, unkno
   return s;
 }
 
-const same = (a: JsonHop, b: JsonHop) => JSON.stringify(a) === JSON.stringify(b);
-/** `v` as it reads back from the JSON text (a field set to undefined is gone). */
-const reread = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+/** Whether two hops read the same as JSON: the same defined fields, in the same order, with equal values. */
+function same(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+}
+
+/** `v` as it reads back from the JSON text: without the fields set to undefined (hop fields are plain values). */
+function reread<T extends Record<string, unknown>>(v: T): T {
+  for (const k of Object.keys(v)) if (v[k] === undefined) delete v[k];
+  return v;
+}
 
 /** The key two watch hops share when they are one event delivered to two receivers. */
 function eventKey(h: JsonHop): string {
@@ -209,8 +298,22 @@ function eventKey(h: JsonHop): string {
 interface OpenRequest {
   r: JsonHop;
   steps: Record<string, unknown>[];
+  /** the last step's hop, or r */
   prev: Record<string, unknown>;
+  deliveries: Record<string, unknown>[];
+  /** the last delivery's hop, or the first delivery's base; once a delivery is in, no more steps */
+  base: Record<string, unknown> | null;
+  /** where its entry is in the output */
   at: number;
+  /** its entry, once a step or a delivery folded into it */
+  entry: JsonHop | null;
+}
+
+/** Puts request `o`'s entry (its hop with `detail` and `watchedBy`) in the output, once. */
+function placeEntry(o: OpenRequest, out: JsonHop[]): void {
+  if (!o.entry) o.entry = out[o.at] = { ...o.r };
+  if (o.steps.length) o.entry.detail = o.steps;
+  if (o.deliveries.length) o.entry.watchedBy = o.deliveries;
 }
 
 /**
@@ -220,16 +323,23 @@ interface OpenRequest {
  */
 function dropRepeatedSummaries(entries: readonly JsonHop[]): void {
   const tpl = new Map<string, Template>();
+  const drop = (x: Record<string, unknown>, h: JsonHop, key: string, vs: string[]) => {
+    const t = tpl.get(key);
+    if (t && fill(t, vs) === h.summary) delete x.summary;
+    else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vs));
+  };
   for (const e of entries) {
-    if (!('detail' in e)) continue;
     let prev: Record<string, unknown> = e;
-    for (const s of e.detail as Record<string, unknown>[]) {
+    for (const s of (e.detail ?? []) as Record<string, unknown>[]) {
       const h = expandStep(s, e, prev, prev === e, null);
-      const key = templateKey(s.step as Step, e, h);
-      const t = tpl.get(key);
-      if (t && fill(t, vars(h)) === h.summary) delete s.summary;
-      else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vars(h)));
+      drop(s, h, templateKey(s.step as Step, e, h), vars(h));
       prev = h;
+    }
+    let base = deliveryBase(e, prev);
+    for (const d of (e.watchedBy ?? []) as Record<string, unknown>[]) {
+      const h = expandDelivery(d, e, base, null);
+      drop(d, h, deliveryKey(h), deliveryVars(h));
+      base = h;
     }
   }
 }
@@ -251,13 +361,23 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
       lastTime = h.time;
     }
     const open = typeof h.cause === 'number' ? requests.get(h.cause) : undefined;
-    const step = open ? stepOf(h, open.r) : null;
+    const step = open && !open.base ? stepOf(h, open.r) : null;
     if (open && step) {
       const s = reread(foldStep(h, step, open.r, open.prev, open.steps.length === 0));
       if (same(expandStep(s, open.r, open.prev, open.steps.length === 0, null), h)) {
         open.steps.push(s);
         open.prev = h;
-        out[open.at] = { ...open.r, detail: open.steps };
+        placeEntry(open, out);
+        continue;
+      }
+    }
+    if (open && h.kind === 'watch' && h.from === open.r.to && h.seq > open.r.seq) {
+      const base = open.base ?? deliveryBase(open.r, open.prev);
+      const d = reread(foldDelivery(h, open.r, base));
+      if (same(expandDelivery(d, open.r, base, null), h)) {
+        open.deliveries.push(d);
+        open.base = h;
+        placeEntry(open, out);
         continue;
       }
     }
@@ -278,7 +398,7 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         continue;
       }
     }
-    if (h.kind === 'request') requests.set(h.seq, { r: h, steps: [], prev: h, at: out.length });
+    if (h.kind === 'request') requests.set(h.seq, { r: h, steps: [], prev: h, deliveries: [], base: null, at: out.length, entry: null });
     out.push(h);
   }
   dropRepeatedSummaries(out);
