@@ -278,9 +278,18 @@ function foldStep(h: JsonHop, step: Step, r: JsonHop, prev: Record<string, unkno
 
 /** Whether two hops read the same as JSON: the same defined fields, in the same order, with equal values. */
 function same(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < ka.length && a[ka[i]] === undefined) i++;
+    while (j < kb.length && b[kb[j]] === undefined) j++;
+    if (i === ka.length || j === kb.length) return i === ka.length && j === kb.length;
+    if (ka[i] !== kb[j] || a[ka[i]] !== b[kb[j]]) return false;
+    i++;
+    j++;
+  }
 }
 
 /** `v` as it reads back from the JSON text: without the fields set to undefined (hop fields are plain values). */
@@ -298,6 +307,8 @@ function eventKey(h: JsonHop): string {
 interface OpenRequest {
   r: JsonHop;
   steps: Record<string, unknown>[];
+  /** the hops of the steps, then of the deliveries */
+  hops: JsonHop[];
   /** the last step's hop, or r */
   prev: Record<string, unknown>;
   deliveries: Record<string, unknown>[];
@@ -317,30 +328,24 @@ function placeEntry(o: OpenRequest, out: JsonHop[]): void {
 }
 
 /**
- * Leaves out each step summary the expansion repeats from an earlier step, walking the entries
- * in the order {@link expandRelay} reads them (a step of one request may be recorded after a step
- * of the next).
+ * Leaves out each summary the expansion repeats from an earlier step or delivery, walking the
+ * request entries in the order {@link expandRelay} reads them (entry by entry, its steps then its
+ * deliveries; a step of one request may be recorded after a step of the next).
  */
-function dropRepeatedSummaries(entries: readonly JsonHop[]): void {
+function dropRepeatedSummaries(requests: Iterable<OpenRequest>): void {
   const tpl = new Map<string, Template>();
-  const drop = (x: Record<string, unknown>, h: JsonHop, key: string, vs: string[]) => {
-    const t = tpl.get(key);
-    if (t && fill(t, vs) === h.summary) delete x.summary;
-    else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vs));
-  };
-  for (const e of entries) {
-    let prev: Record<string, unknown> = e;
-    for (const s of (e.detail ?? []) as Record<string, unknown>[]) {
-      const h = expandStep(s, e, prev, prev === e, null);
-      drop(s, h, templateKey(s.step as Step, e, h), vars(h));
-      prev = h;
-    }
-    let base = deliveryBase(e, prev);
-    for (const d of (e.watchedBy ?? []) as Record<string, unknown>[]) {
-      const h = expandDelivery(d, e, base, null);
-      drop(d, h, deliveryKey(h), deliveryVars(h));
-      base = h;
-    }
+  for (const o of requests) {
+    if (!o.entry) continue;
+    const parts = [...o.steps, ...o.deliveries];
+    parts.forEach((x, i) => {
+      const h = o.hops[i];
+      const step = i < o.steps.length;
+      const key = step ? templateKey(x.step as Step, o.r, h) : deliveryKey(h);
+      const vs = step ? vars(h) : deliveryVars(h);
+      const t = tpl.get(key);
+      if (t && fill(t, vs) === h.summary) delete x.summary;
+      else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vs));
+    });
   }
 }
 
@@ -366,6 +371,7 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
       const s = reread(foldStep(h, step, open.r, open.prev, open.steps.length === 0));
       if (same(expandStep(s, open.r, open.prev, open.steps.length === 0, null), h)) {
         open.steps.push(s);
+        open.hops.push(h);
         open.prev = h;
         placeEntry(open, out);
         continue;
@@ -376,6 +382,7 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
       const d = reread(foldDelivery(h, open.r, base));
       if (same(expandDelivery(d, open.r, base, null), h)) {
         open.deliveries.push(d);
+        open.hops.push(h);
         open.base = h;
         placeEntry(open, out);
         continue;
@@ -398,9 +405,10 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         continue;
       }
     }
-    if (h.kind === 'request') requests.set(h.seq, { r: h, steps: [], prev: h, deliveries: [], base: null, at: out.length, entry: null });
+    if (h.kind === 'request')
+      requests.set(h.seq, { r: h, steps: [], hops: [], prev: h, deliveries: [], base: null, at: out.length, entry: null });
     out.push(h);
   }
-  dropRepeatedSummaries(out);
+  dropRepeatedSummaries(requests.values());
   return out;
 }
