@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { mainCode, type CliIO } from './args';
 import { SCENARIO_USAGE, scenarioMain } from './scenario';
 import { MAX_FILE_BYTES } from '../cluster/scenario/limits';
+import { expandRelay, type JsonHop } from '../cluster/relay/folded';
 
 let dir: string;
 beforeAll(() => {
@@ -543,6 +544,11 @@ describe('npm run scenario flags', () => {
       'error: invalid argument "DIR/no/m.mmd" for "--mermaid" flag: folder "DIR/no" does not exist',
     ],
     [
+      '--relay neither full nor folded',
+      ['s.yaml', '--relay', 'compact'],
+      'error: invalid argument "compact" for "--relay" flag: must be "full" or "folded"',
+    ],
+    [
       'a bool flag given a value',
       ['s.yaml', '--help=maybe'],
       'error: invalid argument "maybe" for "--help" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
@@ -568,5 +574,19 @@ describe('npm run scenario flags', () => {
       { object: 'configmap/c', action: 'created' },
     ]);
     expect(readFileSync(join(dir, 'r.mmd'), 'utf8')).toMatch(/^sequenceDiagram\n/);
+  });
+
+  it('--relay folded writes the folded relay, which expands to the default one; the rest is the same', async () => {
+    writeFileSync(join(dir, 'ok.yaml'), 'steps:\n  - apply: |\n      apiVersion: v1\n      kind: ConfigMap\n      metadata: {name: c}\n');
+    const full = await runAsync([join(dir, 'ok.yaml'), '--relay=full']);
+    const folded = await runAsync([join(dir, 'ok.yaml'), '--relay', 'folded']);
+    expect([full.code, folded.code, full.stderr, folded.stderr]).toEqual([0, 0, '', '']);
+    expect(full.stdout).toBe((await runAsync([join(dir, 'ok.yaml')])).stdout);
+    const { relay, ...rest } = JSON.parse(full.stdout) as { relay: JsonHop[] };
+    const f = JSON.parse(folded.stdout) as { relayForm: string; relay: JsonHop[] };
+    expect(Object.keys(f)).toEqual([...Object.keys(rest), 'relayForm', 'relay']);
+    expect(f).toEqual({ ...rest, relayForm: 'folded', relay: f.relay });
+    expect(f.relay.length).toBeLessThan(relay.length);
+    expect(JSON.stringify(expandRelay(f.relay))).toBe(JSON.stringify(relay));
   });
 });

@@ -1,9 +1,10 @@
 /**
- * `npm run scenario -- path/to/scenario.yaml [--out result.json] [--mermaid relay.mmd] [--pretty]`
+ * `npm run scenario -- path/to/scenario.yaml [--out result.json] [--mermaid relay.mmd] [--pretty] [--relay full|folded]`
  *
  * Plays a scenario headless in fast-forward and prints the JSON result (docs/scenario-format.md):
  * compact JSON (`JSON.stringify(result)`), with 2-space indentation under `--pretty`, written in
- * chunks of about 1 MiB (result-json.ts).
+ * chunks of about 1 MiB (result-json.ts). `--relay folded` writes the relay folded
+ * (cluster/relay/folded.ts, docs/scenario-format.md#folded-relay) with `"relayForm": "folded"` before it.
  * Exit 0 when the scenario ran (rejected applies and failed steps are data), 1 when the
  * command line or the file is invalid: `error: FILE: WHERE: PROBLEM` on stderr, checked
  * before anything runs (cluster/scenario/text.ts, scenario-files.ts).
@@ -14,11 +15,20 @@ import { ScenarioError } from '../cluster/scenario/fields';
 import { parseScenarioText } from '../cluster/scenario/text';
 import { runScenario } from '../cluster/scenario/runner';
 import { relayToMermaid } from '../cluster/relay/sequence/to-mermaid';
-import { UsageError, isMainModule, outputPathFlag, parseArgs, processIO, runMain, type CliIO } from './args';
+import { foldRelay } from '../cluster/relay/folded';
+import { UsageError, invalidArgument, isMainModule, outputPathFlag, parseArgs, processIO, runMain, strFlag, type CliIO } from './args';
 import { FileError, checkScenarioFiles, readRegularFile, runnerIO } from './scenario-files';
 import { writeJSON } from './result-json';
 
-export const SCENARIO_USAGE = 'usage: npm run scenario -- SCENARIO.yaml [--out result.json] [--mermaid relay.mmd] [--pretty]';
+export const SCENARIO_USAGE =
+  'usage: npm run scenario -- SCENARIO.yaml [--out result.json] [--mermaid relay.mmd] [--pretty] [--relay full|folded]';
+
+/** The `--relay` flag: `full` (the default) or `folded`. @throws UsageError for another value */
+function relayFormFlag(args: ReturnType<typeof parseArgs>): 'full' | 'folded' {
+  const v = strFlag(args, 'relay') ?? 'full';
+  if (v !== 'full' && v !== 'folded') throw invalidArgument('relay', v, 'must be "full" or "folded"');
+  return v;
+}
 
 /** Writes `text` pieces to a new file (or truncates it). */
 function fileWriter(path: string): { write: (s: string) => void; close: () => void } {
@@ -32,7 +42,7 @@ function fileWriter(path: string): { write: (s: string) => void; close: () => vo
  * @throws UsageError for a bad command line (runMain prints it with the usage line).
  */
 export function scenarioMain(argv: readonly string[], io: CliIO): number {
-  const args = parseArgs(argv, { out: 'value', mermaid: 'value', pretty: 'bool' });
+  const args = parseArgs(argv, { out: 'value', mermaid: 'value', pretty: 'bool', relay: 'value' });
   if (args.flags.has('help')) {
     io.stdout(`${SCENARIO_USAGE}\n`);
     return 0;
@@ -43,6 +53,7 @@ export function scenarioMain(argv: readonly string[], io: CliIO): number {
   const file = args.positional[0];
   const out = outputPathFlag(args, 'out');
   const mermaid = outputPathFlag(args, 'mermaid');
+  const relayForm = relayFormFlag(args);
 
   let text: string;
   try {
@@ -63,14 +74,19 @@ export function scenarioMain(argv: readonly string[], io: CliIO): number {
   }
   const result = runScenario(sc, runnerIO(file));
   const indent = args.flags.has('pretty') ? 2 : 0;
+  let doc: unknown = result;
+  if (relayForm === 'folded') {
+    const { relay, ...rest } = result;
+    doc = { ...rest, relayForm, relay: foldRelay(relay) };
+  }
   if (out) {
     const w = fileWriter(out);
     try {
-      writeJSON(result, w.write, 3, 1 << 20, indent);
+      writeJSON(doc, w.write, 3, 1 << 20, indent);
     } finally {
       w.close();
     }
-  } else writeJSON(result, io.stdout, 3, 1 << 20, indent);
+  } else writeJSON(doc, io.stdout, 3, 1 << 20, indent);
   if (mermaid) {
     const w = fileWriter(mermaid);
     try {

@@ -14,6 +14,17 @@ import type { HopInput, RelayHop } from './relay-event';
 
 export type { RelayHop, HopInput };
 
+/**
+ * Makes `s` one flat string in place. A summary built by concatenation (`\`put ${key} (rev ${rv})\``)
+ * is a rope of pieces until its text is read, and V8 replaces the rope by one flat copy the first
+ * time a character is read: read one when the hop is stored, so a kept hop's summary costs its
+ * characters and not a tree of pieces (300 Pods on 30 nodes for 120 s: 33k hops, heap 24.6 → 23.0 MB;
+ * 1,000 Pods on 100 nodes: 79 → 73.6 MB; CPU unchanged). The text is unchanged.
+ */
+function flatten(s: unknown): void {
+  if (typeof s === 'string' && s.length > 0) s.charCodeAt(0);
+}
+
 export class RelayRecorder {
   private buf: RelayHop[] = [];
   private start = 0;
@@ -48,6 +59,8 @@ export class RelayRecorder {
     const hop = h as RelayHop;
     hop.seq = seq;
     hop.time = this.now();
+    flatten(hop.summary);
+    flatten(hop.note);
     hop.cause = h.cause !== undefined ? h.cause : this.current;
     if (hop.reconcile === undefined && hop.kind !== 'watch' && hop.cause !== null) {
       const r = this.get(hop.cause)?.reconcile;
