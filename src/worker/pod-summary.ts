@@ -13,7 +13,7 @@
  */
 import type { KObject } from '../cluster/api/types';
 import type { ResourceRow } from '../cluster/kubectl/printers';
-import type { ChangeType, PodCounts, PodSummary } from './protocol';
+import { objectKey, type ChangeType, type PodCounts, type PodSummary } from './protocol';
 import { StringIntern } from '../cluster/util/intern';
 
 /** More Pods than this switch the page to the summarized graph. */
@@ -91,6 +91,10 @@ const byName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: tru
  * Holds one small record per Pod (and a reference to the stored object, for the sample rows).
  */
 export class PodTally {
+  /**
+   * The Pods by uid (the stored object's own string: a key costs nothing; a Pod without one, as
+   * in tests, by its key "Pod/NS/NAME"), in the order first seen.
+   */
   private readonly pods = new Map<string, Entry>();
   private readonly byNode = new Map<string, Counts>();
   private readonly byOwner = new Map<string, Counts>();
@@ -103,8 +107,9 @@ export class PodTally {
     return this.pods.size;
   }
 
-  /** Folds one Pod change (`key`: the Pod's store key, "Pod/NS/NAME"). */
-  update(type: ChangeType, key: string, pod: KObject): void {
+  /** Folds one Pod change. */
+  update(type: ChangeType, pod: KObject): void {
+    const key = pod.metadata.uid || objectKey(pod);
     const prev = this.pods.get(key);
     if (type === 'DELETED') {
       if (!prev) return;
@@ -169,9 +174,10 @@ export class PodTally {
     limit = SUMMARY_SAMPLE_ROWS,
   ): { key: string; object: KObject; row: ResourceRow | null }[] {
     const out: { key: string; object: KObject; row: ResourceRow | null }[] = [];
-    for (const [key, e] of this.pods) {
+    for (const e of this.pods.values()) {
       if (out.length >= limit) break;
       const m = e.obj.metadata;
+      const key = objectKey(e.obj);
       // the page keeps no whole Pod: the names and times its table prints
       const object = {
         apiVersion: 'v1',
