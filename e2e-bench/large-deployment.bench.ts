@@ -14,7 +14,7 @@
  * process type; at the end, after a forced collection of every isolate, the same once more
  * (`afterGc`: what of the last sample was garbage). Prints one JSON line; writes nothing.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
 import { hugeDeployment } from '../e2e/fixtures';
 import { test, expect, type CDPSession } from '@playwright/test';
 
@@ -247,6 +247,16 @@ test('large deployment at ×100', async ({ page }) => {
     });
   await page.waitForTimeout(2_000);
   const afterGc = { ...(await breakdown()), pss: root ? chromiumMemoryMB(root, new Map()).pss : -1 };
+  // LARGE_HEAPSNAPSHOT=FILE: the page's isolate (the main thread: the UI, not the engine) as a
+  // .heapsnapshot, to see what the UI keeps
+  if (process.env.LARGE_HEAPSNAPSHOT) {
+    const out = createWriteStream(process.env.LARGE_HEAPSNAPSHOT);
+    const onChunk = (e: { chunk: string }) => void out.write(e.chunk);
+    cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+    await new Promise<void>((resolve) => out.end(resolve));
+  }
   const pods = await page.evaluate(
     () =>
       (window as unknown as { __kubeRelay: { objects: { kind: string }[] } }).__kubeRelay.objects.filter((o) => o.kind === 'Pod').length,

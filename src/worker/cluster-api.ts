@@ -20,7 +20,7 @@ import type { Cluster } from '../cluster/cluster';
 import { ChangeBatcher } from './batch';
 import { BatchGate } from './back-pressure';
 import { controllerStep, type ActingAs, type SessionLog, type SessionLogV1 } from './session';
-import { MAX_HOPS_PER_BATCH, objectKey, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
+import { MAX_HOPS_PER_BATCH, type ActionStory, type ClusterApi, type StepFilter, type TickBatch } from './protocol';
 import type { DnsLookupResult, TrafficRequest, TrafficResult, WorkloadLoad } from '../cluster/userland/traffic-types';
 import { parse as parseYaml } from 'yaml';
 import { parseScenario, type Step } from '../cluster/scenario/scenario';
@@ -261,7 +261,7 @@ export class ClusterHost implements ClusterApi {
       if (c.object.kind === 'Event') this.eventChanges.add(c.type, c.resource, c.object);
       else if (c.object.kind !== 'Pod') this.objects.add(c.type, c.resource, c.object);
       else {
-        this.tally.update(c.type, objectKey(c.object), c.object);
+        this.tally.update(c.type, c.object);
         if (!this.summarized) this.objects.add(c.type, c.resource, c.object);
       }
     });

@@ -29,10 +29,10 @@ describe('PodTally', () => {
     {
       name: 'counts per node (natural order, unscheduled last) and per owner (most Pods first)',
       apply: (t) => {
-        t.update('ADDED', 'Pod/default/a', pod('a', { node: 'node-10', rs: 'web-1', phase: 'Running', ready: true }));
-        t.update('ADDED', 'Pod/default/b', pod('b', { node: 'node-2', rs: 'web-1', phase: 'Running', ready: true }));
-        t.update('ADDED', 'Pod/default/c', pod('c', { node: 'node-2', rs: 'web-1' }));
-        t.update('ADDED', 'Pod/default/d', pod('d', {}));
+        t.update('ADDED', pod('a', { node: 'node-10', rs: 'web-1', phase: 'Running', ready: true }));
+        t.update('ADDED', pod('b', { node: 'node-2', rs: 'web-1', phase: 'Running', ready: true }));
+        t.update('ADDED', pod('c', { node: 'node-2', rs: 'web-1' }));
+        t.update('ADDED', pod('d', {}));
       },
       nodes: [
         {
@@ -71,14 +71,14 @@ describe('PodTally', () => {
     {
       name: 'a Pod that binds, runs and terminates moves between counts; a deleted one leaves them',
       apply: (t) => {
-        t.update('ADDED', 'Pod/default/a', pod('a', { rs: 'web-1' }));
-        t.update('MODIFIED', 'Pod/default/a', pod('a', { rs: 'web-1', node: 'node-1' }));
-        t.update('MODIFIED', 'Pod/default/a', pod('a', { rs: 'web-1', node: 'node-1', phase: 'Running', ready: true }));
-        t.update('ADDED', 'Pod/default/b', pod('b', { rs: 'web-1', node: 'node-1', phase: 'Running', ready: true }));
-        t.update('MODIFIED', 'Pod/default/b', pod('b', { rs: 'web-1', node: 'node-1', phase: 'Running', ready: true, deleting: true }));
-        t.update('ADDED', 'Pod/default/c', pod('c', { rs: 'web-2', node: 'node-2', phase: 'Failed' }));
-        t.update('DELETED', 'Pod/default/c', pod('c', { rs: 'web-2', node: 'node-2', phase: 'Failed' }));
-        t.update('DELETED', 'Pod/default/never', pod('never'));
+        t.update('ADDED', pod('a', { rs: 'web-1' }));
+        t.update('MODIFIED', pod('a', { rs: 'web-1', node: 'node-1' }));
+        t.update('MODIFIED', pod('a', { rs: 'web-1', node: 'node-1', phase: 'Running', ready: true }));
+        t.update('ADDED', pod('b', { rs: 'web-1', node: 'node-1', phase: 'Running', ready: true }));
+        t.update('MODIFIED', pod('b', { rs: 'web-1', node: 'node-1', phase: 'Running', ready: true, deleting: true }));
+        t.update('ADDED', pod('c', { rs: 'web-2', node: 'node-2', phase: 'Failed' }));
+        t.update('DELETED', pod('c', { rs: 'web-2', node: 'node-2', phase: 'Failed' }));
+        t.update('DELETED', pod('never'));
       },
       nodes: [
         {
@@ -129,7 +129,6 @@ describe('PodTally', () => {
     for (let i = 0; i < 20_000; i++)
       t.update(
         'ADDED',
-        `Pod/default/p${i}`,
         pod(`p${i}`, { node: `node-${(i % 3) + 1}`, rs: `rs-${i % 60}`, phase: i % 7 ? 'Running' : 'Pending', ready: i % 7 !== 0 }),
       );
     const s = t.snapshot();
@@ -150,6 +149,23 @@ describe('PodTally', () => {
     expect(s.moreOwners).toBe(10);
     expect(s.owners[0]).toMatchObject({ owner: 'ReplicaSet/default/rs-0', total: 334 });
     expect(t.sample(() => null, 3).map((r) => r.key)).toEqual(['Pod/default/p0', 'Pod/default/p1', 'Pod/default/p2']);
+  });
+
+  it('keyed by uid: a Pod recreated under its name is a new entry; the sample rows name the Pod by its key', () => {
+    const t = new PodTally();
+    const withUid = (name: string, uid: string, node?: string) => {
+      const p = pod(name, { node, rs: 'web-1' });
+      p.metadata.uid = uid;
+      return p;
+    };
+    t.update('ADDED', withUid('a', 'u-a1'));
+    t.update('ADDED', withUid('b', 'u-b'));
+    t.update('MODIFIED', withUid('a', 'u-a1', 'node-1'));
+    t.update('DELETED', withUid('a', 'u-a1', 'node-1'));
+    t.update('ADDED', withUid('a', 'u-a2'));
+    expect(t.size).toBe(2);
+    expect(t.snapshot().nodes).toEqual([{ node: '', total: 2, ready: 0, statuses: [['Pending', 2]] }]);
+    expect(t.sample(() => null).map((r) => r.key)).toEqual(['Pod/default/b', 'Pod/default/a']);
   });
 
   it('status: the phase, Pending when unset, Terminating once deletionTimestamp is set', () => {

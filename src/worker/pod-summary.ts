@@ -13,7 +13,7 @@
  */
 import type { KObject } from '../cluster/api/types';
 import type { ResourceRow } from '../cluster/kubectl/printers';
-import type { ChangeType, PodCounts, PodSummary } from './protocol';
+import { objectKey, type ChangeType, type PodCounts, type PodSummary } from './protocol';
 import { StringIntern } from '../cluster/util/intern';
 
 /** More Pods than this switch the page to the summarized graph. */
@@ -26,14 +26,6 @@ export const SUMMARY_MAX_OWNERS = 50;
 export const SUMMARY_MAX_NODES = 200;
 /** Pod rows the page's table gets while summarized ("showing 500 of 200,000"). */
 export const SUMMARY_SAMPLE_ROWS = 500;
-
-interface Entry {
-  node: string;
-  owner: string;
-  status: string;
-  ready: boolean;
-  obj: KObject;
-}
 
 interface Counts {
   total: number;
@@ -56,28 +48,43 @@ export function podIsReady(pod: KObject): boolean {
 
 /** The store key of the Pod's controller owner ("ReplicaSet/NS/NAME"), or "" for none. */
 function ownerOf(pod: KObject): string {
-  const ref = pod.metadata.ownerReferences?.find((r) => r.controller);
-  // one pooled string for all the Pods of an owner (each Entry keeps it)
-  return ref ? OWNER_KEYS.intern(`${ref.kind}/${pod.metadata.namespace ?? ''}/${ref.name}`) : '';
+  const refs = pod.metadata.ownerReferences;
+  if (!refs) return '';
+  // the Pods of one ReplicaSet share one frozen ownerReferences list (storage/object-intern.ts):
+  // its owner key is looked up by identity, not built again for every change
+  const ns = pod.metadata.namespace ?? '';
+  const hit = OWNER_OF.get(refs);
+  if (hit !== undefined && hit.ns === ns) return hit.owner;
+  const ref = refs.find((r) => r.controller);
+  // one pooled string for all the Pods of an owner
+  const owner = ref ? OWNER_KEYS.intern(`${ref.kind}/${ns}/${ref.name}`) : '';
+  if (Object.isFrozen(refs)) OWNER_OF.set(refs, { ns, owner });
+  return owner;
 }
+
+/** Owner keys of frozen ownerReferences lists (with the namespace they were computed for). */
+const OWNER_OF = new WeakMap<object, { ns: string; owner: string }>();
 
 /** Owner keys, pooled (cluster/util/intern.ts): memory only. */
 const OWNER_KEYS = new StringIntern(1024);
 
-function count(c: Counts, e: Entry, by: 1 | -1): void {
+function count(c: Counts, status: string, ready: boolean, by: 1 | -1): void {
   c.total += by;
-  if (e.ready) c.ready += by;
-  const n = (c.statuses.get(e.status) ?? 0) + by;
-  if (n) c.statuses.set(e.status, n);
-  else c.statuses.delete(e.status);
+  if (ready) c.ready += by;
+  const n = (c.statuses.get(status) ?? 0) + by;
+  if (n) c.statuses.set(status, n);
+  else c.statuses.delete(status);
 }
 
-function bump(map: Map<string, Counts>, key: string, e: Entry, by: 1 | -1): void {
+function bump(map: Map<string, Counts>, key: string, status: string, ready: boolean, by: 1 | -1): void {
   let c = map.get(key);
   if (!c) map.set(key, (c = { total: 0, ready: 0, statuses: new Map() }));
-  count(c, e, by);
+  count(c, status, ready, by);
   if (!c.total) map.delete(key);
 }
+
+/** Where a Pod is counted: its node ("" unscheduled). */
+const nodeOf = (pod: KObject): string => (pod.spec?.nodeName as string | undefined) ?? '';
 
 function countsOf(c: Counts): PodCounts {
   return { total: c.total, ready: c.ready, statuses: [...c.statuses].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)) };
@@ -88,10 +95,15 @@ const byName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: tru
 
 /**
  * Per-node and per-owner Pod counts, kept from Pod changes (`update`), for {@link PodSummary}.
- * Holds one small record per Pod (and a reference to the stored object, for the sample rows).
+ * Holds a reference to each Pod's stored object, nothing else: the node, owner, status and
+ * readiness it was counted under are read from the previous object when a change comes.
  */
 export class PodTally {
-  private readonly pods = new Map<string, Entry>();
+  /**
+   * The Pods by uid (the stored object's own string: a key costs nothing; a Pod without one, as
+   * in tests, by its key "Pod/NS/NAME"), in the order first seen.
+   */
+  private readonly pods = new Map<string, KObject>();
   private readonly byNode = new Map<string, Counts>();
   private readonly byOwner = new Map<string, Counts>();
   private readonly all: Counts = { total: 0, ready: 0, statuses: new Map() };
@@ -103,49 +115,42 @@ export class PodTally {
     return this.pods.size;
   }
 
-  /** Folds one Pod change (`key`: the Pod's store key, "Pod/NS/NAME"). */
-  update(type: ChangeType, key: string, pod: KObject): void {
+  /** Folds one Pod change. */
+  update(type: ChangeType, pod: KObject): void {
+    const key = pod.metadata.uid || objectKey(pod);
     const prev = this.pods.get(key);
     if (type === 'DELETED') {
       if (!prev) return;
-      this.remove(prev);
+      this.count(prev, -1);
       this.pods.delete(key);
       this.version++;
       return;
     }
-    const node = (pod.spec?.nodeName as string | undefined) ?? '';
-    const owner = ownerOf(pod);
-    const status = podSummaryStatus(pod);
-    const ready = podIsReady(pod);
+    this.pods.set(key, pod);
     if (!prev) {
-      const e: Entry = { node, owner, status, ready, obj: pod };
-      this.pods.set(key, e);
-      this.add(e);
+      this.count(pod, 1);
       this.version++;
       return;
     }
-    // the Pod's entry is updated in place (an update does not allocate one per change)
-    prev.obj = pod;
-    if (prev.node === node && prev.owner === owner && prev.status === status && prev.ready === ready) return;
-    this.remove(prev);
-    prev.node = node;
-    prev.owner = owner;
-    prev.status = status;
-    prev.ready = ready;
-    this.add(prev);
+    if (
+      nodeOf(prev) === nodeOf(pod) &&
+      ownerOf(prev) === ownerOf(pod) &&
+      podSummaryStatus(prev) === podSummaryStatus(pod) &&
+      podIsReady(prev) === podIsReady(pod)
+    )
+      return;
+    this.count(prev, -1);
+    this.count(pod, 1);
     this.version++;
   }
 
-  private add(e: Entry): void {
-    bump(this.byNode, e.node, e, 1);
-    bump(this.byOwner, e.owner, e, 1);
-    count(this.all, e, 1);
-  }
-
-  private remove(e: Entry): void {
-    bump(this.byNode, e.node, e, -1);
-    bump(this.byOwner, e.owner, e, -1);
-    count(this.all, e, -1);
+  /** Counts `pod` in (1) or out (−1) of its node's, its owner's and the total counts. */
+  private count(pod: KObject, by: 1 | -1): void {
+    const status = podSummaryStatus(pod);
+    const ready = podIsReady(pod);
+    bump(this.byNode, nodeOf(pod), status, ready, by);
+    bump(this.byOwner, ownerOf(pod), status, ready, by);
+    count(this.all, status, ready, by);
   }
 
   /** The counts as the page gets them (nodes by name, "" last; owners with the most Pods first). */
@@ -169,17 +174,19 @@ export class PodTally {
     limit = SUMMARY_SAMPLE_ROWS,
   ): { key: string; object: KObject; row: ResourceRow | null }[] {
     const out: { key: string; object: KObject; row: ResourceRow | null }[] = [];
-    for (const [key, e] of this.pods) {
+    for (const pod of this.pods.values()) {
       if (out.length >= limit) break;
-      const m = e.obj.metadata;
+      const m = pod.metadata;
+      const key = objectKey(pod);
+      const node = nodeOf(pod);
       // the page keeps no whole Pod: the names and times its table prints
       const object = {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: { name: m.name, namespace: m.namespace, creationTimestamp: m.creationTimestamp, uid: m.uid },
-        spec: { nodeName: e.node || undefined },
+        spec: { nodeName: node || undefined },
       } as KObject;
-      out.push({ key, object, row: describe(e.obj) });
+      out.push({ key, object, row: describe(pod) });
     }
     return out;
   }

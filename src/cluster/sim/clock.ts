@@ -48,7 +48,9 @@ export type TimerHandle = { readonly id: number };
 
 /** A metav1.MicroTime of simulated ms since the epoch (Lease renewTime), e.g. 2026-01-01T00:00:10.000000Z. */
 export function microTimeOf(ms: number): string {
-  return new Date(ms).toISOString().replace(/Z$/, '000Z');
+  // joined, not replaced: one flat string (a replace leaves a rope over the ISO string, which an
+  // Event's eventTime or a Lease's renewTime would keep for as long as it lives)
+  return [new Date(ms).toISOString().slice(0, -1), '000Z'].join('');
 }
 
 /** A pending deadline as the UI shows it. `at` is simulated ms since the epoch. */
@@ -100,7 +102,7 @@ export class SimClock {
     const sec = Math.floor(this.nowMs / 1000);
     if (this.rfcAt !== sec) {
       this.rfcAt = sec;
-      this.rfc = new Date(sec * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      this.rfc = [new Date(sec * 1000).toISOString().slice(0, -5), 'Z'].join(''); // flat, not a rope
     }
     return this.rfc;
   }

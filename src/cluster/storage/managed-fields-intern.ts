@@ -32,6 +32,10 @@ function deepFreeze(o: unknown): void {
 export class ManagedFieldsIntern {
   private byKey = new Map<string, object>();
   private interned = new WeakSet<object>();
+  /** A number for each interned entry (never reused), and the shared lists by their entries' numbers. */
+  private entryIds = new WeakMap<object, number>();
+  private nextEntryId = 1;
+  private lists = new Map<string, NonNullable<KObject['metadata']['managedFields']>>();
   /**
    * A number for each distinct fieldsV1 JSON, and the number of each fieldsV1 object met, by
    * identity: a manager's next entry often differs only in `time` and shares the fieldsV1 object
@@ -54,11 +58,27 @@ export class ManagedFieldsIntern {
   internManagedFields(obj: KObject): void {
     const list = obj.metadata?.managedFields;
     if (!Array.isArray(list) || Object.isFrozen(list)) return;
+    let key: string | undefined = '';
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
       const s = this.internEntry(e);
       if (s !== e) list[i] = s as (typeof list)[number];
+      if (key === undefined) continue;
+      const id = this.entryIds.get(s as object);
+      key = id === undefined ? undefined : i ? `${key},${id}` : String(id);
     }
+    // the list too: one shared frozen array per sequence of interned entries (a pushed array's
+    // backing store has room for 17 entries; the shared one is a literal of its length)
+    if (key === undefined || !list.length) return;
+    const hit = this.lists.get(key);
+    if (hit) {
+      obj.metadata.managedFields = hit;
+      return;
+    }
+    if (this.lists.size >= INTERN_LIMIT) this.lists.clear();
+    const shared = Object.freeze(list.slice());
+    this.lists.set(key, shared as typeof list);
+    obj.metadata.managedFields = shared as typeof list;
   }
 
   /** Distinct entries in the table now (tests and benchmarks). */
@@ -78,6 +98,7 @@ export class ManagedFieldsIntern {
     deepFreeze(e);
     this.byKey.set(key, e);
     this.interned.add(e);
+    this.entryIds.set(e, this.nextEntryId++);
     // its fieldsV1 is frozen now: remember its number (keyOf just computed it)
     const f = (e as { fieldsV1?: unknown }).fieldsV1;
     if (this.lastFields !== undefined && f === this.lastFields) this.fieldsIdOf.set(this.lastFields, this.lastFieldsId);

@@ -154,13 +154,17 @@ export class ObjectIntern {
       this.strIds.clear();
       this.shared = 0;
     }
-    Object.freeze(o); // its children are shared, hence frozen, already
+    // its children are shared, hence frozen, already; an array is stored as a copy of its length
+    // (one built by push or spread keeps room for up to 17 elements: 4 bytes each in Chromium)
+    const s = Array.isArray(o) && !Object.isFrozen(o) && !Object.isFrozen(parent) ? o.slice() : o;
+    if (s !== o) parent[k] = s;
+    Object.freeze(s);
     const id = this.nextId++;
-    this.ids.set(o, id);
+    this.ids.set(s, id);
     const bucket = this.byHash.get(h);
-    if (bucket === undefined) this.byHash.set(h, o);
-    else if (Array.isArray(bucket) && !Object.isFrozen(bucket)) bucket.push(o);
-    else this.byHash.set(h, [bucket, o]);
+    if (bucket === undefined) this.byHash.set(h, s);
+    else if (Array.isArray(bucket) && !Object.isFrozen(bucket)) bucket.push(s);
+    else this.byHash.set(h, [bucket, s]);
     this.shared++;
     return id;
   }

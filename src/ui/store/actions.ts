@@ -10,6 +10,7 @@ import { createReplay } from '../timeline/replay';
 import { TRAFFIC_FLIGHT_MS, type TrafficFlight } from './slices/traffic';
 import { createBatchPump } from './batch-pump';
 import { mergeBatches } from './merge-batches';
+import { internBatch } from './intern-batch';
 
 /** The app's timeline: batches fold through it so past moments can be replayed. */
 const replay = createReplay(kubeStore);
@@ -22,6 +23,7 @@ const pump = createBatchPump((batches) => replay.receiveAll(mergeBatches(batches
 
 /** Queues a worker batch; resolves once the store folded it (the worker's back-pressure waits for that). */
 export function receiveBatch(batch: TickBatch): Promise<void> {
+  internBatch(batch); // one copy of each repeated string of its Events and hops (intern-batch.ts)
   return pump.push(batch);
 }
 
