@@ -272,6 +272,15 @@ export class NodeInfo {
   nonZeroMemory = 0;
   usedPorts: HostPort[] = [];
   images = new Map<string, ImageState>();
+  /** images.size, kept as a field for the same reason as {@link name} (ImageLocality's Score). */
+  numImages = 0;
+  /**
+   * imageSize's last answer, inline: the image name it was asked for (compared by identity
+   * first, so callers pass interned names) and its size in bytes, −1 when the node has no such
+   * image. setNode, which replaces {@link images}, clears it.
+   */
+  private lastImage: string | undefined = undefined;
+  private lastImageSize = -1;
   /** Pods with pod affinity or anti-affinity (NodeInfo.PodsWithAffinity), by uid. */
   podsWithAffinity = new Map<string, PodInfo>();
   /** Pods with required anti-affinity (NodeInfo.PodsWithRequiredAntiAffinity), by uid. */
@@ -332,6 +341,8 @@ export class NodeInfo {
     for (const img of node.status?.images ?? []) {
       for (const n of img.names ?? []) this.images.set(normalizedImageName(n), { size: img.sizeBytes ?? 0 });
     }
+    this.numImages = this.images.size;
+    this.lastImage = undefined;
     this.touch();
   }
 
@@ -404,7 +415,23 @@ export class NodeInfo {
     c.podsWithAffinity = new Map(this.podsWithAffinity);
     c.podsWithRequiredAntiAffinity = new Map(this.podsWithRequiredAntiAffinity);
     c.images = this.images;
+    c.numImages = this.numImages;
     return c;
+  }
+
+  /**
+   * The size in bytes of the image named `name` (normalized, imagelocality normalizedImageName)
+   * on this node, undefined when the node has none (ImageStateSummary.Size). The last answer is
+   * kept on the NodeInfo: ImageLocality asks every scored node for the same names, and a hit
+   * reads no Map.
+   */
+  imageSize(name: string): number | undefined {
+    if (this.lastImage !== name) {
+      const st = this.images.get(name);
+      this.lastImage = name;
+      this.lastImageSize = st ? st.size : -1;
+    }
+    return this.lastImageSize < 0 ? undefined : this.lastImageSize;
   }
 
   /**
