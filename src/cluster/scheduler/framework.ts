@@ -44,7 +44,9 @@ export interface PluginEntry {
 /**
  * Every node's scores from every score plugin, weighted, and their totals
  * (framework.NodePluginScores of all nodes, stored by column: plain numbers, no object per node
- * per plugin).
+ * per plugin). The framework reuses one for every cycle: it is valid until the next
+ * RunScorePlugins call, and only the first `names.length` entries of each column are the
+ * cycle's (the buffers keep the largest cycle's length).
  */
 export interface NodePluginScores {
   /** The scored nodes' names, in the order given to RunScorePlugins. */
@@ -52,9 +54,9 @@ export interface NodePluginScores {
   /** The score plugins that ran (not skipped by PreScore), in profile order. */
   plugins: string[];
   /** `scores[p][i]`: plugin `plugins[p]`'s normalized score × weight for node `names[i]`. */
-  scores: number[][];
+  scores: Float64Array[];
   /** `totals[i]`: the sum over plugins for node `names[i]`. */
-  totals: number[];
+  totals: Float64Array;
 }
 
 /** frameworkImpl for one profile ("default-scheduler"). */
@@ -70,6 +72,8 @@ export class Framework {
   nominatedPodsForNode: (nodeName: string) => PodInfo[] = () => [];
   /** RunScorePlugins' NodeScore list, reused by every cycle (its length is the cycle's node count). */
   private readonly scoreList: NodeScore[] = [];
+  /** RunScorePlugins' result, reused by every cycle (its columns grow to the largest cycle's node count). */
+  private readonly nodeScores: NodePluginScores = { names: [], plugins: [], scores: [], totals: new Float64Array(0) };
 
   /** Registers each plugin at every extension point it implements, in order (MultiPoint). */
   constructor(
@@ -197,32 +201,38 @@ export class Framework {
    */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores {
     const n = nodes.length;
-    const names: string[] = [];
-    const totals: number[] = [];
-    // one NodeScore list for every cycle, refilled for each plugin (NormalizeScore's input;
-    // nothing keeps it past the call): no object per node per cycle
+    const out = this.nodeScores;
+    // one NodeScore list and one set of columns for every cycle, refilled for each plugin
+    // (NormalizeScore's input; nothing keeps either past the cycle): no allocation per node
     const list = this.scoreList;
+    const names = out.names;
     if (list.length > n) list.length = n;
+    names.length = n;
     for (let i = 0; i < n; i++) {
       const name = nodes[i].name;
-      names.push(name);
-      totals.push(0);
+      names[i] = name;
       if (i < list.length) list[i].name = name;
       else list.push({ name, score: 0 });
     }
-    const out: NodePluginScores = { names, plugins: [], scores: [], totals };
+    if (out.totals.length < n) {
+      out.totals = new Float64Array(n);
+      out.scores.length = 0;
+    } else out.totals.fill(0, 0, n);
+    const totals = out.totals;
+    out.plugins.length = 0;
+    let p = 0;
     for (const { plugin, weight } of this.scorePlugins) {
       if (state.skipScorePlugins.has(plugin.name)) continue;
       for (let i = 0; i < n; i++) list[i].score = plugin.score(state, pod, nodes[i]);
       plugin.normalizeScore?.(state, pod, list);
-      const col: number[] = [];
+      if (p === out.scores.length) out.scores.push(new Float64Array(totals.length));
+      const col = out.scores[p++];
       for (let i = 0; i < n; i++) {
         const s = list[i].score * weight;
-        col.push(s);
+        col[i] = s;
         totals[i] += s;
       }
       out.plugins.push(plugin.name);
-      out.scores.push(col);
     }
     return out;
   }

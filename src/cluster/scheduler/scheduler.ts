@@ -406,6 +406,7 @@ export class KubeScheduler {
       return this.fail(q, fitErrorMessage(nodes.length, d), 'Unschedulable', d, nodes.length, post.nominatedNodeName);
     }
     let host: string;
+    let hostIdx = -1;
     let tied: string[] | undefined;
     let scores: NodePluginScores | undefined;
     if (feasible.length === 1) host = feasible[0].name;
@@ -413,9 +414,10 @@ export class KubeScheduler {
       const ps = this.framework.runPreScorePlugins(state, pi, feasible);
       if (ps.code !== 'Success') return this.fail(q, ps.reasons.join(', '), 'SchedulerError', d, nodes.length, undefined);
       scores = this.framework.runScorePlugins(state, pi, feasible);
-      [host, tied] = this.selectHost(scores);
+      [hostIdx, tied] = this.selectHost(scores);
+      host = scores.names[hostIdx];
     }
-    this.assumeAndBind(q, state, host, nodes.length, feasible.length, scores, tied);
+    this.assumeAndBind(q, state, host, nodes.length, feasible.length, scores, hostIdx, tied);
   }
 
   /**
@@ -446,28 +448,33 @@ export class KubeScheduler {
     return out;
   }
 
-  /** selectHost: the highest total; ties broken uniformly at random (seeded RNG, reservoir sampling). */
-  private selectHost(scores: NodePluginScores): [string, string[] | undefined] {
+  /**
+   * selectHost: the highest total; ties broken uniformly at random (seeded RNG, reservoir
+   * sampling). Returns the chosen node's index in `scores.names` and, when several nodes share
+   * the highest total, their names in score order.
+   */
+  private selectHost(scores: NodePluginScores): [number, string[] | undefined] {
     let max = -Infinity;
-    let selected = '';
+    let selected = -1;
     let cnt = 0;
-    const tied: string[] = [];
     const { names, totals } = scores;
-    for (let i = 0; i < names.length; i++) {
+    const n = names.length;
+    for (let i = 0; i < n; i++) {
       const total = totals[i];
       if (total > max) {
         max = total;
-        selected = names[i];
+        selected = i;
         cnt = 1;
-        tied.length = 0;
-        tied.push(names[i]);
       } else if (total === max) {
         cnt++;
-        tied.push(names[i]);
-        if (this.ctx.rng.intn(cnt) === 0) selected = names[i];
+        if (this.ctx.rng.intn(cnt) === 0) selected = i;
       }
     }
-    return [selected, cnt > 1 ? tied : undefined];
+    if (cnt < 2) return [selected, undefined];
+    // the tied nodes: every node with the highest total, in score order (one array, built once)
+    const tied: string[] = [];
+    for (let i = 0; i < n; i++) if (totals[i] === max) tied.push(names[i]);
+    return [selected, tied];
   }
 
   private assumeAndBind(
@@ -477,12 +484,12 @@ export class KubeScheduler {
     numAll: number,
     numFeasible: number,
     scores: NodePluginScores | undefined,
+    hostIdx: number,
     tied: string[] | undefined,
   ): void {
     const pi = q.pi;
     const relay = this.ctx.relay;
     this.cache.assumePod(pi.pod, host);
-    const hostIdx = scores ? scores.names.indexOf(host) : -1;
     const total = hostIdx >= 0 ? scores!.totals[hostIdx] : undefined;
     const why = total === undefined ? 'only feasible node' : `score ${total} (${this.topReason(scores!, hostIdx, tied)})`;
     const hop = relay.record({

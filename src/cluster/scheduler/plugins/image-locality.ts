@@ -7,8 +7,11 @@
 import { MAX_NODE_SCORE } from '../framework';
 import { normalizedImageName, type NodeInfo, type PodInfo } from '../node-info';
 import type { CycleState, ScorePlugin } from '../types';
+import { StringIntern } from '../../util/intern';
 
 const MB = 1024 * 1024;
+/** The pods' normalized image names, pooled (one string per distinct name). */
+const IMAGE_NAMES = new StringIntern(1024);
 /** minThreshold: 23 MB. */
 export const MIN_THRESHOLD = 23 * MB;
 /** maxContainerThreshold: 1000 MB. */
@@ -28,17 +31,18 @@ export class ImageLocality implements ScorePlugin {
     let images = this.names.get(pod.pod);
     if (!images) {
       const spec = pod.pod.spec ?? {};
+      // interned: NodeInfo.imageSize compares the name it last answered by identity first
       images = [...(spec.initContainers ?? []), ...(spec.containers ?? [])].map((c: { image?: string }) =>
-        normalizedImageName(c.image ?? ''),
+        IMAGE_NAMES.intern(normalizedImageName(c.image ?? '')),
       );
       this.names.set(pod.pod, images);
     }
-    if (ni.images.size === 0) return calculatePriority(0, images.length);
+    if (ni.numImages === 0) return calculatePriority(0, images.length);
     const total = this.numNodes();
     let sum = 0;
     for (const name of images) {
-      const st = ni.images.get(name);
-      if (st && total > 0) sum += Math.trunc((st.size * this.imageNumNodes(name)) / total);
+      const size = ni.imageSize(name);
+      if (size !== undefined && total > 0) sum += Math.trunc((size * this.imageNumNodes(name)) / total);
     }
     return calculatePriority(sum, images.length);
   }

@@ -50,22 +50,23 @@ function withInsufficient(out: Insufficient[], i: Insufficient): Insufficient[] 
 export function fitsRequest(req: Resource, ni: NodeInfo): Insufficient[] {
   // the common case (everything fits) allocates nothing: NONE is shared and never mutated
   let out: Insufficient[] = NONE;
-  const alloc = ni.allocatable;
-  if (ni.numPods + 1 > alloc.allowedPodNumber) out = withInsufficient(out, { reason: 'Too many pods', unresolvable: false });
+  if (ni.numPods + 1 > ni.allowedPodNumber) out = withInsufficient(out, { reason: 'Too many pods', unresolvable: false });
   let scalarNames: string[] | undefined;
   for (const k in req.scalar) if (req.scalar[k] !== 0) (scalarNames ??= []).push(k);
   if (req.milliCPU === 0 && req.memory === 0 && req.ephemeralStorage === 0 && !scalarNames) return out;
-  const used = ni.requested;
-  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU)
-    out = withInsufficient(out, { reason: 'Insufficient cpu', unresolvable: req.milliCPU > alloc.milliCPU });
-  if (req.memory > 0 && req.memory > alloc.memory - used.memory)
-    out = withInsufficient(out, { reason: 'Insufficient memory', unresolvable: req.memory > alloc.memory });
-  if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
-    out = withInsufficient(out, { reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > alloc.ephemeralStorage });
+  const cpuCap = ni.allocMilliCPU;
+  if (req.milliCPU > 0 && req.milliCPU > cpuCap - ni.reqMilliCPU)
+    out = withInsufficient(out, { reason: 'Insufficient cpu', unresolvable: req.milliCPU > cpuCap });
+  const memCap = ni.allocMemory;
+  if (req.memory > 0 && req.memory > memCap - ni.reqMemory)
+    out = withInsufficient(out, { reason: 'Insufficient memory', unresolvable: req.memory > memCap });
+  const esCap = ni.allocEphemeralStorage;
+  if (req.ephemeralStorage > 0 && req.ephemeralStorage > esCap - ni.reqEphemeralStorage) {
+    out = withInsufficient(out, { reason: 'Insufficient ephemeral-storage', unresolvable: req.ephemeralStorage > esCap });
   }
   for (const k of scalarNames ?? []) {
-    const a = alloc.scalar[k] ?? 0;
-    if (req.scalar[k] > a - (used.scalar[k] ?? 0))
+    const a = ni.allocatable.scalar[k] ?? 0;
+    if (req.scalar[k] > a - (ni.reqScalar[k] ?? 0))
       out = withInsufficient(out, { reason: `Insufficient ${k}`, unresolvable: req.scalar[k] > a });
   }
   return out;
@@ -82,14 +83,14 @@ export function leastAllocatedScore(pod: PodInfo, ni: NodeInfo): number {
   // cpu then memory, without temporaries (runs once per pod per feasible node)
   let score = 0;
   let weights = 0;
-  const cpuCap = ni.allocatable.milliCPU;
+  const cpuCap = ni.allocMilliCPU;
   if (cpuCap !== 0) {
-    score += leastRequestedScore(ni.nonZeroRequested.milliCPU + pod.nonZeroRequests.milliCPU, cpuCap);
+    score += leastRequestedScore(ni.nonZeroMilliCPU + pod.nonZeroRequests.milliCPU, cpuCap);
     weights += 1;
   }
-  const memCap = ni.allocatable.memory;
+  const memCap = ni.allocMemory;
   if (memCap !== 0) {
-    score += leastRequestedScore(ni.nonZeroRequested.memory + pod.nonZeroRequests.memory, memCap);
+    score += leastRequestedScore(ni.nonZeroMemory + pod.nonZeroRequests.memory, memCap);
     weights += 1;
   }
   return weights === 0 ? 0 : Math.trunc(score / weights);
@@ -99,12 +100,12 @@ export function leastAllocatedScore(pod: PodInfo, ni: NodeInfo): number {
 export function balancedAllocationScore(pod: PodInfo, ni: NodeInfo): number {
   // two resources (cpu, memory): the std of two fractions is |f1 − f2| / 2; with one or none
   // it is 0 (balanced_allocation.go's len(fractions) == 2 / > 2 branches), no temporaries
-  const cpuCap = ni.allocatable.milliCPU;
-  const memCap = ni.allocatable.memory;
+  const cpuCap = ni.allocMilliCPU;
+  const memCap = ni.allocMemory;
   let std = 0;
   if (cpuCap !== 0 && memCap !== 0) {
-    const cpu = Math.min(1, (ni.requested.milliCPU + pod.requests.milliCPU) / cpuCap);
-    const mem = Math.min(1, (ni.requested.memory + pod.requests.memory) / memCap);
+    const cpu = Math.min(1, (ni.reqMilliCPU + pod.requests.milliCPU) / cpuCap);
+    const mem = Math.min(1, (ni.reqMemory + pod.requests.memory) / memCap);
     std = Math.abs((cpu - mem) / 2);
   }
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
