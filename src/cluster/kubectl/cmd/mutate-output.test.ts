@@ -54,7 +54,11 @@ function requests(c: Cluster, after: number): string[] {
 
 describe('mutating commands: output and requests', () => {
   const cases: { line: string; setup?: string[]; output: string | RegExp; error?: string; reqs: string[] }[] = [
-    { line: 'scale deploy/web --replicas=3 -o name', output: 'deployment.apps/web\n', reqs: ['get deployments', 'patch deployments/scale'] },
+    {
+      line: 'scale deploy/web --replicas=3 -o name',
+      output: 'deployment.apps/web\n',
+      reqs: ['get deployments', 'patch deployments/scale'],
+    },
     {
       line: 'scale deploy/web --replicas=3 -o yaml',
       output: /^apiVersion: apps\/v1\nkind: Deployment\n[^]*\n {2}replicas: 2\n/,
