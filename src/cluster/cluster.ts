@@ -28,6 +28,7 @@ import { createBootstrapPolicy, installAuthorization } from './controlplane/rbac
 import { impersonateUser, type ImpersonationRequest } from './apiserver/auth/impersonation';
 import { MACHINE_CRD, MACHINE_GROUP, MachineController, machineFor } from './machines';
 import { KubeProxy } from './proxy/kube-proxy';
+import { RulesetCache } from './proxy/ruleset-cache';
 import { ClusterDNS } from './dns/resolver';
 import { dnsBootstrapObjects } from './dns/coredns';
 import type { StoreEvent } from './storage/mvcc';
@@ -160,6 +161,8 @@ export class Cluster {
   readonly kubelets = new Map<string, Kubelet>();
   /** kube-proxy per node (iptables mode). */
   readonly kubeProxies = new Map<string, KubeProxy>();
+  /** kube-proxy sync results shared by nodes that see the same Services and endpoints */
+  private readonly rulesetCache = new RulesetCache();
   /** Cluster DNS (what CoreDNS answers), for lookups from the UI and tests. */
   readonly dns: ClusterDNS;
   readonly scheduler: KubeScheduler;
@@ -327,7 +330,7 @@ export class Cluster {
     this.kubelets.set(cfg.name, k);
     k.start();
     if (this.options.kubeProxy !== false) {
-      const kp = new KubeProxy(this.ctx, cfg.name);
+      const kp = new KubeProxy(this.ctx, cfg.name, { rulesetCache: this.rulesetCache });
       this.kubeProxies.set(cfg.name, kp);
       kp.start();
     }

@@ -22,8 +22,8 @@ import { SharedInformer } from '../client/informer';
 import { newListWatchFromClient } from '../client/listwatch';
 import type { ComponentContext } from '../component-context';
 import type { TimerHandle } from '../sim/clock';
-import { renderTable } from './iptables';
-import { servicePortKey, syncProxyRules, type EndpointInfo, type ProxierState, type Ruleset, type ServicePortInfo } from './proxier';
+import { servicePortKey, type EndpointInfo, type ProxierState, type Ruleset, type ServicePortInfo } from './proxier';
+import { computeSync, type RulesetCache } from './ruleset-cache';
 
 /** The kube-proxy identity (its ServiceAccount in kube-system), one participant per node. */
 export function kubeProxyUser(nodeName: string): RequestUser {
@@ -40,9 +40,9 @@ export interface KubeProxyOptions {
   minSyncPeriodMs?: number;
   /** clusterCIDR for detect-local-mode ClusterCIDR (kubeadm: networking.podSubnet) */
   clusterCIDR?: string;
+  /** the cluster's shared sync results (one copy of the rules for nodes with the same state); none: computed per sync */
+  rulesetCache?: RulesetCache;
 }
-
-const BUILTIN = new Set(['PREROUTING', 'INPUT', 'FORWARD', 'OUTPUT', 'POSTROUTING']);
 const PROXY_SELECTOR = '!service.kubernetes.io/service-proxy-name,!service.kubernetes.io/headless';
 
 export class KubeProxy {
@@ -58,7 +58,8 @@ export class KubeProxy {
   private lastSyncAt = -Infinity;
   private current: Ruleset | null = null;
   private currentText = '';
-  private lastCounts = new Map<string, string>();
+  private lastCounts: ReadonlyMap<string, string> = new Map();
+  private readonly rulesetCache: RulesetCache | undefined;
   /** The node's InternalIP (read from its Node at start; `addrtype LOCAL` matches it). */
   nodeIP: string | null = null;
   /** Number of syncs so far (tests, UI). */
@@ -73,6 +74,7 @@ export class KubeProxy {
     this.client = ctx.client(kubeProxyUser(nodeName));
     this.minSyncPeriodMs = opts.minSyncPeriodMs ?? 1_000;
     this.clusterCIDR = opts.clusterCIDR ?? '10.244.0.0/16';
+    this.rulesetCache = opts.rulesetCache;
   }
 
   /** True while the node's machine is on. */
@@ -110,7 +112,7 @@ export class KubeProxy {
     this.timer = null;
     this.current = null;
     this.currentText = '';
-    this.lastCounts.clear();
+    this.lastCounts = new Map();
     this.lastSyncAt = -Infinity;
   }
 
@@ -185,18 +187,7 @@ export class KubeProxy {
     this.lastSyncAt = this.ctx.clock.now();
     this.syncCount++;
     const state = this.buildState();
-    const rs = syncProxyRules(state);
-    const text = renderTable(rs.filter) + renderTable(rs.nat);
-    // the rules kube-proxy restores into its own chains (not the jumps from built-in chains)
-    const ruleCount = [...rs.filter.rules, ...rs.nat.rules].filter((r) => !BUILTIN.has(r.chain)).length;
-    const counts = new Map<string, string>();
-    for (const s of rs.services) {
-      const what =
-        s.filtered === 'REJECT'
-          ? 'no endpoints (REJECT)'
-          : `${s.endpoints.length} endpoint${s.endpoints.length === 1 ? '' : 's'}${s.filtered === 'DROP' ? ' (no local endpoints: DROP)' : ''}`;
-      counts.set(`${s.nameString}${s.protocol === 'tcp' ? '' : `/${s.protocol}`}`, what);
-    }
+    const { rs, text, ruleCount, counts } = this.rulesetCache ? this.rulesetCache.sync(state) : computeSync(state);
     const changes: string[] = [];
     for (const [k, v] of counts) if (this.lastCounts.get(k) !== v) changes.push(`${k} → ${v}`);
     for (const k of this.lastCounts.keys()) if (!counts.has(k)) changes.push(`${k} removed`);
