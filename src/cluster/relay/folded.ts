@@ -37,6 +37,8 @@
 /** A hop as the scenario JSON carries it (time as RFC 3339 text); folded entries add `detail` / `alsoTo`. */
 export type JsonHop = Record<string, unknown> & { seq: number };
 
+import { compactRequest, entryable, fullRequest, newWalk, walkPast } from './folded-compact';
+
 type Step = 'admission' | 'storage' | 'response';
 
 /** Key order of a step's hop (the order the apiserver's record calls give, then seq, time, reconcile). */
@@ -251,11 +253,23 @@ function expandWatch(e: JsonHop): JsonHop[] {
  */
 export function expandRelay(folded: readonly JsonHop[]): JsonHop[] {
   const tpl = new Map<string, Template>();
+  const walk = newWalk();
   const out: JsonHop[] = [];
   for (const e of folded) {
-    if ('detail' in e || 'watchedBy' in e) out.push(...expandRequest(e, tpl));
-    else if ('alsoTo' in e) out.push(...expandWatch(e));
-    else out.push(e);
+    if ('detail' in e || 'watchedBy' in e) {
+      const full = fullRequest(e, walk);
+      const hops = expandRequest(full, tpl);
+      walkPast(walk, hops[0].time, hops[hops.length - 1].seq, {
+        r: hops[0],
+        steps: (full.detail ?? []) as Record<string, unknown>[],
+        hops: hops.slice(1),
+      });
+      out.push(...hops);
+    } else {
+      const hops = 'alsoTo' in e ? expandWatch(e) : [e];
+      walkPast(walk, hops[0].time, hops[hops.length - 1].seq);
+      out.push(...hops);
+    }
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
@@ -405,10 +419,25 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         continue;
       }
     }
-    if (h.kind === 'request')
+    if (h.kind === 'request' && entryable(h))
       requests.set(h.seq, { r: h, steps: [], hops: [], prev: h, deliveries: [], base: null, at: out.length, entry: null });
     out.push(h);
   }
   dropRepeatedSummaries(requests.values());
+  // the implicit fields (folded-compact.ts), walking the entries in expandRelay's order
+  const byAt = new Map<number, OpenRequest>();
+  for (const o of requests.values()) if (o.entry) byAt.set(o.at, o);
+  const walk = newWalk();
+  out.forEach((e, i) => {
+    const o = byAt.get(i);
+    if (o) {
+      const hops = [o.r, ...o.hops];
+      out[i] = compactRequest(e, hops, walk) as JsonHop;
+      walkPast(walk, o.r.time, hops[hops.length - 1].seq, { r: o.r, steps: o.steps, hops: o.hops });
+    } else {
+      const also = e.alsoTo as { seq: number }[] | undefined;
+      walkPast(walk, e.time, also?.length ? also[also.length - 1].seq : e.seq);
+    }
+  });
   return out;
 }

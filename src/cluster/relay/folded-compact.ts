@@ -1,0 +1,307 @@
+/**
+ * The folded relay's implicit fields (docs/scenario-format.md#folded-relay): what a request entry,
+ * a step or a watch delivery leaves out because it follows from the entries before it, walked in
+ * the order expandRelay reads them (entry by entry; an entry's request, its steps, its
+ * deliveries). {@link compactRequest} takes a request entry as folded.ts builds it (every `seq`,
+ * every `time` as text, every request field) and leaves out what {@link fullRequest} puts back;
+ * both update one {@link Walk} from the entry's hops, so they read the same defaults.
+ *
+ * - `seq`: left out when it is the previous hop's seq + 1 (in walk order).
+ * - `time`: an entry's left out when it is the previous entry's time, else written `dt`: the
+ *   milliseconds after it; a step's `dt` is after its request's time, a delivery's after the
+ *   previous delivery's (the first: the request's). `time` stays as text when `dt` does not give
+ *   it back exactly.
+ * - a request entry's `kind` (always `request`); `from`, `to`, `verb`, `resource`, `namespace`,
+ *   `name`, `cause` and `reconcile` the previous request entry's; `category` the last request
+ *   entry's of the same resource; `summary` the last entry summary of the same requester (up to
+ *   a `/`), verb and resource with its `namespace/name`, `name` and the requester's part after
+ *   the `/` replaced by this entry's. A `null` namespace, category or reconcile means "none".
+ * - a step's `step`: the one after the previous step's (admission → storage → response →
+ *   admission; the first step: admission); the entry's first `storage` step's `resourceVersion`:
+ *   the last storage step's before it + 1 (`null`: none).
+ * - a delivery's `to`: the receiver at the same place in the last `watchedBy` of a request entry
+ *   of the same verb and resource.
+ */
+import type { JsonHop } from './folded';
+
+/** The key order of a request entry's hop; a request whose keys are not in this order stays unfolded. */
+export const ENTRY_KEYS = [
+  'from',
+  'to',
+  'kind',
+  'verb',
+  'resource',
+  'namespace',
+  'name',
+  'summary',
+  'category',
+  'seq',
+  'time',
+  'cause',
+  'reconcile',
+] as const;
+/** Entry fields where `null` means "none" (a hop's namespace may be null: there `false` means "none"). */
+const ENTRY_NULLABLE = new Set<string>(['category', 'reconcile']);
+const STRING_KEYS = ['from', 'to', 'kind', 'verb', 'resource', 'name', 'summary', 'time'] as const;
+
+/** Whether request hop `h` can head a request entry: its keys in {@link ENTRY_KEYS} order, the required ones present. */
+export function entryable(h: JsonHop): boolean {
+  let at = -1;
+  for (const k of Object.keys(h)) {
+    if (h[k] === undefined) continue; // as the JSON text reads it
+    const i = (ENTRY_KEYS as readonly string[]).indexOf(k);
+    if (i <= at) return false;
+    at = i;
+  }
+  for (const k of STRING_KEYS) if (typeof h[k] !== 'string') return false;
+  if (h.kind !== 'request' || (h.cause !== null && typeof h.cause !== 'number')) return false;
+  if (h.namespace !== undefined && h.namespace !== null && typeof h.namespace !== 'string') return false;
+  if (h.category !== undefined && typeof h.category !== 'string') return false;
+  return h.reconcile === undefined || typeof h.reconcile === 'number';
+}
+
+type Template = (string | number)[];
+
+/** What the entries so far leave for the next one to default to. */
+export interface Walk {
+  /** the last hop's seq */
+  seq: number | undefined;
+  /** the last entry's time (its first hop's) */
+  time: string | undefined;
+  /** the last request entry's request hop */
+  prev: JsonHop | undefined;
+  /** the last storage step's resourceVersion */
+  rv: unknown;
+  /** resource → the last request entry's category */
+  category: Map<string, unknown>;
+  /** verb and resource → the receivers of the last watchedBy */
+  receivers: Map<string, unknown[]>;
+  /** requester, verb and resource → the last entry summary, as a template */
+  summaries: Map<string, Template>;
+}
+
+export const newWalk = (): Walk => ({
+  seq: undefined,
+  time: undefined,
+  prev: undefined,
+  rv: undefined,
+  category: new Map(),
+  receivers: new Map(),
+  summaries: new Map(),
+});
+
+/** `t` (RFC 3339 text) in ms since the epoch, when `Date` reads and writes it back exactly; else undefined. */
+function ms(t: unknown): number | undefined {
+  if (typeof t !== 'string') return undefined;
+  const v = Date.parse(t);
+  return Number.isFinite(v) && new Date(v).toISOString() === t ? v : undefined;
+}
+
+/** `dt` (ms) for `time` after `ref`, when it gives `time` back exactly; else undefined. */
+function dtOf(time: unknown, ref: unknown): number | undefined {
+  const a = ms(time);
+  const b = ms(ref);
+  return a === undefined || b === undefined ? undefined : a - b;
+}
+
+const timeAt = (ref: unknown, dt: unknown): string => new Date((ms(ref) ?? NaN) + Number(dt)).toISOString();
+
+function summaryVars(h: Record<string, unknown>): string[] {
+  const name = typeof h.name === 'string' ? h.name : '';
+  const ns = typeof h.namespace === 'string' && h.namespace ? `${h.namespace}/` : '';
+  const from = String(h.from);
+  const slash = from.indexOf('/');
+  return [`${ns}${name}`, name, slash < 0 ? '' : from.slice(slash + 1)];
+}
+const summaryKey = (h: Record<string, unknown>) => {
+  const from = String(h.from);
+  const slash = from.indexOf('/');
+  return `${slash < 0 ? from : from.slice(0, slash)}\u0000${String(h.verb)}\u0000${String(h.resource)}`;
+};
+
+/** Cuts the first occurrence of each non-empty var (left to right, not overlapping) out of `s`. */
+function toTemplate(s: string, vs: readonly string[]): Template {
+  const t: Template = [];
+  let at = 0;
+  vs.forEach((v, i) => {
+    if (!v) return;
+    const j = s.indexOf(v, at);
+    if (j < 0) return;
+    if (j > at) t.push(s.slice(at, j));
+    t.push(i);
+    at = j + v.length;
+  });
+  if (at < s.length) t.push(s.slice(at));
+  return t;
+}
+
+function fill(t: Template, vs: readonly string[]): string {
+  let s = '';
+  for (const p of t) s += typeof p === 'number' ? vs[p] : p;
+  return s;
+}
+
+const NEXT_STEP: Record<string, string> = { admission: 'storage', storage: 'response', response: 'admission' };
+const nextStep = (prev: unknown) => (typeof prev === 'string' && prev in NEXT_STEP ? NEXT_STEP[prev] : 'admission');
+const receiversKey = (r: Record<string, unknown>) => `${String(r.verb)}\u0000${String(r.resource)}`;
+const nextRv = (rv: unknown) => (typeof rv === 'string' && /^[1-9][0-9]{0,14}$/.test(rv) ? String(Number(rv) + 1) : undefined);
+
+/**
+ * Moves the walk past an entry: `time` its first hop's time, `lastSeq` its last hop's seq (walk
+ * order); for a request entry, `req`: its request hop `r`, its steps (folded.ts's form) and the hops
+ * of its steps then of its deliveries.
+ */
+export function walkPast(
+  w: Walk,
+  time: unknown,
+  lastSeq: number,
+  req?: { r: JsonHop; steps: readonly Record<string, unknown>[]; hops: readonly JsonHop[] },
+): void {
+  w.seq = lastSeq;
+  w.time = time as string;
+  if (!req) return;
+  const { r, steps, hops } = req;
+  w.prev = r;
+  w.category.set(String(r.resource), r.category);
+  for (let i = 0; i < steps.length; i++) if (steps[i].step === 'storage') w.rv = hops[i].resourceVersion;
+  if (hops.length > steps.length)
+    w.receivers.set(
+      receiversKey(r),
+      hops.slice(steps.length).map((h) => h.to),
+    );
+}
+
+/**
+ * The compact form of request entry `e` (folded.ts's form: every seq, time and request field),
+ * which expanded to `hops` (walk order), after walk `w` (not moved).
+ */
+export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): Record<string, unknown> {
+  const { detail = [], watchedBy = [] } = e as { detail?: Record<string, unknown>[]; watchedBy?: Record<string, unknown>[] };
+  const r = hops[0];
+  const out: Record<string, unknown> = {};
+  for (const k of ENTRY_KEYS) {
+    const v = r[k];
+    if (k === 'kind') continue;
+    if (k === 'seq') {
+      if (w.seq === undefined || v !== w.seq + 1) out.seq = v;
+    } else if (k === 'time') {
+      const dt = dtOf(v, w.time);
+      if (dt === undefined || timeAt(w.time, dt) !== v) out.time = v;
+      else if (dt !== 0) out.dt = dt;
+    } else if (k === 'summary') {
+      const key = summaryKey(r);
+      const t = w.summaries.get(key);
+      if (!t || fill(t, summaryVars(r)) !== v) {
+        out.summary = v;
+        w.summaries.set(key, toTemplate(String(v), summaryVars(r)));
+      }
+    } else {
+      const d = k === 'category' ? w.category.get(String(r.resource)) : w.prev ? w.prev[k] : undefined;
+      const known = k === 'category' || w.prev !== undefined;
+      if (known && v === d) continue;
+      if (v === undefined && !known) continue;
+      out[k] = v !== undefined ? v : k === 'namespace' ? false : null;
+    }
+  }
+  let seq = r.seq;
+  let prevStep: unknown;
+  let firstStorage = true;
+  const steps = detail.map((s0, i) => {
+    const h = hops[i + 1];
+    const { seq: _seq, step, time: _time, ...rest } = s0;
+    const s: Record<string, unknown> = {};
+    if (h.seq !== seq + 1) s.seq = h.seq;
+    seq = h.seq;
+    if (step !== nextStep(prevStep)) s.step = step;
+    prevStep = step;
+    if ('time' in s0) {
+      const dt = dtOf(h.time, r.time);
+      if (dt !== undefined && timeAt(r.time, dt) === h.time) s.dt = dt;
+      else s.time = h.time;
+    }
+    Object.assign(s, rest);
+    if (step === 'storage' && firstStorage) {
+      firstStorage = false;
+      const d = nextRv(w.rv);
+      if (d !== undefined) {
+        if (h.resourceVersion === d) delete s.resourceVersion;
+        else s.resourceVersion = h.resourceVersion ?? null;
+      }
+    }
+    return s;
+  });
+  const receivers = w.receivers.get(receiversKey(r));
+  let prevTime = r.time;
+  const deliveries = watchedBy.map((d0, j) => {
+    const h = hops[detail.length + 1 + j];
+    const { seq: _seq, to, time: _time, ...rest } = d0;
+    const d: Record<string, unknown> = {};
+    if (h.seq !== seq + 1) d.seq = h.seq;
+    seq = h.seq;
+    if (!receivers || receivers[j] !== to) d.to = to;
+    if ('time' in d0) {
+      const dt = dtOf(h.time, prevTime);
+      if (dt !== undefined && timeAt(prevTime, dt) === h.time) d.dt = dt;
+      else d.time = h.time;
+    }
+    prevTime = h.time;
+    return Object.assign(d, rest);
+  });
+  if (steps.length) out.detail = steps;
+  if (deliveries.length) out.watchedBy = deliveries;
+  return out;
+}
+
+/** Request entry `c` (compact) in folded.ts's form, after walk `w` (not moved). */
+export function fullRequest(c: Record<string, unknown>, w: Walk): JsonHop {
+  const r: Record<string, unknown> = {};
+  for (const k of ENTRY_KEYS) {
+    let v: unknown;
+    if (k === 'kind') v = 'request';
+    else if (k === 'seq') v = 'seq' in c ? c.seq : (w.seq ?? NaN) + 1;
+    else if (k === 'time') v = 'time' in c ? c.time : 'dt' in c ? timeAt(w.time, c.dt) : w.time;
+    else if (k === 'summary') {
+      const key = summaryKey(r);
+      if (typeof c.summary === 'string') {
+        v = c.summary;
+        w.summaries.set(key, toTemplate(c.summary, summaryVars(r)));
+      } else {
+        const t = w.summaries.get(key);
+        if (!t) throw new Error(`relay seq ${String(r.seq ?? c.seq)}: no summary and none to repeat`);
+        v = fill(t, summaryVars(r));
+      }
+    } else if (k in c) v = ENTRY_NULLABLE.has(k) ? (c[k] ?? undefined) : k === 'namespace' && c[k] === false ? undefined : c[k];
+    else v = k === 'category' ? w.category.get(String(r.resource)) : w.prev?.[k];
+    if (v !== undefined) r[k] = v;
+  }
+  let seq = r.seq as number;
+  let prevStep: unknown;
+  let firstStorage = true;
+  const detail = ((c.detail ?? []) as Record<string, unknown>[]).map((s0) => {
+    const { seq: sq, step: st, dt, ...rest } = s0;
+    seq = sq === undefined ? seq + 1 : (sq as number);
+    const step = st ?? nextStep(prevStep);
+    prevStep = step;
+    const s: Record<string, unknown> = { seq, step, ...rest };
+    if (dt !== undefined) s.time = timeAt(r.time, dt);
+    if (step === 'storage' && firstStorage) {
+      firstStorage = false;
+      const d = nextRv(w.rv);
+      if (d !== undefined && !('resourceVersion' in s)) s.resourceVersion = d;
+    }
+    return s;
+  });
+  const receivers = w.receivers.get(receiversKey(r));
+  let prevTime = r.time;
+  const watchedBy = ((c.watchedBy ?? []) as Record<string, unknown>[]).map((d0, j) => {
+    const { seq: sq, to, dt, ...rest } = d0;
+    seq = sq === undefined ? seq + 1 : (sq as number);
+    const d: Record<string, unknown> = { seq, to: to === undefined ? receivers?.[j] : to, ...rest };
+    if (dt !== undefined) d.time = timeAt(prevTime, dt);
+    if ('time' in d) prevTime = d.time;
+    return d;
+  });
+  if (detail.length) r.detail = detail;
+  if (watchedBy.length) r.watchedBy = watchedBy;
+  return r as JsonHop;
+}
