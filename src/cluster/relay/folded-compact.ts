@@ -70,6 +70,8 @@ export interface Walk {
   time: string | undefined;
   /** the last request entry's request hop */
   prev: JsonHop | undefined;
+  /** requester → its last request entry's request hop */
+  byFrom: Map<unknown, JsonHop>;
   /** the last storage step's resourceVersion */
   rv: unknown;
   /** resource → the last request entry's category */
@@ -84,6 +86,7 @@ export const newWalk = (): Walk => ({
   seq: undefined,
   time: undefined,
   prev: undefined,
+  byFrom: new Map(),
   rv: undefined,
   category: new Map(),
   receivers: new Map(),
@@ -162,6 +165,7 @@ export function walkPast(
   if (!req) return;
   const { r, steps, hops } = req;
   w.prev = r;
+  w.byFrom.set(r.from, r);
   w.category.set(String(r.resource), r.category);
   for (let i = 0; i < steps.length; i++) if (steps[i].step === 'storage') w.rv = hops[i].resourceVersion;
   if (hops.length > steps.length)
@@ -169,6 +173,30 @@ export function walkPast(
       receiversKey(r),
       hops.slice(steps.length).map((h) => h.to),
     );
+}
+
+/** `parts` with each run of empty parts (every field a default) written as its length. */
+function runs(parts: Record<string, unknown>[]): (Record<string, unknown> | number)[] {
+  const out: (Record<string, unknown> | number)[] = [];
+  for (const p of parts) {
+    const empty = Object.keys(p).length === 0;
+    const last = out.length - 1;
+    if (empty && typeof out[last] === 'number') out[last] = (out[last] as number) + 1;
+    else out.push(empty ? 1 : p);
+  }
+  return out;
+}
+
+/** The parts of a `detail` or `watchedBy` list, each number n read as n empty parts. */
+function unruns(list: unknown): Record<string, unknown>[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw new Error('relay: detail and watchedBy must be lists');
+  const out: Record<string, unknown>[] = [];
+  for (const p of list as unknown[]) {
+    if (typeof p === 'number') for (let i = 0; i < p; i++) out.push({});
+    else out.push(p as Record<string, unknown>);
+  }
+  return out;
 }
 
 /**
@@ -196,8 +224,9 @@ export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): R
         w.summaries.set(key, toTemplate(String(v), summaryVars(r)));
       }
     } else {
-      const d = k === 'category' ? w.category.get(String(r.resource)) : w.prev ? w.prev[k] : undefined;
-      const known = k === 'category' || w.prev !== undefined;
+      const p = k === 'from' ? w.prev : (w.byFrom.get(r.from) ?? w.prev);
+      const d = k === 'category' ? w.category.get(String(r.resource)) : p ? p[k] : undefined;
+      const known = k === 'category' || p !== undefined;
       if (known && v === d) continue;
       if (v === undefined && !known) continue;
       out[k] = v !== undefined ? v : k === 'namespace' ? false : null;
@@ -247,8 +276,8 @@ export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): R
     prevTime = h.time;
     return Object.assign(d, rest);
   });
-  if (steps.length) out.detail = steps;
-  if (deliveries.length) out.watchedBy = deliveries;
+  if (steps.length) out.detail = runs(steps);
+  if (deliveries.length) out.watchedBy = runs(deliveries);
   return out;
 }
 
@@ -271,13 +300,13 @@ export function fullRequest(c: Record<string, unknown>, w: Walk): JsonHop {
         v = fill(t, summaryVars(r));
       }
     } else if (k in c) v = ENTRY_NULLABLE.has(k) ? (c[k] ?? undefined) : k === 'namespace' && c[k] === false ? undefined : c[k];
-    else v = k === 'category' ? w.category.get(String(r.resource)) : w.prev?.[k];
+    else v = k === 'category' ? w.category.get(String(r.resource)) : (k === 'from' ? w.prev : (w.byFrom.get(r.from) ?? w.prev))?.[k];
     if (v !== undefined) r[k] = v;
   }
   let seq = r.seq as number;
   let prevStep: unknown;
   let firstStorage = true;
-  const detail = ((c.detail ?? []) as Record<string, unknown>[]).map((s0) => {
+  const detail = unruns(c.detail).map((s0) => {
     const { seq: sq, step: st, dt, ...rest } = s0;
     seq = sq === undefined ? seq + 1 : (sq as number);
     const step = st ?? nextStep(prevStep);
@@ -293,7 +322,7 @@ export function fullRequest(c: Record<string, unknown>, w: Walk): JsonHop {
   });
   const receivers = w.receivers.get(receiversKey(r));
   let prevTime = r.time;
-  const watchedBy = ((c.watchedBy ?? []) as Record<string, unknown>[]).map((d0, j) => {
+  const watchedBy = unruns(c.watchedBy).map((d0, j) => {
     const { seq: sq, to, dt, ...rest } = d0;
     seq = sq === undefined ? seq + 1 : (sq as number);
     const d: Record<string, unknown> = { seq, to: to === undefined ? receivers?.[j] : to, ...rest };

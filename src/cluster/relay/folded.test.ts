@@ -42,11 +42,9 @@ describe('foldRelay / expandRelay on real scenarios', () => {
       expect(folded.length).toBeLessThan(relay.length / 2);
       expect(foldedText.length).toBeLessThan(text.length / 2);
       // every hop appears once: as an entry, a step, a watch delivery or a receiver
-      const parts = folded.reduce(
-        (n, e) =>
-          n + 1 + (['detail', 'watchedBy', 'alsoTo'] as const).reduce((m, k) => m + ((e[k] as unknown[] | undefined)?.length ?? 0), 0),
-        0,
-      );
+      const count = (list: unknown) =>
+        ((list as unknown[] | undefined) ?? []).reduce((n: number, p) => n + (typeof p === 'number' ? p : 1), 0);
+      const parts = folded.reduce((n, e) => n + 1 + count(e.detail) + count(e.watchedBy) + count(e.alsoTo), 0);
       expect(parts).toBe(relay.length);
     },
     120_000,
@@ -54,12 +52,12 @@ describe('foldRelay / expandRelay on real scenarios', () => {
 });
 
 describe('the folded size', () => {
-  it("seed-relay.scenario.yaml: 975 entries, 140,191 bytes (the default relay's 4,117 hops fold to under a third of its bytes)", () => {
+  it('seed-relay.scenario.yaml: 975 entries, 105,988 bytes (the default relay: 4,117 hops)', () => {
     const relay = relayOf('seed-relay.scenario.yaml');
     const folded = foldRelay(relay);
     expect(relay).toHaveLength(4117);
     expect(folded).toHaveLength(975);
-    expect(JSON.stringify(folded).length).toBe(140_191);
+    expect(JSON.stringify(folded).length).toBe(105_988);
   }, 120_000);
 });
 
@@ -145,7 +143,7 @@ describe('the folds', () => {
         ],
       },
       // the previous entry's from, to, verb, resource, namespace, name, time and cause
-      { summary: 'create ConfigMap default/c again', seq: 20, detail: [{}, {}, {}] },
+      { summary: 'create ConfigMap default/c again', seq: 20, detail: [3] },
     ]);
     expect(JSON.stringify(expandRelay(JSON.parse(JSON.stringify(folded))))).toBe(JSON.stringify(relay));
   });
@@ -212,7 +210,7 @@ describe('the folds', () => {
     ];
     const folded = foldRelay(relay);
     expect(folded).toHaveLength(2);
-    expect(folded[1]).toEqual({ detail: [{}, {}, {}], watchedBy: [{ verb: 'ADDED' }, { to: 'c' }] });
+    expect(folded[1]).toEqual({ detail: [3], watchedBy: [{ verb: 'ADDED' }, { to: 'c' }] });
     expect(JSON.stringify(expandRelay(JSON.parse(JSON.stringify(folded))))).toBe(JSON.stringify(relay));
   });
 

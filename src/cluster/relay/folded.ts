@@ -106,8 +106,16 @@ const stepTo = (step: Step, r: JsonHop) => (step === 'admission' ? r.to : step =
 const stepKind = (step: Step) => (step === 'admission' ? 'note' : step === 'storage' ? 'request' : 'response');
 const stepCategory = (step: Step, r: JsonHop) =>
   r.category !== undefined ? r.category : step === 'admission' ? 'admission' : step === 'storage' ? 'storage' : undefined;
+/** A requester's name up to a `/` (`kubelet/node-2` → `kubelet`) and after it (`node-2`; none: ''). */
+function requester(from: unknown): [string, string] {
+  const s = String(from);
+  const i = s.indexOf('/');
+  return i < 0 ? [s, ''] : [s.slice(0, i), s.slice(i + 1)];
+}
 const templateKey = (step: Step, r: JsonHop, h: Record<string, unknown>) =>
-  `${step}\u0000${String(r.from)}\u0000${String(h.verb)}\u0000${String(h.resource)}`;
+  `${step}\u0000${requester(r.from)[0]}\u0000${String(h.verb)}\u0000${String(h.resource)}`;
+/** A step's summary vars: its hop's, then the part of its requester's name after a `/`. */
+const stepVars = (h: Record<string, unknown>, r: JsonHop) => [...vars(h), requester(r.from)[1]];
 
 /** Expands one step of request entry `r` (`prev`: the previous step's hop, or r). */
 function expandStep(
@@ -135,11 +143,11 @@ function expandStep(
   const key = templateKey(step, r, v);
   if (typeof s.summary === 'string') {
     v.summary = s.summary;
-    tpl?.set(key, toTemplate(s.summary, vars(v)));
+    tpl?.set(key, toTemplate(s.summary, stepVars(v, r)));
   } else {
     const t = tpl?.get(key);
     if (!t) throw new Error(`relay seq ${String(s.seq)}: no summary and none to repeat`);
-    v.summary = fill(t, vars(v));
+    v.summary = fill(t, stepVars(v, r));
   }
   const out: Record<string, unknown> = {};
   for (const k of STEP_KEYS) if (v[k] !== undefined) out[k] = v[k];
@@ -355,7 +363,7 @@ function dropRepeatedSummaries(requests: Iterable<OpenRequest>): void {
       const h = o.hops[i];
       const step = i < o.steps.length;
       const key = step ? templateKey(x.step as Step, o.r, h) : deliveryKey(h);
-      const vs = step ? vars(h) : deliveryVars(h);
+      const vs = step ? stepVars(h, o.r) : deliveryVars(h);
       const t = tpl.get(key);
       if (t && fill(t, vs) === h.summary) delete x.summary;
       else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vs));
