@@ -11,16 +11,19 @@
  *   milliseconds after it; a step's `dt` is after its request's time, a delivery's after the
  *   previous delivery's (the first: the request's). `time` stays as text when `dt` does not give
  *   it back exactly.
- * - a request entry's `kind` (always `request`); `from`, `to`, `verb`, `resource`, `namespace`,
- *   `name`, `cause` and `reconcile` the previous request entry's; `category` the last request
- *   entry's of the same resource; `summary` the last entry summary of the same requester (up to
+ * - a request entry's `kind` (always `request`); `from` the previous request entry's; `to`, `verb`,
+ *   `resource`, `namespace`, `name`, `cause` and `reconcile` the last request entry's of the same
+ *   `from` (none yet: the previous request entry's); `category` the last request entry's of the
+ *   same resource; `summary` the last entry summary of the same requester (up to
  *   a `/`), verb and resource with its `namespace/name`, `name` and the requester's part after
- *   the `/` replaced by this entry's. A `null` namespace, category or reconcile means "none".
+ *   the `/` replaced by this entry's. A `null` category or reconcile, a `false` namespace, means
+ *   "none".
  * - a step's `step`: the one after the previous step's (admission → storage → response →
  *   admission; the first step: admission); the entry's first `storage` step's `resourceVersion`:
  *   the last storage step's before it + 1 (`null`: none).
  * - a delivery's `to`: the receiver at the same place in the last `watchedBy` of a request entry
  *   of the same verb and resource.
+ * - a run of steps or deliveries with nothing left: its count.
  */
 import type { JsonHop } from './folded';
 
@@ -96,11 +99,17 @@ export const newWalk = (): Walk => ({
 /** `t` (RFC 3339 text) in ms since the epoch, when `Date` reads and writes it back exactly; else undefined. */
 function ms(t: unknown): number | undefined {
   if (typeof t !== 'string') return undefined;
-  const v = Date.parse(t);
-  return Number.isFinite(v) && new Date(v).toISOString() === t ? v : undefined;
+  if (msCache.has(t)) return msCache.get(t);
+  const p = Date.parse(t);
+  const v = Number.isFinite(p) && new Date(p).toISOString() === t ? p : undefined;
+  if (msCache.size >= 4096) msCache.clear();
+  msCache.set(t, v);
+  return v;
 }
+/** Times read so far (a relay repeats each moment's text many times); a pure function's cache. */
+const msCache = new Map<string, number | undefined>();
 
-/** `dt` (ms) for `time` after `ref`, when it gives `time` back exactly; else undefined. */
+/** `dt` (ms) for `time` after `ref`, when both read back exactly (so `ref` + dt writes `time`); else undefined. */
 function dtOf(time: unknown, ref: unknown): number | undefined {
   const a = ms(time);
   const b = ms(ref);
@@ -201,12 +210,14 @@ function unruns(list: unknown): Record<string, unknown>[] {
 
 /**
  * The compact form of request entry `e` (folded.ts's form: every seq, time and request field),
- * which expanded to `hops` (walk order), after walk `w` (not moved).
+ * whose request hop is `r` and whose steps and deliveries expanded to `hops` (walk order), after
+ * walk `w` (not moved).
  */
-export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): Record<string, unknown> {
-  const { detail = [], watchedBy = [] } = e as { detail?: Record<string, unknown>[]; watchedBy?: Record<string, unknown>[] };
-  const r = hops[0];
+export function compactRequest(e: JsonHop, r: JsonHop, hops: readonly JsonHop[], w: Walk): Record<string, unknown> {
+  const detail = (e.detail ?? []) as Record<string, unknown>[];
+  const watchedBy = (e.watchedBy ?? []) as Record<string, unknown>[];
   const out: Record<string, unknown> = {};
+  const p = w.byFrom.get(r.from) ?? w.prev;
   for (const k of ENTRY_KEYS) {
     const v = r[k];
     if (k === 'kind') continue;
@@ -214,7 +225,7 @@ export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): R
       if (w.seq === undefined || v !== w.seq + 1) out.seq = v;
     } else if (k === 'time') {
       const dt = dtOf(v, w.time);
-      if (dt === undefined || timeAt(w.time, dt) !== v) out.time = v;
+      if (dt === undefined) out.time = v;
       else if (dt !== 0) out.dt = dt;
     } else if (k === 'summary') {
       const key = summaryKey(r);
@@ -224,9 +235,9 @@ export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): R
         w.summaries.set(key, toTemplate(String(v), summaryVars(r)));
       }
     } else {
-      const p = k === 'from' ? w.prev : (w.byFrom.get(r.from) ?? w.prev);
-      const d = k === 'category' ? w.category.get(String(r.resource)) : p ? p[k] : undefined;
-      const known = k === 'category' || p !== undefined;
+      const q = k === 'from' ? w.prev : p;
+      const d = k === 'category' ? w.category.get(String(r.resource)) : q ? q[k] : undefined;
+      const known = k === 'category' || q !== undefined;
       if (known && v === d) continue;
       if (v === undefined && !known) continue;
       out[k] = v !== undefined ? v : k === 'namespace' ? false : null;
@@ -236,8 +247,8 @@ export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): R
   let prevStep: unknown;
   let firstStorage = true;
   const steps = detail.map((s0, i) => {
-    const h = hops[i + 1];
-    const { seq: _seq, step, time: _time, ...rest } = s0;
+    const h = hops[i];
+    const step = s0.step;
     const s: Record<string, unknown> = {};
     if (h.seq !== seq + 1) s.seq = h.seq;
     seq = h.seq;
@@ -245,10 +256,10 @@ export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): R
     prevStep = step;
     if ('time' in s0) {
       const dt = dtOf(h.time, r.time);
-      if (dt !== undefined && timeAt(r.time, dt) === h.time) s.dt = dt;
+      if (dt !== undefined) s.dt = dt;
       else s.time = h.time;
     }
-    Object.assign(s, rest);
+    for (const k in s0) if (k !== 'seq' && k !== 'step' && k !== 'time') s[k] = s0[k];
     if (step === 'storage' && firstStorage) {
       firstStorage = false;
       const d = nextRv(w.rv);
@@ -262,19 +273,19 @@ export function compactRequest(e: JsonHop, hops: readonly JsonHop[], w: Walk): R
   const receivers = w.receivers.get(receiversKey(r));
   let prevTime = r.time;
   const deliveries = watchedBy.map((d0, j) => {
-    const h = hops[detail.length + 1 + j];
-    const { seq: _seq, to, time: _time, ...rest } = d0;
+    const h = hops[detail.length + j];
     const d: Record<string, unknown> = {};
     if (h.seq !== seq + 1) d.seq = h.seq;
     seq = h.seq;
-    if (!receivers || receivers[j] !== to) d.to = to;
+    if (!receivers || receivers[j] !== d0.to) d.to = d0.to;
     if ('time' in d0) {
       const dt = dtOf(h.time, prevTime);
-      if (dt !== undefined && timeAt(prevTime, dt) === h.time) d.dt = dt;
+      if (dt !== undefined) d.dt = dt;
       else d.time = h.time;
     }
     prevTime = h.time;
-    return Object.assign(d, rest);
+    for (const k in d0) if (k !== 'seq' && k !== 'to' && k !== 'time') d[k] = d0[k];
+    return d;
   });
   if (steps.length) out.detail = runs(steps);
   if (deliveries.length) out.watchedBy = runs(deliveries);

@@ -25,10 +25,15 @@
  * watch, `cause` the request's seq; `verb`, `resource`, `namespace`, `name`, `resourceVersion`,
  * `category` and `time` the previous delivery's (the first: no verb, the last step's resource,
  * namespace, name and resourceVersion, the request's category and time). A step's summary is
- * left out when it is the last summary of a step of the same kind, requester, verb and resource,
- * with that step's `namespace/name` (or `name`) and resourceVersion replaced by this step's
- * ({@link fill}); a delivery's likewise after the last delivery of the same resource, its verb
- * replaced too.
+ * left out when it is the last summary of a step of the same kind, requester (up to a `/`), verb
+ * and resource, with that step's `namespace/name` (or `name`), resourceVersion and requester part
+ * after the `/` replaced by this step's ({@link fill}); a delivery's likewise after the last
+ * delivery of the same resource, its verb replaced too.
+ *
+ * On top of that, a request entry leaves out what follows from the entries before it (the next
+ * seq, the previous time, ms offsets for other times, the requester's last fields, step names,
+ * the next storage revision, the last receivers; folded-compact.ts), and a run of steps or
+ * deliveries that take every default is written as its count.
  *
  * Every entry is folded only when expanding it gives back its hops byte for byte; a hop that
  * does not fit (another key order, a field no default covers) stays as it is.
@@ -140,12 +145,11 @@ function expandStep(
   v.seq = s.seq;
   v.time = 'time' in s ? s.time : r.time;
   v.reconcile = 'reconcile' in s ? (s.reconcile ?? undefined) : r.reconcile;
-  const key = templateKey(step, r, v);
   if (typeof s.summary === 'string') {
     v.summary = s.summary;
-    tpl?.set(key, toTemplate(s.summary, stepVars(v, r)));
+    tpl?.set(templateKey(step, r, v), toTemplate(s.summary, stepVars(v, r)));
   } else {
-    const t = tpl?.get(key);
+    const t = tpl?.get(templateKey(step, r, v));
     if (!t) throw new Error(`relay seq ${String(s.seq)}: no summary and none to repeat`);
     v.summary = fill(t, stepVars(v, r));
   }
@@ -439,9 +443,8 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
   out.forEach((e, i) => {
     const o = byAt.get(i);
     if (o) {
-      const hops = [o.r, ...o.hops];
-      out[i] = compactRequest(e, hops, walk) as JsonHop;
-      walkPast(walk, o.r.time, hops[hops.length - 1].seq, { r: o.r, steps: o.steps, hops: o.hops });
+      out[i] = compactRequest(e, o.r, o.hops, walk) as JsonHop;
+      walkPast(walk, o.r.time, o.hops[o.hops.length - 1].seq, { r: o.r, steps: o.steps, hops: o.hops });
     } else {
       const also = e.alsoTo as { seq: number }[] | undefined;
       walkPast(walk, e.time, also?.length ? also[also.length - 1].seq : e.seq);
