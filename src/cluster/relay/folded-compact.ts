@@ -25,7 +25,8 @@
  *   of the same verb and resource.
  * - a run of steps or deliveries with nothing left: its count.
  */
-import type { JsonHop } from './folded';
+/** A hop as the scenario JSON carries it (time as RFC 3339 text); folded entries add `detail` / `alsoTo`. */
+export type JsonHop = Record<string, unknown> & { seq: number };
 
 /** The key order of a request entry's hop; a request whose keys are not in this order stays unfolded. */
 export const ENTRY_KEYS = [
@@ -209,13 +210,17 @@ function unruns(list: unknown): Record<string, unknown>[] {
 }
 
 /**
- * The compact form of request entry `e` (folded.ts's form: every seq, time and request field),
- * whose request hop is `r` and whose steps and deliveries expanded to `hops` (walk order), after
+ * The compact form of the request entry of request hop `r` with steps `detail` and deliveries
+ * `watchedBy` in folded.ts's form (every seq and time), which expand to `hops` (walk order), after
  * walk `w` (not moved).
  */
-export function compactRequest(e: JsonHop, r: JsonHop, hops: readonly JsonHop[], w: Walk): Record<string, unknown> {
-  const detail = (e.detail ?? []) as Record<string, unknown>[];
-  const watchedBy = (e.watchedBy ?? []) as Record<string, unknown>[];
+export function compactRequest(
+  detail: readonly Record<string, unknown>[],
+  watchedBy: readonly Record<string, unknown>[],
+  r: JsonHop,
+  hops: readonly JsonHop[],
+  w: Walk,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const p = w.byFrom.get(r.from) ?? w.prev;
   for (const k of ENTRY_KEYS) {

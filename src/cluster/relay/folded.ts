@@ -39,10 +39,9 @@
  * does not fit (another key order, a field no default covers) stays as it is.
  */
 
-/** A hop as the scenario JSON carries it (time as RFC 3339 text); folded entries add `detail` / `alsoTo`. */
-export type JsonHop = Record<string, unknown> & { seq: number };
+export type { JsonHop } from './folded-compact';
 
-import { compactRequest, entryable, fullRequest, newWalk, walkPast } from './folded-compact';
+import { compactRequest, entryable, fullRequest, newWalk, walkPast, type JsonHop } from './folded-compact';
 
 type Step = 'admission' | 'storage' | 'response';
 
@@ -342,15 +341,8 @@ interface OpenRequest {
   base: Record<string, unknown> | null;
   /** where its entry is in the output */
   at: number;
-  /** its entry, once a step or a delivery folded into it */
-  entry: JsonHop | null;
-}
-
-/** Puts request `o`'s entry (its hop with `detail` and `watchedBy`) in the output, once. */
-function placeEntry(o: OpenRequest, out: JsonHop[]): void {
-  if (!o.entry) o.entry = out[o.at] = { ...o.r };
-  if (o.steps.length) o.entry.detail = o.steps;
-  if (o.deliveries.length) o.entry.watchedBy = o.deliveries;
+  /** whether a step or a delivery folded into it (then its entry replaces r in the output) */
+  folded: boolean;
 }
 
 /**
@@ -361,7 +353,7 @@ function placeEntry(o: OpenRequest, out: JsonHop[]): void {
 function dropRepeatedSummaries(requests: Iterable<OpenRequest>): void {
   const tpl = new Map<string, Template>();
   for (const o of requests) {
-    if (!o.entry) continue;
+    if (!o.folded) continue;
     const parts = [...o.steps, ...o.deliveries];
     parts.forEach((x, i) => {
       const h = o.hops[i];
@@ -399,7 +391,7 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         open.steps.push(s);
         open.hops.push(h);
         open.prev = h;
-        placeEntry(open, out);
+        open.folded = true;
         continue;
       }
     }
@@ -410,7 +402,7 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         open.deliveries.push(d);
         open.hops.push(h);
         open.base = h;
-        placeEntry(open, out);
+        open.folded = true;
         continue;
       }
     }
@@ -432,18 +424,18 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
       }
     }
     if (h.kind === 'request' && entryable(h))
-      requests.set(h.seq, { r: h, steps: [], hops: [], prev: h, deliveries: [], base: null, at: out.length, entry: null });
+      requests.set(h.seq, { r: h, steps: [], hops: [], prev: h, deliveries: [], base: null, at: out.length, folded: false });
     out.push(h);
   }
   dropRepeatedSummaries(requests.values());
   // the implicit fields (folded-compact.ts), walking the entries in expandRelay's order
   const byAt = new Map<number, OpenRequest>();
-  for (const o of requests.values()) if (o.entry) byAt.set(o.at, o);
+  for (const o of requests.values()) if (o.folded) byAt.set(o.at, o);
   const walk = newWalk();
   out.forEach((e, i) => {
     const o = byAt.get(i);
     if (o) {
-      out[i] = compactRequest(e, o.r, o.hops, walk) as JsonHop;
+      out[i] = compactRequest(o.steps, o.deliveries, o.r, o.hops, walk) as JsonHop;
       walkPast(walk, o.r.time, o.hops[o.hops.length - 1].seq, { r: o.r, steps: o.steps, hops: o.hops });
     } else {
       const also = e.alsoTo as { seq: number }[] | undefined;
