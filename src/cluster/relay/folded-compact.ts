@@ -264,7 +264,7 @@ export function compactRequest(
       if (dt !== undefined) s.dt = dt;
       else s.time = h.time;
     }
-    for (const k in s0) if (k !== 'seq' && k !== 'step' && k !== 'time') s[k] = s0[k];
+    for (const k in s0) if (k !== 'seq' && k !== 'step' && k !== 'time' && s0[k] !== undefined) s[k] = s0[k];
     if (step === 'storage' && firstStorage) {
       firstStorage = false;
       const d = nextRv(w.rv);
@@ -289,7 +289,7 @@ export function compactRequest(
       else d.time = h.time;
     }
     prevTime = h.time;
-    for (const k in d0) if (k !== 'seq' && k !== 'to' && k !== 'time') d[k] = d0[k];
+    for (const k in d0) if (k !== 'seq' && k !== 'to' && k !== 'time' && d0[k] !== undefined) d[k] = d0[k];
     return d;
   });
   if (steps.length) out.detail = runs(steps);

@@ -354,16 +354,17 @@ function dropRepeatedSummaries(requests: Iterable<OpenRequest>): void {
   const tpl = new Map<string, Template>();
   for (const o of requests) {
     if (!o.folded) continue;
-    const parts = [...o.steps, ...o.deliveries];
-    parts.forEach((x, i) => {
+    const n = o.steps.length;
+    for (let i = 0; i < o.hops.length; i++) {
       const h = o.hops[i];
-      const step = i < o.steps.length;
-      const key = step ? templateKey(x.step as Step, o.r, h) : deliveryKey(h);
-      const vs = step ? stepVars(h, o.r) : deliveryVars(h);
+      const x = i < n ? o.steps[i] : o.deliveries[i - n];
+      const key = i < n ? templateKey(x.step as Step, o.r, h) : deliveryKey(h);
+      const vs = i < n ? stepVars(h, o.r) : deliveryVars(h);
       const t = tpl.get(key);
-      if (t && fill(t, vs) === h.summary) delete x.summary;
+      // left out (undefined, as the JSON text reads it) rather than deleted: a deleted key slows the object
+      if (t && fill(t, vs) === h.summary) x.summary = undefined;
       else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vs));
-    });
+    }
   }
 }
 
