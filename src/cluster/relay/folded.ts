@@ -25,17 +25,23 @@
  * watch, `cause` the request's seq; `verb`, `resource`, `namespace`, `name`, `resourceVersion`,
  * `category` and `time` the previous delivery's (the first: no verb, the last step's resource,
  * namespace, name and resourceVersion, the request's category and time). A step's summary is
- * left out when it is the last summary of a step of the same kind, requester, verb and resource,
- * with that step's `namespace/name` (or `name`) and resourceVersion replaced by this step's
- * ({@link fill}); a delivery's likewise after the last delivery of the same resource, its verb
- * replaced too.
+ * left out when it is the last summary of a step of the same kind, requester (up to a `/`), verb
+ * and resource, with that step's `namespace/name` (or `name`), resourceVersion and requester part
+ * after the `/` replaced by this step's ({@link fill}); a delivery's likewise after the last
+ * delivery of the same resource, its verb replaced too.
+ *
+ * On top of that, a request entry leaves out what follows from the entries before it (the next
+ * seq, the previous time, ms offsets for other times, the requester's last fields, step names,
+ * the next storage revision, the last receivers; folded-compact.ts), and a run of steps or
+ * deliveries that take every default is written as its count.
  *
  * Every entry is folded only when expanding it gives back its hops byte for byte; a hop that
  * does not fit (another key order, a field no default covers) stays as it is.
  */
 
-/** A hop as the scenario JSON carries it (time as RFC 3339 text); folded entries add `detail` / `alsoTo`. */
-export type JsonHop = Record<string, unknown> & { seq: number };
+export type { JsonHop } from './folded-compact';
+
+import { compactRequest, entryable, fullRequest, newWalk, walkPast, type JsonHop } from './folded-compact';
 
 type Step = 'admission' | 'storage' | 'response';
 
@@ -104,8 +110,16 @@ const stepTo = (step: Step, r: JsonHop) => (step === 'admission' ? r.to : step =
 const stepKind = (step: Step) => (step === 'admission' ? 'note' : step === 'storage' ? 'request' : 'response');
 const stepCategory = (step: Step, r: JsonHop) =>
   r.category !== undefined ? r.category : step === 'admission' ? 'admission' : step === 'storage' ? 'storage' : undefined;
+/** A requester's name up to a `/` (`kubelet/node-2` → `kubelet`) and after it (`node-2`; none: ''). */
+function requester(from: unknown): [string, string] {
+  const s = String(from);
+  const i = s.indexOf('/');
+  return i < 0 ? [s, ''] : [s.slice(0, i), s.slice(i + 1)];
+}
 const templateKey = (step: Step, r: JsonHop, h: Record<string, unknown>) =>
-  `${step}\u0000${String(r.from)}\u0000${String(h.verb)}\u0000${String(h.resource)}`;
+  `${step}\u0000${requester(r.from)[0]}\u0000${String(h.verb)}\u0000${String(h.resource)}`;
+/** A step's summary vars: its hop's, then the part of its requester's name after a `/`. */
+const stepVars = (h: Record<string, unknown>, r: JsonHop) => [...vars(h), requester(r.from)[1]];
 
 /** Expands one step of request entry `r` (`prev`: the previous step's hop, or r). */
 function expandStep(
@@ -130,14 +144,13 @@ function expandStep(
   v.seq = s.seq;
   v.time = 'time' in s ? s.time : r.time;
   v.reconcile = 'reconcile' in s ? (s.reconcile ?? undefined) : r.reconcile;
-  const key = templateKey(step, r, v);
   if (typeof s.summary === 'string') {
     v.summary = s.summary;
-    tpl?.set(key, toTemplate(s.summary, vars(v)));
+    tpl?.set(templateKey(step, r, v), toTemplate(s.summary, stepVars(v, r)));
   } else {
-    const t = tpl?.get(key);
+    const t = tpl?.get(templateKey(step, r, v));
     if (!t) throw new Error(`relay seq ${String(s.seq)}: no summary and none to repeat`);
-    v.summary = fill(t, vars(v));
+    v.summary = fill(t, stepVars(v, r));
   }
   const out: Record<string, unknown> = {};
   for (const k of STEP_KEYS) if (v[k] !== undefined) out[k] = v[k];
@@ -251,11 +264,23 @@ function expandWatch(e: JsonHop): JsonHop[] {
  */
 export function expandRelay(folded: readonly JsonHop[]): JsonHop[] {
   const tpl = new Map<string, Template>();
+  const walk = newWalk();
   const out: JsonHop[] = [];
   for (const e of folded) {
-    if ('detail' in e || 'watchedBy' in e) out.push(...expandRequest(e, tpl));
-    else if ('alsoTo' in e) out.push(...expandWatch(e));
-    else out.push(e);
+    if ('detail' in e || 'watchedBy' in e) {
+      const full = fullRequest(e, walk);
+      const hops = expandRequest(full, tpl);
+      walkPast(walk, hops[0].time, hops[hops.length - 1].seq, {
+        r: hops[0],
+        steps: (full.detail ?? []) as Record<string, unknown>[],
+        hops: hops.slice(1),
+      });
+      out.push(...hops);
+    } else {
+      const hops = 'alsoTo' in e ? expandWatch(e) : [e];
+      walkPast(walk, hops[0].time, hops[hops.length - 1].seq);
+      out.push(...hops);
+    }
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
@@ -316,15 +341,8 @@ interface OpenRequest {
   base: Record<string, unknown> | null;
   /** where its entry is in the output */
   at: number;
-  /** its entry, once a step or a delivery folded into it */
-  entry: JsonHop | null;
-}
-
-/** Puts request `o`'s entry (its hop with `detail` and `watchedBy`) in the output, once. */
-function placeEntry(o: OpenRequest, out: JsonHop[]): void {
-  if (!o.entry) o.entry = out[o.at] = { ...o.r };
-  if (o.steps.length) o.entry.detail = o.steps;
-  if (o.deliveries.length) o.entry.watchedBy = o.deliveries;
+  /** whether a step or a delivery folded into it (then its entry replaces r in the output) */
+  folded: boolean;
 }
 
 /**
@@ -335,17 +353,18 @@ function placeEntry(o: OpenRequest, out: JsonHop[]): void {
 function dropRepeatedSummaries(requests: Iterable<OpenRequest>): void {
   const tpl = new Map<string, Template>();
   for (const o of requests) {
-    if (!o.entry) continue;
-    const parts = [...o.steps, ...o.deliveries];
-    parts.forEach((x, i) => {
+    if (!o.folded) continue;
+    const n = o.steps.length;
+    for (let i = 0; i < o.hops.length; i++) {
       const h = o.hops[i];
-      const step = i < o.steps.length;
-      const key = step ? templateKey(x.step as Step, o.r, h) : deliveryKey(h);
-      const vs = step ? vars(h) : deliveryVars(h);
+      const x = i < n ? o.steps[i] : o.deliveries[i - n];
+      const key = i < n ? templateKey(x.step as Step, o.r, h) : deliveryKey(h);
+      const vs = i < n ? stepVars(h, o.r) : deliveryVars(h);
       const t = tpl.get(key);
-      if (t && fill(t, vs) === h.summary) delete x.summary;
+      // left out (undefined, as the JSON text reads it) rather than deleted: a deleted key slows the object
+      if (t && fill(t, vs) === h.summary) x.summary = undefined;
       else if (typeof h.summary === 'string') tpl.set(key, toTemplate(h.summary, vs));
-    });
+    }
   }
 }
 
@@ -373,7 +392,7 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         open.steps.push(s);
         open.hops.push(h);
         open.prev = h;
-        placeEntry(open, out);
+        open.folded = true;
         continue;
       }
     }
@@ -384,7 +403,7 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         open.deliveries.push(d);
         open.hops.push(h);
         open.base = h;
-        placeEntry(open, out);
+        open.folded = true;
         continue;
       }
     }
@@ -405,10 +424,24 @@ export function foldRelay(relay: readonly JsonHop[]): JsonHop[] {
         continue;
       }
     }
-    if (h.kind === 'request')
-      requests.set(h.seq, { r: h, steps: [], hops: [], prev: h, deliveries: [], base: null, at: out.length, entry: null });
+    if (h.kind === 'request' && entryable(h))
+      requests.set(h.seq, { r: h, steps: [], hops: [], prev: h, deliveries: [], base: null, at: out.length, folded: false });
     out.push(h);
   }
   dropRepeatedSummaries(requests.values());
+  // the implicit fields (folded-compact.ts), walking the entries in expandRelay's order
+  const byAt = new Map<number, OpenRequest>();
+  for (const o of requests.values()) if (o.folded) byAt.set(o.at, o);
+  const walk = newWalk();
+  out.forEach((e, i) => {
+    const o = byAt.get(i);
+    if (o) {
+      out[i] = compactRequest(o.steps, o.deliveries, o.r, o.hops, walk) as JsonHop;
+      walkPast(walk, o.r.time, o.hops[o.hops.length - 1].seq, { r: o.r, steps: o.steps, hops: o.hops });
+    } else {
+      const also = e.alsoTo as { seq: number }[] | undefined;
+      walkPast(walk, e.time, also?.length ? also[also.length - 1].seq : e.seq);
+    }
+  });
   return out;
 }
