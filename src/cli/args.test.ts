@@ -57,7 +57,7 @@ describe('npm run bench flags', () => {
     [
       '--only an unknown case',
       ['--only', 'pods-1m'],
-      'error: invalid argument "pods-1m" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, idle-nodes-5k-1h, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, webernetes, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)',
+      'error: invalid argument "pods-1m" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, idle-nodes-5k-1h, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, scenario-json-300, webernetes, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)',
     ],
     [
       'a bool flag with a value',

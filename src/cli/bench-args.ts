@@ -19,6 +19,8 @@ export const ENGINE_CASES = [
   'node-kill-pods-1k',
   'pods-150k-nodes-5k',
 ] as const;
+/** Output cases: the bytes of `npm run scenario`'s result (bench.ts measureOutput). */
+export const OUTPUT_CASES = ['scenario-json-300'] as const;
 /** The peer's cases (bench-peer.ts); `--only` with one of them, or `--only webernetes`, runs the peer only. */
 export const PEER_CASES = ['webernetes-seed-3-replicas', 'webernetes-pods-30-nodes-30', 'webernetes-pods-300-nodes-30'] as const;
 
@@ -46,7 +48,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   );
   if (args.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(args.positional[0])}`);
   const only = strFlag(args, 'only');
-  const known = [...ENGINE_CASES, 'webernetes', ...PEER_CASES];
+  const known = [...ENGINE_CASES, ...OUTPUT_CASES, 'webernetes', ...PEER_CASES];
   if (only !== undefined && !known.includes(only)) throw invalidArgument('only', only, `no such case (cases: ${known.join(', ')})`);
   const child = strFlag(args, 'case');
   if (child !== undefined && !(ENGINE_CASES as readonly string[]).includes(child))

@@ -94,7 +94,23 @@ describe('renderBenchTables', () => {
     expect(text).toContain('From `npm run bench` at abc1234 on 2026-12-02 (Node v20.20.2, 2 CPUs, load average 3.50 at the start).');
     expect(text).toContain('| webernetes-pods-30-nodes-30 | 30 | 1.26 s | 888 ms |');
     expect(text).toContain(
-      'Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine 0.8 ms, webernetes 40 ms: the engine is ≈ 50× cheaper per Pod (`ratios.cpuPerPodVsWebernetes` = 0.02) — budget ≥ 100× — **missed**.',
+      'Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine 0.8 ms, webernetes 40 ms: the engine is ≈ 50× cheaper per Pod (`ratios.cpuPerPodVsWebernetes` = 0.02) — budget ≥ 100× — **missed**; budget ≤ 0.33 ms — **missed** (2.4×).',
+    );
+  });
+
+  it.each([
+    ['under 6 MB by default: met', 5_900_000, 2_000_000, 'met'],
+    ['under 6 MB only folded', 14_332_543, 5_037_801, 'met with `--relay folded`'],
+    ['over 6 MB in both forms', 14_332_543, 7_116_690, '**missed**'],
+  ])('the scenario JSON %s', (_name, fullBytes, foldedBytes, verdict) => {
+    const output = { scenario: 'src/scenarios/pods-300.scenario.yaml', pods: 300, fullBytes, foldedBytes, foldedRelayBytes: 1_272_297 };
+    const text = renderBenchTables(results([], { output }));
+    const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+    expect(text.split('\n')).toContain(
+      `Scenario JSON (\`npm run scenario -- src/scenarios/pods-300.scenario.yaml --out X\`, 300 Pods): ${mb(fullBytes)} with \`--relay full\` (the default), ${mb(foldedBytes)} with \`--relay folded\` (its relay 1.27 MB); budget ≤ 6.00 MB — ${verdict}.`,
+    );
+    expect(renderBenchTables(results([], { output: { ...output, commit: '0ld0ld0' } }))).toContain(
+      'Scenario JSON (earlier run at 0ld0ld0) (',
     );
   });
 

@@ -36,6 +36,24 @@ export interface PeerRow {
   error?: string;
 }
 
+/**
+ * The scenario JSON case (`scenario-json-300`): the bytes `npm run scenario -- FILE --out X`
+ * writes for the 300-Pod scenario, in each relay form (docs/scenario-format.md#folded-relay).
+ */
+export interface OutputResult {
+  /** the scenario file, from the repository's root */
+  scenario: string;
+  /** Pods the scenario creates */
+  pods: number;
+  /** bytes of the result with `--relay full` (the default) */
+  fullBytes: number;
+  /** bytes of the result with `--relay folded` */
+  foldedBytes: number;
+  /** bytes of the folded result's `relay` list (compact JSON) */
+  foldedRelayBytes: number;
+  commit?: string;
+}
+
 /** What the table reads of bench/results.json. */
 export interface ReadmeResults {
   commit: string;
@@ -47,6 +65,7 @@ export interface ReadmeResults {
   engine: CaseResult[];
   peer?: PeerRow[];
   ratios?: Record<string, number | null>;
+  output?: OutputResult;
 }
 
 export const README_START = '<!-- bench:engine:start (npm run bench rewrites this block) -->';
@@ -63,6 +82,10 @@ const BUDGETS: Record<string, { text: string; met: (r: CaseResult) => boolean }>
   'scheduler-nodes-5k': { text: '≥ 1,000 Pods/s', met: (r) => r.podsPerSec >= 1000 },
   'idle-nodes-5k-1h': { text: '< 5 s wall', met: (r) => r.wallMs < 5000 },
 };
+
+/** Issue 20's budgets outside the case table: marginal CPU per Pod (ms) and the scenario JSON (bytes). */
+const CPU_PER_POD_BUDGET_MS = 0.33;
+const SCENARIO_JSON_BUDGET_BYTES = 6_000_000;
 
 /** "1,234" */
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -116,7 +139,19 @@ export function renderBenchTables(res: ReadmeResults): string {
       typeof w === 'number' && typeof ratio === 'number' && ratio > 0
         ? `, webernetes ${w} ms: the engine is ≈ ${Math.round(1 / ratio)}× cheaper per Pod (\`ratios.cpuPerPodVsWebernetes\` = ${ratio}) — budget ≥ 100× — ${ratio <= 0.01 ? 'met' : '**missed**'}`
         : ' (no peer run)';
-    lines.push(`Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine ${e} ms${vs}.`);
+    lines.push(
+      `Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine ${e} ms${vs}; budget ≤ ${CPU_PER_POD_BUDGET_MS} ms — ${e <= CPU_PER_POD_BUDGET_MS ? 'met' : `**missed** (${(e / CPU_PER_POD_BUDGET_MS).toFixed(1)}×)`}.`,
+    );
+  }
+  const o = res.output;
+  if (o) {
+    const mb = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+    const earlier = o.commit && o.commit !== res.commit ? ` (earlier run at ${o.commit})` : '';
+    const ok = (b: number) => b <= SCENARIO_JSON_BUDGET_BYTES;
+    lines.push('');
+    lines.push(
+      `Scenario JSON${earlier} (\`npm run scenario -- ${o.scenario} --out X\`, ${int(o.pods)} Pods): ${mb(o.fullBytes)} with \`--relay full\` (the default), ${mb(o.foldedBytes)} with \`--relay folded\` (its relay ${mb(o.foldedRelayBytes)}); budget ≤ ${mb(SCENARIO_JSON_BUDGET_BYTES)} — ${ok(o.fullBytes) ? 'met' : ok(o.foldedBytes) ? 'met with `--relay folded`' : '**missed**'}.`,
+    );
   }
   return lines.join('\n');
 }

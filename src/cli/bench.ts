@@ -10,14 +10,16 @@
  * the number of Pods that reached Running; peakHeapMB is sampled during the case.
  */
 import { execSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { cpus, loadavg } from 'node:os';
 import { Cluster, type NodeConfig } from '../cluster/cluster';
 import { describeRow } from '../cluster/kubectl/printers';
 import { marginalCpuPerPod, runPeer, type PeerResult } from './bench-peer';
 import { BENCH_USAGE, parseBenchArgs } from './bench-args';
 import { argsOrExit, writeAllSync } from './args';
-import { replaceBenchTables, type CaseResult, type ReadmeResults } from './bench-readme';
+import { replaceBenchTables, type CaseResult, type OutputResult, type ReadmeResults } from './bench-readme';
 
 // flags first: a bad command line ends before any case runs (`--no-peer` skips the
 // webernetes cases, which run at wall speed, a few minutes)
@@ -311,6 +313,8 @@ try {
 mkdirSync('bench', { recursive: true });
 const prev = existsSync('bench/results.json') ? JSON.parse(readFileSync('bench/results.json', 'utf8')) : {};
 const merged = new Map<string, CaseResult>((prev.engine ?? []).map((e: CaseResult) => [e.name, e]));
+/** This run's scenario JSON figures, else the results file's. */
+let output: OutputResult | undefined = prev.output;
 /** bench/results.json (docs/benchmarks.md#results-file); `ui` is written by `npm run bench:ui`. */
 interface Results extends ReadmeResults {
   peer?: PeerResult[];
@@ -332,14 +336,61 @@ function save(peerResults: PeerResult[] | undefined): void {
     loadAvg,
     engine: [...merged.values()],
     peer: peerResults ?? prev.peer,
+    ...(output ? { output } : {}),
   };
   results.ratios = ratios(results.engine, results.peer);
   writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
   if (existsSync(README)) writeFileSync(README, replaceBenchTables(readFileSync(README, 'utf8'), results));
 }
 
-// the small cases, then the peer (the per-Pod ratio needs both), then the long ones
+/** The 300-Pod scenario whose result's size issue 20 budgets (≤ 6 MB). */
+const OUTPUT_SCENARIO = 'src/scenarios/pods-300.scenario.yaml';
+
+/**
+ * scenario-json-300: runs `npm run scenario`'s entry (src/cli/run.mjs, from the repository's
+ * root) on {@link OUTPUT_SCENARIO} with each relay form and measures the files it writes.
+ * @throws Error when the runner exits non-zero.
+ */
+function measureOutput(): OutputResult {
+  const dir = mkdtempSync(join(tmpdir(), 'kube-relay-bench-'));
+  try {
+    const run = (form: 'full' | 'folded') => {
+      const out = join(dir, `${form}.json`);
+      const r = spawnSync(process.execPath, ['src/cli/run.mjs', 'scenario', OUTPUT_SCENARIO, '--out', out, '--relay', form], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      if (r.status !== 0) throw new Error(`npm run scenario -- ${OUTPUT_SCENARIO} --relay ${form} failed (exit ${r.status ?? r.signal})`);
+      return out;
+    };
+    const full = run('full');
+    const folded = run('folded');
+    const doc = JSON.parse(readFileSync(folded, 'utf8')) as {
+      relay: unknown;
+      final?: { objects?: { kind?: string; metadata?: { namespace?: string } }[] };
+    };
+    const pods = (doc.final?.objects ?? []).filter((o) => o.kind === 'Pod' && o.metadata?.namespace !== 'kube-system').length;
+    const r: OutputResult = {
+      scenario: OUTPUT_SCENARIO,
+      pods,
+      fullBytes: statSync(full).size,
+      foldedBytes: statSync(folded).size,
+      foldedRelayBytes: Buffer.byteLength(JSON.stringify(doc.relay)),
+    };
+    process.stderr.write(
+      `scenario-json-300      ${r.pods} pods  full ${r.fullBytes} B  folded ${r.foldedBytes} B (relay ${r.foldedRelayBytes} B)\n`,
+    );
+    return r;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// the small cases, the scenario JSON, then the peer (the per-Pod ratio needs both), then the long ones
 let peerResults: PeerResult[] | undefined;
+if (!only || only === 'scenario-json-300') {
+  output = { ...measureOutput(), commit };
+  save(peerResults);
+}
 for (const [name] of cases) {
   if (only && name !== only) continue;
   if (peer && !peerResults && LONG_CASES.has(name)) save((peerResults = await runPeer()));

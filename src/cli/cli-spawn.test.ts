@@ -51,7 +51,7 @@ describe('entry points exit 1 with one error line', () => {
       'bench: an unknown case',
       'bench',
       ['--only', 'nope'],
-      `error: invalid argument "nope" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, idle-nodes-5k-1h, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, webernetes, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)\n${BENCH_USAGE}\n`,
+      `error: invalid argument "nope" for "--only" flag: no such case (cases: seed-3-replicas, pods-1k-nodes-100, pods-10k-nodes-1k, scheduler-nodes-5k, idle-nodes-5k-1h, pods-30-nodes-30, pods-300-nodes-30, node-kill-pods-1k, pods-150k-nodes-5k, scenario-json-300, webernetes, webernetes-seed-3-replicas, webernetes-pods-30-nodes-30, webernetes-pods-300-nodes-30)\n${BENCH_USAGE}\n`,
     ],
     [
       'soak: --runs Infinity',
