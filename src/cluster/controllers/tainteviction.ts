@@ -133,8 +133,10 @@ export class TaintEvictionController {
     if (
       old &&
       pod &&
-      JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? []) &&
-      old.spec?.nodeName === pod.spec?.nodeName
+      old.spec?.nodeName === pod.spec?.nodeName &&
+      // the same (shared, read-only) tolerations list needs no JSON: every status update keeps it
+      (old.spec?.tolerations === pod.spec?.tolerations ||
+        JSON.stringify(old.spec?.tolerations ?? []) === JSON.stringify(pod.spec?.tolerations ?? []))
     )
       return;
     this.queue.add(`pod/${o.metadata.namespace}/${o.metadata.name}`);

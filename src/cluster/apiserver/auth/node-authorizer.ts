@@ -65,6 +65,11 @@ function podRefs(pod: KObject, type: VertexType): Set<string> {
   return out;
 }
 
+/** Whether two versions of a Pod have the same {@link NodeAuthorizer} edges: the same spec object, namespace and name. */
+function sameEdgeInputs(a: KObject, b: KObject): boolean {
+  return a.spec === b.spec && a.metadata.namespace === b.metadata.namespace && a.metadata.name === b.metadata.name;
+}
+
 /**
  * NodeAuthorizer: an opinion only on requests of node identities; everything else is
  * no opinion (the next authorizer, RBAC, decides).
@@ -100,6 +105,9 @@ export class NodeAuthorizer {
   /** Keeps the edges in step with a Pod write (call for every store event of `pods`). */
   onPodEvent(ev: { type: string; obj: KObject; prev?: KObject }): void {
     if (!this.edges) return;
+    // a write that kept the spec object and the name (every status update: the status strategy
+    // shares the stored spec) has the same edges: removing and re-adding them changes no count
+    if (ev.type === 'MODIFIED' && ev.prev && sameEdgeInputs(ev.prev, ev.obj)) return;
     if (ev.type !== 'ADDED') this.bump(NodeAuthorizer.edgeKeys(ev.type === 'DELETED' ? (ev.prev ?? ev.obj) : ev.prev), -1);
     if (ev.type !== 'DELETED') this.bump(NodeAuthorizer.edgeKeys(ev.obj), 1);
   }
