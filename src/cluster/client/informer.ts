@@ -17,6 +17,7 @@
 import type { Client } from './clientset';
 import type { KObject, WatchEvent } from '../api/types';
 import { metaNamespaceKey } from '../api/types';
+import { carryObjectKey, sharedObjectKey } from '../api/object-key';
 import type { ResourceInfo } from '../api/resources';
 import { matches, type Selector } from '../api/labels';
 import type { RelayRecorder } from '../relay/recorder';
@@ -83,6 +84,8 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   private synced = false;
   /** The resource this informer caches. */
   readonly info: ResourceInfo;
+  /** Pods (many informers, one key string each: api/object-key.ts). */
+  private readonly sharedKeys: boolean;
 
   /**
    * @param listerWatcher what the reflector lists and watches: for engine components a
@@ -94,6 +97,7 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
     readonly opts: { categorize?: Categorizer } = {},
   ) {
     this.info = listerWatcher.info;
+    this.sharedKeys = this.info.group === '' && this.info.resource === 'pods';
     this.reflector = new Reflector<T>(listerWatcher, this);
   }
 
@@ -278,10 +282,15 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   private cacheSet(o: T): void {
     let k = metaNamespaceKey(o);
     const old = this.items.get(k);
-    if (old) this.indexRemove(k, old);
+    if (old) {
+      this.indexRemove(k, old);
+      // Pods: the key the maps hold goes on with the object (api/object-key.ts)
+      if (this.sharedKeys) carryObjectKey(o, (k = sharedObjectKey(old)));
+    }
     // a new key is kept by every map below (and the cache listeners'): one flat string, where
-    // the rope `ns/name` would be flattened behind a rope header when first hashed
-    else k = flatKey(o, k);
+    // the rope `ns/name` would be flattened behind a rope header when first hashed; a Pod's is
+    // the one string the other Pod informers and the scheduler's queue hold
+    else k = this.sharedKeys ? sharedObjectKey(o) : flatKey(o, k);
     this.items.set(k, o);
     const ns = o.metadata.namespace ?? '';
     if (ns === this.bigNamespace) {

@@ -231,11 +231,16 @@ export class SchedulingQueue {
   /** PriorityQueue.Add: a new unscheduled pod (runs PreEnqueue: SchedulingGates). */
   add(pi: PodInfo, cause: number | null): void {
     if (this.where.has(pi.key)) return this.update(pi, cause);
+    // every field from the start: one that appears later (initialAttemptTimestamp and
+    // backoffExpiration after the first pop) moves the object's fields to an out-of-object
+    // property array (~40 B more per Pending Pod)
     const q: QueuedPodInfo = {
       pi,
       timestamp: this.clock.now(),
+      initialAttemptTimestamp: undefined,
       attempts: 0,
       unschedulablePlugins: NO_PLUGINS,
+      backoffExpiration: undefined,
       gated: false,
       cause,
       seq: this.seq++,
