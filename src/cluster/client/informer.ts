@@ -76,7 +76,8 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
    */
   private bigNamespace: string | null = null;
   private bigCount = 0;
-  private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
+  /** Per index, value → the keys of the objects under it (cache.Index: map[string]sets.String). */
+  private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Set<string>> }>();
   private handlers: EventHandler<T>[] = [];
   private cacheListeners: CacheListener<T>[] = [];
   private readonly reflector: Reflector<T>;
@@ -334,11 +335,12 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   }
 
   private indexAdd(k: string, o: T): void {
+    // `k` is the key `items` holds `o` under (a Set entry: one slot fewer than a Map's)
     for (const { fn, index } of this.indexers.values()) {
       for (const v of fn(o)) {
         let m = index.get(v);
-        if (!m) index.set(v, (m = new Map()));
-        m.set(k, o);
+        if (!m) index.set(v, (m = new Set()));
+        m.add(k);
       }
     }
   }
@@ -369,7 +371,9 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   byIndex(index: string, value: string): T[] {
     const ix = this.indexers.get(index);
     if (!ix) throw new Error(`index ${index} does not exist`);
-    return [...(ix.index.get(value)?.values() ?? [])];
+    const out: T[] = [];
+    for (const k of ix.index.get(value) ?? []) out.push(this.items.get(k)!);
+    return out;
   }
 
   /** Number of cached objects. */
