@@ -17,6 +17,7 @@
 import type { Client } from './clientset';
 import type { KObject, WatchEvent } from '../api/types';
 import { metaNamespaceKey } from '../api/types';
+import { carryObjectKey, sharedObjectKey } from '../api/object-key';
 import type { ResourceInfo } from '../api/resources';
 import { matches, type Selector } from '../api/labels';
 import type { RelayRecorder } from '../relay/recorder';
@@ -75,7 +76,8 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
    */
   private bigNamespace: string | null = null;
   private bigCount = 0;
-  private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Map<string, T>> }>();
+  /** Per index, value → the keys of the objects under it (cache.Index: map[string]sets.String). */
+  private indexers = new Map<string, { fn: IndexFunc<T>; index: Map<string, Set<string>> }>();
   private handlers: EventHandler<T>[] = [];
   private cacheListeners: CacheListener<T>[] = [];
   private readonly reflector: Reflector<T>;
@@ -83,6 +85,8 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   private synced = false;
   /** The resource this informer caches. */
   readonly info: ResourceInfo;
+  /** Pods (many informers, one key string each: api/object-key.ts). */
+  private readonly sharedKeys: boolean;
 
   /**
    * @param listerWatcher what the reflector lists and watches: for engine components a
@@ -94,6 +98,7 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
     readonly opts: { categorize?: Categorizer } = {},
   ) {
     this.info = listerWatcher.info;
+    this.sharedKeys = this.info.group === '' && this.info.resource === 'pods';
     this.reflector = new Reflector<T>(listerWatcher, this);
   }
 
@@ -278,10 +283,15 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   private cacheSet(o: T): void {
     let k = metaNamespaceKey(o);
     const old = this.items.get(k);
-    if (old) this.indexRemove(k, old);
+    if (old) {
+      this.indexRemove(k, old);
+      // Pods: the key the maps hold goes on with the object (api/object-key.ts)
+      if (this.sharedKeys) carryObjectKey(o, (k = sharedObjectKey(old)));
+    }
     // a new key is kept by every map below (and the cache listeners'): one flat string, where
-    // the rope `ns/name` would be flattened behind a rope header when first hashed
-    else k = flatKey(o, k);
+    // the rope `ns/name` would be flattened behind a rope header when first hashed; a Pod's is
+    // the one string the other Pod informers and the scheduler's queue hold
+    else k = this.sharedKeys ? sharedObjectKey(o) : flatKey(o, k);
     this.items.set(k, o);
     const ns = o.metadata.namespace ?? '';
     if (ns === this.bigNamespace) {
@@ -325,11 +335,12 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   }
 
   private indexAdd(k: string, o: T): void {
+    // `k` is the key `items` holds `o` under (a Set entry: one slot fewer than a Map's)
     for (const { fn, index } of this.indexers.values()) {
       for (const v of fn(o)) {
         let m = index.get(v);
-        if (!m) index.set(v, (m = new Map()));
-        m.set(k, o);
+        if (!m) index.set(v, (m = new Set()));
+        m.add(k);
       }
     }
   }
@@ -360,7 +371,9 @@ export class SharedInformer<T extends KObject = KObject> implements Lister<T>, R
   byIndex(index: string, value: string): T[] {
     const ix = this.indexers.get(index);
     if (!ix) throw new Error(`index ${index} does not exist`);
-    return [...(ix.index.get(value)?.values() ?? [])];
+    const out: T[] = [];
+    for (const k of ix.index.get(value) ?? []) out.push(this.items.get(k)!);
+    return out;
   }
 
   /** Number of cached objects. */

@@ -14,6 +14,7 @@ import type { Node, Pod } from '../api/objects';
 import type { Taint } from '../api/taints';
 import { bytesOf, cpuMillis, quantityValue } from '../api/quantity';
 import { matches, type Selector } from '../api/labels';
+import { sharedObjectKey } from '../api/object-key';
 
 /** schedutil.DefaultMilliCPURequest: 100m, used for scoring containers without a cpu request. */
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
@@ -190,12 +191,17 @@ function sharedPodRequests(pod: Pod, nonZero: boolean): Resource {
   return r;
 }
 
+/** "namespace/name" ("/name" without a namespace), the Pod informers' string when it has one. */
+function podKey(pod: Pod): string {
+  return pod.metadata.namespace ? sharedObjectKey(pod) : ['', pod.metadata.name].join('/');
+}
+
 export function newPodInfo(pod: Pod, priority?: number): PodInfo {
   const hostPorts = podHostPorts(pod);
   return {
     pod,
-    // flat (the queue's maps keep it): a rope would be flattened behind its header when hashed
-    key: [pod.metadata.namespace ?? '', pod.metadata.name].join('/'),
+    // the Pod informers' own key string (the queue's maps keep it)
+    key: podKey(pod),
     uid: pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`,
     priority: priority ?? (typeof pod.spec?.priority === 'number' ? pod.spec.priority : 0),
     requests: sharedPodRequests(pod, false),
