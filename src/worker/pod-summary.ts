@@ -160,6 +160,7 @@ export class PodTally {
     const owners = [...this.byOwner].sort((a, b) => b[1].total - a[1].total || (a[0] < b[0] ? -1 : 1));
     return {
       threshold,
+      leaveThreshold: SUMMARY_LEAVE_PODS,
       all: countsOf(this.all),
       nodes: nodeNames.slice(0, SUMMARY_MAX_NODES).map((node) => ({ node, ...countsOf(this.byNode.get(node)!) })),
       moreNodes: Math.max(0, nodeNames.length - SUMMARY_MAX_NODES),

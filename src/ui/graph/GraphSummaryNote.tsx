@@ -23,7 +23,16 @@ export function GraphSummaryNote() {
       data-pods={summary.all.total}
       data-threshold={summary.threshold}
     >
-      <p>{t('summary.note', { pods: formatCount(summary.all.total), threshold: formatCount(summary.threshold) })}</p>
+      <p>
+        {summary.all.total > summary.threshold || summary.leaveThreshold === undefined
+          ? t('summary.note', { pods: formatCount(summary.all.total), threshold: formatCount(summary.threshold) })
+          : // hysteresis: at or below the threshold the view stays summarized until fewer than leaveThreshold remain
+            t('summary.noteStaying', {
+              pods: formatCount(summary.all.total),
+              threshold: formatCount(summary.threshold),
+              leave: formatCount(summary.leaveThreshold),
+            })}
+      </p>
       <details>
         <summary>{t('summary.owners', { count: summary.owners.length + summary.moreOwners })}</summary>
         <ul>

@@ -164,6 +164,8 @@ export const en = {
   },
   summary: {
     note: 'Graph summarized: {{pods}} Pods is more than {{threshold}}, so each node shows its Pod counts instead of one card per Pod.',
+    noteStaying:
+      'Graph summarized: the cluster went beyond {{threshold}} Pods and has {{pods}} now, so each node still shows its Pod counts; one card per Pod comes back below {{leave}} Pods.',
     owners: 'Pods per owner ({{count}})',
     moreOwners: '… and {{count}} more owners',
     moreNodes: '… and {{count}} more nodes',

@@ -170,6 +170,8 @@ export const ko: Messages = {
   },
   summary: {
     note: '그래프 요약: Pod가 {{pods}}개로 {{threshold}}개를 넘어서, 노드마다 Pod 하나당 카드 대신 Pod 개수를 보여 준다.',
+    noteStaying:
+      '그래프 요약: 클러스터의 Pod가 {{threshold}}개를 넘었고 지금은 {{pods}}개라서, 노드마다 계속 Pod 개수를 보여 준다. Pod가 {{leave}}개 아래로 줄면 Pod 하나당 카드로 돌아온다.',
     owners: '소유자별 Pod ({{count}})',
     moreOwners: '… 그리고 소유자 {{count}}개 더',
     moreNodes: '… 그리고 노드 {{count}}개 더',
