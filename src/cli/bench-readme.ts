@@ -25,6 +25,11 @@ export interface CaseResult extends RunFigures {
   /** The commit the case was measured at (absent in files older than the fresh-process runs). */
   commit?: string;
   note?: string;
+  /**
+   * kube-scheduler's own throughput in the case (bench.ts timeScheduler): Pods bound, the wall
+   * ms spent in its scheduling and binding cycles, and Pods bound per second of that time.
+   */
+  scheduler?: { pods: number; ms: number; podsPerSec: number };
 }
 
 /** The peer's figures (bench-peer.ts PeerResult), as far as the table shows them. */
@@ -79,7 +84,11 @@ const BUDGETS: Record<string, { text: string; met: (r: CaseResult) => boolean }>
     text: '< 60 s wall, < 2 GB heap, all Running',
     met: (r) => r.wallMs < 60_000 && r.peakHeapMB < 2048 && r.pods === (r.want ?? r.pods),
   },
-  'scheduler-nodes-5k': { text: '≥ 1,000 Pods/s', met: (r) => r.podsPerSec >= 1000 },
+  // issue 20's "scheduler ≥ 1,000 Pods/s": the scheduler's own rate, as scheduler_perf measures it (the line under the table)
+  'scheduler-nodes-5k': {
+    text: '≥ 1,000 Pods/s scheduled (below)',
+    met: (r) => (r.scheduler?.podsPerSec ?? r.podsPerSec) >= 1000,
+  },
   'idle-nodes-5k-1h': { text: '< 5 s wall', met: (r) => r.wallMs < 5000 },
 };
 
@@ -141,6 +150,14 @@ export function renderBenchTables(res: ReadmeResults): string {
         : ' (no peer run)';
     lines.push(
       `Marginal CPU per Pod ((CPU at 300 − CPU at 30) / 270, fresh processes): engine ${e} ms${vs}; budget ≤ ${CPU_PER_POD_BUDGET_MS} ms — ${e <= CPU_PER_POD_BUDGET_MS ? 'met' : `**missed** (${(e / CPU_PER_POD_BUDGET_MS).toFixed(1)}×)`}.`,
+    );
+  }
+  const sched = res.engine.find((r) => r.name === 'scheduler-nodes-5k' && r.scheduler);
+  if (sched?.scheduler) {
+    const f = sched.scheduler;
+    lines.push('');
+    lines.push(
+      `Scheduler (scheduler-nodes-5k, fresh process): ${int(f.pods)} Pods bound in ${duration(f.ms)} of kube-scheduler's own time (its scheduling and binding cycles with the API calls they make, the way scheduler_perf's SchedulingThroughput measures a scheduler in a process of its own): ${int(f.podsPerSec)} Pods/s; budget ≥ 1,000 Pods/s — ${f.podsPerSec >= 1000 ? 'met' : '**missed**'}. The whole cluster's rate (the table's Pods/s, every component on one thread) is ${int(sched.podsPerSec)} Pods/s.`,
     );
   }
   const o = res.output;

@@ -329,4 +329,27 @@ describe('the cached decisions', () => {
     mine.kubectl('delete rolebinding get-all');
     expect(get('b')).toMatch(/^403 /);
   });
+
+  it.each([
+    ['for another resource', '{apiGroups: [""], resources: [secrets], verbs: [get], resourceNames: [s]}', 1],
+    ['for another verb', '{apiGroups: [""], resources: [configmaps], verbs: [update], resourceNames: [a]}', 1],
+    ['for this very request', '{apiGroups: [""], resources: [configmaps], verbs: [get], resourceNames: [a]}', 3],
+  ])('a resourceNames rule %s looked at first: the rules are visited once per name only if it could match', (_name, named, visits) => {
+    const cl = new Cluster({ seed: 1, nodes: 1 });
+    const info = cl.api.registry.forResource('', 'configmaps')!;
+    for (const n of ['a', 'b', 'c']) cl.kubectl(`create configmap ${n} --from-literal=k=v`);
+    cl.apply(role('mixed', `[${named}, {apiGroups: [""], resources: [configmaps], verbs: [get]}]`));
+    cl.apply(bind('mixed'));
+    const rbac = cl.api.authorizer!.rbac;
+    const visit = rbac.visitRulesFor.bind(rbac);
+    let n = 0;
+    rbac.visitRulesFor = (...args) => {
+      n++;
+      return visit(...args);
+    };
+    // every name is allowed by the second rule; only a rule that could match the request
+    // but for its name makes the decision one per name
+    expect(['a', 'b', 'c'].map((x) => attempt(() => cl.api.get(ann, info, 'default', x)))).toEqual(['allowed', 'allowed', 'allowed']);
+    expect(n).toBe(visits);
+  });
 });

@@ -95,6 +95,15 @@ export function ruleAllows(a: Attributes, rule: PolicyRule): boolean {
   return verbMatches(rule, a.verb) && nonResourceURLMatches(rule, a.path);
 }
 
+/**
+ * Whether the rule would allow the resource request but for its resourceNames: only such a rule
+ * can make the object's name change the decision (the authorizer's per-resource cache, below).
+ */
+function ruleMatchesButName(a: Attributes, rule: PolicyRule): boolean {
+  const combined = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  return verbMatches(rule, a.verb) && apiGroupMatches(rule, a.apiGroup) && resourceMatches(rule, combined, a.subresource);
+}
+
 /** rbac.go RulesAllow: any of the rules. */
 export function rulesAllow(a: Attributes, rules: readonly PolicyRule[]): boolean {
   for (const r of rules) if (ruleAllows(a, r)) return true;
@@ -308,10 +317,11 @@ export class RBACAuthorizer {
     if (hit) return hit;
     let source: RuleSource | undefined;
     const errors: string[] = [];
-    // whether a rule naming resourceNames was looked at: only then can the object's name change the decision
+    // whether a rule naming resourceNames, and matching the request otherwise, was looked at:
+    // only then can the object's name change the decision
     let namesSeen = false;
     this.visitRulesFor(a.user, a.namespace, (src, rule, err) => {
-      if (rule?.resourceNames?.length) namesSeen = true;
+      if (rule?.resourceNames?.length && a.resourceRequest && ruleMatchesButName(a, rule)) namesSeen = true;
       if (rule && src && ruleAllows(a, rule)) {
         source = src;
         return false;
