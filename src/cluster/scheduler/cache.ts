@@ -16,7 +16,7 @@
  * NodeInfo.setNode (node-info.ts).
  */
 import type { Node, Pod } from '../api/objects';
-import { NodeInfo, newPodInfo, type PodInfo } from './node-info';
+import { NodeInfo, newPodInfo, podKey, type PodInfo } from './node-info';
 
 interface PodState {
   pi: PodInfo;
@@ -127,8 +127,8 @@ export class SchedulerCache {
     return ni;
   }
 
-  private place(pod: Pod, nodeName: string, assumed: boolean): void {
-    const pi = newPodInfo(pod, this.priorityOf(pod));
+  private place(pod: Pod, nodeName: string, assumed: boolean, key?: string): void {
+    const pi = newPodInfo(pod, this.priorityOf(pod), key);
     const ni = this.nodeFor(nodeName);
     ni.addPod(pi);
     if (ni.podsWithAffinity.size) this.withAffinity.add(ni);
@@ -152,7 +152,8 @@ export class SchedulerCache {
     const uid = this.uidOf(pod);
     if (this.podStates.has(uid))
       throw new Error(`pod ${pod.metadata.namespace}/${pod.metadata.name}(${uid}) is in the cache, so can't be assumed`);
-    this.place({ ...pod, spec: { ...pod.spec, nodeName } }, nodeName, true);
+    // the copy is keyed like the informer's Pod it was made from
+    this.place({ ...pod, spec: { ...pod.spec, nodeName } }, nodeName, true, podKey(pod));
   }
 
   /** cache.ForgetPod: drops an assumed pod (binding failed). */

@@ -192,16 +192,20 @@ function sharedPodRequests(pod: Pod, nonZero: boolean): Resource {
 }
 
 /** "namespace/name" ("/name" without a namespace), the Pod informers' string when it has one. */
-function podKey(pod: Pod): string {
+export function podKey(pod: Pod): string {
   return pod.metadata.namespace ? sharedObjectKey(pod) : ['', pod.metadata.name].join('/');
 }
 
-export function newPodInfo(pod: Pod, priority?: number): PodInfo {
+/**
+ * The scheduler's PodInfo of `pod`. `key`: its {@link podKey} when the caller has it (a copy of
+ * an informer's Pod, e.g. the assumed Pod, keeps the original's string rather than registering one).
+ */
+export function newPodInfo(pod: Pod, priority?: number, key?: string): PodInfo {
   const hostPorts = podHostPorts(pod);
   return {
     pod,
     // the Pod informers' own key string (the queue's maps keep it)
-    key: podKey(pod),
+    key: key ?? podKey(pod),
     uid: pod.metadata.uid ?? `${pod.metadata.namespace}/${pod.metadata.name}`,
     priority: priority ?? (typeof pod.spec?.priority === 'number' ? pod.spec.priority : 0),
     requests: sharedPodRequests(pod, false),
