@@ -28,6 +28,24 @@ function deepFreeze(o: unknown): void {
   Object.freeze(o);
 }
 
+/**
+ * Whether plain object `b` serializes as frozen entry `a` (own keys `ka`, in order) does, by a
+ * shallow look: the same own enumerable keys in the same order, each value identical (`===`: a
+ * string, or the same frozen object, such as a fieldsV1 shared by the memo of create field sets).
+ * False is only "not shown equal": the table's key decides then.
+ */
+export function sameFields(a: object, ka: readonly string[], b: object): boolean {
+  if (Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let i = 0;
+  for (const k in y) {
+    if (k !== ka[i] || !Object.hasOwn(y, k) || x[k] !== y[k]) return false;
+    i++;
+  }
+  return i === ka.length;
+}
+
 /** The table of one store (MVCCStore owns one). */
 export class ManagedFieldsIntern {
   private byKey = new Map<string, object>();
@@ -46,6 +64,9 @@ export class ManagedFieldsIntern {
   private fieldsIds = new Map<string, number>();
   private fieldsIdOf = new WeakMap<object, number>();
   private nextFieldsId = 1;
+  /** The entry {@link internEntry} returned last (shared and frozen), and its own keys in order. */
+  private lastEntry: object | undefined;
+  private lastKeys: readonly string[] = [];
   /** The fieldsV1 {@link fieldsId} numbered last, and its number. */
   private lastFields: object | undefined;
   private lastFieldsId = 0;
@@ -88,9 +109,13 @@ export class ManagedFieldsIntern {
 
   private internEntry(e: unknown): unknown {
     if (e === null || typeof e !== 'object' || this.interned.has(e)) return e;
+    // the Events (and Pods) one manager writes in one second carry the same entry: the last one
+    // returned is checked field by field before any key is built
+    const last = this.lastEntry;
+    if (last !== undefined && sameFields(last, this.lastKeys, e)) return last;
     const key = this.keyOf(e);
     const hit = this.byKey.get(key);
-    if (hit) return hit;
+    if (hit) return this.remember(hit);
     if (this.byKey.size >= INTERN_LIMIT) {
       this.byKey.clear();
       this.fieldsIds.clear();
@@ -102,6 +127,13 @@ export class ManagedFieldsIntern {
     // its fieldsV1 is frozen now: remember its number (keyOf just computed it)
     const f = (e as { fieldsV1?: unknown }).fieldsV1;
     if (this.lastFields !== undefined && f === this.lastFields) this.fieldsIdOf.set(this.lastFields, this.lastFieldsId);
+    return this.remember(e);
+  }
+
+  /** Makes `e` (shared, frozen) the {@link lastEntry}. */
+  private remember(e: object): object {
+    this.lastEntry = e;
+    this.lastKeys = Object.keys(e);
     return e;
   }
 
