@@ -137,9 +137,14 @@ export function managedFieldsOnWrite(
   const sent = opts.subresource === 'status' ? undefined : input.metadata?.managedFields;
   const live = old ? liveEntries(old.metadata.managedFields, sent) : Array.isArray(sent) && sent.length ? undefined : [];
   const manager = opts.fieldManager || fieldManagerOf(user);
+  // the diff reads `next` and never writes it: an object that has its kind already is read as it
+  // is (a copy would have the same keys in the same order); the request body is read only where
+  // admission sets fields (serverSet)
+  const next = obj.kind === info.kind ? obj : { ...obj, kind: info.kind };
+  const serverSet = old ? undefined : serverSetOnCreate(groupResource(info));
   const mf = managedFieldsForUpdate(
     old,
-    { ...obj, kind: info.kind },
+    next,
     manager,
     apiVersionOf(info),
     api.clock.nowRFC3339(),
@@ -147,7 +152,7 @@ export function managedFieldsOnWrite(
     {
       statusAnnotations,
       live,
-      ...(old ? {} : { serverSet: serverSetOnCreate(groupResource(info)), input: { ...input, kind: info.kind } }),
+      ...(old ? {} : { serverSet, input: serverSet ? { ...input, kind: info.kind } : undefined }),
     },
   );
   if (mf.length) obj.metadata.managedFields = mf as KObject['metadata']['managedFields'];

@@ -50,8 +50,24 @@ export type TimerHandle = { readonly id: number };
 export function microTimeOf(ms: number): string {
   // joined, not replaced: one flat string (a replace leaves a rope over the ISO string, which an
   // Event's eventTime or a Lease's renewTime would keep for as long as it lives)
+  if (Number.isInteger(ms) && ms >= 0 && ms < MAX_ISO_MS) {
+    // the ISO text of the second is remembered: every Event of a second differs only in its ms
+    const sec = Math.floor(ms / 1000);
+    if (sec !== microSec) {
+      microSec = sec;
+      microPrefix = new Date(sec * 1000).toISOString().slice(0, -4);
+    }
+    const r = ms - sec * 1000;
+    return [microPrefix, r < 10 ? '00' : r < 100 ? '0' : '', r, '000Z'].join('');
+  }
   return [new Date(ms).toISOString().slice(0, -1), '000Z'].join('');
 }
+
+/** 10000-01-01T00:00:00Z in ms: from there on toISOString has a six-digit signed year. */
+const MAX_ISO_MS = 253402300800000;
+/** The second {@link microTimeOf} printed last, and its text up to the ms (`2026-01-01T00:00:10.`). */
+let microSec = NaN;
+let microPrefix = '';
 
 /** A pending deadline as the UI shows it. `at` is simulated ms since the epoch. */
 export interface Deadline {

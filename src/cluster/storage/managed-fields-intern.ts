@@ -12,7 +12,9 @@
  * Interned entries are deep-frozen, so code that mutated a stored entry in place (which the
  * store's contract, "stored values are shared read-only", already forbids) throws a TypeError
  * instead of changing other objects. Carried-forward entries (an update that keeps another
- * manager's entry) are recognised by identity and cost nothing; a new entry costs the JSON of its
+ * manager's entry) are recognised by identity and cost nothing; a new entry equal to the last
+ * one returned with the same fieldsV1 object (the next Event of a manager in the same second)
+ * costs a look at its fields ({@link sameFields}); any other new entry costs the JSON of its
  * scalar fields, plus one JSON.stringify of its fieldsV1 the first time that object is met (the
  * field sets of creates are shared per shape, apiserver/managed-fields-memo.ts). The table holds at most {@link INTERN_LIMIT} entries and starts over when full
  * (entries already shared stay shared and frozen).
@@ -26,6 +28,24 @@ function deepFreeze(o: unknown): void {
   if (o === null || typeof o !== 'object' || Object.isFrozen(o)) return;
   for (const v of Object.values(o)) deepFreeze(v);
   Object.freeze(o);
+}
+
+/**
+ * Whether plain object `b` serializes as frozen entry `a` (own keys `ka`, in order) does, by a
+ * shallow look: the same own enumerable keys in the same order, each value identical (`===`: a
+ * string, or the same frozen object, such as a fieldsV1 shared by the memo of create field sets).
+ * False is only "not shown equal": the table's key decides then.
+ */
+export function sameFields(a: object, ka: readonly string[], b: object): boolean {
+  if (Object.getPrototypeOf(b) !== Object.prototype) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let i = 0;
+  for (const k in y) {
+    if (k !== ka[i] || !Object.hasOwn(y, k) || x[k] !== y[k]) return false;
+    i++;
+  }
+  return i === ka.length;
 }
 
 /** The table of one store (MVCCStore owns one). */
@@ -46,6 +66,12 @@ export class ManagedFieldsIntern {
   private fieldsIds = new Map<string, number>();
   private fieldsIdOf = new WeakMap<object, number>();
   private nextFieldsId = 1;
+  /**
+   * Per fieldsV1 object, the entry holding it that {@link internEntry} returned last (shared and
+   * frozen) and that entry's own keys in order: the Events one manager writes in one second, and
+   * the Pods one ReplicaSet creates, carry an entry equal to it (the fieldsV1 is the memo's).
+   */
+  private lastByFields = new WeakMap<object, { e: object; keys: readonly string[] }>();
   /** The fieldsV1 {@link fieldsId} numbered last, and its number. */
   private lastFields: object | undefined;
   private lastFieldsId = 0;
@@ -88,9 +114,13 @@ export class ManagedFieldsIntern {
 
   private internEntry(e: unknown): unknown {
     if (e === null || typeof e !== 'object' || this.interned.has(e)) return e;
+    // the last entry returned with this fieldsV1 is checked field by field before any key is built
+    const f = (e as { fieldsV1?: unknown }).fieldsV1;
+    const last = f !== null && typeof f === 'object' ? this.lastByFields.get(f) : undefined;
+    if (last !== undefined && sameFields(last.e, last.keys, e)) return last.e;
     const key = this.keyOf(e);
     const hit = this.byKey.get(key);
-    if (hit) return hit;
+    if (hit) return this.remember(hit);
     if (this.byKey.size >= INTERN_LIMIT) {
       this.byKey.clear();
       this.fieldsIds.clear();
@@ -100,8 +130,14 @@ export class ManagedFieldsIntern {
     this.interned.add(e);
     this.entryIds.set(e, this.nextEntryId++);
     // its fieldsV1 is frozen now: remember its number (keyOf just computed it)
-    const f = (e as { fieldsV1?: unknown }).fieldsV1;
     if (this.lastFields !== undefined && f === this.lastFields) this.fieldsIdOf.set(this.lastFields, this.lastFieldsId);
+    return this.remember(e);
+  }
+
+  /** Makes `e` (shared, frozen) the last entry returned with its fieldsV1 ({@link lastByFields}). */
+  private remember(e: object): object {
+    const f = (e as { fieldsV1?: unknown }).fieldsV1;
+    if (f !== null && typeof f === 'object') this.lastByFields.set(f, { e, keys: Object.keys(e) });
     return e;
   }
 

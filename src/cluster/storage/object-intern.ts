@@ -86,12 +86,16 @@ export class ObjectIntern {
    * Replaces every subtree of `obj` below its top level (the values of `obj`'s own fields, and
    * below; inside `metadata`, its fields' values except `managedFields`) by the shared frozen
    * subtree equal to it, sharing (and freezing) the ones met first. Mutates `obj`, which the
-   * store is about to own.
+   * store is about to own. Top-level fields named in `own` are left as they are (neither shared
+   * nor frozen, their strings not numbered): subtrees that are all but unique, such as an
+   * Event's involvedObject (the object, at its resourceVersion, and the field path), which would
+   * cost a hash and a table entry each and share nothing.
    */
-  internObject(obj: KObject): void {
+  internObject(obj: KObject, own?: ReadonlySet<string>): void {
     const root = obj as unknown as Record<string, unknown>;
     if (Object.isFrozen(root)) return;
     for (const k of Object.keys(root)) {
+      if (own !== undefined && own.has(k)) continue;
       if (k === 'metadata') {
         const md = root[k];
         if (md === null || typeof md !== 'object' || Array.isArray(md) || Object.isFrozen(md)) continue;
