@@ -85,8 +85,8 @@ export interface PodCounts {
 export interface PodSummary {
   /** The Pod count beyond which the graph is summarized (SUMMARY_ENTER_PODS). */
   threshold: number;
-  /** The Pod count below which it goes back to one card per Pod (SUMMARY_LEAVE_PODS); absent in summaries of older builds. */
-  leaveThreshold?: number;
+  /** The Pod count below which it goes back to one card per Pod (SUMMARY_LEAVE_PODS). */
+  leaveThreshold: number;
   /** Every Pod. */
   all: PodCounts;
   /** Per node name, natural order; `node: ""` (last) counts the Pods bound to no node. At most SUMMARY_MAX_NODES. */

@@ -36,7 +36,7 @@ export interface StoreEvent {
 export type StoreListener = (ev: StoreEvent) => void;
 
 /**
- * Top-level fields of a resource the object intern leaves unshared (storage/object-intern.ts):
+ * Top-level fields of a resource the object intern leaves unshared, frozen as written (storage/object-intern.ts):
  * an Event's involvedObject (regarding) and related name one object at one resourceVersion
  * (with a field path), so nearly every Event has its own; numbering their strings and hashing
  * them was about a fifth of the CPU of an Event write, for no sharing.

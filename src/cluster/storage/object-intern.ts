@@ -65,6 +65,13 @@ function numberCode(v: number): number {
   return c === -1 ? -2 : c;
 }
 
+/** Deep-freezes a subtree the intern leaves unshared (ObjectIntern.internObject's `own`). */
+function freezeOwn(v: unknown): void {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return;
+  for (const x of Object.values(v)) freezeOwn(x);
+  Object.freeze(v);
+}
+
 /** The table of one store (MVCCStore owns one). */
 export class ObjectIntern {
   /** The shared subtrees of this generation by shallow hash: one, or the ones that collided. */
@@ -86,8 +93,8 @@ export class ObjectIntern {
    * Replaces every subtree of `obj` below its top level (the values of `obj`'s own fields, and
    * below; inside `metadata`, its fields' values except `managedFields`) by the shared frozen
    * subtree equal to it, sharing (and freezing) the ones met first. Mutates `obj`, which the
-   * store is about to own. Top-level fields named in `own` are left as they are (neither shared
-   * nor frozen, their strings not numbered): subtrees that are all but unique, such as an
+   * store is about to own. Top-level fields named in `own` are frozen as they are (not shared,
+   * their strings not numbered): subtrees that are all but unique, such as an
    * Event's involvedObject (the object, at its resourceVersion, and the field path), which would
    * cost a hash and a table entry each and share nothing.
    */
@@ -95,7 +102,11 @@ export class ObjectIntern {
     const root = obj as unknown as Record<string, unknown>;
     if (Object.isFrozen(root)) return;
     for (const k of Object.keys(root)) {
-      if (own !== undefined && own.has(k)) continue;
+      if (own !== undefined && own.has(k)) {
+        // read-only like every stored subtree: a write through a reader throws rather than changing the store
+        freezeOwn(root[k]);
+        continue;
+      }
       if (k === 'metadata') {
         const md = root[k];
         if (md === null || typeof md !== 'object' || Array.isArray(md) || Object.isFrozen(md)) continue;

@@ -1,5 +1,5 @@
 // The fields the store's object intern leaves unshared (storage/mvcc.ts UNSHARED): an Event's
-// involvedObject and related are stored as written, its other subtrees are shared as before.
+// involvedObject and related are stored as written (frozen, not shared), its other subtrees are shared as before.
 import { describe, expect, it } from 'vitest';
 import type { KObject } from '../api/types';
 import { Cluster } from '../cluster';
@@ -21,7 +21,7 @@ const event = (i: number, extra: Json = {}): KObject =>
   }) as unknown as KObject;
 
 describe('unshared Event fields', () => {
-  it('keeps an Event’s involvedObject and related as written, and shares its source', () => {
+  it('keeps an Event’s involvedObject and related as written (frozen), and shares its source', () => {
     const s = new MVCCStore();
     const a = event(1, { related: { kind: 'Node', name: 'node-1', apiVersion: 'v1' } });
     const b = event(2, { related: { kind: 'Node', name: 'node-1', apiVersion: 'v1' } });
@@ -31,7 +31,7 @@ describe('unshared Event fields', () => {
     s.create('events', 'default/web-2.1', b);
     const [x, y] = [a, b] as unknown as Json[];
     expect(x.involvedObject).toBe(ia);
-    expect(Object.isFrozen(x.involvedObject)).toBe(false);
+    expect(Object.isFrozen(x.involvedObject)).toBe(true);
     expect(x.involvedObject).not.toBe(y.involvedObject);
     expect(x.related).not.toBe(y.related);
     expect(x.source).toBe(y.source);

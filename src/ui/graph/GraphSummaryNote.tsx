@@ -24,7 +24,7 @@ export function GraphSummaryNote() {
       data-threshold={summary.threshold}
     >
       <p>
-        {summary.all.total > summary.threshold || summary.leaveThreshold === undefined
+        {summary.all.total > summary.threshold
           ? t('summary.note', { pods: formatCount(summary.all.total), threshold: formatCount(summary.threshold) })
           : // hysteresis: at or below the threshold the view stays summarized until fewer than leaveThreshold remain
             t('summary.noteStaying', {

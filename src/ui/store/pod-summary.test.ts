@@ -47,6 +47,7 @@ function added(kind: string, name: string, ns: string | null = 'default', spec: 
 
 const summary: PodSummary = {
   threshold: 1000,
+  leaveThreshold: 800,
   all: {
     total: 1500,
     ready: 1490,
